@@ -1,0 +1,69 @@
+/*
+ * g1.h — the BLS12-381 group G1: E(Fp): y^2 = x^3 + 4, prime-order subgroup of order r.
+ *
+ * Coordinates (all field elements in Montgomery form, see field/fp.h):
+ *  - g1_affine_t (x, y). The point at infinity is (0, 0), which is not on the curve (b = 4),
+ *    matching snarkjs's all-zero encoding.
+ *  - g1_jac_t Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; infinity has Z = 0.
+ *  - g1_xyzz_t extended Jacobian (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2;
+ *    infinity has ZZ = 0. (Cost of XYZZ mixed add: 8M+2S, Bernstein–Lange EFD "xyzz".)
+ * Scalars are fr_t or plain little-endian 64-bit limbs as named. Outputs first; outputs may
+ * alias inputs. Routines whose time depends on secret-free data carry _vartime.
+ * Source: draft-irtf-cfrg-pairing-friendly-curves-11 §4.2.1 (curve, generator); the
+ * Explicit-Formulas Database (hyperelliptic.org/EFD) for each formula named at its body.
+ */
+#ifndef PROOFMILL_CURVE_G1_H
+#define PROOFMILL_CURVE_G1_H
+
+#include "field/fp.h"
+#include "field/fr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct { fp_t x, y; } g1_affine_t;
+typedef struct { fp_t X, Y, Z; } g1_jac_t;
+typedef struct { fp_t X, Y, ZZ, ZZZ; } g1_xyzz_t;
+
+extern const g1_affine_t G1_GENERATOR;
+
+/* affine */
+int g1_affine_is_infinity(const g1_affine_t *p);
+int g1_affine_is_on_curve(const g1_affine_t *p);      /* infinity counts as on the curve */
+int g1_affine_eq(const g1_affine_t *a, const g1_affine_t *b);
+void g1_affine_neg(g1_affine_t *r, const g1_affine_t *p);
+/* subgroup membership (fast endomorphism test, Bowe ePrint 2019/814; infinity is in the subgroup). Variable time. */
+int g1_affine_in_subgroup_vartime(const g1_affine_t *p);
+
+/* Jacobian */
+void g1_jac_set_infinity(g1_jac_t *r);
+int g1_jac_is_infinity(const g1_jac_t *p);
+void g1_jac_from_affine(g1_jac_t *r, const g1_affine_t *p);
+void g1_jac_to_affine(g1_affine_t *r, const g1_jac_t *p);          /* one inversion */
+/* batch normalisation with one inversion: out[i] = in[i] as affine, n points */
+void g1_jacs_to_affine(g1_affine_t *out, const g1_jac_t *in, size_t n);
+int g1_jac_eq(const g1_jac_t *a, const g1_jac_t *b);
+void g1_jac_neg(g1_jac_t *r, const g1_jac_t *p);
+void g1_jac_dbl(g1_jac_t *r, const g1_jac_t *p);
+void g1_jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);      /* complete (handles P=Q, inf) */
+void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b); /* mixed, complete */
+/* r = [k]p, k as plain little-endian limbs of nk words. */
+void g1_jac_mul_vartime(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_t nk);
+/* r = [k]p, k an Fr element (Montgomery form, converted inside). */
+void g1_jac_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
+
+/* XYZZ (bucket accumulation) */
+void g1_xyzz_set_infinity(g1_xyzz_t *r);
+int g1_xyzz_is_infinity(const g1_xyzz_t *p);
+void g1_xyzz_from_affine(g1_xyzz_t *r, const g1_affine_t *p);
+void g1_xyzz_to_jac(g1_jac_t *r, const g1_xyzz_t *p);
+void g1_xyzz_dbl(g1_xyzz_t *r, const g1_xyzz_t *p);
+void g1_xyzz_add(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_xyzz_t *b);        /* complete */
+void g1_xyzz_add_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* complete */
+void g1_xyzz_sub_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* a - b */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,190 @@
+/*
+ * fp.c — BLS12-381 Fp: portable Montgomery arithmetic (see fp.h for the contract).
+ */
+#include "fp.h"
+
+#include "mont_impl.h"
+
+#define N 6
+
+const fp_t FP_MODULUS = {{0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+                          0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}};
+const fp_t FP_ZERO = {{0, 0, 0, 0, 0, 0}};
+const fp_t FP_ONE = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
+                      0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}};
+const fp_t FP_R2 = {{0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
+                     0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL}};
+const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL;
+
+#define M (FP_MODULUS.l)
+
+void fp_add(fp_t *r, const fp_t *a, const fp_t *b) { mont_add(r->l, a->l, b->l, M, N); }
+void fp_sub(fp_t *r, const fp_t *a, const fp_t *b) { mont_sub(r->l, a->l, b->l, M, N); }
+void fp_neg(fp_t *r, const fp_t *a) { mont_neg(r->l, a->l, M, N); }
+void fp_dbl(fp_t *r, const fp_t *a) { mont_add(r->l, a->l, a->l, M, N); }
+void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) { mont_mul(r->l, a->l, b->l, M, FP_N0, N); }
+void fp_sqr(fp_t *r, const fp_t *a) { mont_mul(r->l, a->l, a->l, M, FP_N0, N); }
+
+void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne) {
+    fp_t acc = FP_ONE, base = *a;
+    for (size_t i = ne; i-- > 0;) {
+        for (int b = 63; b >= 0; b--) {
+            fp_sqr(&acc, &acc);
+            if ((e[i] >> b) & 1) fp_mul(&acc, &acc, &base);
+        }
+    }
+    *r = acc;
+}
+
+void fp_inv_vartime(fp_t *r, const fp_t *a) {
+    /* Fermat: a^(p-2). */
+    uint64_t e[N];
+    for (int i = 0; i < N; i++) e[i] = M[i];
+    e[0] -= 2;
+    fp_pow_vartime(r, a, e, N);
+}
+
+void fp_batch_inv_vartime(fp_t *out, const fp_t *in, size_t n, fp_t *scratch) {
+    if (n == 0) return;
+    fp_t acc = FP_ONE;
+    for (size_t i = 0; i < n; i++) {
+        scratch[i] = acc;
+        if (!fp_is_zero(&in[i])) fp_mul(&acc, &acc, &in[i]);
+    }
+    fp_t inv;
+    fp_inv_vartime(&inv, &acc);
+    for (size_t i = n; i-- > 0;) {
+        if (fp_is_zero(&in[i])) {
+            out[i] = FP_ZERO;
+            continue;
+        }
+        fp_t t;
+        fp_mul(&t, &inv, &scratch[i]);
+        fp_mul(&inv, &inv, &in[i]);
+        out[i] = t;
+    }
+}
+
+int fp_sqrt(fp_t *r, const fp_t *a) {
+    /* (p+1)/4 */
+    uint64_t e[N];
+    uint64_t carry = 1;
+    for (int i = 0; i < N; i++) {
+        pm_u128 s = (pm_u128)M[i] + carry;
+        e[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    for (int i = 0; i < N; i++) e[i] = (e[i] >> 2) | (i + 1 < N ? e[i + 1] << 62 : 0);
+    fp_t s, c;
+    fp_pow_vartime(&s, a, e, N);
+    fp_sqr(&c, &s);
+    if (!fp_eq(&c, a)) return 0;
+    *r = s;
+    return 1;
+}
+
+int fp_legendre(const fp_t *a) {
+    if (fp_is_zero(a)) return 0;
+    uint64_t e[N];
+    for (int i = 0; i < N; i++) e[i] = (M[i] >> 1) | (i + 1 < N ? M[i + 1] << 63 : 0);
+    fp_t t;
+    fp_pow_vartime(&t, a, e, N);
+    return fp_is_one(&t) ? 1 : -1;
+}
+
+int fp_is_zero(const fp_t *a) { return mont_is_zero(a->l, N); }
+int fp_is_one(const fp_t *a) { return fp_eq(a, &FP_ONE); }
+int fp_eq(const fp_t *a, const fp_t *b) {
+    uint64_t d = 0;
+    for (int i = 0; i < N; i++) d |= a->l[i] ^ b->l[i];
+    return d == 0;
+}
+
+void fp_from_u64(fp_t *r, uint64_t v) {
+    fp_t t = FP_ZERO;
+    t.l[0] = v;
+    fp_to_mont(r, &t);
+}
+void fp_to_mont(fp_t *r, const fp_t *plain) { fp_mul(r, plain, &FP_R2); }
+void fp_from_mont(fp_t *plain, const fp_t *a) {
+    fp_t one = FP_ZERO;
+    one.l[0] = 1;
+    fp_mul(plain, a, &one);
+}
+
+int fp_is_lexicographically_largest(const fp_t *a) {
+    /* (p-1)/2 as plain limbs */
+    fp_t plain, half;
+    fp_from_mont(&plain, a);
+    for (int i = 0; i < N; i++) half.l[i] = (M[i] >> 1) | (i + 1 < N ? M[i + 1] << 63 : 0);
+    for (int i = N - 1; i >= 0; i--) {
+        if (plain.l[i] > half.l[i]) return 1;
+        if (plain.l[i] < half.l[i]) return 0;
+    }
+    return 0;
+}
+
+static int fp_from_plain_limbs(fp_t *r, const fp_t *plain) {
+    if (!mont_lt(plain->l, M, N)) {
+        *r = FP_ZERO;
+        return -1;
+    }
+    fp_to_mont(r, plain);
+    return 0;
+}
+
+int fp_from_be_bytes(fp_t *r, const uint8_t in[48]) {
+    fp_t t;
+    for (int i = 0; i < N; i++) {
+        uint64_t w = 0;
+        for (int j = 0; j < 8; j++) w = (w << 8) | in[(N - 1 - i) * 8 + j];
+        t.l[i] = w;
+    }
+    return fp_from_plain_limbs(r, &t);
+}
+
+int fp_from_le_bytes(fp_t *r, const uint8_t in[48]) {
+    fp_t t;
+    for (int i = 0; i < N; i++) {
+        uint64_t w = 0;
+        for (int j = 7; j >= 0; j--) w = (w << 8) | in[i * 8 + j];
+        t.l[i] = w;
+    }
+    return fp_from_plain_limbs(r, &t);
+}
+
+void fp_to_be_bytes(uint8_t out[48], const fp_t *a) {
+    fp_t t;
+    fp_from_mont(&t, a);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 8; j++) out[(N - 1 - i) * 8 + j] = (uint8_t)(t.l[i] >> (56 - 8 * j));
+}
+
+void fp_to_le_bytes(uint8_t out[48], const fp_t *a) {
+    fp_t t;
+    fp_from_mont(&t, a);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 8; j++) out[i * 8 + j] = (uint8_t)(t.l[i] >> (8 * j));
+}
+
+int fp_from_mont_le_bytes(fp_t *r, const uint8_t in[48]) {
+    fp_t t;
+    for (int i = 0; i < N; i++) {
+        uint64_t w = 0;
+        for (int j = 7; j >= 0; j--) w = (w << 8) | in[i * 8 + j];
+        t.l[i] = w;
+    }
+    if (!mont_lt(t.l, M, N)) {
+        *r = FP_ZERO;
+        return -1;
+    }
+    *r = t;
+    return 0;
+}
+
+void fp_to_mont_le_bytes(uint8_t out[48], const fp_t *a) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 8; j++) out[i * 8 + j] = (uint8_t)(a->l[i] >> (8 * j));
+}
+
+const char *fp_backend(void) { return "portable"; }

@@ -1,0 +1,41 @@
+/*
+ * test_util.h — shared helpers for proofmill's unit tests (cmocka + GMP).
+ *
+ * Seeds: every randomized test calls pm_test_seed() once; it reads PROOFMILL_SEED (decimal)
+ * or picks one from the clock, and prints "seed: N (rerun with PROOFMILL_SEED=N)" so a failure
+ * is reproducible from the log. PROOFMILL_ITERATIONS scales loop counts (pm_test_iters).
+ * The RNG is xoshiro256** (Blackman, Vigna 2018), not for cryptographic use.
+ */
+#ifndef PROOFMILL_TEST_UTIL_H
+#define PROOFMILL_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <gmp.h>
+
+#include "field/fp.h"
+#include "field/fr.h"
+
+uint64_t pm_test_seed(void);                 /* seeds the RNG once, prints the seed */
+uint64_t pm_rand64(void);                    /* next 64 random bits */
+void pm_rand_bytes(uint8_t *out, size_t n);  /* n random bytes */
+/* default_iters scaled by PROOFMILL_ITERATIONS / 100 when set (percent), at least 1 */
+size_t pm_test_iters(size_t default_iters);
+
+/* random field elements (uniform below the modulus, Montgomery form) */
+void pm_rand_fp(fp_t *r);
+void pm_rand_fr(fr_t *r);
+
+/* GMP bridges: mpz <-> plain little-endian limbs (n limbs) */
+void pm_mpz_from_limbs(mpz_t z, const uint64_t *l, size_t n);
+void pm_limbs_from_mpz(uint64_t *l, size_t n, const mpz_t z);
+
+/* directory of the source tree (PROOFMILL_SOURCE_DIR set by ctest), or "." */
+const char *pm_source_dir(void);
+/* path of ../shared/fixtures if present, else NULL (tests then say so visibly) */
+const char *pm_shared_fixtures(void);
+
+#endif
