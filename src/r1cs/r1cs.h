@@ -1,0 +1,108 @@
+/*
+ * r1cs.h — a rank-1 constraint system over BLS12-381 Fr as three CSR matrices A, B, C, the circom
+ * .r1cs (version 1) reader, the sparse matrix-vector products a = A·w, b = B·w, c = C·w, and a
+ * satisfiability check.
+ *
+ * Shapes: row = constraint (0..n_rows-1), column = wire (0..n_cols-1). Wire order is circom's:
+ * 0 = the constant 1, then public outputs, public inputs, private inputs, internal wires.
+ * A witness w is an array of n_wires fr_t in Montgomery form (field/fr.h), as wtns_read returns.
+ * Constraint k holds when <A_k,w> * <B_k,w> = <C_k,w>.
+ *
+ * Memory layout of r1cs_matrix_t (compressed sparse rows, structure of arrays):
+ *   row_ptr : (n_rows + 1) u64; row k's terms are indices [row_ptr[k], row_ptr[k+1]) of the two
+ *             arrays below; row_ptr[0] = 0, row_ptr[n_rows] = nnz. u64 because nnz can pass 2^32
+ *             on Filecoin-size circuits.
+ *   col     : nnz u32, the wire index of each term (< n_cols).
+ *   coef    : nnz fr_t (4 LE u64 limbs each, 32 bytes, Montgomery form, < r), 32-byte aligned.
+ * Terms keep their file order inside a row (circom order). Why SoA rather than rows of
+ * {col, coef} structs: the SpMV streams both arrays linearly (36 bytes/term instead of 40 with the
+ * struct's padding) while the witness gather w[col] is the random access; coef stays aligned for
+ * vector loads. Rows of zero terms are legal (row_ptr[k] == row_ptr[k+1]) and evaluate to 0.
+ *
+ * Threads: the SpMV functions split rows over OpenMP threads (dynamic chunks; each output row is
+ * written by one thread, no atomics). They use the OpenMP default team (OMP_NUM_THREADS).
+ *
+ * Sources: circom .r1cs format (iden3/r1csfile r1csfile.js readR1csHeader/readConstraints;
+ * ../shared/fixtures/FORMATS.md "## .r1cs"). Coefficients in the file are plain LE integers < r;
+ * they are converted to Montgomery form on load.
+ */
+#ifndef PROOFMILL_R1CS_R1CS_H
+#define PROOFMILL_R1CS_R1CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/fr.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A sparse n_rows x n_cols matrix over Fr in CSR form (layout in the file comment). */
+typedef struct {
+    uint32_t n_rows;
+    uint32_t n_cols;
+    uint64_t nnz;
+    uint64_t *row_ptr; /* n_rows + 1 */
+    uint32_t *col;     /* nnz */
+    fr_t *coef;        /* nnz, Montgomery form, 32-byte aligned */
+} r1cs_matrix_t;
+
+/* A constraint system read from a circom .r1cs file. */
+typedef struct {
+    uint32_t n_wires;       /* header nWires (= witness length = zkey nVars) */
+    uint32_t n_pub_out;     /* header nPubOut */
+    uint32_t n_pub_in;      /* header nPubIn */
+    uint32_t n_prv_in;      /* header nPrvIn */
+    uint64_t n_labels;      /* header nLabels */
+    uint32_t n_constraints; /* header nConstraints = rows of A, B, C */
+    r1cs_matrix_t A, B, C;  /* n_constraints x n_wires each */
+} r1cs_t;
+
+/* Number of public signals, nPubOut + nPubIn (= zkey nPublic; wire 0 not counted). */
+uint32_t r1cs_n_public(const r1cs_t *cs);
+
+/* Read a circom .r1cs file (mapped, parsed into *cs; the file is closed before returning).
+ * Checks: container magic "r1cs", version 1, sections 1 (header) and 2 (constraints) present and
+ * unique (3, 4, 5 are ignored); header exactly 64 bytes with n8 = 32; prime = BLS12-381 r
+ * (BN254's r is PM_ERR_CURVE "bn128 is not supported yet"; other primes PM_ERR_CURVE);
+ * nPubOut + nPubIn + nPrvIn < nWires; every term's wireId < nWires (PM_ERR_FORMAT naming the
+ * constraint, matrix and offset); every coefficient < r (PM_ERR_ENCODING); section 2 consumed
+ * exactly. Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_ENCODING, PM_ERR_CURVE, PM_ERR_NOMEM.
+ * On error *cs is zeroed (r1cs_free is still safe). */
+pm_status r1cs_read(r1cs_t *cs, const char *path, pm_error *err);
+/* The same from a memory image of the file (size bytes; name labels errors). */
+pm_status r1cs_read_memory(r1cs_t *cs, const void *data, size_t size, const char *name,
+                           pm_error *err);
+/* Free the matrices and zero *cs. Accepts a zeroed struct. */
+void r1cs_free(r1cs_t *cs);
+
+/* Free one matrix's arrays and zero it. */
+void r1cs_matrix_free(r1cs_matrix_t *m);
+/* out[k] = sum_t m->coef[t] * w[m->col[t]] over row k's terms, for k < n_out.
+ * out: n_out = m->n_rows elements (Montgomery); w: n_w >= m->n_cols elements (Montgomery).
+ * Row-parallel (OpenMP), no allocation. Errors: PM_ERR_ARG when n_out != m->n_rows or
+ * n_w < m->n_cols (nothing written). Variable time in the sparsity pattern only. */
+pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const fr_t *w,
+                          size_t n_w, pm_error *err);
+
+/* a = A·w, b = B·w, c = C·w. a, b, c: n_out = cs->n_constraints elements each (any may be NULL to
+ * skip that product); w: n_w = cs->n_wires elements. All Montgomery. Errors: PM_ERR_MISMATCH
+ * when n_w != n_wires ("witness has X values, r1cs has Y wires"), PM_ERR_ARG when n_out differs. */
+pm_status r1cs_spmv(fr_t *a, fr_t *b, fr_t *c, size_t n_out, const r1cs_t *cs, const fr_t *w,
+                    size_t n_w, pm_error *err);
+
+/* Check every constraint <A_k,w>*<B_k,w> = <C_k,w> and w[0] = 1. w: n_w = n_wires Montgomery
+ * elements. Returns PM_OK when satisfied; PM_ERR_UNSATISFIED naming the first (lowest index)
+ * failing constraint ("constraint 17 of 10815 not satisfied"; w[0] != 1 is reported as
+ * "wire 0 is not 1"), with *first_bad (if non-NULL) set to its index (UINT32_MAX for the wire-0
+ * case or when satisfied); PM_ERR_MISMATCH when n_w != n_wires; PM_ERR_NOMEM. Parallel by row,
+ * allocates no more than 3 * n_threads * 4096 fr_t of scratch. */
+pm_status r1cs_check_satisfied(uint32_t *first_bad, const r1cs_t *cs, const fr_t *w, size_t n_w,
+                               pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
