@@ -1,0 +1,300 @@
+/*
+ * pippenger_impl.h — the Pippenger MSM written once and stamped out per group (STYLE.md item 6:
+ * G1, G2 and a test-only toy group come from this one source). Include it after defining:
+ *
+ *   MSM_FN(name)        public name of each function, e.g. msm_g1_##name
+ *   MSM_API             storage class of those functions (empty, or `static` for the toy)
+ *   MSM_AFF, MSM_XYZZ, MSM_JAC   the point types (affine with infinity = all-zero, XYZZ, Jacobian)
+ *   MSM_AFF_IS_INF(p)                 1 when affine *p is infinity
+ *   MSM_XYZZ_SET_INF(r), MSM_XYZZ_IS_INF(p)
+ *   MSM_XYZZ_ADD_AFF(r, a, b), MSM_XYZZ_SUB_AFF(r, a, b)   r = a +/- b (b affine, not infinity)
+ *   MSM_XYZZ_ADD(r, a, b), MSM_XYZZ_DBL(r, p), MSM_XYZZ_TO_JAC(r, p)
+ *   MSM_JAC_SET_INF(r), MSM_JAC_DBL(r, p), MSM_JAC_ADD(r, a, b), MSM_JAC_ADD_AFF(r, a, b)
+ *
+ * All group operations must be complete (handle infinity and equal inputs), as curve/g1.h and
+ * curve/g2.h promise; the code below still skips infinity where that is cheaper.
+ * The algorithm, cost model and scratch contract are documented in msm.h.
+ *
+ * Scratch layout for (n points of one chunk, T threads, window c), each part 64-byte aligned:
+ *   idx       n uint32_t         indices of general scalars (compacted in place per range)
+ *   count     T size_t           general scalars per split range
+ *   bad       T int              a scalar >= r was seen in the range
+ *   ones      T MSM_XYZZ         sum of points whose scalar is 1, per range
+ *   partial   256*T MSM_XYZZ     per (window, slice) bucket sums (W <= 256 windows, slices <= T)
+ *   buckets   T * 2^(c-1) MSM_XYZZ  one bucket array per thread
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msm/msm.h"
+#include "msm/msm_internal.h"
+
+#define MSM_CAT_(a, b) a##b
+#define MSM_CAT(a, b) MSM_CAT_(a, b)
+#define MSM_LOCAL(name) MSM_CAT(MSM_FN(name), _local_)
+
+typedef struct {
+    /* inputs */
+    const MSM_AFF *points;
+    const fr_t *scalars;
+    size_t n;
+    unsigned c, nwin, slices, ranges;
+    /* scratch */
+    uint32_t *idx;
+    size_t *count;
+    int *bad;
+    MSM_XYZZ *ones;
+    MSM_XYZZ *partial;
+    MSM_XYZZ *buckets;   /* per worker: `stride` buckets each */
+    size_t stride;       /* 2^(cmax-1): bucket array stride, from the scratch layout */
+    size_t nb;           /* 2^(c-1) for the window width c in use (c <= cmax) */
+    size_t ng;           /* general scalars after compaction */
+    /* work distribution */
+    atomic_uint next;    /* next task */
+    atomic_uint worker;  /* next worker slot (bucket array) */
+} MSM_LOCAL(ctx);
+
+/* Byte size of the scratch for n points (one chunk), T threads, c bits. */
+static size_t MSM_LOCAL(layout)(MSM_LOCAL(ctx) *x, unsigned char *base, size_t n, unsigned t,
+                                unsigned c) {
+    size_t off = 0;
+    size_t nwin = 256u; /* W(c') for any c' <= c: a smaller c may be used at run time */
+    size_t nb = (size_t)1 << (c - 1u);
+#define MSM_PART(field, type, count)                                   \
+    do {                                                               \
+        if (x) x->field = (type *)(void *)(base + off);                \
+        off = msm_align64(off + (size_t)(count) * sizeof(type));       \
+    } while (0)
+    MSM_PART(idx, uint32_t, n);
+    MSM_PART(count, size_t, t);
+    MSM_PART(bad, int, t);
+    MSM_PART(ones, MSM_XYZZ, t);
+    MSM_PART(partial, MSM_XYZZ, nwin * t);
+    MSM_PART(buckets, MSM_XYZZ, nb * t);
+#undef MSM_PART
+    if (x) x->stride = nb;
+    return off + 64u; /* slack to align an arbitrary base */
+}
+
+MSM_API size_t MSM_FN(scratch_size_window)(size_t n, unsigned threads, unsigned c) {
+    if (c > MSM_WINDOW_MAX) return 0;
+    if (n > MSM_CHUNK_MAX) n = MSM_CHUNK_MAX;
+    if (c == 0) c = msm_window_bits(n);
+    return MSM_LOCAL(layout)(NULL, NULL, n, msm_threads_resolve(threads), c);
+}
+
+MSM_API size_t MSM_FN(scratch_size)(size_t n, unsigned threads) {
+    return MSM_FN(scratch_size_window)(n, threads, 0);
+}
+
+/* Split pass over range r of `ranges` equal ranges: skip zero scalars and infinity points,
+ * add points with scalar 1 into ones[r], list the rest in idx[range start ..]. */
+static void MSM_LOCAL(split_range)(MSM_LOCAL(ctx) *x, unsigned r) {
+    size_t lo = x->n * r / x->ranges, hi = x->n * (r + 1u) / x->ranges;
+    size_t w = lo;
+    int bad = 0;
+    MSM_XYZZ acc;
+    MSM_XYZZ_SET_INF(&acc);
+    for (size_t i = lo; i < hi; i++) {
+        const uint64_t *k = x->scalars[i].l;
+        uint64_t hi3 = k[1] | k[2] | k[3];
+        if (hi3 == 0 && k[0] <= 1u) {
+            if (k[0] == 1u && !MSM_AFF_IS_INF(&x->points[i])) MSM_XYZZ_ADD_AFF(&acc, &acc, &x->points[i]);
+            continue;
+        }
+        if (k[3] >= FR_MODULUS.l[3] && msm_scalar_ge_r(&x->scalars[i])) {
+            bad = 1;
+            continue;
+        }
+        if (MSM_AFF_IS_INF(&x->points[i])) continue;
+        x->idx[w++] = (uint32_t)i;
+    }
+    x->count[r] = w - lo;
+    x->bad[r] = bad;
+    x->ones[r] = acc;
+}
+
+static void MSM_LOCAL(split_worker)(void *p) {
+    MSM_LOCAL(ctx) *x = p;
+    for (;;) {
+        unsigned r = atomic_fetch_add(&x->next, 1u);
+        if (r >= x->ranges) return;
+        MSM_LOCAL(split_range)(x, r);
+    }
+}
+
+/* One task: window j over slice s of the general indices; leaves sum_b b*B_b in partial[]. */
+static void MSM_LOCAL(window_task)(MSM_LOCAL(ctx) *x, MSM_XYZZ *bk, unsigned j, unsigned s) {
+    const unsigned c = x->c;
+    size_t lo = x->ng * s / x->slices, hi = x->ng * (s + 1u) / x->slices;
+    /* Highest bucket this window can reach: digits are <= 2^(c-1), and in the top window
+     * bounded by the bits left above c*j (k < 2^255). */
+    size_t nb = x->nb;
+    unsigned above = 255u > c * j ? 255u - c * j : 0u; /* bits of k at or above position cj */
+    if (above < c) {
+        size_t lim = ((size_t)1 << above); /* digit <= 2^above - 1 + carry */
+        if (lim < nb) nb = lim;
+    }
+    for (size_t b = 0; b < nb; b++) MSM_XYZZ_SET_INF(&bk[b]);
+    const uint32_t *idx = x->idx;
+    for (size_t t = lo; t < hi; t++) {
+        uint32_t i = idx[t];
+        int32_t d = msm_booth_digit(x->scalars[i].l, j, c);
+        if (d > 0) MSM_XYZZ_ADD_AFF(&bk[d - 1], &bk[d - 1], &x->points[i]);
+        else if (d < 0) MSM_XYZZ_SUB_AFF(&bk[-d - 1], &bk[-d - 1], &x->points[i]);
+    }
+    /* running sums: sum = B_top + ... + B_b, acc = sum over b of the running sum */
+    MSM_XYZZ sum, acc;
+    MSM_XYZZ_SET_INF(&sum);
+    MSM_XYZZ_SET_INF(&acc);
+    for (size_t b = nb; b-- > 0;) {
+        if (!MSM_XYZZ_IS_INF(&bk[b])) MSM_XYZZ_ADD(&sum, &sum, &bk[b]);
+        if (!MSM_XYZZ_IS_INF(&sum)) MSM_XYZZ_ADD(&acc, &acc, &sum);
+    }
+    x->partial[(size_t)j * x->slices + s] = acc;
+}
+
+static void MSM_LOCAL(window_worker)(void *p) {
+    MSM_LOCAL(ctx) *x = p;
+    unsigned me = atomic_fetch_add(&x->worker, 1u);
+    MSM_XYZZ *bk = x->buckets + (size_t)me * x->stride;
+    unsigned tasks = x->nwin * x->slices;
+    for (;;) {
+        unsigned t = atomic_fetch_add(&x->next, 1u);
+        if (t >= tasks) return;
+        MSM_LOCAL(window_task)(x, bk, t / x->slices, t % x->slices);
+    }
+}
+
+/* One chunk (n <= MSM_CHUNK_MAX): *out = sum, in XYZZ. Returns PM_ERR_ARG for a scalar >= r. */
+static pm_status MSM_LOCAL(chunk)(MSM_XYZZ *out, const MSM_AFF *points, const fr_t *scalars,
+                                  size_t n, unsigned threads, unsigned cforce, void *base) {
+    MSM_LOCAL(ctx) x;
+    memset(&x, 0, sizeof x);
+    unsigned cmax = cforce ? cforce : msm_window_bits(n);
+    MSM_LOCAL(layout)(&x, base, n, threads, cmax);
+    x.points = points;
+    x.scalars = scalars;
+    x.n = n;
+    /* Split pass: ranges of at least 4096 points each so small inputs stay on one thread. */
+    unsigned ranges = threads;
+    if ((size_t)ranges * 4096u > n) ranges = (unsigned)(n / 4096u);
+    if (ranges == 0) ranges = 1;
+    x.ranges = ranges;
+    atomic_store(&x.next, 0u);
+    msm_parallel_run(ranges, MSM_LOCAL(split_worker), &x);
+    MSM_XYZZ total;
+    MSM_XYZZ_SET_INF(&total);
+    size_t ng = 0;
+    for (unsigned r = 0; r < ranges; r++) {
+        if (x.bad[r]) {
+            MSM_XYZZ_SET_INF(out);
+            return PM_ERR_ARG;
+        }
+        size_t lo = n * r / ranges;
+        if (lo != ng) memmove(x.idx + ng, x.idx + lo, x.count[r] * sizeof(uint32_t));
+        ng += x.count[r];
+        if (!MSM_XYZZ_IS_INF(&x.ones[r])) MSM_XYZZ_ADD(&total, &total, &x.ones[r]);
+    }
+    x.ng = ng;
+    if (ng > 0) {
+        /* The window for the general points; never above what the scratch was sized for. */
+        unsigned c = cforce ? cforce : msm_window_bits(ng);
+        if (c > cmax) c = cmax;
+        x.c = c;
+        x.nwin = msm_num_windows(c);
+        x.nb = (size_t)1 << (c - 1u); /* <= x.stride since c <= cmax */
+        unsigned workers = threads;
+        if ((size_t)workers * 64u > ng) workers = (unsigned)(ng / 64u);
+        if (workers == 0) workers = 1;
+        x.slices = msm_pick_slices(ng, c, workers);
+        atomic_store(&x.next, 0u);
+        atomic_store(&x.worker, 0u);
+        unsigned tasks = x.nwin * x.slices;
+        msm_parallel_run(workers < tasks ? workers : tasks, MSM_LOCAL(window_worker), &x);
+        /* combine windows from the top: total_w = total_{w+1} * 2^c + S_w */
+        MSM_XYZZ win;
+        MSM_XYZZ_SET_INF(&win);
+        for (unsigned j = x.nwin; j-- > 0;) {
+            if (!MSM_XYZZ_IS_INF(&win))
+                for (unsigned b = 0; b < c; b++) MSM_XYZZ_DBL(&win, &win);
+            for (unsigned s = 0; s < x.slices; s++) {
+                const MSM_XYZZ *p = &x.partial[(size_t)j * x.slices + s];
+                if (!MSM_XYZZ_IS_INF(p)) MSM_XYZZ_ADD(&win, &win, p);
+            }
+        }
+        if (!MSM_XYZZ_IS_INF(&win)) MSM_XYZZ_ADD(&total, &total, &win);
+    }
+    *out = total;
+    return PM_OK;
+}
+
+MSM_API pm_status MSM_FN(vartime_window)(MSM_JAC *r, const MSM_AFF *points, const fr_t *scalars,
+                                         size_t n, unsigned threads, unsigned c, void *scratch,
+                                         size_t scratch_size) {
+    if (!r) return PM_ERR_ARG;
+    MSM_JAC_SET_INF(r);
+    if (n == 0) return PM_OK;
+    if (!points || !scalars || c > MSM_WINDOW_MAX) return PM_ERR_ARG;
+    unsigned t = msm_threads_resolve(threads);
+    size_t need = MSM_FN(scratch_size_window)(n, threads, c);
+    void *mine = NULL;
+    if (!scratch) {
+        mine = malloc(need);
+        if (!mine) return PM_ERR_NOMEM;
+        scratch = mine;
+    } else if (scratch_size < need) {
+        return PM_ERR_ARG;
+    }
+    unsigned char *base = (unsigned char *)(((uintptr_t)scratch + 63u) & ~(uintptr_t)63u);
+    MSM_XYZZ total, part;
+    MSM_XYZZ_SET_INF(&total);
+    pm_status st = PM_OK;
+    for (size_t off = 0; off < n; off += MSM_CHUNK_MAX) {
+        size_t m = n - off < MSM_CHUNK_MAX ? n - off : MSM_CHUNK_MAX;
+        unsigned cc = c;
+        if (cc == 0 && n > MSM_CHUNK_MAX) cc = msm_window_bits(MSM_CHUNK_MAX);
+        st = MSM_LOCAL(chunk)(&part, points + off, scalars + off, m, t, cc, base);
+        if (st != PM_OK) break;
+        if (!MSM_XYZZ_IS_INF(&part)) MSM_XYZZ_ADD(&total, &total, &part);
+    }
+    free(mine);
+    if (st != PM_OK) return st;
+    MSM_XYZZ_TO_JAC(r, &total);
+    return PM_OK;
+}
+
+MSM_API pm_status MSM_FN(vartime_with_scratch)(MSM_JAC *r, const MSM_AFF *points,
+                                               const fr_t *scalars, size_t n, unsigned threads,
+                                               void *scratch, size_t scratch_size) {
+    if (!scratch && n > 0) {
+        if (r) MSM_JAC_SET_INF(r);
+        return PM_ERR_ARG;
+    }
+    return MSM_FN(vartime_window)(r, points, scalars, n, threads, 0, scratch, scratch_size);
+}
+
+MSM_API pm_status MSM_FN(vartime)(MSM_JAC *r, const MSM_AFF *points, const fr_t *scalars,
+                                  size_t n, unsigned threads) {
+    return MSM_FN(vartime_window)(r, points, scalars, n, threads, 0, NULL, 0);
+}
+
+/* Reference: left-to-right double-and-add per point over all 256 bits, summed. */
+MSM_API void MSM_FN(naive_vartime)(MSM_JAC *r, const MSM_AFF *points, const fr_t *scalars,
+                                   size_t n) {
+    MSM_JAC_SET_INF(r);
+    for (size_t i = 0; i < n; i++) {
+        MSM_JAC acc;
+        MSM_JAC_SET_INF(&acc);
+        for (int bit = 255; bit >= 0; bit--) {
+            MSM_JAC_DBL(&acc, &acc);
+            if ((scalars[i].l[bit >> 6] >> (bit & 63)) & 1u) MSM_JAC_ADD_AFF(&acc, &acc, &points[i]);
+        }
+        MSM_JAC_ADD(r, r, &acc);
+    }
+}
+
+#undef MSM_LOCAL
+#undef MSM_CAT
+#undef MSM_CAT_
