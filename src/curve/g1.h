@@ -50,7 +50,8 @@ void g1_jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);      /* comp
 void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b); /* mixed, complete */
 /* r = [k]p, k as plain little-endian limbs of nk words. */
 void g1_jac_mul_vartime(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_t nk);
-/* r = [k]p, k an Fr element (Montgomery form, converted inside). */
+/* r = [k]p, k an Fr element (Montgomery form, converted inside). Variable time (width-5 wNAF,
+ * branching complete additions): do not use where the timing of a secret k is observable. */
 void g1_jac_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
 
 /* XYZZ (bucket accumulation) */
@@ -62,6 +63,16 @@ void g1_xyzz_dbl(g1_xyzz_t *r, const g1_xyzz_t *p);
 void g1_xyzz_add(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_xyzz_t *b);        /* complete */
 void g1_xyzz_add_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* complete */
 void g1_xyzz_sub_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* a - b */
+
+/* Added by the curve layer (issue #2); same conventions as above.
+ * r = a - b (complete). */
+void g1_jac_sub(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);
+/* r = a - b, b affine (complete; mixed subtraction, 7M + 4S). */
+void g1_jac_sub_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b);
+/* r = -p in XYZZ. */
+void g1_xyzz_neg(g1_xyzz_t *r, const g1_xyzz_t *p);
+/* r = p as affine (one inversion); infinity gives (0, 0). */
+void g1_xyzz_to_affine(g1_affine_t *r, const g1_xyzz_t *p);
 
 #ifdef __cplusplus
 }

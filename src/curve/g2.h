@@ -51,7 +51,8 @@ void g2_jac_add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b);      /* comp
 void g2_jac_add_affine(g2_jac_t *r, const g2_jac_t *a, const g2_affine_t *b); /* mixed, complete */
 /* r = [k]p, k as plain little-endian limbs of nk words. */
 void g2_jac_mul_vartime(g2_jac_t *r, const g2_jac_t *p, const uint64_t *k, size_t nk);
-/* r = [k]p, k an Fr element (Montgomery form, converted inside). */
+/* r = [k]p, k an Fr element (Montgomery form, converted inside). Variable time (width-5 wNAF,
+ * branching complete additions): do not use where the timing of a secret k is observable. */
 void g2_jac_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *k);
 
 /* XYZZ (bucket accumulation) */
@@ -63,6 +64,16 @@ void g2_xyzz_dbl(g2_xyzz_t *r, const g2_xyzz_t *p);
 void g2_xyzz_add(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_xyzz_t *b);        /* complete */
 void g2_xyzz_add_affine(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_affine_t *b); /* complete */
 void g2_xyzz_sub_affine(g2_xyzz_t *r, const g2_xyzz_t *a, const g2_affine_t *b); /* a - b */
+
+/* Added by the curve layer (issue #2); same conventions as above.
+ * r = a - b (complete). */
+void g2_jac_sub(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b);
+/* r = a - b, b affine (complete; mixed subtraction, 7M + 4S). */
+void g2_jac_sub_affine(g2_jac_t *r, const g2_jac_t *a, const g2_affine_t *b);
+/* r = -p in XYZZ. */
+void g2_xyzz_neg(g2_xyzz_t *r, const g2_xyzz_t *p);
+/* r = p as affine (one inversion); infinity gives (0, 0). */
+void g2_xyzz_to_affine(g2_affine_t *r, const g2_xyzz_t *p);
 
 #ifdef __cplusplus
 }
