@@ -3,6 +3,7 @@
  */
 #include "fp.h"
 
+#include "cpu_x86.h"
 #include "mont_impl.h"
 
 #define N 6
@@ -22,8 +23,26 @@ void fp_add(fp_t *r, const fp_t *a, const fp_t *b) { mont_add(r->l, a->l, b->l, 
 void fp_sub(fp_t *r, const fp_t *a, const fp_t *b) { mont_sub(r->l, a->l, b->l, M, N); }
 void fp_neg(fp_t *r, const fp_t *a) { mont_neg(r->l, a->l, M, N); }
 void fp_dbl(fp_t *r, const fp_t *a) { mont_add(r->l, a->l, a->l, M, N); }
-void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) { mont_mul(r->l, a->l, b->l, M, FP_N0, N); }
-void fp_sqr(fp_t *r, const fp_t *a) { mont_mul(r->l, a->l, a->l, M, FP_N0, N); }
+/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
+void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (pm_field_use_adx()) {
+        pm_fp_mul_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    mont_mul(r->l, a->l, b->l, M, FP_N0, N);
+}
+
+void fp_sqr(fp_t *r, const fp_t *a) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (pm_field_use_adx()) {
+        pm_fp_sqr_adx(r->l, a->l);
+        return;
+    }
+#endif
+    mont_mul(r->l, a->l, a->l, M, FP_N0, N);
+}
 
 void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne) {
     fp_t acc = FP_ONE, base = *a;
@@ -37,7 +56,19 @@ void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne) {
 }
 
 void fp_inv_vartime(fp_t *r, const fp_t *a) {
-    /* Fermat: a^(p-2). */
+    /* a holds X = a*R; safegcd gives X^{-1} = a^{-1} R^{-1} as a plain integer, and one Montgomery
+     * product with R^3 (= mont(R2, R2)) turns it into a^{-1} R. */
+    fp_t x, r3;
+    if (mont_inv_vartime(x.l, a->l, M, N, 7) != 0) {
+        fp_inv_fermat(r, a); /* unreachable for a prime modulus; kept as a safety net */
+        return;
+    }
+    fp_mul(&r3, &FP_R2, &FP_R2);
+    fp_mul(r, &x, &r3);
+}
+
+void fp_inv_fermat(fp_t *r, const fp_t *a) {
+    /* Fermat: a^(m-2). */
     uint64_t e[N];
     for (int i = 0; i < N; i++) e[i] = M[i];
     e[0] -= 2;
@@ -187,4 +218,4 @@ void fp_to_mont_le_bytes(uint8_t out[48], const fp_t *a) {
         for (int j = 0; j < 8; j++) out[i * 8 + j] = (uint8_t)(a->l[i] >> (8 * j));
 }
 
-const char *fp_backend(void) { return "portable"; }
+const char *fp_backend(void) { return pm_field_use_adx() ? "x86_64-adx" : "portable"; }

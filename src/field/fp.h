@@ -40,8 +40,14 @@ void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);   /* r = a*b (Montgomery pro
 void fp_sqr(fp_t *r, const fp_t *a);                  /* r = a^2 */
 /* r = a^e, e given as ne little-endian 64-bit limbs of a plain integer. Variable time in e. */
 void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne);
-/* r = a^{-1}; r = 0 when a = 0. Variable time. */
+/* r = a^{-1} (Montgomery in, Montgomery out); r = 0 when a = 0. Variable time (the running time
+ * depends on a): Bernstein–Yang safegcd with 62-divstep batches (TCHES 2019), see mont_impl.h.
+ * Use only on public values or where timing does not matter (batch inversion in MSM, NTT set-up). */
 void fp_inv_vartime(fp_t *r, const fp_t *a);
+/* r = a^{-1} = a^(m-2) by square-and-multiply (Fermat's little theorem); r = 0 when a = 0.
+ * Its time does not depend on a (the exponent is a public constant). ~20x slower than
+ * fp_inv_vartime; kept as the reference the tests compare against. */
+void fp_inv_fermat(fp_t *r, const fp_t *a);
 /* out[i] = in[i]^{-1} for i < n by Montgomery's trick (3(n-1) mul + 1 inv); zeros map to zero.
  * out may equal in. scratch must hold n elements (caller-owned; see STYLE.md item 10). */
 void fp_batch_inv_vartime(fp_t *out, const fp_t *in, size_t n, fp_t *scratch);

@@ -3,6 +3,7 @@
  */
 #include "fr.h"
 
+#include "cpu_x86.h"
 #include "mont_impl.h"
 
 #define N 4
@@ -22,8 +23,26 @@ void fr_add(fr_t *r, const fr_t *a, const fr_t *b) { mont_add(r->l, a->l, b->l, 
 void fr_sub(fr_t *r, const fr_t *a, const fr_t *b) { mont_sub(r->l, a->l, b->l, M, N); }
 void fr_neg(fr_t *r, const fr_t *a) { mont_neg(r->l, a->l, M, N); }
 void fr_dbl(fr_t *r, const fr_t *a) { mont_add(r->l, a->l, a->l, M, N); }
-void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) { mont_mul(r->l, a->l, b->l, M, FR_N0, N); }
-void fr_sqr(fr_t *r, const fr_t *a) { mont_mul(r->l, a->l, a->l, M, FR_N0, N); }
+/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
+void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (pm_field_use_adx()) {
+        pm_fr_mul_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    mont_mul(r->l, a->l, b->l, M, FR_N0, N);
+}
+
+void fr_sqr(fr_t *r, const fr_t *a) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (pm_field_use_adx()) {
+        pm_fr_sqr_adx(r->l, a->l);
+        return;
+    }
+#endif
+    mont_mul(r->l, a->l, a->l, M, FR_N0, N);
+}
 
 void fr_pow_vartime(fr_t *r, const fr_t *a, const uint64_t *e, size_t ne) {
     fr_t acc = FR_ONE, base = *a;
@@ -37,7 +56,19 @@ void fr_pow_vartime(fr_t *r, const fr_t *a, const uint64_t *e, size_t ne) {
 }
 
 void fr_inv_vartime(fr_t *r, const fr_t *a) {
-    /* Fermat: a^(p-2). */
+    /* a holds X = a*R; safegcd gives X^{-1} = a^{-1} R^{-1} as a plain integer, and one Montgomery
+     * product with R^3 (= mont(R2, R2)) turns it into a^{-1} R. */
+    fr_t x, r3;
+    if (mont_inv_vartime(x.l, a->l, M, N, 5) != 0) {
+        fr_inv_fermat(r, a); /* unreachable for a prime modulus; kept as a safety net */
+        return;
+    }
+    fr_mul(&r3, &FR_R2, &FR_R2);
+    fr_mul(r, &x, &r3);
+}
+
+void fr_inv_fermat(fr_t *r, const fr_t *a) {
+    /* Fermat: a^(m-2). */
     uint64_t e[N];
     for (int i = 0; i < N; i++) e[i] = M[i];
     e[0] -= 2;
@@ -252,4 +283,4 @@ int fr_root_of_unity(fr_t *r, const fr_t *g, unsigned k) {
     return 0;
 }
 
-const char *fr_backend(void) { return "portable"; }
+const char *fr_backend(void) { return pm_field_use_adx() ? "x86_64-adx" : "portable"; }

@@ -40,8 +40,14 @@ void fr_mul(fr_t *r, const fr_t *a, const fr_t *b);   /* r = a*b (Montgomery pro
 void fr_sqr(fr_t *r, const fr_t *a);                  /* r = a^2 */
 /* r = a^e, e given as ne little-endian 64-bit limbs of a plain integer. Variable time in e. */
 void fr_pow_vartime(fr_t *r, const fr_t *a, const uint64_t *e, size_t ne);
-/* r = a^{-1}; r = 0 when a = 0. Variable time. */
+/* r = a^{-1} (Montgomery in, Montgomery out); r = 0 when a = 0. Variable time (the running time
+ * depends on a): Bernstein–Yang safegcd with 62-divstep batches (TCHES 2019), see mont_impl.h.
+ * Use only on public values or where timing does not matter (batch inversion in MSM, NTT set-up). */
 void fr_inv_vartime(fr_t *r, const fr_t *a);
+/* r = a^{-1} = a^(m-2) by square-and-multiply (Fermat's little theorem); r = 0 when a = 0.
+ * Its time does not depend on a (the exponent is a public constant). ~20x slower than
+ * fr_inv_vartime; kept as the reference the tests compare against. */
+void fr_inv_fermat(fr_t *r, const fr_t *a);
 /* out[i] = in[i]^{-1} for i < n by Montgomery's trick (3(n-1) mul + 1 inv); zeros map to zero.
  * out may equal in. scratch must hold n elements (caller-owned; see STYLE.md item 10). */
 void fr_batch_inv_vartime(fr_t *out, const fr_t *in, size_t n, fr_t *scratch);

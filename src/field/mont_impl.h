@@ -124,4 +124,174 @@ static inline int mont_lt(const uint64_t *a, const uint64_t *m, int n) {
     return 0;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Variable-time modular inversion: Bernstein–Yang "safegcd" (Bernstein, Yang, "Fast constant-time
+ * gcd computation and modular inversion", TCHES 2019), in its variable-time form: divsteps are
+ * batched 62 at a time on the low 64 bits of f and g, giving a 2x2 matrix scaled by 2^62 that is
+ * then applied to the full-width f, g (exact division) and to the Bezout coefficients d, e (made
+ * divisible by 2^62 by adding a multiple of m). Runs of zeros in g are skipped with ctz and up to
+ * eta+1 "odd" steps are merged into one g += w*f with w = -g/f mod 2^k (the idea of the _var
+ * divsteps in bitcoin-core/secp256k1's modinv64; code is ours). The loop stops when g = 0.
+ *
+ * Numbers are "signed62": L limbs, limb k weighs 2^(62k); limbs 0..L-2 lie in [0, 2^62), the top
+ * limb is signed. L = 7 covers Fp (381 bits + sign + growth of d, e), L = 5 covers Fr (255 bits).
+ * Cost: about 9-12 batches for Fp; each batch ~ 4L + 2L 64x64->128 products plus the divsteps.
+ * --------------------------------------------------------------------------------------------- */
+#define MONT_S62_MASK (((uint64_t)1 << 62) - 1)
+#define MONT_S62_MAXL 8
+typedef __int128 pm_i128;
+
+/* x with f*x = 1 mod 2^bits, f odd, bits <= 64 (Newton: each step doubles the correct bits). */
+static inline uint64_t mont_inv_pow2(uint64_t f, int bits) {
+    uint64_t x = (3 * f) ^ 2; /* correct to 5 bits (Montgomery's trick) */
+    for (int ok = 5; ok < bits; ok *= 2) x *= 2 - f * x;
+    return x;
+}
+
+/* 62 divsteps from (eta, f, g) on the low bits; t = {u, v, q, r} with
+ * 2^62 * (f', g') = (u f + v g, q f + r g). Returns the new eta (= -delta). f must be odd. */
+static inline int64_t mont_divsteps62_vartime(int64_t eta, uint64_t f, uint64_t g, int64_t t[4]) {
+    uint64_t u = 1, v = 0, q = 0, r = 1; /* two's-complement arithmetic on uint64_t */
+    int i = 62;
+    for (;;) {
+        int zeros = __builtin_ctzll(g | ((uint64_t)1 << i));
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= zeros;
+        i -= zeros;
+        if (i == 0) break;
+        /* g is odd: when delta > 0 swap (f, g) = (g, -f), as the divstep does */
+        if (eta < 0) {
+            uint64_t tmp;
+            eta = -eta;
+            tmp = f; f = g; g = -tmp;
+            tmp = u; u = q; q = -tmp;
+            tmp = v; v = r; r = -tmp;
+        }
+        /* the next min(eta+1, i) divsteps add f whenever g is odd: all at once, g += w*f */
+        int limit = (eta + 1 > i) ? i : (int)eta + 1;
+        uint64_t mask = UINT64_MAX >> (64 - limit);
+        uint64_t w = ((uint64_t)0 - g * mont_inv_pow2(f, limit)) & mask;
+        g += f * w;
+        q += u * w;
+        r += v * w;
+    }
+    t[0] = (int64_t)u;
+    t[1] = (int64_t)v;
+    t[2] = (int64_t)q;
+    t[3] = (int64_t)r;
+    return eta;
+}
+
+/* (f, g) = (u f + v g, q f + r g) / 2^62, exact. */
+static inline void mont_s62_update_fg(int64_t *f, int64_t *g, const int64_t t[4], int L) {
+    pm_i128 cf = (pm_i128)t[0] * f[0] + (pm_i128)t[1] * g[0];
+    pm_i128 cg = (pm_i128)t[2] * f[0] + (pm_i128)t[3] * g[0];
+    cf >>= 62;
+    cg >>= 62;
+    for (int k = 1; k < L; k++) {
+        cf += (pm_i128)t[0] * f[k] + (pm_i128)t[1] * g[k];
+        cg += (pm_i128)t[2] * f[k] + (pm_i128)t[3] * g[k];
+        f[k - 1] = (int64_t)((uint64_t)cf & MONT_S62_MASK);
+        g[k - 1] = (int64_t)((uint64_t)cg & MONT_S62_MASK);
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f[L - 1] = (int64_t)cf;
+    g[L - 1] = (int64_t)cg;
+}
+
+/* (d, e) = (u d + v e + md m, q d + r e + me m) / 2^62 with md, me in [-2^61, 2^61) chosen so the
+ * divisions are exact; minv = m^{-1} mod 2^62. |d|, |e| grow by at most m/2 per call. */
+static inline void mont_s62_update_de(int64_t *d, int64_t *e, const int64_t t[4], const int64_t *m62,
+                                      uint64_t minv, int L) {
+    uint64_t d0 = (uint64_t)t[0] * (uint64_t)d[0] + (uint64_t)t[1] * (uint64_t)e[0];
+    uint64_t e0 = (uint64_t)t[2] * (uint64_t)d[0] + (uint64_t)t[3] * (uint64_t)e[0];
+    uint64_t mdu = ((uint64_t)0 - d0 * minv) & MONT_S62_MASK;
+    uint64_t meu = ((uint64_t)0 - e0 * minv) & MONT_S62_MASK;
+    int64_t md = (int64_t)mdu - (mdu >> 61 ? ((int64_t)1 << 62) : 0);
+    int64_t me = (int64_t)meu - (meu >> 61 ? ((int64_t)1 << 62) : 0);
+    pm_i128 cd = (pm_i128)t[0] * d[0] + (pm_i128)t[1] * e[0] + (pm_i128)md * m62[0];
+    pm_i128 ce = (pm_i128)t[2] * d[0] + (pm_i128)t[3] * e[0] + (pm_i128)me * m62[0];
+    cd >>= 62;
+    ce >>= 62;
+    for (int k = 1; k < L; k++) {
+        cd += (pm_i128)t[0] * d[k] + (pm_i128)t[1] * e[k] + (pm_i128)md * m62[k];
+        ce += (pm_i128)t[2] * d[k] + (pm_i128)t[3] * e[k] + (pm_i128)me * m62[k];
+        d[k - 1] = (int64_t)((uint64_t)cd & MONT_S62_MASK);
+        e[k - 1] = (int64_t)((uint64_t)ce & MONT_S62_MASK);
+        cd >>= 62;
+        ce >>= 62;
+    }
+    d[L - 1] = (int64_t)cd;
+    e[L - 1] = (int64_t)ce;
+}
+
+/* d = s*d + k*m (s = +1 or -1, k small), renormalised to signed62. */
+static inline void mont_s62_lincomb(int64_t *d, int s, int64_t k, const int64_t *m62, int L) {
+    pm_i128 c = 0;
+    for (int i = 0; i < L; i++) {
+        c += (pm_i128)s * d[i] + (pm_i128)k * m62[i];
+        d[i] = i + 1 < L ? (int64_t)((uint64_t)c & MONT_S62_MASK) : (int64_t)c;
+        c >>= 62;
+    }
+}
+
+/* signed62 <-> n 64-bit limbs (non-negative values below 2^(64n)). */
+static inline void mont_s62_from_limbs(int64_t *o, const uint64_t *a, int n, int L) {
+    for (int k = 0; k < L; k++) {
+        int bit = 62 * k, w = bit / 64, sh = bit % 64;
+        uint64_t x = w < n ? a[w] >> sh : 0;
+        if (sh && w + 1 < n) x |= a[w + 1] << (64 - sh);
+        o[k] = (int64_t)(x & MONT_S62_MASK);
+    }
+}
+static inline void mont_s62_to_limbs(uint64_t *o, const int64_t *d, int n, int L) {
+    for (int i = 0; i < n; i++) o[i] = 0;
+    for (int k = 0; k < L; k++) {
+        int bit = 62 * k, w = bit / 64, sh = bit % 64;
+        uint64_t x = (uint64_t)d[k];
+        if (w < n) o[w] |= x << sh;
+        if (sh > 2 && w + 1 < n) o[w + 1] |= x >> (64 - sh);
+    }
+}
+
+/* r = a^{-1} mod m for a plain integer 0 <= a < m (m odd prime, n limbs, L signed62 limbs with
+ * 62L >= 64n - (spare bits) + 8); r = 0 when a = 0. Variable time. Returns 0, or -1 if the loop
+ * did not finish within its bound (cannot happen for prime m; the caller then uses Fermat). */
+static inline int mont_inv_vartime(uint64_t *r, const uint64_t *a, const uint64_t *m, int n, int L) {
+    int64_t f[MONT_S62_MAXL], g[MONT_S62_MAXL], d[MONT_S62_MAXL] = {0}, e[MONT_S62_MAXL] = {0};
+    int64_t m62[MONT_S62_MAXL], t[4];
+    mont_s62_from_limbs(m62, m, n, L);
+    mont_s62_from_limbs(g, a, n, L);
+    for (int k = 0; k < L; k++) f[k] = m62[k];
+    e[0] = 1;
+    uint64_t minv = mont_inv_pow2(m[0], 62) & MONT_S62_MASK;
+    int64_t eta = -1;
+    /* Bernstein–Yang bound: (49 bits + 57)/17 divsteps always suffice; 62 per batch. */
+    int max_batches = (49 * 64 * n + 57) / 17 / 62 + 2;
+    for (int it = 0;; it++) {
+        int64_t gz = 0;
+        for (int k = 0; k < L; k++) gz |= g[k];
+        if (gz == 0) break;
+        if (it == max_batches) return -1;
+        eta = mont_divsteps62_vartime(eta, (uint64_t)f[0], (uint64_t)g[0], t);
+        mont_s62_update_fg(f, g, t, L);
+        mont_s62_update_de(d, e, t, m62, minv, L);
+    }
+    /* now f = +-1 (gcd), or f = +-m when a = 0 (d is then 0) */
+    mont_s62_lincomb(d, f[L - 1] < 0 ? -1 : 1, 0, m62, L);
+    while (d[L - 1] < 0) mont_s62_lincomb(d, 1, 1, m62, L);
+    for (;;) { /* while d >= m: d -= m */
+        int64_t tmp[MONT_S62_MAXL];
+        for (int k = 0; k < L; k++) tmp[k] = d[k];
+        mont_s62_lincomb(tmp, 1, -1, m62, L);
+        if (tmp[L - 1] < 0) break;
+        for (int k = 0; k < L; k++) d[k] = tmp[k];
+    }
+    mont_s62_to_limbs(r, d, n, L);
+    return 0;
+}
+
 #endif
