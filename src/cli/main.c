@@ -1,0 +1,73 @@
+/*
+ * main.c — entry point of `proofmill`: global options (--help, version) and dispatch to the
+ * registered subcommands (cli.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "field/fp.h"
+#include "field/fr.h"
+
+#ifndef PROOFMILL_VERSION
+#define PROOFMILL_VERSION "0.0.0"
+#endif
+
+static pm_cli_command *registry;
+
+void pm_cli_register(pm_cli_command *cmd) {
+    /* keep the list sorted by name so that --help is stable */
+    pm_cli_command **pp = &registry;
+    while (*pp && strcmp((*pp)->name, cmd->name) < 0) pp = &(*pp)->next;
+    cmd->next = *pp;
+    *pp = cmd;
+}
+
+int pm_cli_fail(const pm_error *err) {
+    char buf[1200];
+    fprintf(stderr, "proofmill: %s\n", pm_error_format(err, buf, sizeof buf));
+    return PM_EXIT_USAGE;
+}
+
+int pm_cli_usage(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("proofmill: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(run `proofmill --help` for usage)\n", stderr);
+    va_end(ap);
+    return PM_EXIT_USAGE;
+}
+
+static void print_help(FILE *f) {
+    fprintf(f,
+            "proofmill %s — Groth16 proving engine for BLS12-381\n\n"
+            "usage: proofmill <command> [arguments]\n\n"
+            "commands:\n",
+            PROOFMILL_VERSION);
+    for (pm_cli_command *c = registry; c; c = c->next)
+        fprintf(f, "  %-10s %s\n  %-10s   proofmill %s\n", c->name, c->summary, "", c->usage);
+    fprintf(f, "  %-10s %s\n  %-10s %s\n\n", "version", "print the version and backends", "--help",
+            "this text");
+    fprintf(f, "exit codes: 0 ok, 1 invalid proof, 2 usage or input error\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_help(stderr);
+        return PM_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        print_help(stdout);
+        return PM_EXIT_OK;
+    }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("proofmill %s (Fp %s, Fr %s)\n", PROOFMILL_VERSION, fp_backend(), fr_backend());
+        return PM_EXIT_OK;
+    }
+    for (pm_cli_command *c = registry; c; c = c->next)
+        if (!strcmp(c->name, cmd)) return c->run(argc - 1, argv + 1);
+    return pm_cli_usage("unknown command '%s'", cmd);
+}

@@ -1,0 +1,84 @@
+/*
+ * proof_json.h — snarkjs's JSON forms of a Groth16 proof, its public signals and its
+ * verification key (BLS12-381), read with jansson and written byte-for-byte as snarkjs does.
+ *
+ * Text forms (FORMATS.md "JSON outputs"; snarkjs 0.7.6 `groth16 prove`):
+ *  - proof.json: JSON.stringify(proof, null, 1) of
+ *      { pi_a: [x, y, "1"], pi_b: [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]], pi_c: [x, y, "1"],
+ *        protocol: "groth16", curve: "bls12381" }
+ *    i.e. one space of indentation per level, no trailing newline. Coordinates are affine, plain
+ *    (not Montgomery) decimal integers below p. The point at infinity is written as ffjavascript
+ *    writes its zero, ["0", "1", "0"] (G1) and [["0","0"],["1","0"],["0","0"]] (G2).
+ *  - public.json: JSON.stringify(signals, null, 1): ["x1", ..., "xn"] one per line, decimal
+ *    below r; "[]" when there are none.
+ *  - verification_key.json: protocol, curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2,
+ *    vk_delta_2, IC (vk_alphabeta_12 is ignored on reading).
+ * Readers accept points as [x, y], [x, y, "1"] (affine) or with z = "0" (infinity); any other z
+ * is refused (snarkjs never writes one). Decimal strings: digits only, no sign, at most 200
+ * characters, value below the modulus.
+ *
+ * Errors (pm_status, err filled with the file name given and, for JSON syntax, the byte offset
+ * jansson reports): PM_ERR_IO (cannot read), PM_ERR_FORMAT (not JSON, missing/mistyped member,
+ * wrong length), PM_ERR_ENCODING (not a decimal integer, value >= p or >= r), PM_ERR_CURVE
+ * (curve is not "bls12381", e.g. "bn128"), PM_ERR_NOT_ON_CURVE / PM_ERR_NOT_IN_SUBGROUP (only
+ * the verification key reader checks its points; proofs are checked by groth16_proof_check in
+ * verifier.h so that the verifier can call a bad proof "invalid" rather than "malformed").
+ */
+#ifndef PROOFMILL_GROTH16_PROOF_JSON_H
+#define PROOFMILL_GROTH16_PROOF_JSON_H
+
+#include <stddef.h>
+
+#include "field/fp.h"
+#include "field/fr.h"
+#include "groth16/proof.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest decimal accepted or produced (p < 10^115), including the NUL. */
+#define GROTH16_DEC_MAX 201
+
+/* Decimal <-> field elements. *_to_decimal writes the plain integer of a (a in Montgomery form)
+ * into out (at least 117 bytes for Fp, 79 for Fr; GROTH16_DEC_MAX always suffices) and returns
+ * its length. *_from_decimal parses s (NUL-terminated) into r in Montgomery form; returns
+ * PM_OK, or PM_ERR_ENCODING with "what" (e.g. "pi_a[0]") in the message when s is not a
+ * decimal integer or is >= the modulus. */
+size_t groth16_fp_to_decimal(char *out, const fp_t *a);
+size_t groth16_fr_to_decimal(char *out, const fr_t *a);
+pm_status groth16_fp_from_decimal(fp_t *r, const char *s, const char *file, const char *what,
+                                  pm_error *err);
+pm_status groth16_fr_from_decimal(fr_t *r, const char *s, const char *file, const char *what,
+                                  pm_error *err);
+
+/* Writers: return a malloc'd NUL-terminated string in snarkjs's exact bytes (caller frees), or
+ * NULL when out of memory. public signals x[0..n) are in Montgomery form. */
+char *groth16_proof_to_json(const groth16_proof_t *proof);
+char *groth16_public_to_json(const fr_t *x, size_t n);
+
+/* Readers from text (len bytes, need not be NUL-terminated); file names the source in errors.
+ * groth16_public_from_json sets *x to a malloc'd array of *n elements (Montgomery form; caller
+ * frees; NULL when n = 0). groth16_vk_from_json checks every point is on its curve and in the
+ * order-r subgroup; free the result with groth16_vk_free. */
+pm_status groth16_proof_from_json(groth16_proof_t *proof, const char *text, size_t len,
+                                  const char *file, pm_error *err);
+pm_status groth16_public_from_json(fr_t **x, size_t *n, const char *text, size_t len,
+                                   const char *file, pm_error *err);
+pm_status groth16_vk_from_json(groth16_vk_t *vk, const char *text, size_t len, const char *file,
+                               pm_error *err);
+
+/* The same from a file path (read whole; PM_ERR_IO when unreadable, and files above 256 MiB
+ * are refused with PM_ERR_FORMAT). */
+pm_status groth16_proof_load_json(groth16_proof_t *proof, const char *path, pm_error *err);
+pm_status groth16_public_load_json(fr_t **x, size_t *n, const char *path, pm_error *err);
+pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err);
+
+/* Write a NUL-terminated string to path (created/truncated). PM_ERR_IO on failure. */
+pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,164 @@
+/*
+ * prover.h — the Groth16 prover for snarkjs proving keys (BLS12-381), split in two phases so that
+ * the engine (issue #5) and the GPU backend can run them on different resources:
+ *
+ *   groth16_prove_start    witness -> (a, b) on the domain -> H scalars (NTTs) -> the G1 MSMs.
+ *                          This is the "kernel region" the GPU backend replaces; on the CPU it is
+ *                          where nearly all the time goes. Output: a groth16_pending_t.
+ *   groth16_prove_finalize the G2 MSM (B2), the blinding terms with r and s, the assembly of
+ *                          (pi_a, pi_b, pi_c), and a self-verification with the zkey's own
+ *                          verification key. Output: a groth16_proof_t.
+ *
+ * What is computed (Groth 2016 §3.2 in snarkjs's form; snarkjs 0.7.6 src/groth16_prove.js;
+ * ../shared/fixtures/FORMATS.md "How snarkjs proves"), with w the witness (w_0 = 1) and r, s the
+ * blinding scalars:
+ *   a_k = sum A[k][i] w_i, b_k = sum B[k][i] w_i on the size-N domain (zkey section 4,
+ *   zkey_eval_ab); P = the snarkjs H-phase of (a, b) on the odd coset (ntt_snarkjs_h, plain out);
+ *   pi_a = alpha_1 + sum_i w_i A_i + r delta_1                                       (G1)
+ *   pi_b = beta_2  + sum_i w_i B2_i + s delta_2                                      (G2)
+ *   B1   = beta_1  + sum_i w_i B1_i + s delta_1                                      (G1)
+ *   pi_c = sum_{i>nPublic} w_i C_i + sum_j P_j H_j + s pi_a + r B1 - r s delta_1     (G1)
+ * With the same r and s, the output equals snarkjs's proof bit for bit (all points are unique
+ * affine points, so equal group elements give equal JSON).
+ *
+ * The pending handle is a transparent struct on purpose: a backend that computes the start
+ * phase elsewhere (GPU) fills it through groth16_pending_init + its own MSMs, then calls the
+ * same groth16_prove_finalize. Its fields are documented below; finalize reads only those.
+ *
+ * Soundness guard: finalize verifies the assembled proof (one multi-pairing, a few ms) against
+ * the verification key contained in the zkey before returning it, unless the caller turns that
+ * off. A witness that does not satisfy the circuit gives a proof that fails this check, so the
+ * prover returns PM_ERR_UNSATISFIED instead of emitting it. snarkjs's H-phase sets C = A∘B on
+ * the domain, so H is always a polynomial and the H step itself cannot detect a bad witness; only
+ * the r1cs C matrix (not stored in the zkey) or the pairing can. When the circuit's .r1cs is given
+ * (opts.r1cs), start checks every constraint first and names the first failing one.
+ *
+ * Threads: the MSMs use opts.threads POSIX threads (0 = all cores); zkey_eval_ab and the NTTs use
+ * the OpenMP default team (the CLI sets omp_set_num_threads to the same number).
+ * Memory: start allocates 3 * N fr_t of NTT work space (freed before it returns) and keeps
+ * n_vars plain witness scalars in the handle until groth16_pending_free; each MSM allocates its
+ * own scratch (msm.h). None of this is retained in globals; both phases are re-entrant.
+ */
+#ifndef PROOFMILL_GROTH16_PROVER_H
+#define PROOFMILL_GROTH16_PROVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "groth16/proof.h"
+#include "groth16/zkey.h"
+#include "ntt/ntt.h"
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Seconds spent per stage (wall clock, CLOCK_MONOTONIC). Zero for stages not run. */
+typedef struct {
+    double check;      /* witness length + optional r1cs constraint check */
+    double eval_ab;    /* zkey_eval_ab: a, b on the domain */
+    double h;          /* ntt_snarkjs_h: 6 NTTs -> P (H scalars) */
+    double msm_a;      /* G1 MSM over section 5 (n_vars points) */
+    double msm_b1;     /* G1 MSM over section 6 (n_vars points) */
+    double msm_c;      /* G1 MSM over section 8 (n_vars - n_public - 1 points) */
+    double msm_h;      /* G1 MSM over section 9 (N points) */
+    double msm_b2;     /* G2 MSM over section 7 (n_vars points) — in finalize */
+    double assemble;   /* r/s terms, additions, normalisation to affine — in finalize */
+    double self_check; /* pairing check of the result — in finalize */
+} groth16_timings_t;
+
+/* Options for groth16_prove_start; a zeroed struct is the default. */
+typedef struct {
+    unsigned threads;              /* MSM threads; 0 = all online cores */
+    const r1cs_t *r1cs;            /* optional circuit: cross-checked with the zkey and every
+                                      constraint checked before any heavy work */
+    const ntt_domain_t *domain;    /* optional cached domain of size N built with
+                                      NTT_ROOTS_SNARKJS; NULL = built and freed inside start */
+    int skip_self_check;           /* 1: finalize does not verify its result (benchmarks of a
+                                      known-good witness; never for untrusted witnesses) */
+    const char *wtns_name;         /* names the witness in errors ("witness" when NULL) */
+    const char *r1cs_name;         /* names the r1cs in errors ("r1cs" when NULL) */
+} groth16_prove_opts_t;
+
+/* The state between the two phases. Fields (all Montgomery coordinates; Jacobian sums may be
+ * infinity):
+ *   zk       the proving key (borrowed: must outlive the handle; finalize reads b2, beta2,
+ *            delta2, alpha1, beta1, delta1 and, for the self-check, gamma2 and ic).
+ *   w_plain  n_vars witness values as PLAIN integers < r (fr_t limbs), owned; the scalars of the
+ *            B2 MSM in finalize; w_plain[1..n_public] are the public signals.
+ *   sum_a    sum_i w_i A_i                                    (section 5)
+ *   sum_b1   sum_i w_i B1_i                                   (section 6)
+ *   sum_c    sum_{i>nPublic} w_i C_i + sum_j P_j H_j          (sections 8 and 9)
+ *   threads, skip_self_check, wtns_name: copied from the options; t: stage timings so far. */
+typedef struct {
+    const zkey_t *zk;
+    fr_t *w_plain;
+    size_t n_vars;
+    g1_jac_t sum_a;
+    g1_jac_t sum_b1;
+    g1_jac_t sum_c;
+    unsigned threads;
+    int skip_self_check;
+    char wtns_name[256];
+    groth16_timings_t t;
+} groth16_pending_t;
+
+/* Set up a handle for zk and a witness w (n values, MONTGOMERY form as wtns_read gives) without
+ * running any MSM: checks n == zk->n_vars (PM_ERR_MISMATCH "witness has n values, zkey expects
+ * nVars = m"), stores w in plain form, zeroes the sums. For backends that compute the sums
+ * themselves. opts may be NULL. Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM. On error the handle is
+ * left freed (groth16_pending_free is safe). */
+pm_status groth16_pending_init(groth16_pending_t *p, const zkey_t *zk, const fr_t *w, size_t n,
+                               const groth16_prove_opts_t *opts, pm_error *err);
+
+/* Phase 1 on the CPU: groth16_pending_init, then (if opts->r1cs) zkey_check_r1cs +
+ * r1cs_check_satisfied, zkey_eval_ab, ntt_snarkjs_h, and the four G1 MSMs into p->sum_*.
+ * w: n = zk->n_vars witness values, Montgomery form. opts may be NULL (defaults).
+ * Errors: PM_ERR_MISMATCH (witness length, r1cs vs zkey), PM_ERR_UNSATISFIED ("constraint k of
+ * m not satisfied", file = wtns_name; only with opts->r1cs), PM_ERR_NOMEM, PM_ERR_ARG /
+ * PM_ERR_INTERNAL from the NTT/MSM layers. On error the handle is freed. */
+pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t *w, size_t n,
+                              const groth16_prove_opts_t *opts, pm_error *err);
+
+/* Phase 2: pi_b's G2 MSM, the r/s terms and the assembly, then (unless p->skip_self_check) the
+ * verification of the proof with the zkey's key (alpha1, beta2, gamma2, delta2, IC) and the
+ * public signals w[1..nPublic]. r, s: the blinding scalars in MONTGOMERY form (any value in Fr;
+ * use groth16_random_scalar for real proofs). The handle is NOT freed (its timings stay
+ * readable); call groth16_pending_free after.
+ * Errors: PM_ERR_UNSATISFIED when the self-check fails (file = wtns_name: "the witness does not
+ * satisfy the circuit ..."; *proof is zeroed then), PM_ERR_NOMEM, PM_ERR_INTERNAL. */
+pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, const fr_t *r,
+                                 const fr_t *s, pm_error *err);
+
+/* Free the handle's witness copy and zero it. Safe on a zeroed or already freed handle. */
+void groth16_pending_free(groth16_pending_t *p);
+
+/* Both phases in one call (start, finalize, free). timings may be NULL. */
+pm_status groth16_prove(groth16_proof_t *proof, const zkey_t *zk, const fr_t *w, size_t n,
+                        const fr_t *r, const fr_t *s, const groth16_prove_opts_t *opts,
+                        groth16_timings_t *timings, pm_error *err);
+
+/* The public signals of a witness: out[i] = w[1 + i] for i < zk->n_public (Montgomery in and
+ * out); out has zk->n_public elements. */
+void groth16_public_signals(fr_t *out, const zkey_t *zk, const fr_t *w);
+
+/* A uniformly random element of Fr from the OS (getrandom(2), rejection sampling of 255-bit
+ * strings below r; about 1.1 draws on average). Montgomery out. Errors: PM_ERR_IO when the OS
+ * generator fails. */
+pm_status groth16_random_scalar(fr_t *out, pm_error *err);
+
+/* Deterministic r and s for tests and reproducible benchmarks ONLY (not secret: anyone knowing
+ * the seed can undo the zero-knowledge blinding): the xoshiro256** stream (Blackman, Vigna
+ * 2018) seeded from `seed` by splitmix64, rejection-sampled below r like groth16_random_scalar;
+ * r is drawn first, then s. Montgomery out. */
+void groth16_seeded_scalars(fr_t *r, fr_t *s, uint64_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
