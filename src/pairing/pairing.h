@@ -9,10 +9,10 @@
  *
  * Which power of the pairing: the final exponentiation uses the Hayashida–Hayasaka–Teruya
  * decomposition (ePrint 2020/875, §4 for BLS12), which raises the Miller value to
- * 3 (p^12 - 1)/r, i.e. e = (standard optimal ate)^3. This is the same GT element that
- * snarkjs/wasmcurves and zkcrypto/bls12_381 compute (snarkjs's vk_alphabeta_12 is checked
- * against it in tests/unit/test_pairing_snarkjs.c). Being a power coprime to r, it is a
- * non-degenerate bilinear pairing; for Groth16 checks only consistency matters.
+ * 3 (p^12 - 1)/r, i.e. e = (f_{x,Q}(P))^(3 (p^12-1)/r). This is the same GT element that
+ * snarkjs/wasmcurves and @noble/curves compute: snarkjs's vk_alphabeta_12 is checked in
+ * tests/unit/test_pairing_snarkjs.c, noble's bls12_381.pairing in test_pairing_vectors.c.
+ * Being a power coprime to r of the reduced pairing, it is a non-degenerate bilinear pairing.
  *
  * Miller loop: x = -0xd201000000010000 (BLS parameter), T on the twist E'(Fp2):
  * y^2 = x^3 + 4(1+u) (M-type twist, untwist (x,y) -> (x/w^2, y/w^3)) kept in homogeneous
