@@ -1,0 +1,199 @@
+/*
+ * ntt.c — radix-2 NTT over Fr, coset variants, snarkjs H-phase (contract in ntt.h).
+ *
+ * Algorithm: iterative Cooley–Tukey decimation in time. The input is permuted into bit-reversed
+ * order, then stage s (half-size m = 2^s) combines pairs (a[k+j], a[k+j+m]) of each block of 2m
+ * with the butterfly  t = w_2m^j * a[k+j+m];  a[k+j+m] = a[k+j] - t;  a[k+j] += t,
+ * which leaves the output in natural order. One Montgomery multiplication per butterfly,
+ * n/2 * log2 n in total. The inverse runs the same network with omega^{-1} and scales by n^{-1}.
+ *
+ * Parallelism: every stage has n/2 independent butterflies; they are numbered b = 0..n/2-1
+ * (block = b >> s, j = b & (m-1)) and split statically over threads, so small stages (many
+ * blocks) and large stages (few blocks, long rows) both load-balance. One barrier per stage.
+ */
+#include "ntt/ntt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parallel.h"
+
+void ntt_domain_free(ntt_domain_t *d) {
+    if (!d) return;
+    free(d->tw);
+    free(d->tw_inv);
+    memset(d, 0, sizeof *d);
+}
+
+/* Fill tw[m-1 .. 2m-2] = w^i for every stage m = 1..n/2 where w = omega (primitive n-th root).
+ * The largest stage (m = n/2) gets the powers w^0..w^(n/2-1); stage m is that table subsampled with
+ * stride n/(2m) (omega_2m = omega^(n/2m)), so only n/2 - 1 multiplications are spent. */
+static void fill_twiddles(fr_t *tw, size_t n, const fr_t *omega) {
+    if (n < 2) return;
+    size_t half = n / 2;
+    fr_t *top = tw + (half - 1);
+    size_t chunk = 1u << 12;
+    size_t nchunks = (half + chunk - 1) / chunk;
+    PM_OMP(parallel for schedule(static) if (half >= NTT_PARALLEL_MIN))
+    for (size_t c = 0; c < nchunks; c++) {
+        size_t lo = c * chunk, hi = lo + chunk < half ? lo + chunk : half;
+        uint64_t e = lo;
+        fr_t x;
+        fr_pow_vartime(&x, omega, &e, 1);
+        for (size_t i = lo; i < hi; i++) {
+            top[i] = x;
+            fr_mul(&x, &x, omega);
+        }
+    }
+    for (size_t m = 1; m < half; m <<= 1) {
+        size_t stride = half / m;
+        for (size_t i = 0; i < m; i++) tw[m - 1 + i] = top[i * stride];
+    }
+}
+
+pm_status ntt_domain_init_gen(ntt_domain_t *d, unsigned log_n, const fr_t *g, pm_error *err) {
+    memset(d, 0, sizeof *d);
+    if (log_n > NTT_MAX_LOG_N)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "NTT size 2^%u exceeds the supported 2^%u", log_n, NTT_MAX_LOG_N);
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    d->gen = *g;
+    if (fr_root_of_unity(&d->omega, g, log_n) != 0 ||
+        fr_root_of_unity(&d->omega_2n, g, log_n + 1) != 0) {
+        memset(d, 0, sizeof *d);
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "generator does not give a primitive 2^%u-th root of unity", log_n + 1);
+    }
+    fr_inv_vartime(&d->omega_inv, &d->omega);
+    fr_t nn;
+    fr_from_u64(&nn, (uint64_t)d->n);
+    fr_inv_vartime(&d->n_inv, &nn);
+    size_t nt = d->n > 1 ? d->n - 1 : 1;
+    d->tw = aligned_alloc(32, nt * sizeof(fr_t));
+    d->tw_inv = aligned_alloc(32, nt * sizeof(fr_t));
+    if (!d->tw || !d->tw_inv) {
+        ntt_domain_free(d);
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
+                            "NTT twiddle tables for 2^%u", log_n);
+    }
+    fill_twiddles(d->tw, d->n, &d->omega);
+    fill_twiddles(d->tw_inv, d->n, &d->omega_inv);
+    return PM_OK;
+}
+
+pm_status ntt_domain_init(ntt_domain_t *d, unsigned log_n, ntt_roots_t roots, pm_error *err) {
+    fr_t g;
+    fr_from_u64(&g, (uint64_t)roots);
+    return ntt_domain_init_gen(d, log_n, &g, err);
+}
+
+static inline size_t bitrev(size_t x, unsigned bits) {
+    size_t r = 0;
+    for (unsigned i = 0; i < bits; i++, x >>= 1) r = (r << 1) | (x & 1);
+    return r;
+}
+
+void ntt_bit_reverse(fr_t *a, size_t n) {
+    if (n <= 2) return;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < n) bits++;
+    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (size_t i = 0; i < n; i++) {
+        size_t j = bitrev(i, bits);
+        if (i < j) {
+            fr_t t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+    }
+}
+
+/* The butterfly network on bit-reversed input (DIT), twiddles tw (per-stage layout). */
+static void dit_network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw) {
+    size_t half = n / 2;
+    for (unsigned s = 0; s < log_n; s++) {
+        size_t m = (size_t)1 << s;
+        const fr_t *w = tw + (m - 1);
+        PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+        for (size_t b = 0; b < half; b++) {
+            size_t j = b & (m - 1);
+            size_t k = ((b >> s) << (s + 1)) + j;
+            fr_t t;
+            fr_mul(&t, &w[j], &a[k + m]);
+            fr_sub(&a[k + m], &a[k], &t);
+            fr_add(&a[k], &a[k], &t);
+        }
+    }
+}
+
+void ntt_forward(fr_t *a, size_t n, const ntt_domain_t *d) {
+    if (n != d->n || n < 2) return;
+    ntt_bit_reverse(a, n);
+    dit_network(a, n, d->log_n, d->tw);
+}
+
+void ntt_inverse(fr_t *a, size_t n, const ntt_domain_t *d) {
+    if (n != d->n || n < 2) return;
+    ntt_bit_reverse(a, n);
+    dit_network(a, n, d->log_n, d->tw_inv);
+    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (size_t i = 0; i < n; i++) fr_mul(&a[i], &a[i], &d->n_inv);
+}
+
+void ntt_scale_powers(fr_t *a, size_t n, const fr_t *shift) {
+    size_t chunk = 1u << 12;
+    size_t nchunks = (n + chunk - 1) / chunk;
+    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (size_t c = 0; c < nchunks; c++) {
+        size_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
+        uint64_t e = lo;
+        fr_t x;
+        fr_pow_vartime(&x, shift, &e, 1);
+        for (size_t i = lo; i < hi; i++) {
+            fr_mul(&a[i], &a[i], &x);
+            fr_mul(&x, &x, shift);
+        }
+    }
+}
+
+void ntt_coset_forward(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shift) {
+    if (n != d->n) return;
+    ntt_scale_powers(a, n, shift);
+    ntt_forward(a, n, d);
+}
+
+void ntt_coset_inverse(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shift) {
+    if (n != d->n) return;
+    fr_t sinv;
+    fr_inv_vartime(&sinv, shift);
+    ntt_inverse(a, n, d);
+    ntt_scale_powers(a, n, &sinv);
+}
+
+pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, const ntt_domain_t *d,
+                        pm_error *err) {
+    if (n != d->n || n == 0)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "H-phase: %zu elements, domain has %zu", n, d->n);
+    if (p == b || p == scratch || a == b || a == scratch || b == scratch)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "H-phase: p may alias a only; a, b, scratch must be distinct");
+    fr_t *c = scratch;
+    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
+    fr_t *x[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        /* evaluations on <omega_N> -> coefficients -> evaluations on omega_2N * <omega_N> */
+        ntt_inverse(x[i], n, d);
+        ntt_coset_forward(x[i], n, d, &d->omega_2n);
+    }
+    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (size_t i = 0; i < n; i++) {
+        fr_t t;
+        fr_mul(&t, &a[i], &b[i]);
+        fr_sub(&t, &t, &c[i]);
+        fr_from_mont(&p[i], &t);
+    }
+    return PM_OK;
+}
