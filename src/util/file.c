@@ -1,0 +1,230 @@
+/*
+ * file.c — mapped files, bounded reader, binfileutils container (contract in file.h).
+ *
+ * Every length taken from a file is compared with the bytes remaining *before* it is added to an
+ * offset, with the comparison written as "n > end - pos" so that no sum can wrap around.
+ */
+#include "util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
+
+pm_status pm_file_open(pm_file *f, const char *path, pm_error *err) {
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", path ? path : "");
+    if (!path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no file name given");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file");
+    }
+    if (st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot map %lld bytes: %s",
+                                (long long)st.st_size, strerror(e));
+        }
+        /* Sequential hint: parsers stream the file once. */
+        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+        f->map_base = m;
+        f->map_len = (uint64_t)st.st_size;
+        f->data = m;
+        f->size = (uint64_t)st.st_size;
+    }
+    close(fd); /* the mapping stays valid */
+    return PM_OK;
+}
+
+void pm_file_from_memory(pm_file *f, const void *data, uint64_t size, const char *name) {
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name ? name : "(memory)");
+    f->data = data;
+    f->size = data ? size : 0;
+}
+
+void pm_file_close(pm_file *f) {
+    if (!f) return;
+    if (f->map_base) munmap(f->map_base, (size_t)f->map_len);
+    memset(f, 0, sizeof *f);
+}
+
+void pm_reader_init(pm_reader *r, const pm_file *f, uint64_t start, uint64_t end) {
+    r->file = f;
+    r->pos = start;
+    r->end = end;
+}
+
+uint64_t pm_reader_left(const pm_reader *r) { return r->end - r->pos; }
+
+static pm_status truncated(const pm_reader *r, uint64_t want, const char *what, pm_error *err) {
+    return pm_error_set(err, PM_ERR_FORMAT, r->file->name, r->pos,
+                        "truncated: %s needs %llu bytes, only %llu left", what ? what : "field",
+                        (unsigned long long)want, (unsigned long long)(r->end - r->pos));
+}
+
+pm_status pm_reader_u32(pm_reader *r, uint32_t *out, const char *what, pm_error *err) {
+    if (r->end - r->pos < 4) return truncated(r, 4, what, err);
+    *out = le32(r->file->data + r->pos);
+    r->pos += 4;
+    return PM_OK;
+}
+
+pm_status pm_reader_u64(pm_reader *r, uint64_t *out, const char *what, pm_error *err) {
+    if (r->end - r->pos < 8) return truncated(r, 8, what, err);
+    *out = le64(r->file->data + r->pos);
+    r->pos += 8;
+    return PM_OK;
+}
+
+pm_status pm_reader_bytes(pm_reader *r, const uint8_t **out, uint64_t n, const char *what,
+                          pm_error *err) {
+    if (r->end - r->pos < n) return truncated(r, n, what, err);
+    *out = r->file->data + r->pos;
+    r->pos += n;
+    return PM_OK;
+}
+
+pm_status pm_reader_skip(pm_reader *r, uint64_t n, const char *what, pm_error *err) {
+    if (r->end - r->pos < n) return truncated(r, n, what, err);
+    r->pos += n;
+    return PM_OK;
+}
+
+/* Parse the container over bf->file (already set). */
+static pm_status binfile_parse(pm_binfile *bf, const char magic[4], uint32_t version,
+                               pm_error *err) {
+    const pm_file *f = &bf->file;
+    const char *name = f->name;
+    pm_reader r;
+    pm_reader_init(&r, f, 0, f->size);
+    const uint8_t *m;
+    pm_status st;
+    if ((st = pm_reader_bytes(&r, &m, 4, "magic", err))) return st;
+    if (memcmp(m, magic, 4) != 0) {
+        char got[5];
+        for (int i = 0; i < 4; i++) got[i] = (m[i] >= 32 && m[i] < 127) ? (char)m[i] : '?';
+        got[4] = 0;
+        return pm_error_set(err, PM_ERR_FORMAT, name, 0,
+                            "wrong magic \"%s\", expected a \"%.4s\" file", got, magic);
+    }
+    if ((st = pm_reader_u32(&r, &bf->version, "version", err))) return st;
+    if (bf->version != version)
+        return pm_error_set(err, PM_ERR_FORMAT, name, 4,
+                            "unsupported %.4s version %u (only version %u is supported)", magic,
+                            bf->version, version);
+    uint32_t ns;
+    if ((st = pm_reader_u32(&r, &ns, "nSections", err))) return st;
+    /* Each section needs at least its 12-byte header: bound the table before allocating. */
+    if ((uint64_t)ns * 12 > pm_reader_left(&r))
+        return pm_error_set(err, PM_ERR_FORMAT, name, 8,
+                            "nSections = %u cannot fit in the %llu bytes after the header", ns,
+                            (unsigned long long)pm_reader_left(&r));
+    bf->sections = calloc(ns ? ns : 1, sizeof *bf->sections);
+    if (!bf->sections)
+        return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "section table (%u)", ns);
+    for (uint32_t i = 0; i < ns; i++) {
+        pm_section s;
+        s.header_offset = r.pos;
+        char what[64];
+        snprintf(what, sizeof what, "header of section #%u", i);
+        if ((st = pm_reader_u32(&r, &s.id, what, err))) return st;
+        if ((st = pm_reader_u64(&r, &s.size, what, err))) return st;
+        s.offset = r.pos;
+        if (s.size > pm_reader_left(&r))
+            return pm_error_set(err, PM_ERR_FORMAT, name, s.header_offset,
+                                "section id %u claims %llu bytes but only %llu remain in the file",
+                                s.id, (unsigned long long)s.size,
+                                (unsigned long long)pm_reader_left(&r));
+        for (uint32_t j = 0; j < bf->n_sections; j++)
+            if (bf->sections[j].id == s.id)
+                return pm_error_set(err, PM_ERR_FORMAT, name, s.header_offset,
+                                    "duplicate section id %u (first at offset %llu)", s.id,
+                                    (unsigned long long)bf->sections[j].header_offset);
+        r.pos += s.size;
+        bf->sections[bf->n_sections++] = s;
+    }
+    if (pm_reader_left(&r) != 0)
+        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos,
+                            "%llu trailing bytes after the last of %u sections",
+                            (unsigned long long)pm_reader_left(&r), ns);
+    return PM_OK;
+}
+
+pm_status pm_binfile_open(pm_binfile *bf, const char *path, const char magic[4], uint32_t version,
+                          pm_error *err) {
+    memset(bf, 0, sizeof *bf);
+    pm_status st = pm_file_open(&bf->file, path, err);
+    if (st) {
+        pm_binfile_close(bf);
+        return st;
+    }
+    st = binfile_parse(bf, magic, version, err);
+    if (st) pm_binfile_close(bf);
+    return st;
+}
+
+pm_status pm_binfile_open_memory(pm_binfile *bf, const void *data, uint64_t size, const char *name,
+                                 const char magic[4], uint32_t version, pm_error *err) {
+    memset(bf, 0, sizeof *bf);
+    pm_file_from_memory(&bf->file, data, size, name);
+    pm_status st = binfile_parse(bf, magic, version, err);
+    if (st) pm_binfile_close(bf);
+    return st;
+}
+
+void pm_binfile_close(pm_binfile *bf) {
+    if (!bf) return;
+    free(bf->sections);
+    pm_file_close(&bf->file);
+    memset(bf, 0, sizeof *bf);
+}
+
+const pm_section *pm_binfile_find(const pm_binfile *bf, uint32_t id) {
+    for (uint32_t i = 0; i < bf->n_sections; i++)
+        if (bf->sections[i].id == id) return &bf->sections[i];
+    return NULL;
+}
+
+pm_status pm_binfile_section_reader(pm_reader *r, const pm_binfile *bf, uint32_t id,
+                                    const char *what, pm_error *err) {
+    const pm_section *s = pm_binfile_find(bf, id);
+    if (!s)
+        return pm_error_set(err, PM_ERR_FORMAT, bf->file.name, PM_NO_OFFSET,
+                            "missing section %u (%s)", id, what ? what : "?");
+    pm_reader_init(r, &bf->file, s->offset, s->offset + s->size);
+    return PM_OK;
+}
+
+pm_status pm_binfile_section_exact(pm_reader *r, const pm_binfile *bf, uint32_t id, uint64_t size,
+                                   const char *what, pm_error *err) {
+    pm_status st = pm_binfile_section_reader(r, bf, id, what, err);
+    if (st) return st;
+    if (pm_reader_left(r) != size)
+        return pm_error_set(err, PM_ERR_FORMAT, bf->file.name, r->pos,
+                            "section %u (%s): expected %llu bytes, found %llu", id,
+                            what ? what : "?", (unsigned long long)size,
+                            (unsigned long long)pm_reader_left(r));
+    return PM_OK;
+}
