@@ -1,0 +1,112 @@
+/*
+ * backend.h — the engine's only view of a prover: a small vtable (front end + prover) that turns a
+ * job's inputs into per-partition proofs in four stages.
+ *
+ *   plan(key_path, inputs)        -> number of partitions, working-set sizes   (submit thread, cheap)
+ *   load_key(key_path)            -> key (the SRS), resident bytes             (synthesis worker, once)
+ *   synthesize(key, inputs, part) -> prepared                                  (synthesis pool)
+ *   gpu_start(key, prepared, slot)-> pending   [consumes prepared]             (GPU worker of one device)
+ *   finalize(key, pending)        -> proof     [consumes pending]              (finalizer pool)
+ *   verify(key, proof)            -> PM_OK or an error                         (assembler)
+ *
+ * The engine never looks inside key, prepared, pending or proof: they are opaque, owned by the engine
+ * between calls and handed back to the backend's free_* functions exactly once. A backend is shared
+ * by every worker thread: every function must be thread-safe for distinct objects; calls on one key
+ * run concurrently (the key is read-only after load_key).
+ *
+ * Front ends: a backend decides what its inputs mean. The snarkjs front end takes one witness per
+ * partition (PM_INPUT_WTNS_PATH or PM_INPUT_WTNS_BYTES) and a .zkey key; a later Filecoin PoRep
+ * front end would take one C1 JSON input and plan 10 partitions from it. New input kinds are added
+ * to pm_input_kind; the engine copies inputs without interpreting them.
+ *
+ * The device interlock: gpu_start receives a pm_gpu_slot naming its device (a partition's whole GPU
+ * part stays on that device) and must bracket its kernel region with pm_gpu_slot_enter/leave. The
+ * engine's per-device lock is held only between those calls, so one worker's host-side preamble
+ * (staging, H-polynomial prep) and epilogue overlap another worker's kernels (the seeds' Phase 8
+ * dual-worker interlock). If a backend returns while still inside, the engine leaves for it.
+ */
+#ifndef PROOFMILL_ENGINE_BACKEND_H
+#define PROOFMILL_ENGINE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds of job input. Each kind is interpreted by the backend's front end. */
+typedef enum {
+    PM_INPUT_WTNS_PATH = 1,  /* path: a snarkjs .wtns file on the engine's machine */
+    PM_INPUT_WTNS_BYTES = 2, /* bytes/len: the image of a .wtns file */
+} pm_input_kind;
+
+/* One job input. In a job spec the pointers are borrowed; the engine deep-copies them. */
+typedef struct {
+    pm_input_kind kind;
+    const char *path;     /* PM_INPUT_*_PATH: NUL-terminated path */
+    const uint8_t *bytes; /* PM_INPUT_*_BYTES: len bytes */
+    size_t len;
+} pm_input;
+
+/* What plan() tells the engine about a job, all sizes in bytes of host memory (upper bounds).
+ * part_peak_bytes: held by one partition from the start of its synthesis until gpu_start returns
+ *   (witness, a/b/c vectors, staging). part_pending_bytes: held from gpu_start's return until
+ *   finalize returns (the pending handle: G1 results, B_G2 scalars). key_bytes: the key's resident
+ *   size once loaded (0 if unknown; then the file size is used). */
+typedef struct {
+    uint32_t n_partitions;
+    uint64_t part_peak_bytes;
+    uint64_t part_pending_bytes;
+    uint64_t key_bytes;
+} pm_job_plan;
+
+/* The device slot a GPU worker hands to gpu_start (engine-owned). */
+typedef struct pm_gpu_slot pm_gpu_slot;
+/* Device index of the slot (an entry of the engine's device list; a logical slot on CPU). */
+int pm_gpu_slot_device(const pm_gpu_slot *slot);
+/* Enter / leave the device's kernel region (blocks while another worker of the device is inside).
+ * Nested enters are a programming error (debug assert); leave without enter is a no-op. */
+void pm_gpu_slot_enter(pm_gpu_slot *slot);
+void pm_gpu_slot_leave(pm_gpu_slot *slot);
+
+typedef struct pm_backend pm_backend;
+struct pm_backend {
+    const char *name; /* short, e.g. "snarkjs-cpu" */
+    void *self;       /* backend state, passed back to every call */
+
+    /* Validate the inputs against the key cheaply (headers, readability) and size the job.
+     * Errors: PM_ERR_IO (missing/unreadable path), PM_ERR_FORMAT, PM_ERR_ARG (wrong input kind or
+     * count), PM_ERR_MISMATCH. Runs in the submitting thread; must not load the key. */
+    pm_status (*plan)(void *self, const char *key_path, const pm_input *inputs, size_t n_inputs,
+                      pm_job_plan *plan, pm_error *err);
+    /* Load the key at key_path. *key owned by the engine (free_key). *resident_bytes = its memory. */
+    pm_status (*load_key)(void *self, const char *key_path, void **key, uint64_t *resident_bytes,
+                          pm_error *err);
+    void (*free_key)(void *self, void *key);
+    /* Synthesize partition `part` (< plan.n_partitions): witness -> prepared inputs. */
+    pm_status (*synthesize)(void *self, const void *key, const pm_input *inputs, size_t n_inputs,
+                            uint32_t part, void **prepared, pm_error *err);
+    /* The GPU-able part (a, b, H, G1 MSMs). Consumes prepared (also on error). */
+    pm_status (*gpu_start)(void *self, const void *key, void *prepared, pm_gpu_slot *slot,
+                           void **pending, pm_error *err);
+    /* The CPU tail (B_G2 MSM, r/s terms, assembly). Consumes pending (also on error). */
+    pm_status (*finalize)(void *self, const void *key, void *pending, void **proof, pm_error *err);
+    /* Check one partition proof against the key's verifying key and its public inputs.
+     * PM_OK when valid; any other status (with err filled) when not. */
+    pm_status (*verify)(void *self, const void *key, const void *proof, pm_error *err);
+    /* The proof as a malloc'd NUL-terminated JSON value (caller frees), or NULL on OOM. */
+    char *(*proof_json)(void *self, const void *proof);
+    void (*free_prepared)(void *self, void *prepared);
+    void (*free_pending)(void *self, void *pending);
+    void (*free_proof)(void *self, void *proof);
+    /* Release self (may be NULL). */
+    void (*destroy)(void *self);
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1532 @@
+/*
+ * engine.c — jobs, scheduler, worker pools, assembler, SRS cache, memory budget, trace.
+ *
+ * ---- Design essay (the longer version with every knob is docs/engine.md) ----
+ *
+ * Job model. A job is a proving key (path), a priority (low < normal < high < critical) and inputs.
+ * The backend's plan() turns the inputs into N partitions (snarkjs front end: one witness each;
+ * Filecoin PoRep: 10 from one C1) and sizes them. Every partition is an independent work item that
+ * flows through three pools, like the seeds' per-partition dispatch (Phase 7):
+ *
+ *   submit -> [pending queue] -admission-> [synth queue] -> synthesis pool (synth_workers threads,
+ *   at most synth_lookahead partitions synthesized ahead of the GPUs: the synthesis semaphore)
+ *   -> [gpu queue] -> GPU workers (workers_per_device per device; a device's workers share one lock
+ *   held only around the kernel region, Phase 8) -> [finalize queue] -> finalizer pool (small, so
+ *   B_G2 buckets stay in L3, Phase 11) -> assembler (the finalizer thread that completes a job's
+ *   last partition joins the partitions in order and verifies every one before the job is DONE).
+ *
+ * Ordering guarantee. Every queue is ordered by (priority desc, submit sequence asc, partition asc),
+ * so within a priority jobs are FIFO and a higher-priority job's partitions overtake lower ones at
+ * every stage boundary (work already inside a stage is never pre-empted). Admission is strictly in
+ * that order too: if the head job does not fit the memory budget, later jobs wait behind it (no
+ * small-job overtaking, so nothing starves); a job that could never fit fails at submit.
+ *
+ * Memory budget. plan() gives per-partition upper bounds: part_peak (synthesis until gpu_start
+ * returns) and part_pending (gpu_start until finalize returns). Admission reserves
+ * N * part_peak (+ the key's size if it is not resident), then the reservation shrinks stage by
+ * stage: to part_pending after gpu_start, to 0 after finalize. Keys are charged to the budget while
+ * resident; unused keys are evicted (least recently used first) when admission needs room, or after
+ * key_idle_evict_s. A job waits rather than exceed the budget.
+ *
+ * SRS cache. One entry per key path, refcounted by admitted jobs. The first synthesis worker that
+ * needs a key loads it (outside the engine lock); others needing it wait on a condition variable.
+ * Preloaded keys are pinned (never idle-evicted) until an evict request.
+ *
+ * Cancel and failure. Each stage boundary checks the job's flags: a cancelled or failed job's items
+ * are dropped (their memory released) instead of being run; when every partition is accounted for,
+ * the job reaches its final state. A partition's error fails its job alone. A proof that fails
+ * verification is an engine error: counted (verify_failures) and the job FAILED, never DONE.
+ *
+ * Completion. One engine mutex guards all scheduler state (queues are short; stage work runs
+ * unlocked). A job reaching a final state broadcasts cv_done: pm_engine_wait sleeps on it with a
+ * deadline, which is how the daemon's long-poll (GET /v1/jobs/{id}?wait=S) and submit-and-await
+ * (POST /v1/prove) get their answer — each HTTP connection has its own thread (libmicrohttpd
+ * thread-per-connection), so a blocked waiter holds nothing but its connection. The optional
+ * on_complete callback is the hook for an event-loop front end (e.g. write to an eventfd).
+ *
+ * Threads: synth_workers + n_devices * workers_per_device + finalize_threads + 1 housekeeper
+ * (idle-key eviction, retired-job reaping). No thread ever blocks on another stage while holding
+ * the engine mutex; the device lock is taken without the engine mutex.
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- small helpers */
+
+static int64_t now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void deadline_from_us(struct timespec *ts, int64_t us_from_now) {
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += us_from_now / 1000000;
+    ts->tv_nsec += (us_from_now % 1000000) * 1000;
+    if (ts->tv_nsec >= 1000000000) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000;
+    }
+}
+
+static char *dup_str(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+const char *pm_priority_name(pm_priority p) {
+    switch (p) {
+    case PM_PRIO_LOW: return "low";
+    case PM_PRIO_NORMAL: return "normal";
+    case PM_PRIO_HIGH: return "high";
+    case PM_PRIO_CRITICAL: return "critical";
+    }
+    return "unknown";
+}
+
+int pm_priority_parse(pm_priority *p, const char *name) {
+    static const char *names[PM_PRIO_COUNT] = {"low", "normal", "high", "critical"};
+    if (!name) return -1;
+    for (int i = 0; i < PM_PRIO_COUNT; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *p = (pm_priority)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *pm_job_state_name(pm_job_state s) {
+    switch (s) {
+    case PM_JOB_QUEUED: return "queued";
+    case PM_JOB_RUNNING: return "running";
+    case PM_JOB_DONE: return "done";
+    case PM_JOB_FAILED: return "failed";
+    case PM_JOB_CANCELLED: return "cancelled";
+    }
+    return "unknown";
+}
+
+/* ---------------------------------------------------------------- private structs */
+
+enum { KEY_EMPTY = 0, KEY_LOADING = 1, KEY_READY = 2, KEY_FAILED = 3 };
+
+typedef struct keyent {
+    struct keyent *next;
+    char *path;
+    int state;
+    void *key;
+    uint64_t bytes; /* charged to the budget */
+    unsigned refs;
+    int pinned;
+    int64_t last_used_us;
+    uint64_t loads, hits;
+    pm_error err; /* KEY_FAILED */
+} keyent;
+
+enum { PART_WAIT = 0, PART_SYNTH_Q, PART_SYNTH, PART_GPU_Q, PART_GPU, PART_FIN_Q, PART_FIN, PART_DONE,
+       PART_DROPPED };
+
+typedef struct {
+    int stage;
+    void *prepared, *pending, *proof;
+    uint64_t reserved; /* bytes of this partition still charged to the budget */
+} part_t;
+
+typedef struct job {
+    struct job *next; /* registry list */
+    uint64_t id, seq;
+    pm_priority prio;
+    pm_job_state state;
+    char label[128];
+    char *key_path;
+    pm_input *inputs;
+    size_t n_inputs;
+    pm_job_plan plan;
+    part_t *parts;
+    uint32_t n_accounted; /* partitions DONE or DROPPED */
+    uint32_t n_finalized;
+    int cancel, failed;
+    int assembling; /* the assembler owns the partitions' proofs now */
+    pm_error err;
+    keyent *key;
+    uint64_t reserved_other; /* inline input bytes, charged while admitted */
+    int64_t t_submit, t_first, t_done;
+    int64_t submit_unix_ms;
+    int64_t srs_load_us, synth_us, gpu_us, lock_wait_us, fin_us, verify_us;
+    char **proof_json;
+} job;
+
+/* work item in a stage queue */
+typedef struct {
+    job *j;
+    uint32_t part;
+} item_t;
+
+typedef struct {
+    item_t *v;
+    size_t n, cap;
+} queue_t;
+
+typedef struct {
+    int id;
+    pthread_mutex_t lock; /* the kernel-region interlock */
+    atomic_int busy;
+    atomic_llong kernel_us;
+} device_t;
+
+struct pm_gpu_slot {
+    pm_engine *e;
+    device_t *dev;
+    unsigned tid;
+    int inside;
+    int64_t t_req, t_enter;
+    int64_t wait_us; /* accumulated lock wait for the current partition */
+    uint64_t job_id;
+    uint32_t part;
+};
+
+enum { ST_SRS = 0, ST_SYNTH, ST_GPU, ST_KERNEL, ST_FIN, ST_VERIFY, ST_N };
+static const char *const stage_names[ST_N] = {"srs-load", "synthesize", "gpu", "kernel", "finalize",
+                                              "verify"};
+
+typedef struct {
+    int64_t t0, t1;
+    uint64_t job;
+    uint32_t part;
+    uint16_t tid;
+    uint8_t stage;
+} trace_ev;
+
+typedef enum { W_SYNTH, W_GPU, W_FIN } wkind;
+typedef struct {
+    pm_engine *e;
+    wkind kind;
+    unsigned index; /* within its kind */
+    unsigned tid;   /* trace row */
+    device_t *dev;
+    pthread_t th;
+    int started;
+    char name[32];
+} worker_t;
+
+struct pm_engine {
+    pm_engine_config cfg;
+    pm_backend be;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_synth, cv_gpu, cv_fin, cv_done, cv_keys, cv_house, cv_notify;
+    int stop;
+
+    job *jobs; /* registry: all live jobs */
+    uint64_t next_id, next_seq;
+    queue_t pending, q_synth, q_gpu, q_fin;
+    unsigned n_running;
+    unsigned synth_inflight; /* permits held: synthesizing + waiting in q_gpu */
+
+    keyent *keys;
+
+    uint64_t budget, reserved, reserved_peak;
+
+    /* counters */
+    uint64_t submitted, n_done, n_failed, n_cancelled, verify_failures;
+    unsigned synth_busy, gpu_busy, fin_busy;
+    int64_t tot_synth_us, tot_gpu_us, tot_fin_us, tot_queue_us;
+
+    device_t *devs;
+    worker_t *workers;
+    unsigned n_workers;
+    pthread_t house, notifier;
+    int house_started, notifier_started;
+    struct done_note *notes; /* completions not yet passed to on_complete */
+    size_t n_notes, cap_notes;
+    int64_t t_start;
+
+    pthread_mutex_t trace_mu;
+    trace_ev *trace;
+    size_t trace_n, trace_head; /* ring */
+};
+
+/* ---------------------------------------------------------------- trace */
+
+static void trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint32_t part, int64_t t0,
+                      int64_t t1) {
+    if (!e->trace) return;
+    pthread_mutex_lock(&e->trace_mu);
+    size_t cap = e->cfg.trace_max_events;
+    size_t pos = (e->trace_head + e->trace_n) % cap;
+    if (e->trace_n < cap) e->trace_n++;
+    else e->trace_head = (e->trace_head + 1) % cap;
+    e->trace[pos] = (trace_ev){.t0 = t0, .t1 = t1, .job = jid, .part = part, .tid = (uint16_t)tid,
+                               .stage = (uint8_t)stage};
+    pthread_mutex_unlock(&e->trace_mu);
+}
+
+typedef struct {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    if (b->oom) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = b->cap ? b->cap * 2 : 4096;
+        while (nc < b->n + (size_t)k + 1) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+}
+
+char *pm_engine_trace_json(pm_engine *e) {
+    if (!e || !e->trace) return NULL;
+    sbuf b = {0};
+    sb_printf(&b, "{\"traceEvents\":[");
+    int first = 1;
+    for (unsigned w = 0; w < e->n_workers; w++) {
+        sb_printf(&b, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+                  first ? "" : ",", e->workers[w].tid, e->workers[w].name);
+        sb_printf(&b, ",{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+                  e->workers[w].tid, e->workers[w].tid);
+        first = 0;
+    }
+    pthread_mutex_lock(&e->trace_mu);
+    size_t cap = e->cfg.trace_max_events;
+    for (size_t i = 0; i < e->trace_n; i++) {
+        const trace_ev *ev = &e->trace[(e->trace_head + i) % cap];
+        sb_printf(&b,
+                  "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%" PRId64
+                  ",\"dur\":%" PRId64 ",\"args\":{\"job\":%" PRIu64 ",\"partition\":%u}}",
+                  first ? "" : ",", stage_names[ev->stage], stage_names[ev->stage], ev->tid,
+                  ev->t0 - e->t_start, ev->t1 - ev->t0, ev->job, ev->part);
+        first = 0;
+    }
+    pthread_mutex_unlock(&e->trace_mu);
+    sb_printf(&b, "],\"displayTimeUnit\":\"ms\"}");
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+/* ---------------------------------------------------------------- system memory */
+
+static uint64_t read_u64_file(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char buf[64] = {0};
+    uint64_t v = 0;
+    if (fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9') v = strtoull(buf, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+uint64_t pm_sys_memory_bytes(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    uint64_t phys = (pages > 0 && psz > 0) ? (uint64_t)pages * (uint64_t)psz : 0;
+    uint64_t cg = read_u64_file("/sys/fs/cgroup/memory.max"); /* "max" reads as 0 */
+    if (cg && (!phys || cg < phys)) phys = cg;
+    return phys;
+}
+
+void pm_proc_rss(uint64_t *rss, uint64_t *peak) {
+    *rss = 0;
+    *peak = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = kb * 1024ull;
+        else if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = kb * 1024ull;
+    }
+    fclose(f);
+}
+
+/* ---------------------------------------------------------------- queues */
+
+static int item_before(const item_t *a, const item_t *b) {
+    if (a->j->prio != b->j->prio) return a->j->prio > b->j->prio;
+    if (a->j->seq != b->j->seq) return a->j->seq < b->j->seq;
+    return a->part < b->part;
+}
+
+static int q_push(queue_t *q, job *j, uint32_t part) {
+    if (q->n == q->cap) {
+        size_t nc = q->cap ? q->cap * 2 : 64;
+        item_t *nv = realloc(q->v, nc * sizeof *nv);
+        if (!nv) return -1;
+        q->v = nv;
+        q->cap = nc;
+    }
+    q->v[q->n++] = (item_t){j, part};
+    return 0;
+}
+
+/* Index of the best item, or -1 when empty. */
+static long q_best(const queue_t *q) {
+    long best = -1;
+    for (size_t i = 0; i < q->n; i++)
+        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
+    return best;
+}
+
+static item_t q_take(queue_t *q, long i) {
+    item_t it = q->v[i];
+    q->v[i] = q->v[--q->n];
+    return it;
+}
+
+/* Remove every item of job j from q, calling fn on each. */
+static void q_remove_job(pm_engine *e, queue_t *q, job *j, void (*fn)(pm_engine *, job *, uint32_t)) {
+    for (size_t i = 0; i < q->n;) {
+        if (q->v[i].j == j) {
+            item_t it = q_take(q, (long)i);
+            if (fn) fn(e, it.j, it.part);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- budget + keys (engine lock held) */
+
+static void budget_charge(pm_engine *e, uint64_t bytes) {
+    e->reserved += bytes;
+    if (e->reserved > e->reserved_peak) e->reserved_peak = e->reserved;
+}
+
+static void budget_release(pm_engine *e, uint64_t bytes) {
+    e->reserved = bytes > e->reserved ? 0 : e->reserved - bytes;
+}
+
+static keyent *key_find(pm_engine *e, const char *path) {
+    for (keyent *k = e->keys; k; k = k->next)
+        if (strcmp(k->path, path) == 0) return k;
+    return NULL;
+}
+
+static void key_unlink_free(pm_engine *e, keyent *k) {
+    for (keyent **pp = &e->keys; *pp; pp = &(*pp)->next)
+        if (*pp == k) {
+            *pp = k->next;
+            break;
+        }
+    budget_release(e, k->bytes);
+    if (k->key && e->be.free_key) e->be.free_key(e->be.self, k->key);
+    free(k->path);
+    free(k);
+}
+
+/* Evict idle, unpinned, ready keys other than `keep` (LRU first) until `need` more bytes fit.
+ * Returns 1 if they fit. */
+static int key_make_room(pm_engine *e, uint64_t need, const keyent *keep) {
+    while (e->reserved + need > e->budget) {
+        keyent *victim = NULL;
+        for (keyent *k = e->keys; k; k = k->next)
+            if (k != keep && k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
+                (!victim || k->last_used_us < victim->last_used_us))
+                victim = k;
+        if (!victim) return 0;
+        key_unlink_free(e, victim);
+    }
+    return 1;
+}
+
+static void key_unref(pm_engine *e, keyent *k) {
+    if (!k) return;
+    if (k->refs) k->refs--;
+    k->last_used_us = now_us();
+    if (k->refs == 0 && k->state == KEY_FAILED) key_unlink_free(e, k);
+    pthread_cond_broadcast(&e->cv_house);
+}
+
+/* Block until k is loaded (loading it here if nobody else is). Engine lock NOT held on entry/exit.
+ * *waited_us = time spent loading or waiting. */
+static pm_status key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid, int64_t *waited_us,
+                            pm_error *err) {
+    int64_t t0 = now_us();
+    pthread_mutex_lock(&e->mu);
+    while (k->state == KEY_LOADING) pthread_cond_wait(&e->cv_keys, &e->mu);
+    if (k->state == KEY_READY) {
+        k->hits++;
+        pthread_mutex_unlock(&e->mu);
+        *waited_us = now_us() - t0;
+        return PM_OK;
+    }
+    if (k->state == KEY_FAILED) {
+        if (err) *err = k->err;
+        pthread_mutex_unlock(&e->mu);
+        *waited_us = now_us() - t0;
+        return k->err.code ? k->err.code : PM_ERR_INTERNAL;
+    }
+    k->state = KEY_LOADING;
+    char *path = dup_str(k->path);
+    pthread_mutex_unlock(&e->mu);
+
+    void *key = NULL;
+    uint64_t bytes = 0;
+    pm_error lerr;
+    pm_error_clear(&lerr);
+    pm_status st = path ? e->be.load_key(e->be.self, path, &key, &bytes, &lerr)
+                        : pm_error_set(&lerr, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    free(path);
+    int64_t t1 = now_us();
+    trace_add(e, tid, ST_SRS, jid, 0, t0, t1);
+
+    pthread_mutex_lock(&e->mu);
+    if (st == PM_OK) {
+        k->key = key;
+        k->state = KEY_READY;
+        k->loads++;
+        /* charge what is really resident instead of the estimate */
+        budget_release(e, k->bytes);
+        k->bytes = bytes;
+        budget_charge(e, bytes);
+    } else {
+        k->state = KEY_FAILED;
+        k->err = lerr;
+        if (err) *err = lerr;
+    }
+    k->last_used_us = t1;
+    pthread_cond_broadcast(&e->cv_keys);
+    pthread_mutex_unlock(&e->mu);
+    *waited_us = t1 - t0;
+    return st;
+}
+
+/* ---------------------------------------------------------------- job lifecycle (engine lock held) */
+
+static void job_free(pm_engine *e, job *j) {
+    for (uint32_t p = 0; j->parts && p < j->plan.n_partitions; p++) {
+        part_t *pt = &j->parts[p];
+        if (pt->prepared && e->be.free_prepared) e->be.free_prepared(e->be.self, pt->prepared);
+        if (pt->pending && e->be.free_pending) e->be.free_pending(e->be.self, pt->pending);
+        if (pt->proof && e->be.free_proof) e->be.free_proof(e->be.self, pt->proof);
+    }
+    if (j->proof_json) {
+        for (uint32_t p = 0; p < j->plan.n_partitions; p++) free(j->proof_json[p]);
+        free(j->proof_json);
+    }
+    for (size_t i = 0; i < j->n_inputs; i++) {
+        free((char *)j->inputs[i].path);
+        free((uint8_t *)j->inputs[i].bytes);
+    }
+    free(j->inputs);
+    free(j->parts);
+    free(j->key_path);
+    free(j);
+}
+
+static void job_fail_locked(job *j, const pm_error *err) {
+    if (j->failed || j->cancel) return;
+    j->failed = 1;
+    j->err = *err;
+    if (j->err.code == PM_OK) j->err.code = PM_ERR_INTERNAL;
+}
+
+typedef struct done_note {
+    uint64_t id;
+    pm_job_state st;
+} done_note;
+
+/* Final state reached: release everything still charged, notify. Returns 1 if finished now. */
+static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
+    if (j->state >= PM_JOB_DONE) return 0;
+    j->state = st;
+    j->t_done = now_us();
+    if (j->t_first == 0) j->t_first = j->t_done;
+    for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
+        budget_release(e, j->parts[p].reserved);
+        j->parts[p].reserved = 0;
+    }
+    budget_release(e, j->reserved_other);
+    j->reserved_other = 0;
+    if (j->key) {
+        key_unref(e, j->key);
+        j->key = NULL;
+    }
+    if (st == PM_JOB_DONE) e->n_done++;
+    else if (st == PM_JOB_FAILED) e->n_failed++;
+    else e->n_cancelled++;
+    e->tot_queue_us += j->t_first - j->t_submit;
+    if (e->n_running) e->n_running--;
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_cond_broadcast(&e->cv_house); /* admission may proceed */
+    if (e->cfg.on_complete) {
+        if (e->n_notes == e->cap_notes) {
+            size_t nc = e->cap_notes ? 2 * e->cap_notes : 64;
+            done_note *nn = realloc(e->notes, nc * sizeof *nn);
+            if (nn) {
+                e->notes = nn;
+                e->cap_notes = nc;
+            }
+        }
+        if (e->n_notes < e->cap_notes) e->notes[e->n_notes++] = (done_note){j->id, st};
+        pthread_cond_signal(&e->cv_notify);
+    }
+    return 1;
+}
+
+static void admit_locked(pm_engine *e);
+
+/* A partition leaves the pipeline without a proof (cancel / failure). */
+static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
+    part_t *pt = &j->parts[p];
+    if (pt->stage == PART_DONE || pt->stage == PART_DROPPED) return;
+    if (pt->prepared) {
+        e->be.free_prepared(e->be.self, pt->prepared);
+        pt->prepared = NULL;
+    }
+    if (pt->pending) {
+        e->be.free_pending(e->be.self, pt->pending);
+        pt->pending = NULL;
+    }
+    budget_release(e, pt->reserved);
+    pt->reserved = 0;
+    pt->stage = PART_DROPPED;
+    j->n_accounted++;
+}
+
+static void drop_from_queue(pm_engine *e, job *j, uint32_t p) { part_drop_locked(e, j, p); }
+static void drop_from_gpu_queue(pm_engine *e, job *j, uint32_t p) {
+    if (e->synth_inflight) e->synth_inflight--;
+    part_drop_locked(e, j, p);
+}
+
+/* If every partition of a failed/cancelled job is accounted for, finish it. */
+static void job_maybe_end_locked(pm_engine *e, job *j) {
+    if (j->n_accounted < j->plan.n_partitions || j->assembling) return;
+    if (j->cancel) {
+        pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled");
+        job_finish_locked(e, j, PM_JOB_CANCELLED);
+    } else if (j->failed) {
+        job_finish_locked(e, j, PM_JOB_FAILED);
+    }
+    admit_locked(e);
+}
+
+/* Drop all queued items of a job that will not complete; in-stage items drop at their boundary. */
+static void job_abort_queued_locked(pm_engine *e, job *j) {
+    q_remove_job(e, &e->q_synth, j, drop_from_queue);
+    q_remove_job(e, &e->q_gpu, j, drop_from_gpu_queue);
+    q_remove_job(e, &e->q_fin, j, drop_from_queue);
+    for (uint32_t p = 0; p < j->plan.n_partitions; p++)
+        if (j->parts[p].stage == PART_WAIT) part_drop_locked(e, j, p);
+    pthread_cond_broadcast(&e->cv_synth);
+    job_maybe_end_locked(e, j);
+}
+
+static uint64_t job_need_bytes(const job *j) {
+    return (uint64_t)j->plan.n_partitions * j->plan.part_peak_bytes + j->reserved_other;
+}
+
+/* Admit queued jobs in order while the head fits the budget. */
+static void admit_locked(pm_engine *e) {
+    while (!e->stop) {
+        long bi = q_best(&e->pending);
+        if (bi < 0) return;
+        job *j = e->pending.v[bi].j;
+        keyent *k = key_find(e, j->key_path);
+        uint64_t key_need = 0;
+        if (!k || k->state == KEY_FAILED)
+            key_need = j->plan.key_bytes;
+        uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + key_need;
+        if (e->reserved + need > e->budget && !key_make_room(e, need, k)) return; /* head waits */
+        k = key_find(e, j->key_path); /* make_room may have evicted an idle entry */
+        if (!k || k->state == KEY_FAILED) {
+            keyent *nk = calloc(1, sizeof *nk);
+            char *p = dup_str(j->key_path);
+            if (!nk || !p) {
+                free(nk);
+                free(p);
+                return; /* retry on the next event */
+            }
+            nk->path = p;
+            nk->bytes = j->plan.key_bytes;
+            nk->state = KEY_EMPTY;
+            nk->last_used_us = now_us();
+            nk->next = e->keys;
+            e->keys = nk;
+            budget_charge(e, nk->bytes);
+            k = nk;
+        }
+        k->refs++;
+        j->key = k;
+        q_take(&e->pending, bi);
+        j->state = PM_JOB_RUNNING;
+        e->n_running++;
+        for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
+            j->parts[p].reserved = j->plan.part_peak_bytes;
+            budget_charge(e, j->plan.part_peak_bytes);
+        }
+        /* inline inputs were charged at submit (reserved_other); nothing more here */
+        int oom = 0;
+        for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
+            if (q_push(&e->q_synth, j, p) != 0) {
+                oom = 1;
+                break;
+            }
+            j->parts[p].stage = PART_SYNTH_Q;
+        }
+        if (oom) {
+            pm_error er;
+            pm_error_set(&er, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partitions");
+            job_fail_locked(j, &er);
+            job_abort_queued_locked(e, j);
+            continue;
+        }
+        pthread_cond_broadcast(&e->cv_synth);
+    }
+}
+
+/* ---------------------------------------------------------------- device slot */
+
+int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
+
+void pm_gpu_slot_enter(pm_gpu_slot *s) {
+    if (s->inside) return;
+    s->t_req = now_us();
+    pthread_mutex_lock(&s->dev->lock);
+    s->t_enter = now_us();
+    s->wait_us += s->t_enter - s->t_req;
+    s->inside = 1;
+    atomic_store(&s->dev->busy, 1);
+}
+
+void pm_gpu_slot_leave(pm_gpu_slot *s) {
+    if (!s->inside) return;
+    int64_t t = now_us();
+    atomic_store(&s->dev->busy, 0);
+    atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
+    s->inside = 0;
+    pthread_mutex_unlock(&s->dev->lock);
+    trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
+}
+
+/* ---------------------------------------------------------------- workers */
+
+static void *synth_main(void *arg) {
+    worker_t *w = arg;
+    pm_engine *e = w->e;
+    unsigned lookahead = e->cfg.synth_lookahead;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->stop) break;
+        long bi = (e->synth_inflight < lookahead) ? q_best(&e->q_synth) : -1;
+        if (bi < 0) {
+            pthread_cond_wait(&e->cv_synth, &e->mu);
+            continue;
+        }
+        item_t it = q_take(&e->q_synth, bi);
+        job *j = it.j;
+        if (j->cancel || j->failed) { /* defensive: aborted jobs' items are removed eagerly */
+            part_drop_locked(e, j, it.part);
+            job_maybe_end_locked(e, j);
+            continue;
+        }
+        e->synth_inflight++; /* take a synthesis permit */
+        e->synth_busy++;
+        j->parts[it.part].stage = PART_SYNTH;
+        int64_t t0 = now_us();
+        if (!j->t_first) j->t_first = t0;
+        keyent *k = j->key;
+        pthread_mutex_unlock(&e->mu);
+
+        pm_error err;
+        pm_error_clear(&err);
+        int64_t waited = 0;
+        void *prepared = NULL;
+        pm_status st = key_ensure(e, k, w->tid, j->id, &waited, &err);
+        int64_t ts = now_us();
+        if (st == PM_OK)
+            st = e->be.synthesize(e->be.self, k->key, j->inputs, j->n_inputs, it.part, &prepared, &err);
+        int64_t t1 = now_us();
+        trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
+
+        pthread_mutex_lock(&e->mu);
+        e->synth_busy--;
+        if (waited > j->srs_load_us) j->srs_load_us = waited;
+        j->synth_us += t1 - ts;
+        e->tot_synth_us += t1 - ts;
+        if (st != PM_OK) {
+            if (prepared) e->be.free_prepared(e->be.self, prepared);
+            e->synth_inflight--;
+            job_fail_locked(j, &err);
+            part_drop_locked(e, j, it.part);
+            job_abort_queued_locked(e, j);
+            pthread_cond_broadcast(&e->cv_synth);
+            continue;
+        }
+        j->parts[it.part].prepared = prepared;
+        if (j->cancel || j->failed) {
+            e->synth_inflight--;
+            part_drop_locked(e, j, it.part);
+            job_maybe_end_locked(e, j);
+            pthread_cond_broadcast(&e->cv_synth);
+            continue;
+        }
+        if (q_push(&e->q_gpu, j, it.part) != 0) {
+            e->synth_inflight--;
+            pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partition");
+            job_fail_locked(j, &err);
+            part_drop_locked(e, j, it.part);
+            job_abort_queued_locked(e, j);
+            continue;
+        }
+        j->parts[it.part].stage = PART_GPU_Q;
+        pthread_cond_signal(&e->cv_gpu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+static void *gpu_main(void *arg) {
+    worker_t *w = arg;
+    pm_engine *e = w->e;
+    pm_gpu_slot slot = {.e = e, .dev = w->dev, .tid = w->tid};
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->stop) break;
+        long bi = q_best(&e->q_gpu);
+        if (bi < 0) {
+            pthread_cond_wait(&e->cv_gpu, &e->mu);
+            continue;
+        }
+        item_t it = q_take(&e->q_gpu, bi);
+        job *j = it.j;
+        e->synth_inflight--; /* release the synthesis permit: a GPU worker took it */
+        pthread_cond_broadcast(&e->cv_synth);
+        part_t *pt = &j->parts[it.part];
+        if (j->cancel || j->failed) {
+            part_drop_locked(e, j, it.part);
+            job_maybe_end_locked(e, j);
+            continue;
+        }
+        void *prepared = pt->prepared;
+        pt->prepared = NULL;
+        pt->stage = PART_GPU;
+        e->gpu_busy++;
+        const void *key = j->key->key;
+        pthread_mutex_unlock(&e->mu);
+
+        slot.job_id = j->id;
+        slot.part = it.part;
+        slot.wait_us = 0;
+        pm_error err;
+        pm_error_clear(&err);
+        void *pending = NULL;
+        int64_t t0 = now_us();
+        pm_status st = e->be.gpu_start(e->be.self, key, prepared, &slot, &pending, &err);
+        pm_gpu_slot_leave(&slot); /* in case the backend returned inside */
+        int64_t t1 = now_us();
+        trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
+
+        pthread_mutex_lock(&e->mu);
+        e->gpu_busy--;
+        j->gpu_us += t1 - t0;
+        j->lock_wait_us += slot.wait_us;
+        e->tot_gpu_us += t1 - t0;
+        /* stage boundary: the partition's peak working set shrinks to its pending size */
+        uint64_t keep = st == PM_OK ? j->plan.part_pending_bytes : 0;
+        if (pt->reserved > keep) {
+            budget_release(e, pt->reserved - keep);
+            pt->reserved = keep;
+        }
+        if (st != PM_OK) {
+            if (pending) e->be.free_pending(e->be.self, pending);
+            job_fail_locked(j, &err);
+            part_drop_locked(e, j, it.part);
+            job_abort_queued_locked(e, j);
+            admit_locked(e);
+            continue;
+        }
+        pt->pending = pending;
+        if (j->cancel || j->failed || q_push(&e->q_fin, j, it.part) != 0) {
+            if (!j->cancel && !j->failed) {
+                pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partition");
+                job_fail_locked(j, &err);
+            }
+            part_drop_locked(e, j, it.part);
+            job_abort_queued_locked(e, j);
+            admit_locked(e);
+            continue;
+        }
+        pt->stage = PART_FIN_Q;
+        pthread_cond_signal(&e->cv_fin);
+        admit_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* Assembler: runs in the finalizer thread that finished a job's last partition. Lock held on entry
+ * and exit; released while verifying. */
+static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
+    const void *key = j->key->key;
+    uint32_t n = j->plan.n_partitions;
+    j->assembling = 1;
+    pthread_mutex_unlock(&e->mu);
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = PM_OK;
+    char **json = calloc(n, sizeof *json);
+    int64_t t0 = now_us();
+    if (!json) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory assembling");
+    for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
+        st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
+        if (st != PM_OK) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "partition %u: proof failed verification: %.400s", p, err.msg);
+            snprintf(err.msg, sizeof err.msg, "%s", msg);
+            err.code = PM_ERR_INTERNAL;
+            st = PM_ERR_INTERNAL;
+            break;
+        }
+        json[p] = e->be.proof_json(e->be.self, j->parts[p].proof);
+        if (!json[p]) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    }
+    int64_t t1 = now_us();
+    trace_add(e, w->tid, ST_VERIFY, j->id, 0, t0, t1);
+    pthread_mutex_lock(&e->mu);
+    j->verify_us = t1 - t0;
+    j->assembling = 0;
+    if (st == PM_OK && !j->cancel) {
+        j->proof_json = json;
+        job_finish_locked(e, j, PM_JOB_DONE);
+    } else {
+        if (json) {
+            for (uint32_t p = 0; p < n; p++) free(json[p]);
+            free(json);
+        }
+        if (st == PM_ERR_INTERNAL) e->verify_failures++;
+        if (j->cancel) pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled");
+        else j->err = err;
+        job_finish_locked(e, j, j->cancel ? PM_JOB_CANCELLED : PM_JOB_FAILED);
+    }
+    for (uint32_t p = 0; p < n; p++)
+        if (j->parts[p].proof) {
+            e->be.free_proof(e->be.self, j->parts[p].proof);
+            j->parts[p].proof = NULL;
+        }
+    admit_locked(e);
+}
+
+static void *fin_main(void *arg) {
+    worker_t *w = arg;
+    pm_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->stop) break;
+        long bi = q_best(&e->q_fin);
+        if (bi < 0) {
+            pthread_cond_wait(&e->cv_fin, &e->mu);
+            continue;
+        }
+        item_t it = q_take(&e->q_fin, bi);
+        job *j = it.j;
+        part_t *pt = &j->parts[it.part];
+        if (j->cancel || j->failed) {
+            part_drop_locked(e, j, it.part);
+            job_maybe_end_locked(e, j);
+            continue;
+        }
+        void *pending = pt->pending;
+        pt->pending = NULL;
+        pt->stage = PART_FIN;
+        e->fin_busy++;
+        const void *key = j->key->key;
+        pthread_mutex_unlock(&e->mu);
+
+        pm_error err;
+        pm_error_clear(&err);
+        void *proof = NULL;
+        int64_t t0 = now_us();
+        pm_status st = e->be.finalize(e->be.self, key, pending, &proof, &err);
+        int64_t t1 = now_us();
+        trace_add(e, w->tid, ST_FIN, j->id, it.part, t0, t1);
+
+        pthread_mutex_lock(&e->mu);
+        e->fin_busy--;
+        j->fin_us += t1 - t0;
+        e->tot_fin_us += t1 - t0;
+        budget_release(e, pt->reserved);
+        pt->reserved = 0;
+        if (st != PM_OK) {
+            if (proof) e->be.free_proof(e->be.self, proof);
+            job_fail_locked(j, &err);
+            part_drop_locked(e, j, it.part);
+            job_abort_queued_locked(e, j);
+            continue;
+        }
+        pt->proof = proof;
+        pt->stage = PART_DONE;
+        j->n_accounted++;
+        j->n_finalized++;
+        if (j->cancel || j->failed) {
+            job_maybe_end_locked(e, j);
+            continue;
+        }
+        if (j->n_finalized == j->plan.n_partitions) assemble_locked(e, w, j);
+        else admit_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* Housekeeper: idle-key eviction, finished-job reaping, admission retries. */
+static void *house_main(void *arg) {
+    pm_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stop) {
+        struct timespec ts;
+        deadline_from_us(&ts, 1000000);
+        pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
+        if (e->stop) break;
+        int64_t t = now_us();
+        if (e->cfg.key_idle_evict_s) {
+            for (keyent *k = e->keys, *nx; k; k = nx) {
+                nx = k->next;
+                if (k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
+                    t - k->last_used_us >= (int64_t)e->cfg.key_idle_evict_s * 1000000)
+                    key_unlink_free(e, k);
+            }
+        }
+        for (job **pp = &e->jobs; *pp;) {
+            job *j = *pp;
+            if (j->state >= PM_JOB_DONE && t - j->t_done >= (int64_t)e->cfg.job_retain_s * 1000000) {
+                *pp = j->next;
+                job_free(e, j);
+            } else {
+                pp = &j->next;
+            }
+        }
+        admit_locked(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* Notifier: passes completions to cfg.on_complete in order, without the engine lock. */
+static void *notify_main(void *arg) {
+    pm_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (e->n_notes == 0) {
+            if (e->stop) break;
+            pthread_cond_wait(&e->cv_notify, &e->mu);
+            continue;
+        }
+        done_note n = e->notes[0];
+        memmove(e->notes, e->notes + 1, (e->n_notes - 1) * sizeof *e->notes);
+        e->n_notes--;
+        pthread_mutex_unlock(&e->mu);
+        e->cfg.on_complete(e->cfg.on_complete_arg, n.id, n.st);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- public API */
+
+void pm_engine_config_default(pm_engine_config *c) {
+    memset(c, 0, sizeof *c);
+    c->synth_workers = 2;
+    c->synth_lookahead = 0;
+    c->devices[0] = 0;
+    c->n_devices = 1;
+    c->workers_per_device = 2;
+    c->finalize_threads = 1;
+    c->memory_budget = 0;
+    c->memory_margin = 1ull << 30;
+    c->key_idle_evict_s = 300;
+    c->job_retain_s = 600;
+    c->max_jobs = 1024;
+    c->trace = 0;
+    c->trace_max_events = 65536;
+}
+
+pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const pm_backend *be,
+                           pm_error *err) {
+    *out = NULL;
+    if (!cfg || !be || !be->plan || !be->load_key || !be->synthesize || !be->gpu_start ||
+        !be->finalize || !be->verify || !be->proof_json || !be->free_prepared || !be->free_pending ||
+        !be->free_proof)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "incomplete engine config or backend");
+    if (cfg->synth_workers < 1 || cfg->synth_workers > 1024 || cfg->n_devices < 1 ||
+        cfg->n_devices > PM_ENGINE_MAX_DEVICES || cfg->workers_per_device < 1 ||
+        cfg->workers_per_device > 64 || cfg->finalize_threads < 1 || cfg->finalize_threads > 1024 ||
+        cfg->max_jobs < 1 || (cfg->trace && cfg->trace_max_events < 1))
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
+                            "engine config out of range (workers, devices, threads, max_jobs)");
+    pm_engine *e = calloc(1, sizeof *e);
+    if (!e) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    e->cfg = *cfg;
+    if (!e->cfg.synth_lookahead) e->cfg.synth_lookahead = 2 * e->cfg.synth_workers;
+    e->be = *be;
+    e->budget = cfg->memory_budget;
+    if (!e->budget) {
+        uint64_t phys = pm_sys_memory_bytes();
+        e->budget = phys > cfg->memory_margin ? phys - cfg->memory_margin : phys / 2;
+    }
+    e->next_id = 1;
+    e->t_start = now_us();
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_mutex_init(&e->trace_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_t *cvs[] = {&e->cv_synth, &e->cv_gpu, &e->cv_fin, &e->cv_done, &e->cv_keys, &e->cv_house, &e->cv_notify};
+    for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_init(cvs[i], &ca);
+    pthread_condattr_destroy(&ca);
+    if (cfg->trace) {
+        e->trace = calloc(cfg->trace_max_events, sizeof *e->trace);
+        if (!e->trace) {
+            pm_engine_destroy(e);
+            return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory (trace ring)");
+        }
+    }
+    e->devs = calloc(cfg->n_devices, sizeof *e->devs);
+    unsigned nw = cfg->synth_workers + cfg->n_devices * cfg->workers_per_device + cfg->finalize_threads;
+    e->workers = calloc(nw, sizeof *e->workers);
+    if (!e->devs || !e->workers) {
+        pm_engine_destroy(e);
+        return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    }
+    for (unsigned d = 0; d < cfg->n_devices; d++) {
+        e->devs[d].id = cfg->devices[d];
+        pthread_mutex_init(&e->devs[d].lock, NULL);
+    }
+    unsigned t = 0;
+    for (unsigned i = 0; i < cfg->synth_workers; i++, t++) {
+        e->workers[t] = (worker_t){.e = e, .kind = W_SYNTH, .index = i, .tid = t};
+        snprintf(e->workers[t].name, sizeof e->workers[t].name, "synth-%u", i);
+    }
+    for (unsigned d = 0; d < cfg->n_devices; d++)
+        for (unsigned i = 0; i < cfg->workers_per_device; i++, t++) {
+            e->workers[t] = (worker_t){.e = e, .kind = W_GPU, .index = i, .tid = t, .dev = &e->devs[d]};
+            snprintf(e->workers[t].name, sizeof e->workers[t].name, "gpu%d-w%u", cfg->devices[d], i);
+        }
+    for (unsigned i = 0; i < cfg->finalize_threads; i++, t++) {
+        e->workers[t] = (worker_t){.e = e, .kind = W_FIN, .index = i, .tid = t};
+        snprintf(e->workers[t].name, sizeof e->workers[t].name, "finalize-%u", i);
+    }
+    for (unsigned i = 0; i < nw; i++) {
+        void *(*fn)(void *) = e->workers[i].kind == W_SYNTH ? synth_main
+                              : e->workers[i].kind == W_GPU ? gpu_main
+                                                            : fin_main;
+        if (pthread_create(&e->workers[i].th, NULL, fn, &e->workers[i]) != 0) {
+            pm_engine_destroy(e);
+            return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start worker threads");
+        }
+        e->workers[i].started = 1;
+        e->n_workers = i + 1;
+    }
+    if (pthread_create(&e->house, NULL, house_main, e) != 0) {
+        pm_engine_destroy(e);
+        return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start housekeeper");
+    }
+    e->house_started = 1;
+    if (cfg->on_complete) {
+        if (pthread_create(&e->notifier, NULL, notify_main, e) != 0) {
+            pm_engine_destroy(e);
+            return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start notifier");
+        }
+        e->notifier_started = 1;
+    }
+    *out = e;
+    return PM_OK;
+}
+
+void pm_engine_destroy(pm_engine *e) {
+    if (!e) return;
+    pthread_mutex_lock(&e->mu);
+    e->stop = 1;
+    pthread_cond_t *cvs[] = {&e->cv_synth, &e->cv_gpu, &e->cv_fin, &e->cv_done, &e->cv_keys, &e->cv_house, &e->cv_notify};
+    for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_broadcast(cvs[i]);
+    pthread_mutex_unlock(&e->mu);
+    for (unsigned i = 0; i < e->n_workers; i++)
+        if (e->workers[i].started) pthread_join(e->workers[i].th, NULL);
+    if (e->house_started) pthread_join(e->house, NULL);
+    /* every worker is gone: drain queues and jobs */
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->state < PM_JOB_DONE) {
+            j->cancel = 1;
+            pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine shut down");
+            job_finish_locked(e, j, PM_JOB_CANCELLED);
+        }
+    pthread_cond_broadcast(&e->cv_notify);
+    pthread_mutex_unlock(&e->mu);
+    if (e->notifier_started) pthread_join(e->notifier, NULL); /* delivers the last notes first */
+    free(e->notes);
+    while (e->jobs) {
+        job *j = e->jobs;
+        e->jobs = j->next;
+        job_free(e, j);
+    }
+    while (e->keys) key_unlink_free(e, e->keys);
+    free(e->pending.v);
+    free(e->q_synth.v);
+    free(e->q_gpu.v);
+    free(e->q_fin.v);
+    if (e->devs)
+        for (unsigned d = 0; d < e->cfg.n_devices; d++) pthread_mutex_destroy(&e->devs[d].lock);
+    free(e->devs);
+    free(e->workers);
+    free(e->trace);
+    pthread_cond_t *cvs2[] = {&e->cv_synth, &e->cv_gpu, &e->cv_fin, &e->cv_done, &e->cv_keys, &e->cv_house, &e->cv_notify};
+    for (size_t i = 0; i < sizeof cvs2 / sizeof cvs2[0]; i++) pthread_cond_destroy(cvs2[i]);
+    pthread_mutex_destroy(&e->mu);
+    pthread_mutex_destroy(&e->trace_mu);
+    free(e);
+}
+
+pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, pm_error *err) {
+    *id = 0;
+    if (!spec || !spec->key_path || !spec->key_path[0] || (spec->n_inputs && !spec->inputs) ||
+        spec->priority < PM_PRIO_LOW || spec->priority > PM_PRIO_CRITICAL)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "malformed job spec");
+    pm_job_plan plan = {0};
+    pm_status st = e->be.plan(e->be.self, spec->key_path, spec->inputs, spec->n_inputs, &plan, err);
+    if (st != PM_OK) return st;
+    if (plan.n_partitions == 0)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "job has no partitions");
+    job *j = calloc(1, sizeof *j);
+    if (!j) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    j->plan = plan;
+    j->prio = spec->priority;
+    if (spec->label) snprintf(j->label, sizeof j->label, "%s", spec->label);
+    j->key_path = dup_str(spec->key_path);
+    j->parts = calloc(plan.n_partitions, sizeof *j->parts);
+    j->inputs = spec->n_inputs ? calloc(spec->n_inputs, sizeof *j->inputs) : NULL;
+    int oom = !j->key_path || !j->parts || (spec->n_inputs && !j->inputs);
+    j->n_inputs = j->inputs ? spec->n_inputs : 0;
+    for (size_t i = 0; !oom && i < spec->n_inputs; i++) {
+        j->inputs[i].kind = spec->inputs[i].kind;
+        if (spec->inputs[i].path && !(j->inputs[i].path = dup_str(spec->inputs[i].path))) oom = 1;
+        if (spec->inputs[i].bytes && spec->inputs[i].len) {
+            uint8_t *b = malloc(spec->inputs[i].len);
+            if (!b) {
+                oom = 1;
+                break;
+            }
+            memcpy(b, spec->inputs[i].bytes, spec->inputs[i].len);
+            j->inputs[i].bytes = b;
+            j->inputs[i].len = spec->inputs[i].len;
+            j->reserved_other += spec->inputs[i].len;
+        }
+    }
+    if (oom) {
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory copying the job");
+    }
+    pthread_mutex_lock(&e->mu);
+    keyent *k = key_find(e, spec->key_path);
+    uint64_t pinned = 0;
+    for (keyent *kk = e->keys; kk; kk = kk->next)
+        if (kk->pinned && kk != k) pinned += kk->bytes;
+    uint64_t need = job_need_bytes(j) + ((k && k->state != KEY_FAILED) ? 0 : plan.key_bytes);
+    if (e->stop) {
+        pthread_mutex_unlock(&e->mu);
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine is shutting down");
+    }
+    if (need + (k && k->state != KEY_FAILED ? k->bytes : 0) + pinned > e->budget) {
+        pthread_mutex_unlock(&e->mu);
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_NOMEM, spec->key_path, PM_NO_OFFSET,
+                            "job needs %" PRIu64 " bytes (key and %u partitions), memory budget is %" PRIu64
+                            " bytes",
+                            need, plan.n_partitions, e->budget);
+    }
+    unsigned inflight = e->n_running + (unsigned)e->pending.n;
+    if (inflight >= e->cfg.max_jobs) {
+        pthread_mutex_unlock(&e->mu);
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
+    }
+    j->id = e->next_id++;
+    j->seq = e->next_seq++;
+    j->state = PM_JOB_QUEUED;
+    j->t_submit = now_us();
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    j->submit_unix_ms = (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000;
+    if (q_push(&e->pending, j, 0) != 0) {
+        pthread_mutex_unlock(&e->mu);
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    }
+    budget_charge(e, j->reserved_other); /* inline input copies are already in memory */
+    j->next = e->jobs;
+    e->jobs = j;
+    e->submitted++;
+    *id = j->id;
+    admit_locked(e);
+    pthread_mutex_unlock(&e->mu);
+    return PM_OK;
+}
+
+static job *job_find(pm_engine *e, uint64_t id) {
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->id == id) return j;
+    return NULL;
+}
+
+pm_status pm_engine_cancel(pm_engine *e, uint64_t id, pm_job_state *state) {
+    pthread_mutex_lock(&e->mu);
+    job *j = job_find(e, id);
+    if (!j) {
+        pthread_mutex_unlock(&e->mu);
+        return PM_ERR_ARG;
+    }
+    pm_job_state before = j->state;
+    if (before == PM_JOB_QUEUED) {
+        for (size_t i = 0; i < e->pending.n; i++)
+            if (e->pending.v[i].j == j) {
+                q_take(&e->pending, (long)i);
+                break;
+            }
+        j->cancel = 1;
+        pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled while queued");
+        e->n_running++; /* job_finish decrements it */
+        job_finish_locked(e, j, PM_JOB_CANCELLED);
+        admit_locked(e);
+    } else if (before == PM_JOB_RUNNING && !j->cancel) {
+        j->cancel = 1;
+        job_abort_queued_locked(e, j);
+    }
+    if (state) *state = j->state;
+    pthread_mutex_unlock(&e->mu);
+    return PM_OK;
+}
+
+static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info) {
+    memset(info, 0, sizeof *info);
+    info->id = j->id;
+    info->state = j->state;
+    info->priority = j->prio;
+    snprintf(info->label, sizeof info->label, "%s", j->label);
+    snprintf(info->key_path, sizeof info->key_path, "%s", j->key_path);
+    info->n_partitions = j->plan.n_partitions;
+    info->partitions_done = j->n_finalized;
+    info->submit_unix_ms = (uint64_t)j->submit_unix_ms;
+    int64_t end = j->t_done ? j->t_done : now_us();
+    info->t.queue_ms = ((j->t_first ? j->t_first : end) - j->t_submit) / 1000.0;
+    info->t.srs_load_ms = j->srs_load_us / 1000.0;
+    info->t.synth_ms = j->synth_us / 1000.0;
+    info->t.gpu_ms = j->gpu_us / 1000.0;
+    info->t.gpu_lock_wait_ms = j->lock_wait_us / 1000.0;
+    info->t.finalize_ms = j->fin_us / 1000.0;
+    info->t.verify_ms = j->verify_us / 1000.0;
+    info->t.total_ms = (end - j->t_submit) / 1000.0;
+    pm_error_clear(&info->error);
+    if (j->state == PM_JOB_FAILED || j->state == PM_JOB_CANCELLED) info->error = j->err;
+    if (j->state == PM_JOB_DONE && j->proof_json) {
+        info->proofs = calloc(j->plan.n_partitions, sizeof *info->proofs);
+        if (info->proofs)
+            for (uint32_t p = 0; p < j->plan.n_partitions; p++) info->proofs[p] = dup_str(j->proof_json[p]);
+    }
+    (void)e;
+}
+
+void pm_job_info_free(pm_job_info *info) {
+    if (!info) return;
+    if (info->proofs) {
+        for (uint32_t p = 0; p < info->n_partitions; p++) free(info->proofs[p]);
+        free(info->proofs);
+    }
+    info->proofs = NULL;
+}
+
+pm_status pm_engine_wait(pm_engine *e, uint64_t id, int64_t timeout_ms, pm_job_info *info) {
+    struct timespec dl;
+    if (timeout_ms > 0) deadline_from_us(&dl, timeout_ms * 1000);
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j = job_find(e, id);
+        if (!j) {
+            pthread_mutex_unlock(&e->mu);
+            return PM_ERR_ARG;
+        }
+        if (j->state >= PM_JOB_DONE || timeout_ms == 0 || e->stop) {
+            fill_info_locked(e, j, info);
+            pthread_mutex_unlock(&e->mu);
+            return PM_OK;
+        }
+        int rc = timeout_ms < 0 ? pthread_cond_wait(&e->cv_done, &e->mu)
+                                : pthread_cond_timedwait(&e->cv_done, &e->mu, &dl);
+        if (rc == ETIMEDOUT) timeout_ms = 0; /* fill and return on the next pass */
+    }
+}
+
+pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
+    memset(st, 0, sizeof *st);
+    uint64_t rss, peak;
+    pm_proc_rss(&rss, &peak);
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < e->pending.n; i++) st->queued[e->pending.v[i].j->prio]++;
+    st->running = e->n_running;
+    st->submitted = e->submitted;
+    st->done = e->n_done;
+    st->failed = e->n_failed;
+    st->cancelled = e->n_cancelled;
+    st->verify_failures = e->verify_failures;
+    st->synth_busy = e->synth_busy;
+    st->synth_total = e->cfg.synth_workers;
+    st->gpu_busy = e->gpu_busy;
+    st->gpu_total = e->cfg.n_devices * e->cfg.workers_per_device;
+    st->fin_busy = e->fin_busy;
+    st->fin_total = e->cfg.finalize_threads;
+    st->n_devices = e->cfg.n_devices;
+    for (unsigned d = 0; d < e->cfg.n_devices; d++) {
+        st->devices[d] = e->devs[d].id;
+        st->device_busy[d] = (unsigned)atomic_load(&e->devs[d].busy);
+        st->device_kernel_ms[d] = atomic_load(&e->devs[d].kernel_us) / 1000.0;
+    }
+    st->synth_queue = (unsigned)e->q_synth.n;
+    st->gpu_queue = (unsigned)e->q_gpu.n;
+    st->fin_queue = (unsigned)e->q_fin.n;
+    st->budget_bytes = e->budget;
+    st->reserved_bytes = e->reserved;
+    st->reserved_peak_bytes = e->reserved_peak;
+    st->rss_bytes = rss;
+    st->rss_peak_bytes = peak;
+    int64_t t = now_us();
+    st->uptime_s = (t - e->t_start) / 1e6;
+    st->total_synth_ms = e->tot_synth_us / 1000.0;
+    st->total_gpu_ms = e->tot_gpu_us / 1000.0;
+    st->total_finalize_ms = e->tot_fin_us / 1000.0;
+    st->total_queue_ms = e->tot_queue_us / 1000.0;
+    size_t nk = 0;
+    for (keyent *k = e->keys; k; k = k->next) nk++;
+    st->keys = nk ? calloc(nk, sizeof *st->keys) : NULL;
+    if (st->keys) {
+        size_t i = 0;
+        for (keyent *k = e->keys; k; k = k->next, i++) {
+            pm_key_info *ki = &st->keys[i];
+            snprintf(ki->path, sizeof ki->path, "%s", k->path);
+            ki->state = k->state == KEY_FAILED ? 0 : k->state;
+            ki->pinned = k->pinned;
+            ki->refs = k->refs;
+            ki->bytes = k->bytes;
+            ki->idle_s = k->refs ? 0 : (t - k->last_used_us) / 1e6;
+            ki->loads = k->loads;
+            ki->hits = k->hits;
+        }
+        st->n_keys = nk;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return PM_OK;
+}
+
+void pm_engine_status_free(pm_engine_status *st) {
+    if (!st) return;
+    free(st->keys);
+    st->keys = NULL;
+    st->n_keys = 0;
+}
+
+pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
+    if (!path || !path[0]) return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no key path");
+    /* size the key with a zero-input plan is not possible for every front end: use the file size */
+    pm_job_plan plan = {0};
+    pm_error perr;
+    pm_error_clear(&perr);
+    uint64_t est = 0;
+    if (e->be.plan(e->be.self, path, NULL, 0, &plan, &perr) == PM_OK) est = plan.key_bytes;
+    else if (perr.code == PM_ERR_IO) {
+        if (err) *err = perr;
+        return perr.code;
+    }
+    pthread_mutex_lock(&e->mu);
+    keyent *k = key_find(e, path);
+    if (k && k->state == KEY_FAILED && k->refs == 0) {
+        key_unlink_free(e, k);
+        k = NULL;
+    }
+    if (!k) {
+        if (e->reserved + est > e->budget && !key_make_room(e, est, NULL)) {
+            pthread_mutex_unlock(&e->mu);
+            return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET,
+                                "key needs %" PRIu64 " bytes, budget has %" PRIu64 " free", est,
+                                e->budget > e->reserved ? e->budget - e->reserved : 0);
+        }
+        k = calloc(1, sizeof *k);
+        char *p = dup_str(path);
+        if (!k || !p) {
+            free(k);
+            free(p);
+            pthread_mutex_unlock(&e->mu);
+            return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+        }
+        k->path = p;
+        k->bytes = est;
+        k->last_used_us = now_us();
+        k->next = e->keys;
+        e->keys = k;
+        budget_charge(e, est);
+    }
+    k->pinned = 1;
+    k->refs++; /* hold it while loading */
+    pthread_mutex_unlock(&e->mu);
+    int64_t waited;
+    pm_status st = key_ensure(e, k, 0, 0, &waited, err);
+    pthread_mutex_lock(&e->mu);
+    if (st != PM_OK) k->pinned = 0;
+    key_unref(e, k);
+    admit_locked(e);
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+pm_status pm_engine_evict_key(pm_engine *e, const char *path, pm_error *err) {
+    pthread_mutex_lock(&e->mu);
+    keyent *k = path ? key_find(e, path) : NULL;
+    if (!k) {
+        pthread_mutex_unlock(&e->mu);
+        return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET, "key is not cached");
+    }
+    k->pinned = 0;
+    if (k->refs || k->state == KEY_LOADING) {
+        pthread_mutex_unlock(&e->mu);
+        return pm_error_set(err, PM_ERR_MISMATCH, path, PM_NO_OFFSET,
+                            "key is in use by %u job(s); unpinned, it is dropped when idle", k->refs);
+    }
+    key_unlink_free(e, k);
+    admit_locked(e);
+    pthread_mutex_unlock(&e->mu);
+    return PM_OK;
+}

@@ -1,0 +1,182 @@
+/*
+ * engine.h — the proving engine: jobs, priority scheduler, synthesis pool, per-device GPU workers,
+ * finalizer pool, assembler + verifier, SRS cache, memory budget, trace.
+ *
+ * The design (job model, ordering guarantee, how completion reaches a caller) is written at the top
+ * of engine.c and in docs/engine.md. This header is the whole public surface; the job struct, the
+ * queues and the cache stay private to engine.c.
+ *
+ * Ownership: the engine borrows its backend (it must outlive the engine) and deep-copies every job
+ * spec. Strings and arrays returned in pm_job_info / pm_engine_status are owned by the caller and
+ * released with pm_job_info_free / pm_engine_status_free. Times are milliseconds (double) unless a
+ * name says _us (microseconds) or _s (seconds); sizes are bytes.
+ * Thread safety: every function may be called from any thread, concurrently.
+ */
+#ifndef PROOFMILL_ENGINE_ENGINE_H
+#define PROOFMILL_ENGINE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { PM_PRIO_LOW = 0, PM_PRIO_NORMAL = 1, PM_PRIO_HIGH = 2, PM_PRIO_CRITICAL = 3 } pm_priority;
+#define PM_PRIO_COUNT 4
+/* "low", "normal", "high", "critical". */
+const char *pm_priority_name(pm_priority p);
+/* Parse a priority name; returns 0 and sets *p, or -1 for an unknown name. */
+int pm_priority_parse(pm_priority *p, const char *name);
+
+typedef enum {
+    PM_JOB_QUEUED = 0, /* waiting for admission (priority order, memory budget) */
+    PM_JOB_RUNNING,    /* admitted: partitions in synthesis / gpu / finalize / assembly */
+    PM_JOB_DONE,       /* every partition proved and verified; proofs available */
+    PM_JOB_FAILED,     /* error set (bad input, load failure, or an engine error) */
+    PM_JOB_CANCELLED
+} pm_job_state;
+/* "queued", "running", "done", "failed", "cancelled". */
+const char *pm_job_state_name(pm_job_state s);
+
+#define PM_ENGINE_MAX_DEVICES 64
+
+typedef struct {
+    unsigned synth_workers;      /* synthesis threads (the synthesis semaphore's permits), >= 1 */
+    unsigned synth_lookahead;    /* partitions synthesized or synthesizing but not yet taken by a GPU
+                                    worker, at most; 0 = 2 * synth_workers */
+    int devices[PM_ENGINE_MAX_DEVICES]; /* device ids (CUDA ordinals, or logical CPU slots) */
+    unsigned n_devices;          /* >= 1 */
+    unsigned workers_per_device; /* GPU workers per device sharing its kernel lock, >= 1 */
+    unsigned finalize_threads;   /* finalizer pool (B_G2 MSM etc.), >= 1; keep small for L3 */
+    uint64_t memory_budget;      /* bytes the engine may reserve; 0 = physical RAM - memory_margin */
+    uint64_t memory_margin;      /* bytes left to the rest of the machine when the budget is auto */
+    unsigned key_idle_evict_s;   /* unused, unpinned keys are evicted after this many seconds; 0 = never */
+    unsigned job_retain_s;       /* finished jobs stay queryable this long */
+    unsigned max_jobs;           /* queued + running jobs at most (submit fails beyond) */
+    int trace;                   /* record every stage's start/end (pm_engine_trace_json) */
+    size_t trace_max_events;     /* ring size; older events are dropped */
+    /* Called (from an engine thread, engine lock NOT held) each time a job reaches a final state. */
+    void (*on_complete)(void *arg, uint64_t job_id, pm_job_state state);
+    void *on_complete_arg;
+} pm_engine_config;
+
+/* Defaults: 2 synthesis workers, lookahead 0 (auto), one device (0), 2 workers per device,
+ * 1 finalizer, budget auto with a 1 GiB margin, keys evicted after 300 s idle, jobs retained 600 s,
+ * 1024 jobs, no trace (65536 events when enabled). */
+void pm_engine_config_default(pm_engine_config *cfg);
+
+/* A job to submit; every pointer is borrowed for the call only. */
+typedef struct {
+    const char *key_path;
+    pm_priority priority;
+    const pm_input *inputs;
+    size_t n_inputs;
+    const char *label; /* optional client tag, echoed in pm_job_info (<= 127 bytes kept) */
+} pm_job_spec;
+
+/* Per-job timings, milliseconds. queue: submit -> first stage start. srs_load: time this job's
+ * workers spent loading (or waiting for) its key. synth/gpu/finalize: summed over partitions
+ * (gpu includes gpu_lock_wait, the time spent waiting for the device's kernel lock). verify: the
+ * assembler's check of every partition. total: submit -> final state. */
+typedef struct {
+    double queue_ms, srs_load_ms, synth_ms, gpu_ms, gpu_lock_wait_ms, finalize_ms, verify_ms,
+        total_ms;
+} pm_job_timings;
+
+typedef struct {
+    uint64_t id;
+    pm_job_state state;
+    pm_priority priority;
+    char label[128];
+    char key_path[512];
+    uint32_t n_partitions;
+    uint32_t partitions_done; /* finalized so far */
+    pm_job_timings t;
+    pm_error error;           /* code PM_OK unless FAILED (or CANCELLED: PM_ERR_CANCELLED) */
+    char **proofs;            /* DONE: n_partitions JSON texts, partition order; else NULL */
+    uint64_t submit_unix_ms;  /* wall clock of submission */
+} pm_job_info;
+void pm_job_info_free(pm_job_info *info);
+
+typedef struct pm_engine pm_engine;
+
+/* Start the engine's threads. *engine owned by the caller (pm_engine_destroy).
+ * Errors: PM_ERR_ARG (a count out of range), PM_ERR_NOMEM, PM_ERR_INTERNAL (thread creation). */
+pm_status pm_engine_create(pm_engine **engine, const pm_engine_config *cfg, const pm_backend *backend,
+                           pm_error *err);
+/* Cancel every job, join every thread, free everything (keys via the backend). NULL is a no-op. */
+void pm_engine_destroy(pm_engine *engine);
+
+/* Queue a job. Runs backend->plan in the caller's thread, so bad paths and malformed inputs fail
+ * here. *id = the job id (> 0). Errors: the plan's errors; PM_ERR_NOMEM when the job alone needs more
+ * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_ARG when max_jobs are in flight or
+ * the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
+pm_status pm_engine_submit(pm_engine *engine, const pm_job_spec *spec, uint64_t *id, pm_error *err);
+
+/* Cancel: a queued job is removed at once; a running one stops at its next stage boundary (work in
+ * a stage finishes, then is dropped). Returns PM_OK with *state = the state after the call (QUEUED
+ * never; RUNNING means "cancelling"); PM_ERR_ARG for an unknown id; a finished job is left as is and
+ * *state says which. */
+pm_status pm_engine_cancel(pm_engine *engine, uint64_t id, pm_job_state *state);
+
+/* Wait up to timeout_ms (< 0: forever, 0: poll) for the job to reach a final state, then fill *info
+ * (also when still running at the timeout). Errors: PM_ERR_ARG unknown (or expired) id. */
+pm_status pm_engine_wait(pm_engine *engine, uint64_t id, int64_t timeout_ms, pm_job_info *info);
+
+typedef struct {
+    char path[512];
+    int state;       /* 0 empty (reserved), 1 loading, 2 ready */
+    int pinned;      /* preloaded: not evicted for idleness */
+    unsigned refs;   /* jobs using it now */
+    uint64_t bytes;  /* reserved / resident */
+    double idle_s;   /* seconds since last use (0 while in use) */
+    uint64_t loads, hits;
+} pm_key_info;
+
+typedef struct {
+    /* jobs */
+    unsigned queued[PM_PRIO_COUNT], running;
+    uint64_t submitted, done, failed, cancelled, verify_failures;
+    /* workers: busy now / total */
+    unsigned synth_busy, synth_total, gpu_busy, gpu_total, fin_busy, fin_total;
+    unsigned n_devices;
+    int devices[PM_ENGINE_MAX_DEVICES];
+    unsigned device_busy[PM_ENGINE_MAX_DEVICES];      /* workers inside the kernel region (0/1) */
+    double device_kernel_ms[PM_ENGINE_MAX_DEVICES];   /* cumulative time inside the kernel region */
+    unsigned synth_queue, gpu_queue, fin_queue;       /* partitions waiting per stage */
+    /* memory */
+    uint64_t budget_bytes, reserved_bytes, reserved_peak_bytes, rss_bytes, rss_peak_bytes;
+    /* keys */
+    size_t n_keys;
+    pm_key_info *keys; /* n_keys entries, caller frees with pm_engine_status_free */
+    double uptime_s;
+    /* stage totals in ms (all jobs) */
+    double total_synth_ms, total_gpu_ms, total_finalize_ms, total_queue_ms;
+} pm_engine_status;
+pm_status pm_engine_get_status(pm_engine *engine, pm_engine_status *st);
+void pm_engine_status_free(pm_engine_status *st);
+
+/* Load a key now (blocking) and pin it. Errors: the backend's load errors; PM_ERR_NOMEM if it does
+ * not fit the budget even after evicting idle keys. */
+pm_status pm_engine_preload_key(pm_engine *engine, const char *key_path, pm_error *err);
+/* Unpin and drop a key when no job uses it. PM_ERR_ARG: not cached; PM_ERR_MISMATCH: in use (it is
+ * unpinned and dropped when idle-evicted). */
+pm_status pm_engine_evict_key(pm_engine *engine, const char *key_path, pm_error *err);
+
+/* Chrome trace JSON ({"traceEvents":[...]}: one "X" event per stage per worker, tid = worker, plus
+ * thread_name metadata), malloc'd (caller frees); NULL when tracing is off or on OOM. */
+char *pm_engine_trace_json(pm_engine *engine);
+
+/* Physical memory bytes (min of RAM and the cgroup limit) and this process's RSS / peak RSS from
+ * /proc/self/status (0 when unreadable). */
+uint64_t pm_sys_memory_bytes(void);
+void pm_proc_rss(uint64_t *rss_bytes, uint64_t *peak_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
