@@ -211,6 +211,45 @@ static void final_exp_is_3_times_p12m1_over_r(void **state) {
     mpz_clears(p, r, e, NULL);
 }
 
+
+/* Inputs off the curve / outside the subgroup: the contract is "some value, never a crash";
+ * the Groth16 check must not accept them by accident. */
+static void hostile_inputs_do_not_crash(void **state) {
+    (void)state;
+    for (size_t it = 0; it < pm_test_iters(3); it++) {
+        g1_affine_t p;
+        g2_affine_t q;
+        pm_rand_fp(&p.x);
+        pm_rand_fp(&p.y);
+        pm_rand_fp(&q.x.c0);
+        pm_rand_fp(&q.x.c1);
+        pm_rand_fp(&q.y.c0);
+        pm_rand_fp(&q.y.c1);
+        fp12_t r;
+        pairing(&r, &p, &q);
+        assert_int_equal(pairing_check(&p, &q, 1), 0);
+        /* on the twist but (almost surely) not in G2: x random, y = sqrt(x^3 + 4(1+u)) */
+        fp2_t y2, b = {FP_ONE, FP_ONE};
+        fp2_dbl(&b, &b);
+        fp2_dbl(&b, &b);
+        do {
+            pm_rand_fp(&q.x.c0);
+            pm_rand_fp(&q.x.c1);
+            fp2_sqr(&y2, &q.x);
+            fp2_mul(&y2, &y2, &q.x);
+            fp2_add(&y2, &y2, &b);
+        } while (!fp2_sqrt_vartime(&q.y, &y2));
+        assert_true(g2_affine_is_on_curve(&q));
+        assert_false(g2_affine_in_subgroup_vartime(&q));
+        pairing(&r, &G1_GENERATOR, &q);
+        assert_int_equal(pairing_check(&G1_GENERATOR, &q, 1), 0);
+    }
+    /* a zero Miller value maps to zero, not to a crash or to 1 */
+    fp12_t z;
+    pairing_final_exp(&z, &FP12_ZERO);
+    assert_true(fp12_is_zero(&z));
+}
+
 int main(void) {
     pm_test_seed();
     const struct CMUnitTest tests[] = {
@@ -221,6 +260,7 @@ int main(void) {
         cmocka_unit_test(multi_equals_product),
         cmocka_unit_test(check_product_is_one),
         cmocka_unit_test(final_exp_is_3_times_p12m1_over_r),
+        cmocka_unit_test(hostile_inputs_do_not_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
