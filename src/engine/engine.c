@@ -906,9 +906,9 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
     for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
         st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
         if (st != PM_OK) {
-            char msg[600];
+            char msg[sizeof err.msg];
             snprintf(msg, sizeof msg, "partition %u: proof failed verification: %.400s", p, err.msg);
-            snprintf(err.msg, sizeof err.msg, "%s", msg);
+            memcpy(err.msg, msg, sizeof msg);
             err.code = PM_ERR_INTERNAL;
             st = PM_ERR_INTERNAL;
             break;

@@ -155,7 +155,15 @@ static void higher_priority_finishes_first(void **state) {
         assert_int_equal(wait_state(e, low[i], &info), PM_JOB_DONE);
         pm_job_info_free(&info);
     }
+    for (int tries = 0; tries < 200; tries++) { /* notes reach on_complete asynchronously */
+        pthread_mutex_lock(&g_log.mu);
+        int n = g_log.n;
+        pthread_mutex_unlock(&g_log.mu);
+        if (n == 8) break;
+        td_sleep_ms(5);
+    }
     pthread_mutex_lock(&g_log.mu);
+    assert_int_equal(g_log.n, 8);
     int pos_crit = -1, pos_norm = -1, pos_last_low = -1;
     for (int i = 0; i < g_log.n; i++) {
         if (g_log.order[i] == crit) pos_crit = i;
