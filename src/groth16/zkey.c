@@ -1,0 +1,467 @@
+/*
+ * zkey.c — snarkjs Groth16 .zkey reader, A/B domain evaluation and cross-checks (contract in
+ * zkey.h). Layout facts from snarkjs src/zkey_utils.js (readHeaderGroth16, readZKey) and
+ * src/groth16_prove.js (buildABC); restated in ../shared/fixtures/FORMATS.md.
+ *
+ * Order of work: container -> protocol -> header (curve first, so a BN254 key is named as such
+ * before any size check that its 32-byte coordinates would fail) -> coefficients (validated,
+ * bucketed by constraint with a counting sort that keeps file order inside a row) -> point
+ * sections. Points are decoded in parallel; on failure the lowest failing index is re-decoded
+ * serially so the error names the first bad point, as a serial reader would.
+ */
+#include "groth16/zkey.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r1cs/primes.h"
+#include "r1cs/r1cs_internal.h"
+#include "util/file.h"
+#include "util/parallel.h"
+
+#define N8Q 48u
+#define N8R 32u
+#define G1_BYTES (2u * N8Q)            /* 96 */
+#define G2_BYTES (4u * N8Q)            /* 192 */
+#define COEF_BYTES (12u + N8R)         /* 44 */
+#define HEADER_BYTES (4u + N8Q + 4u + N8R + 12u + 3u * G1_BYTES + 3u * G2_BYTES) /* 964 */
+#define MAX_LOG2_DOMAIN 31u
+
+/* ---- point decoding ---- */
+
+typedef struct {
+    const char *file;
+    const char *what; /* "section 5 (A)" */
+    unsigned flags;
+} dec_ctx;
+
+/* Decode one LEM G1 point at absolute offset off. */
+static pm_status dec_g1(g1_affine_t *out, const uint8_t *p, uint64_t off, uint64_t idx,
+                        const dec_ctx *c, pm_error *err) {
+    if (fp_from_mont_le_bytes(&out->x, p) != 0)
+        return pm_error_set(err, PM_ERR_ENCODING, c->file, off,
+                            "%s point %llu: x coordinate is not canonical (>= q)", c->what,
+                            (unsigned long long)idx);
+    if (fp_from_mont_le_bytes(&out->y, p + N8Q) != 0)
+        return pm_error_set(err, PM_ERR_ENCODING, c->file, off + N8Q,
+                            "%s point %llu: y coordinate is not canonical (>= q)", c->what,
+                            (unsigned long long)idx);
+    if (!g1_affine_is_on_curve(out))
+        return pm_error_set(err, PM_ERR_NOT_ON_CURVE, c->file, off,
+                            "%s point %llu is not on the G1 curve", c->what,
+                            (unsigned long long)idx);
+    if ((c->flags & ZKEY_CHECK_SUBGROUP) && !g1_affine_in_subgroup_vartime(out))
+        return pm_error_set(err, PM_ERR_NOT_IN_SUBGROUP, c->file, off,
+                            "%s point %llu is not in the order-r subgroup of G1", c->what,
+                            (unsigned long long)idx);
+    return PM_OK;
+}
+
+static pm_status dec_g2(g2_affine_t *out, const uint8_t *p, uint64_t off, uint64_t idx,
+                        const dec_ctx *c, pm_error *err) {
+    fp_t *coord[4] = {&out->x.c0, &out->x.c1, &out->y.c0, &out->y.c1};
+    static const char *const cname[4] = {"x.c0", "x.c1", "y.c0", "y.c1"};
+    for (int i = 0; i < 4; i++)
+        if (fp_from_mont_le_bytes(coord[i], p + (size_t)i * N8Q) != 0)
+            return pm_error_set(err, PM_ERR_ENCODING, c->file, off + (uint64_t)i * N8Q,
+                                "%s point %llu: %s coordinate is not canonical (>= q)", c->what,
+                                (unsigned long long)idx, cname[i]);
+    if (!g2_affine_is_on_curve(out))
+        return pm_error_set(err, PM_ERR_NOT_ON_CURVE, c->file, off,
+                            "%s point %llu is not on the G2 curve", c->what,
+                            (unsigned long long)idx);
+    if ((c->flags & ZKEY_CHECK_SUBGROUP) && !g2_affine_in_subgroup_vartime(out))
+        return pm_error_set(err, PM_ERR_NOT_IN_SUBGROUP, c->file, off,
+                            "%s point %llu is not in the order-r subgroup of G2", c->what,
+                            (unsigned long long)idx);
+    return PM_OK;
+}
+
+/* Decode n G1 points from r (which must hold exactly n*96 bytes) into a new array. */
+static pm_status dec_g1_array(g1_affine_t **out, const pm_reader *r, uint64_t n, const dec_ctx *c,
+                              pm_error *err) {
+    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
+    if (!*out)
+        return pm_error_set(err, PM_ERR_NOMEM, c->file, PM_NO_OFFSET, "%s: %llu G1 points",
+                            c->what, (unsigned long long)n);
+    const uint8_t *base = r->file->data + r->pos;
+    int64_t bad = (int64_t)n;
+    g1_affine_t *o = *out;
+    PM_OMP(parallel for schedule(dynamic, 1024) reduction(min : bad) if (n >= 4096))
+    for (int64_t i = 0; i < (int64_t)n; i++)
+        if (dec_g1(&o[i], base + (uint64_t)i * G1_BYTES, 0, (uint64_t)i, c, NULL) != PM_OK &&
+            i < bad)
+            bad = i;
+    if (bad < (int64_t)n) {
+        g1_affine_t t;
+        return dec_g1(&t, base + (uint64_t)bad * G1_BYTES, r->pos + (uint64_t)bad * G1_BYTES,
+                      (uint64_t)bad, c, err);
+    }
+    return PM_OK;
+}
+
+static pm_status dec_g2_array(g2_affine_t **out, const pm_reader *r, uint64_t n, const dec_ctx *c,
+                              pm_error *err) {
+    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
+    if (!*out)
+        return pm_error_set(err, PM_ERR_NOMEM, c->file, PM_NO_OFFSET, "%s: %llu G2 points",
+                            c->what, (unsigned long long)n);
+    const uint8_t *base = r->file->data + r->pos;
+    int64_t bad = (int64_t)n;
+    g2_affine_t *o = *out;
+    PM_OMP(parallel for schedule(dynamic, 256) reduction(min : bad) if (n >= 1024))
+    for (int64_t i = 0; i < (int64_t)n; i++)
+        if (dec_g2(&o[i], base + (uint64_t)i * G2_BYTES, 0, (uint64_t)i, c, NULL) != PM_OK &&
+            i < bad)
+            bad = i;
+    if (bad < (int64_t)n) {
+        g2_affine_t t;
+        return dec_g2(&t, base + (uint64_t)bad * G2_BYTES, r->pos + (uint64_t)bad * G2_BYTES,
+                      (uint64_t)bad, c, err);
+    }
+    return PM_OK;
+}
+
+/* ---- sections ---- */
+
+static pm_status check_prime(const uint8_t *le, uint32_t n8, pm_prime_id want, const char *which,
+                             const char *file, uint64_t off, pm_error *err) {
+    pm_prime_id id = pm_prime_identify(le, n8);
+    if (id == PM_PRIME_BN254_Q || id == PM_PRIME_BN254_R)
+        return pm_error_set(err, PM_ERR_CURVE, file, off,
+                            "zkey %s is %s: bn128 is not supported yet (BLS12-381 only)", which,
+                            pm_prime_name(id));
+    if (id != want)
+        return pm_error_set(err, PM_ERR_CURVE, file, off,
+                            "zkey %s (n8 = %u) is %s, expected %s", which, n8, pm_prime_name(id),
+                            pm_prime_name(want));
+    return PM_OK;
+}
+
+static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
+    const char *name = bf->file.name;
+    pm_reader r;
+    pm_status st;
+    uint32_t protocol;
+    if ((st = pm_binfile_section_exact(&r, bf, 1, 4, "protocol", err))) return st;
+    pm_reader_u32(&r, &protocol, "protocol", err);
+    if (protocol != 1)
+        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos - 4,
+                            "not a groth16 zkey: protocol %u (%s)", protocol,
+                            protocol == 2 ? "plonk" : protocol == 10 ? "fflonk" : "unknown");
+
+    if ((st = pm_binfile_section_reader(&r, bf, 2, "groth16 header", err))) return st;
+    uint64_t start = r.pos;
+    uint32_t n8q, n8r;
+    const uint8_t *q, *rr;
+    if ((st = pm_reader_u32(&r, &n8q, "header n8q", err))) return st;
+    if ((st = pm_reader_bytes(&r, &q, n8q, "header q", err))) return st;
+    if ((st = check_prime(q, n8q, PM_PRIME_BLS12_381_Q, "base field q", name, start + 4, err)))
+        return st;
+    if ((st = pm_reader_u32(&r, &n8r, "header n8r", err))) return st;
+    if ((st = pm_reader_bytes(&r, &rr, n8r, "header r", err))) return st;
+    if ((st = check_prime(rr, n8r, PM_PRIME_BLS12_381_R, "scalar field r", name, r.pos - n8r,
+                          err)))
+        return st;
+    if (r.end - start != HEADER_BYTES)
+        return pm_error_set(err, PM_ERR_FORMAT, name, start,
+                            "section 2 (groth16 header): expected %u bytes, found %llu",
+                            HEADER_BYTES, (unsigned long long)(r.end - start));
+    uint64_t off_counts = r.pos;
+    pm_reader_u32(&r, &zk->n_vars, "nVars", err);
+    pm_reader_u32(&r, &zk->n_public, "nPublic", err);
+    pm_reader_u32(&r, &zk->domain_size, "domainSize", err);
+    if ((uint64_t)zk->n_public + 1 > zk->n_vars)
+        return pm_error_set(err, PM_ERR_FORMAT, name, off_counts,
+                            "header: nPublic + 1 = %llu exceeds nVars = %u",
+                            (unsigned long long)zk->n_public + 1, zk->n_vars);
+    uint32_t N = zk->domain_size;
+    if (N < 2 || (N & (N - 1)) != 0 || N > (1u << MAX_LOG2_DOMAIN))
+        return pm_error_set(err, PM_ERR_FORMAT, name, off_counts + 8,
+                            "header: domainSize = %u is not a power of two in [2, 2^%u]", N,
+                            MAX_LOG2_DOMAIN);
+    zk->log2_domain = 0;
+    while ((1u << zk->log2_domain) < N) zk->log2_domain++;
+
+    dec_ctx c = {name, "section 2 (header)", flags};
+    const uint8_t *p;
+    struct { int g2; void *dst; const char *what; } pts[6] = {
+        {0, &zk->alpha1, "section 2 (header) alpha_1"}, {0, &zk->beta1, "section 2 (header) beta_1"},
+        {1, &zk->beta2, "section 2 (header) beta_2"},   {1, &zk->gamma2, "section 2 (header) gamma_2"},
+        {0, &zk->delta1, "section 2 (header) delta_1"}, {1, &zk->delta2, "section 2 (header) delta_2"},
+    };
+    for (int i = 0; i < 6; i++) {
+        uint64_t off = r.pos;
+        c.what = pts[i].what;
+        if (pts[i].g2) {
+            pm_reader_bytes(&r, &p, G2_BYTES, pts[i].what, err);
+            if ((st = dec_g2(pts[i].dst, p, off, 0, &c, err))) return st;
+        } else {
+            pm_reader_bytes(&r, &p, G1_BYTES, pts[i].what, err);
+            if ((st = dec_g1(pts[i].dst, p, off, 0, &c, err))) return st;
+        }
+    }
+    return PM_OK;
+}
+
+/* Section 4: validate, keep the list (unless skipped), bucket into A_dom / B_dom. */
+static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
+    const char *name = bf->file.name;
+    pm_reader r;
+    pm_status st;
+    if ((st = pm_binfile_section_reader(&r, bf, 4, "coefficients", err))) return st;
+    uint32_t nc;
+    if ((st = pm_reader_u32(&r, &nc, "section 4 nCoefs", err))) return st;
+    if (pm_reader_left(&r) != (uint64_t)nc * COEF_BYTES)
+        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos - 4,
+                            "section 4 (coefficients): nCoefs = %u needs %llu bytes, found %llu",
+                            nc, (unsigned long long)nc * COEF_BYTES,
+                            (unsigned long long)pm_reader_left(&r));
+    zk->n_coefs = nc;
+    const uint8_t *base = bf->file.data + r.pos;
+    /* Pass 1: validate and count per (matrix, row). */
+    uint32_t N = zk->domain_size;
+    uint64_t *cnt[2];
+    cnt[0] = calloc((size_t)N + 1, sizeof(uint64_t));
+    cnt[1] = calloc((size_t)N + 1, sizeof(uint64_t));
+    if (!cnt[0] || !cnt[1]) {
+        free(cnt[0]);
+        free(cnt[1]);
+        return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "coefficient row counts");
+    }
+    uint32_t max_row_plus1 = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
+        uint64_t off = r.pos + (uint64_t)i * COEF_BYTES;
+        uint32_t f[3];
+        for (int j = 0; j < 3; j++)
+            f[j] = (uint32_t)e[4 * j] | (uint32_t)e[4 * j + 1] << 8 |
+                   (uint32_t)e[4 * j + 2] << 16 | (uint32_t)e[4 * j + 3] << 24;
+        const char *bad = NULL;
+        uint64_t boff = off;
+        if (f[0] > 1) bad = "matrix is not 0 (A) or 1 (B)";
+        else if (f[1] >= N) bad = "constraint >= domainSize", boff = off + 4;
+        else if (f[2] >= zk->n_vars) bad = "signal >= nVars", boff = off + 8;
+        if (bad) {
+            free(cnt[0]);
+            free(cnt[1]);
+            return pm_error_set(err, PM_ERR_FORMAT, name, boff,
+                                "section 4 coefficient %u: %s (matrix %u, constraint %u, signal %u;"
+                                " nVars %u, domainSize %u)",
+                                i, bad, f[0], f[1], f[2], zk->n_vars, N);
+        }
+        fr_t v;
+        if (fr_from_mont_le_bytes(&v, e + 12) != 0) {
+            free(cnt[0]);
+            free(cnt[1]);
+            return pm_error_set(err, PM_ERR_ENCODING, name, off + 12,
+                                "section 4 coefficient %u: value is not canonical (>= r)", i);
+        }
+        cnt[f[0]][f[1] + 1]++;
+        if (f[1] + 1 > max_row_plus1) max_row_plus1 = f[1] + 1;
+    }
+    zk->n_rows_used = max_row_plus1;
+    /* Allocate and prefix-sum the row pointers. */
+    r1cs_matrix_t *M[2] = {&zk->A_dom, &zk->B_dom};
+    uint64_t nnz[2] = {0, 0};
+    for (int m = 0; m < 2; m++) {
+        for (uint32_t k = 0; k < N; k++) cnt[m][k + 1] += cnt[m][k];
+        nnz[m] = cnt[m][N];
+        st = r1cs_matrix_alloc(M[m], N, zk->n_vars, nnz[m], name, err);
+        if (st) {
+            free(cnt[0]);
+            free(cnt[1]);
+            return st;
+        }
+        memcpy(M[m]->row_ptr, cnt[m], ((size_t)N + 1) * sizeof(uint64_t));
+    }
+    if (!(flags & ZKEY_SKIP_COEFS_LIST)) {
+        zk->coefs = malloc((size_t)(nc ? nc : 1) * sizeof *zk->coefs);
+        if (!zk->coefs) {
+            free(cnt[0]);
+            free(cnt[1]);
+            return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "%u coefficients", nc);
+        }
+    }
+    /* Pass 2: fill; cnt[m][k] is now the next free slot of row k (stable counting sort). */
+    for (uint32_t i = 0; i < nc; i++) {
+        const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
+        uint32_t f[3];
+        for (int j = 0; j < 3; j++)
+            f[j] = (uint32_t)e[4 * j] | (uint32_t)e[4 * j + 1] << 8 |
+                   (uint32_t)e[4 * j + 2] << 16 | (uint32_t)e[4 * j + 3] << 24;
+        fr_t v;
+        fr_from_mont_le_bytes(&v, e + 12); /* canonical: checked in pass 1 */
+        uint64_t slot = cnt[f[0]][f[1]]++;
+        M[f[0]]->col[slot] = f[2];
+        /* v = coef*R^2 as an integer = Montgomery form of coef*R; dividing by R once gives
+         * coef*R = Montgomery form of coef. */
+        fr_from_mont(&M[f[0]]->coef[slot], &v);
+        if (zk->coefs) {
+            zk->coefs[i].matrix = f[0];
+            zk->coefs[i].constraint = f[1];
+            zk->coefs[i].signal = f[2];
+            zk->coefs[i].value = v;
+        }
+    }
+    free(cnt[0]);
+    free(cnt[1]);
+    return PM_OK;
+}
+
+static pm_status read_points(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
+    const char *name = bf->file.name;
+    pm_reader r;
+    pm_status st;
+    dec_ctx c = {name, "", flags};
+    uint64_t nv = zk->n_vars, npub1 = (uint64_t)zk->n_public + 1, N = zk->domain_size;
+
+    c.what = "section 3 (IC)";
+    if ((st = pm_binfile_section_exact(&r, bf, 3, npub1 * G1_BYTES, "IC", err)) ||
+        (st = dec_g1_array(&zk->ic, &r, npub1, &c, err)))
+        return st;
+    c.what = "section 5 (A)";
+    if ((st = pm_binfile_section_exact(&r, bf, 5, nv * G1_BYTES, "A", err)) ||
+        (st = dec_g1_array(&zk->a, &r, nv, &c, err)))
+        return st;
+    c.what = "section 6 (B1)";
+    if ((st = pm_binfile_section_exact(&r, bf, 6, nv * G1_BYTES, "B1", err)) ||
+        (st = dec_g1_array(&zk->b1, &r, nv, &c, err)))
+        return st;
+    c.what = "section 7 (B2)";
+    if ((st = pm_binfile_section_exact(&r, bf, 7, nv * G2_BYTES, "B2", err)) ||
+        (st = dec_g2_array(&zk->b2, &r, nv, &c, err)))
+        return st;
+    c.what = "section 8 (C)";
+    if ((st = pm_binfile_section_exact(&r, bf, 8, (nv - npub1) * G1_BYTES, "C", err)) ||
+        (st = dec_g1_array(&zk->c, &r, nv - npub1, &c, err)))
+        return st;
+    c.what = "section 9 (H)";
+    if ((st = pm_binfile_section_exact(&r, bf, 9, N * G1_BYTES, "H", err)) ||
+        (st = dec_g1_array(&zk->h, &r, N, &c, err)))
+        return st;
+    return PM_OK;
+}
+
+/* Section 10 is optional for proving; when present, check its fixed prefix only. */
+static pm_status read_transcript(zkey_t *zk, const pm_binfile *bf, pm_error *err) {
+    const pm_section *s = pm_binfile_find(bf, 10);
+    if (!s) return PM_OK;
+    pm_reader r;
+    pm_reader_init(&r, &bf->file, s->offset, s->offset + s->size);
+    pm_status st;
+    if ((st = pm_reader_skip(&r, 64, "section 10 csHash", err)) ||
+        (st = pm_reader_u32(&r, &zk->n_contributions, "section 10 nContributions", err)))
+        return st;
+    return PM_OK;
+}
+
+static pm_status zkey_parse(zkey_t *zk, pm_binfile *bf, unsigned flags, pm_error *err) {
+    pm_status st;
+    if ((st = read_header(zk, bf, flags, err))) return st;
+    if ((st = read_coefs(zk, bf, flags, err))) return st;
+    if ((st = read_points(zk, bf, flags, err))) return st;
+    return read_transcript(zk, bf, err);
+}
+
+void zkey_free(zkey_t *zk) {
+    if (!zk) return;
+    free(zk->ic);
+    free(zk->a);
+    free(zk->b1);
+    free(zk->b2);
+    free(zk->c);
+    free(zk->h);
+    free(zk->coefs);
+    r1cs_matrix_free(&zk->A_dom);
+    r1cs_matrix_free(&zk->B_dom);
+    memset(zk, 0, sizeof *zk);
+}
+
+static pm_status zkey_finish(zkey_t *zk, pm_binfile *bf, unsigned flags, pm_error *err) {
+    pm_status st = zkey_parse(zk, bf, flags, err);
+    pm_binfile_close(bf);
+    if (st) zkey_free(zk);
+    return st;
+}
+
+pm_status zkey_read(zkey_t *zk, const char *path, unsigned flags, pm_error *err) {
+    memset(zk, 0, sizeof *zk);
+    pm_binfile bf;
+    pm_status st = pm_binfile_open(&bf, path, "zkey", 1, err);
+    if (st) return st;
+    return zkey_finish(zk, &bf, flags, err);
+}
+
+pm_status zkey_read_memory(zkey_t *zk, const void *data, size_t size, const char *name,
+                           unsigned flags, pm_error *err) {
+    memset(zk, 0, sizeof *zk);
+    pm_binfile bf;
+    pm_status st = pm_binfile_open_memory(&bf, data, size, name, "zkey", 1, err);
+    if (st) return st;
+    return zkey_finish(zk, &bf, flags, err);
+}
+
+/* ---- evaluation and cross-checks ---- */
+
+pm_status zkey_eval_ab(fr_t *a, fr_t *b, size_t n, const zkey_t *zk, const fr_t *w, size_t n_w,
+                       pm_error *err) {
+    if (n_w != zk->n_vars)
+        return pm_error_set(err, PM_ERR_MISMATCH, "", PM_NO_OFFSET,
+                            "witness has %zu values, zkey expects nVars = %u", n_w, zk->n_vars);
+    if (n != zk->domain_size)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "output has %zu elements, domain size is %u", n, zk->domain_size);
+    pm_status st;
+    if (a && (st = r1cs_matrix_mul(a, n, &zk->A_dom, w, n_w, err))) return st;
+    if (b && (st = r1cs_matrix_mul(b, n, &zk->B_dom, w, n_w, err))) return st;
+    return PM_OK;
+}
+
+pm_status zkey_check_witness(const zkey_t *zk, const wtns_t *w, const char *wtns_name,
+                             pm_error *err) {
+    if (w->n_values != zk->n_vars)
+        return pm_error_set(err, PM_ERR_MISMATCH, wtns_name, PM_NO_OFFSET,
+                            "witness has %u values, zkey expects nVars = %u (witness of another "
+                            "circuit?)",
+                            w->n_values, zk->n_vars);
+    return PM_OK;
+}
+
+uint64_t zkey_domain_size_for(uint32_t n_constraints, uint32_t n_public) {
+    uint64_t x = (uint64_t)n_constraints + n_public;
+    unsigned lg = 0;
+    while (x >> (lg + 1)) lg++; /* floor(log2 x); x = 0 -> 0 */
+    if (lg + 1 > MAX_LOG2_DOMAIN) return 0;
+    return (uint64_t)1 << (lg + 1);
+}
+
+pm_status zkey_check_r1cs(const zkey_t *zk, const r1cs_t *cs, const char *r1cs_name,
+                          pm_error *err) {
+    const char *f = r1cs_name;
+    uint32_t npub = r1cs_n_public(cs);
+    if (cs->n_wires != zk->n_vars)
+        return pm_error_set(err, PM_ERR_MISMATCH, f, PM_NO_OFFSET,
+                            "r1cs has %u wires, zkey has nVars = %u", cs->n_wires, zk->n_vars);
+    if (npub != zk->n_public)
+        return pm_error_set(err, PM_ERR_MISMATCH, f, PM_NO_OFFSET,
+                            "r1cs has %u public signals, zkey has nPublic = %u", npub,
+                            zk->n_public);
+    uint64_t N = zkey_domain_size_for(cs->n_constraints, npub);
+    if (N != zk->domain_size)
+        return pm_error_set(err, PM_ERR_MISMATCH, f, PM_NO_OFFSET,
+                            "r1cs (%u constraints + %u public) needs domain size %llu, zkey has %u",
+                            cs->n_constraints, npub, (unsigned long long)N, zk->domain_size);
+    if ((uint64_t)cs->n_constraints + npub + 1 != zk->n_rows_used)
+        return pm_error_set(err, PM_ERR_MISMATCH, f, PM_NO_OFFSET,
+                            "r1cs has %u constraints + %u input constraints, zkey uses %u rows",
+                            cs->n_constraints, npub + 1, zk->n_rows_used);
+    if (cs->A.nnz + npub + 1 != zk->A_dom.nnz || cs->B.nnz != zk->B_dom.nnz)
+        return pm_error_set(err, PM_ERR_MISMATCH, f, PM_NO_OFFSET,
+                            "coefficient counts differ: r1cs A %llu (+%u input terms), B %llu; "
+                            "zkey A %llu, B %llu",
+                            (unsigned long long)cs->A.nnz, npub + 1, (unsigned long long)cs->B.nnz,
+                            (unsigned long long)zk->A_dom.nnz, (unsigned long long)zk->B_dom.nnz);
+    return PM_OK;
+}

@@ -1,0 +1,317 @@
+/* .zkey reader on the shared fixtures: counts and cross-checks with r1cs and witness; the snarkjs
+ * A/B evaluation from the coefficient section (bucketed SpMV == file-order montmul(value, w_plain))
+ * satisfies the r1cs (a∘b = C·w on constraint rows, input rows a = w_i, b = 0, rest 0); the
+ * snarkjs H-phase output is the coset image of a polynomial of degree <= 2N-2 (i.e. A·B - C is
+ * divisible by X^N - 1); hostile inputs (bn128, truncations, lying sizes, duplicates, bad points,
+ * bad coefficients, wrong protocol, mismatched witness / r1cs). Skips visibly without fixtures. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16/zkey.h"
+#include "ntt/ntt.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/wtns.h"
+#include "util/file.h"
+
+static const char *const BLS[] = {"multiplier", "merkle_poseidon", "sha256_64"};
+
+static uint8_t *slurp(const char *path, size_t *n) {
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
+    if (fread(b, 1, (size_t)sz, f) != (size_t)sz) sz = 0;
+    fclose(f);
+    *n = (size_t)sz;
+    return b;
+}
+
+static int fixture_path(char *out, size_t n, const char *curve, const char *circ, const char *file) {
+    const char *fx = pm_shared_fixtures();
+    if (!fx) {
+        printf("SKIP: ../shared/fixtures not found (set PROOFMILL_SHARED_FIXTURES)\n");
+        return 0;
+    }
+    snprintf(out, n, "%s/%s/%s/%s", fx, curve, circ, file);
+    return 1;
+}
+
+static void zkey_fixtures(void **state) {
+    (void)state;
+    char path[4096];
+    for (size_t i = 0; i < sizeof BLS / sizeof *BLS; i++) {
+        if (!fixture_path(path, sizeof path, "bls12381", BLS[i], "circuit.zkey")) return;
+        zkey_t zk;
+        pm_error err;
+        pm_status st = zkey_read(&zk, path, 0, &err);
+        if (st) printf("%s: %s (offset %llu)\n", path, err.msg, (unsigned long long)err.offset);
+        assert_int_equal(st, PM_OK);
+        printf("%s: nVars %u nPublic %u domain 2^%u rows used %u coefs %u (A %llu, B %llu) "
+               "contributions %u\n",
+               BLS[i], zk.n_vars, zk.n_public, zk.log2_domain, zk.n_rows_used, zk.n_coefs,
+               (unsigned long long)zk.A_dom.nnz, (unsigned long long)zk.B_dom.nnz,
+               zk.n_contributions);
+        assert_true(g2_affine_eq(&zk.gamma2, &G2_GENERATOR));
+
+        r1cs_t cs;
+        fixture_path(path, sizeof path, "bls12381", BLS[i], "circuit.r1cs");
+        assert_int_equal(r1cs_read(&cs, path, &err), PM_OK);
+        st = zkey_check_r1cs(&zk, &cs, path, &err);
+        if (st) printf("%s\n", err.msg);
+        assert_int_equal(st, PM_OK);
+        wtns_t w;
+        fixture_path(path, sizeof path, "bls12381", BLS[i], "witness.wtns");
+        assert_int_equal(wtns_read(&w, path, &err), PM_OK);
+        assert_int_equal(zkey_check_witness(&zk, &w, path, &err), PM_OK);
+
+        size_t N = zk.domain_size;
+        fr_t *a = malloc(N * sizeof(fr_t)), *b = malloc(N * sizeof(fr_t));
+        fr_t *c = malloc(cs.n_constraints * sizeof(fr_t)), *s = malloc(N * sizeof(fr_t));
+        assert_int_equal(zkey_eval_ab(a, b, N, &zk, w.values, w.n_values, &err), PM_OK);
+        /* the file-order route, exactly as groth16_prove.js: montmul(value, w_plain) */
+        fr_t *a2 = calloc(N, sizeof(fr_t)), *b2 = calloc(N, sizeof(fr_t));
+        for (uint32_t k = 0; k < zk.n_coefs; k++) {
+            const zkey_coef_t *e = &zk.coefs[k];
+            fr_t wp, t;
+            fr_from_mont(&wp, &w.values[e->signal]);
+            fr_mul(&t, &e->value, &wp);
+            fr_t *dst = e->matrix ? &b2[e->constraint] : &a2[e->constraint];
+            fr_add(dst, dst, &t);
+        }
+        for (size_t k = 0; k < N; k++) {
+            assert_true(fr_eq(&a[k], &a2[k]));
+            assert_true(fr_eq(&b[k], &b2[k]));
+        }
+        /* a∘b = C·w on the r1cs rows; input rows: a = w_i, b = 0 */
+        assert_int_equal(r1cs_matrix_mul(c, cs.n_constraints, &cs.C, w.values, w.n_values, &err),
+                         PM_OK);
+        for (uint32_t k = 0; k < cs.n_constraints; k++) {
+            fr_t t;
+            fr_mul(&t, &a[k], &b[k]);
+            assert_true(fr_eq(&t, &c[k]));
+        }
+        for (uint32_t j = 0; j <= zk.n_public; j++) {
+            assert_true(fr_eq(&a[cs.n_constraints + j], &w.values[j]));
+            assert_true(fr_is_zero(&b[cs.n_constraints + j]));
+        }
+        for (size_t k = zk.n_rows_used; k < N; k++) assert_true(fr_is_zero(&a[k]) && fr_is_zero(&b[k]));
+
+        /* H-phase: p on the odd coset; H = -p/2 there (Z = X^N - 1 = -2 on omega_2N*<omega_N>);
+         * its interpolant must have degree <= N-2, so coefficient N-1 is 0. */
+        ntt_domain_t d;
+        assert_int_equal(ntt_domain_init(&d, zk.log2_domain, NTT_ROOTS_SNARKJS, &err), PM_OK);
+        assert_int_equal(ntt_snarkjs_h(a, N, a, b, s, &d, &err), PM_OK);
+        for (size_t k = 0; k < N; k++) fr_to_mont(&a[k], &a[k]); /* back to Montgomery */
+        ntt_coset_inverse(a, N, &d, &d.omega_2n);
+        assert_true(fr_is_zero(&a[N - 1]));
+        int nonzero = 0;
+        for (size_t k = 0; k + 1 < N; k++) nonzero += !fr_is_zero(&a[k]);
+        assert_true(nonzero > 0);
+        /* (No "wrong witness" variant here: snarkjs takes C = a∘b on the domain, so A·B - C is
+         * divisible by Z for any witness; an invalid witness only gives a proof that fails to
+         * verify. The r1cs check above is what catches it.) */
+        ntt_domain_free(&d);
+
+        /* the same key with a subgroup check: all points pass */
+        if (i < 2) {
+            zkey_t z2;
+            fixture_path(path, sizeof path, "bls12381", BLS[i], "circuit.zkey");
+            assert_int_equal(zkey_read(&z2, path, ZKEY_CHECK_SUBGROUP | ZKEY_SKIP_COEFS_LIST, &err),
+                             PM_OK);
+            assert_null(z2.coefs);
+            assert_true(g1_affine_eq(&z2.h[N - 1], &zk.h[N - 1]));
+            zkey_free(&z2);
+        }
+        free(a); free(b); free(a2); free(b2); free(c); free(s);
+        wtns_free(&w);
+        r1cs_free(&cs);
+        zkey_free(&zk);
+    }
+}
+
+static void zkey_mismatches(void **state) {
+    (void)state;
+    char path[4096];
+    if (!fixture_path(path, sizeof path, "bls12381", "merkle_poseidon", "circuit.zkey")) return;
+    zkey_t zk;
+    pm_error err;
+    assert_int_equal(zkey_read(&zk, path, 0, &err), PM_OK);
+    wtns_t w;
+    r1cs_t cs;
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "witness.wtns");
+    assert_int_equal(wtns_read(&w, path, &err), PM_OK);
+    assert_int_equal(zkey_check_witness(&zk, &w, path, &err), PM_ERR_MISMATCH);
+    printf("%s\n", err.msg);
+    fr_t a[4];
+    assert_int_equal(zkey_eval_ab(a, NULL, 4, &zk, w.values, w.n_values, &err), PM_ERR_MISMATCH);
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.r1cs");
+    assert_int_equal(r1cs_read(&cs, path, &err), PM_OK);
+    assert_int_equal(zkey_check_r1cs(&zk, &cs, path, &err), PM_ERR_MISMATCH);
+    printf("%s\n", err.msg);
+    r1cs_free(&cs);
+    wtns_free(&w);
+    zkey_free(&zk);
+    /* bn128 zkey */
+    fixture_path(path, sizeof path, "bn128", "merkle_poseidon", "circuit.zkey");
+    assert_int_equal(zkey_read(&zk, path, 0, &err), PM_ERR_CURVE);
+    char buf[1200];
+    printf("%s\n", pm_error_format(&err, buf, sizeof buf));
+    assert_non_null(strstr(err.msg, "bn128 is not supported yet"));
+    assert_int_equal(zk.n_vars, 0);
+    assert_int_equal(zkey_domain_size_for(1, 1), 4);
+    assert_int_equal(zkey_domain_size_for(10815, 1), 1 << 14);
+    assert_int_equal(zkey_domain_size_for(62528, 256), 1 << 16);
+}
+
+static pm_status try_image(const uint8_t *img, size_t n, pm_error *err) {
+    uint8_t *copy = malloc(n ? n : 1);
+    memcpy(copy, img, n);
+    zkey_t zk;
+    pm_status st = zkey_read_memory(&zk, copy, n, "hostile.zkey", 0, err);
+    zkey_free(&zk);
+    free(copy);
+    return st;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void zkey_hostile(void **state) {
+    (void)state;
+    pm_test_seed();
+    char path[4096];
+    const char *circs[] = {"multiplier", "merkle_poseidon"};
+    for (int ci = 0; ci < 2; ci++) {
+        if (!fixture_path(path, sizeof path, "bls12381", circs[ci], "circuit.zkey")) return;
+        size_t n;
+        uint8_t *img = slurp(path, &n);
+        assert_non_null(img);
+        pm_error err;
+        pm_binfile bf;
+        assert_int_equal(pm_binfile_open_memory(&bf, img, n, "x", "zkey", 1, &err), PM_OK);
+        int tried = 0;
+        for (uint32_t s = 0; s < bf.n_sections; s++) {
+            const pm_section *sec = &bf.sections[s];
+            uint64_t cuts[] = {sec->header_offset, sec->header_offset + 7, sec->offset,
+                               sec->offset + 1, sec->offset + sec->size / 2,
+                               sec->offset + sec->size - 1};
+            for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++) {
+                if (cuts[k] >= n) continue;
+                assert_int_not_equal(try_image(img, cuts[k], &err), PM_OK);
+                tried++;
+            }
+        }
+        int nrand = ci == 0 ? 40 : 10;
+        for (int k = 0; k < nrand; k++) {
+            assert_int_not_equal(try_image(img, pm_rand64() % n, &err), PM_OK);
+            tried++;
+        }
+        printf("%s: %d truncations refused, last: \"%s\"\n", circs[ci], tried, err.msg);
+
+        uint8_t *m = malloc(n);
+        memcpy(m, img, n);
+        m[3] = 's';
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n);
+        put32(m + 4, 2);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        for (uint32_t s = 0; s < bf.n_sections; s++) {
+            memcpy(m, img, n);
+            put64(m + bf.sections[s].header_offset + 4, (uint64_t)n);
+            assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+            assert_int_equal(err.offset, bf.sections[s].header_offset);
+        }
+        /* duplicate: relabel section 10 (transcript) as 9 */
+        const pm_section *s10 = pm_binfile_find(&bf, 10);
+        if (s10) {
+            memcpy(m, img, n);
+            put32(m + s10->header_offset, 9);
+            assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+            assert_non_null(strstr(err.msg, "duplicate"));
+        }
+        /* protocol plonk */
+        const pm_section *s1 = pm_binfile_find(&bf, 1), *s2 = pm_binfile_find(&bf, 2),
+                         *s4 = pm_binfile_find(&bf, 4), *s5 = pm_binfile_find(&bf, 5),
+                         *s7 = pm_binfile_find(&bf, 7);
+        memcpy(m, img, n);
+        put32(m + s1->offset, 2);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        assert_non_null(strstr(err.msg, "plonk"));
+        /* header: nVars changed -> section sizes disagree */
+        uint64_t counts = s2->offset + 4 + 48 + 4 + 32;
+        memcpy(m, img, n);
+        put32(m + counts, (uint32_t)(img[counts] + 1));
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        printf("nVars+1: %s\n", err.msg);
+        memcpy(m, img, n);
+        put32(m + counts + 4, 0x7fffffff); /* nPublic */
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n);
+        put32(m + counts + 8, 3); /* domainSize */
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        /* a point off the curve: A point 1's y += 1 in the last limb byte 0 */
+        memcpy(m, img, n);
+        uint64_t p1 = s5->offset + 96;
+        m[p1 + 48] ^= 1;
+        pm_status st = try_image(m, n, &err);
+        printf("bad point: %s (offset %llu, point at %llu)\n", err.msg,
+               (unsigned long long)err.offset, (unsigned long long)p1);
+        assert_int_equal(st, PM_ERR_NOT_ON_CURVE);
+        assert_int_equal(err.offset, p1);
+        assert_non_null(strstr(err.msg, "section 5"));
+        assert_non_null(strstr(err.msg, "point 1 "));
+        /* a non-canonical coordinate */
+        memcpy(m, img, n);
+        memset(m + s7->offset + 192 + 48, 0xff, 48);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_ENCODING);
+        assert_int_equal(err.offset, s7->offset + 192 + 48);
+        printf("bad G2: %s\n", err.msg);
+        /* a header point */
+        memcpy(m, img, n);
+        m[counts + 12 + 5] ^= 0x10; /* alpha_1.x */
+        st = try_image(m, n, &err);
+        assert_true(st == PM_ERR_NOT_ON_CURVE || st == PM_ERR_ENCODING);
+        printf("bad alpha: %s\n", err.msg);
+        /* coefficients: matrix 2, constraint >= N, signal >= nVars, value >= r, count lying */
+        uint64_t c0 = s4->offset + 4;
+        memcpy(m, img, n);
+        put32(m + c0, 2);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        assert_int_equal(err.offset, c0);
+        memcpy(m, img, n);
+        put32(m + c0 + 4, 1u << 30);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n);
+        put32(m + c0 + 8, 0xffffffffu);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        printf("bad signal: %s\n", err.msg);
+        memcpy(m, img, n);
+        memset(m + c0 + 12, 0xff, 32);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_ENCODING);
+        memcpy(m, img, n);
+        put32(m + s4->offset, 0xffffffffu);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        free(m);
+        pm_binfile_close(&bf);
+        free(img);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(zkey_fixtures),
+        cmocka_unit_test(zkey_mismatches),
+        cmocka_unit_test(zkey_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
