@@ -162,6 +162,152 @@ void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a) {
     *r = o;
 }
 
+/* Karabina compressed form: (g2, g3, g4, g5) = (c1.c0, c0.c2, c0.c1, c1.c2), i.e. in the
+ * Fp4 view of fp12_cyclotomic_sqr, A1 = g2 + g3 s and A2 = g4 + g5 s (A0 = g0 + g1 s dropped). */
+typedef struct { fp2_t g2, g3, g4, g5; } fp12_compressed_t;
+
+static void fp12_compressed_sqr(fp12_compressed_t *r, const fp12_compressed_t *a) {
+    /* The Granger–Scott formulas for B1, B2 only involve A1, A2 (Karabina §3):
+     *   h2 = 2 g2 + 3 xi (2 g4 g5),   h3 = 3 (g4^2 + xi g5^2) - 2 g3,
+     *   h4 = 3 (g2^2 + xi g3^2) - 2 g4, h5 = 2 g5 + 3 (2 g2 g3);  2xy = (x+y)^2 - x^2 - y^2.
+     * 6 S2. */
+    fp2_t t2, t3, t4, t5, b23, b45, t;
+    fp2_sqr(&t2, &a->g2);
+    fp2_sqr(&t3, &a->g3);
+    fp2_sqr(&t4, &a->g4);
+    fp2_sqr(&t5, &a->g5);
+    fp2_add(&b23, &a->g2, &a->g3);
+    fp2_sqr(&b23, &b23);
+    fp2_sub(&b23, &b23, &t2);
+    fp2_sub(&b23, &b23, &t3);
+    fp2_add(&b45, &a->g4, &a->g5);
+    fp2_sqr(&b45, &b45);
+    fp2_sub(&b45, &b45, &t4);
+    fp2_sub(&b45, &b45, &t5);
+
+    fp12_compressed_t o;
+    /* h2 = 2 g2 + 3 xi b45 */
+    fp2_mul_by_nonresidue(&t, &b45);
+    fp2_add(&o.g2, &t, &a->g2);
+    fp2_dbl(&o.g2, &o.g2);
+    fp2_add(&o.g2, &o.g2, &t);
+    /* h3 = 3 (t4 + xi t5) - 2 g3 = 2 (u - g3) + u */
+    fp2_mul_by_nonresidue(&t, &t5);
+    fp2_add(&t, &t, &t4);
+    fp2_sub(&o.g3, &t, &a->g3);
+    fp2_dbl(&o.g3, &o.g3);
+    fp2_add(&o.g3, &o.g3, &t);
+    /* h4 = 3 (t2 + xi t3) - 2 g4 */
+    fp2_mul_by_nonresidue(&t, &t3);
+    fp2_add(&t, &t, &t2);
+    fp2_sub(&o.g4, &t, &a->g4);
+    fp2_dbl(&o.g4, &o.g4);
+    fp2_add(&o.g4, &o.g4, &t);
+    /* h5 = 2 g5 + 3 b23 = 2 (g5 + b23) + b23 */
+    fp2_add(&o.g5, &a->g5, &b23);
+    fp2_dbl(&o.g5, &o.g5);
+    fp2_add(&o.g5, &o.g5, &b23);
+    *r = o;
+}
+
+/* Decompression (Karabina §4): g1 = num/den with
+ *   g2 != 0: num = xi g5^2 + 3 g4^2 - 2 g3, den = 4 g2;   g2 == 0: num = 2 g4 g5, den = g3;
+ * then g0 = xi (2 g1^2 + g2 g5 - 3 g3 g4) + 1. Returns 0 when den == 0. */
+static int fp12_compressed_num_den(fp2_t *num, fp2_t *den, const fp12_compressed_t *c) {
+    fp2_t t;
+    if (!fp2_is_zero(&c->g2)) {
+        fp2_sqr(num, &c->g5);
+        fp2_mul_by_nonresidue(num, num);
+        fp2_sqr(&t, &c->g4);
+        fp2_add(num, num, &t);
+        fp2_dbl(&t, &t);
+        fp2_add(num, num, &t);
+        fp2_dbl(&t, &c->g3);
+        fp2_sub(num, num, &t);
+        fp2_dbl(den, &c->g2);
+        fp2_dbl(den, den);
+    } else {
+        fp2_mul(num, &c->g4, &c->g5);
+        fp2_dbl(num, num);
+        *den = c->g3;
+    }
+    return !fp2_is_zero(den);
+}
+
+static void fp12_decompress(fp12_t *r, const fp12_compressed_t *c, const fp2_t *g1) {
+    fp2_t g0, t;
+    fp2_sqr(&g0, g1);
+    fp2_dbl(&g0, &g0);
+    fp2_mul(&t, &c->g2, &c->g5);
+    fp2_add(&g0, &g0, &t);
+    fp2_mul(&t, &c->g3, &c->g4);
+    fp2_sub(&g0, &g0, &t);
+    fp2_dbl(&t, &t);
+    fp2_sub(&g0, &g0, &t);
+    fp2_mul_by_nonresidue(&g0, &g0);
+    fp_add(&g0.c0, &g0.c0, &FP2_ONE.c0);
+    r->c0.c0 = g0;
+    r->c1.c1 = *g1;
+    r->c1.c0 = c->g2;
+    r->c0.c2 = c->g3;
+    r->c0.c1 = c->g4;
+    r->c1.c2 = c->g5;
+}
+
+void fp12_cyclotomic_exp_vartime(fp12_t *r, const fp12_t *a, uint64_t e) {
+    if (e == 0) {
+        *r = FP12_ONE;
+        return;
+    }
+    int top = 63 - __builtin_clzll(e);
+    fp12_compressed_t c = {a->c1.c0, a->c0.c2, a->c0.c1, a->c1.c2};
+    fp12_compressed_t saved[64];
+    fp2_t num[64], den[64], pre[64];
+    int ns = 0, ok = 1;
+    for (int k = 1; k <= top; k++) {
+        fp12_compressed_sqr(&c, &c);
+        if ((e >> k) & 1) {
+            saved[ns] = c;
+            if (!fp12_compressed_num_den(&num[ns], &den[ns], &c)) ok = 0;
+            ns++;
+        }
+    }
+    if (!ok) { /* degenerate: plain left-to-right square-and-multiply with GS squarings */
+        fp12_t acc = *a;
+        for (int k = top - 1; k >= 0; k--) {
+            fp12_cyclotomic_sqr(&acc, &acc);
+            if ((e >> k) & 1) fp12_mul(&acc, &acc, a);
+        }
+        *r = acc;
+        return;
+    }
+    fp12_t acc = (e & 1) ? *a : FP12_ONE;
+    if (ns > 0) {
+        /* batch inversion of den[0..ns) (Montgomery's trick): 3(ns-1) M2 + 1 inversion */
+        fp2_t inv;
+        pre[0] = den[0];
+        for (int i = 1; i < ns; i++) fp2_mul(&pre[i], &pre[i - 1], &den[i]);
+        fp2_inv_vartime(&inv, &pre[ns - 1]);
+        for (int i = ns - 1; i >= 0; i--) {
+            fp2_t di, g1;
+            if (i > 0) {
+                fp2_mul(&di, &inv, &pre[i - 1]);
+                fp2_mul(&inv, &inv, &den[i]);
+            } else {
+                di = inv;
+            }
+            fp2_mul(&g1, &num[i], &di);
+            fp12_t t;
+            fp12_decompress(&t, &saved[i], &g1);
+            if ((e & 1) == 0 && i == ns - 1)
+                acc = t;
+            else
+                fp12_mul(&acc, &acc, &t);
+        }
+    }
+    *r = acc;
+}
+
 void fp12_pow_vartime(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t ne) {
     fp12_t acc = FP12_ONE, base = *a;
     for (size_t i = ne; i-- > 0;)

@@ -50,6 +50,14 @@ void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *l0, const fp2_t *l
 /* r = a^2 for a in the cyclotomic subgroup G_{Phi_12(p)} ONLY (Granger–Scott): 6 S2-equivalents
  * (9 Fp2 squarings). Wrong for general elements; the final exponentiation's hard part uses it. */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
+/* r = a^e for a in the cyclotomic subgroup ONLY and a 64-bit plain exponent e. Karabina's
+ * compressed squaring (ePrint 2010/542, §3–4: keep only the four Fp2 coordinates
+ * c1.c0, c0.c2, c0.c1, c1.c2; 6 S2 per squaring instead of 9), decompressing the powers
+ * a^(2^k) for the set bits k of e with one batched Fp2 inversion (Montgomery's trick), then
+ * multiplying them (popcount(e) - 1 Fp12 mul). Falls back to Granger–Scott squarings when a
+ * compressed value cannot be decompressed (a zero denominator; measure-zero inputs such as 1).
+ * Variable time in e and in a. e = 0 gives 1. */
+void fp12_cyclotomic_exp_vartime(fp12_t *r, const fp12_t *a, uint64_t e);
 /* r = a^e, e as ne little-endian 64-bit limbs of a plain integer. Variable time in e.
  * Generic square-and-multiply (tests, reference exponentiations). */
 void fp12_pow_vartime(fp12_t *r, const fp12_t *a, const uint64_t *e, size_t ne);

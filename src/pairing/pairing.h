@@ -49,7 +49,8 @@ void pairing_miller_loop(fp12_t *f, const g1_affine_t *ps, const g2_affine_t *qs
 
 /* r = f^(3 (p^12 - 1)/r): easy part f^((p^6 - 1)(p^2 + 1)), then the hard part
  * m^((x-1)^2 (x+p)(x^2+p^2-1) + 3) = m^(3 (p^4 - p^2 + 1)/r) (HHT ePrint 2020/875) with five
- * exponentiations by x using cyclotomic squarings. f must be nonzero (a Miller value is);
+ * exponentiations by x using Karabina compressed cyclotomic squarings
+ * (fp12_cyclotomic_exp_vartime). f must be nonzero (a Miller value is);
  * f = 0 gives 0. */
 void pairing_final_exp(fp12_t *r, const fp12_t *f);
 
