@@ -368,10 +368,79 @@ void PT(jac_mul_vartime)(JAC *r, const JAC *p, const uint64_t *k, size_t nk) {
     *r = acc;
 }
 
+/* r = t[idx] for idx < n, reading every entry (no memory access depends on idx). */
+static void PT(jac_select_ct)(JAC *r, const JAC *t, size_t n, uint64_t idx) {
+    enum { W = sizeof(JAC) / sizeof(uint64_t) };
+    uint64_t acc[W] = {0}, w[W];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t mask = 0 - ((((uint64_t)i ^ idx) - 1) >> 63); /* all ones iff i == idx */
+        memcpy(w, &t[i], sizeof w);
+        for (size_t j = 0; j < W; j++) acc[j] |= w[j] & mask;
+    }
+    memcpy(r, acc, sizeof acc);
+}
+
+/* r = cond ? a : r, cond in {0, 1}, without a branch. */
+static void PT(jac_cmov)(JAC *r, const JAC *a, uint64_t cond) {
+    enum { W = sizeof(JAC) / sizeof(uint64_t) };
+    uint64_t x[W], y[W], mask = 0 - cond;
+    memcpy(x, r, sizeof x);
+    memcpy(y, a, sizeof y);
+    for (size_t j = 0; j < W; j++) x[j] ^= (x[j] ^ y[j]) & mask;
+    memcpy(r, x, sizeof x);
+}
+
+#define EC_FIXED_W 4
+#define EC_FIXED_DIGITS 64 /* odd digits d_i in [-15, 15]; 64 * 4 bits cover k < 2^255 > r */
+
+/* Regular fixed-window multiplication for secret scalars (the prover's r, s): the odd-digit
+ * recoding of Okeya-Takagi / Joye-Tunstall ("Exponent recoding and regular exponentiation
+ * algorithms", AFRICACRYPT 2009, Alg. for odd k): k odd < 2^255 is written as 64 odd digits
+ * d_i in {+-1, ..., +-15}, d_63 > 0, so there is no zero digit and no data-dependent branch in
+ * the schedule: 252 doublings and 63 additions (11M + 5S each) for every k, table P, 3P, ..., 15P
+ * read in full at each step. An even k is made odd as k + 1 and P is subtracted at the end
+ * (always computed, selected by a mask). The recoding itself is branch-free:
+ * d = (k mod 32) - 16, k <- (k - d)/16 = ((k with low 5 bits cleared) + 16) / 16.
+ * What remains variable time: the exceptional-case branches inside jac_add / jac_dbl (taken
+ * with negligible probability for random k, except for k in {0, r-1}-like edge values), and the
+ * field layer's own timing. */
 void PT(jac_mul_fr)(JAC *r, const JAC *p, const fr_t *k) {
     fr_t plain;
     fr_from_mont(&plain, k);
-    PT(jac_mul_vartime)(r, p, plain.l, 4);
+    uint64_t e[4];
+    memcpy(e, plain.l, sizeof e);
+    uint64_t even = 1 ^ (e[0] & 1);
+    e[0] |= 1; /* k + 1 when k is even */
+    int8_t digit[EC_FIXED_DIGITS];
+    for (int i = 0; i < EC_FIXED_DIGITS - 1; i++) {
+        digit[i] = (int8_t)((int)(e[0] & 31) - 16);
+        e[0] = (e[0] & ~(uint64_t)31) | 16;
+        for (int j = 0; j < 3; j++) e[j] = (e[j] >> EC_FIXED_W) | (e[j + 1] << (64 - EC_FIXED_W));
+        e[3] >>= EC_FIXED_W;
+    }
+    digit[EC_FIXED_DIGITS - 1] = (int8_t)e[0]; /* odd, 1..15 */
+
+    JAC table[8], p2;
+    table[0] = *p;
+    PT(jac_dbl)(&p2, p);
+    for (int i = 1; i < 8; i++) PT(jac_add)(&table[i], &table[i - 1], &p2);
+
+    JAC acc, sel, nsel;
+    PT(jac_select_ct)(&acc, table, 8, (uint64_t)(digit[EC_FIXED_DIGITS - 1] >> 1));
+    for (int i = EC_FIXED_DIGITS - 2; i >= 0; i--) {
+        for (int j = 0; j < EC_FIXED_W; j++) PT(jac_dbl)(&acc, &acc);
+        int d = digit[i];
+        uint64_t neg = (uint64_t)(d >> 8) & 1;      /* 1 iff d < 0 (arithmetic shift) */
+        uint64_t mag = (uint64_t)((d ^ -(int)neg) + (int)neg); /* |d| */
+        PT(jac_select_ct)(&sel, table, 8, mag >> 1);
+        PT(jac_neg)(&nsel, &sel);
+        PT(jac_cmov)(&sel, &nsel, neg);
+        PT(jac_add)(&acc, &acc, &sel);
+    }
+    JAC fix;
+    PT(jac_sub)(&fix, &acc, p);
+    PT(jac_cmov)(&acc, &fix, even);
+    *r = acc;
 }
 
 /* ------------------------------------------------------------------ XYZZ */

@@ -34,7 +34,8 @@ int g2_affine_is_infinity(const g2_affine_t *p);
 int g2_affine_is_on_curve(const g2_affine_t *p);      /* infinity counts as on the curve */
 int g2_affine_eq(const g2_affine_t *a, const g2_affine_t *b);
 void g2_affine_neg(g2_affine_t *r, const g2_affine_t *p);
-/* subgroup membership (fast endomorphism test; infinity is in the subgroup). Variable time. */
+/* subgroup membership: psi(P) == [z]P (Scott, ePrint 2021/1130); p must be on the curve; infinity is in
+ * the subgroup. Variable time. */
 int g2_affine_in_subgroup_vartime(const g2_affine_t *p);
 
 /* Jacobian */
@@ -49,10 +50,12 @@ void g2_jac_neg(g2_jac_t *r, const g2_jac_t *p);
 void g2_jac_dbl(g2_jac_t *r, const g2_jac_t *p);
 void g2_jac_add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b);      /* complete (handles P=Q, inf) */
 void g2_jac_add_affine(g2_jac_t *r, const g2_jac_t *a, const g2_affine_t *b); /* mixed, complete */
-/* r = [k]p, k as plain little-endian limbs of nk words. */
+/* r = [k]p, k as plain little-endian limbs of nk words (any length; nk = 0 means k = 0). Width-5 wNAF,
+ * variable time in k. */
 void g2_jac_mul_vartime(g2_jac_t *r, const g2_jac_t *p, const uint64_t *k, size_t nk);
-/* r = [k]p, k an Fr element (Montgomery form, converted inside). Variable time (width-5 wNAF,
- * branching complete additions): do not use where the timing of a secret k is observable. */
+/* r = [k]p, k an Fr element (Montgomery form, converted inside). For secret scalars: a regular
+ * fixed-window schedule (64 odd signed 4-bit digits, table read in full, no branch on k in this
+ * layer; see ec_impl.h for what stays variable time). Any p on the curve (not only in the subgroup). */
 void g2_jac_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *k);
 
 /* XYZZ (bucket accumulation) */

@@ -267,6 +267,45 @@ static void TNAME(subgroup)(void **state) {
     }
 }
 
+/* the regular (fixed-window) mul_fr agrees with wNAF for random, edge and even/odd k, and for
+ * points outside the subgroup */
+static void TNAME(mul_fr_regular)(void **state) {
+    (void)state;
+    pm_test_seed();
+    JAC g, a, b;
+    PT(jac_from_affine)(&g, &GEN);
+    AFF off;
+    TNAME(rand_on_curve)(&off);
+    JAC joff;
+    PT(jac_from_affine)(&joff, &off);
+    size_t iters = pm_test_iters(16);
+    for (size_t it = 0; it < iters + 8; it++) {
+        fr_t k, plain;
+        if (it < 8) {
+            static const uint64_t small[4] = {0, 1, 2, 3};
+            if (it < 4) {
+                fr_from_u64(&k, small[it]);
+            } else {
+                fr_from_u64(&k, (uint64_t)(it - 3));
+                fr_neg(&k, &k); /* r-1, r-2, r-3, r-4 */
+            }
+        } else {
+            pm_rand_fr(&k);
+        }
+        fr_from_mont(&plain, &k);
+        const JAC *base = (it & 1) ? &joff : &g;
+        PT(jac_mul_fr)(&a, base, &k);
+        PT(jac_mul_vartime)(&b, base, plain.l, 4);
+        assert_true(PT(jac_eq)(&a, &b));
+    }
+    JAC inf;
+    fr_t k;
+    pm_rand_fr(&k);
+    PT(jac_set_infinity)(&inf);
+    PT(jac_mul_fr)(&a, &inf, &k);
+    assert_true(PT(jac_is_infinity)(&a));
+}
+
 /* one more macro level so that TNAME(x) is expanded before cmocka stringizes the name */
 #ifndef CURVE_TEST
 #define CURVE_TEST(f) cmocka_unit_test(f)
@@ -274,4 +313,4 @@ static void TNAME(subgroup)(void **state) {
 #define TNAME_TESTS                                                                   \
     CURVE_TEST(TNAME(generator)), CURVE_TEST(TNAME(small_multiples)),                 \
         CURVE_TEST(TNAME(laws)), CURVE_TEST(TNAME(batch_affine)),                     \
-        CURVE_TEST(TNAME(subgroup))
+        CURVE_TEST(TNAME(subgroup)), CURVE_TEST(TNAME(mul_fr_regular))
