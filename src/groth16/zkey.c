@@ -6,7 +6,7 @@
  * Order of work: container -> protocol -> header (curve first, so a BN254 key is named as such
  * before any size check that its 32-byte coordinates would fail) -> coefficients (validated,
  * bucketed by constraint with a counting sort that keeps file order inside a row) -> point
- * sections. Points are decoded in parallel; on failure the lowest failing index is re-decoded
+ * sections. Points are decoded (curve/encoding.h g1_from_lem / g2_from_lem) in parallel; on failure the lowest failing index is re-decoded
  * serially so the error names the first bad point, as a serial reader would.
  */
 #include "groth16/zkey.h"
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve/encoding.h"
 #include "r1cs/primes.h"
 #include "r1cs/r1cs_internal.h"
 #include "util/file.h"
@@ -36,46 +37,31 @@ typedef struct {
     unsigned flags;
 } dec_ctx;
 
-/* Decode one LEM G1 point at absolute offset off. */
+/* Decode one LEM point at absolute file offset off with the curve layer's decoder
+ * (curve/encoding.h: canonical coordinates, on-curve, optional subgroup), re-labelling its error
+ * with the section, the point index and the point's file offset. */
+static unsigned dec_flags(const dec_ctx *c) {
+    return (c->flags & ZKEY_CHECK_SUBGROUP) ? PM_DECODE_CHECK_SUBGROUP : 0u;
+}
+
 static pm_status dec_g1(g1_affine_t *out, const uint8_t *p, uint64_t off, uint64_t idx,
                         const dec_ctx *c, pm_error *err) {
-    if (fp_from_mont_le_bytes(&out->x, p) != 0)
-        return pm_error_set(err, PM_ERR_ENCODING, c->file, off,
-                            "%s point %llu: x coordinate is not canonical (>= q)", c->what,
-                            (unsigned long long)idx);
-    if (fp_from_mont_le_bytes(&out->y, p + N8Q) != 0)
-        return pm_error_set(err, PM_ERR_ENCODING, c->file, off + N8Q,
-                            "%s point %llu: y coordinate is not canonical (>= q)", c->what,
-                            (unsigned long long)idx);
-    if (!g1_affine_is_on_curve(out))
-        return pm_error_set(err, PM_ERR_NOT_ON_CURVE, c->file, off,
-                            "%s point %llu is not on the G1 curve", c->what,
-                            (unsigned long long)idx);
-    if ((c->flags & ZKEY_CHECK_SUBGROUP) && !g1_affine_in_subgroup_vartime(out))
-        return pm_error_set(err, PM_ERR_NOT_IN_SUBGROUP, c->file, off,
-                            "%s point %llu is not in the order-r subgroup of G1", c->what,
-                            (unsigned long long)idx);
-    return PM_OK;
+    pm_error e;
+    pm_status st = g1_from_lem(out, p, dec_flags(c), err ? &e : NULL);
+    if (st && err)
+        pm_error_set(err, st, c->file, off, "%s point %llu: %s", c->what, (unsigned long long)idx,
+                     e.msg);
+    return st;
 }
 
 static pm_status dec_g2(g2_affine_t *out, const uint8_t *p, uint64_t off, uint64_t idx,
                         const dec_ctx *c, pm_error *err) {
-    fp_t *coord[4] = {&out->x.c0, &out->x.c1, &out->y.c0, &out->y.c1};
-    static const char *const cname[4] = {"x.c0", "x.c1", "y.c0", "y.c1"};
-    for (int i = 0; i < 4; i++)
-        if (fp_from_mont_le_bytes(coord[i], p + (size_t)i * N8Q) != 0)
-            return pm_error_set(err, PM_ERR_ENCODING, c->file, off + (uint64_t)i * N8Q,
-                                "%s point %llu: %s coordinate is not canonical (>= q)", c->what,
-                                (unsigned long long)idx, cname[i]);
-    if (!g2_affine_is_on_curve(out))
-        return pm_error_set(err, PM_ERR_NOT_ON_CURVE, c->file, off,
-                            "%s point %llu is not on the G2 curve", c->what,
-                            (unsigned long long)idx);
-    if ((c->flags & ZKEY_CHECK_SUBGROUP) && !g2_affine_in_subgroup_vartime(out))
-        return pm_error_set(err, PM_ERR_NOT_IN_SUBGROUP, c->file, off,
-                            "%s point %llu is not in the order-r subgroup of G2", c->what,
-                            (unsigned long long)idx);
-    return PM_OK;
+    pm_error e;
+    pm_status st = g2_from_lem(out, p, dec_flags(c), err ? &e : NULL);
+    if (st && err)
+        pm_error_set(err, st, c->file, off, "%s point %llu: %s", c->what, (unsigned long long)idx,
+                     e.msg);
+    return st;
 }
 
 /* Decode n G1 points from r (which must hold exactly n*96 bytes) into a new array. */

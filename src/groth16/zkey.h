@@ -9,8 +9,8 @@
  *
  * Points: the file stores "LEM" affine points, each Fq coordinate 48 LE bytes in Montgomery form,
  * G2 as x.c0 x.c1 y.c0 y.c1, infinity = all zero bytes. They are decoded into g1_affine_t /
- * g2_affine_t (curve/g1.h, g2.h: Montgomery fp_t limbs; infinity = (0, 0)) and every point is
- * checked canonical (< q per coordinate, PM_ERR_ENCODING) and on its curve (PM_ERR_NOT_ON_CURVE);
+ * g2_affine_t (curve/g1.h, g2.h: Montgomery fp_t limbs; infinity = (0, 0)) by the curve layer's
+ * g1_from_lem / g2_from_lem (curve/encoding.h), so every point is checked canonical (< q per coordinate, PM_ERR_ENCODING) and on its curve (PM_ERR_NOT_ON_CURVE);
  * the error names the section, the point index and the point's file offset. Subgroup checks are
  * optional (ZKEY_CHECK_SUBGROUP; snarkjs does not do them). Decoding is thread-parallel (OpenMP).
  *
