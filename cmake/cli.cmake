@@ -30,5 +30,8 @@ foreach(t ${PROOFMILL_CLI_TESTS})
   add_test(NAME cli_${tname} COMMAND bash ${t})
   set_tests_properties(cli_${tname} PROPERTIES
     ENVIRONMENT "PROOFMILL_BIN=$<TARGET_FILE:proofmill>;PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-    SKIP_RETURN_CODE 77)
+    SKIP_RETURN_CODE 77 LABELS cli)
+  if(tname MATCHES "hostile")
+    set_tests_properties(cli_${tname} PROPERTIES LABELS "cli;hostile")
+  endif()
 endforeach()
