@@ -7,8 +7,9 @@
  * addition (the bucket loop's unit of work) times the op-count floor W*(n + 2^c) of the cost
  * model in msm.h, i.e. how close the MSM is to "only bucket additions".
  *
- * Usage: bench_msm [--g1 LO HI] [--g2 LO HI] [--threads T1,T2,...] [--reps R]
- *   defaults: --g1 16 20 --g2 16 18 --threads 1,2 --reps 1. Sizes are log2(n).
+ * Usage: bench_msm [--g1 LO HI] [--g2 LO HI] [--threads T1,T2,...] [--reps R] [--c C]
+ *   defaults: --g1 16 20 --g2 16 18 --threads 1,2 --reps 1. Sizes are log2(n). --c forces the
+ *   window width (tuning the cost model / the batch-affine threshold).
  * Points: a random walk P_{i+1} = P_i + Q (cheap to make; Pippenger does not care).
  */
 #include <stdio.h>
@@ -88,7 +89,7 @@ static double now(void) {
                now() - tg, tadd * 1e9);                                                          \
         for (unsigned lg = lo; lg <= hi; lg++) {                                                 \
             size_t n = (size_t)1 << lg;                                                          \
-            unsigned c = msm_window_bits(n);                                                     \
+            unsigned c = force_c ? force_c : msm_window_bits(n);                                                     \
             double floor_s = (double)msm_num_windows(c) * ((double)n + (double)(1u << c)) * tadd; \
             double t1 = 0;                                                                       \
             for (unsigned ti = 0; ti < nthr; ti++) {                                             \
@@ -115,8 +116,9 @@ static double now(void) {
         free(ks);                                                                                \
     }
 
-#define g1_msm_check msm_g1_vartime
-#define g2_msm_check msm_g2_vartime
+static unsigned force_c; /* --c: force the window width (0 = automatic) */
+#define g1_msm_check(r, p, k, n, t) msm_g1_vartime_window(r, p, k, n, t, force_c, NULL, 0)
+#define g2_msm_check(r, p, k, n, t) msm_g2_vartime_window(r, p, k, n, t, force_c, NULL, 0)
 BENCH_GROUP(g1, g1_affine_t, g1_jac_t, g1_xyzz_t, G1_GENERATOR)
 BENCH_GROUP(g2, g2_affine_t, g2_jac_t, g2_xyzz_t, G2_GENERATOR)
 
@@ -130,6 +132,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--g2") && i + 2 < argc) {
             g2lo = (unsigned)atoi(argv[++i]);
             g2hi = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--c") && i + 1 < argc) {
+            force_c = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             reps = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -137,7 +141,7 @@ int main(int argc, char **argv) {
             for (char *s = strtok(argv[++i], ","); s && nthr < 16; s = strtok(NULL, ","))
                 thr[nthr++] = (unsigned)atoi(s);
         } else {
-            fprintf(stderr, "usage: %s [--g1 LO HI] [--g2 LO HI] [--threads 1,2] [--reps R]\n"
+            fprintf(stderr, "usage: %s [--g1 LO HI] [--g2 LO HI] [--threads 1,2] [--reps R] [--c C]\n"
                             "  (LO > HI skips a group)\n", argv[0]);
             return 2;
         }

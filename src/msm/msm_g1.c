@@ -23,4 +23,17 @@
 #define MSM_JAC_ADD(r, a, b) g1_jac_add(r, a, b)
 #define MSM_JAC_ADD_AFF(r, a, b) g1_jac_add_affine(r, a, b)
 
+/* batch-affine bucket accumulation for wide windows (see pippenger_impl.h) */
+#define MSM_BATCH_AFFINE 1
+#define MSM_FE fp_t
+#define MSM_FE_ADD(r, a, b) fp_add(r, a, b)
+#define MSM_FE_SUB(r, a, b) fp_sub(r, a, b)
+#define MSM_FE_DBL(r, a) fp_dbl(r, a)
+#define MSM_FE_NEG(r, a) fp_neg(r, a)
+#define MSM_FE_MUL(r, a, b) fp_mul(r, a, b)
+#define MSM_FE_SQR(r, a) fp_sqr(r, a)
+#define MSM_FE_IS_ZERO(a) fp_is_zero(a)
+#define MSM_FE_EQ(a, b) fp_eq(a, b)
+#define MSM_FE_INV(r, a) fp_inv_vartime(r, a)
+
 #include "msm/pippenger_impl.h"

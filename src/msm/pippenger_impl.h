@@ -21,7 +21,12 @@
  *   bad       T int              a scalar >= r was seen in the range
  *   ones      T MSM_XYZZ         sum of points whose scalar is 1, per range
  *   partial   256*T MSM_XYZZ     per (window, slice) bucket sums (W <= 256 windows, slices <= T)
- *   buckets   T * 2^(c-1) MSM_XYZZ  one bucket array per thread
+ *   thread    T * thread_bytes(c)  per worker: 2^(c-1) XYZZ buckets, or (batch-affine path)
+ *                                2^(c-1) affine buckets + state bytes + batch buffers
+ *
+ * Optional batch-affine bucket accumulation (define MSM_BATCH_AFFINE and the field macros
+ * MSM_FE, MSM_FE_ADD, MSM_FE_SUB, MSM_FE_DBL, MSM_FE_NEG, MSM_FE_MUL, MSM_FE_SQR,
+ * MSM_FE_IS_ZERO, MSM_FE_EQ, MSM_FE_INV; MSM_AFF must have fields x, y): see batch_task.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -46,8 +51,8 @@ typedef struct {
     int *bad;
     MSM_XYZZ *ones;
     MSM_XYZZ *partial;
-    MSM_XYZZ *buckets;   /* per worker: `stride` buckets each */
-    size_t stride;       /* 2^(cmax-1): bucket array stride, from the scratch layout */
+    unsigned char *thread_mem; /* per worker: thread_bytes each (bucket arrays, batch buffers) */
+    size_t thread_bytes;
     size_t nb;           /* 2^(c-1) for the window width c in use (c <= cmax) */
     size_t ng;           /* general scalars after compaction */
     /* work distribution */
@@ -55,12 +60,51 @@ typedef struct {
     atomic_uint worker;  /* next worker slot (bucket array) */
 } MSM_LOCAL(ctx);
 
+/* Windows at least this wide use batch-affine accumulation (when compiled in): below it the
+ * batches would be small (few buckets) and the shared inversion would not pay. */
+#ifndef MSM_BATCH_AFFINE_MIN_C
+#define MSM_BATCH_AFFINE_MIN_C 9u
+#endif
+
+#ifdef MSM_BATCH_AFFINE
+/* One pending bucket update: bucket b += (neg ? -P : P). */
+typedef struct {
+    uint32_t b, neg;
+    const MSM_AFF *p;
+} MSM_LOCAL(item);
+
+/* Pending additions per batch for nb buckets: large enough to spread the one inversion
+ * (safegcd, a few microseconds) over many additions, small against nb so that few points find
+ * their bucket already pending (collision rate ~ K/nb). */
+static size_t MSM_LOCAL(batch_cap)(size_t nb) {
+    size_t k = nb / 16u;
+    if (k > 512u) k = 512u;
+    if (k < 16u) k = 16u;
+    return k;
+}
+
+static size_t MSM_LOCAL(batch_bytes)(size_t nb) {
+    size_t k = MSM_LOCAL(batch_cap)(nb);
+    return msm_align64(nb * sizeof(MSM_AFF)) + msm_align64(nb) +
+           2u * msm_align64(k * sizeof(MSM_FE)) + 3u * msm_align64(k * sizeof(MSM_LOCAL(item)));
+}
+#endif
+
+static size_t MSM_LOCAL(thread_bytes)(unsigned c) {
+    size_t nb = (size_t)1 << (c - 1u);
+    size_t bytes = msm_align64(nb * sizeof(MSM_XYZZ));
+#ifdef MSM_BATCH_AFFINE
+    size_t bb = MSM_LOCAL(batch_bytes)(nb);
+    if (bb > bytes) bytes = bb;
+#endif
+    return msm_align64(bytes);
+}
+
 /* Byte size of the scratch for n points (one chunk), T threads, c bits. */
 static size_t MSM_LOCAL(layout)(MSM_LOCAL(ctx) *x, unsigned char *base, size_t n, unsigned t,
                                 unsigned c) {
     size_t off = 0;
     size_t nwin = 256u; /* W(c') for any c' <= c: a smaller c may be used at run time */
-    size_t nb = (size_t)1 << (c - 1u);
 #define MSM_PART(field, type, count)                                   \
     do {                                                               \
         if (x) x->field = (type *)(void *)(base + off);                \
@@ -71,9 +115,13 @@ static size_t MSM_LOCAL(layout)(MSM_LOCAL(ctx) *x, unsigned char *base, size_t n
     MSM_PART(bad, int, t);
     MSM_PART(ones, MSM_XYZZ, t);
     MSM_PART(partial, MSM_XYZZ, nwin * t);
-    MSM_PART(buckets, MSM_XYZZ, nb * t);
 #undef MSM_PART
-    if (x) x->stride = nb;
+    size_t per = MSM_LOCAL(thread_bytes)(c);
+    if (x) {
+        x->thread_mem = base + off;
+        x->thread_bytes = per;
+    }
+    off += per * t;
     return off + 64u; /* slack to align an arbitrary base */
 }
 
@@ -125,17 +173,23 @@ static void MSM_LOCAL(split_worker)(void *p) {
 }
 
 /* One task: window j over slice s of the general indices; leaves sum_b b*B_b in partial[]. */
-static void MSM_LOCAL(window_task)(MSM_LOCAL(ctx) *x, MSM_XYZZ *bk, unsigned j, unsigned s) {
-    const unsigned c = x->c;
-    size_t lo = x->ng * s / x->slices, hi = x->ng * (s + 1u) / x->slices;
-    /* Highest bucket this window can reach: digits are <= 2^(c-1), and in the top window
-     * bounded by the bits left above c*j (k < 2^255). */
+/* Highest bucket count window j can reach: digits are <= 2^(c-1), and in the top window
+ * bounded by the bits left above c*j (k < 2^255). */
+static size_t MSM_LOCAL(window_buckets)(const MSM_LOCAL(ctx) *x, unsigned j) {
     size_t nb = x->nb;
-    unsigned above = 255u > c * j ? 255u - c * j : 0u; /* bits of k at or above position cj */
-    if (above < c) {
+    unsigned above = 255u > x->c * j ? 255u - x->c * j : 0u; /* bits of k at positions >= cj */
+    if (above < x->c) {
         size_t lim = ((size_t)1 << above); /* digit <= 2^above - 1 + carry */
         if (lim < nb) nb = lim;
     }
+    return nb;
+}
+
+/* XYZZ path: every point is one mixed addition into its bucket (8M + 2S). */
+static void MSM_LOCAL(window_task)(MSM_LOCAL(ctx) *x, MSM_XYZZ *bk, unsigned j, unsigned s) {
+    const unsigned c = x->c;
+    size_t lo = x->ng * s / x->slices, hi = x->ng * (s + 1u) / x->slices;
+    size_t nb = MSM_LOCAL(window_buckets)(x, j);
     for (size_t b = 0; b < nb; b++) MSM_XYZZ_SET_INF(&bk[b]);
     const uint32_t *idx = x->idx;
     for (size_t t = lo; t < hi; t++) {
@@ -155,15 +209,163 @@ static void MSM_LOCAL(window_task)(MSM_LOCAL(ctx) *x, MSM_XYZZ *bk, unsigned j, 
     x->partial[(size_t)j * x->slices + s] = acc;
 }
 
+
+#ifdef MSM_BATCH_AFFINE
+/* Batch-affine path. Buckets are affine points; additions into them are collected in a batch
+ * of up to K pending updates (each to a different bucket), whose denominators x_P - x_B share
+ * one inversion by Montgomery's trick (Montgomery 1987, "Speeding the Pollard and elliptic
+ * curve methods"). Per addition: 1M prefix product + 2M back pass + 1M slope + 1S + 1M = 5M+1S
+ * plus the inversion's 1/K share, against 8M + 2S for the XYZZ mixed addition. A point whose
+ * bucket is already pending in the batch waits for the next batch; a point landing in an empty
+ * bucket is copied; P = B (doubling) and P = -B are handled at once with their own inversion
+ * (rare: repeated points). Reduction then uses mixed additions of affine buckets. */
+static void MSM_LOCAL(affine_double)(MSM_AFF *B) {
+    /* lambda = 3x^2 / 2y; x3 = lambda^2 - 2x; y3 = lambda (x - x3) - y */
+    if (MSM_FE_IS_ZERO(&B->y)) { /* 2-torsion: 2B = O (not in the r-torsion, but stay exact) */
+        memset(B, 0, sizeof *B);
+        return;
+    }
+    MSM_FE num, den, lam, t, x3;
+    MSM_FE_SQR(&num, &B->x);
+    MSM_FE_DBL(&t, &num);
+    MSM_FE_ADD(&num, &num, &t);
+    MSM_FE_DBL(&den, &B->y);
+    MSM_FE_INV(&den, &den);
+    MSM_FE_MUL(&lam, &num, &den);
+    MSM_FE_SQR(&x3, &lam);
+    MSM_FE_DBL(&t, &B->x);
+    MSM_FE_SUB(&x3, &x3, &t);
+    MSM_FE_SUB(&t, &B->x, &x3);
+    MSM_FE_MUL(&t, &lam, &t);
+    MSM_FE_SUB(&B->y, &t, &B->y);
+    B->x = x3;
+}
+
+static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigned j, unsigned s) {
+    enum { EMPTY = 0, FULL = 1, PENDING = 2 };
+    typedef MSM_LOCAL(item) item_t;
+    const unsigned c = x->c;
+    size_t lo = x->ng * s / x->slices, hi = x->ng * (s + 1u) / x->slices;
+    size_t nb = MSM_LOCAL(window_buckets)(x, j);
+    const size_t K = MSM_LOCAL(batch_cap)(x->nb);
+    /* carve the worker's memory (sizes as in batch_bytes, for x->nb >= nb) */
+    MSM_AFF *bk = (MSM_AFF *)(void *)mem;
+    mem += msm_align64(x->nb * sizeof(MSM_AFF));
+    uint8_t *st = mem;
+    mem += msm_align64(x->nb);
+    MSM_FE *den = (MSM_FE *)(void *)mem;
+    mem += msm_align64(K * sizeof(MSM_FE));
+    MSM_FE *pre = (MSM_FE *)(void *)mem;
+    mem += msm_align64(K * sizeof(MSM_FE));
+    item_t *batch = (item_t *)(void *)mem;
+    mem += msm_align64(K * sizeof(item_t));
+    item_t *old = (item_t *)(void *)mem;
+    mem += msm_align64(K * sizeof(item_t));
+    item_t *neu = (item_t *)(void *)mem;
+
+    memset(st, EMPTY, nb);
+    const uint32_t *idx = x->idx;
+    size_t t = lo, nold = 0;
+    while (t < hi || nold > 0) {
+        size_t nbat = 0, nnew = 0;
+        /* place one update: copy into an empty bucket, defer if pending, else queue it */
+#define MSM_PLACE(IT)                                                                          \
+    do {                                                                                       \
+        const item_t it_ = (IT);                                                               \
+        MSM_AFF *B_ = &bk[it_.b];                                                              \
+        if (st[it_.b] == EMPTY) {                                                              \
+            B_->x = it_.p->x;                                                                  \
+            if (it_.neg) MSM_FE_NEG(&B_->y, &it_.p->y);                                        \
+            else B_->y = it_.p->y;                                                             \
+            st[it_.b] = FULL;                                                                  \
+        } else if (st[it_.b] == PENDING) {                                                     \
+            neu[nnew++] = it_;                                                                 \
+        } else {                                                                               \
+            MSM_FE_SUB(&den[nbat], &it_.p->x, &B_->x);                                         \
+            if (MSM_FE_IS_ZERO(&den[nbat])) {                                                  \
+                MSM_FE yp_;                                                                    \
+                if (it_.neg) MSM_FE_NEG(&yp_, &it_.p->y);                                      \
+                else yp_ = it_.p->y;                                                           \
+                if (MSM_FE_EQ(&yp_, &B_->y)) {                                                 \
+                    MSM_LOCAL(affine_double)(B_);                                              \
+                    if (MSM_AFF_IS_INF(B_)) st[it_.b] = EMPTY;                                 \
+                } else {                                                                       \
+                    st[it_.b] = EMPTY; /* P = -B */                                            \
+                }                                                                              \
+            } else {                                                                           \
+                if (nbat) MSM_FE_MUL(&pre[nbat], &pre[nbat - 1], &den[nbat]);                  \
+                else pre[0] = den[0];                                                          \
+                batch[nbat++] = it_;                                                           \
+                st[it_.b] = PENDING;                                                           \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+        for (size_t o = 0; o < nold; o++) MSM_PLACE(old[o]);
+        while (t < hi && nbat < K && nnew < K) {
+            uint32_t i = idx[t++];
+            int32_t d = msm_booth_digit(x->scalars[i].l, j, c);
+            if (d == 0) continue;
+            item_t it = {(uint32_t)(d > 0 ? d - 1 : -d - 1), d < 0, &x->points[i]};
+            MSM_PLACE(it);
+        }
+#undef MSM_PLACE
+        if (nbat > 0) {
+            MSM_FE inv, ik, lam, yp, x3, u;
+            MSM_FE_INV(&inv, &pre[nbat - 1]);
+            for (size_t k = nbat; k-- > 0;) {
+                if (k > 0) {
+                    MSM_FE_MUL(&ik, &inv, &pre[k - 1]);
+                    MSM_FE_MUL(&inv, &inv, &den[k]);
+                } else {
+                    ik = inv;
+                }
+                const item_t *it = &batch[k];
+                MSM_AFF *B = &bk[it->b];
+                if (it->neg) MSM_FE_NEG(&yp, &it->p->y);
+                else yp = it->p->y;
+                MSM_FE_SUB(&u, &yp, &B->y);
+                MSM_FE_MUL(&lam, &u, &ik);          /* (yP - yB) / (xP - xB) */
+                MSM_FE_SQR(&x3, &lam);
+                MSM_FE_SUB(&x3, &x3, &B->x);
+                MSM_FE_SUB(&x3, &x3, &it->p->x);    /* x3 = lam^2 - xB - xP */
+                MSM_FE_SUB(&u, &B->x, &x3);
+                MSM_FE_MUL(&u, &lam, &u);
+                MSM_FE_SUB(&B->y, &u, &B->y);       /* y3 = lam (xB - x3) - yB */
+                B->x = x3;
+                st[it->b] = FULL;
+            }
+        }
+        item_t *sw = old;
+        old = neu;
+        neu = sw;
+        nold = nnew;
+    }
+    MSM_XYZZ sum, acc;
+    MSM_XYZZ_SET_INF(&sum);
+    MSM_XYZZ_SET_INF(&acc);
+    for (size_t b = nb; b-- > 0;) {
+        if (st[b] != EMPTY) MSM_XYZZ_ADD_AFF(&sum, &sum, &bk[b]);
+        if (!MSM_XYZZ_IS_INF(&sum)) MSM_XYZZ_ADD(&acc, &acc, &sum);
+    }
+    x->partial[(size_t)j * x->slices + s] = acc;
+}
+#endif
+
 static void MSM_LOCAL(window_worker)(void *p) {
     MSM_LOCAL(ctx) *x = p;
     unsigned me = atomic_fetch_add(&x->worker, 1u);
-    MSM_XYZZ *bk = x->buckets + (size_t)me * x->stride;
+    unsigned char *mem = x->thread_mem + (size_t)me * x->thread_bytes;
     unsigned tasks = x->nwin * x->slices;
     for (;;) {
         unsigned t = atomic_fetch_add(&x->next, 1u);
         if (t >= tasks) return;
-        MSM_LOCAL(window_task)(x, bk, t / x->slices, t % x->slices);
+#ifdef MSM_BATCH_AFFINE
+        if (x->c >= MSM_BATCH_AFFINE_MIN_C) {
+            MSM_LOCAL(batch_task)(x, mem, t / x->slices, t % x->slices);
+            continue;
+        }
+#endif
+        MSM_LOCAL(window_task)(x, (MSM_XYZZ *)(void *)mem, t / x->slices, t % x->slices);
     }
 }
 
@@ -204,7 +406,7 @@ static pm_status MSM_LOCAL(chunk)(MSM_XYZZ *out, const MSM_AFF *points, const fr
         if (c > cmax) c = cmax;
         x.c = c;
         x.nwin = msm_num_windows(c);
-        x.nb = (size_t)1 << (c - 1u); /* <= x.stride since c <= cmax */
+        x.nb = (size_t)1 << (c - 1u); /* c <= cmax: fits the per-worker memory */
         unsigned workers = threads;
         if ((size_t)workers * 64u > ng) workers = (unsigned)(ng / 64u);
         if (workers == 0) workers = 1;

@@ -34,7 +34,7 @@
 #define T_(name) g2_##name
 #define M_(name) msm_g2_##name
 #define T_NAME "G2"
-#define T_SCALE 3
+#define T_SCALE 4
 #endif
 
 static fr_t plain_rand(void) {
@@ -236,6 +236,56 @@ static void test_special_points(void **state) {
     check_naive(pts, ks, N / 4, 2, 0);
 }
 
+/* The batch-affine path (windows c >= its threshold) under bucket collisions: every point to
+ * the same bucket (pending collisions, P = B doublings), P and -P meeting in a bucket, and small
+ * scalars crowding a few buckets of a wide window. */
+static void test_batch_affine_collisions(void **state) {
+    (void)state;
+    const size_t N = 300 / T_SCALE / T_SCALE;
+    T_AFF *pts = malloc(N * sizeof *pts), *same = malloc(N * sizeof *same);
+    fr_t *a = malloc(N * sizeof *a), *asame = malloc(N * sizeof *asame), *ks = malloc(N * sizeof *ks);
+    rand_points(pts, a, N);
+    static const unsigned cs[] = {9, 12, 16};
+    for (unsigned ci = 0; ci < 3; ci++) {
+        unsigned c = cs[ci];
+        T_JAC got, want;
+        /* one point, one scalar: all N updates hit one bucket per window */
+        fr_t k = plain_rand();
+        for (size_t i = 0; i < N; i++) same[i] = pts[0], asame[i] = a[0], ks[i] = k;
+        oracle_fr(&want, asame, ks, N);
+        assert_int_equal(M_(vartime_window)(&got, same, ks, N, 2, c, NULL, 0), PM_OK);
+        if (!T_(jac_eq)(&got, &want)) fail_msg(T_NAME " c=%u: repeated point/scalar wrong", c);
+        /* P, -P, P, -P, ... with one scalar: cancels to O, passing through empty buckets */
+        for (size_t i = 1; i < N; i += 2) T_(affine_neg)(&same[i], &pts[0]);
+        assert_int_equal(M_(vartime_window)(&got, same, ks, N - 1, 1, c, NULL, 0), PM_OK);
+        T_JAC one;
+        T_(jac_from_affine)(&one, &pts[0]);
+        T_JAC w1;
+        fr_t km;
+        fr_to_mont(&km, &k);
+        T_(jac_mul_fr)(&w1, &one, &km);
+        if (!T_(jac_eq)(&got, &w1)) fail_msg(T_NAME " c=%u: P/-P alternation wrong", c);
+        /* distinct points, small scalars 2..41: a few buckets, many collisions */
+        for (size_t i = 0; i < N; i++) ks[i] = (fr_t){{2 + pm_rand64() % 40, 0, 0, 0}};
+        oracle_fr(&want, a, ks, N);
+        for (unsigned t = 1; t <= 2; t++) {
+            assert_int_equal(M_(vartime_window)(&got, pts, ks, N, t, c, NULL, 0), PM_OK);
+            if (!T_(jac_eq)(&got, &want)) fail_msg(T_NAME " c=%u t=%u: small scalars wrong", c, t);
+        }
+        /* the same with random scalars and some points repeated */
+        for (size_t i = 0; i < N; i++) ks[i] = plain_rand();
+        for (size_t i = 0; i < N; i += 7) pts[i] = pts[1], a[i] = a[1];
+        oracle_fr(&want, a, ks, N);
+        assert_int_equal(M_(vartime_window)(&got, pts, ks, N, 2, c, NULL, 0), PM_OK);
+        if (!T_(jac_eq)(&got, &want)) fail_msg(T_NAME " c=%u: random scalars wrong", c);
+    }
+    free(pts);
+    free(same);
+    free(a);
+    free(asame);
+    free(ks);
+}
+
 static void test_scratch(void **state) {
     (void)state;
     enum { N = 30 };
@@ -265,6 +315,7 @@ int main(void) {
         cmocka_unit_test(test_all_windows),
         cmocka_unit_test(test_special_scalars),
         cmocka_unit_test(test_special_points),
+        cmocka_unit_test(test_batch_affine_collisions),
         cmocka_unit_test(test_scratch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
