@@ -27,6 +27,11 @@ void pm_fp_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 void pm_fp_sqr_adx(uint64_t r[6], const uint64_t a[6]);
 void pm_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void pm_fr_sqr_adx(uint64_t r[4], const uint64_t a[4]);
+/* r = a + b, a - b mod m; same contract; plain x86-64 (add/adc/cmov), callable on any x86-64 CPU. */
+void pm_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void pm_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+void pm_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void pm_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 
 /* 1 when the ADX kernels run, 0 when the portable code runs. */
 extern int pm_field_adx_state; /* 0: not yet probed, 1: use adx, -1: portable */

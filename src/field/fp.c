@@ -19,10 +19,24 @@ const uint64_t FP_N0 = 0x89f3fffcfffcfffdULL;
 
 #define M (FP_MODULUS.l)
 
-void fp_add(fp_t *r, const fp_t *a, const fp_t *b) { mont_add(r->l, a->l, b->l, M, N); }
-void fp_sub(fp_t *r, const fp_t *a, const fp_t *b) { mont_sub(r->l, a->l, b->l, M, N); }
+/* add/sub/dbl: in the asm build, plain x86-64 kernels (add/adc + cmov, no BMI2/ADX needed, so no
+ * run-time check); the C of mont_impl.h otherwise. */
+void fp_add(fp_t *r, const fp_t *a, const fp_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    pm_fp_add_x86(r->l, a->l, b->l);
+#else
+    mont_add(r->l, a->l, b->l, M, N);
+#endif
+}
+void fp_sub(fp_t *r, const fp_t *a, const fp_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    pm_fp_sub_x86(r->l, a->l, b->l);
+#else
+    mont_sub(r->l, a->l, b->l, M, N);
+#endif
+}
 void fp_neg(fp_t *r, const fp_t *a) { mont_neg(r->l, a->l, M, N); }
-void fp_dbl(fp_t *r, const fp_t *a) { mont_add(r->l, a->l, a->l, M, N); }
+void fp_dbl(fp_t *r, const fp_t *a) { fp_add(r, a, a); }
 /* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
 void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) {
 #if PM_FIELD_HAVE_ADX_KERNELS
@@ -45,11 +59,32 @@ void fp_sqr(fp_t *r, const fp_t *a) {
 }
 
 void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne) {
-    fp_t acc = FP_ONE, base = *a;
+    /* Fixed 4-bit windows, most significant first: 14 mul of precomputation, then per window 4 sqr
+     * and one mul when the digit is nonzero (k-bit exponent: k sqr + ~15k/64 mul instead of ~k/2 mul).
+     * Leading zero limbs/digits are skipped, so short exponents cost little. */
+    fp_t tab[16], acc = FP_ONE;
+    while (ne > 0 && e[ne - 1] == 0) ne--;
+    if (ne == 0) {
+        *r = FP_ONE;
+        return;
+    }
+    tab[0] = FP_ONE;
+    tab[1] = *a;
+    for (int k = 2; k < 16; k++) fp_mul(&tab[k], &tab[k - 1], a);
+    int started = 0;
     for (size_t i = ne; i-- > 0;) {
-        for (int b = 63; b >= 0; b--) {
-            fp_sqr(&acc, &acc);
-            if ((e[i] >> b) & 1) fp_mul(&acc, &acc, &base);
+        for (int sh = 60; sh >= 0; sh -= 4) {
+            unsigned d = (unsigned)(e[i] >> sh) & 15;
+            if (started) {
+                fp_sqr(&acc, &acc);
+                fp_sqr(&acc, &acc);
+                fp_sqr(&acc, &acc);
+                fp_sqr(&acc, &acc);
+                if (d) fp_mul(&acc, &acc, &tab[d]);
+            } else if (d) {
+                acc = tab[d];
+                started = 1;
+            }
         }
     }
     *r = acc;

@@ -19,10 +19,24 @@ const uint64_t FR_N0 = 0xfffffffeffffffffULL;
 
 #define M (FR_MODULUS.l)
 
-void fr_add(fr_t *r, const fr_t *a, const fr_t *b) { mont_add(r->l, a->l, b->l, M, N); }
-void fr_sub(fr_t *r, const fr_t *a, const fr_t *b) { mont_sub(r->l, a->l, b->l, M, N); }
+/* add/sub/dbl: in the asm build, plain x86-64 kernels (add/adc + cmov, no BMI2/ADX needed, so no
+ * run-time check); the C of mont_impl.h otherwise. */
+void fr_add(fr_t *r, const fr_t *a, const fr_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    pm_fr_add_x86(r->l, a->l, b->l);
+#else
+    mont_add(r->l, a->l, b->l, M, N);
+#endif
+}
+void fr_sub(fr_t *r, const fr_t *a, const fr_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    pm_fr_sub_x86(r->l, a->l, b->l);
+#else
+    mont_sub(r->l, a->l, b->l, M, N);
+#endif
+}
 void fr_neg(fr_t *r, const fr_t *a) { mont_neg(r->l, a->l, M, N); }
-void fr_dbl(fr_t *r, const fr_t *a) { mont_add(r->l, a->l, a->l, M, N); }
+void fr_dbl(fr_t *r, const fr_t *a) { fr_add(r, a, a); }
 /* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
 void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) {
 #if PM_FIELD_HAVE_ADX_KERNELS
@@ -45,11 +59,32 @@ void fr_sqr(fr_t *r, const fr_t *a) {
 }
 
 void fr_pow_vartime(fr_t *r, const fr_t *a, const uint64_t *e, size_t ne) {
-    fr_t acc = FR_ONE, base = *a;
+    /* Fixed 4-bit windows, most significant first: 14 mul of precomputation, then per window 4 sqr
+     * and one mul when the digit is nonzero (k-bit exponent: k sqr + ~15k/64 mul instead of ~k/2 mul).
+     * Leading zero limbs/digits are skipped, so short exponents cost little. */
+    fr_t tab[16], acc = FR_ONE;
+    while (ne > 0 && e[ne - 1] == 0) ne--;
+    if (ne == 0) {
+        *r = FR_ONE;
+        return;
+    }
+    tab[0] = FR_ONE;
+    tab[1] = *a;
+    for (int k = 2; k < 16; k++) fr_mul(&tab[k], &tab[k - 1], a);
+    int started = 0;
     for (size_t i = ne; i-- > 0;) {
-        for (int b = 63; b >= 0; b--) {
-            fr_sqr(&acc, &acc);
-            if ((e[i] >> b) & 1) fr_mul(&acc, &acc, &base);
+        for (int sh = 60; sh >= 0; sh -= 4) {
+            unsigned d = (unsigned)(e[i] >> sh) & 15;
+            if (started) {
+                fr_sqr(&acc, &acc);
+                fr_sqr(&acc, &acc);
+                fr_sqr(&acc, &acc);
+                fr_sqr(&acc, &acc);
+                if (d) fr_mul(&acc, &acc, &tab[d]);
+            } else if (d) {
+                acc = tab[d];
+                started = 1;
+            }
         }
     }
     *r = acc;
@@ -195,31 +230,48 @@ static void fr_odd_part(uint64_t t[N]) {
     for (int i = 0; i < N; i++) t[i] = (t[i] >> 32) | (i + 1 < N ? t[i + 1] << 32 : 0);
 }
 
+/* z = g^t (g = 7, the multiplicative generator), a primitive 2^32-th root of unity; computed once by
+ * code (several threads may race on the first call; they store the same value). */
+static void fr_sqrt_root(fr_t *z) {
+    static fr_t cache;
+    static int ready = 0;
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+        *z = cache;
+        return;
+    }
+    fr_t g, w;
+    uint64_t t[N];
+    fr_multiplicative_generator(&g);
+    fr_odd_part(t);
+    fr_pow_vartime(&w, &g, t, N);
+    cache = w;
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    *z = w;
+}
+
 int fr_sqrt(fr_t *r, const fr_t *a) {
-    /* Tonelli-Shanks (Cohen, A Course in Computational Algebraic Number Theory, Alg. 1.5.1). */
+    /* Tonelli-Shanks (Cohen, A Course in Computational Algebraic Number Theory, Alg. 1.5.1) with
+     * one exponentiation: w = a^((t-1)/2), x = a*w = a^((t+1)/2), b = x*w = a^t. A non-square shows
+     * up as b of order exactly 2^32 (b^(2^31) = -1), so no separate Legendre symbol is needed. */
     if (fr_is_zero(a)) {
         *r = FR_ZERO;
         return 1;
     }
-    if (fr_legendre(a) != 1) return 0;
     uint64_t t[N], t1[N];
     fr_odd_part(t);
-    /* (t+1)/2 */
-    for (int i = 0; i < N; i++) t1[i] = t[i];
-    t1[0] += 1; /* t is odd, so no carry */
-    for (int i = 0; i < N; i++) t1[i] = (t1[i] >> 1) | (i + 1 < N ? t1[i + 1] << 63 : 0);
-    fr_t g, z, x, b;
-    fr_multiplicative_generator(&g);
-    fr_pow_vartime(&z, &g, t, N);     /* z: primitive 2^32-th root */
-    fr_pow_vartime(&x, a, t1, N);     /* x = a^((t+1)/2) */
-    fr_pow_vartime(&b, a, t, N);      /* b = a^t */
+    for (int i = 0; i < N; i++) t1[i] = (t[i] >> 1) | (i + 1 < N ? t[i + 1] << 63 : 0); /* (t-1)/2 */
+    fr_t w, x, b, z;
+    fr_pow_vartime(&w, a, t1, N);
+    fr_mul(&x, a, &w);
+    fr_mul(&b, &x, &w);
+    fr_sqrt_root(&z);
     unsigned m = FR_TWO_ADICITY;
     while (!fr_is_one(&b)) {
         unsigned i = 0;
         fr_t b2 = b;
         while (!fr_is_one(&b2)) {
             fr_sqr(&b2, &b2);
-            i++;
+            if (++i == m) return 0; /* order of b is 2^m: a is not a square */
         }
         fr_t c = z;
         for (unsigned j = 0; j + i + 1 < m; j++) fr_sqr(&c, &c);

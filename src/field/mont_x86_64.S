@@ -1010,5 +1010,213 @@ pm_fr_sqr_adx:
 	.cfi_endproc
 	.size	pm_fr_sqr_adx, .-pm_fr_sqr_adx
 
+	.globl	pm_fp_add_x86
+	.hidden	pm_fp_add_x86
+	.type	pm_fp_add_x86, @function
+	.p2align 5
+pm_fp_add_x86:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -16
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -24
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r13, -40
+	movq	(%rsi), %r8
+	movq	8(%rsi), %r9
+	movq	16(%rsi), %r10
+	movq	24(%rsi), %r11
+	movq	32(%rsi), %rbx
+	movq	40(%rsi), %rbp
+	addq	(%rdx), %r8
+	adcq	8(%rdx), %r9
+	adcq	16(%rdx), %r10
+	adcq	24(%rdx), %r11
+	adcq	32(%rdx), %rbx
+	adcq	40(%rdx), %rbp
+	movq	%r8, %rax
+	subq	.Lfp_m+0(%rip), %rax
+	movq	%r9, %rcx
+	sbbq	.Lfp_m+8(%rip), %rcx
+	movq	%r10, %rdx
+	sbbq	.Lfp_m+16(%rip), %rdx
+	movq	%r11, %rsi
+	sbbq	.Lfp_m+24(%rip), %rsi
+	movq	%rbx, %r12
+	sbbq	.Lfp_m+32(%rip), %r12
+	movq	%rbp, %r13
+	sbbq	.Lfp_m+40(%rip), %r13
+	cmovcq	%r8, %rax
+	cmovcq	%r9, %rcx
+	cmovcq	%r10, %rdx
+	cmovcq	%r11, %rsi
+	cmovcq	%rbx, %r12
+	cmovcq	%rbp, %r13
+	movq	%rax, (%rdi)
+	movq	%rcx, 8(%rdi)
+	movq	%rdx, 16(%rdi)
+	movq	%rsi, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret	
+	.cfi_endproc
+	.size	pm_fp_add_x86, .-pm_fp_add_x86
+
+	.globl	pm_fp_sub_x86
+	.hidden	pm_fp_sub_x86
+	.type	pm_fp_sub_x86, @function
+	.p2align 5
+pm_fp_sub_x86:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -16
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -24
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r12, -32
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r13, -40
+	movq	(%rsi), %r8
+	movq	8(%rsi), %r9
+	movq	16(%rsi), %r10
+	movq	24(%rsi), %r11
+	movq	32(%rsi), %rbx
+	movq	40(%rsi), %rbp
+	subq	(%rdx), %r8
+	sbbq	8(%rdx), %r9
+	sbbq	16(%rdx), %r10
+	sbbq	24(%rdx), %r11
+	sbbq	32(%rdx), %rbx
+	sbbq	40(%rdx), %rbp
+	movq	$0, %rax
+	movq	$0, %rcx
+	movq	$0, %rdx
+	movq	$0, %rsi
+	movq	$0, %r12
+	movq	$0, %r13
+	cmovcq	.Lfp_m+0(%rip), %rax
+	cmovcq	.Lfp_m+8(%rip), %rcx
+	cmovcq	.Lfp_m+16(%rip), %rdx
+	cmovcq	.Lfp_m+24(%rip), %rsi
+	cmovcq	.Lfp_m+32(%rip), %r12
+	cmovcq	.Lfp_m+40(%rip), %r13
+	addq	%rax, %r8
+	adcq	%rcx, %r9
+	adcq	%rdx, %r10
+	adcq	%rsi, %r11
+	adcq	%r12, %rbx
+	adcq	%r13, %rbp
+	movq	%r8, (%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret	
+	.cfi_endproc
+	.size	pm_fp_sub_x86, .-pm_fp_sub_x86
+
+	.globl	pm_fr_add_x86
+	.hidden	pm_fr_add_x86
+	.type	pm_fr_add_x86, @function
+	.p2align 5
+pm_fr_add_x86:
+	.cfi_startproc
+	movq	(%rsi), %r8
+	movq	8(%rsi), %r9
+	movq	16(%rsi), %r10
+	movq	24(%rsi), %r11
+	addq	(%rdx), %r8
+	adcq	8(%rdx), %r9
+	adcq	16(%rdx), %r10
+	adcq	24(%rdx), %r11
+	movq	%r8, %rax
+	subq	.Lfr_m+0(%rip), %rax
+	movq	%r9, %rcx
+	sbbq	.Lfr_m+8(%rip), %rcx
+	movq	%r10, %rdx
+	sbbq	.Lfr_m+16(%rip), %rdx
+	movq	%r11, %rsi
+	sbbq	.Lfr_m+24(%rip), %rsi
+	cmovcq	%r8, %rax
+	cmovcq	%r9, %rcx
+	cmovcq	%r10, %rdx
+	cmovcq	%r11, %rsi
+	movq	%rax, (%rdi)
+	movq	%rcx, 8(%rdi)
+	movq	%rdx, 16(%rdi)
+	movq	%rsi, 24(%rdi)
+	ret	
+	.cfi_endproc
+	.size	pm_fr_add_x86, .-pm_fr_add_x86
+
+	.globl	pm_fr_sub_x86
+	.hidden	pm_fr_sub_x86
+	.type	pm_fr_sub_x86, @function
+	.p2align 5
+pm_fr_sub_x86:
+	.cfi_startproc
+	movq	(%rsi), %r8
+	movq	8(%rsi), %r9
+	movq	16(%rsi), %r10
+	movq	24(%rsi), %r11
+	subq	(%rdx), %r8
+	sbbq	8(%rdx), %r9
+	sbbq	16(%rdx), %r10
+	sbbq	24(%rdx), %r11
+	movq	$0, %rax
+	movq	$0, %rcx
+	movq	$0, %rdx
+	movq	$0, %rsi
+	cmovcq	.Lfr_m+0(%rip), %rax
+	cmovcq	.Lfr_m+8(%rip), %rcx
+	cmovcq	.Lfr_m+16(%rip), %rdx
+	cmovcq	.Lfr_m+24(%rip), %rsi
+	addq	%rax, %r8
+	adcq	%rcx, %r9
+	adcq	%rdx, %r10
+	adcq	%rsi, %r11
+	movq	%r8, (%rdi)
+	movq	%r9, 8(%rdi)
+	movq	%r10, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	ret	
+	.cfi_endproc
+	.size	pm_fr_sub_x86, .-pm_fr_sub_x86
+
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -9,6 +9,10 @@ What it emits, for Fp (n = 6 limbs) and Fr (n = 4 limbs), System V AMD64 ABI, AT
   void pm_fp_sqr_adx(uint64_t r[6], const uint64_t a[6]);
   void pm_fr_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
   void pm_fr_sqr_adx(uint64_t r[4], const uint64_t a[4]);
+  void pm_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);   (plain x86-64, no BMI2/ADX)
+  void pm_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
+  void pm_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+  void pm_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 
 r = a*b*2^(-64n) mod m (resp. a^2*2^(-64n)), little-endian limbs, inputs and output fully reduced (< m);
 r may alias a or b (all stores happen after the last load). The caller checks BMI2+ADX (cpu_x86.c).
@@ -267,6 +271,39 @@ def gen_sqr(name, n, mlabel, n0label):
     epilogue(name, pushed)
 
 
+def gen_add(name, n, mlabel):
+    """r = a + b mod m: a + b < 2m < 2^(64n) (no carry out), then one conditional subtraction."""
+    T = ["r8", "r9", "r10", "r11", "rbx", "rbp"][:n]
+    U = ["rax", "rcx", "rdx", "rsi", "r12", "r13"][:n]
+    pushed = prologue(name, set(T) | set(U))
+    for j in range(n):
+        ins("movq", mem("rsi", j), r(T[j]))
+    for j in range(n):
+        ins("addq" if j == 0 else "adcq", mem("rdx", j), r(T[j]))
+    final_sub(T, n, U, mlabel, "rdi")
+    epilogue(name, pushed)
+
+
+def gen_sub(name, n, mlabel):
+    """r = a - b mod m: a - b, and m added back (selected by cmov on the borrow) when it borrowed."""
+    T = ["r8", "r9", "r10", "r11", "rbx", "rbp"][:n]
+    U = ["rax", "rcx", "rdx", "rsi", "r12", "r13"][:n]
+    pushed = prologue(name, set(T) | set(U))
+    for j in range(n):
+        ins("movq", mem("rsi", j), r(T[j]))
+    for j in range(n):
+        ins("subq" if j == 0 else "sbbq", mem("rdx", j), r(T[j]))
+    for j in range(n):  # mov does not touch the flags: U = borrow ? m : 0
+        ins("movq", "$0", r(U[j]))
+    for j in range(n):
+        ins("cmovcq", modm(mlabel, j), r(U[j]))
+    for j in range(n):
+        ins("addq" if j == 0 else "adcq", r(U[j]), r(T[j]))
+    for j in range(n):
+        ins("movq", r(T[j]), mem("rdi", j))
+    epilogue(name, pushed)
+
+
 def consts(label, m, n):
     emit("\t.p2align 5")
     emit("%s:" % label)
@@ -290,6 +327,10 @@ def main():
     gen_sqr("pm_fp_sqr_adx", 6, ".Lfp_m", ".Lfp_m_n0")
     gen_mul("pm_fr_mul_adx", 4, ".Lfr_m", ".Lfr_m_n0")
     gen_sqr("pm_fr_sqr_adx", 4, ".Lfr_m", ".Lfr_m_n0")
+    gen_add("pm_fp_add_x86", 6, ".Lfp_m")
+    gen_sub("pm_fp_sub_x86", 6, ".Lfp_m")
+    gen_add("pm_fr_add_x86", 4, ".Lfr_m")
+    gen_sub("pm_fr_sub_x86", 4, ".Lfr_m")
     emit("#endif")
     emit('\t.section .note.GNU-stack,"",@progbits')
     print("\n".join(out))
