@@ -10,12 +10,6 @@ target_link_libraries(proofmill_core_portable PUBLIC PkgConfig::JANSSON)
 file(GLOB PROOFMILL_CLI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cli/*.c)
 if(PROOFMILL_CLI_SOURCES)
   add_executable(proofmill ${PROOFMILL_CLI_SOURCES})
-  # Until the zkey reader and the NTT land, the command cannot link: keep it out of `all` so
-  # nobody else's build breaks (temporary; removed once src/groth16/zkey.c and src/ntt/*.c exist).
-  file(GLOB _pm_ntt_src ${CMAKE_SOURCE_DIR}/src/ntt/*.c)
-  if(NOT EXISTS ${CMAKE_SOURCE_DIR}/src/groth16/zkey.c OR NOT _pm_ntt_src)
-    set_target_properties(proofmill PROPERTIES EXCLUDE_FROM_ALL ON)
-  endif()
   target_link_libraries(proofmill PRIVATE proofmill_core PkgConfig::JANSSON)
   # Other fragments may link more libraries into the command (e.g. the daemon's libmicrohttpd)
   # with target_link_libraries(proofmill PRIVATE ...) inside if(TARGET proofmill).
