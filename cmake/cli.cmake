@@ -1,6 +1,8 @@
 # cli.cmake — the `proofmill` command (src/cli/*.c) and its black-box tests (tests/cli/*.sh).
 # Owner: issue #3 (Groth16 prover/verifier + CLI). Other subcommands (daemon, bench, setup,
-# params, porep) add a src/cli/<name>.c and a row in src/cli/commands.c; nothing to change here.
+# params, porep) add a src/cli/<name>.c with one PM_CLI_COMMAND(...) line (src/cli/cli.h);
+# nothing to change here. Fragments sort after this one (daemon, engine, gpu), so they may
+# target_link_libraries(proofmill PRIVATE ...) for what their subcommand needs.
 
 # The Groth16 JSON readers/writers in src/groth16/ (part of proofmill_core) use jansson.
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
