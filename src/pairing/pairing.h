@@ -43,9 +43,34 @@ extern "C" {
 /* f = prod_i f_{x,Q_i}(P_i) (conjugated for x < 0), the Miller value of n pairs sharing one
  * accumulator: one Fp12 squaring per bit for all pairs together. ps, qs: n affine points each.
  * Pairs where either point is infinity are skipped; n = 0 gives f = 1. Pairs are processed in
- * stack-sized chunks of PAIRING_CHUNK; chunk values are multiplied (still one final exp). */
+ * stack-sized chunks of PAIRING_CHUNK (one accumulator per chunk, multiplied together, so
+ * n <= PAIRING_CHUNK shares a single accumulator); still one final exponentiation. */
 #define PAIRING_CHUNK 32
 void pairing_miller_loop(fp12_t *f, const g1_affine_t *ps, const g2_affine_t *qs, size_t n);
+
+/* Prepared G2 points: the 68 lines (63 doublings + 5 additions, popcount(|x|) - 1) of the
+ * Miller loop of q depend on q only, up to the factors xp, yp of P; precomputing them removes
+ * all twist-point arithmetic from later loops (for fixed verification-key points such as
+ * Groth16's gamma_2, delta_2). 68 x 3 Fp2 = 19,584 bytes each (Montgomery form, same layout
+ * as the loop-internal line (l0, l1, l4); l1 and l4 are multiplied by xp and yp on use). */
+#define PAIRING_NUM_LINES 68
+/* One unevaluated line: l0 + (l1 xp) v + (l4 yp) v w once evaluated at P = (xp, yp). */
+typedef struct { fp2_t l0, l1, l4; } pairing_line_t;
+typedef struct {
+    pairing_line_t lines[PAIRING_NUM_LINES];
+    int infinity; /* 1 when q was the point at infinity (then the pair contributes 1) */
+} pairing_g2_prepared_t;
+
+/* out = the prepared form of q (affine, Montgomery; caller checks curve and subgroup).
+ * Cost: about 1/3 of a Miller loop of one pair. Never fails. */
+void pairing_g2_prepare(pairing_g2_prepared_t *out, const g2_affine_t *q);
+
+/* f = Miller value of the n plain pairs (ps[i], qs[i]) times that of the m prepared pairs
+ * (pps[i], pqs[i]), in one shared accumulator (one Fp12 squaring per bit for all of them).
+ * Either array may be NULL when its count is 0. Equal to pairing_miller_loop on the same
+ * points (tested); combine with pairing_final_exp. */
+void pairing_miller_loop_mixed(fp12_t *f, const g1_affine_t *ps, const g2_affine_t *qs, size_t n,
+                               const g1_affine_t *pps, const pairing_g2_prepared_t *pqs, size_t m);
 
 /* r = f^(3 (p^12 - 1)/r): easy part f^((p^6 - 1)(p^2 + 1)), then the hard part
  * m^((x-1)^2 (x+p)(x^2+p^2-1) + 3) = m^(3 (p^4 - p^2 + 1)/r) (HHT ePrint 2020/875) with five

@@ -250,6 +250,35 @@ static void hostile_inputs_do_not_crash(void **state) {
     assert_true(fp12_is_zero(&z));
 }
 
+static void prepared_equals_plain(void **state) {
+    (void)state;
+    enum { N = PAIRING_CHUNK + 2 };
+    static g1_affine_t ps[N];
+    static g2_affine_t qs[N];
+    static pairing_g2_prepared_t pq[N];
+    for (size_t i = 0; i < N; i++) rand_points(&ps[i], &qs[i]);
+    qs[3].x = FP2_ZERO; /* one infinity on each side */
+    qs[3].y = FP2_ZERO;
+    ps[5].x = FP_ZERO;
+    ps[5].y = FP_ZERO;
+    for (size_t i = 0; i < N; i++) pairing_g2_prepare(&pq[i], &qs[i]);
+    assert_int_equal(pq[3].infinity, 1);
+    fp12_t a, b;
+    size_t sizes[] = {0, 1, 4, 7, N};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        pairing_miller_loop(&a, ps, qs, n);
+        pairing_miller_loop_mixed(&b, NULL, NULL, 0, ps, pq, n);
+        assert_true(fp12_eq(&a, &b));
+        /* split: the first k plain, the rest prepared, one accumulator */
+        size_t k = n / 2;
+        pairing_miller_loop_mixed(&b, ps, qs, k, ps + k, pq + k, n - k);
+        pairing_final_exp(&a, &a);
+        pairing_final_exp(&b, &b);
+        assert_true(fp12_eq(&a, &b));
+    }
+}
+
 int main(void) {
     pm_test_seed();
     const struct CMUnitTest tests[] = {
@@ -261,6 +290,7 @@ int main(void) {
         cmocka_unit_test(check_product_is_one),
         cmocka_unit_test(final_exp_is_3_times_p12m1_over_r),
         cmocka_unit_test(hostile_inputs_do_not_crash),
+        cmocka_unit_test(prepared_equals_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
