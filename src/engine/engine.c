@@ -228,6 +228,7 @@ struct pm_engine {
     pthread_mutex_t mu;
     pthread_cond_t cv_synth, cv_gpu, cv_fin, cv_done, cv_keys, cv_house, cv_notify;
     int stop;
+    int closing; /* pm_engine_close: no new jobs, waiters return at once */
 
     job *jobs; /* registry: all live jobs */
     uint64_t next_id, next_seq;
@@ -1258,7 +1259,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
     uint64_t need = job_need_bytes(j) + ((k && k->state != KEY_FAILED) ? 0 : plan.key_bytes);
-    if (e->stop) {
+    if (e->stop || e->closing) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
         return pm_error_set(err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine is shutting down");
@@ -1381,7 +1382,7 @@ pm_status pm_engine_wait(pm_engine *e, uint64_t id, int64_t timeout_ms, pm_job_i
             pthread_mutex_unlock(&e->mu);
             return PM_ERR_ARG;
         }
-        if (j->state >= PM_JOB_DONE || timeout_ms == 0 || e->stop) {
+        if (j->state >= PM_JOB_DONE || timeout_ms == 0 || e->stop || e->closing) {
             fill_info_locked(e, j, info);
             pthread_mutex_unlock(&e->mu);
             return PM_OK;
@@ -1457,6 +1458,24 @@ void pm_engine_status_free(pm_engine_status *st) {
     free(st->keys);
     st->keys = NULL;
     st->n_keys = 0;
+}
+
+void pm_engine_close(pm_engine *e) {
+    pthread_mutex_lock(&e->mu);
+    e->closing = 1;
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void pm_engine_cancel_all(pm_engine *e) {
+    pthread_mutex_lock(&e->mu);
+    uint64_t ids[256];
+    size_t n = 0;
+    for (job *j = e->jobs; j && n < 256; j = j->next)
+        if (j->state < PM_JOB_DONE && !j->cancel) ids[n++] = j->id;
+    pthread_mutex_unlock(&e->mu);
+    for (size_t i = 0; i < n; i++) pm_engine_cancel(e, ids[i], NULL);
+    if (n == 256) pm_engine_cancel_all(e);
 }
 
 pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {

@@ -127,6 +127,12 @@ pm_status pm_engine_cancel(pm_engine *engine, uint64_t id, pm_job_state *state);
  * (also when still running at the timeout). Errors: PM_ERR_ARG unknown (or expired) id. */
 pm_status pm_engine_wait(pm_engine *engine, uint64_t id, int64_t timeout_ms, pm_job_info *info);
 
+/* Begin shutdown: submit fails from now on (PM_ERR_CANCELLED) and every pm_engine_wait returns at
+ * once with the job's current state. Jobs keep running. Idempotent. */
+void pm_engine_close(pm_engine *engine);
+/* Cancel every queued or running job (as pm_engine_cancel). */
+void pm_engine_cancel_all(pm_engine *engine);
+
 typedef struct {
     char path[512];
     int state;       /* 0 empty (reserved), 1 loading, 2 ready */

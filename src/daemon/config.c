@@ -1,0 +1,270 @@
+/*
+ * config.c — the daemon's knob table and its INI reader (inih), overrides and dump.
+ * The table is the single source: add a knob here (and a field in pm_daemon_config) and the parser,
+ * --dump-config and the docs table follow.
+ */
+#include "daemon/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef enum { K_STR, K_UINT, K_SIZE, K_BOOL } kind_t;
+
+typedef struct {
+    const char *name;
+    kind_t kind;
+    size_t off;   /* offsetof in pm_daemon_config */
+    size_t len;   /* K_STR buffer size */
+    const char *def;
+    uint64_t min, max; /* K_UINT / K_SIZE bounds */
+    int reloadable;
+    const char *doc;
+} knob_t;
+
+#define F(field) offsetof(pm_daemon_config, field)
+#define S(field) sizeof(((pm_daemon_config *)0)->field)
+#define GIB (1ull << 30)
+
+static const knob_t knobs[] = {
+    {"listen.tcp", K_STR, F(listen_tcp), S(listen_tcp), "127.0.0.1:9820", 0, 0, 0,
+     "TCP address host:port of the HTTP API (empty: no TCP listener). Port 0 picks a free port (logged)."},
+    {"listen.unix", K_STR, F(listen_unix), S(listen_unix), "", 0, 0, 0,
+     "Unix socket path of the HTTP API (empty: none). Removed at shutdown."},
+    {"http.max_body_bytes", K_SIZE, F(http_max_body), 0, "64M", 1024, 4 * GIB, 1,
+     "Largest request body; larger requests get 413 without being read."},
+    {"http.max_connections", K_UINT, F(http_max_connections), 0, "256", 1, 65536, 0,
+     "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
+    {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
+     "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
+    {"synthesis.workers", K_UINT, F(synth_workers), 0, "2", 1, 1024, 0,
+     "Synthesis threads: partitions synthesized concurrently (the synthesis semaphore)."},
+    {"synthesis.lookahead", K_UINT, F(synth_lookahead), 0, "0", 0, 65536, 0,
+     "Partitions synthesized ahead of the GPU workers at most (0: 2 x synthesis.workers)."},
+    {"gpu.devices", K_STR, F(gpu_devices), S(gpu_devices), "", 0, 0, 0,
+     "Comma list of device ids; a partition's GPU part stays on one device. Empty: cpu.device_slots "
+     "logical CPU devices."},
+    {"gpu.workers_per_device", K_UINT, F(gpu_workers_per_device), 0, "2", 1, 64, 0,
+     "GPU workers per device; they share one lock held only around the kernel region."},
+    {"cpu.device_slots", K_UINT, F(cpu_device_slots), 0, "1", 1, 64, 0,
+     "Logical devices when gpu.devices is empty (CPU-only machines)."},
+    {"finalize.threads", K_UINT, F(finalize_threads), 0, "1", 1, 1024, 0,
+     "Finalizer pool (B_G2 MSM, blinding, assembly, verification). Small keeps buckets in L3."},
+    {"prover.msm_threads", K_UINT, F(prover_msm_threads), 0, "0", 0, 1024, 0,
+     "Threads of the start phase's G1 MSMs (0: all cores)."},
+    {"finalize.msm_threads", K_UINT, F(finalize_msm_threads), 0, "1", 1, 1024, 0,
+     "Threads of one finalize's G2 MSM."},
+    {"memory.budget", K_SIZE, F(memory_budget), 0, "0", 0, UINT64_MAX, 0,
+     "Bytes the engine may reserve for keys and jobs in flight; jobs wait rather than exceed it. "
+     "0: physical memory (or the cgroup limit) minus memory.margin."},
+    {"memory.margin", K_SIZE, F(memory_margin), 0, "1G", 0, UINT64_MAX, 0,
+     "Left to the rest of the machine when memory.budget is 0."},
+    {"keys.idle_evict_s", K_UINT, F(keys_idle_evict_s), 0, "300", 0, 31536000, 0,
+     "Unused keys (not preloaded) are evicted after this many seconds; 0: only under memory pressure."},
+    {"keys.preload", K_STR, F(keys_preload), S(keys_preload), "", 0, 0, 0,
+     "Comma list of key paths loaded (and pinned) at start."},
+    {"jobs.retain_s", K_UINT, F(jobs_retain_s), 0, "600", 1, 31536000, 0,
+     "Finished jobs (and their proofs) stay queryable this long."},
+    {"jobs.max", K_UINT, F(jobs_max), 0, "1024", 1, 1000000, 0,
+     "Queued + running jobs at most; beyond, submit gets 503."},
+    {"paths.allow_prefix", K_STR, F(paths_allow_prefix), S(paths_allow_prefix), "", 0, 0, 0,
+     "If set, key and witness paths must resolve (realpath) under this directory."},
+    {"trace.enabled", K_BOOL, F(trace_enabled), 0, "false", 0, 1, 0,
+     "Record every stage's start/end per worker (GET /v1/trace, Chrome trace JSON)."},
+    {"trace.max_events", K_UINT, F(trace_max_events), 0, "65536", 1, 16777216, 0,
+     "Trace ring size (older events are dropped)."},
+    {"shutdown.drain_s", K_UINT, F(shutdown_drain_s), 0, "0", 0, 86400, 1,
+     "On SIGTERM, wait up to this long for jobs in flight before cancelling them."},
+    {"log.level", K_STR, F(log_level), S(log_level), "info", 0, 0, 1,
+     "error, warn, info or debug (stderr)."},
+};
+#define N_KNOBS (sizeof knobs / sizeof knobs[0])
+
+static int parse_u64(uint64_t *out, const char *v, int size_suffix) {
+    while (isspace((unsigned char)*v)) v++;
+    if (!isdigit((unsigned char)*v)) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno) return -1;
+    uint64_t mul = 1;
+    if (size_suffix && *end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': mul = 1ull << 10; break;
+        case 'M': mul = 1ull << 20; break;
+        case 'G': mul = 1ull << 30; break;
+        case 'T': mul = 1ull << 40; break;
+        default: return -1;
+        }
+        end++;
+        if (toupper((unsigned char)*end) == 'I') end++;
+        if (toupper((unsigned char)*end) == 'B') end++;
+    }
+    while (isspace((unsigned char)*end)) end++;
+    if (*end) return -1;
+    if (mul > 1 && x > UINT64_MAX / mul) return -1;
+    *out = x * mul;
+    return 0;
+}
+
+static int parse_bool(int *out, const char *v) {
+    static const char *t[] = {"true", "yes", "on", "1"}, *f[] = {"false", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (!strcasecmp(v, t[i])) return *out = 1, 0;
+        if (!strcasecmp(v, f[i])) return *out = 0, 0;
+    }
+    return -1;
+}
+
+/* Set knob k from text v. Returns 0 or -1 with why filled. */
+static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v, char *why, size_t nwhy) {
+    char *base = (char *)c + k->off;
+    uint64_t x;
+    switch (k->kind) {
+    case K_STR:
+        if (strlen(v) >= k->len) return snprintf(why, nwhy, "value longer than %zu bytes", k->len - 1), -1;
+        memcpy(base, v, strlen(v) + 1);
+        return 0;
+    case K_UINT:
+    case K_SIZE:
+        if (parse_u64(&x, v, k->kind == K_SIZE) != 0)
+            return snprintf(why, nwhy, "'%s' is not a %s", v, k->kind == K_SIZE ? "size" : "number"), -1;
+        if (x < k->min || x > k->max)
+            return snprintf(why, nwhy, "%" PRIu64 " is outside [%" PRIu64 ", %" PRIu64 "]", x, k->min, k->max), -1;
+        if (k->kind == K_UINT) *(unsigned *)base = (unsigned)x;
+        else *(uint64_t *)base = x;
+        return 0;
+    case K_BOOL:
+        if (parse_bool((int *)base, v) != 0) return snprintf(why, nwhy, "'%s' is not a boolean", v), -1;
+        return 0;
+    }
+    return -1;
+}
+
+static const knob_t *knob_find(const char *name) {
+    for (size_t i = 0; i < N_KNOBS; i++)
+        if (!strcmp(knobs[i].name, name)) return &knobs[i];
+    return NULL;
+}
+
+void pm_daemon_config_default(pm_daemon_config *c) {
+    memset(c, 0, sizeof *c);
+    char why[128];
+    for (size_t i = 0; i < N_KNOBS; i++) knob_set(c, &knobs[i], knobs[i].def, why, sizeof why);
+}
+
+typedef struct {
+    pm_daemon_config *c;
+    int reload_only;
+    const char *path;
+    pm_error *err;
+    int failed;
+} load_ctx;
+
+/* inih calls this per key; it does not pass the line (Debian's build lacks INI_HANDLER_LINENO), but
+ * ini_parse_file returns the line of the first error, so messages are completed there. */
+static int ini_cb(void *user, const char *section, const char *name, const char *value) {
+    load_ctx *lc = user;
+    if (lc->failed) return 0;
+    char full[256];
+    snprintf(full, sizeof full, "%s%s%s", section, section[0] ? "." : "", name);
+    const knob_t *k = knob_find(full);
+    if (!k) {
+        pm_error_set(lc->err, PM_ERR_FORMAT, lc->path, PM_NO_OFFSET, "unknown setting '%s'", full);
+        lc->failed = 1;
+        return 0;
+    }
+    if (lc->reload_only && !k->reloadable) return 1;
+    char why[160];
+    if (knob_set(lc->c, k, value, why, sizeof why) != 0) {
+        pm_error_set(lc->err, PM_ERR_FORMAT, lc->path, PM_NO_OFFSET, "%s: %s", full, why);
+        lc->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+pm_status pm_daemon_config_load(pm_daemon_config *c, const char *path, int reload_only, pm_error *err) {
+    FILE *f = fopen(path, "r");
+    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    pm_daemon_config tmp = *c;
+    load_ctx lc = {.c = &tmp, .reload_only = reload_only, .path = path, .err = err};
+    int rc = ini_parse_file(f, ini_cb, &lc);
+    fclose(f);
+    if (lc.failed) {
+        if (err && rc > 0) {
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "line %d: %.480s", rc, err->msg);
+            memcpy(err->msg, m, sizeof m);
+        }
+        return PM_ERR_FORMAT;
+    }
+    if (rc != 0) return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "line %d: syntax error", rc);
+    *c = tmp;
+    return PM_OK;
+}
+
+pm_status pm_daemon_config_set(pm_daemon_config *c, const char *a, pm_error *err) {
+    const char *eq = strchr(a, '=');
+    if (!eq) return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "'%s' is not name=value", a);
+    char name[128];
+    size_t n = (size_t)(eq - a);
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, a, n);
+    name[n] = 0;
+    const knob_t *k = knob_find(name);
+    if (!k) return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "unknown setting '%s'", name);
+    char why[160];
+    if (knob_set(c, k, eq + 1, why, sizeof why) != 0)
+        return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "%s: %s", name, why);
+    return PM_OK;
+}
+
+static void knob_value(const pm_daemon_config *c, const knob_t *k, char *out, size_t n) {
+    const char *base = (const char *)c + k->off;
+    switch (k->kind) {
+    case K_STR: snprintf(out, n, "%s", base); break;
+    case K_UINT: snprintf(out, n, "%u", *(const unsigned *)base); break;
+    case K_SIZE: snprintf(out, n, "%" PRIu64, *(const uint64_t *)base); break;
+    case K_BOOL: snprintf(out, n, "%s", *(const int *)base ? "true" : "false"); break;
+    }
+}
+
+void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown) {
+    char v[1100];
+    if (markdown) {
+        fprintf(out, "| knob | default | bounds | reloadable | meaning |\n|---|---|---|---|---|\n");
+        for (size_t i = 0; i < N_KNOBS; i++) {
+            const knob_t *k = &knobs[i];
+            char bounds[64] = "";
+            if (k->kind == K_UINT || k->kind == K_SIZE) {
+                if (k->max == UINT64_MAX) snprintf(bounds, sizeof bounds, ">= %" PRIu64, k->min);
+                else snprintf(bounds, sizeof bounds, "%" PRIu64 "..%" PRIu64, k->min, k->max);
+            } else if (k->kind == K_BOOL) {
+                snprintf(bounds, sizeof bounds, "bool");
+            } else {
+                snprintf(bounds, sizeof bounds, "string");
+            }
+            fprintf(out, "| `%s` | `%s` | %s | %s | %s |\n", k->name, k->def[0] ? k->def : "\"\"", bounds,
+                    k->reloadable ? "yes" : "no", k->doc);
+        }
+        return;
+    }
+    const char *section = "";
+    for (size_t i = 0; i < N_KNOBS; i++) {
+        const knob_t *k = &knobs[i];
+        const char *dot = strchr(k->name, '.');
+        size_t sl = (size_t)(dot - k->name);
+        if (strncmp(section, k->name, sl) != 0 || section[sl] != '.') {
+            fprintf(out, "%s[%.*s]\n", i ? "\n" : "", (int)sl, k->name);
+            section = k->name;
+        }
+        knob_value(c, k, v, sizeof v);
+        fprintf(out, "; %s%s\n%s = %s\n", k->doc, k->reloadable ? " (reloadable)" : "", dot + 1, v);
+    }
+}

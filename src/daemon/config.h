@@ -1,0 +1,64 @@
+/*
+ * config.h — the daemon's configuration: ONE table (name, type, default, bounds, reloadable, doc)
+ * feeds the INI parser (inih), `proofmill daemon --dump-config`, --set overrides and the knob list
+ * in docs/engine.md (generated from --dump-config --markdown), so they cannot drift.
+ *
+ * File format: INI sections and keys, e.g.
+ *     [gpu]
+ *     workers_per_device = 2
+ * gives the knob "gpu.workers_per_device". Sizes accept K, M, G, T suffixes (powers of 1024).
+ * Booleans: true/false/yes/no/on/off/1/0. Unknown keys and out-of-range values are errors naming
+ * the file and line. Reloadable knobs are re-read on SIGHUP; the others need a restart.
+ */
+#ifndef PROOFMILL_DAEMON_CONFIG_H
+#define PROOFMILL_DAEMON_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    char listen_tcp[256];   /* "host:port", "" = off */
+    char listen_unix[256];  /* socket path, "" = off */
+    uint64_t http_max_body;
+    unsigned http_max_connections;
+    unsigned http_max_wait_s;
+    unsigned synth_workers, synth_lookahead;
+    char gpu_devices[256];  /* comma list of device ids; "" = cpu.device_slots logical slots */
+    unsigned gpu_workers_per_device;
+    unsigned cpu_device_slots;
+    unsigned finalize_threads;
+    unsigned prover_msm_threads;
+    unsigned finalize_msm_threads;
+    uint64_t memory_budget, memory_margin;
+    unsigned keys_idle_evict_s;
+    char keys_preload[1024];
+    unsigned jobs_retain_s, jobs_max;
+    char paths_allow_prefix[512];
+    int trace_enabled;
+    unsigned trace_max_events;
+    unsigned shutdown_drain_s;
+    char log_level[16];
+} pm_daemon_config;
+
+/* Fill every field with its default. */
+void pm_daemon_config_default(pm_daemon_config *c);
+/* Read an INI file over *c (keys not in the file keep their value). reload_only: apply only the
+ * reloadable knobs (SIGHUP). Errors: PM_ERR_IO (unreadable), PM_ERR_FORMAT (syntax, unknown key,
+ * bad value, out of bounds; file and line named). */
+pm_status pm_daemon_config_load(pm_daemon_config *c, const char *path, int reload_only, pm_error *err);
+/* Apply one "name=value" override (e.g. from --set). Errors as above. */
+pm_status pm_daemon_config_set(pm_daemon_config *c, const char *assignment, pm_error *err);
+/* Print the table with the current values: as INI (markdown = 0) or as a markdown table with
+ * default, bounds, reloadable and description (markdown = 1). */
+void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
