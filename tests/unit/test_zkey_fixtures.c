@@ -307,11 +307,170 @@ static void zkey_hostile(void **state) {
     }
 }
 
+/* ---- end-to-end: reproduce snarkjs's deterministic proof of the multiplier (N = 4) with naive
+ * scalar multiplications, from zkey + witness + our A/B evaluation + H-phase. This pins the root
+ * convention (5), the odd-coset shift and the plain-scalar output against snarkjs's bytes. ---- */
+static void fr_from_dec(fr_t *r, const char *dec) {
+    mpz_t z;
+    mpz_init_set_str(z, dec, 10);
+    fr_t pl;
+    pm_limbs_from_mpz(pl.l, 4, z);
+    fr_to_mont(r, &pl);
+    mpz_clear(z);
+}
+
+/* the n-th (0-based) quoted decimal string after key in js */
+static void json_nth(mpz_t out, const char *js, const char *key, int nth) {
+    const char *p = strstr(js, key);
+    assert_non_null(p);
+    for (int i = 0; i <= nth; i++) {
+        p = strchr(p + 1, '"');
+        while (p && !(p[1] >= '0' && p[1] <= '9')) p = strchr(p + 1, '"');
+        assert_non_null(p);
+        if (i < nth) p = strchr(p + 1, '"');
+    }
+    char buf[200];
+    const char *e = strchr(p + 1, '"');
+    size_t len = (size_t)(e - p - 1);
+    assert_true(len < sizeof buf);
+    memcpy(buf, p + 1, len);
+    buf[len] = 0;
+    assert_int_equal(mpz_set_str(out, buf, 10), 0);
+}
+
+static void fp_assert_dec(const fp_t *x, const mpz_t want) {
+    fp_t pl;
+    fp_from_mont(&pl, x);
+    mpz_t z;
+    mpz_init(z);
+    pm_mpz_from_limbs(z, pl.l, 6);
+    assert_int_equal(mpz_cmp(z, want), 0);
+    mpz_clear(z);
+}
+
+static void g1_lincomb(g1_jac_t *acc, const g1_affine_t *pts, const fr_t *sc, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        g1_jac_t p, t;
+        g1_jac_from_affine(&p, &pts[i]);
+        g1_jac_mul_fr(&t, &p, &sc[i]);
+        g1_jac_add(acc, acc, &t);
+    }
+}
+
+static void zkey_multiplier_proof_det(void **state) {
+    (void)state;
+    char path[4096];
+    if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.zkey")) return;
+    zkey_t zk;
+    wtns_t w;
+    pm_error err;
+    assert_int_equal(zkey_read(&zk, path, 0, &err), PM_OK);
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "witness.wtns");
+    assert_int_equal(wtns_read(&w, path, &err), PM_OK);
+    size_t n;
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "proof_det_rs.json");
+    char *rsj = (char *)slurp(path, &n);
+    rsj = realloc(rsj, n + 1);
+    rsj[n] = 0;
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "proof_det.json");
+    char *pj = (char *)slurp(path, &n);
+    pj = realloc(pj, n + 1);
+    pj[n] = 0;
+    mpz_t z;
+    mpz_init(z);
+    fr_t r, s;
+    json_nth(z, rsj, "\"r\"", 0);
+    char *d = mpz_get_str(NULL, 10, z);
+    fr_from_dec(&r, d);
+    free(d);
+    json_nth(z, rsj, "\"s\"", 0);
+    d = mpz_get_str(NULL, 10, z);
+    fr_from_dec(&s, d);
+    free(d);
+
+    size_t N = zk.domain_size;
+    fr_t *a = malloc(N * sizeof(fr_t)), *b = malloc(N * sizeof(fr_t)), *sc = malloc(N * sizeof(fr_t));
+    ntt_domain_t dom;
+    assert_int_equal(ntt_domain_init(&dom, zk.log2_domain, NTT_ROOTS_SNARKJS, &err), PM_OK);
+    assert_int_equal(zkey_eval_ab(a, b, N, &zk, w.values, w.n_values, &err), PM_OK);
+    assert_int_equal(ntt_snarkjs_h(a, N, a, b, sc, &dom, &err), PM_OK);
+    /* a now holds plain scalars; g1_jac_mul_fr wants Montgomery */
+    for (size_t j = 0; j < N; j++) fr_to_mont(&a[j], &a[j]);
+
+    g1_jac_t pa, b1, pc, t;
+    g2_jac_t pb, t2;
+    /* pi_a = alpha1 + sum w_i A_i + r delta1 */
+    g1_jac_from_affine(&pa, &zk.alpha1);
+    g1_lincomb(&pa, zk.a, w.values, zk.n_vars);
+    g1_jac_from_affine(&t, &zk.delta1);
+    g1_jac_mul_fr(&t, &t, &r);
+    g1_jac_add(&pa, &pa, &t);
+    /* B1 = beta1 + sum w_i B1_i + s delta1 */
+    g1_jac_from_affine(&b1, &zk.beta1);
+    g1_lincomb(&b1, zk.b1, w.values, zk.n_vars);
+    g1_jac_from_affine(&t, &zk.delta1);
+    g1_jac_mul_fr(&t, &t, &s);
+    g1_jac_add(&b1, &b1, &t);
+    /* pi_b = beta2 + sum w_i B2_i + s delta2 */
+    g2_jac_from_affine(&pb, &zk.beta2);
+    for (uint32_t i = 0; i < zk.n_vars; i++) {
+        g2_jac_from_affine(&t2, &zk.b2[i]);
+        g2_jac_mul_fr(&t2, &t2, &w.values[i]);
+        g2_jac_add(&pb, &pb, &t2);
+    }
+    g2_jac_from_affine(&t2, &zk.delta2);
+    g2_jac_mul_fr(&t2, &t2, &s);
+    g2_jac_add(&pb, &pb, &t2);
+    /* pi_c = sum_{i>nPublic} w_i C_i + sum_j P_j H_j + s pi_a + r B1 - r s delta1 */
+    g1_jac_set_infinity(&pc);
+    g1_lincomb(&pc, zk.c, w.values + zk.n_public + 1, zk.n_vars - zk.n_public - 1);
+    g1_lincomb(&pc, zk.h, a, N);
+    g1_jac_mul_fr(&t, &pa, &s);
+    g1_jac_add(&pc, &pc, &t);
+    g1_jac_mul_fr(&t, &b1, &r);
+    g1_jac_add(&pc, &pc, &t);
+    fr_t rs;
+    fr_mul(&rs, &r, &s);
+    fr_neg(&rs, &rs);
+    g1_jac_from_affine(&t, &zk.delta1);
+    g1_jac_mul_fr(&t, &t, &rs);
+    g1_jac_add(&pc, &pc, &t);
+
+    g1_affine_t A, C;
+    g2_affine_t B;
+    g1_jac_to_affine(&A, &pa);
+    g1_jac_to_affine(&C, &pc);
+    g2_jac_to_affine(&B, &pb);
+    json_nth(z, pj, "\"pi_a\"", 0);
+    fp_assert_dec(&A.x, z);
+    json_nth(z, pj, "\"pi_a\"", 1);
+    fp_assert_dec(&A.y, z);
+    json_nth(z, pj, "\"pi_b\"", 0);
+    fp_assert_dec(&B.x.c0, z);
+    json_nth(z, pj, "\"pi_b\"", 1);
+    fp_assert_dec(&B.x.c1, z);
+    json_nth(z, pj, "\"pi_b\"", 2);
+    fp_assert_dec(&B.y.c0, z);
+    json_nth(z, pj, "\"pi_b\"", 3);
+    fp_assert_dec(&B.y.c1, z);
+    json_nth(z, pj, "\"pi_c\"", 0);
+    fp_assert_dec(&C.x, z);
+    json_nth(z, pj, "\"pi_c\"", 1);
+    fp_assert_dec(&C.y, z);
+    printf("multiplier: pi_a, pi_b, pi_c equal snarkjs's proof_det.json\n");
+    mpz_clear(z);
+    free(a); free(b); free(sc); free(rsj); free(pj);
+    ntt_domain_free(&dom);
+    wtns_free(&w);
+    zkey_free(&zk);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(zkey_fixtures),
         cmocka_unit_test(zkey_mismatches),
         cmocka_unit_test(zkey_hostile),
+        cmocka_unit_test(zkey_multiplier_proof_det),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
