@@ -1,5 +1,7 @@
 /*
- * fp.c — BLS12-381 Fp: portable Montgomery arithmetic (see fp.h for the contract).
+ * fp.c — BLS12-381 Fp: Montgomery arithmetic (see fp.h for the contract). mul/sqr/add/sub go to the
+ * x86-64 kernels of mont_x86_64.S in the asm build (cpu_x86.h is the switch point), else to the
+ * portable C of mont_impl.h; inversion is safegcd (mont_impl.h), Fermat kept as the reference.
  */
 #include "fp.h"
 

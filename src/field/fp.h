@@ -32,20 +32,28 @@ extern const fp_t FP_ONE;      /* 1 (= R mod p) */
 extern const fp_t FP_R2;       /* R^2 mod p, plain integer; used to enter Montgomery form */
 extern const uint64_t FP_N0;   /* -p^{-1} mod 2^64 */
 
-void fp_add(fp_t *r, const fp_t *a, const fp_t *b);   /* r = a + b */
+/* Arithmetic: Montgomery form in and out, fully reduced, 6 LE limbs; constant time (no branch or
+ * memory access depends on the values). Backend: BMI2+ADX kernels generated into mont_x86_64.S
+ * (mul, sqr; selected at run time, see fp_backend) and x86-64 add/sub kernels in the asm build,
+ * the portable C of mont_impl.h otherwise; all give identical limbs (tested bit for bit). */
+void fp_add(fp_t *r, const fp_t *a, const fp_t *b);   /* r = a + b mod p */
 void fp_sub(fp_t *r, const fp_t *a, const fp_t *b);   /* r = a - b */
 void fp_neg(fp_t *r, const fp_t *a);                  /* r = -a */
 void fp_dbl(fp_t *r, const fp_t *a);                  /* r = 2a */
-void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);   /* r = a*b (Montgomery product) */
-void fp_sqr(fp_t *r, const fp_t *a);                  /* r = a^2 */
-/* r = a^e, e given as ne little-endian 64-bit limbs of a plain integer. Variable time in e. */
+/* r = a*b: Montgomery product a*b*R^-1 of the Montgomery forms (CIOS, Koç et al. 1996). */
+void fp_mul(fp_t *r, const fp_t *a, const fp_t *b);
+/* r = a^2 (dedicated squaring in the asm build: cross products once, then a separate reduction). */
+void fp_sqr(fp_t *r, const fp_t *a);
+/* r = a^e, e given as ne little-endian 64-bit limbs of a plain integer (not Montgomery; any length,
+ * leading zero limbs allowed; ne = 0 or e = 0 gives 1, also for a = 0). Fixed 4-bit windows.
+ * Variable time in e (not in a). */
 void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne);
 /* r = a^{-1} (Montgomery in, Montgomery out); r = 0 when a = 0. Variable time (the running time
  * depends on a): Bernstein–Yang safegcd with 62-divstep batches (TCHES 2019), see mont_impl.h.
  * Use only on public values or where timing does not matter (batch inversion in MSM, NTT set-up). */
 void fp_inv_vartime(fp_t *r, const fp_t *a);
 /* r = a^{-1} = a^(m-2) by square-and-multiply (Fermat's little theorem); r = 0 when a = 0.
- * Its time does not depend on a (the exponent is a public constant). ~20x slower than
+ * Its time does not depend on a (the exponent is a public constant). 5-10x slower than
  * fp_inv_vartime; kept as the reference the tests compare against. */
 void fp_inv_fermat(fp_t *r, const fp_t *a);
 /* out[i] = in[i]^{-1} for i < n by Montgomery's trick (3(n-1) mul + 1 inv); zeros map to zero.
@@ -67,8 +75,9 @@ void fp_from_mont(fp_t *plain, const fp_t *a); /* plain = a/R mod p (canonical i
  * (the sign rule of ZCash compression). */
 int fp_is_lexicographically_largest(const fp_t *a);
 
-/* Bytes: 48-byte canonical integers. Return 0 on success, -1 when the integer is >= p
- * (non-canonical); r is then set to zero. */
+/* Bytes: the 48-byte canonical plain integer (not Montgomery), big- or little-endian as named;
+ * parsers return the Montgomery form. Parsers return 0 on success, -1 when the integer is >= p
+ * (non-canonical: rejected, never reduced); r is then set to zero. Encoders never fail. */
 int fp_from_be_bytes(fp_t *r, const uint8_t in[48]);
 int fp_from_le_bytes(fp_t *r, const uint8_t in[48]);
 void fp_to_be_bytes(uint8_t out[48], const fp_t *a);
@@ -77,7 +86,9 @@ void fp_to_le_bytes(uint8_t out[48], const fp_t *a);
 int fp_from_mont_le_bytes(fp_t *r, const uint8_t in[48]);
 void fp_to_mont_le_bytes(uint8_t out[48], const fp_t *a);
 
-/* Backend in use for mul/sqr: "x86_64-adx" or "portable". */
+/* Backend in use for fp_mul/fp_sqr: "x86_64-adx" (asm build, CPU with BMI2 and ADX, and the
+ * environment variable PROOFMILL_FIELD_BACKEND is not "portable") or "portable". The choice is
+ * made once, at the first call of any field function that needs it; static string, never NULL. */
 const char *fp_backend(void);
 
 #ifdef __cplusplus

@@ -1,7 +1,11 @@
 /*
- * fr.c — BLS12-381 Fr: portable Montgomery arithmetic (see fr.h for the contract).
+ * fr.c — BLS12-381 Fr: Montgomery arithmetic (see fr.h for the contract). mul/sqr/add/sub go to the
+ * x86-64 kernels of mont_x86_64.S in the asm build (cpu_x86.h is the switch point), else to the
+ * portable C of mont_impl.h; inversion is safegcd (mont_impl.h), Fermat kept as the reference.
  */
 #include "fr.h"
+
+#include <pthread.h>
 
 #include "cpu_x86.h"
 #include "mont_impl.h"
@@ -230,23 +234,20 @@ static void fr_odd_part(uint64_t t[N]) {
     for (int i = 0; i < N; i++) t[i] = (t[i] >> 32) | (i + 1 < N ? t[i + 1] << 32 : 0);
 }
 
-/* z = g^t (g = 7, the multiplicative generator), a primitive 2^32-th root of unity; computed once by
- * code (several threads may race on the first call; they store the same value). */
-static void fr_sqrt_root(fr_t *z) {
-    static fr_t cache;
-    static int ready = 0;
-    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        *z = cache;
-        return;
-    }
-    fr_t g, w;
+/* z = g^t (g = 7, the multiplicative generator), a primitive 2^32-th root of unity for Tonelli-Shanks;
+ * computed by code once per process (pthread_once: the generator search costs ~100 exponentiations). */
+static fr_t fr_sqrt_z;
+static pthread_once_t fr_sqrt_z_once = PTHREAD_ONCE_INIT;
+static void fr_sqrt_z_init(void) {
+    fr_t g;
     uint64_t t[N];
     fr_multiplicative_generator(&g);
     fr_odd_part(t);
-    fr_pow_vartime(&w, &g, t, N);
-    cache = w;
-    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    *z = w;
+    fr_pow_vartime(&fr_sqrt_z, &g, t, N);
+}
+static void fr_sqrt_root(fr_t *z) {
+    pthread_once(&fr_sqrt_z_once, fr_sqrt_z_init);
+    *z = fr_sqrt_z;
 }
 
 int fr_sqrt(fr_t *r, const fr_t *a) {

@@ -518,6 +518,33 @@ static void fr_roots_of_unity(void **state) {
     mpz_clears(z, t, NULL);
 }
 
+/* fp_is_lexicographically_largest: plain value > (p-1)/2, the ZCash compression sign bit. */
+static void fp_lexicographically_largest(void **state) {
+    (void)state;
+    gmpf g;
+    gmpf_init(&g, FP_MODULUS.l, 6);
+    mpz_t half, v;
+    mpz_inits(half, v, NULL);
+    mpz_sub_ui(half, g.m, 1);
+    mpz_fdiv_q_2exp(half, half, 1);
+    for (size_t i = 0; i < pm_test_iters(ITERS); i++) {
+        fp_t a;
+        fp_rand_mont(&a);
+        mont_value(v, &g, a.l);
+        assert_int_equal(fp_is_lexicographically_largest(&a), mpz_cmp(v, half) > 0);
+    }
+    uint64_t ev[MAX_EDGES][8];
+    int ne = edge_values(ev, FP_MODULUS.l, 6);
+    for (int i = 0; i < ne; i++) {
+        fp_t a;
+        fp_from_plain_limbs_(&a, ev[i]);
+        mont_value(v, &g, a.l);
+        assert_int_equal(fp_is_lexicographically_largest(&a), mpz_cmp(v, half) > 0);
+    }
+    mpz_clears(half, v, NULL);
+    gmpf_clear(&g);
+}
+
 /* Kept from the former test_field_smoke.c: Fp2 square roots of squares round-trip (they run on
  * fp_sqrt and fp_mul of whichever backend this build links). */
 static void fp2_sqrt_roundtrip(void **state) {
@@ -549,6 +576,7 @@ int main(void) {
         cmocka_unit_test(fr_sqrt_legendre_vs_gmp),
         cmocka_unit_test(fp_bytes_u64_vs_gmp),
         cmocka_unit_test(fr_bytes_u64_vs_gmp),
+        cmocka_unit_test(fp_lexicographically_largest),
         cmocka_unit_test(fr_roots_of_unity),
         cmocka_unit_test(fp2_sqrt_roundtrip),
     };
