@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -190,6 +191,7 @@ static json_t *job_to_json(const pm_job_info *in) {
                           in->t.synth_ms, "gpu", in->t.gpu_ms, "gpu_lock_wait", in->t.gpu_lock_wait_ms, "finalize",
                           in->t.finalize_ms, "verify", in->t.verify_ms, "total", in->t.total_ms);
     if (!j) return NULL;
+    json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)in->working_set_bytes));
     if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
     if (in->error.code != PM_OK) {
         char buf[1200];
@@ -886,6 +888,10 @@ int pm_daemon_run(const pm_daemon_config *cfg0, const char *config_path) {
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* every thread started from here inherits the mask */
     signal(SIGPIPE, SIG_IGN);
+    /* Fix glibc's mmap threshold at 1 MiB: partition buffers are then always mmapped and given back
+     * to the OS on free, so the resident size follows the engine's memory budget instead of
+     * growing per-thread arenas (the dynamic threshold would move large buffers into the heap). */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     pm_daemon_config cfg = *cfg0;
     pm_daemon *d = NULL;
     pm_error err;

@@ -1343,6 +1343,7 @@ static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info
     snprintf(info->key_path, sizeof info->key_path, "%s", j->key_path);
     info->n_partitions = j->plan.n_partitions;
     info->partitions_done = j->n_finalized;
+    info->working_set_bytes = job_need_bytes(j);
     info->submit_unix_ms = (uint64_t)j->submit_unix_ms;
     int64_t end = j->t_done ? j->t_done : now_us();
     info->t.queue_ms = ((j->t_first ? j->t_first : end) - j->t_submit) / 1000.0;

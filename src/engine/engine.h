@@ -95,6 +95,7 @@ typedef struct {
     char key_path[512];
     uint32_t n_partitions;
     uint32_t partitions_done; /* finalized so far */
+    uint64_t working_set_bytes; /* reserved at admission: n_partitions x the plan's part_peak (+ inline inputs) */
     pm_job_timings t;
     pm_error error;           /* code PM_OK unless FAILED (or CANCELLED: PM_ERR_CANCELLED) */
     char **proofs;            /* DONE: n_partitions JSON texts, partition order; else NULL */

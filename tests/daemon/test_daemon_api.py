@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Daemon API black-box test: every endpoint, every error a 4xx/5xx JSON body, API fuzz (malformed
+JSON, unknown fields, wrong types, huge bodies, missing/unreadable paths, bad base64, unknown ids and
+routes), the daemon keeps serving; TCP and unix socket; key preload/evict; metrics; SIGTERM clean
+(also under -DPROOFMILL_SANITIZE=ON, where a sanitizer report fails the test). Short: a few seconds."""
+import os
+import socket
+import stat
+import tempfile
+
+import pmd
+
+F = pmd.Failures()
+fx = pmd.fixtures()
+if "multiplier" not in fx:
+    pmd.skip("tests/data/multiplier missing")
+mkey, mw, mvk = fx["multiplier"]
+pkey, pw, pvk = fx.get("powchain", fx["multiplier"])
+
+d = pmd.Daemon({"http.max_body_bytes": "1M", "trace.enabled": "true", "log.level": "debug"}, unix=True)
+
+
+def is_error(status, body, code, want_status=None):
+    ok = isinstance(body, dict) and "error" in body and isinstance(body["error"], dict) and \
+        body["error"].get("code") == code and isinstance(body["error"].get("message"), str) and status >= 400
+    if want_status:
+        ok = ok and status == want_status
+    return F.check(ok, "expected error %s (%s), got %s %r" % (code, want_status, status, body))
+
+
+try:
+    # --- a good proof through both listeners
+    st, j = d.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}], "priority": "critical",
+                                             "label": "smoke"})
+    F.check(st == 200 and j["state"] == "done" and len(j["proofs"]) == 1 and j["label"] == "smoke",
+            "prove over TCP: %s %r" % (st, j))
+    ok, out = pmd.verify_with_cli(mvk, j["proofs"][0])
+    F.check(ok, "our verifier rejects the daemon's proof: " + out)
+    st, j = d.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}, {"wtns": mw}]}, via_unix=True)
+    F.check(st == 200 and j["state"] == "done" and len(j["proofs"]) == 2, "prove over unix socket: %r" % (j,))
+
+    # --- submit + long-poll + timings
+    st, j = d.submit(pkey, [pw, pw], priority="high", inline=True)
+    F.check(st == 202 and j["state"] in ("queued", "running", "done"), "submit: %s %r" % (st, j))
+    st, j = d.wait(j["id"])
+    F.check(st == 200 and j["state"] == "done", "long-poll: %r" % (j,))
+    t = j.get("timings_ms", {})
+    F.check(all(k in t for k in ("queue", "srs_load", "synthesis", "gpu", "finalize", "verify", "total")),
+            "timings: %r" % (t,))
+
+    # --- malformed requests: 4xx JSON every time
+    st, b = d.request("POST", "/v1/jobs", raw=b'{"key": "x", ')
+    is_error(st, b, "bad-json", 400)
+    st, b = d.request("POST", "/v1/jobs", raw=b'\xff\xfe garbage')
+    is_error(st, b, "bad-json", 400)
+    st, b = d.request("POST", "/v1/jobs", raw=b'')
+    is_error(st, b, "bad-json", 400)
+    st, b = d.request("POST", "/v1/jobs", raw=b'[1,2,3]')
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": mw}], "colour": "red"})
+    is_error(st, b, "unknown-field", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": mw, "extra": 1}]})
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": 42, "inputs": [{"wtns": mw}]})
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": []})
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"inputs": [{"wtns": mw}]})
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": mw}], "priority": "urgent"})
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns_b64": "!!!not base64"}]})
+    is_error(st, b, "bad-base64", 400)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns_b64": "aGVsbG8gd29ybGQ="}]})
+    is_error(st, b, "format", 422)
+    st, b = d.request("POST", "/v1/jobs", {"key": "/nonexistent/k.zkey", "inputs": [{"wtns": mw}]})
+    is_error(st, b, "io", 422)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": "/nonexistent/w.wtns"}]})
+    is_error(st, b, "io", 422)
+    F.check("/nonexistent/w.wtns" in b["error"]["message"], "the error names the file: %r" % (b,))
+    unreadable = os.path.join(tempfile.mkdtemp(), "w.wtns")
+    with open(unreadable, "wb") as f:
+        f.write(open(mw, "rb").read())
+    os.chmod(unreadable, 0)
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": unreadable}]})
+    if os.geteuid() != 0:  # root reads anything
+        is_error(st, b, "io", 422)
+    st, b = d.request("POST", "/v1/jobs", {"key": pkey, "inputs": [{"wtns": mw}]} if pkey != mkey else
+                      {"key": mkey, "inputs": [{"wtns": mkey}]})
+    F.check(st == 422 and b["error"]["code"] in ("mismatch", "format"), "foreign witness: %s %r" % (st, b))
+    st, b = d.request("POST", "/v1/jobs", {"key": mw, "inputs": [{"wtns": mw}]})
+    is_error(st, b, "format", 422)
+    # huge bodies: refused by Content-Length without being read, and when streamed
+    # (the daemon answers 413 as soon as it sees the Content-Length, so send only the headers)
+    for length in (2 << 20, (1 << 20) + 1, 1 << 40):
+        s = socket.create_connection(("127.0.0.1", d.port))
+        s.sendall(b"POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % length)
+        s.settimeout(10)
+        resp = b""
+        try:
+            while b"}}" not in resp:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                resp += chunk
+        except OSError:
+            pass
+        s.close()
+        F.check(resp.startswith(b"HTTP/1.1 413") and b'"body-too-large"' in resp,
+                "huge Content-Length %d: %r" % (length, resp[:300]))
+    # a chunked upload (no Content-Length) over the limit
+    c = d.conn()
+    c.putrequest("POST", "/v1/jobs")
+    c.putheader("Transfer-Encoding", "chunked")
+    c.endheaders()
+    chunk = b"y" * 65536
+    for _ in range(20):
+        c.send(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+    c.send(b"0\r\n\r\n")
+    r = c.getresponse()
+    import json as _json
+    is_error(r.status, _json.loads(r.read()), "body-too-large", 413)
+    c.close()
+    # raw garbage on the socket: the daemon must survive it
+    s = socket.create_connection(("127.0.0.1", d.port))
+    s.sendall(b"\x00\x01\x02 NOT HTTP\r\n\r\n")
+    s.settimeout(5)
+    try:
+        s.recv(4096)
+    except OSError:
+        pass
+    s.close()
+    # unknown routes, methods, ids
+    st, b = d.request("GET", "/v1/nothing")
+    is_error(st, b, "not-found", 404)
+    st, b = d.request("GET", "/v1/jobs")
+    is_error(st, b, "method-not-allowed", 405)
+    st, b = d.request("PUT", "/v1/status")
+    is_error(st, b, "method-not-allowed", 405)
+    st, b = d.request("GET", "/v1/jobs/999999")
+    is_error(st, b, "not-found", 404)
+    st, b = d.request("GET", "/v1/jobs/abc")
+    is_error(st, b, "not-found", 404)
+    st, b = d.request("GET", "/v1/jobs/1?wait=banana")
+    is_error(st, b, "bad-request", 400)
+    st, b = d.request("DELETE", "/v1/jobs/999999")
+    is_error(st, b, "not-found", 404)
+
+    # --- keys: preload, evict, errors
+    st, b = d.request("POST", "/v1/keys/preload", {"key": pkey})
+    F.check(st == 200 and b["state"] == "ready", "preload: %s %r" % (st, b))
+    st, s_ = d.request("GET", "/v1/status")
+    F.check(st == 200 and any(k["path"] == pkey and k["pinned"] for k in s_["keys"]), "status keys: %r" % (s_,))
+    st, b = d.request("POST", "/v1/keys/preload", {"key": "/nonexistent.zkey"})
+    is_error(st, b, "io", 422)
+    st, b = d.request("POST", "/v1/keys/preload", {"key": pkey, "x": 1})
+    is_error(st, b, "unknown-field", 400)
+    st, b = d.request("POST", "/v1/keys/evict", {"key": pkey})
+    F.check(st == 200 and b["state"] == "evicted", "evict: %s %r" % (st, b))
+    st, b = d.request("POST", "/v1/keys/evict", {"key": pkey})
+    is_error(st, b, "not-found", 404)
+
+    # --- status, metrics, trace
+    st, s_ = d.request("GET", "/v1/status")
+    F.check(st == 200 and s_["jobs"]["done"] >= 3 and s_["workers"]["gpu"]["total"] == 2 and
+            s_["memory"]["budget_bytes"] > 0 and s_["memory"]["rss_bytes"] > 0, "status: %r" % (s_,))
+    st, m = d.request("GET", "/metrics")
+    F.check(st == 200 and "proofmill_jobs_finished_total{state=\"done\"}" in m and
+            "proofmill_memory_budget_bytes" in m and "# TYPE proofmill_http_requests_total counter" in m,
+            "metrics: %s" % m[:300])
+    st, tr = d.request("GET", "/v1/trace")
+    F.check(st == 200 and any(e.get("name") == "kernel" for e in tr["traceEvents"]), "trace")
+
+    # --- still serving after all of that
+    st, j = d.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}]})
+    F.check(st == 200 and j["state"] == "done", "daemon still proves after the fuzz: %r" % (j,))
+finally:
+    rc, log = d.stop(expect_clean=False)
+
+F.check(rc == 0, "SIGTERM exit status %d" % rc)
+F.check("ERROR: AddressSanitizer" not in log and "ERROR: LeakSanitizer" not in log and "runtime error:" not in log,
+        "sanitizer report in the log:\n" + log[-6000:])
+F.check(not os.path.exists(d.unix_path), "unix socket removed at shutdown")
+if pmd.SANITIZE:
+    print("(ran under AddressSanitizer + UBSan)")
+
+# --- configuration errors are reported, not crashed on
+import subprocess
+r = subprocess.run([pmd.BIN, "daemon", "--set", "gpu.workers_per_device=0"], capture_output=True, text=True)
+F.check(r.returncode == 2 and "outside" in r.stderr, "bad knob: %d %s" % (r.returncode, r.stderr))
+r = subprocess.run([pmd.BIN, "daemon", "--set", "no.such=1"], capture_output=True, text=True)
+F.check(r.returncode == 2 and "unknown setting" in r.stderr, "unknown knob: %s" % r.stderr)
+cf = os.path.join(tempfile.mkdtemp(), "bad.conf")
+with open(cf, "w") as f:
+    f.write("[synthesis]\nworkers = 2\n[memory]\nbudget = lots\n")
+r = subprocess.run([pmd.BIN, "daemon", "--config", cf], capture_output=True, text=True)
+F.check(r.returncode == 2 and "line 4" in r.stderr and "memory.budget" in r.stderr, "bad file: %s" % r.stderr)
+r = subprocess.run([pmd.BIN, "daemon", "--dump-config"], capture_output=True, text=True)
+F.check(r.returncode == 0 and "workers_per_device = 2" in r.stdout, "dump-config")
+F.done("test_daemon_api")
