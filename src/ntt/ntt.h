@@ -76,7 +76,8 @@ void ntt_domain_free(ntt_domain_t *d);
 /* In-place bit-reversal permutation of a[0..n), n a power of two (n = 1, 2 are no-ops). */
 void ntt_bit_reverse(fr_t *a, size_t n);
 
-/* In-place forward NTT of a[0..n), n = d->n (natural order in and out). */
+/* In-place forward NTT of a[0..n), n = d->n (natural order in and out). The transforms below
+ * return without touching a when n != d->n (a programmer error; they have no error channel). */
 void ntt_forward(fr_t *a, size_t n, const ntt_domain_t *d);
 /* In-place inverse NTT of a[0..n), n = d->n, including the 1/n scaling. */
 void ntt_inverse(fr_t *a, size_t n, const ntt_domain_t *d);

@@ -97,8 +97,9 @@ pm_status r1cs_spmv(fr_t *a, fr_t *b, fr_t *c, size_t n_out, const r1cs_t *cs, c
  * elements. Returns PM_OK when satisfied; PM_ERR_UNSATISFIED naming the first (lowest index)
  * failing constraint ("constraint 17 of 10815 not satisfied"; w[0] != 1 is reported as
  * "wire 0 is not 1"), with *first_bad (if non-NULL) set to its index (UINT32_MAX for the wire-0
- * case or when satisfied); PM_ERR_MISMATCH when n_w != n_wires; PM_ERR_NOMEM. Parallel by row,
- * allocates no more than 3 * n_threads * 4096 fr_t of scratch. */
+ * case or when satisfied); PM_ERR_MISMATCH when n_w != n_wires. Parallel by row (OpenMP min
+ * reduction, so the reported index is the lowest failing one whatever the thread count);
+ * allocates nothing. */
 pm_status r1cs_check_satisfied(uint32_t *first_bad, const r1cs_t *cs, const fr_t *w, size_t n_w,
                                pm_error *err);
 
