@@ -4,9 +4,11 @@
  * src/groth16_prove.js (buildABC); restated in ../shared/fixtures/FORMATS.md.
  *
  * Order of work: container -> protocol -> header (curve first, so a BN254 key is named as such
- * before any size check that its 32-byte coordinates would fail) -> coefficients (validated,
- * bucketed by constraint with a counting sort that keeps file order inside a row) -> point
- * sections. Points are decoded (curve/encoding.h g1_from_lem / g2_from_lem) in parallel; on failure the lowest failing index is re-decoded
+ * before any size check that its 32-byte coordinates would fail) -> exact sizes of the point
+ * sections (so no allocation sized by a header count happens before the file is known to hold
+ * that many points) -> coefficients (validated, bucketed by constraint with a counting sort that
+ * keeps file order inside a row) -> point sections. Points are decoded (curve/encoding.h
+ * g1_from_lem / g2_from_lem) in parallel; on failure the lowest failing index is re-decoded
  * serially so the error names the first bad point, as a serial reader would.
  */
 #include "groth16/zkey.h"
@@ -343,9 +345,26 @@ static pm_status read_transcript(zkey_t *zk, const pm_binfile *bf, pm_error *err
     return PM_OK;
 }
 
+/* Every point section's exact size, checked before anything is allocated from the header's
+ * counts (a 1 KiB file claiming domainSize = 2^31 must fail here, not after 16 GiB of calloc). */
+static pm_status check_point_sizes(const zkey_t *zk, const pm_binfile *bf, pm_error *err) {
+    uint64_t nv = zk->n_vars, npub1 = (uint64_t)zk->n_public + 1, N = zk->domain_size;
+    struct { uint32_t id; uint64_t size; const char *what; } s[6] = {
+        {3, npub1 * G1_BYTES, "IC"},        {5, nv * G1_BYTES, "A"},
+        {6, nv * G1_BYTES, "B1"},           {7, nv * G2_BYTES, "B2"},
+        {8, (nv - npub1) * G1_BYTES, "C"},  {9, N * G1_BYTES, "H"},
+    };
+    pm_reader r;
+    pm_status st;
+    for (int i = 0; i < 6; i++)
+        if ((st = pm_binfile_section_exact(&r, bf, s[i].id, s[i].size, s[i].what, err))) return st;
+    return PM_OK;
+}
+
 static pm_status zkey_parse(zkey_t *zk, pm_binfile *bf, unsigned flags, pm_error *err) {
     pm_status st;
     if ((st = read_header(zk, bf, flags, err))) return st;
+    if ((st = check_point_sizes(zk, bf, err))) return st;
     if ((st = read_coefs(zk, bf, flags, err))) return st;
     if ((st = read_points(zk, bf, flags, err))) return st;
     return read_transcript(zk, bf, err);

@@ -259,6 +259,12 @@ static void zkey_hostile(void **state) {
         memcpy(m, img, n);
         put32(m + counts + 8, 3); /* domainSize */
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        put32(m + counts + 8, 1u << 31); /* huge domain: refused by section 9's size, no big alloc */
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        assert_non_null(strstr(err.msg, "section 9"));
+        memcpy(m, img, n);
+        put32(m + counts, 0x7fffffffu); /* huge nVars */
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         /* a point off the curve: A point 1's y += 1 in the last limb byte 0 */
         memcpy(m, img, n);
         uint64_t p1 = s5->offset + 96;
