@@ -55,12 +55,15 @@ typedef struct {
  * part_peak_bytes: held by one partition from the start of its synthesis until gpu_start returns
  *   (witness, a/b/c vectors, staging). part_pending_bytes: held from gpu_start's return until
  *   finalize returns (the pending handle: G1 results, B_G2 scalars). key_bytes: the key's resident
- *   size once loaded (0 if unknown; then the file size is used). */
+ *   size once loaded. key_load_bytes: extra memory held only while load_key runs (e.g. the mapped
+ *   file being decoded); the engine reserves key_bytes + key_load_bytes until the load returns,
+ *   then exactly the resident size load_key reports. */
 typedef struct {
     uint32_t n_partitions;
     uint64_t part_peak_bytes;
     uint64_t part_pending_bytes;
     uint64_t key_bytes;
+    uint64_t key_load_bytes;
 } pm_job_plan;
 
 /* The device slot a GPU worker hands to gpu_start (engine-owned). */

@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
     uint32_t n_vars, n_public, domain_size;
     uint64_t n_coefs;
+    uint64_t file_bytes;
 } zkey_header;
 
 /* Read section 2's counts (and section 4's coefficient count) of a .zkey without decoding points. */
@@ -79,6 +80,7 @@ static pm_status read_zkey_header(zkey_header *h, const char *path, pm_error *er
     if ((st = pm_reader_u32(&r, &h->domain_size, "zkey section 2: domainSize", err))) goto out;
     const pm_section *s4 = pm_binfile_find(&bf, 4);
     h->n_coefs = s4 && s4->size >= 4 ? (s4->size - 4) / 44 : 0;
+    h->file_bytes = bf.file.size;
 out:
     pm_binfile_close(&bf);
     return st;
@@ -157,6 +159,7 @@ static pm_status g16_plan(void *self, const char *key_path, const pm_input *in, 
     uint64_t big = h.n_vars > h.domain_size ? h.n_vars : h.domain_size;
     plan->n_partitions = (uint32_t)n_in;
     plan->key_bytes = key_resident_estimate(&h);
+    plan->key_load_bytes = h.file_bytes; /* zkey_read maps and touches the whole file while decoding */
     /* witness (Montgomery) + plain copy + 3N NTT work + the largest G1 MSM scratch */
     plan->part_peak_bytes = 2 * (uint64_t)h.n_vars * fr + 3 * (uint64_t)h.domain_size * fr +
                             msm_g1_scratch_size(big ? big : 1, b->start_threads) + MIB;

@@ -661,7 +661,7 @@ static void admit_locked(pm_engine *e) {
         keyent *k = key_find(e, j->key_path);
         uint64_t key_need = 0;
         if (!k || k->state == KEY_FAILED)
-            key_need = j->plan.key_bytes;
+            key_need = j->plan.key_bytes + j->plan.key_load_bytes;
         uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + key_need;
         if (e->reserved + need > e->budget && !key_make_room(e, need, k)) return; /* head waits */
         k = key_find(e, j->key_path); /* make_room may have evicted an idle entry */
@@ -674,7 +674,7 @@ static void admit_locked(pm_engine *e) {
                 return; /* retry on the next event */
             }
             nk->path = p;
-            nk->bytes = j->plan.key_bytes;
+            nk->bytes = key_need; /* resident + load transient until the load returns */
             nk->state = KEY_EMPTY;
             nk->last_used_us = now_us();
             nk->next = e->keys;
@@ -1258,7 +1258,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     uint64_t pinned = 0;
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
-    uint64_t need = job_need_bytes(j) + ((k && k->state != KEY_FAILED) ? 0 : plan.key_bytes);
+    uint64_t need = job_need_bytes(j) + ((k && k->state != KEY_FAILED) ? 0 : plan.key_bytes + plan.key_load_bytes);
     if (e->stop || e->closing) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
@@ -1486,7 +1486,7 @@ pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
     pm_error perr;
     pm_error_clear(&perr);
     uint64_t est = 0;
-    if (e->be.plan(e->be.self, path, NULL, 0, &plan, &perr) == PM_OK) est = plan.key_bytes;
+    if (e->be.plan(e->be.self, path, NULL, 0, &plan, &perr) == PM_OK) est = plan.key_bytes + plan.key_load_bytes;
     else if (perr.code == PM_ERR_IO) {
         if (err) *err = perr;
         return perr.code;

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Scheduling through the daemon: under load a critical job overtakes queued low ones (and FIFO
+holds within a priority); cancel removes a queued job at once and stops a running one at its next
+stage boundary; memory reservations return to the keys alone afterwards."""
+import time
+
+import pmd
+
+F = pmd.Failures()
+fx = pmd.fixtures()
+if "powchain" not in fx:
+    pmd.skip("tests/data/powchain missing")
+key, w, vk = fx["powchain"]
+
+# one synthesis worker and one GPU worker: a queue forms behind them
+d = pmd.Daemon({"synthesis.workers": 1, "synthesis.lookahead": 1, "gpu.workers_per_device": 1,
+                "prover.msm_threads": 1})
+try:
+    d.request("POST", "/v1/keys/preload", {"key": key})
+    lows = []
+    for i in range(8):
+        st, j = d.submit(key, [w] * 3, priority="low", label="low%d" % i)
+        F.check(st == 202, "submit low: %r" % (j,))
+        lows.append(j["id"])
+    st, j = d.submit(key, [w] * 3, priority="normal", label="normal")
+    normal = j["id"]
+    st, j = d.submit(key, [w] * 3, priority="critical", label="critical")
+    crit = j["id"]
+    done = {}
+    for jid in lows + [normal, crit]:
+        st, j = d.wait(jid)
+        F.check(st == 200 and j["state"] == "done", "job %s: %r" % (jid, j))
+        done[jid] = j["submitted_unix_ms"] + j["timings_ms"]["total"]
+    order = sorted(done, key=lambda k: done[k])
+    pos = {k: i for i, k in enumerate(order)}
+    print("completion order:", ["crit" if k == crit else "norm" if k == normal else "low" for k in order])
+    # admission is immediate (big budget): the first low jobs may already have partitions in flight,
+    # but the critical one must overtake the rest, and normal must finish before the last lows
+    F.check(pos[crit] <= 2, "critical finished at position %d" % pos[crit])
+    F.check(pos[crit] < pos[normal] < pos[lows[-1]], "normal after critical, before the last low")
+    F.check([pos[k] for k in lows] == sorted(pos[k] for k in lows), "FIFO within priority 'low'")
+
+    # cancel: a long running job and a queued one behind it
+    st, a = d.submit(key, [w] * 40, priority="normal")
+    st, b = d.submit(key, [w] * 5, priority="normal")
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        st, ja = d.request("GET", "/v1/jobs/%s" % a["id"])
+        if ja["partitions_done"] >= 1:
+            break
+        time.sleep(0.05)
+    st, cb = d.request("DELETE", "/v1/jobs/%s" % b["id"])
+    F.check(st == 200 and cb["state"] in ("cancelled", "cancelling"), "cancel queued: %r" % (cb,))
+    st, ca = d.request("DELETE", "/v1/jobs/%s" % a["id"])
+    F.check(st == 200 and ca["state"] in ("cancelling", "cancelled"), "cancel running: %r" % (ca,))
+    st, ja = d.wait(a["id"])
+    F.check(ja["state"] == "cancelled" and ja["error"]["code"] == "cancelled" and 1 <= ja["partitions_done"] < 40,
+            "running job stopped at a stage boundary: %r" % ({k: ja.get(k) for k in ("state", "partitions_done")},))
+    F.check("proofs" not in ja, "a cancelled job returns no proofs")
+    st, jb = d.wait(b["id"])
+    F.check(jb["state"] == "cancelled", "queued job cancelled: %r" % (jb["state"],))
+    st, again = d.request("DELETE", "/v1/jobs/%s" % a["id"])
+    F.check(st == 200 and again["state"] == "cancelled", "cancel of a finished job is a no-op: %r" % (again,))
+    # the daemon is still healthy and idle with only the key reserved
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
+    F.check(st == 200 and j["state"] == "done", "prove after cancels")
+    st, s = d.request("GET", "/v1/status")
+    F.check(s["jobs"]["cancelled"] == 2, "cancelled count: %r" % (s["jobs"],))
+    F.check(s["memory"]["reserved_bytes"] == sum(k["bytes"] for k in s["keys"]), "reservations released: %r" %
+            (s["memory"],))
+finally:
+    d.stop()
+F.done("test_daemon_sched")
