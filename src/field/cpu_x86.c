@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pm_field_adx_state = 0;
+int pm_field_adx_state __attribute__((visibility("hidden"))) = 0;
 
 int pm_field_adx_probe(void) {
     unsigned a = 0, b = 0, c = 0, d = 0;

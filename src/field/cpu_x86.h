@@ -10,8 +10,10 @@
  * The environment variable PROOFMILL_FIELD_BACKEND=portable, read once at the first call, forces the
  * portable path in an asm build (used by the tests to exercise the fallback).
  *
- * Dispatch cost: a relaxed load of a static int and a predictable branch in fp_mul/fr_mul, then a
- * tail jump into the kernel; bench/field.c measures it against a call through a function pointer.
+ * Dispatch cost: fp_mul/fr_mul are a relaxed load of a hidden int, a predictable branch and a tail
+ * jump into the kernel (the portable path and the first-call probe sit in a separate noinline
+ * function, so the fast path sets up no stack frame); bench/field.c measures it against a direct
+ * call and a call through a function pointer.
  */
 #ifndef PROOFMILL_FIELD_CPU_X86_H
 #define PROOFMILL_FIELD_CPU_X86_H
@@ -33,9 +35,15 @@ void pm_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 void pm_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void pm_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 
-/* 1 when the ADX kernels run, 0 when the portable code runs. */
-extern int pm_field_adx_state; /* 0: not yet probed, 1: use adx, -1: portable */
-int pm_field_adx_probe(void);  /* probes cpuid and the environment once; returns 1 or 0 */
+/* 0: not yet probed, 1: use adx, -1: portable. Hidden, so the load is one rip-relative mov. */
+extern int pm_field_adx_state __attribute__((visibility("hidden")));
+/* probes cpuid and the environment once (idempotent, thread-safe); returns 1 or 0 */
+int pm_field_adx_probe(void) __attribute__((visibility("hidden")));
+/* fast test for the hot paths: 1 only once probed and the kernels are usable */
+static inline int pm_field_adx_ready(void) {
+    return __atomic_load_n(&pm_field_adx_state, __ATOMIC_RELAXED) > 0;
+}
+/* 1 when the ADX kernels run, 0 when the portable code runs (probes on first use). */
 static inline int pm_field_use_adx(void) {
     int s = __atomic_load_n(&pm_field_adx_state, __ATOMIC_RELAXED);
     if (__builtin_expect(s > 0, 1)) return 1;

@@ -39,8 +39,10 @@ void fp_sub(fp_t *r, const fp_t *a, const fp_t *b) {
 }
 void fp_neg(fp_t *r, const fp_t *a) { mont_neg(r->l, a->l, M, N); }
 void fp_dbl(fp_t *r, const fp_t *a) { fp_add(r, a, a); }
-/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
-void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) {
+/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS.
+ * The slow path (first-call probe, portable code) is a separate noinline function so that the hot
+ * path compiles to load flag, branch, tail jump. */
+static __attribute__((noinline)) void fp_mul_slow(fp_t *r, const fp_t *a, const fp_t *b) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (pm_field_use_adx()) {
         pm_fp_mul_adx(r->l, a->l, b->l);
@@ -50,7 +52,7 @@ void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) {
     mont_mul(r->l, a->l, b->l, M, FP_N0, N);
 }
 
-void fp_sqr(fp_t *r, const fp_t *a) {
+static __attribute__((noinline)) void fp_sqr_slow(fp_t *r, const fp_t *a) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (pm_field_use_adx()) {
         pm_fp_sqr_adx(r->l, a->l);
@@ -58,6 +60,26 @@ void fp_sqr(fp_t *r, const fp_t *a) {
     }
 #endif
     mont_mul(r->l, a->l, a->l, M, FP_N0, N);
+}
+
+void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (__builtin_expect(pm_field_adx_ready(), 1)) {
+        pm_fp_mul_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    fp_mul_slow(r, a, b);
+}
+
+void fp_sqr(fp_t *r, const fp_t *a) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (__builtin_expect(pm_field_adx_ready(), 1)) {
+        pm_fp_sqr_adx(r->l, a->l);
+        return;
+    }
+#endif
+    fp_sqr_slow(r, a);
 }
 
 void fp_pow_vartime(fp_t *r, const fp_t *a, const uint64_t *e, size_t ne) {

@@ -41,8 +41,10 @@ void fr_sub(fr_t *r, const fr_t *a, const fr_t *b) {
 }
 void fr_neg(fr_t *r, const fr_t *a) { mont_neg(r->l, a->l, M, N); }
 void fr_dbl(fr_t *r, const fr_t *a) { fr_add(r, a, a); }
-/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS. */
-void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) {
+/* mul/sqr: the BMI2+ADX kernels when built in and the CPU has them (cpu_x86.h), else portable CIOS.
+ * The slow path (first-call probe, portable code) is a separate noinline function so that the hot
+ * path compiles to load flag, branch, tail jump. */
+static __attribute__((noinline)) void fr_mul_slow(fr_t *r, const fr_t *a, const fr_t *b) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (pm_field_use_adx()) {
         pm_fr_mul_adx(r->l, a->l, b->l);
@@ -52,7 +54,7 @@ void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) {
     mont_mul(r->l, a->l, b->l, M, FR_N0, N);
 }
 
-void fr_sqr(fr_t *r, const fr_t *a) {
+static __attribute__((noinline)) void fr_sqr_slow(fr_t *r, const fr_t *a) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (pm_field_use_adx()) {
         pm_fr_sqr_adx(r->l, a->l);
@@ -60,6 +62,26 @@ void fr_sqr(fr_t *r, const fr_t *a) {
     }
 #endif
     mont_mul(r->l, a->l, a->l, M, FR_N0, N);
+}
+
+void fr_mul(fr_t *r, const fr_t *a, const fr_t *b) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (__builtin_expect(pm_field_adx_ready(), 1)) {
+        pm_fr_mul_adx(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    fr_mul_slow(r, a, b);
+}
+
+void fr_sqr(fr_t *r, const fr_t *a) {
+#if PM_FIELD_HAVE_ADX_KERNELS
+    if (__builtin_expect(pm_field_adx_ready(), 1)) {
+        pm_fr_sqr_adx(r->l, a->l);
+        return;
+    }
+#endif
+    fr_sqr_slow(r, a);
 }
 
 void fr_pow_vartime(fr_t *r, const fr_t *a, const uint64_t *e, size_t ne) {
