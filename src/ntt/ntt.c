@@ -112,7 +112,14 @@ void ntt_bit_reverse(fr_t *a, size_t n) {
 /* Stages 0..s_end-1 on one contiguous block of 2^s_end elements (DIT stages below s_end never
  * leave such a block). */
 static void dit_block(fr_t *a, unsigned s_end, const fr_t *tw) {
-    for (unsigned s = 0; s < s_end; s++) {
+    /* stage 0: every twiddle is 1, so no multiplication (saves n/2 of the n/2*log2 n muls) */
+    if (s_end > 0)
+        for (size_t k = 0; k < ((size_t)1 << s_end); k += 2) {
+            fr_t t = a[k + 1];
+            fr_sub(&a[k + 1], &a[k], &t);
+            fr_add(&a[k], &a[k], &t);
+        }
+    for (unsigned s = 1; s < s_end; s++) {
         size_t m = (size_t)1 << s;
         const fr_t *w = tw + (m - 1);
         for (size_t k = 0; k < ((size_t)1 << s_end); k += 2 * m)
@@ -132,13 +139,14 @@ static void dit_block(fr_t *a, unsigned s_end, const fr_t *tw) {
 /* The butterfly network on bit-reversed input (DIT), twiddles tw (per-stage layout). */
 static void dit_network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw) {
     size_t half = n / 2;
-    unsigned s0 = 0;
-    if (log_n > NTT_BLOCK_LOG) {
-        size_t nblocks = n >> NTT_BLOCK_LOG;
-        PM_OMP(parallel for schedule(static))
-        for (size_t bl = 0; bl < nblocks; bl++) dit_block(a + (bl << NTT_BLOCK_LOG), NTT_BLOCK_LOG, tw);
-        s0 = NTT_BLOCK_LOG;
+    if (log_n <= NTT_BLOCK_LOG) { /* n <= 4096: one block, on the calling thread */
+        dit_block(a, log_n, tw);
+        return;
     }
+    size_t nblocks = n >> NTT_BLOCK_LOG;
+    PM_OMP(parallel for schedule(static))
+    for (size_t bl = 0; bl < nblocks; bl++) dit_block(a + (bl << NTT_BLOCK_LOG), NTT_BLOCK_LOG, tw);
+    unsigned s0 = NTT_BLOCK_LOG;
     for (unsigned s = s0; s < log_n; s++) {
         size_t m = (size_t)1 << s;
         const fr_t *w = tw + (m - 1);
