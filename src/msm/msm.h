@@ -47,9 +47,10 @@
  *     total += running sum: full, EFD "add-2008-s").
  *  5. Window combination: R = (...(S_{W-1} * 2^c + S_{W-2}) * 2^c ...) + S_0, c doublings per
  *     window, about 256 doublings in total.
- * Cost model for the window width c (msm_window_bits): about W*(n_g + 2^c) additions,
- * minimised over c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g. c = 13 at 2^16 points,
- * c = 16 at 2^20 points. Op-count floor per general point: W = ceil(256/c) bucket additions,
+ * Cost model for the window width c (msm_window_bits): about W*(n_g + 1.5*2^c) additions
+ * (n_g bucket additions per window, plus 2^(c-1) buckets * 2 reduction additions that cost
+ * ~3 bucket additions each), minimised over c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g.
+ * c = 13 at 2^16 points, c = 14 at 2^18, c = 16 at 2^20 points. Op-count floor per general point: W = ceil(256/c) bucket additions,
  * i.e. 16 per point at c = 16: about 16 * 6 = 96 Fp multiplications for G1 on the batch-affine
  * path (16 * 10 = 160 with XYZZ), and in G2 the same count of Fp2 multiplications (each ~3 Fp
  * multiplications by Karatsuba).
@@ -103,7 +104,7 @@ extern "C" {
 #define MSM_CHUNK_MAX ((size_t)1 << 31)
 
 /* The window width c in bits (1..MSM_WINDOW_MAX) the MSM picks for n general points:
- * argmin_c ceil(256/c) * (n + 2^c). n = 0 gives 1. Pure function of n. */
+ * argmin_c ceil(256/c) * (n + 1.5 * 2^c). n = 0 gives 1. Pure function of n. */
 unsigned msm_window_bits(size_t n);
 
 /* The thread count actually used for a request: 0 -> online cores, capped at MSM_THREADS_MAX,

@@ -39,7 +39,7 @@ static inline int32_t msm_booth_digit(const uint64_t k[4], unsigned j, unsigned 
 int msm_scalar_ge_r(const fr_t *k);
 
 /* Choose slices per window S in 1..threads minimising the per-thread time
- * ceil(W*S/threads) * (ng/S + 2^c) (in additions). */
+ * ceil(W*S/threads) * (ng/S + 1.5 * 2^c) (in additions, as msm_window_bits). */
 unsigned msm_pick_slices(size_t ng, unsigned c, unsigned threads);
 
 /* Run fn(ctx) on `threads` threads (the caller is one of them) and wait for all. Threads that

@@ -67,6 +67,9 @@ typedef struct {
 #endif
 
 #ifdef MSM_BATCH_AFFINE
+#ifndef MSM_PREFETCH_AHEAD
+#define MSM_PREFETCH_AHEAD 8u
+#endif
 /* One pending bucket update: bucket b += (neg ? -P : P). */
 typedef struct {
     uint32_t b, neg;
@@ -302,6 +305,18 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
     } while (0)
         for (size_t o = 0; o < nold; o++) MSM_PLACE(old[o]);
         while (t < hi && nbat < K && nnew < K) {
+            /* Bucket and point loads are random-access (buckets: up to 3 MiB for G1 at c = 16):
+             * prefetch them MSM_PREFETCH_AHEAD items ahead (the digit is recomputed then). */
+            if (t + MSM_PREFETCH_AHEAD < hi) {
+                uint32_t ia = idx[t + MSM_PREFETCH_AHEAD];
+                int32_t da = msm_booth_digit(x->scalars[ia].l, j, c);
+                size_t ba = (size_t)(da > 0 ? da - 1 : -da - 1);
+                __builtin_prefetch(&x->points[ia]);
+                if (da) {
+                    __builtin_prefetch(&bk[ba]);
+                    __builtin_prefetch(&st[ba]);
+                }
+            }
             uint32_t i = idx[t++];
             int32_t d = msm_booth_digit(x->scalars[i].l, j, c);
             if (d == 0) continue;
