@@ -48,6 +48,26 @@ pm_status groth16_pending_init(groth16_pending_t *p, const zkey_t *zk, const fr_
     return PM_OK;
 }
 
+static size_t max3(size_t a, size_t b, size_t c) {
+    size_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* the G1 MSM scratch part of start: enough for each of its four MSMs */
+static size_t start_msm_bytes(const zkey_t *zk, unsigned threads) {
+    size_t n = zk->n_vars, nc = n - zk->n_public - 1, N = zk->domain_size;
+    return max3(msm_g1_scratch_size(n, threads), msm_g1_scratch_size(nc, threads),
+                msm_g1_scratch_size(N, threads));
+}
+
+size_t groth16_start_scratch_size(const zkey_t *zk, unsigned threads) {
+    return 3 * (size_t)zk->domain_size * sizeof(fr_t) + start_msm_bytes(zk, threads);
+}
+
+size_t groth16_finalize_scratch_size(const zkey_t *zk, unsigned threads) {
+    return msm_g2_scratch_size(zk->n_vars, threads);
+}
+
 /* Re-label an error from a lower layer that did not know the file names. */
 static pm_status msm_fail(pm_status st, const char *what, pm_error *err) {
     return pm_error_set(err, st, "", PM_NO_OFFSET, "%s MSM failed (%s)", what,
@@ -91,13 +111,29 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
                           "cached NTT domain has size %zu, zkey domain is %zu", dom->n, N);
         goto fail;
     }
-    fr_t *work = malloc(3 * N * sizeof *work);
-    if (!work) {
+    const size_t need = groth16_start_scratch_size(zk, p->threads);
+    void *mem = opts ? opts->scratch : NULL;
+    int own_mem = 0;
+    if (mem && opts->scratch_size < need) {
         if (own) ntt_domain_free(&own_domain);
-        st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
-                          "out of memory for the H phase (3 x %zu scalars)", N);
+        st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                          "scratch of %zu bytes is smaller than groth16_start_scratch_size = %zu",
+                          opts->scratch_size, need);
         goto fail;
     }
+    if (!mem) {
+        mem = malloc(need);
+        own_mem = 1;
+    }
+    if (!mem) {
+        if (own) ntt_domain_free(&own_domain);
+        st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
+                          "out of memory for the H phase and MSMs (%zu bytes)", need);
+        goto fail;
+    }
+    fr_t *work = mem;
+    void *msm_scratch = (char *)mem + 3 * N * sizeof(fr_t);
+    const size_t msm_bytes = need - 3 * N * sizeof(fr_t);
     fr_t *a = work, *b = work + N, *scratch = work + 2 * N;
     st = zkey_eval_ab(a, b, N, zk, w, n, err);
     double t2 = now_s();
@@ -107,36 +143,36 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
     p->t.h = t3 - t2;
     if (own) ntt_domain_free(&own_domain);
     if (st) {
-        free(work);
+        if (own_mem) free(mem);
         goto fail;
     }
 
     g1_jac_t tmp;
     const size_t n_pub = zk->n_public;
-    if ((st = msm_g1_vartime(&p->sum_a, zk->a, p->w_plain, n, p->threads))) {
+    if ((st = msm_g1_vartime_with_scratch(&p->sum_a, zk->a, p->w_plain, n, p->threads, msm_scratch, msm_bytes))) {
         msm_fail(st, "A (section 5)", err);
-        free(work);
+        if (own_mem) free(mem);
         goto fail;
     }
     double t4 = now_s();
     p->t.msm_a = t4 - t3;
-    if ((st = msm_g1_vartime(&p->sum_b1, zk->b1, p->w_plain, n, p->threads))) {
+    if ((st = msm_g1_vartime_with_scratch(&p->sum_b1, zk->b1, p->w_plain, n, p->threads, msm_scratch, msm_bytes))) {
         msm_fail(st, "B1 (section 6)", err);
-        free(work);
+        if (own_mem) free(mem);
         goto fail;
     }
     double t5 = now_s();
     p->t.msm_b1 = t5 - t4;
-    if ((st = msm_g1_vartime(&p->sum_c, zk->c, p->w_plain + n_pub + 1, n - n_pub - 1,
-                             p->threads))) {
+    if ((st = msm_g1_vartime_with_scratch(&p->sum_c, zk->c, p->w_plain + n_pub + 1, n - n_pub - 1,
+                                          p->threads, msm_scratch, msm_bytes))) {
         msm_fail(st, "C (section 8)", err);
-        free(work);
+        if (own_mem) free(mem);
         goto fail;
     }
     double t6 = now_s();
     p->t.msm_c = t6 - t5;
-    st = msm_g1_vartime(&tmp, zk->h, a, N, p->threads);
-    free(work);
+    st = msm_g1_vartime_with_scratch(&tmp, zk->h, a, N, p->threads, msm_scratch, msm_bytes);
+    if (own_mem) free(mem);
     if (st) {
         msm_fail(st, "H (section 9)", err);
         goto fail;
@@ -162,7 +198,18 @@ pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, c
                             "groth16_prove_finalize: handle was not started");
     double t0 = now_s();
     g2_jac_t sum_b2;
-    pm_status st = msm_g2_vartime(&sum_b2, zk->b2, p->w_plain, p->n_vars, p->threads);
+    pm_status st;
+    if (p->finalize_scratch) {
+        if (p->finalize_scratch_size < groth16_finalize_scratch_size(zk, p->threads))
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                                "finalize scratch of %zu bytes is smaller than "
+                                "groth16_finalize_scratch_size = %zu", p->finalize_scratch_size,
+                                groth16_finalize_scratch_size(zk, p->threads));
+        st = msm_g2_vartime_with_scratch(&sum_b2, zk->b2, p->w_plain, p->n_vars, p->threads,
+                                         p->finalize_scratch, p->finalize_scratch_size);
+    } else {
+        st = msm_g2_vartime(&sum_b2, zk->b2, p->w_plain, p->n_vars, p->threads);
+    }
     if (st) return msm_fail(st, "B2 (section 7, G2)", err);
     double t1 = now_s();
     p->t.msm_b2 = t1 - t0;

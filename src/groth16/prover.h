@@ -35,9 +35,10 @@
  *
  * Threads: the MSMs use opts.threads POSIX threads (0 = all cores); zkey_eval_ab and the NTTs use
  * the OpenMP default team (the CLI sets omp_set_num_threads to the same number).
- * Memory: start allocates 3 * N fr_t of NTT work space (freed before it returns) and keeps
- * n_vars plain witness scalars in the handle until groth16_pending_free; each MSM allocates its
- * own scratch (msm.h). None of this is retained in globals; both phases are re-entrant.
+ * Memory: start needs 3 * N fr_t of NTT work space and MSM scratch, finalize the G2 MSM's scratch:
+ * caller-owned when given (opts.scratch, p->finalize_scratch, sized by the *_scratch_size queries
+ * below), else allocated and freed inside the call. The handle keeps n_vars plain witness scalars
+ * until groth16_pending_free. Nothing is retained in globals; both phases are re-entrant.
  */
 #ifndef PROOFMILL_GROTH16_PROVER_H
 #define PROOFMILL_GROTH16_PROVER_H
@@ -83,6 +84,10 @@ typedef struct {
                                       known-good witness; never for untrusted witnesses) */
     const char *wtns_name;         /* names the witness in errors ("witness" when NULL) */
     const char *r1cs_name;         /* names the r1cs in errors ("r1cs" when NULL) */
+    void *scratch;                 /* optional caller-owned work space for start, at least
+                                      groth16_start_scratch_size(zk, threads) bytes, 8-byte
+                                      aligned; NULL = start allocates and frees its own */
+    size_t scratch_size;           /* bytes at scratch */
 } groth16_prove_opts_t;
 
 /* The state between the two phases. Fields (all Montgomery coordinates; Jacobian sums may be
@@ -94,7 +99,10 @@ typedef struct {
  *   sum_a    sum_i w_i A_i                                    (section 5)
  *   sum_b1   sum_i w_i B1_i                                   (section 6)
  *   sum_c    sum_{i>nPublic} w_i C_i + sum_j P_j H_j          (sections 8 and 9)
- *   threads, skip_self_check, wtns_name: copied from the options; t: stage timings so far. */
+ *   threads, skip_self_check, wtns_name: copied from the options; t: stage timings so far.
+ *   finalize_scratch, finalize_scratch_size: optional caller-owned work space for finalize's G2
+ *            MSM (at least groth16_finalize_scratch_size bytes); NULL (the default after init /
+ *            start) = finalize allocates and frees its own. Set them between start and finalize. */
 typedef struct {
     const zkey_t *zk;
     fr_t *w_plain;
@@ -106,7 +114,17 @@ typedef struct {
     int skip_self_check;
     char wtns_name[256];
     groth16_timings_t t;
+    void *finalize_scratch;
+    size_t finalize_scratch_size;
 } groth16_pending_t;
+
+/* Scratch queries (STYLE.md item 10), so that the engine can charge a proof's working set to its
+ * memory budget and hand out buffers: bytes groth16_prove_start needs at opts.scratch (the
+ * 3 * N fr_t of the H phase plus the largest G1 MSM scratch for `threads`; 0 = all cores) and
+ * bytes finalize needs at p->finalize_scratch (the G2 MSM scratch). Not counted: the handle's
+ * n_vars * 32-byte witness copy (malloc'd by init) and the OS thread stacks. */
+size_t groth16_start_scratch_size(const zkey_t *zk, unsigned threads);
+size_t groth16_finalize_scratch_size(const zkey_t *zk, unsigned threads);
 
 /* Set up a handle for zk and a witness w (n values, MONTGOMERY form as wtns_read gives) without
  * running any MSM: checks n == zk->n_vars (PM_ERR_MISMATCH "witness has n values, zkey expects
@@ -120,7 +138,8 @@ pm_status groth16_pending_init(groth16_pending_t *p, const zkey_t *zk, const fr_
  * r1cs_check_satisfied, zkey_eval_ab, ntt_snarkjs_h, and the four G1 MSMs into p->sum_*.
  * w: n = zk->n_vars witness values, Montgomery form. opts may be NULL (defaults).
  * Errors: PM_ERR_MISMATCH (witness length, r1cs vs zkey), PM_ERR_UNSATISFIED ("constraint k of
- * m not satisfied", file = wtns_name; only with opts->r1cs), PM_ERR_NOMEM, PM_ERR_ARG /
+ * m not satisfied", file = wtns_name; only with opts->r1cs), PM_ERR_NOMEM, PM_ERR_ARG (opts.scratch
+ * smaller than groth16_start_scratch_size; a cached domain of the wrong size) /
  * PM_ERR_INTERNAL from the NTT/MSM layers. On error the handle is freed. */
 pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t *w, size_t n,
                               const groth16_prove_opts_t *opts, pm_error *err);

@@ -91,7 +91,18 @@ static void start_finalize_random_proofs_verify(void **state) {
         fr_t *x = malloc((zk.n_public + 1) * sizeof *x);
         groth16_public_signals(x, &zk, w.values);
         groth16_pending_t pend;
-        assert_int_equal(groth16_prove_start(&pend, &zk, w.values, w.n_values, NULL, &err), PM_OK);
+        /* caller-owned scratch of exactly the queried sizes (one byte less is refused) */
+        size_t ss = groth16_start_scratch_size(&zk, 2), fs = groth16_finalize_scratch_size(&zk, 2);
+        void *sbuf = malloc(ss), *fbuf = malloc(fs);
+        assert_non_null(sbuf);
+        assert_non_null(fbuf);
+        groth16_prove_opts_t opts = {.threads = 2, .scratch = sbuf, .scratch_size = ss - 1};
+        assert_int_equal(groth16_prove_start(&pend, &zk, w.values, w.n_values, &opts, &err), PM_ERR_ARG);
+        opts.scratch_size = ss;
+        assert_int_equal(groth16_prove_start(&pend, &zk, w.values, w.n_values, &opts, &err), PM_OK);
+        free(sbuf); /* start no longer needs it */
+        pend.finalize_scratch = fbuf;
+        pend.finalize_scratch_size = fs;
         groth16_proof_t proofs[2];
         for (int k = 0; k < 2; k++) {
             fr_t r, s;
@@ -106,6 +117,7 @@ static void start_finalize_random_proofs_verify(void **state) {
         assert_true(pend.t.msm_b2 > 0 || zk.n_vars < 100);
         groth16_pending_free(&pend);
         groth16_pending_free(&pend); /* idempotent */
+        free(fbuf);
         /* r = s = 0 is allowed (no blinding) and still verifies */
         groth16_proof_t pz;
         assert_int_equal(groth16_prove(&pz, &zk, w.values, w.n_values, &FR_ZERO, &FR_ZERO, NULL, NULL, &err), PM_OK);
