@@ -263,11 +263,37 @@ static void r1cs_hostile(void **state) {
     printf("missing file: %s\n", err.msg);
 }
 
+/* Random byte mutations of the smallest fixture: any status is fine, crashing is not (run this
+ * under -DPROOFMILL_SANITIZE=ON). */
+static void r1cs_fuzz(void **state) {
+    (void)state;
+    pm_test_seed();
+    char path[4096];
+    if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.r1cs")) return;
+    size_t n;
+    uint8_t *img = slurp(path, &n);
+    assert_non_null(img);
+    uint8_t *m = malloc(n);
+    size_t iters = pm_test_iters(300);
+    int refused = 0;
+    for (size_t it = 0; it < iters; it++) {
+        memcpy(m, img, n);
+        int flips = 1 + (int)(pm_rand64() % 4);
+        for (int f = 0; f < flips; f++) m[pm_rand64() % n] ^= (uint8_t)(1u + pm_rand64() % 255u);
+        pm_error err;
+        refused += try_image(m, n, &err) != PM_OK;
+    }
+    printf("%zu mutated images, %d refused, none crashed\n", iters, refused);
+    free(m);
+    free(img);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(r1cs_fixture_counts_and_satisfied),
         cmocka_unit_test(r1cs_bn128_refused),
         cmocka_unit_test(r1cs_hostile),
+        cmocka_unit_test(r1cs_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
