@@ -1,0 +1,441 @@
+/*
+ * cmd_bench.c — `proofmill bench`: throughput / latency of the proving engine, in process
+ * (--embedded, the default) or against a running daemon (--daemon URL).
+ *
+ *   proofmill bench single|batch --key K.zkey --witness W.wtns [--witness W2 ...] [-c N] [-j J]
+ *       [--partitions P] [--priority P] [--inline] [--daemon http://HOST:PORT | unix:/path | --embedded]
+ *       [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
+ *       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]
+ *
+ * single = one proof (c = j = 1). batch = c proofs (default 10), j clients at a time (default 2);
+ * proof i uses the witnesses in turn (P of them per job when --partitions P). Each completion prints
+ *     [3/20] done 12.4 s (gpu 1830 ms, queue 210 ms)
+ * a progress line goes to stderr every 5 s, and the summary gives total wall time, proofs/min,
+ * s/proof and avg/min/max of wall, gpu and queue time. --trace writes the engine's Chrome trace
+ * (daemon: GET /v1/trace, needs trace.enabled), --timeline an SVG of it (one row per worker).
+ * Exit: 0 when every proof succeeded, 1 when some failed, 2 on usage errors.
+ */
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "daemon/client.h"
+#include "daemon/timeline.h"
+#include "engine/backend_groth16.h"
+#include "engine/engine.h"
+
+#define MAX_WITNESSES 256
+
+typedef struct {
+    double wall_ms, gpu_ms, queue_ms, synth_ms, fin_ms;
+    int ok;
+} result_t;
+
+typedef struct {
+    /* options */
+    const char *key;
+    const char *witness[MAX_WITNESSES];
+    int n_witness;
+    int count, conc, partitions, inline_wtns;
+    pm_priority prio;
+    const char *daemon;
+    const char *trace_out, *svg_out;
+    /* embedded engine */
+    pm_engine *engine;
+    /* shared state */
+    pthread_mutex_t mu;
+    int next, done, failed, running;
+    result_t *res;
+    double t0;
+    int stop_monitor;
+    pthread_cond_t cv;
+    char **b64; /* inline witnesses (daemon mode) */
+} bench_t;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *b64_encode(const unsigned char *in, size_t n) {
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *o = malloc(4 * ((n + 2) / 3) + 1);
+    if (!o) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+        o[k++] = tab[v >> 18 & 63];
+        o[k++] = tab[v >> 12 & 63];
+        o[k++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        o[k++] = i + 2 < n ? tab[v & 63] : '=';
+    }
+    o[k] = 0;
+    return o;
+}
+
+static unsigned char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* One proof through the embedded engine. */
+static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t nerr) {
+    pm_input in[64];
+    size_t len[64];
+    unsigned char *bytes[64] = {0};
+    int np = b->partitions;
+    for (int p = 0; p < np; p++) {
+        const char *w = b->witness[(i * np + p) % b->n_witness];
+        if (b->inline_wtns) {
+            bytes[p] = slurp(w, &len[p]);
+            in[p] = (pm_input){.kind = PM_INPUT_WTNS_BYTES, .bytes = bytes[p], .len = bytes[p] ? len[p] : 0};
+        } else {
+            in[p] = (pm_input){.kind = PM_INPUT_WTNS_PATH, .path = w};
+        }
+    }
+    pm_job_spec spec = {.key_path = b->key, .priority = b->prio, .inputs = in, .n_inputs = (size_t)np};
+    uint64_t id;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = pm_engine_submit(b->engine, &spec, &id, &err);
+    for (int p = 0; p < np; p++) free(bytes[p]);
+    if (st != PM_OK) {
+        pm_error_format(&err, err_out, (unsigned)nerr);
+        return;
+    }
+    pm_job_info info;
+    if (pm_engine_wait(b->engine, id, -1, &info) != PM_OK) {
+        snprintf(err_out, nerr, "job vanished");
+        return;
+    }
+    r->gpu_ms = info.t.gpu_ms;
+    r->queue_ms = info.t.queue_ms;
+    r->synth_ms = info.t.synth_ms;
+    r->fin_ms = info.t.finalize_ms;
+    if (info.state == PM_JOB_DONE) r->ok = 1;
+    else pm_error_format(&info.error, err_out, (unsigned)nerr);
+    pm_job_info_free(&info);
+}
+
+/* One proof through the daemon (POST /v1/prove, then long-poll if it outlives the wait). */
+static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t nerr) {
+    json_t *inputs = json_array();
+    for (int p = 0; p < b->partitions; p++) {
+        int wi = (i * b->partitions + p) % b->n_witness;
+        json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", "wtns_b64", b->b64[wi])
+                                                     : json_pack("{s:s}", "wtns", b->witness[wi]));
+    }
+    json_t *body = json_pack("{s:s,s:o,s:s}", "key", b->key, "inputs", inputs, "priority", pm_priority_name(b->prio));
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    int status = 0;
+    char *resp = NULL;
+    size_t rlen = 0;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = text ? pm_http_call(b->daemon, "POST", "/v1/prove", text, strlen(text), 0, &status, &resp, &rlen, &err)
+                        : PM_ERR_NOMEM;
+    free(text);
+    json_t *j = NULL;
+    for (;;) {
+        if (st != PM_OK) {
+            pm_error_format(&err, err_out, (unsigned)nerr);
+            free(resp);
+            return;
+        }
+        json_error_t je;
+        json_decref(j);
+        j = json_loads(resp, 0, &je);
+        free(resp);
+        resp = NULL;
+        if (!j) {
+            snprintf(err_out, nerr, "HTTP %d: not JSON", status);
+            return;
+        }
+        const char *state = json_string_value(json_object_get(j, "state"));
+        if (status == 202 && state && (!strcmp(state, "running") || !strcmp(state, "queued"))) {
+            char path[128];
+            snprintf(path, sizeof path, "/v1/jobs/%s?wait=60", json_string_value(json_object_get(j, "id")));
+            st = pm_http_call(b->daemon, "GET", path, NULL, 0, 0, &status, &resp, &rlen, &err);
+            continue;
+        }
+        break;
+    }
+    json_t *job = json_object_get(j, "job") ? json_object_get(j, "job") : j;
+    json_t *t = json_object_get(job, "timings_ms");
+    r->gpu_ms = json_number_value(json_object_get(t, "gpu"));
+    r->queue_ms = json_number_value(json_object_get(t, "queue"));
+    r->synth_ms = json_number_value(json_object_get(t, "synthesis"));
+    r->fin_ms = json_number_value(json_object_get(t, "finalize"));
+    const char *state = json_string_value(json_object_get(job, "state"));
+    if (status == 200 && state && !strcmp(state, "done")) {
+        r->ok = 1;
+    } else {
+        json_t *e = json_object_get(j, "error");
+        snprintf(err_out, nerr, "HTTP %d: %s: %s", status, json_string_value(json_object_get(e, "code")) ?: "?",
+                 json_string_value(json_object_get(e, "message")) ?: "?");
+    }
+    json_decref(j);
+}
+
+static void *client_main(void *arg) {
+    bench_t *b = arg;
+    for (;;) {
+        pthread_mutex_lock(&b->mu);
+        if (b->next >= b->count) {
+            pthread_mutex_unlock(&b->mu);
+            return NULL;
+        }
+        int i = b->next++;
+        b->running++;
+        pthread_mutex_unlock(&b->mu);
+        result_t r = {0};
+        char emsg[1400] = "";
+        double t = now_s();
+        if (b->daemon) prove_daemon(b, i, &r, emsg, sizeof emsg);
+        else prove_embedded(b, i, &r, emsg, sizeof emsg);
+        r.wall_ms = (now_s() - t) * 1e3;
+        pthread_mutex_lock(&b->mu);
+        b->running--;
+        b->res[i] = r;
+        int k = ++b->done;
+        if (!r.ok) b->failed++;
+        if (r.ok)
+            printf("[%d/%d] done %.1f s (gpu %.0f ms, queue %.0f ms)\n", k, b->count, r.wall_ms / 1e3, r.gpu_ms, r.queue_ms);
+        else
+            printf("[%d/%d] FAILED %.1f s: %s\n", k, b->count, r.wall_ms / 1e3, emsg);
+        fflush(stdout);
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+static void *monitor_main(void *arg) {
+    bench_t *b = arg;
+    pthread_mutex_lock(&b->mu);
+    while (!b->stop_monitor) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 5;
+        pthread_cond_timedwait(&b->cv, &b->mu, &ts);
+        if (b->stop_monitor) break;
+        double el = now_s() - b->t0;
+        if (el >= 5)
+            fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min\n", b->done,
+                    b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+static void stats(const char *name, const result_t *res, int n, size_t off) {
+    double sum = 0, mn = 0, mx = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!res[i].ok) continue;
+        double v = *(const double *)((const char *)&res[i] + off);
+        sum += v;
+        if (!k || v < mn) mn = v;
+        if (!k || v > mx) mx = v;
+        k++;
+    }
+    if (k) printf("  %-9s avg %9.1f ms   min %9.1f ms   max %9.1f ms\n", name, sum / k, mn, mx);
+}
+
+static int write_trace(bench_t *b) {
+    char *trace = NULL;
+    if (b->daemon) {
+        int status;
+        size_t len;
+        pm_error err;
+        pm_error_clear(&err);
+        if (pm_http_call(b->daemon, "GET", "/v1/trace", NULL, 0, 30, &status, &trace, &len, &err) != PM_OK || status != 200) {
+            fprintf(stderr, "proofmill bench: cannot get the trace from the daemon (is trace.enabled on?)\n");
+            free(trace);
+            return -1;
+        }
+    } else {
+        trace = pm_engine_trace_json(b->engine);
+    }
+    if (!trace) return -1;
+    int rc = 0;
+    if (b->trace_out) {
+        FILE *f = fopen(b->trace_out, "w");
+        if (!f || fputs(trace, f) < 0) rc = -1;
+        if (f) fclose(f);
+        if (!rc) printf("trace: %s (open in chrome://tracing or ui.perfetto.dev)\n", b->trace_out);
+    }
+    if (b->svg_out) {
+        FILE *f = fopen(b->svg_out, "w");
+        pm_error err;
+        pm_error_clear(&err);
+        if (!f || pm_timeline_svg(f, trace, "proofmill bench", &err) != PM_OK) rc = -1;
+        if (f) fclose(f);
+        if (!rc) printf("timeline: %s\n", b->svg_out);
+    }
+    free(trace);
+    return rc;
+}
+
+static int parse_uint(const char *s, unsigned *out) {
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || *end || v > 1u << 20) return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv) {
+    if (argc < 2 || (strcmp(argv[1], "single") && strcmp(argv[1], "batch")))
+        return pm_cli_usage("usage: proofmill bench single|batch --key K.zkey --witness W.wtns ... [-c N] [-j J] "
+                            "[--daemon URL | --embedded]");
+    int single = !strcmp(argv[1], "single");
+    bench_t b = {.count = single ? 1 : 10, .conc = single ? 1 : 2, .partitions = 1, .prio = PM_PRIO_NORMAL};
+    pm_engine_config ec;
+    pm_engine_config_default(&ec);
+    unsigned devices = 1, msm_threads = 0, u;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE                                                     \
+    do {                                                               \
+        if (!v) return pm_cli_usage("bench: %s needs a value", a);     \
+        i++;                                                           \
+    } while (0)
+        if (!strcmp(a, "--key")) { NEED_VALUE; b.key = v; }
+        else if (!strcmp(a, "--witness") || !strcmp(a, "-w")) {
+            NEED_VALUE;
+            if (b.n_witness == MAX_WITNESSES) return pm_cli_usage("bench: at most %d witnesses", MAX_WITNESSES);
+            b.witness[b.n_witness++] = v;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
+            NEED_VALUE;
+            if (parse_uint(v, &u) || !u) return pm_cli_usage("bench: -c needs a positive count");
+            b.count = (int)u;
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency")) {
+            NEED_VALUE;
+            if (parse_uint(v, &u) || !u || u > 1024) return pm_cli_usage("bench: -j needs 1..1024");
+            b.conc = (int)u;
+        } else if (!strcmp(a, "--partitions")) {
+            NEED_VALUE;
+            if (parse_uint(v, &u) || !u || u > 64) return pm_cli_usage("bench: --partitions needs 1..64");
+            b.partitions = (int)u;
+        } else if (!strcmp(a, "--priority")) {
+            NEED_VALUE;
+            if (pm_priority_parse(&b.prio, v)) return pm_cli_usage("bench: priority is low, normal, high or critical");
+        } else if (!strcmp(a, "--inline")) b.inline_wtns = 1;
+        else if (!strcmp(a, "--daemon")) { NEED_VALUE; b.daemon = v; }
+        else if (!strcmp(a, "--embedded")) b.daemon = NULL;
+        else if (!strcmp(a, "--trace")) { NEED_VALUE; b.trace_out = v; }
+        else if (!strcmp(a, "--timeline")) { NEED_VALUE; b.svg_out = v; }
+        else if (!strcmp(a, "--synthesis-workers")) {
+            NEED_VALUE;
+            if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad %s", a);
+        } else if (!strcmp(a, "--devices")) {
+            NEED_VALUE;
+            if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES) return pm_cli_usage("bench: bad %s", a);
+        } else if (!strcmp(a, "--gpu-workers")) {
+            NEED_VALUE;
+            if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad %s", a);
+        } else if (!strcmp(a, "--finalize-threads")) {
+            NEED_VALUE;
+            if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad %s", a);
+        } else if (!strcmp(a, "--msm-threads")) {
+            NEED_VALUE;
+            if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad %s", a);
+        } else if (!strcmp(a, "--budget")) {
+            NEED_VALUE;
+            char *end;
+            ec.memory_budget = strtoull(v, &end, 10);
+            if (end == v || *end) return pm_cli_usage("bench: --budget takes bytes");
+        } else {
+            return pm_cli_usage("bench: unknown argument '%s'", a);
+        }
+#undef NEED_VALUE
+    }
+    if (!b.key || !b.n_witness) return pm_cli_usage("bench: --key and at least one --witness are required");
+    if (single) b.count = b.conc = 1;
+    b.res = calloc((size_t)b.count, sizeof *b.res);
+    if (!b.res) return pm_cli_usage("bench: out of memory");
+    pm_backend be = {0};
+    pm_error err;
+    pm_error_clear(&err);
+    if (!b.daemon) {
+        pm_groth16_backend_opts bo = {.start_threads = msm_threads, .finalize_threads = 1};
+        if (pm_backend_groth16_cpu(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
+        ec.n_devices = devices;
+        for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;
+        ec.trace = b.trace_out || b.svg_out;
+        if (pm_engine_create(&b.engine, &ec, &be, &err) != PM_OK) {
+            be.destroy(be.self);
+            return pm_cli_fail(&err);
+        }
+    } else if (b.inline_wtns) {
+        b.b64 = calloc((size_t)b.n_witness, sizeof *b.b64);
+        for (int w = 0; b.b64 && w < b.n_witness; w++) {
+            size_t len;
+            unsigned char *bytes = slurp(b.witness[w], &len);
+            if (!bytes) return pm_cli_usage("bench: cannot read %s", b.witness[w]);
+            b.b64[w] = b64_encode(bytes, len);
+            free(bytes);
+        }
+    }
+    printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s, key %s\n", argv[1], b.count, b.partitions,
+           b.conc, b.daemon ? b.daemon : "embedded engine", b.key);
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    b.t0 = now_s();
+    pthread_t mon;
+    int mon_ok = pthread_create(&mon, NULL, monitor_main, &b) == 0;
+    pthread_t *th = calloc((size_t)b.conc, sizeof *th);
+    int started = 0;
+    for (int t = 0; th && t < b.conc; t++)
+        if (pthread_create(&th[t], NULL, client_main, &b) == 0) started++;
+    if (!started) client_main(&b);
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    double wall = now_s() - b.t0;
+    pthread_mutex_lock(&b.mu);
+    b.stop_monitor = 1;
+    pthread_cond_broadcast(&b.cv);
+    pthread_mutex_unlock(&b.mu);
+    if (mon_ok) pthread_join(mon, NULL);
+    int ok = b.count - b.failed;
+    printf("summary: %d/%d proofs ok in %.2f s wall: %.2f proofs/min, %.2f s/proof\n", ok, b.count, wall,
+           ok ? 60.0 * ok / wall : 0.0, ok ? wall / ok : 0.0);
+    stats("wall", b.res, b.count, offsetof(result_t, wall_ms));
+    stats("gpu", b.res, b.count, offsetof(result_t, gpu_ms));
+    stats("queue", b.res, b.count, offsetof(result_t, queue_ms));
+    stats("synthesis", b.res, b.count, offsetof(result_t, synth_ms));
+    stats("finalize", b.res, b.count, offsetof(result_t, fin_ms));
+    int rc = b.failed ? PM_EXIT_INVALID : PM_EXIT_OK;
+    if ((b.trace_out || b.svg_out) && write_trace(&b) != 0) rc = PM_EXIT_USAGE;
+    if (b.engine) {
+        pm_engine_destroy(b.engine);
+        be.destroy(be.self);
+    }
+    for (int w = 0; b.b64 && w < b.n_witness; w++) free(b.b64[w]);
+    free(b.b64);
+    free(th);
+    free(b.res);
+    pthread_mutex_destroy(&b.mu);
+    pthread_cond_destroy(&b.cv);
+    return rc;
+}
+
+PM_CLI_COMMAND(bench, "bench single|batch --key K.zkey --witness W.wtns... [-c N] [-j J] [--daemon URL | --embedded]",
+               "measure proving throughput and latency (embedded engine or a running daemon)", cmd_bench)
