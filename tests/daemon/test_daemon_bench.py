@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""`proofmill bench` against a running daemon (TCP and unix socket) and embedded: per-completion
+lines in the documented form, a summary, a Chrome trace that parses, an SVG timeline with one row
+per worker; a failing witness makes the bench exit 1 and print FAILED."""
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import pmd
+
+F = pmd.Failures()
+fx = pmd.fixtures()
+if "powchain" not in fx:
+    pmd.skip("tests/data/powchain missing")
+key, w, vk = fx["powchain"]
+mkey, mw, _ = fx["multiplier"]
+tmp = tempfile.mkdtemp(prefix="pmd-bench-")
+LINE = re.compile(r"^\[(\d+)/(\d+)\] done \d+\.\d s \(gpu \d+ ms, queue \d+ ms\)$")
+
+
+def bench(args):
+    r = subprocess.run([pmd.BIN, "bench"] + args, capture_output=True, text=True, timeout=300)
+    return r.returncode, r.stdout, r.stderr
+
+
+d = pmd.Daemon({"trace.enabled": "true", "prover.msm_threads": 1}, unix=True)
+try:
+    trace, svg = os.path.join(tmp, "t.json"), os.path.join(tmp, "t.svg")
+    rc, out, errs = bench(["batch", "--key", key, "--witness", w, "--witness", w, "-c", "6", "-j", "3",
+                           "--daemon", "http://127.0.0.1:%d" % d.port, "--trace", trace, "--timeline", svg])
+    lines = [l for l in out.splitlines() if l.startswith("[")]
+    F.check(rc == 0, "bench exit %d: %s %s" % (rc, out, errs))
+    F.check(len(lines) == 6 and all(LINE.match(l) for l in lines), "completion lines: %r" % lines)
+    F.check(re.search(r"summary: 6/6 proofs ok in [\d.]+ s wall: [\d.]+ proofs/min, [\d.]+ s/proof", out), out)
+    for name in ("wall", "gpu", "queue"):
+        F.check(re.search(r"^\s+%s\s+avg\s+[\d.]+ ms\s+min\s+[\d.]+ ms\s+max\s+[\d.]+ ms$" % name, out, re.M),
+                "summary row %s" % name)
+    t = json.load(open(trace))
+    names = {e["args"]["name"] for e in t["traceEvents"] if e.get("ph") == "M" and e["name"] == "thread_name"}
+    F.check({"synth-0", "gpu0-w0", "gpu0-w1", "finalize-0"} <= names, "trace rows: %r" % names)
+    F.check(sum(1 for e in t["traceEvents"] if e.get("name") == "kernel") >= 6, "kernel events")
+    s = open(svg).read()
+    F.check(s.startswith("<svg") and s.rstrip().endswith("</svg>") and "gpu0-w1" in s and "<rect" in s, "svg")
+    # over the unix socket, inline witnesses, a single proof
+    rc, out, errs = bench(["single", "--key", key, "--witness", w, "--inline", "--daemon", "unix:" + d.unix_path])
+    F.check(rc == 0 and "[1/1] done" in out, "single over unix: %d %s %s" % (rc, out, errs))
+    # a foreign witness fails: exit 1, FAILED line with the daemon's error
+    rc, out, errs = bench(["batch", "--key", key, "--witness", mw, "-c", "2", "-j", "2",
+                           "--daemon", "http://127.0.0.1:%d" % d.port])
+    F.check(rc == 1 and "FAILED" in out and "mismatch" in out, "failing bench: %d %s" % (rc, out))
+finally:
+    d.stop()
+
+# embedded engine
+rc, out, errs = bench(["batch", "--key", key, "--witness", w, "-c", "4", "-j", "2", "--partitions", "2",
+                       "--msm-threads", "1", "--embedded"])
+F.check(rc == 0 and "summary: 4/4 proofs ok" in out, "embedded: %d %s %s" % (rc, out, errs))
+rc, out, errs = bench(["batch", "--key", key])
+F.check(rc == 2, "usage error exit 2")
+F.done("test_daemon_bench")
