@@ -206,15 +206,20 @@ pm_status r1cs_read_memory(r1cs_t *cs, const void *data, size_t size, const char
     return r1cs_finish(cs, &bf, err);
 }
 
-/* <row k of m, w>. Hot loop: one Montgomery mul + add per term; coefficient 1 (common in
- * circom output: bit decompositions, copies) skips the multiplication. */
-static inline void row_dot(fr_t *out, const r1cs_matrix_t *m, uint32_t k, const fr_t *w) {
+/* <row k of m, w>. Hot loop: one Montgomery mul + add per term. Coefficients 1 and -1 are very
+ * common in circom output (sha256_64: all of B, 19% / 48% of A, 21% / 26% of C), so they take
+ * an add / sub instead of the multiplication. minus_one = -1 (Montgomery), passed in so that
+ * nothing is initialised lazily. */
+static inline void row_dot(fr_t *out, const r1cs_matrix_t *m, uint32_t k, const fr_t *w,
+                           const fr_t *minus_one) {
     fr_t acc = FR_ZERO, t;
     for (uint64_t i = m->row_ptr[k], e = m->row_ptr[k + 1]; i < e; i++) {
         const fr_t *c = &m->coef[i];
         const fr_t *x = &w[m->col[i]];
         if (fr_is_one(c)) {
             fr_add(&acc, &acc, x);
+        } else if (fr_eq(c, minus_one)) {
+            fr_sub(&acc, &acc, x);
         } else {
             fr_mul(&t, c, x);
             fr_add(&acc, &acc, &t);
@@ -230,8 +235,10 @@ pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const
                             "matrix %ux%u: output has %zu rows, input has %zu values", m->n_rows,
                             m->n_cols, n_out, n_w);
     int64_t rows = (int64_t)m->n_rows;
+    fr_t m1;
+    fr_neg(&m1, &FR_ONE);
     PM_OMP(parallel for schedule(dynamic, 512) if (rows >= 4096))
-    for (int64_t k = 0; k < rows; k++) row_dot(&out[k], m, (uint32_t)k, w);
+    for (int64_t k = 0; k < rows; k++) row_dot(&out[k], m, (uint32_t)k, w, &m1);
     return PM_OK;
 }
 
@@ -262,13 +269,15 @@ pm_status r1cs_check_satisfied(uint32_t *first_bad, const r1cs_t *cs, const fr_t
                             "wire 0 is not 1 (not a witness for this circuit?)");
     int64_t rows = (int64_t)cs->n_constraints;
     int64_t first = rows;
+    fr_t m1;
+    fr_neg(&m1, &FR_ONE);
     PM_OMP(parallel for schedule(dynamic, 512) reduction(min : first) if (rows >= 4096))
     for (int64_t k = 0; k < rows; k++) {
         if (k > first) continue; /* a lower failure is already known on this thread */
         fr_t va, vb, vc, ab;
-        row_dot(&va, &cs->A, (uint32_t)k, w);
-        row_dot(&vb, &cs->B, (uint32_t)k, w);
-        row_dot(&vc, &cs->C, (uint32_t)k, w);
+        row_dot(&va, &cs->A, (uint32_t)k, w, &m1);
+        row_dot(&vb, &cs->B, (uint32_t)k, w, &m1);
+        row_dot(&vc, &cs->C, (uint32_t)k, w, &m1);
         fr_mul(&ab, &va, &vb);
         if (!fr_eq(&ab, &vc) && k < first) first = k;
     }
