@@ -1,0 +1,17 @@
+# setup.cmake — Groth16 setup, bellperson .params/.vk, 192-byte proofs, synthetic R1CS, Filecoin
+# parameter names/digests (issue #6). The core uses libb2 (BLAKE2b: seeded toxic waste, zkey
+# csHash, parameter digests); src/filecoin/param_names.c is added to the core here.
+pkg_check_modules(LIBB2 REQUIRED IMPORTED_TARGET libb2)
+foreach(core proofmill_core proofmill_core_portable)
+  target_link_libraries(${core} PUBLIC PkgConfig::LIBB2)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/src/filecoin/param_names.c)
+    target_sources(${core} PRIVATE ${CMAKE_SOURCE_DIR}/src/filecoin/param_names.c)
+  endif()
+endforeach()
+
+# Hostile-input unit tests of this area run again under ASan in CI (label hostile).
+foreach(t test_params_hostile)
+  if(TEST ${t})
+    set_tests_properties(${t} PROPERTIES LABELS hostile)
+  endif()
+endforeach()

@@ -1,0 +1,122 @@
+/*
+ * cmd_setup.c — `proofmill setup`: a Groth16 key for a circom .r1cs (groth16/setup.h).
+ *
+ *   proofmill setup circuit.r1cs --out key.zkey   [--seed S] [--threads N] [-v]
+ *   proofmill setup circuit.r1cs --out key.params [--seed S] [--threads N] [-v]
+ *
+ * .zkey: a snarkjs proving key (all 10 sections; `snarkjs groth16 prove` and `zkey export
+ * verificationkey` take it). .params: bellperson parameters plus key.vk beside it (the name with
+ * .params replaced by .vk). Toxic waste from getrandom unless --seed (tests only: the key is
+ * then forgeable by anyone who knows the seed). -v prints timings to stderr.
+ * (Intended to be reachable as `proofmill groth16 setup` too once src/cli/groth16.c forwards it.)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli/cli.h"
+#include "groth16/params.h"
+#include "groth16/setup.h"
+#include "groth16/zkey_write.h"
+#include "r1cs/r1cs.h"
+
+#define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [-v]"
+
+static int ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int cmd_setup(int argc, char **argv) {
+    const char *r1cs_path = NULL, *out = NULL;
+    uint64_t seed = 0;
+    int have_seed = 0, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--seed") && i + 1 < argc) {
+            char *end;
+            seed = strtoull(argv[++i], &end, 0);
+            if (*end) return pm_cli_usage("--seed: not an integer: %s", argv[i]);
+            have_seed = 1;
+        } else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            int t = atoi(argv[++i]);
+            if (t < 1) return pm_cli_usage("--threads: need a positive integer");
+#ifdef _OPENMP
+            omp_set_num_threads(t);
+#endif
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose = 1;
+        } else if (a[0] == '-') {
+            return pm_cli_usage("setup: unknown option %s (usage: %s)", a, SETUP_USAGE);
+        } else if (!r1cs_path) {
+            r1cs_path = a;
+        } else {
+            return pm_cli_usage("setup: extra argument %s", a);
+        }
+    }
+    if (!r1cs_path || !out) return pm_cli_usage("usage: proofmill %s", SETUP_USAGE);
+    int params = ends_with(out, ".params");
+    if (!params && !ends_with(out, ".zkey"))
+        return pm_cli_usage("setup: --out must end in .zkey or .params");
+    pm_error err;
+    pm_error_clear(&err);
+    r1cs_t cs;
+    if (r1cs_read(&cs, r1cs_path, &err)) return pm_cli_fail(&err);
+    groth16_toxic_t tw;
+    groth16_setup_timings_t tm = {0};
+    pm_status st = PM_OK;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        uint64_t s = seed + (uint64_t)attempt * 0x9e3779b97f4a7c15ull;
+        if ((st = groth16_toxic_draw(&tw, have_seed ? &s : NULL, &err))) break;
+        if (params) {
+            bp_params_t p;
+            st = groth16_setup_bellperson(&p, &cs, &tw, &tm, &err);
+            if (!st) {
+                st = bp_params_write(out, &p, &err);
+                if (!st) {
+                    size_t n = strlen(out);
+                    char *vk = malloc(n + 1);
+                    if (!vk) {
+                        st = pm_error_set(&err, PM_ERR_NOMEM, out, PM_NO_OFFSET, "name");
+                    } else {
+                        memcpy(vk, out, n - 7);
+                        strcpy(vk + n - 7, ".vk");
+                        st = bp_vk_write(vk, &p.vk, &err);
+                        if (!st && verbose) fprintf(stderr, "wrote %s and %s\n", out, vk);
+                        free(vk);
+                    }
+                }
+                bp_params_free(&p);
+            }
+        } else {
+            zkey_t zk;
+            st = groth16_setup_snarkjs(&zk, &cs, &tw, &tm, &err);
+            if (!st) {
+                st = zkey_write(out, &zk, NULL, NULL, &err);
+                zkey_free(&zk);
+            }
+        }
+        /* a tau inside the domain (probability ~ N/r) is the only retryable failure */
+        if (st != PM_ERR_ARG || strstr(err.msg, "redraw") == NULL) break;
+    }
+    memset(&tw, 0, sizeof tw);
+    if (st) {
+        if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", r1cs_path);
+        r1cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    if (verbose)
+        fprintf(stderr, "setup: %u constraints, %u wires: qap %.3f s, tables %.3f s, points %.3f s, "
+                        "total %.3f s\n",
+                cs.n_constraints, cs.n_wires, tm.qap, tm.tables, tm.points, tm.total);
+    r1cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+PM_CLI_COMMAND(setup, SETUP_USAGE, "Groth16 key generation: snarkjs .zkey or bellperson .params+.vk",
+               cmd_setup)
