@@ -31,28 +31,33 @@ if [ $# -gt 0 ]; then fixtures=("$@"); else
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-best() { # best CMD... over N reps: prints seconds
-  local n=$1 b="" t0 t1 t
+# best N CMD...: runs CMD N times; prints "wall cpu" (seconds) of the fastest run by wall time,
+# cpu = user + sys of the command and its threads (robust-ish when other jobs load the machine)
+best() {
+  local n=$1 bw="" bc="" w c
   shift
   for ((i = 0; i < n; i++)); do
-    t0=$(now); "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }; t1=$(now)
-    t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+    TIMEFORMAT='%R %U %S'
+    { time "$@" >/dev/null 2>"$tmp/err"; } 2>"$tmp/time" || { cat "$tmp/err"; exit 1; }
+    read -r w u sy <"$tmp/time"
+    c=$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.3f", u + s }')
+    if [ -z "$bw" ] || awk -v t="$w" -v b="$bw" 'BEGIN { exit !(t < b) }'; then bw=$w; bc=$c; fi
   done
-  echo "$b"
+  echo "$bw $bc"
 }
 echo "groth16_cpu: $(date -u +%Y-%m-%dT%H:%MZ), $(uname -m), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "proofmill $("$PM" version | cut -d' ' -f2-), $THREADS threads, best of $REPS; snarkjs $("$SNARKJS" --version 2>/dev/null | head -n1 | grep -o '[0-9.]*' | head -n1), best of $SNARKJS_REPS"
-printf "%-40s %10s %12s %12s %8s\n" fixture constraints snarkjs_s proofmill_s ratio
+printf "%-18s %11s | %9s %9s %7s | %9s %9s %7s\n" fixture constraints "snarkjs" "proofmill" "ratio" "snarkjs" "proofmill" "ratio"
+printf "%-18s %11s | %27s | %27s\n" "" "" "wall seconds" "CPU seconds (user+sys)"
 for fx in "${fixtures[@]}"; do
   name=$(basename "$fx")
   cons=$(grep -o 'Constraints: [0-9]*' "$fx/r1cs_info.txt" 2>/dev/null | grep -o '[0-9]*' || echo "?")
-  ts=$(best "$SNARKJS_REPS" "$SNARKJS" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$tmp/sp.json" "$tmp/sx.json")
-  tp=$(best "$REPS" "$PM" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$tmp/pp.json" "$tmp/px.json" --threads "$THREADS")
+  read -r ts tsc < <(best "$SNARKJS_REPS" "$SNARKJS" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$tmp/sp.json" "$tmp/sx.json")
+  read -r tp tpc < <(best "$REPS" "$PM" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$tmp/pp.json" "$tmp/px.json" --threads "$THREADS")
   "$PM" groth16 verify "$fx/verification_key.json" "$tmp/sx.json" "$tmp/sp.json" >/dev/null
   "$PM" groth16 verify "$fx/verification_key.json" "$tmp/px.json" "$tmp/pp.json" >/dev/null
-  printf "%-40s %10s %12.3f %12.3f %7.1fx\n" "$name" "$cons" "$ts" "$tp" "$(awk -v a="$ts" -v b="$tp" 'BEGIN { print a / b }')"
+  printf "%-18s %11s | %9.3f %9.3f %6.1fx | %9.3f %9.3f %6.1fx\n" "$name" "$cons" "$ts" "$tp" \
+    "$(awk -v a="$ts" -v b="$tp" 'BEGIN { print a / b }')" "$tsc" "$tpc" "$(awk -v a="$tsc" -v b="$tpc" 'BEGIN { print a / b }')"
 done
 echo "stage breakdown of the last fixture (proofmill -v):"
 "$PM" groth16 prove "${fixtures[-1]}/circuit.zkey" "${fixtures[-1]}/witness.wtns" "$tmp/pp.json" "$tmp/px.json" --threads "$THREADS" -v 2>&1 | sed 's/^/  /'
