@@ -98,6 +98,7 @@ static double cpu_now(void) {
         for (unsigned lg = lo; lg <= hi; lg++) {                                                 \
             size_t n = (size_t)1 << lg;                                                          \
             unsigned c = force_c ? force_c : msm_window_bits(n);                                                     \
+            unsigned cmax_ = c;                                                                                      \
             double floor_s = (double)msm_num_windows(c) * ((double)n + 1.5 * (double)(1u << c)) * tadd; \
             double t1 = 0;                                                                       \
             for (unsigned ti = 0; ti < nthr; ti++) {                                             \
@@ -115,6 +116,12 @@ static double cpu_now(void) {
                     if (cpu_now() - c0 < cpu) cpu = cpu_now() - c0;                              \
                 }                                                                                \
                 if (ti == 0) t1 = best;                                                          \
+                if (!force_c) { /* the c the MSM picks for this thread count */                  \
+                    unsigned sl_;                                                                \
+                    msm_plan(n, thr[ti], cmax_, &c, &sl_);                                       \
+                    floor_s = (double)msm_num_windows(c) *                                       \
+                              ((double)n + 1.5 * (double)(1u << c)) * tadd;                      \
+                }                                                                                \
                 printf("%s MSM 2^%-2u c=%-2u threads=%u  wall %8.3f s  cpu %8.3f s  speedup vs %u "   \
                        "thr %.2fx  model W(n+1.5*2^c)*t_madd %.3f s (cpu/model %.2f)\n",                 \
                        name, lg, c, thr[ti], best, cpu, thr[0], t1 / best, floor_s,                \

@@ -62,6 +62,25 @@ unsigned msm_pick_slices(size_t ng, unsigned c, unsigned threads) {
     return best;
 }
 
+void msm_plan(size_t ng, unsigned threads, unsigned cmax, unsigned *c_out, unsigned *s_out) {
+    unsigned best_c = 1, best_s = 1;
+    double best_cost = 0;
+    if (threads == 0) threads = 1;
+    for (unsigned c = 1; c <= cmax; c++) {
+        unsigned s = msm_pick_slices(ng, c, threads);
+        unsigned w = msm_num_windows(c);
+        unsigned rounds = (w * s + threads - 1u) / threads;
+        double cost = (double)rounds * ((double)ng / s + 1.5 * (double)((size_t)1 << c));
+        if (c == 1 || cost < best_cost) {
+            best_c = c;
+            best_s = s;
+            best_cost = cost;
+        }
+    }
+    *c_out = best_c;
+    *s_out = best_s;
+}
+
 typedef struct {
     void (*fn)(void *);
     void *ctx;

@@ -42,6 +42,13 @@ int msm_scalar_ge_r(const fr_t *k);
  * ceil(W*S/threads) * (ng/S + 1.5 * 2^c) (in additions, as msm_window_bits). */
 unsigned msm_pick_slices(size_t ng, unsigned c, unsigned threads);
 
+/* Window width c (1..cmax) and slices per window S (1..threads) for ng general points on
+ * `threads` threads, minimising the per-thread time ceil(W(c)*S/threads) * (ng/S + 1.5 * 2^c):
+ * with threads = 1 this is msm_window_bits(ng) capped at cmax; with more threads it prefers a
+ * c whose window count divides evenly (e.g. c = 13, 20 windows, over c = 14, 19 windows, on 2
+ * threads). */
+void msm_plan(size_t ng, unsigned threads, unsigned cmax, unsigned *c_out, unsigned *s_out);
+
 /* Run fn(ctx) on `threads` threads (the caller is one of them) and wait for all. Threads that
  * cannot be created are skipped (fn must take its work from a shared counter, so the work is
  * still done). Returns the number of threads that ran. */

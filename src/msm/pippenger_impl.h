@@ -416,16 +416,22 @@ static pm_status MSM_LOCAL(chunk)(MSM_XYZZ *out, const MSM_AFF *points, const fr
     }
     x.ng = ng;
     if (ng > 0) {
-        /* The window for the general points; never above what the scratch was sized for. */
-        unsigned c = cforce ? cforce : msm_window_bits(ng);
-        if (c > cmax) c = cmax;
-        x.c = c;
-        x.nwin = msm_num_windows(c);
-        x.nb = (size_t)1 << (c - 1u); /* c <= cmax: fits the per-worker memory */
+        /* Window width and slices for the general points; c never above what the scratch was
+         * sized for (cmax). A forced c is kept; only the slices are chosen then. */
         unsigned workers = threads;
         if ((size_t)workers * 64u > ng) workers = (unsigned)(ng / 64u);
         if (workers == 0) workers = 1;
-        x.slices = msm_pick_slices(ng, c, workers);
+        unsigned c, slices;
+        if (cforce) {
+            c = cforce;
+            slices = msm_pick_slices(ng, c, workers);
+        } else {
+            msm_plan(ng, workers, cmax, &c, &slices);
+        }
+        x.c = c;
+        x.nwin = msm_num_windows(c);
+        x.nb = (size_t)1 << (c - 1u); /* c <= cmax: fits the per-worker memory */
+        x.slices = slices;
         atomic_store(&x.next, 0u);
         atomic_store(&x.worker, 0u);
         unsigned tasks = x.nwin * x.slices;

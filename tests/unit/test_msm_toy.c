@@ -155,6 +155,21 @@ static void test_window_choice(void **state) {
         prev = c;
     }
     assert_int_equal(msm_pick_slices(1000000, 16, 2), 1);  /* 16 windows over 2 threads */
+    /* joint plan: 1 thread = the cost model capped at cmax; 2 threads prefer even window counts */
+    for (size_t n = 1; n < ((size_t)1 << 24); n = n * 3 + 1) {
+        for (unsigned t = 1; t <= 5; t++) {
+            unsigned c, sl, cmax = msm_window_bits(n);
+            msm_plan(n, t, cmax, &c, &sl);
+            assert_true(c >= 1 && c <= cmax && sl >= 1 && sl <= t);
+            if (t == 1) assert_int_equal(c, cmax);
+            msm_plan(n, t, 5, &c, &sl);
+            assert_true(c <= 5);
+        }
+    }
+    unsigned c2, s2;
+    msm_plan((size_t)1 << 18, 2, 14, &c2, &s2);
+    assert_int_equal(c2, 13); /* 20 windows split 10/10 beat 19 windows split 10/9 */
+    assert_int_equal(s2, 1);
     assert_true(msm_pick_slices(1000000, 13, 2) >= 1);
 }
 
