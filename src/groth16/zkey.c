@@ -127,7 +127,9 @@ static pm_status check_prime(const uint8_t *le, uint32_t n8, pm_prime_id want, c
     return PM_OK;
 }
 
-static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
+/* Sections 1 and 2; the six header points are decoded only when decode_points is set. */
+static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, int decode_points,
+                            pm_error *err) {
     const char *name = bf->file.name;
     pm_reader r;
     pm_status st;
@@ -171,6 +173,7 @@ static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, p
                             MAX_LOG2_DOMAIN);
     zk->log2_domain = 0;
     while ((1u << zk->log2_domain) < N) zk->log2_domain++;
+    if (!decode_points) return PM_OK;
 
     dec_ctx c = {name, "section 2 (header)", flags};
     const uint8_t *p;
@@ -193,19 +196,26 @@ static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, p
     return PM_OK;
 }
 
+/* Section 4's reader positioned after nCoefs, with its size checked: 4 + nCoefs * 44 bytes. */
+static pm_status coef_section(pm_reader *r, uint32_t *nc, const pm_binfile *bf, pm_error *err) {
+    pm_status st;
+    if ((st = pm_binfile_section_reader(r, bf, 4, "coefficients", err))) return st;
+    if ((st = pm_reader_u32(r, nc, "section 4 nCoefs", err))) return st;
+    if (pm_reader_left(r) != (uint64_t)*nc * COEF_BYTES)
+        return pm_error_set(err, PM_ERR_FORMAT, bf->file.name, r->pos - 4,
+                            "section 4 (coefficients): nCoefs = %u needs %llu bytes, found %llu",
+                            *nc, (unsigned long long)*nc * COEF_BYTES,
+                            (unsigned long long)pm_reader_left(r));
+    return PM_OK;
+}
+
 /* Section 4: validate, keep the list (unless skipped), bucket into A_dom / B_dom. */
 static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
     const char *name = bf->file.name;
     pm_reader r;
     pm_status st;
-    if ((st = pm_binfile_section_reader(&r, bf, 4, "coefficients", err))) return st;
     uint32_t nc;
-    if ((st = pm_reader_u32(&r, &nc, "section 4 nCoefs", err))) return st;
-    if (pm_reader_left(&r) != (uint64_t)nc * COEF_BYTES)
-        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos - 4,
-                            "section 4 (coefficients): nCoefs = %u needs %llu bytes, found %llu",
-                            nc, (unsigned long long)nc * COEF_BYTES,
-                            (unsigned long long)pm_reader_left(&r));
+    if ((st = coef_section(&r, &nc, bf, err))) return st;
     zk->n_coefs = nc;
     const uint8_t *base = bf->file.data + r.pos;
     /* Pass 1: validate and count per (matrix, row). */
@@ -363,7 +373,7 @@ static pm_status check_point_sizes(const zkey_t *zk, const pm_binfile *bf, pm_er
 
 static pm_status zkey_parse(zkey_t *zk, pm_binfile *bf, unsigned flags, pm_error *err) {
     pm_status st;
-    if ((st = read_header(zk, bf, flags, err))) return st;
+    if ((st = read_header(zk, bf, flags, 1, err))) return st;
     if ((st = check_point_sizes(zk, bf, err))) return st;
     if ((st = read_coefs(zk, bf, flags, err))) return st;
     if ((st = read_points(zk, bf, flags, err))) return st;
@@ -406,6 +416,40 @@ pm_status zkey_read_memory(zkey_t *zk, const void *data, size_t size, const char
     pm_status st = pm_binfile_open_memory(&bf, data, size, name, "zkey", 1, err);
     if (st) return st;
     return zkey_finish(zk, &bf, flags, err);
+}
+
+/* ---- header-only information ---- */
+
+pm_status zkey_read_info(zkey_info_t *info, const char *path, pm_error *err) {
+    memset(info, 0, sizeof *info);
+    pm_binfile bf;
+    pm_status st = pm_binfile_open(&bf, path, "zkey", 1, err);
+    if (st) return st;
+    zkey_t zk;
+    memset(&zk, 0, sizeof zk);
+    pm_reader r;
+    uint32_t nc = 0;
+    if (!(st = read_header(&zk, &bf, 0, 0, err)) && !(st = check_point_sizes(&zk, &bf, err)) &&
+        !(st = coef_section(&r, &nc, &bf, err))) {
+        info->n_vars = zk.n_vars;
+        info->n_public = zk.n_public;
+        info->domain_size = zk.domain_size;
+        info->log2_domain = zk.log2_domain;
+        info->n_coefs = nc;
+        info->file_bytes = bf.file.size;
+    }
+    pm_binfile_close(&bf);
+    return st;
+}
+
+uint64_t zkey_resident_bytes(const zkey_info_t *info, unsigned flags) {
+    uint64_t g1 = sizeof(g1_affine_t), g2 = sizeof(g2_affine_t);
+    uint64_t nv = info->n_vars, npub1 = (uint64_t)info->n_public + 1, N = info->domain_size;
+    uint64_t pts = npub1 * g1 + nv * (2 * g1 + g2) + (nv - npub1) * g1 + N * g1;
+    /* A_dom + B_dom: row pointers, one u32 column and one fr_t per coefficient */
+    uint64_t csr = 2 * (N + 1) * sizeof(uint64_t) + (uint64_t)info->n_coefs * (4 + sizeof(fr_t));
+    uint64_t list = (flags & ZKEY_SKIP_COEFS_LIST) ? 0 : (uint64_t)info->n_coefs * sizeof(zkey_coef_t);
+    return pts + csr + list;
 }
 
 /* ---- evaluation and cross-checks ---- */

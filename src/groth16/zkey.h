@@ -109,6 +109,23 @@ pm_status zkey_read_memory(zkey_t *zk, const void *data, size_t size, const char
 /* Free every array and zero *zk. Accepts a zeroed struct. */
 void zkey_free(zkey_t *zk);
 
+/* What a scheduler needs before loading a key: counts from the header, all validated. */
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log2_domain;
+    uint32_t n_coefs;    /* section 4 nCoefs */
+    uint64_t file_bytes; /* size of the .zkey file */
+} zkey_info_t;
+
+/* Header-only read: container, protocol, curve (q, r), nVars/nPublic/domainSize and the exact size
+ * of every section 3..9 are checked exactly as zkey_read checks them, but no point or coefficient
+ * is decoded (the file is mapped; only the pages of the container table and section 2 are read).
+ * Errors: as zkey_read minus the per-point / per-coefficient ones. On error *info is zeroed. */
+pm_status zkey_read_info(zkey_info_t *info, const char *path, pm_error *err);
+/* Heap bytes zkey_read(..., flags) will hold for this key once loaded (decoded points, A_dom/B_dom,
+ * the coefficient list unless ZKEY_SKIP_COEFS_LIST). The mapping of the file during the load is
+ * not counted (it is released before zkey_read returns). */
+uint64_t zkey_resident_bytes(const zkey_info_t *info, unsigned flags);
+
 /* snarkjs step 1 (groth16_prove.js buildABC): a[k] = sum over matrix-0 entries with constraint k of
  * coef*w[signal], b likewise for matrix 1, for k < domain_size; rows with no entries are 0.
  * a, b: n = zk->domain_size elements each (Montgomery out). w: n_w = zk->n_vars elements in

@@ -18,7 +18,8 @@ void wtns_free(wtns_t *w) {
     memset(w, 0, sizeof *w);
 }
 
-static pm_status wtns_parse(wtns_t *w, const pm_binfile *bf, pm_error *err) {
+/* Section 1 (n8, prime, nWitness) and section 2's exact size; rv is left on section 2. */
+static pm_status wtns_header(uint32_t *n_out, pm_reader *rv, const pm_binfile *bf, pm_error *err) {
     const char *name = bf->file.name;
     pm_reader r;
     pm_status st;
@@ -44,9 +45,18 @@ static pm_status wtns_parse(wtns_t *w, const pm_binfile *bf, pm_error *err) {
         return pm_error_set(err, PM_ERR_FORMAT, name, r.pos,
                             "section 1 (header): expected 40 bytes, found %llu",
                             (unsigned long long)(r.end - hdr));
-    pm_reader rv;
-    if ((st = pm_binfile_section_exact(&rv, bf, 2, (uint64_t)n * 32, "witness values", err)))
+    if ((st = pm_binfile_section_exact(rv, bf, 2, (uint64_t)n * 32, "witness values", err)))
         return st;
+    *n_out = n;
+    return PM_OK;
+}
+
+static pm_status wtns_parse(wtns_t *w, const pm_binfile *bf, pm_error *err) {
+    const char *name = bf->file.name;
+    pm_reader rv;
+    uint32_t n;
+    pm_status st;
+    if ((st = wtns_header(&n, &rv, bf, err))) return st;
     w->values = malloc((size_t)(n ? n : 1) * sizeof(fr_t));
     if (!w->values)
         return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "%u witness values", n);
@@ -84,4 +94,29 @@ pm_status wtns_read_memory(wtns_t *w, const void *data, size_t size, const char 
     pm_status st = pm_binfile_open_memory(&bf, data, size, name, "wtns", 2, err);
     if (st) return st;
     return wtns_finish(w, &bf, err);
+}
+
+static pm_status info_finish(uint32_t *n_values, pm_binfile *bf, pm_error *err) {
+    pm_reader rv;
+    pm_status st = wtns_header(n_values, &rv, bf, err);
+    pm_binfile_close(bf);
+    if (st) *n_values = 0;
+    return st;
+}
+
+pm_status wtns_read_info(uint32_t *n_values, const char *path, pm_error *err) {
+    *n_values = 0;
+    pm_binfile bf;
+    pm_status st = pm_binfile_open(&bf, path, "wtns", 2, err);
+    if (st) return st;
+    return info_finish(n_values, &bf, err);
+}
+
+pm_status wtns_read_info_memory(uint32_t *n_values, const void *data, size_t size, const char *name,
+                                pm_error *err) {
+    *n_values = 0;
+    pm_binfile bf;
+    pm_status st = pm_binfile_open_memory(&bf, data, size, name, "wtns", 2, err);
+    if (st) return st;
+    return info_finish(n_values, &bf, err);
 }

@@ -40,6 +40,12 @@ pm_status wtns_read(wtns_t *w, const char *path, pm_error *err);
 /* The same from a memory image (size bytes; name labels errors). */
 pm_status wtns_read_memory(wtns_t *w, const void *data, size_t size, const char *name,
                            pm_error *err);
+/* Header-only: nWitness of a .wtns file (or memory image), with every check of wtns_read except the
+ * per-value canonicity one (magic, version, n8, prime, section 2 size = nWitness * 32). For
+ * schedulers that size memory before loading. Errors as wtns_read; *n_values = 0 on error. */
+pm_status wtns_read_info(uint32_t *n_values, const char *path, pm_error *err);
+pm_status wtns_read_info_memory(uint32_t *n_values, const void *data, size_t size, const char *name,
+                                pm_error *err);
 /* Free values and zero *w. Accepts a zeroed struct. */
 void wtns_free(wtns_t *w);
 

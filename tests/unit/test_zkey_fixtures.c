@@ -538,6 +538,40 @@ static void zkey_reordered_sections(void **state) {
     free(img);
 }
 
+/* Header-only info agrees with the full load; bn128 and hostile headers are refused the same way. */
+static void zkey_info(void **state) {
+    (void)state;
+    char path[4096];
+    for (size_t i = 0; i < sizeof BLS / sizeof *BLS; i++) {
+        if (!fixture_path(path, sizeof path, "bls12381", BLS[i], "circuit.zkey")) return;
+        zkey_info_t info;
+        zkey_t zk;
+        pm_error err;
+        assert_int_equal(zkey_read_info(&info, path, &err), PM_OK);
+        assert_int_equal(zkey_read(&zk, path, 0, &err), PM_OK);
+        assert_int_equal(info.n_vars, zk.n_vars);
+        assert_int_equal(info.n_public, zk.n_public);
+        assert_int_equal(info.domain_size, zk.domain_size);
+        assert_int_equal(info.log2_domain, zk.log2_domain);
+        assert_int_equal(info.n_coefs, zk.n_coefs);
+        printf("%s: resident %llu bytes (file %llu)\n", BLS[i],
+               (unsigned long long)zkey_resident_bytes(&info, 0), (unsigned long long)info.file_bytes);
+        zkey_free(&zk);
+        uint32_t nw;
+        fixture_path(path, sizeof path, "bls12381", BLS[i], "witness.wtns");
+        assert_int_equal(wtns_read_info(&nw, path, &err), PM_OK);
+        assert_int_equal(nw, info.n_vars);
+    }
+    zkey_info_t info;
+    pm_error err;
+    uint32_t nw;
+    fixture_path(path, sizeof path, "bn128", "merkle_poseidon", "circuit.zkey");
+    assert_int_equal(zkey_read_info(&info, path, &err), PM_ERR_CURVE);
+    fixture_path(path, sizeof path, "bn128", "merkle_poseidon", "witness.wtns");
+    assert_int_equal(wtns_read_info(&nw, path, &err), PM_ERR_CURVE);
+    assert_int_equal(nw, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(zkey_fixtures),
@@ -545,6 +579,7 @@ int main(void) {
         cmocka_unit_test(zkey_hostile),
         cmocka_unit_test(zkey_fuzz),
         cmocka_unit_test(zkey_reordered_sections),
+        cmocka_unit_test(zkey_info),
         cmocka_unit_test(zkey_multiplier_proof_det),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
