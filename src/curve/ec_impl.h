@@ -136,8 +136,9 @@ void PT(jac_neg)(JAC *r, const JAC *p) {
     r->Z = p->Z;
 }
 
-/* EFD "dbl-2009-l" (a = 0): 2M + 5S. Infinity doubles to infinity (Z3 = 2 Y1 Z1 = 0); a point
- * with Y = 0 would be 2-torsion, which E(Fp) and E'(Fp2) of BLS12-381 do not have except O. */
+/* EFD "dbl-2009-l" (a = 0): 2M + 5S. Infinity doubles to infinity. A point with Y = 0 would be
+ * 2-torsion, which neither E(Fp) nor E'(Fp2) has (both cofactors are odd); the formula would give
+ * Z3 = 2 Y1 Z1 = 0, i.e. O, for it anyway. */
 void PT(jac_dbl)(JAC *r, const JAC *p) {
     if (PT(jac_is_infinity)(p)) {
         PT(jac_set_infinity)(r);
