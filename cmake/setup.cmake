@@ -1,9 +1,10 @@
 # setup.cmake — Groth16 setup, bellperson .params/.vk, 192-byte proofs, synthetic R1CS, Filecoin
 # parameter names/digests (issue #6). The core uses libb2 (BLAKE2b: seeded toxic waste, zkey
-# csHash, parameter digests); src/filecoin/param_names.c is added to the core here.
+# csHash, parameter digests) and OpenSSL libcrypto (SHA-256 of parameter identifiers); src/filecoin/param_names.c is added to the core here.
 pkg_check_modules(LIBB2 REQUIRED IMPORTED_TARGET libb2)
+pkg_check_modules(LIBCRYPTO REQUIRED IMPORTED_TARGET libcrypto)
 foreach(core proofmill_core proofmill_core_portable)
-  target_link_libraries(${core} PUBLIC PkgConfig::LIBB2)
+  target_link_libraries(${core} PUBLIC PkgConfig::LIBB2 PkgConfig::LIBCRYPTO)
   if(EXISTS ${CMAKE_SOURCE_DIR}/src/filecoin/param_names.c)
     target_sources(${core} PRIVATE ${CMAKE_SOURCE_DIR}/src/filecoin/param_names.c)
   endif()

@@ -1,0 +1,335 @@
+/*
+ * cmd_params.c — `proofmill params ...`: bellperson/Filecoin parameter files and 192-byte proofs.
+ *
+ *   params prove --params key.params --r1cs circuit.r1cs --wtns witness.wtns --out proof.bin
+ *                [--count K] [--seed S] [--threads N] [-v]
+ *       K proofs (default 1) with fresh r, s each (getrandom, or a seeded stream for tests),
+ *       192 bytes each, concatenated. Each is verified against the .params' vk before writing.
+ *   params verify-bytes key.vk proof.bin (public.json | x1 x2 ...) [--batch] [--subgroup]
+ *       Every proof in proof.bin against the same public inputs (decimal). Single mode prints
+ *       "proof j: OK|INVALID" per proof; --batch runs one random-linear-combination check and,
+ *       if it fails, falls back to single mode to name the bad proofs. Exit 0 all valid, 1 some
+ *       invalid, 2 bad input.
+ *   params copy in.params|in.vk out [--subgroup]
+ *       Read (all checks; --subgroup adds subgroup tests) and write again (byte-identical for a
+ *       well-formed file). Prints the counts and the load time.
+ *   params check [DIR] --manifest parameters.json [--filter SUBSTR] [--skip-params]
+ *       BLAKE2b digests (first 32 hex chars) of the manifest's files in DIR (default
+ *       $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters). Exit 1 if any file is
+ *       missing or wrong.
+ *   params names
+ *       The v28 PoRep parameter file stems for each sector size.
+ * (Intended to be reachable as `proofmill groth16 prove --params ...` / `groth16 verify-bytes` once
+ * src/cli/groth16.c forwards those forms here.)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli/cli.h"
+#include "filecoin/param_names.h"
+#include "groth16/params.h"
+#include "groth16/proof_bytes.h"
+#include "groth16/proof_json.h"
+#include "groth16/prover_bellperson.h"
+#include "groth16/verifier.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/wtns.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* splitmix64 stream -> Fr (top bits cleared), for seeded r, s in tests */
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int draw_fr(fr_t *r, uint64_t *seed) {
+    fr_t p;
+    for (;;) {
+        if (seed) {
+            for (int i = 0; i < 4; i++) p.l[i] = splitmix(seed);
+        } else {
+            FILE *f = fopen("/dev/urandom", "rb");
+            if (!f) return -1;
+            size_t k = fread(p.l, 8, 4, f);
+            fclose(f);
+            if (k != 4) return -1;
+        }
+        p.l[3] &= 0x3fffffffffffffffull;
+        fr_to_mont(r, &p);
+        if (!fr_is_zero(r)) return 0;
+    }
+}
+
+static int cmd_prove(int argc, char **argv) {
+    const char *pp = NULL, *rp = NULL, *wp = NULL, *op = NULL;
+    unsigned threads = 0, count = 1;
+    uint64_t seed = 0;
+    int have_seed = 0, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--params") && v) pp = argv[++i];
+        else if (!strcmp(a, "--r1cs") && v) rp = argv[++i];
+        else if (!strcmp(a, "--wtns") && v) wp = argv[++i];
+        else if (!strcmp(a, "--out") && v) op = argv[++i];
+        else if (!strcmp(a, "--count") && v) count = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--threads") && v) threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--seed") && v) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else if (!strcmp(a, "-v")) verbose = 1;
+        else return pm_cli_usage("params prove: unexpected argument %s", a);
+    }
+    if (!pp || !rp || !wp || !op || count == 0)
+        return pm_cli_usage("usage: proofmill params prove --params key.params --r1cs c.r1cs "
+                            "--wtns w.wtns --out proof.bin [--count K] [--seed S]");
+#ifdef _OPENMP
+    if (threads) omp_set_num_threads((int)threads);
+#endif
+    pm_error err;
+    pm_error_clear(&err);
+    bp_params_t p = {0};
+    r1cs_t cs = {0};
+    wtns_t w = {0};
+    groth16_vk_t vk = {0};
+    groth16_proof_t *proofs = NULL;
+    int rc = PM_EXIT_USAGE;
+    double t0 = now_s();
+    if (bp_params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) || wtns_read(&w, wp, &err) ||
+        bp_vk_to_groth16_vk(&vk, &p.vk, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    double t1 = now_s();
+    proofs = calloc(count, sizeof *proofs);
+    if (!proofs) {
+        fprintf(stderr, "proofmill: out of memory\n");
+        goto out;
+    }
+    for (unsigned k = 0; k < count; k++) {
+        fr_t r, s;
+        if (draw_fr(&r, have_seed ? &seed : NULL) || draw_fr(&s, have_seed ? &seed : NULL)) {
+            fprintf(stderr, "proofmill: cannot read /dev/urandom\n");
+            goto out;
+        }
+        bp_prove_timings_t tm;
+        if (bp_prove(&proofs[k], &p, &cs, w.values, w.n_values, &r, &s, threads, &tm, &err)) {
+            if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", wp);
+            pm_cli_fail(&err);
+            goto out;
+        }
+        int valid = 0;
+        if (groth16_verify(&valid, &vk, w.values + 1, vk.n_public, &proofs[k], op, wp, &err) ||
+            !valid) {
+            fprintf(stderr, "proofmill: internal error: proof %u does not verify\n", k);
+            goto out;
+        }
+        if (verbose)
+            fprintf(stderr, "proof %u: spmv %.3f s, h %.3f s, msm g1 %.3f s, msm g2 %.3f s\n", k,
+                    tm.spmv, tm.h, tm.msm_g1, tm.msm_g2);
+    }
+    if (groth16_proofs_write(op, proofs, count, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    if (verbose) fprintf(stderr, "load %.3f s, prove %.3f s\n", t1 - t0, now_s() - t1);
+    rc = PM_EXIT_OK;
+out:
+    free(proofs);
+    groth16_vk_free(&vk);
+    bp_params_free(&p);
+    r1cs_free(&cs);
+    wtns_free(&w);
+    return rc;
+}
+
+static int cmd_verify_bytes(int argc, char **argv) {
+    const char *vkp = NULL, *pfp = NULL;
+    int batch = 0, subgroup = 0;
+    const char **pub = calloc((size_t)argc, sizeof *pub);
+    size_t npub_args = 0;
+    if (!pub) return PM_EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--batch")) batch = 1;
+        else if (!strcmp(argv[i], "--subgroup")) subgroup = 1;
+        else if (!vkp) vkp = argv[i];
+        else if (!pfp) pfp = argv[i];
+        else pub[npub_args++] = argv[i];
+    }
+    int rc = PM_EXIT_USAGE;
+    pm_error err;
+    pm_error_clear(&err);
+    bp_vk_t bvk = {0};
+    groth16_vk_t vk = {0};
+    groth16_proof_t *proofs = NULL;
+    size_t n = 0, nx = 0;
+    fr_t *x = NULL;
+    if (!vkp || !pfp) {
+        rc = pm_cli_usage("usage: proofmill params verify-bytes key.vk proof.bin "
+                          "(public.json | x1 x2 ...) [--batch]");
+        goto out;
+    }
+    if (bp_vk_read(&bvk, vkp, subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0, &err) ||
+        bp_vk_to_groth16_vk(&vk, &bvk, &err)) {
+        rc = pm_cli_fail(&err);
+        goto out;
+    }
+    if (npub_args == 1 && ends_with(pub[0], ".json")) {
+        if (groth16_public_load_json(&x, &nx, pub[0], &err)) {
+            rc = pm_cli_fail(&err);
+            goto out;
+        }
+    } else {
+        x = malloc((npub_args ? npub_args : 1) * sizeof *x);
+        nx = npub_args;
+        for (size_t i = 0; x && i < npub_args; i++)
+            if (groth16_fr_from_decimal(&x[i], pub[i], "command line", "public input", &err)) {
+                rc = pm_cli_fail(&err);
+                goto out;
+            }
+    }
+    if (nx != vk.n_public) {
+        fprintf(stderr, "proofmill: %zu public inputs given, %s expects %zu\n", nx, vkp,
+                vk.n_public);
+        goto out;
+    }
+    if (groth16_proofs_read(&proofs, &n, pfp, &err)) {
+        /* a malformed point in a proof makes that proof invalid, not the input unreadable */
+        char buf[1200];
+        fprintf(stderr, "proofmill: invalid proof: %s\n", pm_error_format(&err, buf, sizeof buf));
+        rc = (err.code == PM_ERR_IO || err.code == PM_ERR_FORMAT) ? PM_EXIT_USAGE : PM_EXIT_INVALID;
+        goto out;
+    }
+    if (batch) {
+        int valid = 0;
+        if (groth16_verify_batch(&valid, &vk, proofs, n, x, 0, 0, &err)) {
+            rc = pm_cli_fail(&err);
+            goto out;
+        }
+        if (valid) {
+            printf("OK (batch of %zu)\n", n);
+            rc = PM_EXIT_OK;
+            goto out;
+        }
+        printf("batch of %zu INVALID; checking one by one\n", n);
+    }
+    rc = PM_EXIT_OK;
+    for (size_t j = 0; j < n; j++) {
+        int valid = 0;
+        if (groth16_verify(&valid, &vk, x, nx, &proofs[j], pfp, NULL, &err)) {
+            rc = pm_cli_fail(&err);
+            goto out;
+        }
+        printf("proof %zu: %s\n", j, valid ? "OK" : "INVALID");
+        if (!valid) rc = PM_EXIT_INVALID;
+    }
+out:
+    free(pub);
+    free(x);
+    free(proofs);
+    groth16_vk_free(&vk);
+    bp_vk_free(&bvk);
+    return rc;
+}
+
+static int cmd_copy(int argc, char **argv) {
+    const char *in = NULL, *outp = NULL;
+    int subgroup = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--subgroup")) subgroup = 1;
+        else if (!in) in = argv[i];
+        else if (!outp) outp = argv[i];
+        else return pm_cli_usage("params copy: extra argument %s", argv[i]);
+    }
+    if (!in || !outp) return pm_cli_usage("usage: proofmill params copy in.params|in.vk out");
+    unsigned fl = subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0;
+    pm_error err;
+    pm_error_clear(&err);
+    double t0 = now_s(), t1;
+    if (ends_with(in, ".vk")) {
+        bp_vk_t vk;
+        if (bp_vk_read(&vk, in, fl, &err)) return pm_cli_fail(&err);
+        t1 = now_s();
+        pm_status st = bp_vk_write(outp, &vk, &err);
+        printf("vk: %zu ic; read %.3f s\n", vk.n_ic, t1 - t0);
+        bp_vk_free(&vk);
+        return st ? pm_cli_fail(&err) : PM_EXIT_OK;
+    }
+    bp_params_t p;
+    if (bp_params_read(&p, in, fl, &err)) return pm_cli_fail(&err);
+    t1 = now_s();
+    pm_status st = bp_params_write(outp, &p, &err);
+    double t2 = now_s();
+    uint64_t bytes = bp_params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
+    printf("params: ic %zu h %zu l %zu a %zu b_g1 %zu b_g2 %zu (%llu bytes); read %.3f s "
+           "(%.2f GB/s), write %.3f s\n",
+           p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2, (unsigned long long)bytes, t1 - t0,
+           (double)bytes / 1e9 / (t1 - t0), t2 - t1);
+    bp_params_free(&p);
+    return st ? pm_cli_fail(&err) : PM_EXIT_OK;
+}
+
+static int cmd_check(int argc, char **argv) {
+    const char *dir = NULL, *manifest = NULL, *filter = NULL;
+    int skip = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--manifest") && i + 1 < argc) manifest = argv[++i];
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else if (!strcmp(argv[i], "--skip-params")) skip = 1;
+        else if (!dir && argv[i][0] != '-') dir = argv[i];
+        else return pm_cli_usage("params check: unexpected argument %s", argv[i]);
+    }
+    if (!dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
+    if (!manifest)
+        return pm_cli_usage("params check needs --manifest parameters.json (Filecoin's "
+                            "{name: {cid, digest, sector_size}} manifest)");
+    pm_error err;
+    pm_error_clear(&err);
+    fil_param_check_t res;
+    if (fil_param_check_dir(&res, dir, manifest, filter, skip, stdout, &err))
+        return pm_cli_fail(&err);
+    printf("%zu checked: %zu ok, %zu bad, %zu missing (%s)\n", res.checked, res.ok, res.bad,
+           res.missing, dir);
+    return (res.bad || res.missing) ? PM_EXIT_INVALID : PM_EXIT_OK;
+}
+
+static int cmd_names(void) {
+    size_t n;
+    const fil_porep_shape_t *s = fil_porep_shapes(&n);
+    for (size_t i = 0; i < n; i++) {
+        char stem[256];
+        pm_error err;
+        if (fil_porep_param_stem(stem, sizeof stem, s[i].sector_size, &err)) return pm_cli_fail(&err);
+        printf("%llu %s\n", (unsigned long long)s[i].sector_size, stem);
+    }
+    return PM_EXIT_OK;
+}
+
+static int cmd_params(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "prove")) return cmd_prove(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "verify-bytes")) return cmd_verify_bytes(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "copy")) return cmd_copy(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "check")) return cmd_check(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "names")) return cmd_names();
+    return pm_cli_usage("usage: proofmill params prove|verify-bytes|copy|check|names ...");
+}
+
+PM_CLI_COMMAND(params, "params prove|verify-bytes|copy|check|names ...",
+               "bellperson .params/.vk, 192-byte proofs, Filecoin parameter digests", cmd_params)

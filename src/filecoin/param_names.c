@@ -1,0 +1,135 @@
+/*
+ * param_names.c — Filecoin parameter names and digests (see param_names.h).
+ */
+#include "filecoin/param_names.h"
+
+#include <blake2.h>
+#include <jansson.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/file.h"
+
+/* POREP.md §1.1 (rust-fil-proofs constants.rs): nodes = size / 32. */
+static const fil_porep_shape_t SHAPES[] = {
+    {2048ull, 1ull << 6, 2, 2, 1, 8, 0, 0},
+    {4096ull, 1ull << 7, 2, 2, 1, 8, 2, 0},
+    {16384ull, 1ull << 9, 2, 2, 1, 8, 8, 0},
+    {32768ull, 1ull << 10, 2, 2, 1, 8, 8, 2},
+    {8ull << 20, 1ull << 18, 2, 2, 1, 8, 0, 0},
+    {16ull << 20, 1ull << 19, 2, 2, 1, 8, 2, 0},
+    {512ull << 20, 1ull << 24, 2, 2, 1, 8, 0, 0},
+    {1ull << 30, 1ull << 25, 2, 2, 1, 8, 2, 0},
+    {32ull << 30, 1ull << 30, 11, 18, 10, 8, 8, 0},
+    {64ull << 30, 1ull << 31, 11, 18, 10, 8, 8, 2},
+};
+
+const fil_porep_shape_t *fil_porep_shapes(size_t *n) {
+    *n = sizeof SHAPES / sizeof SHAPES[0];
+    return SHAPES;
+}
+
+pm_status fil_porep_param_stem(char *out, size_t cap, uint64_t sector_size, pm_error *err) {
+    const fil_porep_shape_t *s = NULL;
+    for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
+        if (SHAPES[i].sector_size == sector_size) s = &SHAPES[i];
+    if (!s)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no PoRep shape for sector size %llu",
+                            (unsigned long long)sector_size);
+    char id[512];
+    int n = snprintf(id, sizeof id,
+                     "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{"
+                     "expansion_degree: 8 base_graph: drgraph::BucketGraph{size: %llu; degree: 6; "
+                     "hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: %u, "
+                     "max_count: %u }, tree: merkletree-poseidon_hasher-%u-%u-%u }",
+                     (unsigned long long)s->nodes, s->layers, s->challenges_per_partition,
+                     s->tree_b, s->tree_s, s->tree_t);
+    uint8_t h[32];
+    SHA256((const uint8_t *)id, (size_t)n, h);
+    char hex[65];
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    int k = snprintf(out, cap,
+                     "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-%u-%u-%u-"
+                     "sha256_hasher-%s",
+                     s->tree_b, s->tree_s, s->tree_t, hex);
+    if (k < 0 || (size_t)k >= cap)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "name buffer too small");
+    return PM_OK;
+}
+
+pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err) {
+    pm_file f;
+    pm_status st = pm_file_open(&f, path, err);
+    if (st) return st;
+    blake2b_state s;
+    uint8_t h[64];
+    blake2b_init(&s, 64);
+    const size_t step = (size_t)64 << 20;
+    for (uint64_t o = 0; o < f.size; o += step) {
+        size_t k = f.size - o < step ? (size_t)(f.size - o) : step;
+        blake2b_update(&s, f.data + o, k);
+    }
+    blake2b_final(&s, h, 64);
+    if (bytes) *bytes = f.size;
+    pm_file_close(&f);
+    for (int i = 0; i < 16; i++) snprintf(hex32 + 2 * i, 3, "%02x", h[i]);
+    return PM_OK;
+}
+
+pm_status fil_param_check_dir(fil_param_check_t *res, const char *dir, const char *json_path,
+                              const char *filter, int skip_params, void *out, pm_error *err) {
+    memset(res, 0, sizeof *res);
+    FILE *o = out;
+    json_error_t je;
+    json_t *root = json_load_file(json_path, 0, &je);
+    if (!root)
+        return pm_error_set(err, PM_ERR_IO, json_path, PM_NO_OFFSET, "cannot read manifest: %s (line %d)",
+                            je.text, je.line);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return pm_error_set(err, PM_ERR_FORMAT, json_path, PM_NO_OFFSET,
+                            "manifest is not a JSON object {name: {cid, digest, sector_size}}");
+    }
+    const char *name;
+    json_t *v;
+    pm_status st = PM_OK;
+    json_object_foreach(root, name, v) {
+        json_t *dg = json_is_object(v) ? json_object_get(v, "digest") : NULL;
+        const char *want = dg && json_is_string(dg) ? json_string_value(dg) : NULL;
+        if (!want || strlen(want) != 32 || strchr(name, '/')) {
+            st = pm_error_set(err, PM_ERR_FORMAT, json_path, PM_NO_OFFSET,
+                              "entry \"%.200s\" has no 32-character \"digest\" (or a bad name)", name);
+            break;
+        }
+        if (filter && !strstr(name, filter)) continue;
+        size_t nl = strlen(name);
+        if (skip_params && nl > 7 && !strcmp(name + nl - 7, ".params")) continue;
+        char path[4096], got[33];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        res->checked++;
+        pm_error e;
+        pm_error_clear(&e);
+        FILE *probe = fopen(path, "rb");
+        if (!probe) {
+            res->missing++;
+            if (o) fprintf(o, "MISSING %s\n", name);
+            continue;
+        }
+        fclose(probe);
+        if (fil_param_digest(got, NULL, path, &e) != PM_OK) {
+            res->bad++;
+            if (o) fprintf(o, "BAD %s (unreadable: %s)\n", name, e.msg);
+            continue;
+        }
+        if (strcasecmp(got, want) == 0) {
+            res->ok++;
+            if (o) fprintf(o, "OK %s\n", name);
+        } else {
+            res->bad++;
+            if (o) fprintf(o, "BAD %s (digest %s, expected %s)\n", name, got, want);
+        }
+    }
+    json_decref(root);
+    return st;
+}

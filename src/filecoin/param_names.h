@@ -1,0 +1,63 @@
+/*
+ * param_names.h — Filecoin Groth16 parameter file names (v28 StackedDRG PoRep) and the digest
+ * check of a parameter directory against a parameters.json manifest.
+ *
+ * Names (rust-fil-proofs parameter_cache.rs cache_identifier, stacked circuit cache_prefix,
+ * params.rs identifier; ../shared/filecoin/POREP.md §1.1, §1.5):
+ *   v28-stacked-proof-of-replication-merkletree-poseidon_hasher-{b}-{s}-{t}-sha256_hasher-{H}
+ *   + ".params" | ".vk" | ".meta", where H = lowercase hex SHA-256 of the ASCII identifier
+ *   "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8
+ *   base_graph: drgraph::BucketGraph{size: N; degree: 6; hasher: poseidon_hasher} }, challenges:
+ *   LayerChallenges { layers: L, max_count: C }, tree: merkletree-poseidon_hasher-b-s-t }"
+ *   (N nodes = sector bytes / 32, L layers, C challenges per partition, tree shape b-s-t).
+ * Digest (parameter_cache.rs): the first 32 lowercase hex characters of BLAKE2b-512 (no key) of
+ * the whole file (libb2).
+ * Manifest (rust-fil-proofs parameters.json): a JSON object {file name: {cid, digest,
+ * sector_size}}; only "digest" is used here.
+ */
+#ifndef PROOFMILL_FILECOIN_PARAM_NAMES_H
+#define PROOFMILL_FILECOIN_PARAM_NAMES_H
+#include <stddef.h>
+#include <stdint.h>
+#include "util/error.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One row of the PoRep size table (POREP.md §1.1). */
+typedef struct {
+    uint64_t sector_size; /* bytes */
+    uint64_t nodes;
+    unsigned layers, challenges_per_partition, partitions;
+    unsigned tree_b, tree_s, tree_t;
+} fil_porep_shape_t;
+
+/* The table for the ten sizes 2 KiB .. 64 GiB (interactive PoRep); *n receives the row count. */
+const fil_porep_shape_t *fil_porep_shapes(size_t *n);
+
+/* Write the name's stem (without extension, NUL-terminated; 150 bytes suffice) for sector_size
+ * into out[cap]. Errors: PM_ERR_ARG for a size not in the table or cap too small. */
+pm_status fil_porep_param_stem(char *out, size_t cap, uint64_t sector_size, pm_error *err);
+
+/* hex32 = the first 32 lowercase hex chars of BLAKE2b-512 of the file at path (+ NUL; 33 bytes).
+ * Reads the file by mmap in one pass; *bytes (if non-NULL) receives its size.
+ * Errors: PM_ERR_IO. */
+pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err);
+
+/* Outcome of checking a directory against a manifest. */
+typedef struct {
+    size_t ok, bad, missing, checked;
+} fil_param_check_t;
+
+/* For every entry of the manifest at json_path whose name passes the filter (substring, NULL =
+ * all), compute the digest of dir/name and compare. One line per file is printed to out (if
+ * non-NULL): "OK name", "BAD name (digest X, expected Y)", "MISSING name". skip_params = 1 skips
+ * the (large) .params files. Errors: PM_ERR_IO (manifest unreadable), PM_ERR_FORMAT (manifest not
+ * an object of objects with a 32-hex "digest"); per-file problems are counted, not errors. */
+pm_status fil_param_check_dir(fil_param_check_t *res, const char *dir, const char *json_path,
+                              const char *filter, int skip_params, void *out, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
