@@ -83,7 +83,8 @@ void r1cs_matrix_free(r1cs_matrix_t *m);
 /* out[k] = sum_t m->coef[t] * w[m->col[t]] over row k's terms, for k < n_out.
  * out: n_out = m->n_rows elements (Montgomery); w: n_w >= m->n_cols elements (Montgomery).
  * Row-parallel (OpenMP), no allocation. Errors: PM_ERR_ARG when n_out != m->n_rows or
- * n_w < m->n_cols (nothing written). Variable time in the sparsity pattern only. */
+ * n_w < m->n_cols (nothing written). Time depends on the (public) sparsity pattern and on
+ * which coefficients are 1 or -1 (add/sub instead of a multiplication), not on the witness. */
 pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const fr_t *w,
                           size_t n_w, pm_error *err);
 
