@@ -3,7 +3,8 @@
  *
  * Usage: bench_field [scale]   (scale, default 1.0, multiplies every iteration count)
  * Each figure is the minimum of 9 timed runs of a dependent chain (x = x op y), so it is latency
- * per operation on one core, measured with CLOCK_MONOTONIC; the median follows in brackets. The
+ * per operation on one core, measured with CLOCK_MONOTONIC; the median follows in brackets.
+ * Baselines (portable C, Fermat inversion) run alternately with the op they are compared with. The
  * machine is shared: the minimum is the better estimate of the uncontended cost, and comparisons
  * with blst belong in one run (bench/field_vs_blst.sh). Ratios printed here are
  * against the portable C path measured in the same run (the baseline of this benchmark), and the
@@ -57,6 +58,32 @@ static double g_median;
         g_median = t_[RUNS / 2];                                        \
     } while (0)
 
+/* Alternates runs of `body` and of its baseline `base` (same load for both); res = {min, median}
+ * of body, then {min, median} of base, ns/op. */
+#define TIME_PAIR(res, iters0, body, base)                              \
+    do {                                                                \
+        size_t iters_ = (size_t)((double)(iters0) * g_scale);           \
+        if (iters_ < 1) iters_ = 1;                                     \
+        double a_[RUNS], b_[RUNS];                                      \
+        for (int run_ = 0; run_ < RUNS; run_++) {                       \
+            double s_ = now_ns();                                       \
+            for (size_t i_ = 0; i_ < iters_; i_++) { body; }            \
+            a_[run_] = (now_ns() - s_) / (double)iters_;                \
+            s_ = now_ns();                                              \
+            for (size_t i_ = 0; i_ < iters_; i_++) { base; }            \
+            b_[run_] = (now_ns() - s_) / (double)iters_;                \
+        }                                                               \
+        qsort(a_, RUNS, sizeof a_[0], cmp_d);                           \
+        qsort(b_, RUNS, sizeof b_[0], cmp_d);                           \
+        (res)[0] = a_[0]; (res)[1] = a_[RUNS / 2];                      \
+        (res)[2] = b_[0]; (res)[3] = b_[RUNS / 2];                      \
+    } while (0)
+
+static void pair_row(const char *name, const double *res, const char *base_name) {
+    printf("%-28s %10.1f ns [%10.1f]  (%-8s %9.1f ns [%10.1f], x%.2f)\n", name, res[0], res[1],
+           base_name, res[2], res[3], res[2] / res[0]);
+}
+
 static void fp_mul_portable(fp_t *r, const fp_t *a, const fp_t *b) {
     mont_mul(r->l, a->l, b->l, FP_MODULUS.l, FP_N0, 6);
 }
@@ -64,13 +91,9 @@ static void fr_mul_portable(fr_t *r, const fr_t *a, const fr_t *b) {
     mont_mul(r->l, a->l, b->l, FR_MODULUS.l, FR_N0, 4);
 }
 
-static double g_row_median;
 static void row(const char *name, double ns, double base) {
-    if (base > 0)
-        printf("%-28s %10.1f ns [%10.1f]  (portable %8.1f ns, x%.2f)\n", name, ns, g_row_median, base,
-               base / ns);
-    else
-        printf("%-28s %10.1f ns [%10.1f]\n", name, ns, g_median);
+    (void)base;
+    printf("%-28s %10.1f ns [%10.1f]\n", name, ns, g_median);
 }
 
 int main(int argc, char **argv) {
@@ -85,36 +108,29 @@ int main(int argc, char **argv) {
     pm_rand_fp(&y);
     pm_rand_fr(&u);
     pm_rand_fr(&v);
-    double t, b;
+    double t;
 
-    TIME_OP(t, 200000, fp_mul(&x, &x, &y));
-    g_row_median = g_median;
-    TIME_OP(b, 200000, fp_mul_portable(&x, &x, &y));
-    row("Fp mul", t, b);
-    TIME_OP(t, 200000, fp_sqr(&x, &x));
-    g_row_median = g_median;
-    TIME_OP(b, 200000, fp_mul_portable(&x, &x, &x));
-    row("Fp sqr", t, b);
+    double res[4];
+    TIME_PAIR(res, 200000, fp_mul(&x, &x, &y), fp_mul_portable(&x, &x, &y));
+    pair_row("Fp mul", res, "portable");
+    TIME_PAIR(res, 200000, fp_sqr(&x, &x), fp_mul_portable(&x, &x, &x));
+    pair_row("Fp sqr", res, "portable");
     TIME_OP(t, 200000, fp_add(&x, &x, &y));
     row("Fp add", t, 0);
-    TIME_OP(t, 400000, fr_mul(&u, &u, &v));
-    g_row_median = g_median;
-    TIME_OP(b, 400000, fr_mul_portable(&u, &u, &v));
-    row("Fr mul", t, b);
-    TIME_OP(t, 400000, fr_sqr(&u, &u));
-    g_row_median = g_median;
-    TIME_OP(b, 400000, fr_mul_portable(&u, &u, &u));
-    row("Fr sqr", t, b);
+    TIME_PAIR(res, 400000, fr_mul(&u, &u, &v), fr_mul_portable(&u, &u, &v));
+    pair_row("Fr mul", res, "portable");
+    TIME_PAIR(res, 400000, fr_sqr(&u, &u), fr_mul_portable(&u, &u, &u));
+    pair_row("Fr sqr", res, "portable");
     TIME_OP(t, 400000, fr_add(&u, &u, &v));
     row("Fr add", t, 0);
 
     /* inversion: the chain x = 1/x + y keeps the inputs random */
-    TIME_OP(t, 3000, { fp_inv_vartime(&x, &x); fp_add(&x, &x, &y); });
-    TIME_OP(b, 300, { fp_inv_fermat(&x, &x); fp_add(&x, &x, &y); });
-    printf("%-28s %10.1f ns               (Fermat   %8.1f ns, x%.2f)\n", "Fp inverse", t, b, b / t);
-    TIME_OP(t, 5000, { fr_inv_vartime(&u, &u); fr_add(&u, &u, &v); });
-    TIME_OP(b, 500, { fr_inv_fermat(&u, &u); fr_add(&u, &u, &v); });
-    printf("%-28s %10.1f ns               (Fermat   %8.1f ns, x%.2f)\n", "Fr inverse", t, b, b / t);
+    TIME_PAIR(res, 1000, { fp_inv_vartime(&x, &x); fp_add(&x, &x, &y); },
+              { fp_inv_fermat(&x, &x); fp_add(&x, &x, &y); });
+    pair_row("Fp inverse", res, "Fermat");
+    TIME_PAIR(res, 1000, { fr_inv_vartime(&u, &u); fr_add(&u, &u, &v); },
+              { fr_inv_fermat(&u, &u); fr_add(&u, &u, &v); });
+    pair_row("Fr inverse", res, "Fermat");
 
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (pm_field_use_adx()) {
