@@ -37,4 +37,26 @@
 #define MSM_FE_EQ(a, b) fp2_eq(a, b)
 #define MSM_FE_INV(r, a) fp2_inv_vartime(r, a)
 
+/* Batch inversion over norms in Fp: 1/a = conj(a) / (a0^2 + a1^2); the norm is nonzero for
+ * a != 0 because -1 is not a square mod p (p = 3 mod 4). Per inverted element: 2S + 1A for the
+ * norm, 3M for Montgomery's trick in Fp, 2M for conj(a) * ninv = 7 Fp multiplications, against
+ * 3 Fp2 multiplications (9 Fp multiplications) when the trick runs in Fp2. */
+static inline void msm_g2_fe_norm(fp_t *n, const fp2_t *a) {
+    fp_t t;
+    fp_sqr(n, &a->c0);
+    fp_sqr(&t, &a->c1);
+    fp_add(n, n, &t);
+}
+static inline void msm_g2_fe_inv_from_norm(fp2_t *r, const fp2_t *a, const fp_t *ninv) {
+    fp_t t;
+    fp_mul(&r->c0, &a->c0, ninv);
+    fp_mul(&t, &a->c1, ninv);
+    fp_neg(&r->c1, &t);
+}
+#define MSM_FB fp_t
+#define MSM_FE_NORM(n, a) msm_g2_fe_norm(n, a)
+#define MSM_FB_MUL(r, a, b) fp_mul(r, a, b)
+#define MSM_FB_INV(r, a) fp_inv_vartime(r, a)
+#define MSM_FE_INV_FROM_NORM(r, a, ninv) msm_g2_fe_inv_from_norm(r, a, ninv)
+
 #include "msm/pippenger_impl.h"

@@ -27,6 +27,10 @@
  * Optional batch-affine bucket accumulation (define MSM_BATCH_AFFINE and the field macros
  * MSM_FE, MSM_FE_ADD, MSM_FE_SUB, MSM_FE_DBL, MSM_FE_NEG, MSM_FE_MUL, MSM_FE_SQR,
  * MSM_FE_IS_ZERO, MSM_FE_EQ, MSM_FE_INV; MSM_AFF must have fields x, y): see batch_task.
+ * For an extension field (G2 over Fp2) also define MSM_FE_NORM(n, a) (the norm into the base
+ * field type MSM_FB, nonzero for a != 0), MSM_FB_MUL, MSM_FB_INV and MSM_FE_INV_FROM_NORM(r, a,
+ * ninv) (r = 1/a given ninv = 1/norm(a), i.e. conj(a) * ninv): the batch inversion then runs
+ * on norms in the base field (7 Fp multiplications per element instead of 3 Fp2 = 9).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -86,10 +90,24 @@ static size_t MSM_LOCAL(batch_cap)(size_t nb) {
     return k;
 }
 
+#ifdef MSM_FE_NORM
+#define MSM_BFE MSM_FB   /* type of the batch-inverted values: norms in the base field */
+#define MSM_BATCH_NORM(n, d) MSM_FE_NORM(n, d)
+#define MSM_BATCH_MUL(r, a, b) MSM_FB_MUL(r, a, b)
+#define MSM_BATCH_INV(r, a) MSM_FB_INV(r, a)
+#define MSM_BATCH_FINISH(r, d, ninv) MSM_FE_INV_FROM_NORM(r, d, ninv)
+#else
+#define MSM_BFE MSM_FE
+#define MSM_BATCH_NORM(n, d) (*(n) = *(d))
+#define MSM_BATCH_MUL(r, a, b) MSM_FE_MUL(r, a, b)
+#define MSM_BATCH_INV(r, a) MSM_FE_INV(r, a)
+#define MSM_BATCH_FINISH(r, d, inv) (*(r) = *(inv))
+#endif
+
 static size_t MSM_LOCAL(batch_bytes)(size_t nb) {
     size_t k = MSM_LOCAL(batch_cap)(nb);
-    return msm_align64(nb * sizeof(MSM_AFF)) + msm_align64(nb) +
-           2u * msm_align64(k * sizeof(MSM_FE)) + 3u * msm_align64(k * sizeof(MSM_LOCAL(item)));
+    return msm_align64(nb * sizeof(MSM_AFF)) + msm_align64(nb) + msm_align64(k * sizeof(MSM_FE)) +
+           2u * msm_align64(k * sizeof(MSM_BFE)) + 3u * msm_align64(k * sizeof(MSM_LOCAL(item)));
 }
 #endif
 
@@ -256,10 +274,12 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
     mem += msm_align64(x->nb * sizeof(MSM_AFF));
     uint8_t *st = mem;
     mem += msm_align64(x->nb);
-    MSM_FE *den = (MSM_FE *)(void *)mem;
+    MSM_FE *den = (MSM_FE *)(void *)mem;             /* x_P - x_B */
     mem += msm_align64(K * sizeof(MSM_FE));
-    MSM_FE *pre = (MSM_FE *)(void *)mem;
-    mem += msm_align64(K * sizeof(MSM_FE));
+    MSM_BFE *nrm = (MSM_BFE *)(void *)mem;           /* what is inverted: den or its norm */
+    mem += msm_align64(K * sizeof(MSM_BFE));
+    MSM_BFE *pre = (MSM_BFE *)(void *)mem;           /* prefix products of nrm */
+    mem += msm_align64(K * sizeof(MSM_BFE));
     item_t *batch = (item_t *)(void *)mem;
     mem += msm_align64(K * sizeof(item_t));
     item_t *old = (item_t *)(void *)mem;
@@ -296,8 +316,9 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
                     st[it_.b] = EMPTY; /* P = -B */                                            \
                 }                                                                              \
             } else {                                                                           \
-                if (nbat) MSM_FE_MUL(&pre[nbat], &pre[nbat - 1], &den[nbat]);                  \
-                else pre[0] = den[0];                                                          \
+                MSM_BATCH_NORM(&nrm[nbat], &den[nbat]);                                        \
+                if (nbat) MSM_BATCH_MUL(&pre[nbat], &pre[nbat - 1], &nrm[nbat]);               \
+                else pre[0] = nrm[0];                                                          \
                 batch[nbat++] = it_;                                                           \
                 st[it_.b] = PENDING;                                                           \
             }                                                                                  \
@@ -325,25 +346,29 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
         }
 #undef MSM_PLACE
         if (nbat > 0) {
-            MSM_FE inv, ik, lam, yp, x3, u;
-            MSM_FE_INV(&inv, &pre[nbat - 1]);
+            MSM_BFE inv, ikb;
+            MSM_FE ik, lam, x3, u;
+            MSM_BATCH_INV(&inv, &pre[nbat - 1]);
             for (size_t k = nbat; k-- > 0;) {
                 if (k > 0) {
-                    MSM_FE_MUL(&ik, &inv, &pre[k - 1]);
-                    MSM_FE_MUL(&inv, &inv, &den[k]);
+                    MSM_BATCH_MUL(&ikb, &inv, &pre[k - 1]);
+                    MSM_BATCH_MUL(&inv, &inv, &nrm[k]);
                 } else {
-                    ik = inv;
+                    ikb = inv;
                 }
+                MSM_BATCH_FINISH(&ik, &den[k], &ikb); /* ik = 1 / den[k] */
                 const item_t *it = &batch[k];
                 MSM_AFF *B = &bk[it->b];
-                if (it->neg) MSM_FE_NEG(&yp, &it->p->y);
-                else yp = it->p->y;
-                MSM_FE_SUB(&u, &yp, &B->y);
-                MSM_FE_MUL(&lam, &u, &ik);          /* (yP - yB) / (xP - xB) */
+                /* For -P (neg) the slope is -(yP + yB)/(xP - xB): work with lam' = -lam, which
+                 * leaves lam^2 alone and flips the sign of (xB - x3); no negation needed. */
+                if (it->neg) MSM_FE_ADD(&u, &it->p->y, &B->y);
+                else MSM_FE_SUB(&u, &it->p->y, &B->y);
+                MSM_FE_MUL(&lam, &u, &ik);          /* +-(y_P' - yB) / (xP - xB) */
                 MSM_FE_SQR(&x3, &lam);
                 MSM_FE_SUB(&x3, &x3, &B->x);
                 MSM_FE_SUB(&x3, &x3, &it->p->x);    /* x3 = lam^2 - xB - xP */
-                MSM_FE_SUB(&u, &B->x, &x3);
+                if (it->neg) MSM_FE_SUB(&u, &x3, &B->x);
+                else MSM_FE_SUB(&u, &B->x, &x3);
                 MSM_FE_MUL(&u, &lam, &u);
                 MSM_FE_SUB(&B->y, &u, &B->y);       /* y3 = lam (xB - x3) - yB */
                 B->x = x3;
