@@ -26,29 +26,47 @@ typedef struct { fp_t x, y; } g1_affine_t;
 typedef struct { fp_t X, Y, Z; } g1_jac_t;
 typedef struct { fp_t X, Y, ZZ, ZZZ; } g1_xyzz_t;
 
+/* The standard generator (draft-irtf-cfrg-pairing-friendly-curves-11 section 4.2.1), Montgomery form. */
 extern const g1_affine_t G1_GENERATOR;
 
-/* affine */
+/* ---- affine: (x, y), infinity = (0, 0). Inputs need not be on the curve unless said. ---- */
+/* 1 when p == (0, 0). */
 int g1_affine_is_infinity(const g1_affine_t *p);
-int g1_affine_is_on_curve(const g1_affine_t *p);      /* infinity counts as on the curve */
+/* 1 when y^2 = x^3 + 4 (1M + 2S); infinity counts as on the curve. */
+int g1_affine_is_on_curve(const g1_affine_t *p);
+/* 1 when the coordinates are equal (infinity equals only infinity). */
 int g1_affine_eq(const g1_affine_t *a, const g1_affine_t *b);
+/* r = -p = (x, -y); infinity stays (0, 0). */
 void g1_affine_neg(g1_affine_t *r, const g1_affine_t *p);
-/* subgroup membership: phi(P) == [-z^2]P with phi(x, y) = (beta x, y) (Scott, ePrint 2021/1130 section 6,
- * which supersedes Bowe ePrint 2019/814); p must be on the curve; infinity is in the subgroup. Variable time. */
+/* Subgroup membership: phi(P) == [-z^2]P with phi(x, y) = (beta x, y) (Scott, ePrint 2021/1130
+ * section 6, which supersedes Bowe ePrint 2019/814); p must be on the curve; infinity is in the
+ * subgroup. About 126 doublings + 10 mixed additions + 1 inversion. Variable time. */
 int g1_affine_in_subgroup_vartime(const g1_affine_t *p);
 
-/* Jacobian */
+/* ---- Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3; infinity has Z = 0. ---- */
+/* r = infinity (1, 1, 0). */
 void g1_jac_set_infinity(g1_jac_t *r);
+/* 1 when Z == 0. */
 int g1_jac_is_infinity(const g1_jac_t *p);
+/* r = (x, y, 1), or infinity for (0, 0). */
 void g1_jac_from_affine(g1_jac_t *r, const g1_affine_t *p);
-void g1_jac_to_affine(g1_affine_t *r, const g1_jac_t *p);          /* one inversion */
-/* batch normalisation with one inversion: out[i] = in[i] as affine, n points */
+/* r = (X/Z^2, Y/Z^3): one inversion + 3M + 1S; infinity gives (0, 0). */
+void g1_jac_to_affine(g1_affine_t *r, const g1_jac_t *p);
+/* Batch normalisation with one inversion (Montgomery's trick, 3(n-1)M + 1 inversion + (3M+1S)
+ * per point): out[i] = in[i] as affine for i < n; infinities give (0, 0). out and in must not
+ * overlap; no allocation (out[].x holds the prefix products meanwhile). */
 void g1_jacs_to_affine(g1_affine_t *out, const g1_jac_t *in, size_t n);
+/* 1 when a and b are the same point (compares X1 Z2^2 = X2 Z1^2, Y1 Z2^3 = Y2 Z1^3: 6M + 2S). */
 int g1_jac_eq(const g1_jac_t *a, const g1_jac_t *b);
+/* r = -p = (X, -Y, Z). */
 void g1_jac_neg(g1_jac_t *r, const g1_jac_t *p);
+/* r = 2p: EFD dbl-2009-l, 2M + 5S. */
 void g1_jac_dbl(g1_jac_t *r, const g1_jac_t *p);
-void g1_jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);      /* complete (handles P=Q, inf) */
-void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b); /* mixed, complete */
+/* r = a + b: EFD add-2007-bl, 11M + 5S; complete (branches to dbl for a == b, O for a == -b,
+ * and on infinity inputs). */
+void g1_jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);
+/* r = a + b, b affine: EFD madd-2007-bl, 7M + 4S; complete as g1_jac_add. */
+void g1_jac_add_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b);
 /* r = [k]p, k as plain little-endian limbs of nk words (any length; nk = 0 means k = 0). Width-5 wNAF,
  * variable time in k. */
 void g1_jac_mul_vartime(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_t nk);
@@ -57,15 +75,23 @@ void g1_jac_mul_vartime(g1_jac_t *r, const g1_jac_t *p, const uint64_t *k, size_
  * layer; see ec_impl.h for what stays variable time). Any p on the curve (not only in the subgroup). */
 void g1_jac_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
 
-/* XYZZ (bucket accumulation) */
+/* ---- XYZZ (X, Y, ZZ, ZZZ): x = X/ZZ, y = Y/ZZZ; infinity has ZZ = 0 (bucket accumulation). ---- */
+/* r = infinity (1, 1, 0, 0). */
 void g1_xyzz_set_infinity(g1_xyzz_t *r);
+/* 1 when ZZ == 0. */
 int g1_xyzz_is_infinity(const g1_xyzz_t *p);
+/* r = (x, y, 1, 1), or infinity for (0, 0). */
 void g1_xyzz_from_affine(g1_xyzz_t *r, const g1_affine_t *p);
+/* r = the same point in Jacobian coordinates (Z = ZZZ, X = X ZZ^2, Y = Y ZZZ^2): 2M + 2S. */
 void g1_xyzz_to_jac(g1_jac_t *r, const g1_xyzz_t *p);
+/* r = 2p: EFD dbl-2008-s-1, 6M + 3S. */
 void g1_xyzz_dbl(g1_xyzz_t *r, const g1_xyzz_t *p);
-void g1_xyzz_add(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_xyzz_t *b);        /* complete */
-void g1_xyzz_add_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* complete */
-void g1_xyzz_sub_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b); /* a - b */
+/* r = a + b: EFD add-2008-s, 12M + 2S; complete (branches for a == b, a == -b, infinity). */
+void g1_xyzz_add(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_xyzz_t *b);
+/* r = a + b, b affine: EFD madd-2008-s, 8M + 2S (mdbl-2008-s-1 when a == b); complete. */
+void g1_xyzz_add_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b);
+/* r = a - b, b affine: as g1_xyzz_add_affine with -b. */
+void g1_xyzz_sub_affine(g1_xyzz_t *r, const g1_xyzz_t *a, const g1_affine_t *b);
 
 /* Added by the curve layer (issue #2); same conventions as above.
  * r = a - b (complete). */
@@ -74,7 +100,7 @@ void g1_jac_sub(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b);
 void g1_jac_sub_affine(g1_jac_t *r, const g1_jac_t *a, const g1_affine_t *b);
 /* r = -p in XYZZ. */
 void g1_xyzz_neg(g1_xyzz_t *r, const g1_xyzz_t *p);
-/* r = p as affine (one inversion); infinity gives (0, 0). */
+/* r = p as affine (one inversion of ZZ ZZZ + 5M); infinity gives (0, 0). */
 void g1_xyzz_to_affine(g1_affine_t *r, const g1_xyzz_t *p);
 
 #ifdef __cplusplus
