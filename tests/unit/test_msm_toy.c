@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "field/fr.h"
 #include "msm/msm.h"
@@ -310,6 +311,28 @@ static void test_errors_and_scratch(void **state) {
     assert_int_equal(got.v, expected(pts, ks, N));
 }
 
+/* The allocating form reports PM_ERR_NOMEM when its scratch cannot be had: cap the address
+ * space, ask for 2^31 points (scratch > 8 GiB), expect NOMEM before any input is read. */
+static void test_nomem(void **state) {
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip(); /* ASan reserves terabytes of address space; RLIMIT_AS cannot be used there */
+#else
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)4 << 30; /* 4 GiB */
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur) lim.rlim_cur = old.rlim_cur;
+    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+    toy_t got, dummy = {1};
+    fr_t k = {{3, 0, 0, 0}};
+    pm_status st = msm_toy_vartime(&got, &dummy, &k, (size_t)1 << 31, 1);
+    setrlimit(RLIMIT_AS, &old);
+    assert_int_equal(st, PM_ERR_NOMEM);
+    assert_true(toy_is_inf(&got));
+#endif
+}
+
 int main(void) {
     pm_test_seed();
     const struct CMUnitTest tests[] = {
@@ -320,6 +343,7 @@ int main(void) {
         cmocka_unit_test(test_special_scalars),
         cmocka_unit_test(test_special_points),
         cmocka_unit_test(test_errors_and_scratch),
+        cmocka_unit_test(test_nomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
