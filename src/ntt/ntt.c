@@ -1,5 +1,5 @@
 /*
- * ntt.c — radix-2 NTT over Fr, coset variants, snarkjs H-phase (contract in ntt.h).
+ * ntt.c — radix-2/4 NTT over Fr, coset variants, snarkjs H-phase (contract in ntt.h).
  *
  * Algorithm: iterative Cooley–Tukey decimation in time. The input is permuted into bit-reversed
  * order, then stage s (half-size m = 2^s) combines pairs (a[k+j], a[k+j+m]) of each block of 2m
@@ -7,9 +7,9 @@
  * which leaves the output in natural order. One Montgomery multiplication per butterfly,
  * n/2 * log2 n in total. The inverse runs the same network with omega^{-1} and scales by n^{-1}.
  *
- * Parallelism: every stage has n/2 independent butterflies; they are numbered b = 0..n/2-1
- * (block = b >> s, j = b & (m-1)) and split statically over threads, so small stages (many
- * blocks) and large stages (few blocks, long rows) both load-balance. One barrier per stage.
+ * Structure: stages 0..11 run block by block (dit_block, 2^12 elements = 128 KiB, one block per
+ * thread); the stages above are fused in pairs (radix-4 passes over the whole array, quadruples
+ * split statically over threads), with one radix-2 pass when an odd number is left.
  */
 #include "ntt/ntt.h"
 
@@ -146,11 +146,40 @@ static void dit_network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw) {
     size_t nblocks = n >> NTT_BLOCK_LOG;
     PM_OMP(parallel for schedule(static))
     for (size_t bl = 0; bl < nblocks; bl++) dit_block(a + (bl << NTT_BLOCK_LOG), NTT_BLOCK_LOG, tw);
-    unsigned s0 = NTT_BLOCK_LOG;
-    for (unsigned s = s0; s < log_n; s++) {
+    unsigned s = NTT_BLOCK_LOG;
+    /* Stages above the block run two at a time (radix-4 pass): stages s and s+1 touch the
+     * quadruple a[k+j], a[k+j+m], a[k+j+2m], a[k+j+3m] (m = 2^s, k a multiple of 4m), so fusing
+     * them halves the passes over the array; the multiplications stay 4 per quadruple
+     * (w_2m^j twice, then w_4m^j and w_4m^(j+m)), the same as two radix-2 stages. */
+    for (; s + 1 < log_n; s += 2) {
+        size_t m = (size_t)1 << s;
+        const fr_t *w1 = tw + (m - 1);     /* stage s:   w_2m^j, j < m  */
+        const fr_t *w2 = tw + (2 * m - 1); /* stage s+1: w_4m^j, j < 2m */
+        size_t quads = n / 4;
+        PM_OMP(parallel for schedule(static))
+        for (size_t b = 0; b < quads; b++) {
+            size_t j = b & (m - 1);
+            size_t k = ((b >> s) << (s + 2)) + j;
+            fr_t *x0 = &a[k], *x1 = &a[k + m], *x2 = &a[k + 2 * m], *x3 = &a[k + 3 * m];
+            fr_t t, u, y0, y1, y2, y3;
+            fr_mul(&t, &w1[j], x1);
+            fr_add(&y0, x0, &t);
+            fr_sub(&y1, x0, &t);
+            fr_mul(&t, &w1[j], x3);
+            fr_add(&y2, x2, &t);
+            fr_sub(&y3, x2, &t);
+            fr_mul(&u, &w2[j], &y2);
+            fr_add(x0, &y0, &u);
+            fr_sub(x2, &y0, &u);
+            fr_mul(&u, &w2[j + m], &y3);
+            fr_add(x1, &y1, &u);
+            fr_sub(x3, &y1, &u);
+        }
+    }
+    if (s < log_n) { /* one radix-2 stage left (odd number of stages above the block) */
         size_t m = (size_t)1 << s;
         const fr_t *w = tw + (m - 1);
-        PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+        PM_OMP(parallel for schedule(static))
         for (size_t b = 0; b < half; b++) {
             size_t j = b & (m - 1);
             size_t k = ((b >> s) << (s + 1)) + j;

@@ -1,5 +1,5 @@
 /*
- * ntt.h — number-theoretic transforms over BLS12-381 Fr: radix-2 forward / inverse, coset
+ * ntt.h — number-theoretic transforms over BLS12-381 Fr: radix-2/4 forward / inverse, coset
  * variants, reusable domain tables, and the exact snarkjs H-phase (A·B − C on the odd coset).
  *
  * Conventions (all functions):
@@ -22,8 +22,11 @@
  *    allocates except ntt_domain_init.
  *  - Not value-dependent in time (fixed sequence of field operations for a given n).
  *
- * Cost: n/2 * log_n Montgomery multiplications per transform (radix-2 Cooley–Tukey DIT after a
- * bit-reversal permutation, Cormen et al. ch. 30.3). Twiddles are stored per stage contiguously
+ * Cost: at most n/2 * log_n Montgomery multiplications per transform (Cooley–Tukey DIT after a
+ * bit-reversal permutation, Cormen et al. ch. 30.3; stage 0 needs none). The first 12 stages run
+ * radix-2 inside L2-sized blocks of 4096 elements, one block per thread; the stages above run two
+ * at a time (radix-4 passes), so a 2^20 transform streams the array 1 + 4 times instead of 20.
+ * Twiddles are stored per stage contiguously
  * (stage with half-size m uses m consecutive powers of omega_{2m}; n - 1 entries per direction)
  * so each stage streams its table instead of striding through one table of n/2 powers.
  */
