@@ -4,6 +4,7 @@
  *   proofmill groth16 prove circuit.zkey witness.wtns proof.json public.json
  *             [--threads N] [--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [-v]
  *   proofmill groth16 verify verification_key.json public.json proof.json
+ *   proofmill groth16 export-vk circuit.zkey verification_key.json
  *
  * prove: r and s come from the OS generator (getrandom) unless --seed (a deterministic stream,
  * for tests only) or --r/--s (decimal, e.g. the fixtures' proof_det_rs.json) are given. The
@@ -33,6 +34,7 @@
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
     "[--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [-v]"
 #define VERIFY_USAGE "groth16 verify verification_key.json public.json proof.json"
+#define EXPORT_VK_USAGE "groth16 export-vk circuit.zkey verification_key.json"
 
 static double now_s(void) {
     struct timespec ts;
@@ -211,15 +213,43 @@ out:
     return rc;
 }
 
+/* `snarkjs zkey export verificationkey`, byte for byte */
+static int cmd_export_vk(int argc, char **argv) {
+    if (argc != 3) return pm_cli_usage("usage: proofmill %s", EXPORT_VK_USAGE);
+    pm_error err;
+    pm_error_clear(&err);
+    zkey_t zk = {0};
+    groth16_vk_t vk = {0};
+    char *text = NULL;
+    int rc = PM_EXIT_USAGE;
+    if (zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err))
+        goto out;
+    text = groth16_vk_to_json(&vk);
+    if (!text) {
+        pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+        goto out;
+    }
+    if (groth16_write_text_file(argv[2], text, &err)) goto out;
+    rc = PM_EXIT_OK;
+out:
+    if (rc) pm_cli_fail(&err);
+    free(text);
+    groth16_vk_free(&vk);
+    zkey_free(&zk);
+    return rc;
+}
+
 static int cmd_groth16(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "prove")) return cmd_prove(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "verify")) return cmd_verify(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "export-vk")) return cmd_export_vk(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage:\n  proofmill %s\n  proofmill %s\n", PROVE_USAGE, VERIFY_USAGE);
+        printf("usage:\n  proofmill %s\n  proofmill %s\n  proofmill %s\n", PROVE_USAGE,
+               VERIFY_USAGE, EXPORT_VK_USAGE);
         return PM_EXIT_OK;
     }
-    return pm_cli_usage("usage: proofmill %s | %s", PROVE_USAGE, VERIFY_USAGE);
+    return pm_cli_usage("usage: proofmill %s | %s | %s", PROVE_USAGE, VERIFY_USAGE, EXPORT_VK_USAGE);
 }
 
-PM_CLI_COMMAND(groth16, "groth16 prove|verify ... (see `proofmill groth16 --help`)",
-               "snarkjs-compatible Groth16 prove and verify", cmd_groth16)
+PM_CLI_COMMAND(groth16, "groth16 prove|verify|export-vk ... (see `proofmill groth16 --help`)",
+               "snarkjs-compatible Groth16 prove, verify and verification-key export", cmd_groth16)

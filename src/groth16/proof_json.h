@@ -12,7 +12,7 @@
  *  - public.json: JSON.stringify(signals, null, 1): ["x1", ..., "xn"] one per line, decimal
  *    below r; "[]" when there are none.
  *  - verification_key.json: protocol, curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2,
- *    vk_delta_2, IC (vk_alphabeta_12 is ignored on reading).
+ *    vk_delta_2, vk_alphabeta_12, IC (vk_alphabeta_12 is ignored on reading: it is derived).
  * Readers accept points as [x, y], [x, y, "1"] (affine) or with z = "0" (infinity); any other z
  * is refused (snarkjs never writes one). Decimal strings: digits only, no sign, at most 200
  * characters, value below the modulus.
@@ -57,6 +57,12 @@ pm_status groth16_fr_from_decimal(fr_t *r, const char *s, const char *file, cons
  * NULL when out of memory. public signals x[0..n) are in Montgomery form. */
 char *groth16_proof_to_json(const groth16_proof_t *proof);
 char *groth16_public_to_json(const fr_t *x, size_t n);
+/* verification_key.json as `snarkjs zkey export verificationkey` writes it (JSON.stringify(vk,
+ * null, 1)): protocol, curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2,
+ * vk_alphabeta_12 = e(alpha_1, beta_2) (computed here with pairing/pairing.h, whose GT element is
+ * snarkjs's; Fq12 nested as [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]] of Fq2 [re, im] pairs,
+ * fp12.h's flattened order), IC. */
+char *groth16_vk_to_json(const groth16_vk_t *vk);
 
 /* Readers from text (len bytes, need not be NUL-terminated); file names the source in errors.
  * groth16_public_from_json sets *x to a malloc'd array of *n elements (Montgomery form; caller

@@ -72,3 +72,16 @@ pm_status groth16_verify(int *valid, const groth16_vk_t *vk, const fr_t *x, size
                  "hold");
     return PM_OK;
 }
+
+pm_status groth16_vk_from_zkey(groth16_vk_t *vk, const zkey_t *zk, pm_error *err) {
+    memset(vk, 0, sizeof *vk);
+    vk->ic = malloc(((size_t)zk->n_public + 1) * sizeof *vk->ic);
+    if (!vk->ic) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+    memcpy(vk->ic, zk->ic, ((size_t)zk->n_public + 1) * sizeof *vk->ic);
+    vk->n_public = zk->n_public;
+    vk->alpha_1 = zk->alpha1;
+    vk->beta_2 = zk->beta2;
+    vk->gamma_2 = zk->gamma2;
+    vk->delta_2 = zk->delta2;
+    return PM_OK;
+}

@@ -18,6 +18,7 @@
 
 #include "field/fr.h"
 #include "groth16/proof.h"
+#include "groth16/zkey.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,12 @@ pm_status groth16_proof_check(const groth16_proof_t *proof, const char *file, pm
 pm_status groth16_verify(int *valid, const groth16_vk_t *vk, const fr_t *x, size_t n,
                          const groth16_proof_t *proof, const char *proof_file,
                          const char *public_file, pm_error *err);
+
+/* The verification key contained in a snarkjs zkey: alpha_1, beta_2, gamma_2, delta_2 and the
+ * n_public + 1 IC points (section 3) are copied (vk->ic allocated; free with groth16_vk_free).
+ * With groth16_vk_to_json this is `snarkjs zkey export verificationkey`.
+ * Errors: PM_ERR_NOMEM. */
+pm_status groth16_vk_from_zkey(groth16_vk_t *vk, const zkey_t *zk, pm_error *err);
 
 #ifdef __cplusplus
 }

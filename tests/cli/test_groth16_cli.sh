@@ -5,6 +5,7 @@
 #  - random and --seed proofs verify (exit 0); --seed is deterministic;
 #  - snarkjs's own proof.json verifies; a flipped bit in the proof, a wrong public input or a
 #    swapped proof are rejected with exit 1;
+#  - export-vk reproduces snarkjs's verification_key.json byte-for-byte;
 #  - --help, version, usage errors (exit 2).
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +20,7 @@ expect_rc 2 "prove with 3 arguments" "$PM" groth16 prove a b c
 expect_rc 2 "prove with --r but no --s" "$PM" groth16 prove a b c d --r 1
 expect_rc 2 "prove with a bad --threads" "$PM" groth16 prove a b c d --threads x
 expect_rc 2 "verify with 2 arguments" "$PM" groth16 verify a b
+expect_rc 2 "export-vk with 1 argument" "$PM" groth16 export-vk a
 expect_rc 0 "groth16 --help" "$PM" groth16 --help
 
 for fx in $(fixtures); do
@@ -30,6 +32,12 @@ for fx in $(fixtures); do
     pass "$name: proof and public equal snarkjs's proof_det.json / public_det.json byte-for-byte"
   else
     fail "$name: deterministic proof differs from proof_det.json"
+  fi
+  expect_rc 0 "$name: export-vk" "$PM" groth16 export-vk "$fx/circuit.zkey" "$TMP/vk.json"
+  if cmp -s "$TMP/vk.json" "$fx/verification_key.json"; then
+    pass "$name: export-vk equals snarkjs's verification_key.json byte-for-byte"
+  else
+    fail "$name: export-vk differs from verification_key.json"
   fi
   expect_rc 0 "$name: random prove -v" "$PM" groth16 prove -v "$fx/circuit.zkey" "$fx/witness.wtns" "$TMP/p.json" "$TMP/x.json"
   expect_msg "$name: -v timings" "load zkey" "H (6 NTTs)" "MSM B2" "total"

@@ -37,6 +37,9 @@ rc=$?
 if [ $rc = 2 ] && grep -qF "$TMP/offcurve.zkey" "$TMP/out"; then pass "zkey with a corrupted byte refused (exit 2): $(head -c 160 "$TMP/out")"; else fail "corrupted zkey: exit $rc"; cat "$TMP/out"; fi
 rm -f "$TMP/p.json"
 
+expect_rc 2 "export-vk of a truncated zkey" "$PM" groth16 export-vk "$TMP/trunc.zkey" "$TMP/vk.json"
+expect_msg "export-vk of a truncated zkey" "$TMP/trunc.zkey"
+
 # --- the witness ---
 expect_rc 2 "witness of another circuit (multiplier witness, powchain zkey)" prove "$POW/circuit.zkey" "$MUL/witness.wtns" "$TMP/p.json" "$TMP/x.json"
 expect_msg "foreign witness" "$MUL/witness.wtns" "nVars"

@@ -68,6 +68,15 @@ static void deterministic_proofs_equal_snarkjs_bytes(void **state) {
         want = g16_read(g16_path(p, sizeof p, &fixtures[f], "public_det.json"), NULL);
         got = groth16_public_to_json(x, zk.n_public);
         assert_string_equal(got, want);
+        /* the zkey's verification key = snarkjs's verification_key.json, byte for byte */
+        groth16_vk_t vk;
+        assert_int_equal(groth16_vk_from_zkey(&vk, &zk, &err), PM_OK);
+        char *vkj = groth16_vk_to_json(&vk);
+        char *vkw = g16_read(g16_path(p, sizeof p, &fixtures[f], "verification_key.json"), NULL);
+        assert_string_equal(vkj, vkw);
+        free(vkj);
+        free(vkw);
+        groth16_vk_free(&vk);
         printf("%s: proof_det.json and public_det.json reproduced byte-for-byte (H %.3fs, MSMs %.3fs)\n",
                fixtures[f].name, tm.h, tm.msm_a + tm.msm_b1 + tm.msm_c + tm.msm_h + tm.msm_b2);
         free(want);

@@ -101,6 +101,21 @@ static void json_round_trip_is_byte_exact(void **state) {
             free(tu);
         }
     }
+    /* verification_key.json: read, write back, same bytes (vk_alphabeta_12 recomputed by pairing) */
+    for (size_t f = 0; f < n_fixtures; f++) {
+        char pv[4096];
+        size_t lv;
+        char *tv = g16_read(g16_path(pv, sizeof pv, &fixtures[f], "verification_key.json"), &lv);
+        assert_non_null(tv);
+        groth16_vk_t vk;
+        pm_error err;
+        assert_int_equal(groth16_vk_from_json(&vk, tv, lv, pv, &err), PM_OK);
+        char *out = groth16_vk_to_json(&vk);
+        assert_string_equal(out, tv);
+        free(out);
+        groth16_vk_free(&vk);
+        free(tv);
+    }
     char *e = groth16_public_to_json(NULL, 0);
     assert_string_equal(e, "[]");
     free(e);
