@@ -198,4 +198,13 @@ r = subprocess.run([pmd.BIN, "daemon", "--config", cf], capture_output=True, tex
 F.check(r.returncode == 2 and "line 4" in r.stderr and "memory.budget" in r.stderr, "bad file: %s" % r.stderr)
 r = subprocess.run([pmd.BIN, "daemon", "--dump-config"], capture_output=True, text=True)
 F.check(r.returncode == 0 and "workers_per_device = 2" in r.stdout, "dump-config")
+# the example config parses; every knob of the table is documented in docs/engine.md
+ex = os.path.join(pmd.SRC, "proofmill.conf.example")
+r = subprocess.run([pmd.BIN, "daemon", "--config", ex, "--dump-config"], capture_output=True, text=True)
+F.check(r.returncode == 0, "proofmill.conf.example: %s" % r.stderr)
+r = subprocess.run([pmd.BIN, "daemon", "--dump-config-markdown"], capture_output=True, text=True)
+doc = open(os.path.join(pmd.SRC, "docs", "engine.md")).read()
+for line in r.stdout.splitlines()[2:]:
+    name = line.split("|")[1].strip()
+    F.check(name in doc, "knob %s missing from docs/engine.md" % name)
 F.done("test_daemon_api")
