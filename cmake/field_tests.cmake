@@ -18,3 +18,11 @@ add_test(NAME test_field_gmp_fallback COMMAND test_field_gmp)
 set_tests_properties(test_field_gmp_fallback PROPERTIES
   ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PROOFMILL_FIELD_BACKEND=portable;PROOFMILL_ITERATIONS=10"
   TIMEOUT 300)
+
+# The committed kernels must be what the generator emits (STYLE.md item 8: generated code is committed
+# with its generator and fails loudly when they drift apart).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME field_asm_generated_up_to_date
+    COMMAND sh -c "'${Python3_EXECUTABLE}' '${CMAKE_SOURCE_DIR}/src/field/mont_x86_64_gen.py' | cmp - '${CMAKE_SOURCE_DIR}/src/field/mont_x86_64.S'")
+endif()

@@ -23,14 +23,21 @@ Algorithm (mul): CIOS Montgomery multiplication (Koc, Acar, Kaliski 1996), one r
   t  = (t + q*m) / 2^64   n mulx, same two carry chains; the shift is a register rename (free)
 so n^2 + n^2 word products plus n imul; then one conditional subtraction of m (t < 2m).
 Because m < 2^(64n-3) for both moduli, t never needs an (n+2)-th limb (the final carry of each round
-is provably zero; the "no-carry" observation of gnark-crypto's CIOS), so the round keeps n+1 registers.
+is provably zero: t < 2m stays below 2^(64n) after each round; the same observation as the "no-carry"
+CIOS of the gnark-crypto authors' note "Faster big-integer modular multiplication for most moduli"),
+so a round keeps n+1 registers.
 
 Algorithm (sqr): the schoolbook square with the n(n-1)/2 cross products computed once and doubled
-(n(n-1)/2 + n mulx instead of n^2), into a 2n-limb product, then a separate Montgomery reduction
-(n^2 mulx + n imul) over the 2n limbs; the low n limbs of the product live in the stack red zone.
+(n(n-1)/2 + n mulx instead of n^2), into a 2n-limb product S = L + H*2^(64n); then REDC of the low
+half L alone (n^2 mulx + n imul; REDC(L) <= m) plus H (< m/8 since a < m < 2^(64n-3)), which is
+congruent to S*2^(-64n) and below 2m, so one conditional subtraction finishes. The product limbs are
+spilled to the System V red zone (leaf function, 96 of its 128 bytes).
 
-Ideas read (not code) from blst src/asm/mulx_mont_384-x86_64.pl and the Intel white paper
-"New Instructions Supporting Large Integer Arithmetic on Intel Architecture Processors" (2012).
+Add/sub: a + b < 2m < 2^(64n), so one conditional subtraction (cmov on the borrow) suffices; a - b adds
+m back, selected by cmov on the borrow. No branch and no memory access depends on the values.
+
+Source of the two-carry-chain technique: Intel, "New Instructions Supporting Large Integer Arithmetic
+on Intel Architecture Processors" (white paper, 2012). The code is generated here, not copied.
 """
 
 P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
