@@ -152,11 +152,20 @@ static pm_status vec_header(cur_t *c, uint32_t *count, uint64_t *data_off, size_
     return PM_OK;
 }
 
-static pm_status vk_parse(bp_vk_t *vk, cur_t *c, unsigned flags, pm_error *err) {
-    memset(vk, 0, sizeof *vk);
+/* Layout pass over the vk: bounds of the fixed points and the ic vector (nothing decoded). */
+static pm_status vk_layout(cur_t *c, uint32_t *n_ic, uint64_t *ic_off, pm_error *err) {
     pm_status st = need(c, VK_POINTS_BYTES, "the verifying key", err);
     if (st) return st;
-    uint64_t o = c->pos;
+    c->pos += VK_POINTS_BYTES;
+    if ((st = vec_header(c, n_ic, ic_off, 96, "ic", err))) return st;
+    if (*n_ic == 0) return pm_error_set(err, PM_ERR_FORMAT, c->name, *ic_off - 4, "ic is empty");
+    return PM_OK;
+}
+
+/* Decode pass over the vk (layout already checked). */
+static pm_status vk_decode(bp_vk_t *vk, const cur_t *c, uint32_t n_ic, uint64_t ic_off,
+                           unsigned flags, pm_error *err) {
+    uint64_t o = 0;
     struct {
         int g2;
         void *p;
@@ -164,29 +173,29 @@ static pm_status vk_parse(bp_vk_t *vk, cur_t *c, unsigned flags, pm_error *err) 
     } pts[6] = {{0, &vk->alpha_g1, "vk alpha_g1"}, {0, &vk->beta_g1, "vk beta_g1"},
                 {1, &vk->beta_g2, "vk beta_g2"},   {1, &vk->gamma_g2, "vk gamma_g2"},
                 {0, &vk->delta_g1, "vk delta_g1"}, {1, &vk->delta_g2, "vk delta_g2"}};
+    pm_status st;
     for (int i = 0; i < 6; i++) {
         st = decode_vec(pts[i].p, pts[i].g2, 1, c->d, o, flags, c->name, pts[i].what, err);
         if (st) return st;
         o += pts[i].g2 ? 192 : 96;
     }
-    c->pos = o;
-    uint32_t n = 0;
-    uint64_t off = 0;
-    if ((st = vec_header(c, &n, &off, 96, "ic", err))) return st;
-    if (n == 0) return pm_error_set(err, PM_ERR_FORMAT, c->name, off - 4, "ic is empty");
-    vk->ic = malloc((size_t)n * sizeof *vk->ic);
-    if (!vk->ic) return pm_error_set(err, PM_ERR_NOMEM, c->name, off, "ic: %u points", n);
-    vk->n_ic = n;
-    return decode_vec(vk->ic, 0, n, c->d, off, flags, c->name, "ic", err);
+    vk->ic = malloc((size_t)n_ic * sizeof *vk->ic);
+    if (!vk->ic) return pm_error_set(err, PM_ERR_NOMEM, c->name, ic_off, "ic: %u points", n_ic);
+    vk->n_ic = n_ic;
+    return decode_vec(vk->ic, 0, n_ic, c->d, ic_off, flags, c->name, "ic", err);
 }
 
 pm_status bp_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
                             unsigned flags, pm_error *err) {
+    memset(vk, 0, sizeof *vk);
     cur_t c = {data, size, 0, name};
-    pm_status st = vk_parse(vk, &c, flags, err);
+    uint32_t n_ic = 0;
+    uint64_t ic_off = 0;
+    pm_status st = vk_layout(&c, &n_ic, &ic_off, err);
     if (!st && c.pos != c.size)
         st = pm_error_set(err, PM_ERR_FORMAT, name, c.pos, "%llu trailing bytes after the vk",
                           (unsigned long long)(c.size - c.pos));
+    if (!st) st = vk_decode(vk, &c, n_ic, ic_off, flags, err);
     if (st) bp_vk_free(vk);
     return st;
 }
@@ -195,14 +204,20 @@ pm_status bp_params_read_memory(bp_params_t *p, const void *data, size_t size, c
                                 unsigned flags, pm_error *err) {
     memset(p, 0, sizeof *p);
     cur_t c = {data, size, 0, name};
-    pm_status st = vk_parse(&p->vk, &c, flags, err);
+    uint32_t n_ic = 0;
+    uint64_t ic_off = 0;
+    /* 1. layout: every count against the bytes left, before any allocation or decoding */
+    pm_status st = vk_layout(&c, &n_ic, &ic_off, err);
     static const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     uint32_t cnt[5];
     uint64_t off[5];
-    for (int i = 0; i < 5 && !st; i++) st = vec_header(&c, &cnt[i], &off[i], i == 4 ? 192 : 96, names[i], err);
+    for (int i = 0; i < 5 && !st; i++)
+        st = vec_header(&c, &cnt[i], &off[i], i == 4 ? 192 : 96, names[i], err);
     if (!st && c.pos != c.size)
         st = pm_error_set(err, PM_ERR_FORMAT, name, c.pos, "%llu trailing bytes after b_g2",
                           (unsigned long long)(c.size - c.pos));
+    /* 2. decode */
+    if (!st) st = vk_decode(&p->vk, &c, n_ic, ic_off, flags, err);
     if (st || (flags & BP_PARAMS_VK_ONLY)) {
         if (st) bp_params_free(p);
         return st;
