@@ -154,6 +154,28 @@ static void test_large_threads(void **state) {
     free(ks);
 }
 
+/* Several slices per window on the batch-affine path: c = 9 (29 windows) on 2 threads splits
+ * each window in two for n > ~23000 (msm_pick_slices). G1 only (G2 would take too long). */
+static void test_slices(void **state) {
+    (void)state;
+#ifdef MSM_TEST_G2
+    skip();
+#else
+    const size_t n = 26000;
+    T_AFF *pts = malloc(n * sizeof *pts);
+    fr_t *a = malloc(n * sizeof *a), *ks = malloc(n * sizeof *ks);
+    rand_points(pts, a, n);
+    for (size_t i = 0; i < n; i++) ks[i] = plain_rand();
+    T_JAC got, want;
+    oracle_fr(&want, a, ks, n);
+    assert_int_equal(M_(vartime_window)(&got, pts, ks, n, 2, 9, NULL, 0), PM_OK);
+    assert_true(T_(jac_eq)(&got, &want));
+    free(pts);
+    free(a);
+    free(ks);
+#endif
+}
+
 static void test_all_windows(void **state) {
     (void)state;
     enum { N = 40 };
@@ -312,6 +334,7 @@ int main(void) {
         cmocka_unit_test(test_naive_matches_curve),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_large_threads),
+        cmocka_unit_test(test_slices),
         cmocka_unit_test(test_all_windows),
         cmocka_unit_test(test_special_scalars),
         cmocka_unit_test(test_special_points),

@@ -188,6 +188,20 @@ static void test_sizes(void **state) {
     }
 }
 
+/* Windows split into several point slices (tasks = windows x slices), partial sums combined. */
+static void test_slices(void **state) {
+    (void)state;
+    enum { N = 9000 };
+    assert_true(msm_pick_slices(N, 4, 3) > 1);
+    toy_t *pts = malloc(N * sizeof *pts);
+    fr_t *ks = malloc(N * sizeof *ks);
+    fill_random(pts, ks, N);
+    check(pts, ks, N, 3, 4);
+    check(pts, ks, N, 5, 6);
+    free(pts);
+    free(ks);
+}
+
 static void test_all_windows(void **state) {
     (void)state;
     size_t n = 300;
@@ -339,6 +353,7 @@ int main(void) {
         cmocka_unit_test(test_booth_digits),
         cmocka_unit_test(test_window_choice),
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_slices),
         cmocka_unit_test(test_all_windows),
         cmocka_unit_test(test_special_scalars),
         cmocka_unit_test(test_special_points),
