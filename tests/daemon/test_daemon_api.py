@@ -198,6 +198,35 @@ r = subprocess.run([pmd.BIN, "daemon", "--config", cf], capture_output=True, tex
 F.check(r.returncode == 2 and "line 4" in r.stderr and "memory.budget" in r.stderr, "bad file: %s" % r.stderr)
 r = subprocess.run([pmd.BIN, "daemon", "--dump-config"], capture_output=True, text=True)
 F.check(r.returncode == 0 and "workers_per_device = 2" in r.stdout, "dump-config")
+# SIGHUP re-reads the reloadable knobs; a bad file is refused and the old settings stay
+import signal, time
+d2 = pmd.Daemon(config_text="[http]\nmax_body_bytes = 1M\n")
+cfgp = os.path.join(d2.tmp, "proofmill.conf")
+body3k = b'{"key":"' + b"k" * 3000 + b'","inputs":[{"wtns":"x"}]}'
+st, b = d2.request("POST", "/v1/jobs", raw=body3k)
+F.check(st == 422, "3 KB body accepted before reload: %s %r" % (st, b))
+with open(cfgp, "w") as f:
+    f.write("[http]\nmax_body_bytes = 2K\n[log]\nlevel = debug\n")
+d2.proc.send_signal(signal.SIGHUP)
+for _ in range(100):
+    if "reloaded" in d2.log_text():
+        break
+    time.sleep(0.05)
+st, b = d2.request("POST", "/v1/jobs", raw=body3k)
+is_error(st, b, "body-too-large", 413)
+with open(cfgp, "w") as f:
+    f.write("[http]\nmax_body_bytes = tiny\n")
+d2.proc.send_signal(signal.SIGHUP)
+for _ in range(100):
+    if "reload failed" in d2.log_text():
+        break
+    time.sleep(0.05)
+F.check("reload failed" in d2.log_text(), "bad reload is logged")
+st, j = d2.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}]})
+F.check(st == 200 and j["state"] == "done", "serving after a failed reload")
+rc2, _ = d2.stop(expect_clean=False)
+F.check(rc2 == 0, "second daemon exit %d" % rc2)
+
 # the example config parses; every knob of the table is documented in docs/engine.md
 ex = os.path.join(pmd.SRC, "proofmill.conf.example")
 r = subprocess.run([pmd.BIN, "daemon", "--config", ex, "--dump-config"], capture_output=True, text=True)

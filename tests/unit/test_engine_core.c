@@ -403,6 +403,62 @@ static void trace_is_chrome_json(void **state) {
     free(s);
 }
 
+/* keys: idle ones are evicted after key_idle_evict_s, and under budget pressure (LRU first) */
+static void evict_fast(pm_engine_config *c) {
+    c->key_idle_evict_s = 1;
+}
+
+static void idle_keys_are_evicted(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, evict_fast);
+    const char *k[1] = {"ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 1);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    pm_engine_status_free(&st);
+    td_sleep_ms(2500);
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 0);
+    assert_int_equal(st.reserved_bytes, 0);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+static uint64_t g_budget2;
+static void one_key_budget(pm_engine_config *c) { c->memory_budget = g_budget2; }
+
+static void budget_pressure_evicts_lru_key(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    g_budget2 = s->key_bytes + 2 * s->part_peak + s->key_bytes / 2; /* room for one key only */
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_key_budget);
+    const char *k[2] = {"ok", "ok"};
+    pm_job_info info;
+    const char *keys[3] = {"td:a", "td:b", "td:a"};
+    for (int i = 0; i < 3; i++) {
+        uint64_t id = submit(e, keys[i], PM_PRIO_NORMAL, k, 2);
+        assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+        pm_job_info_free(&info);
+        pm_engine_status st;
+        pm_engine_get_status(e, &st);
+        assert_int_equal(st.n_keys, 1);
+        assert_string_equal(st.keys[0].path, keys[i]);
+        assert_true(st.reserved_peak_bytes <= g_budget2);
+        pm_engine_status_free(&st);
+    }
+    assert_int_equal(atomic_load(&s->loads), 3); /* a, b, a again after its eviction */
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* destroy with work in flight: no leak, no hang */
 static void destroy_with_jobs_in_flight(void **state) {
     (void)state;
@@ -428,6 +484,8 @@ int main(void) {
         cmocka_unit_test(memory_budget_is_respected),
         cmocka_unit_test(srs_cache_loads_once_preload_evict),
         cmocka_unit_test(trace_is_chrome_json),
+        cmocka_unit_test(idle_keys_are_evicted),
+        cmocka_unit_test(budget_pressure_evicts_lru_key),
         cmocka_unit_test(destroy_with_jobs_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
