@@ -323,7 +323,10 @@ static void malformed_json_rejected(void **state) {
     char *a1end = strstr(a1, "]");
     size_t head = (size_t)(a1 - vt);
     char *nv = malloc(len + 512);
-    assert_non_null(nv);
+    if (!nv) {
+        fail_msg("out of memory");
+        return;
+    }
     snprintf(nv, len + 512, "%.*s\"vk_alpha_1\": [\"%s\", \"%s\", \"1\"%s", (int)head, vt, dx, dy, a1end);
     assert_int_equal(groth16_vk_from_json(&vk, nv, strlen(nv), p, &err), PM_ERR_NOT_IN_SUBGROUP);
     assert_non_null(strstr(err.msg, "vk_alpha_1"));
