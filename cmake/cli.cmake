@@ -31,3 +31,9 @@ foreach(t ${PROOFMILL_CLI_TESTS})
     set_tests_properties(cli_${tname} PROPERTIES LABELS "cli;hostile")
   endif()
 endforeach()
+
+# The unit test with malformed JSON / off-curve / wrong-curve inputs also runs under ASan in
+# scripts/test.sh (label hostile). Unit tests are registered after the fragments, hence DEFER.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_groth16_verify.c)
+  cmake_language(DEFER CALL set_tests_properties test_groth16_verify PROPERTIES LABELS "groth16;hostile")
+endif()
