@@ -19,7 +19,15 @@
 
 typedef struct {
     unsigned start_threads, finalize_threads;
+    int fixed_rs;
+    fr_t r, s;
 } g16_backend;
+
+/* What synthesis hands to the GPU stage: the witness and a, b on the domain. */
+typedef struct {
+    wtns_t w;
+    fr_t *ab; /* 2N: a then b, Montgomery */
+} g16_prepared;
 
 typedef struct {
     zkey_t zk;
@@ -156,16 +164,17 @@ static pm_status g16_plan(void *self, const char *key_path, const pm_input *in, 
                                 nw, h.n_vars);
     }
     uint64_t fr = sizeof(fr_t);
-    uint64_t big = h.n_vars > h.domain_size ? h.n_vars : h.domain_size;
+    zkey_t shape = {.n_vars = h.n_vars ? h.n_vars : 1, .n_public = h.n_public, .domain_size = h.domain_size};
+    if (shape.n_public + 1 > shape.n_vars) shape.n_public = shape.n_vars - 1;
     plan->n_partitions = (uint32_t)n_in;
     plan->key_bytes = key_resident_estimate(&h);
     plan->key_load_bytes = h.file_bytes; /* zkey_read maps and touches the whole file while decoding */
-    /* witness (Montgomery) + plain copy + 3N NTT work + the largest G1 MSM scratch */
-    plan->part_peak_bytes = 2 * (uint64_t)h.n_vars * fr + 3 * (uint64_t)h.domain_size * fr +
-                            msm_g1_scratch_size(big ? big : 1, b->start_threads) + MIB;
+    /* witness (Montgomery) + its plain copy + a, b (2N) + the start scratch (N more for H, MSM
+     * buckets), the prover's own query; 1 MiB for allocator rounding and small objects */
+    plan->part_peak_bytes = 2 * (uint64_t)h.n_vars * fr + groth16_start_scratch_size(&shape, b->start_threads) + MIB;
     /* plain witness + the G2 MSM scratch of finalize */
     plan->part_pending_bytes = (uint64_t)h.n_vars * fr +
-                               msm_g2_scratch_size(h.n_vars ? h.n_vars : 1, b->finalize_threads) + MIB / 4;
+                               groth16_finalize_scratch_size(&shape, b->finalize_threads) + MIB / 4;
     return PM_OK;
 }
 
@@ -208,52 +217,83 @@ static void g16_free_key(void *self, void *key) {
 
 /* ---- stages ---- */
 
+static void g16_free_prepared(void *self, void *prepared) {
+    g16_prepared *pr = prepared;
+    if (!pr) return;
+    wtns_free(&pr->w);
+    free(pr->ab);
+    free(pr);
+}
+
+/* Synthesis (CPU pool): read the witness, then a = A.w and b = B.w on the domain (zkey section 4 as
+ * CSR, row-parallel SpMV). Everything after this point is the device's work. */
 static pm_status g16_synthesize(void *self, const void *key, const pm_input *in, size_t n_in, uint32_t part,
                                 void **prepared, pm_error *err) {
     const g16_key *k = key;
     if (part >= n_in) return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no input for partition %u", part);
-    wtns_t *w = calloc(1, sizeof *w);
-    if (!w) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    g16_prepared *pr = calloc(1, sizeof *pr);
+    if (!pr) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     char name[64];
     snprintf(name, sizeof name, "inputs[%u]", part);
-    pm_status st = in[part].kind == PM_INPUT_WTNS_PATH ? wtns_read(w, in[part].path, err)
-                                                       : wtns_read_memory(w, in[part].bytes, in[part].len, name, err);
-    if (st == PM_OK && w->n_values != k->zk.n_vars)
-        st = pm_error_set(err, PM_ERR_MISMATCH, in[part].kind == PM_INPUT_WTNS_PATH ? in[part].path : name,
-                          PM_NO_OFFSET, "witness has %u values, zkey expects nVars = %u", w->n_values,
-                          k->zk.n_vars);
+    const char *label = in[part].kind == PM_INPUT_WTNS_PATH ? in[part].path : name;
+    pm_status st = in[part].kind == PM_INPUT_WTNS_PATH ? wtns_read(&pr->w, in[part].path, err)
+                                                       : wtns_read_memory(&pr->w, in[part].bytes, in[part].len, name, err);
+    if (st == PM_OK && pr->w.n_values != k->zk.n_vars)
+        st = pm_error_set(err, PM_ERR_MISMATCH, label, PM_NO_OFFSET, "witness has %u values, zkey expects nVars = %u",
+                          pr->w.n_values, k->zk.n_vars);
+    const size_t N = k->zk.domain_size;
+    if (st == PM_OK && !(pr->ab = malloc(2 * N * sizeof(fr_t))))
+        st = pm_error_set(err, PM_ERR_NOMEM, label, PM_NO_OFFSET, "out of memory for a, b (%zu bytes)", 2 * N * sizeof(fr_t));
+    if (st == PM_OK) st = zkey_eval_ab(pr->ab, pr->ab + N, N, &k->zk, pr->w.values, pr->w.n_values, err);
     if (st) {
-        wtns_free(w);
-        free(w);
+        g16_free_prepared(self, pr);
         return st;
     }
-    *prepared = w;
+    *prepared = pr;
     return PM_OK;
 }
 
-static void g16_free_prepared(void *self, void *prepared) {
-    wtns_t *w = prepared;
-    if (!w) return;
-    wtns_free(w);
-    free(w);
-}
-
+/* The device's part: H (6 NTTs) and the four G1 MSMs into a groth16_pending_t, the way
+ * groth16/prover.h documents for backends that compute the start phase themselves
+ * (groth16_pending_init + own MSMs). Host work (plain witness copy, scratch) stays outside the
+ * kernel region; the H phase and the MSMs are inside. */
 static pm_status g16_gpu_start(void *self, const void *key, void *prepared, pm_gpu_slot *slot, void **pending,
                                pm_error *err) {
     g16_backend *b = self;
     const g16_key *k = key;
-    wtns_t *w = prepared;
+    const zkey_t *zk = &k->zk;
+    g16_prepared *pr = prepared;
+    const size_t N = zk->domain_size, n = zk->n_vars, n_pub = zk->n_public;
     g16_pending *p = calloc(1, sizeof *p);
-    if (!p) {
-        g16_free_prepared(self, w);
-        return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    const size_t msm_bytes = groth16_start_scratch_size(zk, b->start_threads) - 3 * N * sizeof(fr_t);
+    void *scratch = malloc(N * sizeof(fr_t) + msm_bytes);
+    pm_status st = PM_OK;
+    if (!p || !scratch) st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory for the start phase");
+    groth16_prove_opts_t opts = {.threads = b->start_threads};
+    if (st == PM_OK) st = groth16_pending_init(&p->p, zk, pr->w.values, pr->w.n_values, &opts, err);
+    wtns_free(&pr->w); /* the plain copy in the handle is all that is needed from here */
+    if (st == PM_OK) {
+        fr_t *a = pr->ab, *bv = pr->ab + N, *hs = scratch;
+        void *ms = (char *)scratch + N * sizeof(fr_t);
+        g1_jac_t tmp;
+        pm_gpu_slot_enter(slot);
+        st = ntt_snarkjs_h(a, N, a, bv, hs, &k->dom, err); /* P (plain) lands in a */
+        if (st == PM_OK)
+            st = msm_g1_vartime_with_scratch(&p->p.sum_a, zk->a, p->p.w_plain, n, b->start_threads, ms, msm_bytes);
+        if (st == PM_OK)
+            st = msm_g1_vartime_with_scratch(&p->p.sum_b1, zk->b1, p->p.w_plain, n, b->start_threads, ms, msm_bytes);
+        if (st == PM_OK)
+            st = msm_g1_vartime_with_scratch(&p->p.sum_c, zk->c, p->p.w_plain + n_pub + 1, n - n_pub - 1,
+                                             b->start_threads, ms, msm_bytes);
+        if (st == PM_OK) st = msm_g1_vartime_with_scratch(&tmp, zk->h, a, N, b->start_threads, ms, msm_bytes);
+        pm_gpu_slot_leave(slot);
+        if (st == PM_OK) g1_jac_add(&p->p.sum_c, &p->p.sum_c, &tmp);
+        else if (err && !err->msg[0]) pm_error_set(err, st, NULL, PM_NO_OFFSET, "start phase failed (%s)", pm_status_name(st));
     }
-    groth16_prove_opts_t opts = {.threads = b->start_threads, .domain = &k->dom};
-    pm_gpu_slot_enter(slot); /* CPU "device": the whole start phase is the kernel region */
-    pm_status st = groth16_prove_start(&p->p, &k->zk, w->values, w->n_values, &opts, err);
-    pm_gpu_slot_leave(slot);
-    g16_free_prepared(self, w);
+    free(scratch);
+    g16_free_prepared(self, pr);
     if (st) {
+        if (p) groth16_pending_free(&p->p);
         free(p);
         return st;
     }
@@ -278,8 +318,13 @@ static pm_status g16_finalize(void *self, const void *key, void *pending, void *
     pm_status st = PM_OK;
     if (!pf || !pub) st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     fr_t r, s;
-    if (st == PM_OK) st = groth16_random_scalar(&r, err);
-    if (st == PM_OK) st = groth16_random_scalar(&s, err);
+    if (b->fixed_rs) {
+        r = b->r;
+        s = b->s;
+    } else {
+        if (st == PM_OK) st = groth16_random_scalar(&r, err);
+        if (st == PM_OK) st = groth16_random_scalar(&s, err);
+    }
     if (st == PM_OK) {
         for (size_t i = 0; i < n_pub && i + 1 < p->p.n_vars; i++) fr_to_mont(&pub[i], &p->p.w_plain[1 + i]);
         p->p.threads = b->finalize_threads;
@@ -340,6 +385,11 @@ pm_status pm_backend_groth16_cpu(pm_backend *be, const pm_groth16_backend_opts *
     if (!b) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     b->start_threads = opts ? opts->start_threads : 0;
     b->finalize_threads = opts && opts->finalize_threads ? opts->finalize_threads : 1;
+    if (opts && opts->fixed_r && opts->fixed_s) {
+        b->fixed_rs = 1;
+        b->r = *opts->fixed_r;
+        b->s = *opts->fixed_s;
+    }
     be->name = "groth16-cpu";
     be->self = b;
     be->plan = g16_plan;

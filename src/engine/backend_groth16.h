@@ -10,10 +10,12 @@
  *               nVars, domainSize, nCoefs and the MSM scratch queries (msm.h).
  *   load_key    zkey_read (points decoded and checked) + the NTT domain (snarkjs roots) + the
  *               verifying key taken from the zkey (alpha1, beta2, gamma2, delta2, IC).
- *   synthesize  wtns_read: the witness, checked canonical, in Montgomery form.
- *   gpu_start   groth16_prove_start (a, b, H, the four G1 MSMs) inside the device slot: on a CPU
- *               machine the slot is a logical device and the whole start phase is its "kernel
- *               region" (the prover API does not split eval/H from the MSMs).
+ *   synthesize  wtns_read (the witness, checked canonical, Montgomery form), then a = A.w and
+ *               b = B.w on the domain (zkey_eval_ab: the SpMV over the zkey's coefficients).
+ *   gpu_start   host prep (the handle's plain witness copy, scratch) outside the device lock; inside
+ *               it the H phase (ntt_snarkjs_h: 6 NTTs) and the four G1 MSMs (A, B1, C, H) into a
+ *               groth16_pending_t (groth16_pending_init + own MSMs, as prover.h documents for
+ *               backends). On a CPU machine the slot is a logical device.
  *   finalize    fresh random r, s (getrandom), groth16_prove_finalize (G2 MSM, assembly, the
  *               prover's self-check: a witness that does not satisfy the circuit is
  *               PM_ERR_UNSATISFIED here).
@@ -24,6 +26,7 @@
 #define PROOFMILL_ENGINE_BACKEND_GROTH16_H
 
 #include "engine/backend.h"
+#include "field/fr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +35,10 @@ extern "C" {
 typedef struct {
     unsigned start_threads;    /* MSM threads in the start phase; 0 = all online cores */
     unsigned finalize_threads; /* G2 MSM threads in finalize; 0 = 1 (small, L3-friendly) */
+    /* TESTS ONLY: fixed blinding scalars r, s (Montgomery) for every proof, so that outputs can be
+     * compared byte for byte with snarkjs's proof_det.json. Removes zero knowledge: never set in
+     * the daemon. NULL = fresh random r, s per proof (getrandom). */
+    const fr_t *fixed_r, *fixed_s;
 } pm_groth16_backend_opts;
 
 /* Fill *be with the CPU Groth16 backend. opts may be NULL (defaults). be->destroy(be->self) frees
