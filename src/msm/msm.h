@@ -41,7 +41,8 @@
  *       lambda = (y_P - y_B)/(x_P - x_B), x3 = lambda^2 - x_B - x_P, y3 = lambda(x_B - x3) - y_B).
  *       A point whose bucket is already pending waits for the next batch; P = B and P = -B are
  *       handled on the spot. Predicted ~1.6x fewer multiplications than XYZZ (6 vs 10 with
- *       S ~ M); measured 1.5-1.8x on G1 at 2^16 (docs/perf/cpu-groth16.md, "## MSM").
+ *       S ~ M); measured 1.3x on G1 (2^16, c = 13) and 1.6x on G2 (2^14, c = 11, where the
+ *       batch inversion also runs on Fp norms) in CPU time (docs/perf/cpu-groth16.md, "## MSM").
  *  4. Bucket reduction by running sums: S = sum_b b*B_b with 2 * 2^(c-1) = 2^c XYZZ additions
  *     (running sum += bucket: mixed 8M + 2S for affine buckets, full 12M + 2S for XYZZ ones;
  *     total += running sum: full, EFD "add-2008-s").
