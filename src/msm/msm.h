@@ -72,9 +72,10 @@
  * Errors (pm_status from util/error.h): PM_ERR_ARG for r == NULL, points/scalars NULL with
  * n > 0, a scalar >= r, a forced window c outside 1..MSM_WINDOW_MAX, or scratch smaller than
  * the query says (then *r is set to infinity); PM_ERR_NOMEM when the plain forms cannot
- * allocate (then *r is set to infinity); PM_ERR_INTERNAL when a thread cannot be created
- * (the MSM then finishes on the threads it has, so this is not returned in practice: see
- * msm.c). On PM_OK *r holds the sum. Inputs are never modified; r may not alias the inputs.
+ * allocate (then *r is set to infinity). A thread that cannot be created is not an error: the
+ * work is taken from a shared counter, so the threads that did start (at least the caller's)
+ * finish it. On PM_OK *r holds the sum. Inputs are never modified; r may not alias the inputs.
+ * Thread safety: concurrent calls are safe when each has its own scratch and output.
  *
  * Sources: Pippenger, "On the evaluation of powers and related problems", FOCS 1976;
  * Bernstein, Doumen, Lange, Oosterwijk, INDOCRYPT 2012 (bucket method, signed digits);
