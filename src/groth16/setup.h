@@ -67,7 +67,8 @@ typedef struct {
     g2_affine_t *t;
 } g2_fixed_base_t;
 
-/* Build the table for base (any point on the curve) and window width w (1..16). Memory:
+/* Build the table for base (any point on the curve) and window width w (1..16); the windows' rows
+ * are built in parallel (OpenMP), each normalised with one inversion. Memory:
  * ceil(256/w) * 2^w points (w = 8: 8192 points, 0.75 MiB in G1, 1.5 MiB in G2).
  * Errors: PM_ERR_ARG (w), PM_ERR_NOMEM. */
 pm_status g1_fixed_base_init(g1_fixed_base_t *fb, const g1_affine_t *base, unsigned w, pm_error *err);
