@@ -131,6 +131,30 @@ try:
     except OSError:
         pass
     s.close()
+    # a directory where a file is expected
+    st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": os.path.dirname(mw)}]})
+    F.check(st == 422 and b["error"]["code"] in ("io", "format"), "directory as witness: %s %r" % (st, b))
+    # mutation fuzz: random edits of a valid body; every answer is JSON, 202 or a 4xx/507
+    import json as _j, random
+    seed = int(os.environ.get("PROOFMILL_SEED", str(int.from_bytes(os.urandom(4), "little"))))
+    print("fuzz seed: %d (rerun with PROOFMILL_SEED=%d)" % (seed, seed))
+    rnd = random.Random(seed)
+    valid = _j.dumps({"key": mkey, "inputs": [{"wtns": mw}, {"wtns_b64": "d3RucwIAAAA="}], "priority": "low"}).encode()
+    alphabet = b'{}[]":,\\ \x00\xff0123456789abcdefnulltrue-+.eE'
+    for it in range(150):
+        m = bytearray(valid)
+        for _ in range(rnd.randint(1, 6)):
+            op, pos = rnd.randint(0, 2), rnd.randrange(len(m))
+            if op == 0:
+                del m[pos]
+            elif op == 1:
+                m.insert(pos, rnd.choice(alphabet))
+            else:
+                m[pos] = rnd.choice(alphabet)
+        st, b = d.request("POST", "/v1/jobs", raw=bytes(m))
+        ok = isinstance(b, dict) and (st == 202 or (st in (400, 403, 413, 422, 507) and "error" in b))
+        if not F.check(ok, "fuzz %d: %s %r for %r" % (it, st, b, bytes(m)[:200])):
+            break
     # unknown routes, methods, ids
     st, b = d.request("GET", "/v1/nothing")
     is_error(st, b, "not-found", 404)
