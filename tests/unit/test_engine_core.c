@@ -403,6 +403,36 @@ static void trace_is_chrome_json(void **state) {
     free(s);
 }
 
+/* the synthesis semaphore: at most synth_lookahead partitions synthesized (or synthesizing) ahead
+ * of the GPU workers, at most synth_workers synthesizing at once */
+static void lookahead_two(pm_engine_config *c) {
+    c->synth_workers = 3;
+    c->synth_lookahead = 2;
+    c->workers_per_device = 1;
+}
+
+static void synthesis_semaphore_bounds_lookahead(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->synth_ms = 1;
+    s->kernel_ms = 10;
+    s->gpu_pre_ms = 0;
+    s->gpu_post_ms = 0;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, lookahead_two);
+    const char *k[12];
+    for (int i = 0; i < 12; i++) k[i] = "ok";
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 12);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_true(atomic_load(&s->max_prepared_live) <= 2);
+    assert_true(atomic_load(&s->max_synth_live) <= 2);
+    assert_true(atomic_load(&s->max_prepared_live) >= 1);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* keys: idle ones are evicted after key_idle_evict_s, and under budget pressure (LRU first) */
 static void evict_fast(pm_engine_config *c) {
     c->key_idle_evict_s = 1;
@@ -484,6 +514,7 @@ int main(void) {
         cmocka_unit_test(memory_budget_is_respected),
         cmocka_unit_test(srs_cache_loads_once_preload_evict),
         cmocka_unit_test(trace_is_chrome_json),
+        cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
         cmocka_unit_test(idle_keys_are_evicted),
         cmocka_unit_test(budget_pressure_evicts_lru_key),
         cmocka_unit_test(destroy_with_jobs_in_flight),

@@ -34,7 +34,15 @@ typedef struct {
     atomic_int in_gpu;        /* workers anywhere in gpu_start */
     atomic_int max_in_gpu;
     atomic_llong live_bytes, max_live_bytes;
+    atomic_int prepared_live, max_prepared_live; /* synthesized, not yet taken by gpu_start */
+    atomic_int synth_live, max_synth_live;       /* inside synthesize */
 } td_state;
+
+static void td_max(atomic_int *v, atomic_int *m, int d) {
+    int x = atomic_fetch_add(v, d) + d;
+    int cur = atomic_load(m);
+    while (x > cur && !atomic_compare_exchange_weak(m, &cur, x)) {}
+}
 
 typedef struct {
     uint64_t value, check;
@@ -119,7 +127,9 @@ static void td_free_key(void *self, void *key) { free(key); }
 static pm_status td_synthesize(void *self, const void *key, const pm_input *in, size_t n, uint32_t part,
                                void **prepared, pm_error *err) {
     td_state *s = self;
+    td_max(&s->synth_live, &s->max_synth_live, 1);
     td_sleep_ms(td_is(&in[part], "slow") ? 5 * s->synth_ms : s->synth_ms);
+    td_max(&s->synth_live, &s->max_synth_live, -1);
     if (td_is(&in[part], "bad"))
         return pm_error_set(err, PM_ERR_UNSATISFIED, "input", PM_NO_OFFSET,
                             "witness does not satisfy constraint 0 (test double)");
@@ -130,6 +140,7 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
     it->check = td_is(&in[part], "badproof") ? 1 : 0;
     it->mem = td_alloc(s, s->part_peak);
     it->mem_bytes = s->part_peak;
+    td_max(&s->prepared_live, &s->max_prepared_live, 1);
     *prepared = it;
     return PM_OK;
 }
@@ -138,6 +149,7 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
                               pm_error *err) {
     td_state *s = self;
     td_item *it = prepared;
+    td_max(&s->prepared_live, &s->max_prepared_live, -1);
     int in = atomic_fetch_add(&s->in_gpu, 1) + 1;
     int m = atomic_load(&s->max_in_gpu);
     while (in > m && !atomic_compare_exchange_weak(&s->max_in_gpu, &m, in)) {}
