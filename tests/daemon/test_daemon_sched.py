@@ -2,6 +2,8 @@
 """Scheduling through the daemon: under load a critical job overtakes queued low ones (and FIFO
 holds within a priority); cancel removes a queued job at once and stops a running one at its next
 stage boundary; memory reservations return to the keys alone afterwards."""
+import os
+import re
 import time
 
 import pmd
@@ -70,4 +72,20 @@ try:
             (s["memory"],))
 finally:
     d.stop()
+# graceful drain: with shutdown.drain_s the job in flight at SIGTERM completes before the exit;
+# keys.preload loads at start; paths.allow_prefix refuses paths outside it (403)
+d = pmd.Daemon({"shutdown.drain_s": 60, "keys.preload": key, "synthesis.workers": 1,
+                "gpu.workers_per_device": 1, "prover.msm_threads": 1,
+                "paths.allow_prefix": os.path.dirname(os.path.dirname(key))})
+try:
+    st, s = d.request("GET", "/v1/status")
+    F.check(any(k["path"] == key and k["pinned"] and k["state"] == "ready" for k in s["keys"]), "keys.preload")
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": "/etc/hostname"}]})
+    F.check(st == 403 and b["error"]["code"] == "forbidden-path", "allow_prefix: %s %r" % (st, b))
+    st, j = d.submit(key, [w] * 8)
+    F.check(st == 202, "submit before drain")
+    time.sleep(0.2)
+finally:
+    rc, log = d.stop()
+F.check(re.search(r"job %s done: 8 partitions" % j["id"], log) is not None, "the job finished during the drain:\n" + log[-1500:])
 F.done("test_daemon_sched")
