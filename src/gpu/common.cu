@@ -1,0 +1,96 @@
+/*
+ * common.cu — devices, errors, pinned memory and the constant self-check of the CUDA backend.
+ */
+#include <cstring>
+#include <cstdio>
+#include "cpu_headers.cuh"
+#include "common.cuh"
+#include "constants.cuh"
+
+namespace pmgpu {
+
+pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *file, int line) {
+    pm_status st = (e == cudaErrorMemoryAllocation) ? PM_ERR_NOMEM : PM_ERR_GPU;
+    (void)cudaGetLastError(); /* clear a non-sticky error so the device stays usable */
+    return pm_error_set(err, st, file, (uint64_t)line, "%s failed: %s (%s)", expr, cudaGetErrorName(e),
+                        cudaGetErrorString(e));
+}
+
+template <class P> static bool limbs_match(const uint64_t *l, uint32_t (*f)(int)) {
+    for (int i = 0; i < P::N; i++) {
+        uint32_t w = (uint32_t)(l[i / 2] >> (32 * (i % 2)));
+        if (w != f(i)) return false;
+    }
+    return true;
+}
+
+pm_status self_check(pm_error *err) {
+    bool ok = limbs_match<fp_params>(FP_MODULUS.l, &fp_params::mod) && limbs_match<fp_params>(FP_ONE.l, &fp_params::one) &&
+              limbs_match<fr_params>(FR_MODULUS.l, &fr_params::mod) && limbs_match<fr_params>(FR_ONE.l, &fr_params::one) &&
+              (uint32_t)FP_N0 == fp_params::N0 && (uint32_t)FR_N0 == fr_params::N0;
+    if (!ok)
+        return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, PM_NO_OFFSET,
+                            "src/gpu/constants.cuh disagrees with the CPU field constants: regenerate it "
+                            "(python3 src/gpu/gen_constants.py)");
+    return PM_OK;
+}
+
+} /* namespace pmgpu */
+
+using namespace pmgpu;
+
+extern "C" int gpu_available(void) {
+    static int cached = -1;
+    if (cached >= 0) return cached;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) { (void)cudaGetLastError(); n = 0; }
+    cached = n;
+    return n;
+}
+
+extern "C" pm_status gpu_self_check(pm_error *err) { return self_check(err); }
+
+extern "C" pm_status gpu_device_info(gpu_device_info_t *out, int dev, pm_error *err) {
+    if (!out) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_device_info: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (dev < 0 || dev >= gpu_available())
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_device_info: no device %d (%d available)", dev,
+                            gpu_available());
+    cudaDeviceProp p;
+    PMCU(cudaGetDeviceProperties(&p, dev));
+    snprintf(out->name, sizeof out->name, "%s", p.name);
+    out->major = p.major;
+    out->minor = p.minor;
+    out->sm_count = p.multiProcessorCount;
+    out->l2_bytes = (size_t)p.l2CacheSize;
+    int cur = 0;
+    PMCU(cudaGetDevice(&cur));
+    PMCU(cudaSetDevice(dev));
+    size_t fr = 0, tot = 0;
+    cudaError_t e = cudaMemGetInfo(&fr, &tot);
+    cudaSetDevice(cur);
+    PMCU(e);
+    out->mem_free = fr;
+    out->mem_total = tot;
+    return PM_OK;
+}
+
+extern "C" pm_status gpu_set_device(int dev, pm_error *err) {
+    if (dev < 0 || dev >= gpu_available())
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_set_device: no device %d", dev);
+    PMCU(cudaSetDevice(dev));
+    return PM_OK;
+}
+
+extern "C" pm_status gpu_host_alloc(void **out, size_t bytes, pm_error *err) {
+    if (!out) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_host_alloc: out is NULL");
+    *out = nullptr;
+    if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "gpu_host_alloc: no CUDA device");
+    PMCU(cudaHostAlloc(out, bytes ? bytes : 16, cudaHostAllocDefault));
+    return PM_OK;
+}
+
+extern "C" void gpu_host_free(void *p) {
+    if (p) cudaFreeHost(p);
+}

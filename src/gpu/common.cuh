@@ -1,0 +1,49 @@
+/*
+ * common.cuh — error handling and small RAII helpers shared by the .cu files of src/gpu (internal).
+ *
+ * PMCU(expr) evaluates a CUDA runtime call; on failure it fills the enclosing function's
+ * `pm_error *err` (call text, file, line, CUDA's name and string for the code) and returns the
+ * status from the enclosing function: PM_ERR_NOMEM for cudaErrorMemoryAllocation (the caller can
+ * act on it), else PM_ERR_GPU. The sticky error is cleared where CUDA allows it, so an OOM leaves
+ * the device usable. PMCU_LAUNCH() checks the last launch the same way.
+ */
+#pragma once
+#include <cuda_runtime.h>
+#include <cstddef>
+#include "util/error.h"
+
+namespace pmgpu {
+
+pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *file, int line);
+
+#define PMCU(expr)                                                                 \
+    do {                                                                           \
+        cudaError_t pm_e_ = (expr);                                                \
+        if (pm_e_ != cudaSuccess)                                                  \
+            return ::pmgpu::cuda_fail(err, pm_e_, #expr, __FILE__, __LINE__);      \
+    } while (0)
+#define PMCU_LAUNCH() PMCU(cudaGetLastError())
+
+/* A device buffer freed on scope exit (unless released). */
+struct dev_buf {
+    void *p = nullptr;
+    size_t bytes = 0;
+    dev_buf() = default;
+    dev_buf(const dev_buf &) = delete;
+    dev_buf &operator=(const dev_buf &) = delete;
+    ~dev_buf() { if (p) cudaFree(p); }
+    cudaError_t alloc(size_t b) {
+        if (p && bytes >= b) return cudaSuccess;
+        if (p) { cudaFree(p); p = nullptr; bytes = 0; }
+        cudaError_t e = cudaMalloc(&p, b ? b : 16);
+        if (e == cudaSuccess) bytes = b; else p = nullptr;
+        return e;
+    }
+    void release() { if (p) cudaFree(p); p = nullptr; bytes = 0; }
+    template <class T> T *as() const { return static_cast<T *>(p); }
+};
+
+/* Constant-check hook (common.cu). */
+pm_status self_check(pm_error *err);
+
+} /* namespace pmgpu */
