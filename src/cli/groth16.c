@@ -145,8 +145,9 @@ static int cmd_prove(int argc, char **argv) {
         pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
         goto out;
     }
-    if (groth16_write_text_file(proof_path, proof_text, &err) ||
-        groth16_write_text_file(public_path, public_text, &err))
+    /* public first: a proof.json on disk always has its public.json beside it */
+    if (groth16_write_text_file(public_path, public_text, &err) ||
+        groth16_write_text_file(proof_path, proof_text, &err))
         goto out;
     double t3 = now_s();
     if (verbose) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "field/fp12.h"
 #include "field/fp2.h"
@@ -677,11 +678,20 @@ pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err
 }
 
 pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err) {
-    FILE *f = fopen(path, "wb");
+    /* write beside the target, then rename: a reader never sees half a proof */
+    char tmp[4200];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (k < 0 || (size_t)k >= sizeof tmp)
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
+    FILE *f = fopen(tmp, "wb");
     if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
     size_t n = strlen(text);
     int bad = fwrite(text, 1, n, f) != n;
     if (fclose(f) != 0) bad = 1;
-    if (bad) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(errno));
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(e));
+    }
     return PM_OK;
 }

@@ -81,7 +81,8 @@ pm_status groth16_proof_load_json(groth16_proof_t *proof, const char *path, pm_e
 pm_status groth16_public_load_json(fr_t **x, size_t *n, const char *path, pm_error *err);
 pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err);
 
-/* Write a NUL-terminated string to path (created/truncated). PM_ERR_IO on failure. */
+/* Write a NUL-terminated string to path, atomically: into path.tmp.<pid> first, then rename(2)
+ * (so path is either the old file or the whole new text). PM_ERR_IO on failure. */
 pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err);
 
 #ifdef __cplusplus
