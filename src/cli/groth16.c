@@ -27,6 +27,7 @@
 #include "groth16/prover.h"
 #include "groth16/verifier.h"
 #include "groth16/zkey.h"
+#include "msm/msm.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
 
@@ -153,7 +154,7 @@ static int cmd_prove(int argc, char **argv) {
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",
-                zk.n_vars, zk.n_public, zk.log2_domain, (unsigned)threads);
+                zk.n_vars, zk.n_public, zk.log2_domain, msm_threads_resolve((unsigned)threads));
         fprintf(stderr, "  load zkey      %9.3f s\n", t1 - t0);
         fprintf(stderr, "  load witness   %9.3f s%s\n", t2 - t1, r1cs_path ? " (+ r1cs)" : "");
         fprintf(stderr, "  witness check  %9.3f s\n", tm.check);
