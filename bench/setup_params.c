@@ -86,9 +86,9 @@ int main(int argc, char **argv) {
                logn, tm.total, tm.qap, tm.tables, tm.points, threads,
                1e6 * tm.total / (double)cs.n_constraints);
         t0 = now_s();
-        if (bp_params_write(path, &p, &err)) return die(&err);
+        if (params_write(path, &p, &err)) return die(&err);
         printf("write .params: %.3f s\n", now_s() - t0);
-        bp_params_free(&p);
+        params_free(&p);
         if (zkey) {
             zkey_t zk;
             if (groth16_setup_snarkjs(&zk, &cs, &t, &tm, &err)) return die(&err);
@@ -118,24 +118,24 @@ int main(int argc, char **argv) {
         if (dt < best_cat) best_cat = dt;
         bp_params_t p;
         t0 = now_s();
-        if (bp_params_read(&p, path, 0, &err)) return die(&err);
+        if (params_read(&p, path, 0, &err)) return die(&err);
         dt = now_s() - t0;
         if (dt < best_load) best_load = dt;
-        bp_params_free(&p);
+        params_free(&p);
     }
     printf("file %s: %.3f GB\n", path, gb);
     printf("cat > /dev/null (page cache): %.3f s = %.2f GB/s (best of %u)\n", best_cat, gb / best_cat, reps);
-    printf("bp_params_read, on-curve checks, %d threads: %.3f s = %.2f GB/s (best of %u)\n", threads,
+    printf("params_read, on-curve checks, %d threads: %.3f s = %.2f GB/s (best of %u)\n", threads,
            best_load, gb / best_load, reps);
     printf("ratio load / cat: %.2f\n", best_load / best_cat);
     if (subgroup) {
         bp_params_t p;
         double t0 = now_s();
-        if (bp_params_read(&p, path, BP_PARAMS_CHECK_SUBGROUP, &err)) return die(&err);
+        if (params_read(&p, path, BP_PARAMS_CHECK_SUBGROUP, &err)) return die(&err);
         double dt = now_s() - t0;
-        printf("bp_params_read + subgroup checks, %d threads: %.3f s = %.3f GB/s (%.1fx the plain load)\n",
+        printf("params_read + subgroup checks, %d threads: %.3f s = %.3f GB/s (%.1fx the plain load)\n",
                threads, dt, gb / dt, dt / best_load);
-        bp_params_free(&p);
+        params_free(&p);
     }
     if (!given) remove(path);
     return 0;

@@ -111,8 +111,8 @@ static int cmd_prove(int argc, char **argv) {
     groth16_proof_t *proofs = NULL;
     int rc = PM_EXIT_USAGE;
     double t0 = now_s();
-    if (bp_params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) || wtns_read(&w, wp, &err) ||
-        bp_vk_to_groth16_vk(&vk, &p.vk, &err)) {
+    if (params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) || wtns_read(&w, wp, &err) ||
+        params_vk_to_groth16_vk(&vk, &p.vk, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
@@ -129,7 +129,7 @@ static int cmd_prove(int argc, char **argv) {
             goto out;
         }
         bp_prove_timings_t tm;
-        if (bp_prove(&proofs[k], &p, &cs, w.values, w.n_values, &r, &s, threads, &tm, &err)) {
+        if (groth16_prove_bellperson(&proofs[k], &p, &cs, w.values, w.n_values, &r, &s, threads, &tm, &err)) {
             if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", wp);
             pm_cli_fail(&err);
             goto out;
@@ -153,7 +153,7 @@ static int cmd_prove(int argc, char **argv) {
 out:
     free(proofs);
     groth16_vk_free(&vk);
-    bp_params_free(&p);
+    params_free(&p);
     r1cs_free(&cs);
     wtns_free(&w);
     return rc;
@@ -185,8 +185,8 @@ static int cmd_verify_bytes(int argc, char **argv) {
                           "(public.json | x1 x2 ...) [--batch]");
         goto out;
     }
-    if (bp_vk_read(&bvk, vkp, subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0, &err) ||
-        bp_vk_to_groth16_vk(&vk, &bvk, &err)) {
+    if (params_vk_read(&bvk, vkp, subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0, &err) ||
+        params_vk_to_groth16_vk(&vk, &bvk, &err)) {
         rc = pm_cli_fail(&err);
         goto out;
     }
@@ -244,7 +244,7 @@ out:
     free(x);
     free(proofs);
     groth16_vk_free(&vk);
-    bp_vk_free(&bvk);
+    params_vk_free(&bvk);
     return rc;
 }
 
@@ -264,24 +264,24 @@ static int cmd_copy(int argc, char **argv) {
     double t0 = now_s(), t1;
     if (ends_with(in, ".vk")) {
         bp_vk_t vk;
-        if (bp_vk_read(&vk, in, fl, &err)) return pm_cli_fail(&err);
+        if (params_vk_read(&vk, in, fl, &err)) return pm_cli_fail(&err);
         t1 = now_s();
-        pm_status st = bp_vk_write(outp, &vk, &err);
+        pm_status st = params_vk_write(outp, &vk, &err);
         printf("vk: %zu ic; read %.3f s\n", vk.n_ic, t1 - t0);
-        bp_vk_free(&vk);
+        params_vk_free(&vk);
         return st ? pm_cli_fail(&err) : PM_EXIT_OK;
     }
     bp_params_t p;
-    if (bp_params_read(&p, in, fl, &err)) return pm_cli_fail(&err);
+    if (params_read(&p, in, fl, &err)) return pm_cli_fail(&err);
     t1 = now_s();
-    pm_status st = bp_params_write(outp, &p, &err);
+    pm_status st = params_write(outp, &p, &err);
     double t2 = now_s();
-    uint64_t bytes = bp_params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
+    uint64_t bytes = params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
     printf("params: ic %zu h %zu l %zu a %zu b_g1 %zu b_g2 %zu (%llu bytes); read %.3f s "
            "(%.2f GB/s), write %.3f s\n",
            p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2, (unsigned long long)bytes, t1 - t0,
            (double)bytes / 1e9 / (t1 - t0), t2 - t1);
-    bp_params_free(&p);
+    params_free(&p);
     return st ? pm_cli_fail(&err) : PM_EXIT_OK;
 }
 

@@ -77,7 +77,7 @@ static int cmd_setup(int argc, char **argv) {
             bp_params_t p;
             st = groth16_setup_bellperson(&p, &cs, &tw, &tm, &err);
             if (!st) {
-                st = bp_params_write(out, &p, &err);
+                st = params_write(out, &p, &err);
                 if (!st) {
                     size_t n = strlen(out);
                     char *vk = malloc(n + 1);
@@ -86,12 +86,12 @@ static int cmd_setup(int argc, char **argv) {
                     } else {
                         memcpy(vk, out, n - 7);
                         strcpy(vk + n - 7, ".vk");
-                        st = bp_vk_write(vk, &p.vk, &err);
+                        st = params_vk_write(vk, &p.vk, &err);
                         if (!st && verbose) fprintf(stderr, "wrote %s and %s\n", out, vk);
                         free(vk);
                     }
                 }
-                bp_params_free(&p);
+                params_free(&p);
             }
         } else {
             zkey_t zk;

@@ -18,22 +18,22 @@
 /* alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */
 static const uint64_t VK_POINTS_BYTES = 96 + 96 + 192 + 192 + 96 + 192;
 
-uint64_t bp_vk_size(size_t n_ic) { return VK_POINTS_BYTES + 4 + 96 * (uint64_t)n_ic; }
+uint64_t params_vk_size(size_t n_ic) { return VK_POINTS_BYTES + 4 + 96 * (uint64_t)n_ic; }
 
-uint64_t bp_params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1,
+uint64_t params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1,
                         size_t n_b_g2) {
-    return bp_vk_size(n_ic) + 5 * 4 +
+    return params_vk_size(n_ic) + 5 * 4 +
            96 * ((uint64_t)n_h + (uint64_t)n_l + (uint64_t)n_a + (uint64_t)n_b_g1) +
            192 * (uint64_t)n_b_g2;
 }
 
-void bp_vk_free(bp_vk_t *vk) {
+void params_vk_free(bp_vk_t *vk) {
     free(vk->ic);
     memset(vk, 0, sizeof *vk);
 }
 
-void bp_params_free(bp_params_t *p) {
-    bp_vk_free(&p->vk);
+void params_free(bp_params_t *p) {
+    params_vk_free(&p->vk);
     free(p->h);
     free(p->l);
     free(p->a);
@@ -92,7 +92,7 @@ static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, ui
         }
         if (st) {
             if (e.offset == PM_NO_OFFSET) e.offset = base;
-            PM_OMP(critical(bp_decode_err))
+            PM_OMP(critical)
             {
                 if (e.offset < bad_off) {
                     bad_off = e.offset;
@@ -185,7 +185,7 @@ static pm_status vk_decode(bp_vk_t *vk, const cur_t *c, uint32_t n_ic, uint64_t 
     return decode_vec(vk->ic, 0, n_ic, c->d, ic_off, flags, c->name, "ic", err);
 }
 
-pm_status bp_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
+pm_status params_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
                             unsigned flags, pm_error *err) {
     memset(vk, 0, sizeof *vk);
     cur_t c = {data, size, 0, name};
@@ -196,11 +196,11 @@ pm_status bp_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const ch
         st = pm_error_set(err, PM_ERR_FORMAT, name, c.pos, "%llu trailing bytes after the vk",
                           (unsigned long long)(c.size - c.pos));
     if (!st) st = vk_decode(vk, &c, n_ic, ic_off, flags, err);
-    if (st) bp_vk_free(vk);
+    if (st) params_vk_free(vk);
     return st;
 }
 
-pm_status bp_params_read_memory(bp_params_t *p, const void *data, size_t size, const char *name,
+pm_status params_read_memory(bp_params_t *p, const void *data, size_t size, const char *name,
                                 unsigned flags, pm_error *err) {
     memset(p, 0, sizeof *p);
     cur_t c = {data, size, 0, name};
@@ -219,7 +219,7 @@ pm_status bp_params_read_memory(bp_params_t *p, const void *data, size_t size, c
     /* 2. decode */
     if (!st) st = vk_decode(&p->vk, &c, n_ic, ic_off, flags, err);
     if (st || (flags & BP_PARAMS_VK_ONLY)) {
-        if (st) bp_params_free(p);
+        if (st) params_free(p);
         return st;
     }
     void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1,
@@ -236,26 +236,26 @@ pm_status bp_params_read_memory(bp_params_t *p, const void *data, size_t size, c
     }
     for (int i = 0; i < 5 && !st; i++)
         st = decode_vec(*dst[i], i == 4, cnt[i], c.d, off[i], flags, name, names[i], err);
-    if (st) bp_params_free(p);
+    if (st) params_free(p);
     return st;
 }
 
-pm_status bp_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error *err) {
+pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error *err) {
     pm_file f;
     memset(vk, 0, sizeof *vk);
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
-    st = bp_vk_read_memory(vk, f.data, f.size, path, flags, err);
+    st = params_vk_read_memory(vk, f.data, f.size, path, flags, err);
     pm_file_close(&f);
     return st;
 }
 
-pm_status bp_params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err) {
+pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err) {
     pm_file f;
     memset(p, 0, sizeof *p);
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
-    st = bp_params_read_memory(p, f.data, f.size, path, flags, err);
+    st = params_read_memory(p, f.data, f.size, path, flags, err);
     pm_file_close(&f);
     return st;
 }
@@ -284,16 +284,16 @@ static uint8_t *vk_put(uint8_t *o, const bp_vk_t *vk) {
     return o + 96 * vk->n_ic;
 }
 
-pm_status bp_vk_encode(uint8_t *out, size_t out_len, const bp_vk_t *vk, pm_error *err) {
-    if (vk->n_ic > UINT32_MAX || out_len != bp_vk_size(vk->n_ic))
+pm_status params_vk_encode(uint8_t *out, size_t out_len, const bp_vk_t *vk, pm_error *err) {
+    if (vk->n_ic > UINT32_MAX || out_len != params_vk_size(vk->n_ic))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "vk: buffer of %zu bytes, need %llu",
-                            out_len, (unsigned long long)bp_vk_size(vk->n_ic));
+                            out_len, (unsigned long long)params_vk_size(vk->n_ic));
     vk_put(out, vk);
     return PM_OK;
 }
 
-pm_status bp_params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_error *err) {
-    uint64_t need_b = bp_params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2);
+pm_status params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_error *err) {
+    uint64_t need_b = params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2);
     if (p->vk.n_ic > UINT32_MAX || p->n_h > UINT32_MAX || p->n_l > UINT32_MAX ||
         p->n_a > UINT32_MAX || p->n_b_g1 > UINT32_MAX || p->n_b_g2 > UINT32_MAX ||
         out_len != need_b)
@@ -341,24 +341,24 @@ static pm_status write_mapped(const char *path, uint64_t size,
 }
 
 static pm_status enc_vk_cb(uint8_t *o, size_t n, const void *obj, pm_error *err) {
-    return bp_vk_encode(o, n, obj, err);
+    return params_vk_encode(o, n, obj, err);
 }
 
 static pm_status enc_params_cb(uint8_t *o, size_t n, const void *obj, pm_error *err) {
-    return bp_params_encode(o, n, obj, err);
+    return params_encode(o, n, obj, err);
 }
 
-pm_status bp_vk_write(const char *path, const bp_vk_t *vk, pm_error *err) {
-    return write_mapped(path, bp_vk_size(vk->n_ic), enc_vk_cb, vk, err);
+pm_status params_vk_write(const char *path, const bp_vk_t *vk, pm_error *err) {
+    return write_mapped(path, params_vk_size(vk->n_ic), enc_vk_cb, vk, err);
 }
 
-pm_status bp_params_write(const char *path, const bp_params_t *p, pm_error *err) {
+pm_status params_write(const char *path, const bp_params_t *p, pm_error *err) {
     return write_mapped(path,
-                        bp_params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2),
+                        params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2),
                         enc_params_cb, p, err);
 }
 
-pm_status bp_vk_to_groth16_vk(groth16_vk_t *out, const bp_vk_t *vk, pm_error *err) {
+pm_status params_vk_to_groth16_vk(groth16_vk_t *out, const bp_vk_t *vk, pm_error *err) {
     memset(out, 0, sizeof *out);
     if (vk->n_ic == 0) return pm_error_set(err, PM_ERR_FORMAT, "", PM_NO_OFFSET, "vk has no IC");
     out->ic = malloc(vk->n_ic * sizeof *out->ic);

@@ -62,39 +62,39 @@ enum {
 };
 
 /* Bytes of the .vk encoding for n_ic IC points. */
-uint64_t bp_vk_size(size_t n_ic);
+uint64_t params_vk_size(size_t n_ic);
 /* Bytes of the .params encoding for the given counts. */
-uint64_t bp_params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1,
+uint64_t params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1,
                         size_t n_b_g2);
 
 /* Read a .vk / .params file (mmap; unmapped before returning). flags: BP_PARAMS_* bits.
  * Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_ENCODING, PM_ERR_NOT_ON_CURVE, PM_ERR_NOT_IN_SUBGROUP,
  * PM_ERR_NOMEM, each with the file and absolute offset. On error the output is zeroed
  * (bp_*_free is safe). */
-pm_status bp_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error *err);
-pm_status bp_params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err);
+pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error *err);
+pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err);
 /* The same from a memory image (size bytes; name labels errors). */
-pm_status bp_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
+pm_status params_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
                             unsigned flags, pm_error *err);
-pm_status bp_params_read_memory(bp_params_t *p, const void *data, size_t size, const char *name,
+pm_status params_read_memory(bp_params_t *p, const void *data, size_t size, const char *name,
                                 unsigned flags, pm_error *err);
 
-/* Encode into out (exactly bp_vk_size / bp_params_size bytes; PM_ERR_ARG otherwise). Points are
+/* Encode into out (exactly params_vk_size / params_size bytes; PM_ERR_ARG otherwise). Points are
  * encoded in parallel. Counts above UINT32_MAX give PM_ERR_ARG. */
-pm_status bp_vk_encode(uint8_t *out, size_t out_len, const bp_vk_t *vk, pm_error *err);
-pm_status bp_params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_error *err);
+pm_status params_vk_encode(uint8_t *out, size_t out_len, const bp_vk_t *vk, pm_error *err);
+pm_status params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_error *err);
 /* Write to path (created/truncated; written through a temporary mmap of the output file).
  * Errors: PM_ERR_IO, PM_ERR_ARG, PM_ERR_NOMEM. */
-pm_status bp_vk_write(const char *path, const bp_vk_t *vk, pm_error *err);
-pm_status bp_params_write(const char *path, const bp_params_t *p, pm_error *err);
+pm_status params_vk_write(const char *path, const bp_vk_t *vk, pm_error *err);
+pm_status params_write(const char *path, const bp_params_t *p, pm_error *err);
 
-void bp_vk_free(bp_vk_t *vk);
-void bp_params_free(bp_params_t *p);
+void params_vk_free(bp_vk_t *vk);
+void params_free(bp_params_t *p);
 
 /* A snarkjs-style verification key view of vk for groth16_verify (verifier.h): alpha_1,
  * beta_2, gamma_2, delta_2, ic copied; n_public = n_ic - 1. Errors: PM_ERR_NOMEM, PM_ERR_FORMAT
  * when n_ic = 0. Free with groth16_vk_free. */
-pm_status bp_vk_to_groth16_vk(groth16_vk_t *out, const bp_vk_t *vk, pm_error *err);
+pm_status params_vk_to_groth16_vk(groth16_vk_t *out, const bp_vk_t *vk, pm_error *err);
 
 #ifdef __cplusplus
 }

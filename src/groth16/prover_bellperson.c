@@ -23,7 +23,7 @@ static void density(uint8_t *mark, const r1cs_matrix_t *m) {
         if (!fr_is_zero(&m->coef[t])) mark[m->col[t]] = 1;
 }
 
-pm_status bp_prove(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
+pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
                    size_t n_w, const fr_t *r, const fr_t *s, unsigned threads,
                    bp_prove_timings_t *tm, pm_error *err) {
     double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0, t4 = t0;

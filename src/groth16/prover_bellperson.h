@@ -42,7 +42,7 @@ typedef struct {
  * (counts cross-checked). tm may be NULL.
  * Errors: PM_ERR_MISMATCH (witness length, counts of ic, l, h, a, b vs the circuit),
  * PM_ERR_UNSATISFIED (first failing constraint named), PM_ERR_NOMEM, errors of the NTT/MSM. */
-pm_status bp_prove(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
+pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
                    size_t n_w, const fr_t *r, const fr_t *s, unsigned threads,
                    bp_prove_timings_t *tm, pm_error *err);
 

@@ -545,6 +545,6 @@ out:
     free(v);
     free(w);
     free(sc);
-    if (st) bp_params_free(p);
+    if (st) params_free(p);
     return st;
 }

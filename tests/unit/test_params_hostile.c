@@ -53,9 +53,9 @@ static int setup_img(void **state) {
     bp_params_t p;
     if (groth16_toxic_draw(&t, &seed, &err) || groth16_setup_bellperson(&p, &cs, &t, NULL, &err))
         return -1;
-    IMG_N = bp_params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
+    IMG_N = params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
     IMG = malloc(IMG_N);
-    if (bp_params_encode(IMG, IMG_N, &p, &err)) return -1;
+    if (params_encode(IMG, IMG_N, &p, &err)) return -1;
     uint64_t o2 = 864;
     for (int i = 0; i < 6; i++) {
         OFF[i] = o2;
@@ -63,7 +63,7 @@ static int setup_img(void **state) {
         o2 += 4 + (uint64_t)CNT[i] * (i == 5 ? 192 : 96);
     }
     if (o2 != IMG_N) return -1;
-    bp_params_free(&p);
+    params_free(&p);
     r1cs_free(&cs);
     free(w);
     return 0;
@@ -77,8 +77,8 @@ static int teardown_img(void **state) {
 
 static pm_status load(const uint8_t *b, size_t n, unsigned flags, pm_error *err) {
     bp_params_t p;
-    pm_status st = bp_params_read_memory(&p, b, n, "hostile.params", flags, err);
-    if (st == PM_OK) bp_params_free(&p);
+    pm_status st = params_read_memory(&p, b, n, "hostile.params", flags, err);
+    if (st == PM_OK) params_free(&p);
     else assert_null(p.h); /* zeroed on error */
     return st;
 }
@@ -108,11 +108,11 @@ static void test_truncated(void **state) {
     /* vk file: truncations and a trailing byte */
     size_t vn = (size_t)OFF[1];
     bp_vk_t vk;
-    assert_int_equal(bp_vk_read_memory(&vk, IMG, vn, "x.vk", 0, &err), PM_OK);
-    bp_vk_free(&vk);
+    assert_int_equal(params_vk_read_memory(&vk, IMG, vn, "x.vk", 0, &err), PM_OK);
+    params_vk_free(&vk);
     for (size_t n = 0; n < vn; n += 13)
-        assert_int_equal(bp_vk_read_memory(&vk, IMG, n, "x.vk", 0, &err), PM_ERR_FORMAT);
-    assert_int_equal(bp_vk_read_memory(&vk, IMG, vn + 1, "x.vk", 0, &err), PM_ERR_FORMAT);
+        assert_int_equal(params_vk_read_memory(&vk, IMG, n, "x.vk", 0, &err), PM_ERR_FORMAT);
+    assert_int_equal(params_vk_read_memory(&vk, IMG, vn + 1, "x.vk", 0, &err), PM_ERR_FORMAT);
     assert_int_equal(err.offset, vn);
 }
 
@@ -233,7 +233,7 @@ static void test_subgroup(void **state) {
     memcpy(b, IMG, IMG_N);
     g2_to_uncompressed(b + 384, &q);
     bp_vk_t vk;
-    assert_int_equal(bp_vk_read_memory(&vk, b, (size_t)OFF[1], "x.vk", BP_PARAMS_CHECK_SUBGROUP, &err),
+    assert_int_equal(params_vk_read_memory(&vk, b, (size_t)OFF[1], "x.vk", BP_PARAMS_CHECK_SUBGROUP, &err),
                      PM_ERR_NOT_IN_SUBGROUP);
     assert_int_equal(err.offset, 384);
     /* and in a proof's B: always refused (proofs are subgroup-checked) */

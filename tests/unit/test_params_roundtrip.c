@@ -43,7 +43,7 @@ static int setup_fx(void **state) {
     uint64_t seed = 77;
     if (groth16_toxic_draw(&t, &seed, &err)) return -1;
     if (groth16_setup_bellperson(&FX.p, &FX.cs, &t, NULL, &err)) return -1;
-    if (bp_vk_to_groth16_vk(&FX.vk, &FX.p.vk, &err)) return -1;
+    if (params_vk_to_groth16_vk(&FX.vk, &FX.p.vk, &err)) return -1;
     return 0;
 }
 
@@ -51,16 +51,16 @@ static int teardown_fx(void **state) {
     (void)state;
     r1cs_free(&FX.cs);
     free(FX.w);
-    bp_params_free(&FX.p);
+    params_free(&FX.p);
     groth16_vk_free(&FX.vk);
     return 0;
 }
 
 static uint8_t *encode_params(const bp_params_t *p, size_t *n) {
     pm_error err;
-    *n = bp_params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2);
+    *n = params_size(p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2);
     uint8_t *b = malloc(*n);
-    assert_int_equal(bp_params_encode(b, *n, p, &err), PM_OK);
+    assert_int_equal(params_encode(b, *n, p, &err), PM_OK);
     return b;
 }
 
@@ -70,7 +70,7 @@ static void test_params_bytes(void **state) {
     size_t n;
     uint8_t *b = encode_params(&FX.p, &n);
     bp_params_t q;
-    assert_int_equal(bp_params_read_memory(&q, b, n, "mem", BP_PARAMS_CHECK_SUBGROUP, &err), PM_OK);
+    assert_int_equal(params_read_memory(&q, b, n, "mem", BP_PARAMS_CHECK_SUBGROUP, &err), PM_OK);
     size_t n2;
     uint8_t *b2 = encode_params(&q, &n2);
     assert_int_equal(n, n2);
@@ -79,33 +79,33 @@ static void test_params_bytes(void **state) {
     char p1[128], p2[128];
     snprintf(p1, sizeof p1, "/tmp/pm_params_rt_%d.params", (int)getpid());
     snprintf(p2, sizeof p2, "/tmp/pm_params_rt_%d.vk", (int)getpid());
-    assert_int_equal(bp_params_write(p1, &q, &err), PM_OK);
+    assert_int_equal(params_write(p1, &q, &err), PM_OK);
     bp_params_t r;
-    assert_int_equal(bp_params_read(&r, p1, 0, &err), PM_OK);
+    assert_int_equal(params_read(&r, p1, 0, &err), PM_OK);
     size_t n3;
     uint8_t *b3 = encode_params(&r, &n3);
     assert_int_equal(n, n3);
     assert_memory_equal(b, b3, n);
     /* vk */
-    assert_int_equal(bp_vk_write(p2, &r.vk, &err), PM_OK);
+    assert_int_equal(params_vk_write(p2, &r.vk, &err), PM_OK);
     bp_vk_t vk;
-    assert_int_equal(bp_vk_read(&vk, p2, BP_PARAMS_CHECK_SUBGROUP, &err), PM_OK);
-    size_t vn = bp_vk_size(vk.n_ic);
+    assert_int_equal(params_vk_read(&vk, p2, BP_PARAMS_CHECK_SUBGROUP, &err), PM_OK);
+    size_t vn = params_vk_size(vk.n_ic);
     uint8_t *v1 = malloc(vn);
-    assert_int_equal(bp_vk_encode(v1, vn, &vk, &err), PM_OK);
+    assert_int_equal(params_vk_encode(v1, vn, &vk, &err), PM_OK);
     assert_memory_equal(v1, b, vn); /* a .params starts with its .vk */
     /* VK_ONLY stops after the vk but still checks the counts */
     bp_params_t s;
-    assert_int_equal(bp_params_read_memory(&s, b, n, "mem", BP_PARAMS_VK_ONLY, &err), PM_OK);
+    assert_int_equal(params_read_memory(&s, b, n, "mem", BP_PARAMS_VK_ONLY, &err), PM_OK);
     assert_int_equal(s.vk.n_ic, FX.p.vk.n_ic);
     assert_null(s.h);
-    bp_params_free(&s);
+    params_free(&s);
     unlink(p1);
     unlink(p2);
     free(v1);
-    bp_vk_free(&vk);
-    bp_params_free(&q);
-    bp_params_free(&r);
+    params_vk_free(&vk);
+    params_free(&q);
+    params_free(&r);
     free(b);
     free(b2);
     free(b3);
@@ -117,7 +117,7 @@ static void prove_n(groth16_proof_t *out, size_t n) {
         fr_t r, s;
         pm_rand_fr(&r);
         pm_rand_fr(&s);
-        assert_int_equal(bp_prove(&out[k], &FX.p, &FX.cs, FX.w, FX.cs.n_wires, &r, &s, 1, NULL, &err),
+        assert_int_equal(groth16_prove_bellperson(&out[k], &FX.p, &FX.cs, FX.w, FX.cs.n_wires, &r, &s, 1, NULL, &err),
                          PM_OK);
     }
 }

@@ -3,7 +3,7 @@
  * layer's scalar multiplication; snarkjs keys from tests/data circuits and from a synthetic
  * circuit: written, read back by zkey_read, cross-checked with the r1cs, proved with the
  * snarkjs-convention prover (whose self-check verifies against the key's own vk), written again
- * byte-identically; bellperson keys: proved with bp_prove and verified.
+ * byte-identically; bellperson keys: proved with groth16_prove_bellperson and verified.
  * (The snarkjs oracle itself runs in tests/cli/test_setup_cli.sh.)
  */
 #include <setjmp.h>
@@ -151,13 +151,13 @@ static void bellperson_prove(const r1cs_t *cs, const fr_t *w, uint64_t seed) {
     if (st) printf("bellperson setup: %s\n", err.msg);
     assert_int_equal(st, PM_OK);
     groth16_vk_t vk;
-    assert_int_equal(bp_vk_to_groth16_vk(&vk, &p.vk, &err), PM_OK);
+    assert_int_equal(params_vk_to_groth16_vk(&vk, &p.vk, &err), PM_OK);
     fr_t r, s;
     pm_rand_fr(&r);
     pm_rand_fr(&s);
     groth16_proof_t proof;
-    st = bp_prove(&proof, &p, cs, w, cs->n_wires, &r, &s, 0, NULL, &err);
-    if (st) printf("bp_prove: %s\n", err.msg);
+    st = groth16_prove_bellperson(&proof, &p, cs, w, cs->n_wires, &r, &s, 0, NULL, &err);
+    if (st) printf("groth16_prove_bellperson: %s\n", err.msg);
     assert_int_equal(st, PM_OK);
     int valid = 0;
     assert_int_equal(groth16_verify(&valid, &vk, w + 1, vk.n_public, &proof, NULL, NULL, &err),
@@ -176,11 +176,11 @@ static void bellperson_prove(const r1cs_t *cs, const fr_t *w, uint64_t seed) {
     fr_t two; /* +2 breaks a booleanity gate whatever the bit (b+1 would not for b = 0) */
     fr_add(&two, &FR_ONE, &FR_ONE);
     fr_add(&bad[cs->n_wires - 1], &bad[cs->n_wires - 1], &two);
-    assert_int_equal(bp_prove(&proof, &p, cs, bad, cs->n_wires, &r, &s, 0, NULL, &err),
+    assert_int_equal(groth16_prove_bellperson(&proof, &p, cs, bad, cs->n_wires, &r, &s, 0, NULL, &err),
                      PM_ERR_UNSATISFIED);
     free(bad);
     groth16_vk_free(&vk);
-    bp_params_free(&p);
+    params_free(&p);
 }
 
 static void test_fixtures(void **state) {
