@@ -10,9 +10,14 @@ foreach(core proofmill_core proofmill_core_portable)
   endif()
 endforeach()
 
-# Hostile-input unit tests of this area run again under ASan in CI (label hostile).
-foreach(t test_params_hostile)
-  if(TEST ${t})
-    set_tests_properties(${t} PROPERTIES LABELS hostile)
-  endif()
-endforeach()
+# Hostile-input unit tests of this area run again under ASan in CI (label hostile). Unit tests
+# are registered after the fragments, hence DEFER.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_params_hostile.c)
+  cmake_language(DEFER CALL set_tests_properties test_params_hostile PROPERTIES LABELS "params;hostile")
+endif()
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_params_roundtrip.c)
+  cmake_language(DEFER CALL set_tests_properties test_params_roundtrip PROPERTIES LABELS "params")
+endif()
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/unit/test_setup_keys.c)
+  cmake_language(DEFER CALL set_tests_properties test_setup_keys PROPERTIES LABELS "setup")
+endif()
