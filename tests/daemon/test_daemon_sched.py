@@ -72,6 +72,21 @@ try:
             (s["memory"],))
 finally:
     d.stop()
+# jobs.max: beyond it, submit gets 503 "busy" (and the daemon keeps serving)
+d = pmd.Daemon({"jobs.max": 2, "synthesis.workers": 1, "gpu.workers_per_device": 1, "prover.msm_threads": 1})
+try:
+    ids = [d.submit(key, [w] * 6)[1]["id"] for _ in range(2)]
+    st, b = d.submit(key, [w])
+    F.check(st == 503 and b["error"]["code"] == "busy", "jobs.max: %s %r" % (st, b))
+    for jid in ids:
+        d.request("DELETE", "/v1/jobs/%s" % jid)
+    for jid in ids:
+        d.wait(jid)
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
+    F.check(st == 200 and j["state"] == "done", "serving after busy")
+finally:
+    d.stop()
+
 # graceful drain: with shutdown.drain_s the job in flight at SIGTERM completes before the exit;
 # keys.preload loads at start; paths.allow_prefix refuses paths outside it (403)
 d = pmd.Daemon({"shutdown.drain_s": 60, "keys.preload": key, "synthesis.workers": 1,
