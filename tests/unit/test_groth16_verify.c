@@ -337,6 +337,93 @@ static void malformed_json_rejected(void **state) {
     free(vt);
 }
 
+/* Random damage (byte changes, insertions of JSON punctuation, truncation) to the three JSON
+ * files: the readers return a status from their documented set and never crash (ASan runs this
+ * under the hostile label); a damaged proof that still parses is never accepted unless it
+ * decodes to the very same points. */
+static void mutated_json_never_crashes(void **state) {
+    (void)state;
+    assert_true(n_fixtures > 0);
+    const g16_fixture *fx = &fixtures[0];
+    char pp[4096], pu[4096], pv[4096];
+    size_t lp, lu, lv;
+    char *tp = g16_read(g16_path(pp, sizeof pp, fx, "proof.json"), &lp);
+    char *tu = g16_read(g16_path(pu, sizeof pu, fx, "public.json"), &lu);
+    char *tv = g16_read(g16_path(pv, sizeof pv, fx, "verification_key.json"), &lv);
+    assert_non_null(tp);
+    assert_non_null(tu);
+    assert_non_null(tv);
+    groth16_vk_t vk;
+    groth16_proof_t good;
+    fr_t *x;
+    size_t n;
+    pm_error err;
+    assert_int_equal(groth16_vk_from_json(&vk, tv, lv, pv, &err), PM_OK);
+    assert_int_equal(groth16_proof_from_json(&good, tp, lp, pp, &err), PM_OK);
+    assert_int_equal(groth16_public_from_json(&x, &n, tu, lu, pu, &err), PM_OK);
+    const char punct[] = "[]{}\",:0123456789-e. \n\\u";
+    size_t iters = pm_test_iters(3000), accepted = 0, parsed = 0;
+    size_t cap = (lp > lu ? lp : lu) > lv ? (lp > lu ? lp : lu) : lv;
+    char *buf = malloc(cap + 64);
+    assert_non_null(buf);
+    for (size_t it = 0; it < iters; it++) {
+        int which = (int)(pm_rand64() % 3);
+        const char *src = which == 0 ? tp : which == 1 ? tu : tv;
+        size_t len = which == 0 ? lp : which == 1 ? lu : lv;
+        memcpy(buf, src, len);
+        int edits = 1 + (int)(pm_rand64() % 3);
+        for (int e = 0; e < edits; e++) {
+            size_t pos = (size_t)(pm_rand64() % len);
+            switch (pm_rand64() % 4) {
+            case 0: buf[pos] ^= (char)(1u << (pm_rand64() % 8)); break;
+            case 1: buf[pos] = punct[pm_rand64() % (sizeof punct - 1)]; break;
+            case 2: len = pos; break; /* truncate */
+            default:
+                memmove(buf + pos + 1, buf + pos, len - pos);
+                buf[pos] = punct[pm_rand64() % (sizeof punct - 1)];
+                len++;
+            }
+            if (len == 0) break;
+        }
+        pm_status st;
+        if (which == 0) {
+            groth16_proof_t p;
+            st = groth16_proof_from_json(&p, buf, len, "m.json", &err);
+            if (st == PM_OK) {
+                parsed++;
+                int valid = 0;
+                assert_int_equal(groth16_verify(&valid, &vk, x, n, &p, "m", "x", &err), PM_OK);
+                if (valid) {
+                    accepted++;
+                    assert_true(g1_affine_eq(&p.a, &good.a) && g2_affine_eq(&p.b, &good.b) &&
+                                g1_affine_eq(&p.c, &good.c));
+                }
+            }
+        } else if (which == 1) {
+            fr_t *y;
+            size_t m;
+            st = groth16_public_from_json(&y, &m, buf, len, "m.json", &err);
+            if (st == PM_OK) free(y);
+        } else {
+            groth16_vk_t v;
+            st = groth16_vk_from_json(&v, buf, len, "m.json", &err);
+            if (st == PM_OK) groth16_vk_free(&v);
+        }
+        assert_true(st == PM_OK || st == PM_ERR_FORMAT || st == PM_ERR_ENCODING ||
+                    st == PM_ERR_CURVE || st == PM_ERR_NOT_ON_CURVE ||
+                    st == PM_ERR_NOT_IN_SUBGROUP);
+        if (st != PM_OK) assert_true(err.msg[0] != 0);
+    }
+    printf("%zu mutations: %zu damaged proofs parsed, %zu of them accepted (same points)\n", iters,
+           parsed, accepted);
+    free(buf);
+    free(x);
+    groth16_vk_free(&vk);
+    free(tp);
+    free(tu);
+    free(tv);
+}
+
 int main(void) {
     pm_test_seed();
     n_fixtures = g16_fixtures(fixtures);
@@ -345,6 +432,7 @@ int main(void) {
         cmocka_unit_test(json_round_trip_is_byte_exact),
         cmocka_unit_test(snarkjs_proofs_accepted_tampered_rejected),
         cmocka_unit_test(malformed_json_rejected),
+        cmocka_unit_test(mutated_json_never_crashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
