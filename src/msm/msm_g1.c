@@ -32,7 +32,11 @@
 #define MSM_FE_NEG(r, a) fp_neg(r, a)
 #define MSM_FE_MUL(r, a, b) fp_mul(r, a, b)
 #define MSM_FE_SQR(r, a) fp_sqr(r, a)
-#define MSM_FE_IS_ZERO(a) fp_is_zero(a)
+/* fp_t is always fully reduced (< p), so zero is all-zero limbs; inline (hot: once per add). */
+static inline int msm_g1_fe_is_zero(const fp_t *a) {
+    return (a->l[0] | a->l[1] | a->l[2] | a->l[3] | a->l[4] | a->l[5]) == 0;
+}
+#define MSM_FE_IS_ZERO(a) msm_g1_fe_is_zero(a)
 #define MSM_FE_EQ(a, b) fp_eq(a, b)
 #define MSM_FE_INV(r, a) fp_inv_vartime(r, a)
 

@@ -33,7 +33,13 @@
 #define MSM_FE_NEG(r, a) fp2_neg(r, a)
 #define MSM_FE_MUL(r, a, b) fp2_mul(r, a, b)
 #define MSM_FE_SQR(r, a) fp2_sqr(r, a)
-#define MSM_FE_IS_ZERO(a) fp2_is_zero(a)
+/* fp_t is always fully reduced (< p), so zero is all-zero limbs; inline (hot: once per add). */
+static inline int msm_g2_fe_is_zero(const fp2_t *a) {
+    uint64_t o = 0;
+    for (int i = 0; i < 6; i++) o |= a->c0.l[i] | a->c1.l[i];
+    return o == 0;
+}
+#define MSM_FE_IS_ZERO(a) msm_g2_fe_is_zero(a)
 #define MSM_FE_EQ(a, b) fp2_eq(a, b)
 #define MSM_FE_INV(r, a) fp2_inv_vartime(r, a)
 
