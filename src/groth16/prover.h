@@ -21,6 +21,16 @@
  * With the same r and s, the output equals snarkjs's proof bit for bit (all points are unique
  * affine points, so equal group elements give equal JSON).
  *
+ * Typical use (errors elided; see tests/unit/test_groth16_prove.c):
+ *     groth16_pending_t p;
+ *     groth16_prove_opts_t opts = {.threads = 2, .wtns_name = "witness.wtns"};
+ *     st = groth16_prove_start(&p, &zk, w.values, w.n_values, &opts, &err);   // H + G1 MSMs
+ *     st = groth16_random_scalar(&r, &err); st = groth16_random_scalar(&s, &err);
+ *     st = groth16_prove_finalize(&proof, &p, &r, &s, &err);                 // G2 + assembly
+ *     groth16_pending_free(&p);
+ * finalize does not consume the handle: it may be called again (other r, s: another valid,
+ * unlinkable proof of the same witness) until groth16_pending_free.
+ *
  * The pending handle is a transparent struct on purpose: a backend that computes the start
  * phase elsewhere (GPU) fills it through groth16_pending_init + its own MSMs, then calls the
  * same groth16_prove_finalize. Its fields are documented below; finalize reads only those.
