@@ -1,0 +1,191 @@
+/*
+ * cmd_porep_graph.c — SDR graph tools (issue #8):
+ *
+ *   proofmill porep parent-cache --sector-size S [--proof ID | --porep-id HEX64 --api-version V]
+ *             [--out FILE|DIR | --digest-only] [--threads N] [--quiet]
+ *       Generate Filecoin's parent cache for the sector size (default registered proof: the V1_1
+ *       one of that size, ids 5-9); write it to FILE (or DIR/v28-sdr-parent-<hash>.cache) and
+ *       print its name, SHA-256 digest, time, and whether the digest matches the published
+ *       parent_cache.json entry. Exit 0 ok (also when no published entry exists), 1 when a
+ *       published digest exists and differs, 2 usage/IO errors.
+ *   proofmill porep parents --sector-size S [--proof ID | --porep-id HEX64 --api-version V] NODE...
+ *       Print the 14 parents (6 DRG | 8 expander) of each NODE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/porep_cli.h"
+#include "filecoin/graph.h"
+#include "filecoin/parent_cache.h"
+#include "filecoin/sha256_fr.h"
+#include "filecoin/sizes.h"
+
+typedef struct {
+    uint64_t sector_size;
+    int proof;            /* -1 = none given */
+    const char *porep_hex;
+    const char *api;
+    const char *out;
+    unsigned threads;
+    int digest_only, quiet;
+} graph_opts_t;
+
+/* Parse the options shared by both subcommands; positional args are left in *pos (count *npos). */
+static int parse_opts(graph_opts_t *o, int argc, char **argv, char **pos, int *npos) {
+    memset(o, 0, sizeof *o);
+    o->proof = -1;
+    *npos = 0;
+    pm_error err;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--sector-size") && v) {
+            if (fil_sector_size_parse(&o->sector_size, argv[++i], &err)) return pm_cli_fail(&err);
+        } else if (!strcmp(a, "--proof") && v) o->proof = atoi(argv[++i]);
+        else if (!strcmp(a, "--porep-id") && v) o->porep_hex = argv[++i];
+        else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
+        else if (!strcmp(a, "--out") && v) o->out = argv[++i];
+        else if (!strcmp(a, "--threads") && v) o->threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--digest-only")) o->digest_only = 1;
+        else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (a[0] != '-') pos[(*npos)++] = argv[i];
+        else return pm_cli_usage("porep %s: unexpected argument %s", argv[0], a);
+    }
+    return -1;
+}
+
+/* Build the graph from the options; returns -1 on success or an exit code. */
+static int make_graph(fil_graph_t *g, const graph_opts_t *o, const fil_registered_proof_t **rp) {
+    pm_error err;
+    uint8_t pid[32];
+    fil_api_version_t v = FIL_API_V1_1_0;
+    *rp = NULL;
+    if (o->porep_hex) {
+        if (o->proof >= 0) return pm_cli_usage("--proof and --porep-id exclude each other");
+        if (fil_unhex(pid, 32, o->porep_hex)) return pm_cli_usage("--porep-id needs 64 hex digits");
+        if (!o->sector_size) return pm_cli_usage("--sector-size is required");
+        if (o->api && fil_api_version_parse(&v, o->api, &err)) return pm_cli_fail(&err);
+    } else {
+        if (o->proof >= 0) {
+            *rp = fil_registered_proof((unsigned)o->proof);
+            if (!*rp) return pm_cli_usage("--proof %d: registered proof ids are 0..19", o->proof);
+            if (o->sector_size && o->sector_size != (*rp)->sector_size)
+                return pm_cli_usage("--proof %d is for %llu-byte sectors", o->proof,
+                                    (unsigned long long)(*rp)->sector_size);
+        } else {
+            if (!o->sector_size) return pm_cli_usage("--sector-size is required");
+            if (o->api && fil_api_version_parse(&v, o->api, &err)) return pm_cli_fail(&err);
+            *rp = fil_registered_proof_find(o->sector_size, v, FIL_FEATURE_NONE);
+            if (!*rp)
+                return pm_cli_usage("no registered proof for %llu-byte sectors and %s; give "
+                                    "--porep-id HEX64",
+                                    (unsigned long long)o->sector_size, fil_api_version_name(v));
+        }
+        fil_porep_id(pid, (*rp)->id);
+        v = (*rp)->api_version;
+    }
+    uint64_t size = *rp ? (*rp)->sector_size : o->sector_size;
+    if (fil_graph_init(g, size / 32, pid, v, &err)) return pm_cli_fail(&err);
+    return -1;
+}
+
+static void progress(uint64_t done, uint64_t total, void *ctx) {
+    time_t *last = ctx, now = time(NULL);
+    if (now != *last || done == total) {
+        fprintf(stderr, "\r%5.1f%%  %llu / %llu nodes", 100.0 * (double)done / (double)total,
+                (unsigned long long)done, (unsigned long long)total);
+        if (done == total) fputc('\n', stderr);
+        *last = now;
+    }
+}
+
+static int porep_parent_cache(int argc, char **argv) {
+    graph_opts_t o;
+    char *pos[1];
+    int npos, rc = parse_opts(&o, argc, argv, pos, &npos);
+    if (rc >= 0) return rc;
+    if (npos) return pm_cli_usage("porep parent-cache: unexpected argument %s", pos[0]);
+    if (!o.out && !o.digest_only) return pm_cli_usage("porep parent-cache needs --out FILE|DIR or --digest-only");
+    fil_graph_t g;
+    const fil_registered_proof_t *rp;
+    if ((rc = make_graph(&g, &o, &rp)) >= 0) return rc;
+    char name[88], path[4096];
+    fil_parent_cache_name(name, &g);
+    FILE *f = NULL;
+    if (o.out && !o.digest_only) {
+        struct stat sb;
+        if (!stat(o.out, &sb) && S_ISDIR(sb.st_mode)) snprintf(path, sizeof path, "%s/%s", o.out, name);
+        else snprintf(path, sizeof path, "%s", o.out);
+        f = fopen(path, "wb");
+        if (!f) {
+            pm_error err;
+            pm_error_set(&err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %m");
+            return pm_cli_fail(&err);
+        }
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    time_t last = 0;
+    uint8_t d[32];
+    pm_error err;
+    pm_status st = fil_parent_cache_generate(d, &g, f, f ? path : NULL, o.threads,
+                                             o.quiet ? NULL : progress, &last, &err);
+    if (f && fclose(f) && !st) st = pm_error_set(&err, PM_ERR_IO, path, PM_NO_OFFSET, "close failed: %m");
+    if (st) return pm_cli_fail(&err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    char hex[65];
+    fil_hex(hex, d, 32);
+    const char *want = fil_parent_cache_published_digest(name);
+    printf("proof   %s\n", rp ? rp->name : "(custom porep_id)");
+    printf("api     %s\n", fil_api_version_name(g.api_version));
+    printf("nodes   %llu\n", (unsigned long long)g.nodes);
+    printf("name    %s\n", name);
+    if (f) printf("file    %s (%llu bytes)\n", path, (unsigned long long)(g.nodes * FIL_PARENT_CACHE_ROW_BYTES));
+    printf("digest  %s\n", hex);
+    printf("time    %.2f s\n", (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    if (!want) {
+        printf("published: none for this name in parent_cache.json\n");
+        return PM_EXIT_OK;
+    }
+    if (strcmp(want, hex)) {
+        printf("published: %s MISMATCH\n", want);
+        return PM_EXIT_INVALID;
+    }
+    printf("published: match (parent_cache.json)\n");
+    return PM_EXIT_OK;
+}
+
+static int porep_parents(int argc, char **argv) {
+    graph_opts_t o;
+    char *pos[256];
+    if (argc > 256) return pm_cli_usage("porep parents: too many arguments");
+    int npos, rc = parse_opts(&o, argc, argv, pos, &npos);
+    if (rc >= 0) return rc;
+    if (!npos) return pm_cli_usage("porep parents needs at least one NODE");
+    fil_graph_t g;
+    const fil_registered_proof_t *rp;
+    if ((rc = make_graph(&g, &o, &rp)) >= 0) return rc;
+    for (int i = 0; i < npos; i++) {
+        char *end;
+        unsigned long long v = strtoull(pos[i], &end, 0);
+        if (*end || v >= g.nodes) return pm_cli_usage("node '%s' is not in 0..%llu", pos[i],
+                                                      (unsigned long long)g.nodes - 1);
+        uint32_t p[14];
+        fil_graph_drg_parents(p, &g, v);
+        fil_graph_exp_parents(p + 6, &g, v);
+        printf("%llu:", v);
+        for (int k = 0; k < 14; k++) printf("%s %u", k == 6 ? " |" : "", p[k]);
+        printf("\n");
+    }
+    return PM_EXIT_OK;
+}
+
+PM_POREP_SUBCOMMAND(parent_cache, "parent-cache",
+                    "--sector-size S [--proof ID | --porep-id HEX --api-version V] "
+                    "(--out FILE|DIR | --digest-only) [--threads N]",
+                    "write Filecoin's SDR parent cache and check its digest", porep_parent_cache)
+PM_POREP_SUBCOMMAND(parents, "parents",
+                    "--sector-size S [--proof ID | --porep-id HEX --api-version V] NODE...",
+                    "print the 6 DRG and 8 expander parents of nodes", porep_parents)
