@@ -72,7 +72,7 @@ typedef struct {
 
 #ifdef MSM_BATCH_AFFINE
 #ifndef MSM_PREFETCH_AHEAD
-#define MSM_PREFETCH_AHEAD 8u
+#define MSM_PREFETCH_AHEAD 16u
 #endif
 /* One pending bucket update: bucket b += (neg ? -P : P). */
 typedef struct {
@@ -333,8 +333,9 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
                 int32_t da = msm_booth_digit(x->scalars[ia].l, j, c);
                 size_t ba = (size_t)(da > 0 ? da - 1 : -da - 1);
                 __builtin_prefetch(&x->points[ia]);
-                if (da) {
+                if (da) { /* x of a bucket may straddle two cache lines: fetch both ends */
                     __builtin_prefetch(&bk[ba]);
+                    __builtin_prefetch((const char *)&bk[ba] + sizeof(bk[ba].x) - 1u);
                     __builtin_prefetch(&st[ba]);
                 }
             }
