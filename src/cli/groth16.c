@@ -246,8 +246,20 @@ static int cmd_groth16(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "verify")) return cmd_verify(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "export-vk")) return cmd_export_vk(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage:\n  proofmill %s\n  proofmill %s\n  proofmill %s\n", PROVE_USAGE,
+        printf("usage:\n  proofmill %s\n  proofmill %s\n  proofmill %s\n\n", PROVE_USAGE,
                VERIFY_USAGE, EXPORT_VK_USAGE);
+        printf("prove options:\n"
+               "  --threads N       threads for the MSMs and NTTs (default: all cores)\n"
+               "  --r DEC --s DEC   blinding scalars r, s (decimal, < r): reproduces a snarkjs proof\n"
+               "                    made with the same r, s byte for byte (e.g. proof_det_rs.json)\n"
+               "  --seed S          r, s from a deterministic stream: for tests only, such proofs\n"
+               "                    are NOT zero-knowledge (default: r, s from getrandom)\n"
+               "  --r1cs FILE       check every constraint first and name the first failing one\n"
+               "  -v                stage timings on stderr\n"
+               "The proof is verified with the zkey's own key before it is written; a witness that\n"
+               "does not satisfy the circuit is refused (exit 2).\n"
+               "verify: exit 0 valid, 1 invalid proof, 2 unreadable or malformed input.\n"
+               "export-vk: verification_key.json as `snarkjs zkey export verificationkey` writes it.\n");
         return PM_EXIT_OK;
     }
     return pm_cli_usage("usage: proofmill %s | %s | %s", PROVE_USAGE, VERIFY_USAGE, EXPORT_VK_USAGE);
