@@ -98,10 +98,12 @@ typedef struct {
     double qap, tables, points, total;
 } groth16_setup_timings_t;
 
-/* Build a snarkjs Groth16 proving key for cs in memory: every field of zkey_t is filled (coefs in
- * snarkjs's order: per constraint the A terms then the B terms, then the nPublic+1 input entries;
- * value = coef * R^2 mod r as the zkey stores it), so it can go to zkey_write or straight to
- * groth16_prove_start. n_contributions = 0. Errors: PM_ERR_ARG (circuit too large for 2^28
+/* Build a snarkjs Groth16 proving key for cs in memory: header fields, all point sections and
+ * coefs (snarkjs's order: per constraint the A terms then the B terms, then the nPublic+1 input
+ * entries; value = coef * R^2 mod r as the zkey stores it) are filled, ready for zkey_write.
+ * NOT filled: the CSR copies A_dom / B_dom that zkey_read builds for the prover (they stay
+ * zeroed), so to prove, write the key and read it back (zkey_read / zkey_read_memory).
+ * n_contributions = 0. Errors: PM_ERR_ARG (circuit too large for 2^28
  * domain or nPublic >= nWires), PM_ERR_NOMEM. Threads: OpenMP default team. */
 pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t,
                                 groth16_setup_timings_t *tm, pm_error *err);
