@@ -1,10 +1,12 @@
 /*
  * test_seal_roundtrip.c — seal a 2 KiB sector (zero and random data), make its C1, write the C1
  * JSON, read it back with both readers (jansson and the single-pass reader; both must re-serialise
- * byte-identically), verify every vanilla proof; the lotus-bench envelope round trip; comm_d of
- * the zero sector against POREP.md §4.4; the dense and sparse trees agree; corrupted fields are
- * rejected with partition, challenge and field named. 8 MiB runs when PROOFMILL_SEAL_8MIB=1
- * (about a minute on 2 cores).
+ * byte-identically), verify every vanilla proof; comm_d of the zero sectors against POREP.md §4.4;
+ * dense and sparse trees agree; fr32 padding; challenge derivation. (Corrupted fields:
+ * test_c1_corrupt.c; hostile JSON and the envelope: test_c1_hostile.c.)
+ * The 8 MiB seal (zero sector, comm_d vs
+ * POREP.md §4.4, C1 verified and round-tripped) takes ~20 s on 2 shared cores; PROOFMILL_SEAL_8MIB=0
+ * skips it.
  */
 #include "test_util.h"
 
@@ -200,8 +202,8 @@ static void test_challenges(void **st) {
 static void test_seal_8mib(void **st) {
     (void)st;
     const char *e = getenv("PROOFMILL_SEAL_8MIB");
-    if (!e || strcmp(e, "1")) {
-        printf("8 MiB seal skipped (set PROOFMILL_SEAL_8MIB=1)\n");
+    if (e && !strcmp(e, "0")) {
+        printf("8 MiB seal skipped (PROOFMILL_SEAL_8MIB=0)\n");
         skip();
     }
     fil_seal_t s;
