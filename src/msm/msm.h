@@ -28,8 +28,8 @@
  *     ("general" scalars, n_g of them) go on to the window passes.
  *  2. Signed digits: each general scalar k < 2^255 is written k = sum_{j<W} d_j 2^{cj} with
  *     d_j in [-2^(c-1), 2^(c-1)] and W = ceil(256 / c) windows. Digit j is the window's c bits
- *     plus a carry of 1 when the previous window's digit was >= 2^(c-1) (i.e. it became
- *     negative by subtracting 2^c); computed statelessly as the Booth recoding of the c+1 bits
+ *     plus a carry of 1 when the previous window's own c bits were >= 2^(c-1) (that digit was
+ *     then made negative by subtracting 2^c); computed statelessly as the Booth recoding of the c+1 bits
  *     k[cj-1 .. cj+c-1] (Booth 1951; the signed-digit bucket form as in Bernstein et al. above).
  *     Because c*W >= 256 > 255, the top digit is never negative and never carries out.
  *  3. Buckets: per window 2^(c-1) buckets B_1..B_{2^(c-1)}; digit d > 0 adds P to B_d, d < 0
@@ -51,10 +51,11 @@
  * Cost model for the window width c (msm_window_bits): about W*(n_g + 1.5*2^c) additions
  * (n_g bucket additions per window, plus 2^(c-1) buckets * 2 reduction additions that cost
  * ~3 bucket additions each), minimised over c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g.
- * c = 13 at 2^16 points, c = 14 at 2^18, c = 16 at 2^20 points. Op-count floor per general point: W = ceil(256/c) bucket additions,
- * i.e. 16 per point at c = 16: about 16 * 6 = 96 Fp multiplications for G1 on the batch-affine
- * path (16 * 10 = 160 with XYZZ), and in G2 the same count of Fp2 multiplications (each ~3 Fp
- * multiplications by Karatsuba).
+ * c = 13 at 2^16 points, c = 14 at 2^18, c = 16 at 2^20 points (msm_plan in msm_internal.h
+ * then adjusts c and slices to the thread count). Op-count floor per general point:
+ * W = ceil(256/c) bucket additions, i.e. 16 per point at c = 16: 16 * 6 = 96 Fp
+ * multiplications for G1 on the batch-affine path (16 * 10 = 160 with XYZZ), 16 * 15 = 240 for
+ * G2 (5 Fp2 mul/sqr with the batch inversion on Fp norms; XYZZ: 16 * 28 = 448).
  *
  * Threads: the work is split into tasks (window j, slice s of the general points); tasks are
  * taken from a shared atomic counter by `threads` POSIX threads (the calling thread is one of
@@ -66,7 +67,8 @@
  * *_scratch_size query returns (STYLE.md item 10); they never allocate, except for the
  * pthread stacks of threads > 1. The plain forms allocate that scratch with malloc and free it
  * before returning. The scratch holds one 32-bit index per point, per-thread bucket arrays
- * (threads * 2^(c-1) XYZZ points) and per-task partial sums. For n > MSM_CHUNK_MAX the MSM is
+ * (threads * 2^(c-1) buckets, XYZZ or affine + batch buffers) and per-task partial sums: about
+ * 4n + threads * 6 MiB (G1) / 12 MiB (G2) bytes at c = 16. For n > MSM_CHUNK_MAX the MSM is
  * done in chunks of MSM_CHUNK_MAX points and the scratch is sized for one chunk.
  *
  * Errors (pm_status from util/error.h): PM_ERR_ARG for r == NULL, points/scalars NULL with
@@ -129,7 +131,8 @@ pm_status msm_g1_vartime(g1_jac_t *r, const g1_affine_t *points, const fr_t *sca
                          unsigned threads);
 
 /* As msm_g1_vartime with caller-owned scratch: scratch_size bytes at `scratch` (any alignment;
- * at least msm_g1_scratch_size(n, threads)). PM_ERR_ARG if too small. Does not allocate. */
+ * at least msm_g1_scratch_size(n, threads) for the same n and threads). PM_ERR_ARG if scratch
+ * is NULL (n > 0) or too small. Does not allocate. */
 pm_status msm_g1_vartime_with_scratch(g1_jac_t *r, const g1_affine_t *points, const fr_t *scalars,
                                       size_t n, unsigned threads, void *scratch,
                                       size_t scratch_size);
