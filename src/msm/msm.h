@@ -68,7 +68,7 @@
  * pthread stacks of threads > 1. The plain forms allocate that scratch with malloc and free it
  * before returning. The scratch holds one 32-bit index per point, per-thread bucket arrays
  * (threads * 2^(c-1) buckets, XYZZ or affine + batch buffers) and per-task partial sums: about
- * 4n + threads * 6 MiB (G1) / 12 MiB (G2) bytes at c = 16. For n > MSM_CHUNK_MAX the MSM is
+ * 4n + threads * 3.2 MiB (G1) / 6.3 MiB (G2) bytes at c = 16. For n > MSM_CHUNK_MAX the MSM is
  * done in chunks of MSM_CHUNK_MAX points and the scratch is sized for one chunk.
  *
  * Errors (pm_status from util/error.h): PM_ERR_ARG for r == NULL, points/scalars NULL with
@@ -99,8 +99,8 @@
 extern "C" {
 #endif
 
-/* Largest window width c (bits) the MSM uses or accepts as an override: 2^(c-1) XYZZ buckets
- * per thread, i.e. 6 MiB (G1) / 12 MiB (G2) per thread at c = 16. */
+/* Largest window width c (bits) the MSM uses or accepts as an override: 2^(c-1) affine buckets
+ * per thread, i.e. 3 MiB (G1) / 6 MiB (G2) per thread at c = 16. */
 #define MSM_WINDOW_MAX 16u
 /* Largest thread count honoured; larger requests are capped. */
 #define MSM_THREADS_MAX 256u

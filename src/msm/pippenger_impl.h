@@ -111,12 +111,18 @@ static size_t MSM_LOCAL(batch_bytes)(size_t nb) {
 }
 #endif
 
+/* Per-worker bytes for any window width c' <= c: XYZZ buckets when c' is below the batch-affine
+ * threshold, affine buckets + batch buffers from it on (about half the XYZZ size). */
 static size_t MSM_LOCAL(thread_bytes)(unsigned c) {
-    size_t nb = (size_t)1 << (c - 1u);
-    size_t bytes = msm_align64(nb * sizeof(MSM_XYZZ));
 #ifdef MSM_BATCH_AFFINE
-    size_t bb = MSM_LOCAL(batch_bytes)(nb);
-    if (bb > bytes) bytes = bb;
+    unsigned cx = c < MSM_BATCH_AFFINE_MIN_C ? c : MSM_BATCH_AFFINE_MIN_C - 1u;
+    size_t bytes = msm_align64(((size_t)1 << (cx - 1u)) * sizeof(MSM_XYZZ));
+    if (c >= MSM_BATCH_AFFINE_MIN_C) {
+        size_t bb = MSM_LOCAL(batch_bytes)((size_t)1 << (c - 1u));
+        if (bb > bytes) bytes = bb;
+    }
+#else
+    size_t bytes = msm_align64(((size_t)1 << (c - 1u)) * sizeof(MSM_XYZZ));
 #endif
     return msm_align64(bytes);
 }
