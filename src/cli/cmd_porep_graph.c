@@ -8,12 +8,19 @@
  *       print its name, SHA-256 digest, time, and whether the digest matches the published
  *       parent_cache.json entry. Exit 0 ok (also when no published entry exists), 1 when a
  *       published digest exists and differs, 2 usage/IO errors.
+ *   proofmill porep check-parent-cache PATH...
+ *       For every PATH (a file, or a directory whose v28-sdr-parent-*.cache files are taken), hash
+ *       the file and compare with the published digest of its name (parent_cache.json), as
+ *       Filecoin does before using a cache. Prints "OK", "BAD (digest X, published Y)" or
+ *       "UNKNOWN (no published digest for this name)" per file. Exit 1 when any file is BAD, 2 on
+ *       IO errors or when no cache file was found.
  *   proofmill porep parents --sector-size S [--proof ID | --porep-id HEX64 --api-version V] NODE...
  *       Print the 14 parents (6 DRG | 8 expander) of each NODE.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -182,6 +189,76 @@ static int porep_parents(int argc, char **argv) {
     return PM_EXIT_OK;
 }
 
+/* Check one file; returns 0 ok/unknown, 1 bad, 2 IO error. */
+static int check_one(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    uint8_t d[32];
+    uint64_t bytes;
+    pm_error err;
+    if (fil_parent_cache_file_digest(d, &bytes, path, &err)) {
+        pm_cli_fail(&err);
+        return 2;
+    }
+    char hex[65];
+    fil_hex(hex, d, 32);
+    const char *want = fil_parent_cache_published_digest(base);
+    if (!want || strncmp(base, "v28-sdr-parent-", 15)) {
+        printf("UNKNOWN %s (no published digest for this name; digest %s)\n", path, hex);
+        return 0;
+    }
+    if (strcmp(want, hex)) {
+        printf("BAD %s (digest %s, published %s, %llu bytes)\n", path, hex, want, (unsigned long long)bytes);
+        return 1;
+    }
+    printf("OK %s\n", path);
+    return 0;
+}
+
+static int porep_check_parent_cache(int argc, char **argv) {
+    if (argc < 2) return pm_cli_usage("porep check-parent-cache needs FILE or DIR arguments");
+    int worst = 0, files = 0;
+    for (int i = 1; i < argc; i++) {
+        struct stat sb;
+        if (stat(argv[i], &sb)) {
+            pm_error err;
+            pm_error_set(&err, PM_ERR_IO, argv[i], PM_NO_OFFSET, "cannot stat: %m");
+            pm_cli_fail(&err);
+            worst = 2;
+            continue;
+        }
+        if (!S_ISDIR(sb.st_mode)) {
+            int rc = check_one(argv[i]);
+            files++;
+            if (rc == 2 || (rc == 1 && worst == 0)) worst = rc;
+            continue;
+        }
+        DIR *dir = opendir(argv[i]);
+        if (!dir) {
+            pm_error err;
+            pm_error_set(&err, PM_ERR_IO, argv[i], PM_NO_OFFSET, "cannot open directory: %m");
+            pm_cli_fail(&err);
+            worst = 2;
+            continue;
+        }
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t n = strlen(e->d_name);
+            if (strncmp(e->d_name, "v28-sdr-parent-", 15) || n < 6 || strcmp(e->d_name + n - 6, ".cache")) continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+            int rc = check_one(path);
+            files++;
+            if (rc == 2 || (rc == 1 && worst == 0)) worst = rc;
+        }
+        closedir(dir);
+    }
+    if (!files && !worst) return pm_cli_usage("porep check-parent-cache: no cache file found");
+    return worst == 2 ? PM_EXIT_USAGE : worst;
+}
+
+PM_POREP_SUBCOMMAND(check_parent_cache, "check-parent-cache", "FILE|DIR...",
+                    "check parent-cache files against parent_cache.json by name", porep_check_parent_cache)
 PM_POREP_SUBCOMMAND(parent_cache, "parent-cache",
                     "--sector-size S [--proof ID | --porep-id HEX --api-version V] "
                     "(--out FILE|DIR | --digest-only) [--threads N]",

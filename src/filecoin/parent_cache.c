@@ -85,6 +85,34 @@ pm_status fil_parent_cache_generate(uint8_t digest[32], const fil_graph_t *g, FI
     return st;
 }
 
+pm_status fil_parent_cache_file_digest(uint8_t digest[32], uint64_t *bytes, const char *path,
+                                       pm_error *err) {
+    memset(digest, 0, 32);
+    FILE *f = fopen(path, "rb");
+    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    enum { BUF = 4 << 20 };
+    uint8_t *buf = malloc(BUF);
+    if (!buf) {
+        fclose(f);
+        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "out of memory");
+    }
+    SHA256_CTX sha;
+    SHA256_Init(&sha);
+    uint64_t total = 0;
+    size_t n;
+    while ((n = fread(buf, 1, BUF, f)) > 0) {
+        SHA256_Update(&sha, buf, n);
+        total += n;
+    }
+    pm_status st = PM_OK;
+    if (ferror(f)) st = pm_error_set(err, PM_ERR_IO, path, total, "read failed: %s", strerror(errno));
+    else SHA256_Final(digest, &sha);
+    fclose(f);
+    free(buf);
+    if (bytes) *bytes = total;
+    return st;
+}
+
 /* parent_cache.json entries (name without prefix/suffix -> digest), as listed in POREP.md §3.4. */
 static const struct {
     const char *name, *digest;

@@ -41,6 +41,11 @@ pm_status fil_parent_cache_generate(uint8_t digest[32], const fil_graph_t *g, FI
                                     void (*progress)(uint64_t done, uint64_t total, void *ctx),
                                     void *ctx, pm_error *err);
 
+/* digest = SHA-256 of the file at path, read in 4 MiB blocks; *bytes (if non-NULL) = its size.
+ * Errors: PM_ERR_IO naming the path. */
+pm_status fil_parent_cache_file_digest(uint8_t digest[32], uint64_t *bytes, const char *path,
+                                       pm_error *err);
+
 /* The published digests (rust-fil-proofs storage-proofs-porep/parent_cache.json, mapped to porep
  * ids in POREP.md §3.4): the hex digest for the cache name, or NULL when the manifest has none. */
 const char *fil_parent_cache_published_digest(const char *name);

@@ -25,6 +25,18 @@ expect_msg "2KiB V1 digest" "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f9664
 if [ -f "$TMP/dir/v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899.cache" ]; then
   pass "DIR mode uses Filecoin's cache name"; else fail "DIR mode file name: $(ls "$TMP/dir")"; fi
 
+expect_rc 0 "check a good cache directory" "$PM" porep check-parent-cache "$TMP/dir"
+expect_msg "check good" "OK $TMP/dir/v28-sdr-parent-3f0eef38"
+cp "$TMP/dir/v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899.cache" "$TMP/bad.bin"
+printf '\x07' | dd of="$TMP/dir/v28-sdr-parent-3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899.cache" bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_rc 1 "check a damaged cache" "$PM" porep check-parent-cache "$TMP/dir"
+expect_msg "check damaged" "BAD" "published 3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"
+expect_rc 0 "check a file with an unknown name" "$PM" porep check-parent-cache "$TMP/bad.bin"
+expect_msg "check unknown" "UNKNOWN"
+expect_rc 2 "check a missing path" "$PM" porep check-parent-cache "$TMP/nothing"
+mkdir -p "$TMP/empty"
+expect_rc 2 "check an empty directory" "$PM" porep check-parent-cache "$TMP/empty"
+
 expect_rc 0 "8MiB V1_1 digest only" "$PM" porep parent-cache --proof 6 --digest-only --quiet --threads 2
 expect_msg "8MiB V1_1 digest" "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab" "published: match"
 
