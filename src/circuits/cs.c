@@ -1,0 +1,289 @@
+/*
+ * cs.c — the constraint-system builder (cs.h): variable allocation, linear combinations in
+ * bellpepper's canonical form, CSR rows, the per-input constraints bellperson appends.
+ */
+#include "circuits/cs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- constants ---- */
+static fr_t pow2_tab[256];
+static fr_t minus_one;
+static pthread_once_t consts_once = PTHREAD_ONCE_INIT;
+
+static void consts_build(void) {
+    pow2_tab[0] = FR_ONE;
+    for (unsigned i = 1; i < 256; i++) fr_dbl(&pow2_tab[i], &pow2_tab[i - 1]);
+    fr_neg(&minus_one, &FR_ONE);
+}
+const fr_t *pm_fr_pow2(unsigned i) {
+    pthread_once(&consts_once, consts_build);
+    return &pow2_tab[i & 255];
+}
+const fr_t *pm_fr_minus_one(void) {
+    pthread_once(&consts_once, consts_build);
+    return &minus_one;
+}
+
+/* ---- linear combinations ---- */
+void pm_lc_push(pm_lc *lc, pm_var v, const fr_t *coef) {
+    if (lc->n == lc->cap) {
+        uint32_t ncap = lc->cap ? lc->cap * 2 : 16;
+        pm_term *nt = lc->heap ? realloc(lc->t, (size_t)ncap * sizeof *nt) : malloc((size_t)ncap * sizeof *nt);
+        if (!nt) {
+            lc->oom = 1;
+            return;
+        }
+        if (!lc->heap && lc->n) memcpy(nt, lc->t, (size_t)lc->n * sizeof *nt);
+        lc->t = nt;
+        lc->cap = ncap;
+        lc->heap = 1;
+    }
+    lc->t[lc->n].var = v;
+    lc->t[lc->n].coef = *coef;
+    lc->n++;
+}
+
+void pm_lc_add_lc(pm_lc *lc, const pm_lc *other, const fr_t *coef) {
+    for (uint32_t i = 0; i < other->n; i++) {
+        fr_t c;
+        fr_mul(&c, &other->t[i].coef, coef);
+        pm_lc_push(lc, other->t[i].var, &c);
+    }
+}
+
+void pm_lc_free(pm_lc *lc) {
+    if (lc->heap) free(lc->t);
+    lc->t = NULL;
+    lc->n = lc->cap = 0;
+    lc->heap = 0;
+}
+
+/* Sort key: inputs (bit 31 set) before aux, each by index — bellpepper keeps the two lists apart
+ * and the witness is [inputs ‖ aux], so this is also the final column order. */
+static inline uint32_t term_key(pm_var v) { return v ^ PM_VAR_INPUT; }
+
+static int term_cmp(const void *a, const void *b) {
+    uint32_t x = term_key(((const pm_term *)a)->var), y = term_key(((const pm_term *)b)->var);
+    return (x > y) - (x < y);
+}
+
+void pm_lc_canon(pm_lc *lc) {
+    uint32_t n = lc->n;
+    if (n < 2) return;
+    pm_term *t = lc->t;
+    if (n <= 16) { /* insertion sort (stable), the common case: 1-4 terms */
+        for (uint32_t i = 1; i < n; i++) {
+            pm_term x = t[i];
+            uint32_t k = term_key(x.var), j = i;
+            while (j > 0 && term_key(t[j - 1].var) > k) {
+                t[j] = t[j - 1];
+                j--;
+            }
+            t[j] = x;
+        }
+    } else {
+        /* merge order of equal keys does not matter: addition is commutative */
+        qsort(t, n, sizeof *t, term_cmp);
+    }
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (w > 0 && t[w - 1].var == t[i].var) {
+            fr_add(&t[w - 1].coef, &t[w - 1].coef, &t[i].coef);
+        } else {
+            t[w++] = t[i];
+        }
+    }
+    lc->n = w;
+}
+
+/* ---- rows ---- */
+static int rows_reserve(pm_cs_rows *r, uint64_t rows_needed, uint64_t nnz_needed) {
+    if (rows_needed + 1 > r->cap_rows) {
+        uint64_t nc = r->cap_rows ? r->cap_rows * 2 : 4096;
+        while (nc < rows_needed + 1) nc *= 2;
+        uint64_t *p = realloc(r->row_ptr, nc * sizeof *p);
+        if (!p) return -1;
+        if (!r->row_ptr) p[0] = 0;
+        r->row_ptr = p;
+        r->cap_rows = nc;
+    }
+    if (nnz_needed > r->cap_nnz) {
+        uint64_t nc = r->cap_nnz ? r->cap_nnz * 2 : 16384;
+        while (nc < nnz_needed) nc *= 2;
+        uint32_t *c = realloc(r->col, nc * sizeof *c);
+        if (!c) return -1;
+        r->col = c;
+        /* coef must stay 32-byte aligned (r1cs.h): aligned_alloc + copy */
+        fr_t *f = aligned_alloc(32, nc * sizeof *f);
+        if (!f) return -1;
+        if (r->coef) {
+            memcpy(f, r->coef, r->nnz * sizeof *f);
+            free(r->coef);
+        }
+        r->coef = f;
+        r->cap_nnz = nc;
+    }
+    return 0;
+}
+
+static void rows_append(pm_cs *cs, pm_cs_rows *r, uint64_t row, pm_lc *lc) {
+    uint32_t n = 0;
+    if (lc) {
+        pm_lc_canon(lc);
+        n = lc->n;
+        if (lc->oom) cs->oom = 1;
+    }
+    if (rows_reserve(r, row + 1, r->nnz + n)) {
+        cs->oom = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r->col[r->nnz + i] = lc->t[i].var;
+        r->coef[r->nnz + i] = lc->t[i].coef;
+    }
+    r->nnz += n;
+    r->row_ptr[row + 1] = r->nnz;
+}
+
+/* ---- the system ---- */
+static int grow_vals(fr_t **v, uint64_t *cap, uint64_t need) {
+    if (need <= *cap) return 0;
+    uint64_t nc = *cap ? *cap * 2 : 1024;
+    while (nc < need) nc *= 2;
+    fr_t *p = realloc(*v, nc * sizeof *p);
+    if (!p) return -1;
+    *v = p;
+    *cap = nc;
+    return 0;
+}
+
+void pm_cs_init(pm_cs *cs, unsigned flags) {
+    memset(cs, 0, sizeof *cs);
+    cs->flags = flags;
+    (void)pm_fr_pow2(0);
+    pm_cs_alloc_input(cs, &FR_ONE);
+}
+
+void pm_cs_free(pm_cs *cs) {
+    free(cs->in_val);
+    free(cs->aux_val);
+    pm_cs_rows *m[3] = {&cs->A, &cs->B, &cs->C};
+    for (int i = 0; i < 3; i++) {
+        free(m[i]->row_ptr);
+        free(m[i]->col);
+        free(m[i]->coef);
+    }
+    memset(cs, 0, sizeof *cs);
+}
+
+pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v) {
+    uint64_t j = cs->n_aux++;
+    if (pm_cs_witness(cs)) {
+        if (grow_vals(&cs->aux_val, &cs->aux_cap, j + 1)) {
+            cs->oom = 1;
+        } else if (v) {
+            cs->aux_val[j] = *v;
+        } else {
+            memset(&cs->aux_val[j], 0, sizeof(fr_t));
+        }
+    }
+    return (pm_var)j;
+}
+
+pm_var pm_cs_alloc_bit_value(pm_cs *cs, int bit) {
+    static const fr_t zero;
+    return pm_cs_alloc(cs, bit ? &FR_ONE : &zero);
+}
+
+pm_var pm_cs_alloc_input(pm_cs *cs, const fr_t *v) {
+    uint32_t i = cs->n_inputs++;
+    if (pm_cs_witness(cs)) {
+        if (grow_vals(&cs->in_val, &cs->in_cap, (uint64_t)i + 1)) {
+            cs->oom = 1;
+        } else if (v) {
+            cs->in_val[i] = *v;
+        } else {
+            memset(&cs->in_val[i], 0, sizeof(fr_t));
+        }
+    }
+    return PM_VAR_INPUT | i;
+}
+
+void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v) {
+    memset(out, 0, sizeof *out);
+    if (!pm_cs_witness(cs) || cs->oom) return;
+    uint32_t i = pm_var_index(v);
+    if (pm_var_is_input(v)) {
+        if (i < cs->n_inputs) *out = cs->in_val[i];
+    } else if (i < cs->n_aux) {
+        *out = cs->aux_val[i];
+    }
+}
+
+void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c) {
+    uint64_t row = cs->n_constraints++;
+    if (!pm_cs_recording(cs) || cs->oom) return;
+    rows_append(cs, &cs->A, row, a);
+    rows_append(cs, &cs->B, row, b);
+    rows_append(cs, &cs->C, row, c);
+}
+
+static void rows_finish(r1cs_matrix_t *m, pm_cs_rows *r, uint32_t n_rows, uint32_t n_inputs,
+                        uint32_t n_cols) {
+    for (uint64_t k = 0; k < r->nnz; k++) {
+        pm_var v = r->col[k];
+        r->col[k] = pm_var_is_input(v) ? pm_var_index(v) : n_inputs + pm_var_index(v);
+    }
+    m->n_rows = n_rows;
+    m->n_cols = n_cols;
+    m->nnz = r->nnz;
+    m->row_ptr = r->row_ptr;
+    m->col = r->col;
+    m->coef = r->coef;
+    memset(r, 0, sizeof *r);
+}
+
+pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err) {
+    if (witness) *witness = NULL;
+    if (cs->oom) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory during synthesis");
+    uint64_t rows = cs->n_constraints + cs->n_inputs, cols = (uint64_t)cs->n_inputs + cs->n_aux;
+    if (rows >= UINT32_MAX || cols >= UINT32_MAX)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system too large for u32 rows/columns");
+    if (out) {
+        if (!pm_cs_recording(cs))
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system was not recorded");
+        /* bellperson: one constraint per input, A = Input(i), B = 0, C = 0 */
+        uint64_t base = cs->n_constraints;
+        for (uint32_t i = 0; i < cs->n_inputs; i++) {
+            PM_LC_STACK(a, 1);
+            pm_lc_push(&a, PM_VAR_INPUT | i, &FR_ONE);
+            rows_append(cs, &cs->A, base + i, &a);
+            rows_append(cs, &cs->B, base + i, NULL);
+            rows_append(cs, &cs->C, base + i, NULL);
+        }
+        if (cs->oom) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory recording");
+        memset(out, 0, sizeof *out);
+        out->n_wires = (uint32_t)cols;
+        out->n_pub_out = 0;
+        out->n_pub_in = cs->n_inputs - 1;
+        out->n_prv_in = 0;
+        out->n_constraints = (uint32_t)rows;
+        rows_finish(&out->A, &cs->A, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
+        rows_finish(&out->B, &cs->B, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
+        rows_finish(&out->C, &cs->C, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
+    }
+    if (witness) {
+        if (!pm_cs_witness(cs))
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "witness was not computed");
+        fr_t *w = aligned_alloc(32, ((cols * sizeof(fr_t)) + 31) & ~(size_t)31);
+        if (!w) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %llu values",
+                                    (unsigned long long)cols);
+        memcpy(w, cs->in_val, (size_t)cs->n_inputs * sizeof(fr_t));
+        if (cs->n_aux) memcpy(w + cs->n_inputs, cs->aux_val, (size_t)cs->n_aux * sizeof(fr_t));
+        *witness = w;
+    }
+    return PM_OK;
+}

@@ -1,0 +1,137 @@
+/*
+ * cs.h — a constraint-system builder that records R1CS constraints and computes the witness in the
+ * same pass, modelled on bellpepper-core's ConstraintSystem as bellperson's Groth16 prover and
+ * generator drive it (bellpepper-core 0.2.1 src/constraint_system.rs, lc.rs; bellperson 0.27
+ * src/groth16/prover/native.rs `synthesize_circuits_batch`, generator.rs; POREP.md §6.1, §7).
+ *
+ * Model.
+ *  - Variables: Input(i) and Aux(j), numbered separately in allocation order. Input 0 is the
+ *    constant ONE, allocated by pm_cs_init (as bellperson's prover/generator do before synthesis).
+ *    A pm_var is a u32: bit 31 set = Input(low bits), clear = Aux(low bits).
+ *  - A linear combination (pm_lc) is a list of (variable, coefficient) terms. Terms may be pushed
+ *    in any order and repeated; when a constraint is recorded each LC is put in bellpepper's form:
+ *    terms sorted (inputs first, then aux, each by index) with repeated variables merged by adding
+ *    coefficients. Zero sums are kept, as bellpepper keeps them (they matter for nnz, not for
+ *    satisfiability; the density bitmaps skip them as bellperson's prover does).
+ *  - Constraint k: <A_k, z> * <B_k, z> = <C_k, z> with z = [inputs..., aux...].
+ *  - pm_cs_finish appends one constraint per input (A = Input(i), B = C = 0), as bellperson's prover
+ *    and generator do after `synthesize`, then returns the CSR form of r1cs.h (columns remapped to
+ *    input i -> i, aux j -> n_inputs + j) and the witness vector [inputs ‖ aux].
+ *
+ * Modes (flags of pm_cs_init), so one gadget code path serves three uses:
+ *  - 0 (count only): counts constraints / inputs / aux; no LC is built, nothing is stored. Used
+ *    for circuit-info on 32/64 GiB partitions (130 M constraints) in seconds and O(1) memory.
+ *  - PM_CS_WITNESS: every allocated variable's value (Fr, Montgomery) is stored; no LC is built.
+ *    This is the per-proof synthesis: witness only, then a = A·w etc. by SpMV over a recorded CSR.
+ *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes).
+ *  Both flags together: record and compute (tests check every constraint of a real witness).
+ *  Gadgets branch only on which Booleans are constants (and their values), never on witness values,
+ *  so all modes produce the same shape (bellpepper's rule, POREP.md §6.1).
+ *
+ * Errors: out-of-memory during synthesis is sticky (cs->oom); gadgets keep running without
+ * storing, and pm_cs_finish reports PM_ERR_NOMEM. Nothing aborts.
+ * Threads: a pm_cs is used by one thread at a time.
+ */
+#ifndef PROOFMILL_CIRCUITS_CS_H
+#define PROOFMILL_CIRCUITS_CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/fr.h"
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t pm_var;
+#define PM_VAR_INPUT 0x80000000u
+#define PM_VAR_ONE PM_VAR_INPUT /* Input(0), the constant 1 */
+static inline int pm_var_is_input(pm_var v) { return (v & PM_VAR_INPUT) != 0; }
+static inline uint32_t pm_var_index(pm_var v) { return v & ~PM_VAR_INPUT; }
+
+enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u };
+
+typedef struct {
+    pm_var var;
+    fr_t coef; /* Montgomery */
+} pm_term;
+
+/* Growable term list. Start one with PM_LC_STACK (inline buffer; spills to the heap when full) or
+ * zero-initialise it (heap from the first push). Never copy a pm_lc by value; pass pointers. */
+typedef struct {
+    pm_term *t;
+    uint32_t n, cap;
+    int heap; /* 1 when t was malloc'd and must be freed */
+    int oom;  /* a push failed (the term was dropped) */
+} pm_lc;
+
+#define PM_LC_STACK(name, capacity)                                                              \
+    pm_term name##_buf_[capacity];                                                                \
+    pm_lc name = {name##_buf_, 0, (capacity), 0, 0}
+
+void pm_lc_push(pm_lc *lc, pm_var v, const fr_t *coef);
+/* lc += coef * other (term by term). */
+void pm_lc_add_lc(pm_lc *lc, const pm_lc *other, const fr_t *coef);
+/* Put lc into bellpepper's canonical form (sort inputs-then-aux by index, merge repeats). */
+void pm_lc_canon(pm_lc *lc);
+static inline void pm_lc_clear(pm_lc *lc) { lc->n = 0; }
+void pm_lc_free(pm_lc *lc);
+
+/* A CSR matrix under construction: rows appended one at a time; col holds raw pm_var. */
+typedef struct {
+    uint64_t *row_ptr;
+    uint32_t *col;
+    fr_t *coef;
+    uint64_t nnz, cap_nnz, cap_rows;
+} pm_cs_rows;
+
+typedef struct pm_cs {
+    unsigned flags;
+    uint64_t n_constraints; /* recorded by the circuit (input constraints not included) */
+    uint32_t n_inputs;      /* ONE included */
+    uint64_t n_aux;
+    fr_t *in_val, *aux_val; /* PM_CS_WITNESS: values (Montgomery) */
+    uint64_t in_cap, aux_cap;
+    pm_cs_rows A, B, C;     /* PM_CS_RECORD */
+    int oom;
+} pm_cs;
+
+static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & PM_CS_RECORD) != 0; }
+static inline int pm_cs_witness(const pm_cs *cs) { return (cs->flags & PM_CS_WITNESS) != 0; }
+
+/* Start an empty system with Input(0) = ONE (value 1). flags: PM_CS_RECORD | PM_CS_WITNESS or 0. */
+void pm_cs_init(pm_cs *cs, unsigned flags);
+void pm_cs_free(pm_cs *cs);
+
+/* New Aux / Input variable. v: its value (Montgomery), read only in PM_CS_WITNESS mode (may be
+ * NULL otherwise; NULL in witness mode stores 0). */
+pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v);
+pm_var pm_cs_alloc_input(pm_cs *cs, const fr_t *v);
+/* New Aux holding 0 or 1 (no constraint). */
+pm_var pm_cs_alloc_bit_value(pm_cs *cs, int bit);
+/* Value of a variable (PM_CS_WITNESS only; FR zero otherwise). */
+void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v);
+
+/* Record <a,z>*<b,z> = <c,z>. The LCs are canonicalised in place (RECORD mode); in count/witness
+ * mode they are ignored (callers skip building them: see pm_cs_recording). Any may be NULL (= 0). */
+void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
+
+/* Finish: append the per-input constraints, build the CSR system (RECORD; *out must be zeroed,
+ * NULL to skip) and the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux;
+ * NULL to skip). out->n_pub_in = n_inputs - 1, n_prv_in = 0, n_wires = n_inputs + n_aux.
+ * Errors: PM_ERR_NOMEM (also when synthesis ran out of memory), PM_ERR_ARG when a mode needed
+ * for a requested output was not set or sizes pass u32. The builder's buffers are moved into
+ * *out; pm_cs_free is still required. */
+pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err);
+
+/* Powers of two 2^i (i < 256) and -1 in Montgomery form (table built on first use). */
+const fr_t *pm_fr_pow2(unsigned i);
+const fr_t *pm_fr_minus_one(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

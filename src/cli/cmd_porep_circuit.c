@@ -1,0 +1,84 @@
+/*
+ * cmd_porep_circuit.c — `proofmill porep circuit-info --sector-size S`: synthesize one partition
+ * of the StackedDRG circuit in count-only mode (nothing stored) and print constraints, inputs and
+ * aux totals as bellperson counts them, plus per-gadget counts (circuits/filecoin/porep_circuit.h).
+ *
+ * "constraints" = the circuit's own; "+ input constraints" = one per input (ONE included) that
+ * bellperson's prover/generator append; their sum is the QAP row count (POREP.md §6.8).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "circuits/filecoin/porep_circuit.h"
+#include "cli/porep_cli.h"
+#include "filecoin/sizes.h"
+
+static int porep_circuit_info(int argc, char **argv) {
+    const char *size_text = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
+        else if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: proofmill porep circuit-info --sector-size S [--json]\n"
+                   "  S: 2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB, 32GiB, 64GiB\n");
+            return PM_EXIT_OK;
+        } else
+            return pm_cli_usage("porep circuit-info: unknown argument '%s'", argv[i]);
+    }
+    if (!size_text) return pm_cli_usage("porep circuit-info: --sector-size is required");
+    pm_error err;
+    pm_error_clear(&err);
+    uint64_t bytes;
+    if (fil_sector_size_parse(&bytes, size_text, &err)) return pm_cli_fail(&err);
+    const fil_sector_info_t *si = fil_sector_info(bytes);
+    pm_porep_shape shape;
+    if (pm_porep_shape_for_size(&shape, bytes, &err)) return pm_cli_fail(&err);
+    pm_cs cs;
+    pm_cs_init(&cs, 0);
+    pm_porep_stats stats;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pm_status st = pm_porep_synthesize(&cs, &shape, NULL, 0, &stats, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st) {
+        pm_cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    uint64_t rows = cs.n_constraints + cs.n_inputs;
+    unsigned k = 0;
+    while ((1ull << k) < rows) k++;
+    if (json) {
+        printf("{\"sector_size\": %llu, \"partitions\": %u, \"challenges\": %u, \"layers\": %u, "
+               "\"constraints\": %llu, \"input_constraints\": %u, \"rows\": %llu, \"inputs\": %u, "
+               "\"aux\": %llu, \"domain_log2\": %u, \"gadgets\": {",
+               (unsigned long long)bytes, si->partitions, shape.challenges, shape.layers,
+               (unsigned long long)cs.n_constraints, cs.n_inputs, (unsigned long long)rows, cs.n_inputs,
+               (unsigned long long)cs.n_aux, k);
+        for (unsigned g = 0; g < PM_POREP_G_COUNT; g++)
+            printf("%s\"%s\": {\"constraints\": %llu, \"aux\": %llu}", g ? ", " : "", pm_porep_gadget_name(g),
+                   (unsigned long long)stats.constraints[g], (unsigned long long)stats.aux[g]);
+        printf("}}\n");
+    } else {
+        printf("sector size          %s (%llu bytes), %u partition(s), %u challenges/partition, %u layers\n",
+               si->name, (unsigned long long)bytes, si->partitions, shape.challenges, shape.layers);
+        printf("circuit constraints  %llu\n", (unsigned long long)cs.n_constraints);
+        printf("input constraints    %u\n", cs.n_inputs);
+        printf("rows for the QAP     %llu (domain 2^%u)\n", (unsigned long long)rows, k);
+        printf("inputs (with ONE)    %u\n", cs.n_inputs);
+        printf("aux                  %llu\n", (unsigned long long)cs.n_aux);
+        printf("per gadget (partition total)        constraints          aux\n");
+        for (unsigned g = 0; g < PM_POREP_G_COUNT; g++)
+            printf("  %-28s %16llu %12llu\n", pm_porep_gadget_name(g),
+                   (unsigned long long)stats.constraints[g], (unsigned long long)stats.aux[g]);
+        printf("counted in %.2f s (count-only synthesis, nothing stored)\n", sec);
+    }
+    pm_cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+PM_POREP_SUBCOMMAND(circuit_info, "circuit-info", "--sector-size S [--json]",
+                    "constraint/input/aux counts of one PoRep partition circuit (C2)", porep_circuit_info)
