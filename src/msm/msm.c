@@ -14,7 +14,7 @@
  * the 2^c term the running-sum reduction (2^(c-1) buckets, one mixed + one full XYZZ addition
  * each, ~24 M, i.e. ~1.5 accumulation additions per unit of 2^c). Measured on G1 (CPU time,
  * 1 thread): 2^16 points best at c = 13, 2^18 at c = 13..14 (c = 16 is ~12% slower), which
- * this model reproduces. c is capped at MSM_WINDOW_MAX so one thread's buckets stay a few MiB. */
+ * this model reproduces. c is capped at MSM_WINDOW_MAX (20: 48 MiB of G1 buckets per thread). */
 unsigned msm_window_bits(size_t n) {
     if (n == 0) return 1;
     unsigned best = 1;

@@ -29,9 +29,9 @@
  *  2. Signed digits: each general scalar k < 2^255 is written k = sum_{j<W} d_j 2^{cj} with
  *     d_j in [-2^(c-1), 2^(c-1)] and W = ceil(256 / c) windows. Digit j is the window's c bits
  *     plus a carry of 1 when the previous window's own c bits were >= 2^(c-1) (that digit was
- *     then made negative by subtracting 2^c); computed statelessly as the Booth recoding of the c+1 bits
- *     k[cj-1 .. cj+c-1] (Booth 1951; the signed-digit bucket form as in Bernstein et al. above).
- *     Because c*W >= 256 > 255, the top digit is never negative and never carries out.
+ *     then made negative by subtracting 2^c); computed statelessly as the Booth recoding of the
+ *     c+1 bits k[cj-1 .. cj+c-1] (Booth 1951; the signed-digit bucket form as in Bernstein et
+ *     al. above). Because c*W >= 256 > 255, the top digit is never negative and never carries out.
  *  3. Buckets: per window 2^(c-1) buckets B_1..B_{2^(c-1)}; digit d > 0 adds P to B_d, d < 0
  *     subtracts P from B_{-d} (negating an affine point is free), d = 0 skips.
  *     - c < 9: XYZZ buckets, one XYZZ mixed addition per point = 8M + 2S (EFD "madd-2008-s").
@@ -51,8 +51,8 @@
  * Cost model for the window width c (msm_window_bits): about W*(n_g + 1.5*2^c) additions
  * (n_g bucket additions per window, plus 2^(c-1) buckets * 2 reduction additions that cost
  * ~3 bucket additions each), minimised over c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g.
- * c = 13 at 2^16 points, c = 14 at 2^18, c = 16 at 2^20 points (msm_plan in msm_internal.h
- * then adjusts c and slices to the thread count). Op-count floor per general point:
+ * c = 13 at 2^16 points, 14 at 2^18, 16 at 2^20, 19 at 2^23, 20 at 2^24 and above (msm_plan in
+ * msm_internal.h then adjusts c and slices to the thread count). Op-count floor per general point:
  * W = ceil(256/c) bucket additions, i.e. 16 per point at c = 16: 16 * 6 = 96 Fp
  * multiplications for G1 on the batch-affine path (16 * 10 = 160 with XYZZ), 16 * 15 = 240 for
  * G2 (5 Fp2 mul/sqr with the batch inversion on Fp norms; XYZZ: 16 * 28 = 448).
@@ -100,8 +100,9 @@ extern "C" {
 #endif
 
 /* Largest window width c (bits) the MSM uses or accepts as an override: 2^(c-1) affine buckets
- * per thread, i.e. 3 MiB (G1) / 6 MiB (G2) per thread at c = 16. */
-#define MSM_WINDOW_MAX 16u
+ * per thread, i.e. 3 MiB (G1) / 6 MiB (G2) per thread at c = 16, 48 / 96 MiB at c = 20. The cost
+ * model picks c > 16 only above ~4.3 M general points (fewer windows: 15 at c = 18, 13 at 20). */
+#define MSM_WINDOW_MAX 20u
 /* Largest thread count honoured; larger requests are capped. */
 #define MSM_THREADS_MAX 256u
 /* Points per internal chunk (indices are 32-bit); larger n is processed chunk by chunk. */

@@ -190,7 +190,9 @@ static void test_all_windows(void **state) {
     ks[3] = (fr_t){{0}};
     T_JAC want;
     oracle_fr(&want, a, ks, N);
-    for (unsigned c = 1; c <= MSM_WINDOW_MAX; c++) {
+    /* c = 1..16 here; 17..MSM_WINDOW_MAX (2^16..2^19 buckets) only in the toy test: the
+     * reduction alone would take seconds per width on a real curve */
+    for (unsigned c = 1; c <= 16; c++) {
         T_JAC got;
         assert_int_equal(M_(vartime_window)(&got, pts, ks, N, 2, c, NULL, 0), PM_OK);
         if (!T_(jac_eq)(&got, &want)) fail_msg(T_NAME " forced c=%u wrong", c);
