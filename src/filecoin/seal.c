@@ -52,9 +52,10 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
     if (!s->rp)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "seal: unknown registered proof %u",
                             p->registered_proof);
-    if (s->rp->feature != FIL_FEATURE_NONE)
+    if (s->rp->feature == FIL_FEATURE_SYNTHETIC_POREP)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "seal: %s: only interactive PoRep proofs are sealed here", s->rp->name);
+                            "seal: %s: synthetic PoRep (pre-generated synthetic proofs) is not supported",
+                            s->rp->name);
     s->si = fil_sector_info(s->rp->sector_size);
     uint64_t nodes = s->si->nodes;
     fil_porep_id(s->porep_id, s->rp->id);

@@ -55,8 +55,9 @@ typedef struct fil_seal {
     int done;
 } fil_seal_t;
 
-/* Seal. On success *s owns everything (free with fil_seal_free). Errors: PM_ERR_ARG (unknown
- * registered proof, NI/synthetic feature — only interactive proofs are sealed here),
+/* Seal. On success *s owns everything (free with fil_seal_free). Interactive and
+ * non-interactive registered proofs (NI replicates identically; only C1's challenges and partition
+ * count differ). Errors: PM_ERR_ARG (unknown registered proof, synthetic-PoRep feature),
  * PM_ERR_ENCODING (a data node ≥ r, offset = its byte offset), PM_ERR_NOMEM. */
 pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err);
 void fil_seal_free(fil_seal_t *s);

@@ -107,7 +107,9 @@ pm_status fil_c1_from_seal(fil_c1_t *c1, const fil_seal_t *s, const uint8_t seed
     memset(c1, 0, sizeof *c1);
     if (!s->done) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "C1: the sector is not sealed");
     const fil_sector_info_t *si = s->si;
-    unsigned L = si->layers, C = si->challenges_per_partition;
+    int ni = s->rp->feature == FIL_FEATURE_NON_INTERACTIVE_POREP;
+    unsigned L = si->layers, C = ni ? si->ni_challenges_per_partition : si->challenges_per_partition;
+    unsigned P = ni ? si->ni_partitions : si->partitions;
     pm_status st;
     c1->registered_proof = s->rp->id;
     c1->sector_size = si->sector_size;
@@ -116,14 +118,17 @@ pm_status fil_c1_from_seal(fil_c1_t *c1, const fil_seal_t *s, const uint8_t seed
     memcpy(c1->replica_id, s->replica_id, 32);
     memcpy(c1->seed, seed, 32);
     memcpy(c1->ticket, s->ticket, 32);
-    if ((st = fil_c1_alloc_proofs(c1, si->partitions, C, err))) goto fail;
+    if ((st = fil_c1_alloc_proofs(c1, P, C, err))) goto fail;
     uint64_t *ch = malloc(sizeof *ch * C);
     if (!ch) {
         st = nomem(err);
         goto fail;
     }
-    for (unsigned k = 0; k < si->partitions && !st; k++) {
-        fil_challenges_interactive(ch, C, si->nodes, s->replica_id, seed, k);
+    for (unsigned k = 0; k < P && !st; k++) {
+        if (ni)
+            fil_challenges_ni(ch, C, si->nodes, s->replica_id, s->comm_r, k);
+        else
+            fil_challenges_interactive(ch, C, si->nodes, s->replica_id, seed, k);
         for (unsigned i = 0; i < C && !st; i++) {
             fil_vanilla_proof_t *v = fil_c1_proof(c1, k, i);
             uint64_t c = ch[i];

@@ -91,8 +91,8 @@ pm_status fil_c1_alloc_proofs(fil_c1_t *c1, uint32_t partitions, uint32_t challe
 void fil_c1_free(fil_c1_t *c1);
 
 struct fil_seal;
-/* C1 of a sealed sector (seal.h): challenges from seed (interactive derivation, challenges.h) for
- * every partition, then for each the proofs listed above, read from the seal's trees and labels
+/* C1 of a sealed sector (seal.h): challenges (challenges.h; interactive from seed, or NI from
+ * comm_r for the NonInteractivePoRep proofs, then 13/126 partitions) for every partition, then for each the proofs listed above, read from the seal's trees and labels
  * and graph. The result is self-contained (copies, not pointers into the seal).
  * Errors: PM_ERR_ARG (the seal was not completed), PM_ERR_NOMEM. */
 pm_status fil_c1_from_seal(fil_c1_t *c1, const struct fil_seal *s, const uint8_t seed[32],

@@ -116,6 +116,25 @@ static void test_seal_2kib_random_all_versions(void **st) {
     }
 }
 
+/* Non-interactive PoRep (id 15, 2 KiB): 13 partitions x 2 challenges derived from comm_r. */
+static void test_seal_2kib_ni(void **st) {
+    (void)st;
+    fil_seal_t s;
+    seal_or_fail(&s, 15, NULL);
+    uint8_t seed[32] = {0};
+    fil_c1_t c1;
+    pm_error err;
+    if (fil_c1_from_seal(&c1, &s, seed, &err)) fail_msg("C1: %s", err.msg);
+    assert_int_equal(c1.partitions, 13);
+    assert_int_equal(c1.challenges, 2);
+    if (fil_c1_verify(&c1, NULL, &err)) fail_msg("verify: %s", err.msg);
+    roundtrip(&c1);
+    c1.comm_r[0] ^= 1; /* NI challenges hash comm_r: they all move */
+    assert_int_equal(fil_c1_verify(&c1, NULL, &err), PM_ERR_UNSATISFIED);
+    fil_c1_free(&c1);
+    fil_seal_free(&s);
+}
+
 static void test_fr32_pad(void **st) {
     (void)st;
     uint8_t in[127], out[128];
@@ -226,6 +245,7 @@ int main(void) {
         cmocka_unit_test(test_sparse_matches_dense),
         cmocka_unit_test(test_seal_2kib_zero),
         cmocka_unit_test(test_seal_2kib_random_all_versions),
+        cmocka_unit_test(test_seal_2kib_ni),
         cmocka_unit_test(test_seal_8mib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
