@@ -1,12 +1,16 @@
 /*
  * cmd_params.c — `proofmill params ...`: bellperson/Filecoin parameter files and 192-byte proofs.
  *
- *   params prove --params key.params --r1cs circuit.r1cs --wtns witness.wtns --out proof.bin
- *                [--count K] [--seed S] [--threads N] [-v]
- *       K proofs (default 1) with fresh r, s each (getrandom, or a seeded stream for tests),
- *       192 bytes each, concatenated. Each is verified against the .params' vk before writing.
- *   params verify-bytes key.vk proof.bin (public.json | x1 x2 ...) [--batch] [--subgroup]
- *       Every proof in proof.bin against the same public inputs (decimal). Single mode prints
+ *   params prove --params key.params --r1cs circuit.r1cs --wtns witness.wtns [--wtns w2 ...]
+ *                --out proof.bin [--count K] [--seed S] [--threads N] [-v]
+ *       One proof per --wtns (partitions, in order), or K proofs of one witness (default 1), with
+ *       fresh r, s each (getrandom, or a seeded stream for tests), 192 bytes each, concatenated.
+ *       Each is verified against the .params' vk before writing.
+ *   params verify-bytes key.vk proof.bin (public.json [p2.json ...] | x1 x2 ...) [--batch]
+ *                [--subgroup]
+ *       Every proof in proof.bin against the same public inputs (one public.json or decimal
+ *       numbers), or proof j against the j-th public.json when one is given per proof. Single
+ *       mode prints
  *       "proof j: OK|INVALID" per proof; --batch runs one random-linear-combination check and,
  *       if it fails, falls back to single mode to name the bad proofs. Exit 0 all valid, 1 some
  *       invalid, 2 bad input.
@@ -19,8 +23,8 @@
  *       missing or wrong.
  *   params names
  *       The v28 PoRep parameter file stems for each sector size.
- * (Intended to be reachable as `proofmill groth16 prove --params ...` / `groth16 verify-bytes` once
- * src/cli/groth16.c forwards those forms here.)
+ * `proofmill groth16 prove --params ...` / `groth16 verify-bytes ...` reach the same code once
+ * src/cli/groth16.c forwards them (cmd_setup.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +36,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/cmd_setup.h"
 #include "filecoin/param_names.h"
 #include "groth16/params.h"
 #include "groth16/proof_bytes.h"
@@ -78,8 +83,10 @@ static int draw_fr(fr_t *r, uint64_t *seed) {
     }
 }
 
-static int cmd_prove(int argc, char **argv) {
-    const char *pp = NULL, *rp = NULL, *wp = NULL, *op = NULL;
+int pm_cli_params_prove_main(int argc, char **argv) {
+    const char *pp = NULL, *rp = NULL, *op = NULL;
+    const char *wps[64];
+    unsigned nw = 0;
     unsigned threads = 0, count = 1;
     uint64_t seed = 0;
     int have_seed = 0, verbose = 0;
@@ -88,7 +95,10 @@ static int cmd_prove(int argc, char **argv) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--params") && v) pp = argv[++i];
         else if (!strcmp(a, "--r1cs") && v) rp = argv[++i];
-        else if (!strcmp(a, "--wtns") && v) wp = argv[++i];
+        else if (!strcmp(a, "--wtns") && v) {
+            if (nw == 64) return pm_cli_usage("params prove: at most 64 --wtns");
+            wps[nw++] = argv[++i];
+        }
         else if (!strcmp(a, "--out") && v) op = argv[++i];
         else if (!strcmp(a, "--count") && v) count = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--threads") && v) threads = (unsigned)strtoul(argv[++i], NULL, 10);
@@ -96,7 +106,10 @@ static int cmd_prove(int argc, char **argv) {
         else if (!strcmp(a, "-v")) verbose = 1;
         else return pm_cli_usage("params prove: unexpected argument %s", a);
     }
-    if (!pp || !rp || !wp || !op || count == 0)
+    if (nw > 1 && count != 1)
+        return pm_cli_usage("params prove: --count applies to a single --wtns");
+    if (nw > 1) count = nw;
+    if (!pp || !rp || !nw || !op || count == 0)
         return pm_cli_usage("usage: proofmill params prove --params key.params --r1cs c.r1cs "
                             "--wtns w.wtns --out proof.bin [--count K] [--seed S]");
 #ifdef _OPENMP
@@ -110,8 +123,9 @@ static int cmd_prove(int argc, char **argv) {
     groth16_vk_t vk = {0};
     groth16_proof_t *proofs = NULL;
     int rc = PM_EXIT_USAGE;
+    const char *wp = wps[0];
     double t0 = now_s();
-    if (params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) || wtns_read(&w, wp, &err) ||
+    if (params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) ||
         params_vk_to_groth16_vk(&vk, &p.vk, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -122,7 +136,16 @@ static int cmd_prove(int argc, char **argv) {
         fprintf(stderr, "proofmill: out of memory\n");
         goto out;
     }
+    (void)t1;
     for (unsigned k = 0; k < count; k++) {
+        if (k == 0 || nw > 1) { /* one witness per partition, in order */
+            wtns_free(&w);
+            wp = wps[nw > 1 ? k : 0];
+            if (wtns_read(&w, wp, &err)) {
+                pm_cli_fail(&err);
+                goto out;
+            }
+        }
         fr_t r, s;
         if (draw_fr(&r, have_seed ? &seed : NULL) || draw_fr(&s, have_seed ? &seed : NULL)) {
             fprintf(stderr, "proofmill: cannot read /dev/urandom\n");
@@ -159,7 +182,7 @@ out:
     return rc;
 }
 
-static int cmd_verify_bytes(int argc, char **argv) {
+int pm_cli_params_verify_bytes_main(int argc, char **argv) {
     const char *vkp = NULL, *pfp = NULL;
     int batch = 0, subgroup = 0;
     const char **pub = calloc((size_t)argc, sizeof *pub);
@@ -190,11 +213,32 @@ static int cmd_verify_bytes(int argc, char **argv) {
         rc = pm_cli_fail(&err);
         goto out;
     }
-    if (npub_args == 1 && ends_with(pub[0], ".json")) {
-        if (groth16_public_load_json(&x, &nx, pub[0], &err)) {
-            rc = pm_cli_fail(&err);
-            goto out;
+    size_t nfiles = 0; /* public.json files given: 1 = shared by all proofs, k = one per proof */
+    if (npub_args >= 1 && ends_with(pub[0], ".json")) {
+        nfiles = npub_args;
+        x = malloc(nfiles * (vk.n_public ? vk.n_public : 1) * sizeof *x);
+        if (!x) goto out;
+        for (size_t f = 0; f < nfiles; f++) {
+            fr_t *xf = NULL;
+            size_t nf = 0;
+            if (!ends_with(pub[f], ".json")) {
+                rc = pm_cli_usage("verify-bytes: mix of public.json files and numbers");
+                goto out;
+            }
+            if (groth16_public_load_json(&xf, &nf, pub[f], &err)) {
+                rc = pm_cli_fail(&err);
+                goto out;
+            }
+            if (nf != vk.n_public) {
+                fprintf(stderr, "proofmill: %s has %zu public inputs, %s expects %zu\n", pub[f], nf,
+                        vkp, vk.n_public);
+                free(xf);
+                goto out;
+            }
+            memcpy(x + f * vk.n_public, xf, nf * sizeof *x);
+            free(xf);
         }
+        nx = vk.n_public;
     } else {
         x = malloc((npub_args ? npub_args : 1) * sizeof *x);
         nx = npub_args;
@@ -216,9 +260,14 @@ static int cmd_verify_bytes(int argc, char **argv) {
         rc = (err.code == PM_ERR_IO || err.code == PM_ERR_FORMAT) ? PM_EXIT_USAGE : PM_EXIT_INVALID;
         goto out;
     }
+    if (nfiles > 1 && nfiles != n) {
+        fprintf(stderr, "proofmill: %zu public.json files for %zu proofs (give 1 or %zu)\n", nfiles, n, n);
+        goto out;
+    }
+    size_t stride = nfiles > 1 ? vk.n_public : 0;
     if (batch) {
         int valid = 0;
-        if (groth16_verify_batch(&valid, &vk, proofs, n, x, 0, 0, &err)) {
+        if (groth16_verify_batch(&valid, &vk, proofs, n, x, stride, 0, &err)) {
             rc = pm_cli_fail(&err);
             goto out;
         }
@@ -232,7 +281,7 @@ static int cmd_verify_bytes(int argc, char **argv) {
     rc = PM_EXIT_OK;
     for (size_t j = 0; j < n; j++) {
         int valid = 0;
-        if (groth16_verify(&valid, &vk, x, nx, &proofs[j], pfp, NULL, &err)) {
+        if (groth16_verify(&valid, &vk, x + j * stride, nx, &proofs[j], pfp, NULL, &err)) {
             rc = pm_cli_fail(&err);
             goto out;
         }
@@ -323,8 +372,8 @@ static int cmd_names(void) {
 }
 
 static int cmd_params(int argc, char **argv) {
-    if (argc >= 2 && !strcmp(argv[1], "prove")) return cmd_prove(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "verify-bytes")) return cmd_verify_bytes(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "prove")) return pm_cli_params_prove_main(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "verify-bytes")) return pm_cli_params_verify_bytes_main(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "copy")) return cmd_copy(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "check")) return cmd_check(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "names")) return cmd_names();

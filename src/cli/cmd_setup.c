@@ -8,7 +8,8 @@
  * verificationkey` take it). .params: bellperson parameters plus key.vk beside it (the name with
  * .params replaced by .vk). Toxic waste from getrandom unless --seed (tests only: the key is
  * then forgeable by anyone who knows the seed). -v prints timings to stderr.
- * (Intended to be reachable as `proofmill groth16 setup` too once src/cli/groth16.c forwards it.)
+ * `proofmill groth16 setup ...` reaches the same code once src/cli/groth16.c forwards it
+ * (cmd_setup.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/cmd_setup.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "groth16/zkey_write.h"
@@ -30,7 +32,7 @@ static int ends_with(const char *s, const char *suf) {
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-static int cmd_setup(int argc, char **argv) {
+int pm_cli_setup_main(int argc, char **argv) {
     const char *r1cs_path = NULL, *out = NULL;
     uint64_t seed = 0;
     int have_seed = 0, verbose = 0;
@@ -119,4 +121,4 @@ static int cmd_setup(int argc, char **argv) {
 }
 
 PM_CLI_COMMAND(setup, SETUP_USAGE, "Groth16 key generation: snarkjs .zkey or bellperson .params+.vk",
-               cmd_setup)
+               pm_cli_setup_main)
