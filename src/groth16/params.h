@@ -19,10 +19,11 @@
  * (PM_ERR_ENCODING: the uncompressed encoding must have the compression bit 0 and the sort bit 0),
  * on its curve (PM_ERR_NOT_ON_CURVE) and, with BP_PARAMS_CHECK_SUBGROUP, in the order-r subgroup
  * (PM_ERR_NOT_IN_SUBGROUP). Every error names the file and the absolute byte offset of the point
- * or count at fault. Cost: the on-curve test is ~2 Fp multiplications per coordinate (negligible
- * next to reading the bytes); the subgroup test is an endomorphism-based scalar multiplication
- * (~64-bit scalar: some tens of microseconds per G1 point, ~3x that for G2), i.e. it dominates a
- * load by ~100x, hence the flag. Decoding runs on the OpenMP team, in chunks per vector.
+ * or count at fault. Cost (docs/perf/params.md, 16 cores): the default decode (big-endian ->
+ * Montgomery, flags, < p, on-curve: ~2 Fp multiplications per coordinate) loads at 3.3-3.6 GB/s,
+ * 2.2-2.6x the time of `cat` of the same file from the page cache; the subgroup test (an
+ * endomorphism check costing a ~64-bit scalar multiplication per point, ~3x more in G2) makes the
+ * load 140x slower (0.025 GB/s), hence the flag. Decoding runs on the OpenMP team, in chunks per vector.
  *
  * In memory: affine points in Montgomery form (curve/g1.h, g2.h).
  */
