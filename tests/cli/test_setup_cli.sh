@@ -18,8 +18,14 @@ expect_rc 0 "r1cs synth" "$PM" r1cs synth --constraints 300 --density 3 --bits 0
 "$SNARKJS" wtns check "$TMP/synth.r1cs" "$TMP/synth.wtns" >"$TMP/out" 2>&1
 if grep -q "WITNESS IS CORRECT" "$TMP/out"; then pass "snarkjs wtns check accepts the synthetic witness"; else fail "snarkjs wtns check"; tail -3 "$TMP/out"; fi
 
-for c in multiplier powchain synth; do
-  if [ "$c" = synth ]; then R1CS=$TMP/synth.r1cs; WTNS=$TMP/synth.wtns; else R1CS=$SRC/tests/data/$c/circuit.r1cs; WTNS=$SRC/tests/data/$c/witness.wtns; fi
+# the shared merkle_poseidon fixture (10,815 constraints) when ../shared/fixtures is there
+CIRCUITS="multiplier powchain synth"
+if [ -f "$SHARED/bls12381/merkle_poseidon/circuit.r1cs" ]; then CIRCUITS="$CIRCUITS merkle_poseidon"
+else echo "NOTE: $SHARED/bls12381/merkle_poseidon absent: shared fixture skipped"; fi
+for c in $CIRCUITS; do
+  if [ "$c" = synth ]; then R1CS=$TMP/synth.r1cs; WTNS=$TMP/synth.wtns
+  elif [ "$c" = merkle_poseidon ]; then R1CS=$SHARED/bls12381/$c/circuit.r1cs; WTNS=$SHARED/bls12381/$c/witness.wtns
+  else R1CS=$SRC/tests/data/$c/circuit.r1cs; WTNS=$SRC/tests/data/$c/witness.wtns; fi
   K=$TMP/$c
   expect_rc 0 "$c: setup .zkey" "$PM" setup "$R1CS" --out "$K.zkey" --seed 9
   expect_rc 0 "$c: snarkjs exports the vk of our zkey" "$SNARKJS" zkey export verificationkey "$K.zkey" "$K.vk.json"
