@@ -14,6 +14,9 @@
  *       Filecoin does before using a cache. Prints "OK", "BAD (digest X, published Y)" or
  *       "UNKNOWN (no published digest for this name)" per file. Exit 1 when any file is BAD, 2 on
  *       IO errors or when no cache file was found.
+ *   proofmill porep info
+ *       Print the sector-size table (nodes, layers, partitions, challenges, NI values, tree shape)
+ *       and the 20 registered proofs with their API version, porep_id and parent-cache name.
  *   proofmill porep parents --sector-size S [--proof ID | --porep-id HEX64 --api-version V] NODE...
  *       Print the 14 parents (6 DRG | 8 expander) of each NODE.
  */
@@ -257,6 +260,35 @@ static int porep_check_parent_cache(int argc, char **argv) {
     return worst == 2 ? PM_EXIT_USAGE : worst;
 }
 
+static int porep_info(int argc, char **argv) {
+    if (argc > 1) return pm_cli_usage("porep info takes no arguments");
+    size_t n;
+    const fil_sector_info_t *s = fil_sector_infos(&n);
+    printf("%-7s %11s %6s %5s %5s %5s %6s %6s %5s %-6s %5s %s\n", "size", "nodes", "layers", "parts",
+           "minch", "ch/p", "NIpart", "NIminc", "NIc/p", "shape", "trees", "published");
+    for (size_t i = 0; i < n; i++)
+        printf("%-7s %11llu %6u %5u %5u %5u %6u %6u %5u %u-%u-%u  %5u %s\n", s[i].name,
+               (unsigned long long)s[i].nodes, s[i].layers, s[i].partitions, s[i].min_challenges,
+               s[i].challenges_per_partition, s[i].ni_partitions, s[i].ni_min_challenges,
+               s[i].ni_challenges_per_partition, s[i].base_arity, s[i].sub_arity, s[i].top_arity,
+               s[i].base_tree_count, s[i].published ? "yes" : "no");
+    printf("\n%-3s %-46s %-7s %-18s %s\n", "id", "registered proof", "api", "porep_id (hex, 16 of 32 bytes)",
+           "parent cache");
+    for (unsigned id = 0; id < FIL_REGISTERED_PROOF_COUNT; id++) {
+        const fil_registered_proof_t *p = fil_registered_proof(id);
+        uint8_t pid[32];
+        fil_porep_id(pid, id);
+        char hex[65], name[88];
+        fil_hex(hex, pid, 16);
+        fil_graph_t g;
+        if (fil_graph_init(&g, p->sector_size / 32, pid, p->api_version, NULL)) return PM_EXIT_USAGE;
+        fil_parent_cache_name(name, &g);
+        printf("%-3u %-46s %-7s %-32s %s\n", id, p->name, fil_api_version_name(p->api_version), hex, name);
+    }
+    return PM_EXIT_OK;
+}
+
+PM_POREP_SUBCOMMAND(info, "info", "", "sector sizes, registered proofs, porep ids, cache names", porep_info)
 PM_POREP_SUBCOMMAND(check_parent_cache, "check-parent-cache", "FILE|DIR...",
                     "check parent-cache files against parent_cache.json by name", porep_check_parent_cache)
 PM_POREP_SUBCOMMAND(parent_cache, "parent-cache",

@@ -13,6 +13,11 @@ expect_msg "porep --help" "parent-cache" "parents"
 expect_rc 2 "porep without subcommand" "$PM" porep
 expect_rc 2 "porep unknown subcommand" "$PM" porep frobnicate
 
+expect_rc 0 "porep info" "$PM" porep info
+expect_msg "porep info" "32GiB" "1073741824" "8-8-2" "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep" \
+  "v28-sdr-parent-21981246c370f9d76c7a77ab273d94bde0ceb4e938292334960bce05585dc117.cache"
+expect_rc 2 "porep info with an argument" "$PM" porep info x
+
 expect_rc 0 "2KiB V1_1 cache into a file" "$PM" porep parent-cache --sector-size 2KiB --out "$TMP/c5" --quiet
 expect_msg "2KiB V1_1 digest" "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97" "published: match"
 if [ "$(stat -c %s "$TMP/c5")" = 3584 ]; then pass "2KiB cache is 64 x 56 bytes"; else fail "2KiB cache size $(stat -c %s "$TMP/c5")"; fi
