@@ -154,6 +154,41 @@ static void test_batched_rows(void **st) {
     free(rows);
 }
 
+/* V1_0 truncates the permuted index to u32 before dividing by 8, so for 32 GiB (8 * 2^30 = 2^33
+ * permuted values) no expander parent lies in the upper half of the layer — the behaviour
+ * rust-fil-proofs' graph.rs test `test_graph_distribution_pathology` shows. V1_1 divides in 64
+ * bits and reaches the whole layer. Sampled over nodes spread across the layer. */
+static void test_v1_0_pathology(void **st) {
+    (void)st;
+    uint8_t pid0[32], pid1[32];
+    fil_porep_id(pid0, 3);
+    fil_porep_id(pid1, 8);
+    fil_graph_t g0, g1, g1same;
+    const uint64_t nodes = 1ull << 30;
+    assert_int_equal(fil_graph_init(&g0, nodes, pid0, FIL_API_V1_0_0, NULL), PM_OK);
+    assert_int_equal(fil_graph_init(&g1, nodes, pid1, FIL_API_V1_1_0, NULL), PM_OK);
+    assert_int_equal(fil_graph_init(&g1same, nodes, pid0, FIL_API_V1_1_0, NULL), PM_OK);
+    unsigned upper0 = 0, upper1 = 0, differ = 0;
+    for (uint64_t k = 0; k < 2000; k++) {
+        uint64_t v = k * (nodes / 2000) + 7;
+        uint32_t p0[8], p1[8], q[8];
+        fil_graph_exp_parents(p0, &g0, v);
+        fil_graph_exp_parents(p1, &g1, v);
+        fil_graph_exp_parents(q, &g1same, v);
+        for (int i = 0; i < 8; i++) {
+            uint64_t e = fil_feistel_permute(&g0.feistel, 8 * v + (uint64_t)i);
+            assert_int_equal(p0[i], (uint32_t)e / 8);
+            assert_int_equal(q[i], e / 8);
+            upper0 += p0[i] >= nodes / 2;
+            upper1 += p1[i] >= nodes / 2;
+            differ += p0[i] != q[i];
+        }
+    }
+    assert_int_equal(upper0, 0);
+    assert_true(upper1 > 6000 && upper1 < 10000); /* about half of 16000 */
+    assert_true(differ > 6000);
+}
+
 /* Cache names of porep ids 0..9 = the parent_cache.json names mapped in POREP.md §3.4. */
 static void test_cache_names(void **st) {
     (void)st;
@@ -223,7 +258,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chacha20_rfc8439), cmocka_unit_test(test_blake2b_round_hash),
         cmocka_unit_test(test_feistel_permutation), cmocka_unit_test(test_sample_rows_2k),
-        cmocka_unit_test(test_batched_rows),     cmocka_unit_test(test_cache_names),
+        cmocka_unit_test(test_batched_rows),     cmocka_unit_test(test_v1_0_pathology),
+        cmocka_unit_test(test_cache_names),
         cmocka_unit_test(test_cache_file),       cmocka_unit_test(test_digest_2k),
         cmocka_unit_test(test_digest_8m),
     };
