@@ -29,3 +29,7 @@ foreach(t ${PROOFMILL_CIRCUITS_TESTS})
   set_tests_properties(${tname} PROPERTIES ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
                        LABELS circuits SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
+# The 32 GiB matrix-facts test builds every linear combination (~42 s on 2 cores): label slow too.
+if(TEST test_circuits_porep_matrix)
+  set_tests_properties(test_circuits_porep_matrix PROPERTIES LABELS "circuits;slow")
+endif()

@@ -168,6 +168,8 @@ void pm_cs_init(pm_cs *cs, unsigned flags) {
 }
 
 void pm_cs_free(pm_cs *cs) {
+    free(cs->a_aux_density);
+    free(cs->b_aux_density);
     free(cs->in_val);
     free(cs->aux_val);
     pm_cs_rows *m[3] = {&cs->A, &cs->B, &cs->C};
@@ -223,9 +225,64 @@ void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v) {
     }
 }
 
+uint64_t pm_bitmap_popcount(const uint64_t *bm, uint64_t nbits) {
+    uint64_t n = 0;
+    if (!bm) return 0;
+    for (uint64_t w = 0; w < nbits / 64; w++) n += (uint64_t)__builtin_popcountll(bm[w]);
+    if (nbits % 64) n += (uint64_t)__builtin_popcountll(bm[nbits / 64] & ((1ull << (nbits % 64)) - 1));
+    return n;
+}
+
+static int density_reserve(pm_cs *cs) {
+    uint64_t need = (cs->n_aux + 63) / 64 + 1;
+    if (need <= cs->density_words) return 0;
+    uint64_t nw = cs->density_words ? cs->density_words * 2 : 1024;
+    while (nw < need) nw *= 2;
+    uint64_t *a = realloc(cs->a_aux_density, nw * 8), *b;
+    if (!a) return -1;
+    cs->a_aux_density = a;
+    b = realloc(cs->b_aux_density, nw * 8);
+    if (!b) return -1;
+    cs->b_aux_density = b;
+    memset(a + cs->density_words, 0, (nw - cs->density_words) * 8);
+    memset(b + cs->density_words, 0, (nw - cs->density_words) * 8);
+    cs->density_words = nw;
+    return 0;
+}
+
+static void stats_lc(pm_cs *cs, int m, pm_lc *lc) {
+    if (!lc) return;
+    pm_lc_canon(lc);
+    if (lc->oom) cs->oom = 1;
+    cs->nnz[m] += lc->n;
+    for (uint32_t i = 0; i < lc->n; i++) {
+        if (fr_is_zero(&lc->t[i].coef)) continue;
+        cs->nnz_nonzero[m]++;
+        pm_var v = lc->t[i].var;
+        uint32_t j = pm_var_index(v);
+        if (m == 0 && !pm_var_is_input(v)) cs->a_aux_density[j / 64] |= 1ull << (j % 64);
+        if (m == 1) {
+            if (pm_var_is_input(v)) {
+                if (j < 512) cs->b_input_density[j / 64] |= 1ull << (j % 64);
+            } else {
+                cs->b_aux_density[j / 64] |= 1ull << (j % 64);
+            }
+        }
+    }
+}
+
 void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c) {
     uint64_t row = cs->n_constraints++;
-    if (!pm_cs_recording(cs) || cs->oom) return;
+    if ((cs->flags & PM_CS_STATS) && !cs->oom) {
+        if (density_reserve(cs)) {
+            cs->oom = 1;
+        } else {
+            stats_lc(cs, 0, a);
+            stats_lc(cs, 1, b);
+            stats_lc(cs, 2, c);
+        }
+    }
+    if (!(cs->flags & PM_CS_RECORD) || cs->oom) return;
     rows_append(cs, &cs->A, row, a);
     rows_append(cs, &cs->B, row, b);
     rows_append(cs, &cs->C, row, c);
@@ -253,7 +310,7 @@ pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err) {
     if (rows >= UINT32_MAX || cols >= UINT32_MAX)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system too large for u32 rows/columns");
     if (out) {
-        if (!pm_cs_recording(cs))
+        if (!(cs->flags & PM_CS_RECORD))
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system was not recorded");
         /* bellperson: one constraint per input, A = Input(i), B = 0, C = 0 */
         uint64_t base = cs->n_constraints;

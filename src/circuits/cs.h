@@ -25,6 +25,9 @@
  *    This is the per-proof synthesis: witness only, then a = A·w etc. by SpMV over a recorded CSR.
  *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes).
  *  Both flags together: record and compute (tests check every constraint of a real witness).
+ *  - PM_CS_STATS: every LC is built and canonicalised but not stored; nnz per matrix and
+ *    bellperson's density bitmaps (a_aux, b_input, b_aux: variables with a non-zero coefficient)
+ *    are accumulated — the matrix facts of a 32 GiB partition without 26 GB of CSR.
  *  Gadgets branch only on which Booleans are constants (and their values), never on witness values,
  *  so all modes produce the same shape (bellpepper's rule, POREP.md §6.1).
  *
@@ -52,7 +55,7 @@ typedef uint32_t pm_var;
 static inline int pm_var_is_input(pm_var v) { return (v & PM_VAR_INPUT) != 0; }
 static inline uint32_t pm_var_index(pm_var v) { return v & ~PM_VAR_INPUT; }
 
-enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u };
+enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u, PM_CS_STATS = 4u };
 
 typedef struct {
     pm_var var;
@@ -96,10 +99,20 @@ typedef struct pm_cs {
     fr_t *in_val, *aux_val; /* PM_CS_WITNESS: values (Montgomery) */
     uint64_t in_cap, aux_cap;
     pm_cs_rows A, B, C;     /* PM_CS_RECORD */
+    /* PM_CS_STATS (circuit constraints only; pm_cs_finish's input rows are not included) */
+    uint64_t nnz[3];        /* terms of A, B, C after merging (zero coefficients included) */
+    uint64_t nnz_nonzero[3];
+    uint64_t *a_aux_density, *b_aux_density; /* bitmaps over aux (bit j = aux j) */
+    uint64_t b_input_density[8];             /* bitmap over inputs (< 512) */
+    uint64_t density_words;
     int oom;
 } pm_cs;
 
-static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & PM_CS_RECORD) != 0; }
+/* Popcount of a density bitmap of nbits bits. */
+uint64_t pm_bitmap_popcount(const uint64_t *bm, uint64_t nbits);
+
+/* LCs are built in RECORD and STATS modes. */
+static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & (PM_CS_RECORD | PM_CS_STATS)) != 0; }
 static inline int pm_cs_witness(const pm_cs *cs) { return (cs->flags & PM_CS_WITNESS) != 0; }
 
 /* Start an empty system with Input(0) = ONE (value 1). flags: PM_CS_RECORD | PM_CS_WITNESS or 0. */

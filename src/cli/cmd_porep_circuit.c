@@ -17,13 +17,16 @@
 
 static int porep_circuit_info(int argc, char **argv) {
     const char *size_text = NULL;
-    int json = 0;
+    int json = 0, stats_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
         else if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--matrix-stats")) stats_mode = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: proofmill porep circuit-info --sector-size S [--json]\n"
-                   "  S: 2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB, 32GiB, 64GiB\n");
+            printf("usage: proofmill porep circuit-info --sector-size S [--json] [--matrix-stats]\n"
+                   "  S: 2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB, 32GiB, 64GiB\n"
+                   "  --matrix-stats: also build every linear combination (not stored) and print\n"
+                   "    nnz of A, B, C and bellperson's density popcounts (slower: minutes at 32 GiB)\n");
             return PM_EXIT_OK;
         } else
             return pm_cli_usage("porep circuit-info: unknown argument '%s'", argv[i]);
@@ -37,7 +40,7 @@ static int porep_circuit_info(int argc, char **argv) {
     pm_porep_shape shape;
     if (pm_porep_shape_for_size(&shape, bytes, &err)) return pm_cli_fail(&err);
     pm_cs cs;
-    pm_cs_init(&cs, 0);
+    pm_cs_init(&cs, stats_mode ? PM_CS_STATS : 0);
     pm_porep_stats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -74,11 +77,25 @@ static int porep_circuit_info(int argc, char **argv) {
         for (unsigned g = 0; g < PM_POREP_G_COUNT; g++)
             printf("  %-28s %16llu %12llu\n", pm_porep_gadget_name(g),
                    (unsigned long long)stats.constraints[g], (unsigned long long)stats.aux[g]);
-        printf("counted in %.2f s (count-only synthesis, nothing stored)\n", sec);
+        printf("counted in %.2f s (%s synthesis, nothing stored)\n", sec, stats_mode ? "LC-building" : "count-only");
+    }
+    if (stats_mode) {
+        /* bellperson's input rows: A = Input(i) adds one A term each; inputs are dense in A */
+        uint64_t nin = cs.n_inputs;
+        printf("%snnz A %llu, B %llu, C %llu (with the %llu input rows; non-zero coefficients: A %llu, B %llu, "
+               "C %llu)\n",
+               json ? "# " : "", (unsigned long long)(cs.nnz[0] + nin), (unsigned long long)cs.nnz[1],
+               (unsigned long long)cs.nnz[2], (unsigned long long)nin,
+               (unsigned long long)(cs.nnz_nonzero[0] + nin), (unsigned long long)cs.nnz_nonzero[1],
+               (unsigned long long)cs.nnz_nonzero[2]);
+        printf("%sdensity popcounts: a_aux %llu, b_input %llu, b_aux %llu (of %llu aux)\n", json ? "# " : "",
+               (unsigned long long)pm_bitmap_popcount(cs.a_aux_density, cs.n_aux),
+               (unsigned long long)pm_bitmap_popcount(cs.b_input_density, cs.n_inputs),
+               (unsigned long long)pm_bitmap_popcount(cs.b_aux_density, cs.n_aux), (unsigned long long)cs.n_aux);
     }
     pm_cs_free(&cs);
     return PM_EXIT_OK;
 }
 
-PM_POREP_SUBCOMMAND(circuit_info, "circuit-info", "--sector-size S [--json]",
+PM_POREP_SUBCOMMAND(circuit_info, "circuit-info", "--sector-size S [--json] [--matrix-stats]",
                     "constraint/input/aux counts of one PoRep partition circuit (C2)", porep_circuit_info)
