@@ -17,10 +17,12 @@
  *   params copy in.params|in.vk out [--subgroup]
  *       Read (all checks; --subgroup adds subgroup tests) and write again (byte-identical for a
  *       well-formed file). Prints the counts and the load time.
- *   params check [DIR] --manifest parameters.json [--filter SUBSTR] [--skip-params]
+ *   params check [DIR] [--manifest parameters.json] [--filter SUBSTR] [--skip-params]
  *       BLAKE2b digests (first 32 hex chars) of the manifest's files in DIR (default
  *       $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters). Exit 1 if any file is
- *       missing or wrong.
+ *       missing or wrong. Without --manifest: the six v28 PoRep digests recorded in
+ *       ../shared/filecoin/POREP.md, for those of the files that are present (exit 1 if one is
+ *       wrong).
  *   params names
  *       The v28 PoRep parameter file stems for each sector size.
  * `proofmill groth16 prove --params ...` / `groth16 verify-bytes ...` reach the same code once
@@ -346,12 +348,17 @@ static int cmd_check(int argc, char **argv) {
     }
     if (!dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
     if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
-    if (!manifest)
-        return pm_cli_usage("params check needs --manifest parameters.json (Filecoin's "
-                            "{name: {cid, digest, sector_size}} manifest)");
     pm_error err;
     pm_error_clear(&err);
     fil_param_check_t res;
+    if (!manifest) {
+        /* no manifest: the digests recorded in POREP.md for the files that are present */
+        if (fil_param_check_known(&res, dir, skip, stdout, &err)) return pm_cli_fail(&err);
+        printf("%zu known: %zu ok, %zu bad, %zu absent (%s; built-in v28 PoRep digests, give "
+               "--manifest parameters.json for the full list)\n",
+               res.checked, res.ok, res.bad, res.missing, dir);
+        return res.bad ? PM_EXIT_INVALID : PM_EXIT_OK;
+    }
     if (fil_param_check_dir(&res, dir, manifest, filter, skip, stdout, &err))
         return pm_cli_fail(&err);
     printf("%zu checked: %zu ok, %zu bad, %zu missing (%s)\n", res.checked, res.ok, res.bad,

@@ -133,3 +133,53 @@ pm_status fil_param_check_dir(fil_param_check_t *res, const char *dir, const cha
     json_decref(root);
     return st;
 }
+
+/* POREP.md §1.5 (rust-fil-proofs parameters.json, v28 PoRep). */
+static const fil_known_digest_t KNOWN[] = {
+    {2048ull, ".vk", "dc1ade9929ade1708238f155343044ac"},
+    {8ull << 20, ".vk", "b687beb9adbd9dabe265a7e3620813e4"},
+    {512ull << 20, ".vk", "065179da19fbe515507267677f02823e"},
+    {32ull << 30, ".vk", "0c7b4aac1c40fdb7eb82bc355b41addf"},
+    {32ull << 30, ".params", "6a388072a518cf46ebd661f5cc46900a"},
+    {64ull << 30, ".vk", "a89884252c04c298d0b3c81bfd884164"},
+};
+
+const fil_known_digest_t *fil_known_digests(size_t *n) {
+    *n = sizeof KNOWN / sizeof KNOWN[0];
+    return KNOWN;
+}
+
+pm_status fil_param_check_known(fil_param_check_t *res, const char *dir, int skip_params, void *out,
+                                pm_error *err) {
+    memset(res, 0, sizeof *res);
+    FILE *o = out;
+    for (size_t i = 0; i < sizeof KNOWN / sizeof KNOWN[0]; i++) {
+        if (skip_params && !strcmp(KNOWN[i].ext, ".params")) continue;
+        char stem[256], name[300], path[4400], got[33];
+        pm_status st = fil_porep_param_stem(stem, sizeof stem, KNOWN[i].sector_size, err);
+        if (st) return st;
+        snprintf(name, sizeof name, "%s%s", stem, KNOWN[i].ext);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        res->checked++;
+        FILE *probe = fopen(path, "rb");
+        if (!probe) {
+            res->missing++;
+            if (o) fprintf(o, "absent %s\n", name);
+            continue;
+        }
+        fclose(probe);
+        pm_error e;
+        pm_error_clear(&e);
+        if (fil_param_digest(got, NULL, path, &e) != PM_OK) {
+            res->bad++;
+            if (o) fprintf(o, "BAD %s (unreadable: %s)\n", name, e.msg);
+        } else if (strcmp(got, KNOWN[i].digest) == 0) {
+            res->ok++;
+            if (o) fprintf(o, "OK %s\n", name);
+        } else {
+            res->bad++;
+            if (o) fprintf(o, "BAD %s (digest %s, expected %s)\n", name, got, KNOWN[i].digest);
+        }
+    }
+    return PM_OK;
+}

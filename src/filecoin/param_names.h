@@ -44,6 +44,16 @@ pm_status fil_porep_param_stem(char *out, size_t cap, uint64_t sector_size, pm_e
  * Errors: PM_ERR_IO. */
 pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err);
 
+/* The digests published in rust-fil-proofs parameters.json that ../shared/filecoin/POREP.md §1.5
+ * records (v28 PoRep: the .vk of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB and the 32 GiB .params).
+ * ext is ".vk" or ".params"; the file name is fil_porep_param_stem(size) + ext. */
+typedef struct {
+    uint64_t sector_size;
+    const char *ext;
+    const char *digest; /* 32 lowercase hex chars */
+} fil_known_digest_t;
+const fil_known_digest_t *fil_known_digests(size_t *n);
+
 /* Outcome of checking a directory against a manifest. */
 typedef struct {
     size_t ok, bad, missing, checked;
@@ -56,6 +66,12 @@ typedef struct {
  * an object of objects with a 32-hex "digest"); per-file problems are counted, not errors. */
 pm_status fil_param_check_dir(fil_param_check_t *res, const char *dir, const char *json_path,
                               const char *filter, int skip_params, void *out, pm_error *err);
+
+/* Check the files of fil_known_digests() that exist in dir (absent ones are counted in
+ * res->missing but not printed as errors: "absent name"). Lines as for fil_param_check_dir.
+ * skip_params as there. Never fails except PM_ERR_ARG (internal name error). */
+pm_status fil_param_check_known(fil_param_check_t *res, const char *dir, int skip_params, void *out,
+                                pm_error *err);
 
 #ifdef __cplusplus
 }

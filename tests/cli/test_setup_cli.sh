@@ -88,4 +88,11 @@ expect_msg "params check" "MISSING multiplier.params"
 "$PM" params names >"$TMP/out"
 expect_msg "params names (POREP.md §1.5 hashes)" "8-0-0-sha256_hasher-032d3138d225" "8-0-0-sha256_hasher-ecd683648512" \
   "8-0-0-sha256_hasher-6babf46ce344" "8-8-0-sha256_hasher-82a357d2f2ca" "8-8-2-sha256_hasher-96f1b4a04c5c"
+# built-in digests (POREP.md §1.5): our 2 KiB-named vk is not Filecoin's -> BAD, the others absent
+mkdir -p "$TMP/fc"
+stem=$("$PM" params names | awk '$1 == 2048 {print $2}')
+expect_rc 0 "params check, built-in digests, empty dir" "$PM" params check "$TMP/fc"
+cp "$TMP/multiplier.vk" "$TMP/fc/$stem.vk"
+expect_rc 1 "params check, built-in digests, foreign 2 KiB vk" "$PM" params check "$TMP/fc"
+expect_msg "params check, built-in" "BAD $stem.vk" "expected dc1ade9929ade1708238f155343044ac"
 finish
