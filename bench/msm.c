@@ -5,7 +5,7 @@
  * scalars < r (no 0/1 scalars: the worst case for the 0/1 split), the time with 1 and with 2
  * threads (wall and process CPU time: on a shared, loaded machine only CPU time is stable), the
  * speedup, and a baseline measured in the same run: the CPU time of one XYZZ mixed addition
- * times the addition count W*(n + 1.5*2^c) of the cost model in msm.h. cpu/model < 1 means the
+ * times the addition count W*(n + 2^c) of the cost model in msm.h. cpu/model < 1 means the
  * MSM does its additions cheaper than XYZZ mixed additions (the batch-affine path).
  *
  * Usage: bench_msm [--g1 LO HI] [--g2 LO HI] [--threads T1,T2,...] [--reps R] [--c C]
@@ -99,7 +99,7 @@ static double cpu_now(void) {
             size_t n = (size_t)1 << lg;                                                          \
             unsigned c = force_c ? force_c : msm_window_bits(n);                                                     \
             unsigned cmax_ = c;                                                                                      \
-            double floor_s = (double)msm_num_windows(c) * ((double)n + 1.5 * (double)(1u << c)) * tadd; \
+            double floor_s = (double)msm_num_windows(c) * ((double)n + (double)(1u << c)) * tadd; \
             double t1 = 0;                                                                       \
             for (unsigned ti = 0; ti < nthr; ti++) {                                             \
                 double best = 1e30, cpu = 1e30;                                                  \
@@ -120,10 +120,10 @@ static double cpu_now(void) {
                     unsigned sl_;                                                                \
                     msm_plan(n, thr[ti], cmax_, &c, &sl_);                                       \
                     floor_s = (double)msm_num_windows(c) *                                       \
-                              ((double)n + 1.5 * (double)(1u << c)) * tadd;                      \
+                              ((double)n + (double)(1u << c)) * tadd;                      \
                 }                                                                                \
                 printf("%s MSM 2^%-2u c=%-2u threads=%u  wall %8.3f s  cpu %8.3f s  speedup vs %u "   \
-                       "thr %.2fx  model W(n+1.5*2^c)*t_madd %.3f s (cpu/model %.2f)\n",                 \
+                       "thr %.2fx  model W(n+2^c)*t_madd %.3f s (cpu/model %.2f)\n",                 \
                        name, lg, c, thr[ti], best, cpu, thr[0], t1 / best, floor_s,                \
                        cpu / floor_s);                                              \
                 fflush(stdout);                                                                  \

@@ -9,18 +9,19 @@
 #include <pthread.h>
 #include <unistd.h>
 
-/* Cost model (see msm.h): W(c) * (n + 1.5 * 2^c) additions, W(c) = ceil(256/c). The n term is
- * the bucket accumulation (one batch-affine addition per point and window, ~6 M + overhead),
- * the 2^c term the running-sum reduction (2^(c-1) buckets, one mixed + one full XYZZ addition
- * each, ~24 M, i.e. ~1.5 accumulation additions per unit of 2^c). Measured on G1 (CPU time,
- * 1 thread): 2^16 points best at c = 13, 2^18 at c = 13..14 (c = 16 is ~12% slower), which
- * this model reproduces. c is capped at MSM_WINDOW_MAX (20: 48 MiB of G1 buckets per thread). */
+/* Cost model (see msm.h): W(c) * (n + 2^c) additions, W(c) = ceil(256/c). The n term is the
+ * bucket accumulation (one batch-affine addition per point and window, ~6 M + overhead), the
+ * 2^c term the running-sum reduction (2^(c-1) buckets, two batch-affine additions each). With
+ * the earlier XYZZ reduction (~24 M per bucket) the factor was 1.5 and G1 2^18 was best at
+ * c = 13..14; with the batch-affine reduction c = 16 is as fast or faster there (CPU time,
+ * 1 thread), as this model says. c is capped at MSM_WINDOW_MAX (20: 48 MiB of G1 buckets
+ * per thread). */
 unsigned msm_window_bits(size_t n) {
     if (n == 0) return 1;
     unsigned best = 1;
     double best_cost = 0;
     for (unsigned c = 1; c <= MSM_WINDOW_MAX; c++) {
-        double cost = (double)msm_num_windows(c) * ((double)n + 1.5 * (double)((size_t)1 << c));
+        double cost = (double)msm_num_windows(c) * ((double)n + (double)((size_t)1 << c));
         if (c == 1 || cost < best_cost) {
             best = c;
             best_cost = cost;
@@ -53,7 +54,7 @@ unsigned msm_pick_slices(size_t ng, unsigned c, unsigned threads) {
     for (unsigned s = 1; s <= threads; s++) {
         unsigned tasks = w * s;
         unsigned rounds = (tasks + threads - 1u) / threads;
-        double cost = (double)rounds * ((double)ng / s + 1.5 * (double)((size_t)1 << c));
+        double cost = (double)rounds * ((double)ng / s + (double)((size_t)1 << c));
         if (s == 1 || cost < best_cost * 0.999) {
             best = s;
             best_cost = cost;
@@ -70,7 +71,7 @@ void msm_plan(size_t ng, unsigned threads, unsigned cmax, unsigned *c_out, unsig
         unsigned s = msm_pick_slices(ng, c, threads);
         unsigned w = msm_num_windows(c);
         unsigned rounds = (w * s + threads - 1u) / threads;
-        double cost = (double)rounds * ((double)ng / s + 1.5 * (double)((size_t)1 << c));
+        double cost = (double)rounds * ((double)ng / s + (double)((size_t)1 << c));
         if (c == 1 || cost < best_cost) {
             best_c = c;
             best_s = s;

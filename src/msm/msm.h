@@ -43,16 +43,19 @@
  *       handled on the spot. Predicted ~1.6x fewer multiplications than XYZZ (6 vs 10 with
  *       S ~ M); measured 1.3x on G1 (2^16, c = 13) and 1.6x on G2 (2^14, c = 11, where the
  *       batch inversion also runs on Fp norms) in CPU time (docs/perf/cpu-groth16.md, "## MSM").
- *  4. Bucket reduction by running sums: S = sum_b b*B_b with 2 * 2^(c-1) = 2^c XYZZ additions
- *     (running sum += bucket: mixed 8M + 2S for affine buckets, full 12M + 2S for XYZZ ones;
- *     total += running sum: full, EFD "add-2008-s").
+ *  4. Bucket reduction by running sums: S = sum_b b*B_b with 2 * 2^(c-1) = 2^c additions
+ *     (running sum += bucket, total += running sum). XYZZ buckets: XYZZ additions (12M + 2S,
+ *     EFD "add-2008-s"). Affine buckets: the buckets are cut into L <= K blocks whose running
+ *     sums advance together, so each step is a batch of L affine additions with one shared
+ *     inversion (2 * (5M + 1S) per bucket); the blocks are then combined as
+ *     S = sum_t acc_t + h * sum_t t * sum_t (h buckets per block).
  *  5. Window combination: R = (...(S_{W-1} * 2^c + S_{W-2}) * 2^c ...) + S_0, c doublings per
  *     window, about 256 doublings in total.
- * Cost model for the window width c (msm_window_bits): about W*(n_g + 1.5*2^c) additions
- * (n_g bucket additions per window, plus 2^(c-1) buckets * 2 reduction additions that cost
- * ~3 bucket additions each), minimised over c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g.
- * c = 13 at 2^16 points, 14 at 2^18, 16 at 2^20, 19 at 2^23, 20 at 2^24 and above (msm_plan in
- * msm_internal.h then adjusts c and slices to the thread count). Op-count floor per general point:
+ * Cost model for the window width c (msm_window_bits): about W*(n_g + 2^c) additions (n_g
+ * bucket additions per window, plus 2^(c-1) buckets * 2 reduction additions), minimised over
+ * c = 1..MSM_WINDOW_MAX with W = ceil(256/c); e.g. c = 13 at 2^16 points, 16 at 2^18..2^20,
+ * 19 at 2^22, 20 at 2^23 and above (msm_plan in msm_internal.h then adjusts c and slices to the
+ * thread count). Op-count floor per general point:
  * W = ceil(256/c) bucket additions, i.e. 16 per point at c = 16: 16 * 6 = 96 Fp
  * multiplications for G1 on the batch-affine path (16 * 10 = 160 with XYZZ), 16 * 15 = 240 for
  * G2 (5 Fp2 mul/sqr with the batch inversion on Fp norms; XYZZ: 16 * 28 = 448).
@@ -101,7 +104,7 @@ extern "C" {
 
 /* Largest window width c (bits) the MSM uses or accepts as an override: 2^(c-1) affine buckets
  * per thread, i.e. 3 MiB (G1) / 6 MiB (G2) per thread at c = 16, 48 / 96 MiB at c = 20. The cost
- * model picks c > 16 only above ~4.3 M general points (fewer windows: 15 at c = 18, 13 at 20). */
+ * model picks c > 16 only above ~2.9 M general points (fewer windows: 15 at c = 18, 13 at 20). */
 #define MSM_WINDOW_MAX 20u
 /* Largest thread count honoured; larger requests are capped. */
 #define MSM_THREADS_MAX 256u
@@ -109,7 +112,7 @@ extern "C" {
 #define MSM_CHUNK_MAX ((size_t)1 << 31)
 
 /* The window width c in bits (1..MSM_WINDOW_MAX) the MSM picks for n general points:
- * argmin_c ceil(256/c) * (n + 1.5 * 2^c). n = 0 gives 1. Pure function of n. */
+ * argmin_c ceil(256/c) * (n + 2^c). n = 0 gives 1. Pure function of n. */
 unsigned msm_window_bits(size_t n);
 
 /* The thread count actually used for a request: 0 -> online cores, capped at MSM_THREADS_MAX,

@@ -39,11 +39,11 @@ static inline int32_t msm_booth_digit(const uint64_t k[4], unsigned j, unsigned 
 int msm_scalar_ge_r(const fr_t *k);
 
 /* Choose slices per window S in 1..threads minimising the per-thread time
- * ceil(W*S/threads) * (ng/S + 1.5 * 2^c) (in additions, as msm_window_bits). */
+ * ceil(W*S/threads) * (ng/S + 2^c) (in additions, as msm_window_bits). */
 unsigned msm_pick_slices(size_t ng, unsigned c, unsigned threads);
 
 /* Window width c (1..cmax) and slices per window S (1..threads) for ng general points on
- * `threads` threads, minimising the per-thread time ceil(W(c)*S/threads) * (ng/S + 1.5 * 2^c):
+ * `threads` threads, minimising the per-thread time ceil(W(c)*S/threads) * (ng/S + 2^c):
  * with threads = 1 this is msm_window_bits(ng) capped at cmax; with more threads it prefers a
  * c whose window count divides evenly (e.g. c = 13, 20 windows, over c = 14, 19 windows, on 2
  * threads). */

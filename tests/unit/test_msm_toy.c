@@ -147,9 +147,9 @@ static void test_window_choice(void **state) {
     (void)state;
     assert_int_equal(msm_window_bits(0), 1);
     assert_int_equal(msm_window_bits((size_t)1 << 16), 13);
-    assert_int_equal(msm_window_bits((size_t)1 << 18), 14);
+    assert_int_equal(msm_window_bits((size_t)1 << 18), 16);
     assert_int_equal(msm_window_bits((size_t)1 << 20), 16);
-    assert_int_equal(msm_window_bits((size_t)1 << 23), 19);
+    assert_int_equal(msm_window_bits((size_t)1 << 23), 20);
     assert_int_equal(msm_window_bits((size_t)1 << 26), 20);
     unsigned prev = 1;
     for (size_t n = 1; n < ((size_t)1 << 26); n = n * 5 / 4 + 1) {
