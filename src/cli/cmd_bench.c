@@ -4,9 +4,10 @@
  *
  *   proofmill bench single|batch --key K.zkey --witness W.wtns [--witness W2 ...] [-c N] [-j J]
  *       [--partitions P] [--priority P] [--inline] [--daemon http://HOST:PORT | unix:/path | --embedded]
- *       [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
+ *       [--gpu] [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
  *       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]
  *
+ * --gpu (embedded): the CUDA start phase on devices 0..N-1 (--devices N); default the CPU backend.
  * single = one proof (c = j = 1). batch = c proofs (default 10), j clients at a time (default 2);
  * proof i uses the witnesses in turn (P of them per job when --partitions P). Each completion prints
  *     [3/20] done 12.4 s (gpu 1830 ms, queue 210 ms)
@@ -311,6 +312,7 @@ static int cmd_bench(int argc, char **argv) {
     pm_engine_config ec;
     pm_engine_config_default(&ec);
     unsigned devices = 1, msm_threads = 0, u;
+    int use_gpu = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE                                                     \
@@ -377,7 +379,8 @@ static int cmd_bench(int argc, char **argv) {
     pm_error_clear(&err);
     if (!b.daemon) {
         pm_groth16_backend_opts bo = {.start_threads = msm_threads, .finalize_threads = 1};
-        if (pm_backend_groth16_cpu(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
+        if ((use_gpu ? pm_backend_groth16_gpu(&be, &bo, &err) : pm_backend_groth16_cpu(&be, &bo, &err)) != PM_OK)
+            return pm_cli_fail(&err);
         ec.n_devices = devices;
         for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;
         ec.trace = b.trace_out || b.svg_out;
@@ -395,8 +398,8 @@ static int cmd_bench(int argc, char **argv) {
             free(bytes);
         }
     }
-    printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s, key %s\n", argv[1], b.count, b.partitions,
-           b.conc, b.daemon ? b.daemon : "embedded engine", b.key);
+    printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s%s, key %s\n", argv[1], b.count,
+           b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name, b.key);
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
     b.t0 = now_s();

@@ -47,8 +47,9 @@ static const knob_t knobs[] = {
     {"synthesis.lookahead", K_UINT, F(synth_lookahead), 0, "0", 0, 65536, 0,
      "Partitions synthesized ahead of the GPU workers at most (0: 2 x synthesis.workers)."},
     {"gpu.devices", K_STR, F(gpu_devices), S(gpu_devices), "", 0, 0, 0,
-     "Comma list of device ids; a partition's GPU part stays on one device. Empty: cpu.device_slots "
-     "logical CPU devices."},
+     "Comma list of CUDA device ids: the start phase (H + G1 MSMs) runs there, a partition's GPU part "
+     "on one device; the daemon refuses to start without a usable CUDA backend. Empty: the CPU backend "
+     "on cpu.device_slots logical devices."},
     {"gpu.workers_per_device", K_UINT, F(gpu_workers_per_device), 0, "2", 1, 64, 0,
      "GPU workers per device; they share one lock held only around the kernel region."},
     {"cpu.device_slots", K_UINT, F(cpu_device_slots), 0, "1", 1, 64, 0,
@@ -265,6 +266,20 @@ void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown) {
             section = k->name;
         }
         knob_value(c, k, v, sizeof v);
-        fprintf(out, "; %s%s\n%s = %s\n", k->doc, k->reloadable ? " (reloadable)" : "", dot + 1, v);
+        /* comments wrapped at ~96 columns: inih's default line limit is 200 bytes */
+        char doc[700];
+        snprintf(doc, sizeof doc, "%s%s", k->doc, k->reloadable ? " (reloadable)" : "");
+        const char *p = doc;
+        while (*p) {
+            size_t n = strlen(p);
+            if (n > 96) {
+                n = 96;
+                while (n > 40 && p[n] != ' ') n--;
+            }
+            fprintf(out, "; %.*s\n", (int)n, p);
+            p += n;
+            while (*p == ' ') p++;
+        }
+        fprintf(out, "%s = %s\n", dot + 1, v);
     }
 }

@@ -764,7 +764,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     }
     pm_groth16_backend_opts bo = {.start_threads = cfg->prover_msm_threads,
                                   .finalize_threads = cfg->finalize_msm_threads};
-    pm_status st = pm_backend_groth16_cpu(&d->backend, &bo, err);
+    /* gpu.devices set: the CUDA start phase on those devices (refuse to start without them rather
+     * than silently proving on the CPU); empty: the CPU backend on cpu.device_slots logical slots */
+    pm_status st = cfg->gpu_devices[0] ? pm_backend_groth16_gpu(&d->backend, &bo, err)
+                                       : pm_backend_groth16_cpu(&d->backend, &bo, err);
     if (st) {
         free(d);
         return st;

@@ -17,6 +17,18 @@
 #include "r1cs/wtns.h"
 #include "util/file.h"
 
+#ifdef PROOFMILL_HAVE_GPU
+#include "gpu/gpu.h"
+#define G16_MAX_GPU 64
+/* One device's copy of a key: the four G1 bases of the start phase and the NTT domain. Touched only
+ * inside that device's kernel region (the engine's per-device lock), so it needs no lock of its own. */
+typedef struct {
+    int ready;
+    gpu_g1_bases *a, *b1, *c, *h;
+    gpu_ntt_domain *dom;
+} g16_gpu_dev;
+#endif
+
 typedef struct {
     unsigned start_threads, finalize_threads;
     int fixed_rs;
@@ -33,6 +45,9 @@ typedef struct {
     zkey_t zk;
     ntt_domain_t dom;
     groth16_vk_t vk; /* ic borrowed from zk.ic: never groth16_vk_free'd */
+#ifdef PROOFMILL_HAVE_GPU
+    g16_gpu_dev gpu[G16_MAX_GPU]; /* by device id, uploaded on first use */
+#endif
 } g16_key;
 
 typedef struct {
@@ -210,6 +225,18 @@ static pm_status g16_load_key(void *self, const char *path, void **key_out, uint
 static void g16_free_key(void *self, void *key) {
     g16_key *k = key;
     if (!k) return;
+#ifdef PROOFMILL_HAVE_GPU
+    for (int d = 0; d < G16_MAX_GPU; d++) {
+        g16_gpu_dev *g = &k->gpu[d];
+        if (!g->a && !g->b1 && !g->c && !g->h && !g->dom) continue;
+        gpu_set_device(d, NULL);
+        gpu_g1_bases_free(g->a);
+        gpu_g1_bases_free(g->b1);
+        gpu_g1_bases_free(g->c);
+        gpu_g1_bases_free(g->h);
+        gpu_ntt_domain_free(g->dom);
+    }
+#endif
     ntt_domain_free(&k->dom);
     zkey_free(&k->zk);
     free(k);
@@ -300,6 +327,66 @@ static pm_status g16_gpu_start(void *self, const void *key, void *prepared, pm_g
     *pending = p;
     return PM_OK;
 }
+
+#ifdef PROOFMILL_HAVE_GPU
+/* Upload key k to device dev (inside its kernel region). */
+static pm_status g16_gpu_ensure(g16_key *k, int dev, pm_error *err) {
+    g16_gpu_dev *g = &k->gpu[dev];
+    if (g->ready) return PM_OK;
+    const zkey_t *zk = &k->zk;
+    const size_t n = zk->n_vars, nc = zk->n_vars - zk->n_public - 1;
+    pm_status st = gpu_g1_bases_upload(&g->a, zk->a, n, err);
+    if (st == PM_OK) st = gpu_g1_bases_upload(&g->b1, zk->b1, n, err);
+    if (st == PM_OK) st = gpu_g1_bases_upload(&g->c, zk->c, nc, err);
+    if (st == PM_OK) st = gpu_g1_bases_upload(&g->h, zk->h, zk->domain_size, err);
+    if (st == PM_OK) st = gpu_ntt_domain_init(&g->dom, zk->log2_domain, NTT_ROOTS_SNARKJS, err);
+    if (st == PM_OK) g->ready = 1;
+    return st; /* on failure the partial uploads stay and are freed with the key */
+}
+
+/* The device's part on a CUDA device: the H phase (gpu_snarkjs_h, result left on the device) and the
+ * four G1 MSMs (gpu_msm_g1, the H MSM reading its scalars from the device), inside the kernel region;
+ * the plain witness copy outside. Same pending handle as the CPU path, same finalize. */
+static pm_status g16_gpu_start_cuda(void *self, const void *key, void *prepared, pm_gpu_slot *slot, void **pending,
+                                    pm_error *err) {
+    g16_key *k = (g16_key *)key; /* per-device state is mutated under the device lock only */
+    const zkey_t *zk = &k->zk;
+    g16_prepared *pr = prepared;
+    const size_t N = zk->domain_size, n = zk->n_vars, n_pub = zk->n_public;
+    int dev = pm_gpu_slot_device(slot);
+    g16_pending *p = calloc(1, sizeof *p);
+    pm_status st = PM_OK;
+    if (!p) st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    if (st == PM_OK && (dev < 0 || dev >= G16_MAX_GPU))
+        st = pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "device id %d out of range (0..%d)", dev, G16_MAX_GPU - 1);
+    if (st == PM_OK) st = groth16_pending_init(&p->p, zk, pr->w.values, pr->w.n_values, NULL, err);
+    wtns_free(&pr->w);
+    if (st == PM_OK) st = gpu_set_device(dev, err);
+    if (st == PM_OK) {
+        fr_t *a = pr->ab, *bv = pr->ab + N;
+        const void *p_dev = NULL;
+        g1_jac_t tmp;
+        pm_gpu_slot_enter(slot);
+        st = g16_gpu_ensure(k, dev, err);
+        if (st == PM_OK) st = gpu_snarkjs_h(a, N, a, bv, k->gpu[dev].dom, &p_dev, err);
+        if (st == PM_OK) st = gpu_msm_g1(&p->p.sum_a, k->gpu[dev].a, 0, p->p.w_plain, n, 0, err);
+        if (st == PM_OK) st = gpu_msm_g1(&p->p.sum_b1, k->gpu[dev].b1, 0, p->p.w_plain, n, 0, err);
+        if (st == PM_OK)
+            st = gpu_msm_g1(&p->p.sum_c, k->gpu[dev].c, 0, p->p.w_plain + n_pub + 1, n - n_pub - 1, 0, err);
+        if (st == PM_OK) st = gpu_msm_g1(&tmp, k->gpu[dev].h, 0, p_dev, N, GPU_MSM_SCALARS_DEVICE, err);
+        pm_gpu_slot_leave(slot);
+        if (st == PM_OK) g1_jac_add(&p->p.sum_c, &p->p.sum_c, &tmp);
+    }
+    g16_free_prepared(self, pr);
+    if (st) {
+        if (p) groth16_pending_free(&p->p);
+        free(p);
+        return st;
+    }
+    *pending = p;
+    return PM_OK;
+}
+#endif
 
 static void g16_free_pending(void *self, void *pending) {
     g16_pending *p = pending;
@@ -405,4 +492,22 @@ pm_status pm_backend_groth16_cpu(pm_backend *be, const pm_groth16_backend_opts *
     be->free_proof = g16_free_proof;
     be->destroy = g16_destroy;
     return PM_OK;
+}
+
+pm_status pm_backend_groth16_gpu(pm_backend *be, const pm_groth16_backend_opts *opts, pm_error *err) {
+#ifdef PROOFMILL_HAVE_GPU
+    if (gpu_available() <= 0) {
+        memset(be, 0, sizeof *be);
+        return pm_error_set(err, PM_ERR_GPU, NULL, PM_NO_OFFSET, "no usable CUDA device (driver or GPU missing)");
+    }
+    pm_status st = pm_backend_groth16_cpu(be, opts, err);
+    if (st) return st;
+    be->name = "groth16-cuda";
+    be->gpu_start = g16_gpu_start_cuda;
+    return PM_OK;
+#else
+    (void)opts;
+    memset(be, 0, sizeof *be);
+    return pm_error_set(err, PM_ERR_GPU, NULL, PM_NO_OFFSET, "this build has no CUDA backend (PROOFMILL_CUDA=OFF or no nvcc)");
+#endif
 }

@@ -45,6 +45,14 @@ typedef struct {
  * it. Errors: PM_ERR_NOMEM. */
 pm_status pm_backend_groth16_cpu(pm_backend *be, const pm_groth16_backend_opts *opts, pm_error *err);
 
+/* The same front end with the start phase on CUDA devices (gpu/gpu.h): per device, the key's four
+ * G1 bases and the NTT domain are uploaded on the first partition that device runs (inside its
+ * kernel region) and kept until the key is evicted; gpu_start runs gpu_snarkjs_h and the four
+ * gpu_msm_g1 calls inside the kernel region (the H result stays on the device for the H MSM);
+ * synthesis and finalize are the CPU ones. Device ids are CUDA ordinals < 64.
+ * Errors: PM_ERR_GPU when the build has no CUDA backend or no device is usable; PM_ERR_NOMEM. */
+pm_status pm_backend_groth16_gpu(pm_backend *be, const pm_groth16_backend_opts *opts, pm_error *err);
+
 #ifdef __cplusplus
 }
 #endif
