@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     pm_error e;
     gpu_device_info(&info, 0, &e);
     printf("device: %s, %d SMs, %.1f GiB\n", info.name, info.sm_count, info.mem_total / 1073741824.0);
-    struct row { int log; unsigned c, W; double host_wall, host_dev, dev_wall, dev_dev, host_min, dev_min; const char *check; gpu_msm_timing_t tm; };
+    struct row { int log; unsigned c, W; double host_wall, host_dev, dev_wall, dev_dev, host_min, dev_min, nosort; const char *check; gpu_msm_timing_t tm; };
     std::vector<row> rows;
     for (int L : logs) {
         size_t n = (size_t)1 << L;
@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
         rw.check = "unchecked";
         /* warm-up + check */
         if (gpu_msm_g1(&r, b, 0, k, n, 0, &e) != PM_OK) { char buf[1200]; printf("msm: %s\n", pm_error_format(&e, buf, sizeof buf)); return 1; }
-        if (L <= 24) {
+        if (L <= 26) {
             fr_t acc = FR_ZERO, tm, pr;
             for (size_t i = 0; i < n; i++) { fr_to_mont(&tm, &t[i]); fr_mul(&pr, &k[i], &tm); fr_add(&acc, &acc, &pr); }
             /* [acc]G through a one-point MSM on a separate handle holding G = [1]G */
@@ -100,19 +100,44 @@ int main(int argc, char **argv) {
             gpu_msm_g1_last_timing(&rw.tm, b);
             dd.push_back(rw.tm.total);
         }
+        std::vector<double> ns;
+        for (int i = 0; i < (reps < 3 ? reps : 3); i++) {
+            gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE | GPU_MSM_NO_TASK_SORT, &e);
+            gpu_msm_timing_t t2;
+            gpu_msm_g1_last_timing(&t2, b);
+            ns.push_back(t2.total);
+            if (i == 0) printf("2^%d: without task sort: accumulate %.2f ms, total %.2f ms\n", L, t2.accumulate, t2.total);
+        }
+        rw.nosort = median(ns);
+        gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE, &e);
+        gpu_msm_g1_last_timing(&rw.tm, b);
         rw.c = rw.tm.window_bits; rw.W = rw.tm.windows;
         rw.host_wall = median(hw); rw.host_dev = median(hd); rw.dev_wall = median(dw); rw.dev_dev = median(dd);
         rw.host_min = *std::min_element(hw.begin(), hw.end()); rw.dev_min = *std::min_element(dw.begin(), dw.end());
         printf("2^%d: phases (last dev run, ms): digits %.2f scan %.2f scatter %.2f accumulate %.2f reduce %.2f total %.2f\n", L,
                rw.tm.upload_digits, rw.tm.scan, rw.tm.scatter, rw.tm.accumulate, rw.tm.reduce, rw.tm.total);
+        if (getenv("PM_BENCH_C_SWEEP") && L <= atoi(getenv("PM_BENCH_C_SWEEP"))) { /* window model vs measurement */
+            for (int dc = -2; dc <= 2; dc++) {
+                int c = (int)rw.c + dc;
+                if (dc == 0 || c < 2 || c > 22) continue;
+                char v[8];
+                snprintf(v, sizeof v, "%d", c);
+                setenv("PROOFMILL_GPU_MSM_WINDOW", v, 1);
+                gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE, &e);
+                gpu_msm_timing_t t2;
+                gpu_msm_g1_last_timing(&t2, b);
+                printf("2^%d: window c=%d: total %.2f ms (accumulate %.2f, reduce %.2f)\n", L, c, t2.total, t2.accumulate, t2.reduce);
+            }
+            unsetenv("PROOFMILL_GPU_MSM_WINDOW");
+        }
         rows.push_back(rw);
         cudaFree(kd);
         gpu_host_free(k);
         gpu_g1_bases_free(b);
     }
-    printf("\n| n | c | W | scalars pinned host: wall median (min) / events | scalars on device: wall median (min) / events | check |\n|---|---|---|---|---|---|\n");
+    printf("\n| n | c | W | scalars pinned host: wall median (min) / events | scalars on device: wall median (min) / events | on device, tasks unsorted: events | check |\n|---|---|---|---|---|---|---|\n");
     for (auto &r : rows)
-        printf("| 2^%d | %u | %u | %.2f (%.2f) / %.2f ms | %.2f (%.2f) / %.2f ms | %s |\n", r.log, r.c, r.W, r.host_wall, r.host_min, r.host_dev,
-               r.dev_wall, r.dev_min, r.dev_dev, r.check);
+        printf("| 2^%d | %u | %u | %.2f (%.2f) / %.2f ms | %.2f (%.2f) / %.2f ms | %.2f ms | %s |\n", r.log, r.c, r.W, r.host_wall, r.host_min,
+               r.host_dev, r.dev_wall, r.dev_min, r.dev_dev, r.nosort, r.check);
     return 0;
 }

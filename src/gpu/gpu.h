@@ -27,6 +27,8 @@
 
 #include "curve/g1.h"
 #include "field/fr.h"
+#include "groth16/prover.h"
+#include "groth16/zkey.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
@@ -81,6 +83,7 @@ void gpu_g1_bases_free(gpu_g1_bases *b); /* NULL is a no-op; frees points and sc
 #define GPU_MSM_SCALARS_MONT 1u    /* scalars are Montgomery fr_t (converted on the device) */
 #define GPU_MSM_SCALARS_DEVICE 2u  /* `scalars` is a device pointer (e.g. the H pipeline's output) */
 #define GPU_MSM_NO_01_SPLIT 4u     /* treat 0 and 1 like any other scalar (for tests/benchmarks) */
+#define GPU_MSM_NO_TASK_SORT 8u    /* run accumulation tasks unsorted (for benchmarks) */
 
 /* Device bytes gpu_msm_g1 needs for its scratch at n points (window chosen from n), beyond the
  * bases themselves. For memory budgeting. */
@@ -131,6 +134,9 @@ typedef enum {
 pm_status gpu_ntt(fr_t *data, size_t n, gpu_ntt_kind kind, gpu_ntt_domain *d, pm_error *err);
 /* The same on device memory (data_dev: n fr_t on the device), no copies. For benchmarks. */
 pm_status gpu_ntt_device(void *data_dev, size_t n, gpu_ntt_kind kind, gpu_ntt_domain *d, pm_error *err);
+/* Copy twiddles [first, first+count) of the domain's table (omega^i, or omega^-i when inverse),
+ * i < n/2, Montgomery. For tests. */
+pm_status gpu_ntt_domain_twiddles(fr_t *out, size_t count, size_t first, int inverse, const gpu_ntt_domain *d, pm_error *err);
 /* Device time of the last transform/H pipeline on d, milliseconds (CUDA events, no copies). */
 float gpu_ntt_last_ms(const gpu_ntt_domain *d);
 
@@ -143,6 +149,29 @@ float gpu_ntt_last_ms(const gpu_ntt_domain *d);
  * Cost: 6 NTTs of size n on the device + 3 copies of n*32 bytes. */
 pm_status gpu_snarkjs_h(fr_t *p, size_t n, const fr_t *a, const fr_t *b, gpu_ntt_domain *d,
                         const void **p_dev_out, pm_error *err);
+
+/* ---- Groth16 start phase on the GPU (snarkjs zkeys; groth16/prover.h's split) ----
+ *
+ * Use (the CLI's --gpu, or the engine's GPU worker):
+ *     gpu_groth16_key *gk;  gpu_groth16_key_upload(&gk, &zk, &err);   // once per key
+ *     groth16_pending_t p;  gpu_groth16_prove_start(&p, gk, w, n, &opts, &err);
+ *     groth16_prove_finalize(&proof, &p, &r, &s, &err);                 // CPU, unchanged
+ *     groth16_pending_free(&p);  ...  gpu_groth16_key_free(gk);
+ * gpu_groth16_prove_start computes exactly what groth16_prove_start does (same pending fields;
+ * w: n = zk->n_vars Montgomery values) except the optional r1cs check (opts->r1cs is ignored:
+ * finalize's self-verification still refuses an unsatisfying witness). opts may be NULL; its
+ * threads/skip_self_check/wtns_name are copied as on the CPU path. p->t gets eval_ab, h, msm_*.
+ * The key must outlive gk. Device memory: (2 n_vars + n_c + N) * 96 B of bases, 3 N * 32 B + the
+ * NTT tables, plus the MSM scratch (gpu_msm_g1_scratch_size) of each of the four handles.
+ * Errors: those of groth16_pending_init, zkey_eval_ab and gpu.h (PM_ERR_GPU, PM_ERR_NOMEM:
+ * the caller may fall back to groth16_prove_start). On error the handle is freed.
+ */
+typedef struct gpu_groth16_key gpu_groth16_key;
+
+pm_status gpu_groth16_key_upload(gpu_groth16_key **out, const zkey_t *zk, pm_error *err);
+void gpu_groth16_key_free(gpu_groth16_key *k);
+pm_status gpu_groth16_prove_start(groth16_pending_t *p, gpu_groth16_key *k, const fr_t *w, size_t n,
+                                  const groth16_prove_opts_t *opts, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,9 @@
  * Sources: Pippenger 1976; Bernstein-Doumen-Lange-Oosterwijk 2012 (signed buckets); EFD xyzz.
  */
 #include <cub/cub.cuh>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <cstdio>
 #include <vector>
 #include "cpu_headers.cuh"
@@ -137,9 +139,10 @@ __device__ __forceinline__ uint32_t find_bucket(const uint32_t *toff, uint32_t n
 /* level 0: sum the points of one task (bases gathered by index, negated when flagged) */
 __global__ void __launch_bounds__(THREADS) k_accum_points(g1x_d *out, uint32_t ntasks, const uint32_t *toff, const uint32_t *off,
                                                           const uint32_t *cnt, uint32_t nb, uint32_t K, const uint32_t *items,
-                                                          const g1a_d *pts) {
+                                                          const g1a_d *pts, const uint32_t *order) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= ntasks) return;
+    if (order) t = order[t];
     uint32_t b = find_bucket(toff, nb, t);
     uint32_t j = t - toff[b];
     uint32_t start = off[b] + j * K;
@@ -156,9 +159,11 @@ __global__ void __launch_bounds__(THREADS) k_accum_points(g1x_d *out, uint32_t n
 
 /* level >= 1: sum partials */
 __global__ void __launch_bounds__(THREADS) k_accum_partials(g1x_d *out, uint32_t ntasks, const uint32_t *toff, const uint32_t *off,
-                                                            const uint32_t *cnt, uint32_t nb, uint32_t K, const g1x_d *in) {
+                                                            const uint32_t *cnt, uint32_t nb, uint32_t K, const g1x_d *in,
+                                                            const uint32_t *order) {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= ntasks) return;
+    if (order) t = order[t];
     uint32_t b = find_bucket(toff, nb, t);
     uint32_t j = t - toff[b];
     uint32_t start = off[b] + j * K;
@@ -166,6 +171,17 @@ __global__ void __launch_bounds__(THREADS) k_accum_partials(g1x_d *out, uint32_t
     g1x_d acc = g1x_load(in + start);
     for (uint32_t k = 1; k < len; k++) acc = g1x_add(acc, g1x_load(in + start + k));
     g1x_store(out + t, acc);
+}
+
+/* task lengths (sort keys) and identities, so that warps get tasks of equal length */
+__global__ void k_task_len(uint32_t *len, uint32_t *id, uint32_t ntasks, const uint32_t *toff, const uint32_t *cnt, uint32_t nb,
+                           uint32_t K) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ntasks) return;
+    uint32_t b = find_bucket(toff, nb, t);
+    uint32_t j = t - toff[b];
+    len[t] = min(K, cnt[b] - j * K);
+    id[t] = t;
 }
 
 __device__ __forceinline__ g1x_d bucket_value(const g1x_d *part, const uint32_t *off, const uint32_t *cnt, uint32_t key) {
@@ -305,6 +321,7 @@ struct gpu_g1_bases {
     cudaEvent_t ev[8];
     /* scratch, grown on demand and kept */
     dev_buf sc, cnt, off, cursor, ntask, toff, cnt2, off2, items, partA, partB, seg, seg2, cub_tmp, zeros;
+    dev_buf tlen, tid, tlen2, tid2, sort_tmp; /* task order (longest first) */
     gpu_msm_timing_t timing;
 };
 
@@ -333,7 +350,10 @@ extern "C" pm_status gpu_g1_bases_upload(gpu_g1_bases **out, const g1_affine_t *
     gpu_g1_bases *b;
     pm_status st = make_handle(&b, n, err);
     if (st != PM_OK) return st;
-    cudaError_t e = cudaMemcpy(b->pts, points, n * sizeof(g1a_d), cudaMemcpyHostToDevice);
+    /* async on the handle's stream and waited for: a plain cudaMemcpy from pageable memory may
+     * return before its DMA lands, and the MSM kernels run on a non-blocking stream */
+    cudaError_t e = cudaMemcpyAsync(b->pts, points, n * sizeof(g1a_d), cudaMemcpyHostToDevice, b->s_main);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->s_main);
     if (e != cudaSuccess) { gpu_g1_bases_free(b); return cuda_fail(err, e, "cudaMemcpy(points)", __FILE__, __LINE__); }
     *out = b;
     return PM_OK;
@@ -395,6 +415,11 @@ struct msm_plan {
 static msm_plan plan_for(size_t n) {
     msm_plan p;
     p.c = window_bits(n);
+    /* PROOFMILL_GPU_MSM_WINDOW=c forces the window (benchmarks of the cost model; 2..22) */
+    if (const char *ce = getenv("PROOFMILL_GPU_MSM_WINDOW")) {
+        int c = atoi(ce);
+        if (c >= 2 && c <= 22) p.c = (unsigned)c;
+    }
     p.W = (256 + p.c - 1) / p.c;
     p.B = 1u << (p.c - 1);
     p.nb = p.W * p.B;
@@ -527,12 +552,31 @@ extern "C" pm_status gpu_msm_g1(g1_jac_t *r, const gpu_g1_bases *cb, size_t firs
         PMCU(cudaStreamSynchronize(st));
         dev_buf &dst = (level % 2 == 0) ? b->partA : b->partB;
         GROW(dst, (size_t)(ntasks ? ntasks : 1) * sizeof(g1x_d));
+        /* Bucket sizes vary (Poisson around n/B for random scalars), so a warp would wait for its
+         * longest task: run the tasks longest first, in warps of equal length (radix sort on the
+         * length, <= 10 key bits). Skipped when there are few tasks. */
+        const uint32_t *order = nullptr;
+        if (ntasks >= 8192 && !(flags & GPU_MSM_NO_TASK_SORT)) {
+            GROW(b->tlen, (size_t)ntasks * 4u);
+            GROW(b->tid, (size_t)ntasks * 4u);
+            GROW(b->tlen2, (size_t)ntasks * 4u);
+            GROW(b->tid2, (size_t)ntasks * 4u);
+            k_task_len<<<LAUNCH_N(ntasks)>>>(b->tlen.as<uint32_t>(), b->tid.as<uint32_t>(), ntasks, b->toff.as<uint32_t>(), cnt, p.nbt, p.K);
+            PMCU_LAUNCH();
+            size_t sort_bytes = 0;
+            PMCU(cub::DeviceRadixSort::SortPairsDescending(nullptr, sort_bytes, b->tlen.as<uint32_t>(), b->tlen2.as<uint32_t>(),
+                                                            b->tid.as<uint32_t>(), b->tid2.as<uint32_t>(), (int)ntasks, 0, 10, st));
+            GROW(b->sort_tmp, sort_bytes);
+            PMCU(cub::DeviceRadixSort::SortPairsDescending(b->sort_tmp.p, sort_bytes, b->tlen.as<uint32_t>(), b->tlen2.as<uint32_t>(),
+                                                            b->tid.as<uint32_t>(), b->tid2.as<uint32_t>(), (int)ntasks, 0, 10, st));
+            order = b->tid2.as<uint32_t>();
+        }
         if (ntasks) {
             if (level == 0)
                 k_accum_points<<<LAUNCH_N(ntasks)>>>(dst.as<g1x_d>(), ntasks, b->toff.as<uint32_t>(), off, cnt, p.nbt, p.K,
-                                                    b->items.as<uint32_t>(), b->pts + first);
+                                                    b->items.as<uint32_t>(), b->pts + first, order);
             else
-                k_accum_partials<<<LAUNCH_N(ntasks)>>>(dst.as<g1x_d>(), ntasks, b->toff.as<uint32_t>(), off, cnt, p.nbt, p.K, part);
+                k_accum_partials<<<LAUNCH_N(ntasks)>>>(dst.as<g1x_d>(), ntasks, b->toff.as<uint32_t>(), off, cnt, p.nbt, p.K, part, order);
             PMCU_LAUNCH();
         }
         part = dst.as<g1x_d>();

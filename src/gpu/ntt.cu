@@ -20,6 +20,7 @@
  * Powers s^k are formed on the fly as lo[k mod 2^12] * hi[k >> 12] (two small tables in L2).
  */
 #include <cstring>
+#include <new>
 #include <cstdio>
 #include <vector>
 #include "cpu_headers.cuh"
@@ -145,7 +146,8 @@ struct gpu_ntt_domain {
 };
 
 /* upload lo/hi tables for c0 * base^k, k < 2^log_n */
-static pm_status make_pow_tab(dev_buf &buf, pow_tab &pt, const fr_t &c0, const fr_t &base, unsigned log_n, pm_error *err) {
+static pm_status make_pow_tab(dev_buf &buf, pow_tab &pt, const fr_t &c0, const fr_t &base, unsigned log_n, cudaStream_t st,
+                              pm_error *err) {
     size_t nlo = (size_t)1 << LO_BITS;
     size_t nhi = log_n > LO_BITS ? ((size_t)1 << (log_n - LO_BITS)) : 1;
     std::vector<fr_t> h(nlo + nhi);
@@ -155,7 +157,10 @@ static pm_status make_pow_tab(dev_buf &buf, pow_tab &pt, const fr_t &c0, const f
     acc = FR_ONE;
     for (size_t j = 0; j < nhi; j++) { h[nlo + j] = acc; fr_mul(&acc, &acc, &step); }
     PMCU(buf.alloc(h.size() * sizeof(fr_t)));
-    PMCU(cudaMemcpy(buf.p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice));
+    /* On the domain's stream and waited for: a plain cudaMemcpy from pageable memory may return
+     * before its DMA lands, and kernels on a non-blocking stream do not wait for it. */
+    PMCU(cudaMemcpyAsync(buf.p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice, st));
+    PMCU(cudaStreamSynchronize(st));
     pt.lo = buf.as<fr_d>();
     pt.hi = buf.as<fr_d>() + nlo;
     return PM_OK;
@@ -205,18 +210,18 @@ extern "C" pm_status gpu_ntt_domain_init(gpu_ntt_domain **out, unsigned log_n, u
     pm_status st;
     PMCU(d->tw.alloc(half * sizeof(fr_d)));
     PMCU(d->tw_inv.alloc(half * sizeof(fr_d)));
-    if ((st = make_pow_tab(tmp, t, FR_ONE, d->omega, log_n, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(tmp, t, FR_ONE, d->omega, log_n, d->st, err)) != PM_OK) return st;
     k_fill_powers<<<(unsigned)((half + 255) / 256), 256, 0, d->st>>>(d->tw.as<fr_d>(), (uint32_t)half, t);
     PMCU_LAUNCH();
     PMCU(cudaStreamSynchronize(d->st));
-    if ((st = make_pow_tab(tmp, t, FR_ONE, d->omega_inv, log_n, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(tmp, t, FR_ONE, d->omega_inv, log_n, d->st, err)) != PM_OK) return st;
     k_fill_powers<<<(unsigned)((half + 255) / 256), 256, 0, d->st>>>(d->tw_inv.as<fr_d>(), (uint32_t)half, t);
     PMCU_LAUNCH();
     PMCU(cudaStreamSynchronize(d->st));
-    if ((st = make_pow_tab(d->ptab[0], d->pt[0], FR_ONE, d->shift, log_n, err)) != PM_OK) return st;
-    if ((st = make_pow_tab(d->ptab[1], d->pt[1], d->n_inv, d->shift_inv, log_n, err)) != PM_OK) return st;
-    if ((st = make_pow_tab(d->ptab[2], d->pt[2], d->n_inv, FR_ONE, log_n, err)) != PM_OK) return st;
-    if ((st = make_pow_tab(d->ptab[3], d->pt[3], d->n_inv, d->shift, log_n, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->ptab[0], d->pt[0], FR_ONE, d->shift, log_n, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->ptab[1], d->pt[1], d->n_inv, d->shift_inv, log_n, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->ptab[2], d->pt[2], d->n_inv, FR_ONE, log_n, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->ptab[3], d->pt[3], d->n_inv, d->shift, log_n, d->st, err)) != PM_OK) return st;
     PMCU(d->data.alloc(d->n * sizeof(fr_d)));
     *out = d;
     d = nullptr; /* keep it */
@@ -289,6 +294,14 @@ extern "C" pm_status gpu_ntt(fr_t *data, size_t n, gpu_ntt_kind kind, gpu_ntt_do
 }
 
 extern "C" float gpu_ntt_last_ms(const gpu_ntt_domain *d) { return d ? d->last_ms : 0.0f; }
+
+extern "C" pm_status gpu_ntt_domain_twiddles(fr_t *out, size_t count, size_t first, int inverse, const gpu_ntt_domain *d, pm_error *err) {
+    if (!d || (!out && count) || first > d->n / 2 || count > d->n / 2 - first)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_ntt_domain_twiddles: bad range");
+    PMCU(cudaMemcpyAsync(out, (inverse ? d->tw_inv : d->tw).as<fr_d>() + first, count * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    return PM_OK;
+}
 
 extern "C" pm_status gpu_snarkjs_h(fr_t *p, size_t n, const fr_t *a, const fr_t *b, gpu_ntt_domain *d, const void **p_dev_out,
                                    pm_error *err) {

@@ -47,6 +47,16 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
     for (size_t i = 0; i < n; i++) gt_rand_fr_mont(&a[i]);
     int ok = 1;
 
+    /* the device twiddle table at sampled indices (first, last, random) */
+    {
+        size_t half = n / 2, idx[6] = {0, half > 1 ? 1 : 0, half - 1, half / 2, (size_t)(gt_rand64() % half), (size_t)(gt_rand64() % half)};
+        for (int q = 0; q < 6; q++) {
+            fr_t got, want = fr_pow_u(&w, idx[q]);
+            GT_OK(gpu_ntt_domain_twiddles(&got, 1, idx[q], 0, d, &e), e);
+            if (!fr_eq(&got, &want)) { ok = 0; GT_CHECK(0, "log_n %u: device twiddle %zu != w^%zu", log_n, idx[q], idx[q]); break; }
+        }
+    }
+
     /* forward */
     memcpy(x, a, n * sizeof(fr_t));
     GT_OK(gpu_ntt(x, n, GPU_NTT_FORWARD, d, &e), e);
@@ -56,6 +66,18 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
         fr_t pt = fr_pow_u(&w, k), v;
         horner(&v, a, n, &pt);
         if (!fr_eq(&v, &x[k])) { ok = 0; GT_CHECK(0, "log_n %u gen %u forward: A[%zu] != Horner", log_n, gen, k); break; }
+    }
+    if (!ok) { /* diagnose: a = e_1 must give A[k] = w^k */
+        memset(y, 0, n * sizeof(fr_t));
+        y[1] = FR_ONE;
+        GT_OK(gpu_ntt(y, n, GPU_NTT_FORWARD, d, &e), e);
+        size_t nbad = 0, first = n;
+        fr_t pw = FR_ONE;
+        for (size_t k = 0; k < n; k++) {
+            if (!fr_eq(&y[k], &pw)) { nbad++; if (first == n) first = k; }
+            fr_mul(&pw, &pw, &w);
+        }
+        printf("  diagnose log_n %u: delta e_1 forward: %zu of %zu outputs wrong, first %zu\n", log_n, nbad, n, first);
     }
     if (n <= 256) {
         for (size_t k = 0; k < n; k++) {
@@ -161,6 +183,7 @@ int main(int argc, char **argv) {
         printf("SKIPPED: no CUDA device or driver\n");
         return 77;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     gt_seed();
     /* ffjavascript's w[32] for BLS12-381 (FORMATS.md "Roots of unity") */
     {
