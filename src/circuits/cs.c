@@ -306,21 +306,18 @@ static void rows_finish(r1cs_matrix_t *m, pm_cs_rows *r, uint32_t n_rows, uint32
 pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err) {
     if (witness) *witness = NULL;
     if (cs->oom) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory during synthesis");
-    uint64_t rows = cs->n_constraints + cs->n_inputs, cols = (uint64_t)cs->n_inputs + cs->n_aux;
+    uint64_t rows = cs->n_constraints, cols = (uint64_t)cs->n_inputs + cs->n_aux;
     if (rows >= UINT32_MAX || cols >= UINT32_MAX)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system too large for u32 rows/columns");
     if (out) {
         if (!(cs->flags & PM_CS_RECORD))
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "system was not recorded");
-        /* bellperson: one constraint per input, A = Input(i), B = 0, C = 0 */
-        uint64_t base = cs->n_constraints;
-        for (uint32_t i = 0; i < cs->n_inputs; i++) {
-            PM_LC_STACK(a, 1);
-            pm_lc_push(&a, PM_VAR_INPUT | i, &FR_ONE);
-            rows_append(cs, &cs->A, base + i, &a);
-            rows_append(cs, &cs->B, base + i, NULL);
-            rows_append(cs, &cs->C, base + i, NULL);
-        }
+        /* rows = the circuit's constraints only: bellperson's per-input rows (A = Input(i),
+         * B = C = 0) are appended by the Groth16 layer (setup.h, prover_bellperson.h), as for a
+         * circom system. A system without any constraint still gets row_ptr[0] = 0. */
+        pm_cs_rows *mr[3] = {&cs->A, &cs->B, &cs->C};
+        for (int k = 0; k < 3; k++)
+            if (rows_reserve(mr[k], 0, 0)) cs->oom = 1;
         if (cs->oom) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory recording");
         memset(out, 0, sizeof *out);
         out->n_wires = (uint32_t)cols;

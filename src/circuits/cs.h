@@ -14,9 +14,11 @@
  *    coefficients. Zero sums are kept, as bellpepper keeps them (they matter for nnz, not for
  *    satisfiability; the density bitmaps skip them as bellperson's prover does).
  *  - Constraint k: <A_k, z> * <B_k, z> = <C_k, z> with z = [inputs..., aux...].
- *  - pm_cs_finish appends one constraint per input (A = Input(i), B = C = 0), as bellperson's prover
- *    and generator do after `synthesize`, then returns the CSR form of r1cs.h (columns remapped to
- *    input i -> i, aux j -> n_inputs + j) and the witness vector [inputs ‖ aux].
+ *  - pm_cs_finish returns the CSR form of r1cs.h (columns remapped to input i -> i, aux j ->
+ *    n_inputs + j; rows = the circuit's constraints) and the witness vector [inputs ‖ aux].
+ *    bellperson's prover and generator append one row per input (A = Input(i), B = C = 0) after
+ *    `synthesize`; our Groth16 layer does the same for any r1cs_t (setup.h, prover_bellperson.h),
+ *    so they are not stored here (rows for the QAP = n_constraints + n_inputs).
  *
  * Modes (flags of pm_cs_init), so one gadget code path serves three uses:
  *  - 0 (count only): counts constraints / inputs / aux; no LC is built, nothing is stored. Used
@@ -132,8 +134,7 @@ void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v);
  * mode they are ignored (callers skip building them: see pm_cs_recording). Any may be NULL (= 0). */
 void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
 
-/* Finish: append the per-input constraints, build the CSR system (RECORD; *out must be zeroed,
- * NULL to skip) and the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux;
+/* Finish: build the CSR system (RECORD; circuit rows only, see the file comment; NULL to skip) and the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux;
  * NULL to skip). out->n_pub_in = n_inputs - 1, n_prv_in = 0, n_wires = n_inputs + n_aux.
  * Errors: PM_ERR_NOMEM (also when synthesis ran out of memory), PM_ERR_ARG when a mode needed
  * for a requested output was not set or sizes pass u32. The builder's buffers are moved into

@@ -109,9 +109,17 @@ static size_t sib_count(const unsigned *arity, unsigned n) {
 
 /* ---- synthesis ---- */
 typedef struct {
+    uint64_t row;          /* constraint to find */
+    int found;
+    unsigned gadget, challenge;
+} locate_t;
+
+typedef struct {
     pm_cs *cs;
     pm_porep_stats *st;
     uint64_t c0, a0;
+    locate_t *loc;
+    unsigned ch;
 } meter;
 
 static void m_begin(meter *m) {
@@ -119,6 +127,11 @@ static void m_begin(meter *m) {
     m->a0 = m->cs->n_aux;
 }
 static void m_end(meter *m, unsigned g) {
+    if (m->loc && !m->loc->found && m->loc->row >= m->c0 && m->loc->row < m->cs->n_constraints) {
+        m->loc->found = 1;
+        m->loc->gadget = g;
+        m->loc->challenge = g == PM_POREP_G_GLOBAL ? UINT32_MAX : m->ch;
+    }
     if (m->st) {
         m->st->constraints[g] += m->cs->n_constraints - m->c0;
         m->st->aux[g] += m->cs->n_aux - m->a0;
@@ -132,8 +145,8 @@ static pm_var alloc_dom(pm_cs *cs, const uint8_t *d, const ctx_t *c, const char 
     return pm_cs_alloc(cs, &v);
 }
 
-pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1,
-                              uint32_t partition, pm_porep_stats *stats, pm_error *err) {
+static pm_status synth(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1, uint32_t partition,
+                       pm_porep_stats *stats, locate_t *loc, pm_error *err) {
     if (stats) memset(stats, 0, sizeof *stats);
     const unsigned L = s->layers;
     const fil_poseidon_t *pc = fil_poseidon_constants(L);
@@ -150,7 +163,7 @@ pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t
     }
     ctx_t cx = {s, c1, partition, 0, err};
     pm_status st = PM_OK;
-    meter m = {cs, stats, 0, 0};
+    meter m = {cs, stats, 0, 0, loc, 0};
     m_begin(&m);
 
     unsigned d_ar[PM_POREP_MAX_LEVELS];
@@ -196,6 +209,7 @@ pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t
 
     for (unsigned i = 0; i < s->challenges && !st; i++) {
         cx.ch = i;
+        m.ch = i;
         const fil_vanilla_proof_t *vp = c1 ? &c1->proofs[(size_t)partition * c1->challenges + i] : NULL;
         if (vp && (vp->ndrg != 6 || vp->nexp != 8 || vp->nlabeling < 1)) {
             st = pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
@@ -295,5 +309,68 @@ done:
     free(labels);
     free(cols);
     free(scratch);
+    return st;
+}
+
+pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1,
+                              uint32_t partition, pm_porep_stats *stats, pm_error *err) {
+    return synth(cs, s, c1, partition, stats, NULL, err);
+}
+
+int pm_porep_locate(unsigned *gadget, unsigned *challenge, const pm_porep_shape *s, uint64_t row) {
+    pm_cs cs;
+    pm_cs_init(&cs, 0);
+    locate_t loc = {row, 0, 0, 0};
+    pm_error err;
+    pm_status st = synth(&cs, s, NULL, 0, NULL, &loc, &err);
+    pm_cs_free(&cs);
+    if (st || !loc.found) return -1;
+    *gadget = loc.gadget;
+    *challenge = loc.challenge;
+    return 0;
+}
+
+pm_status pm_porep_witness(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                           const fil_c1_t *c1, uint32_t partition, pm_error *err) {
+    *w = NULL;
+    *n_w = 0;
+    pm_cs cs;
+    pm_cs_init(&cs, PM_CS_WITNESS);
+    pm_status st = synth(&cs, s, c1, partition, NULL, NULL, err);
+    if (!st) st = pm_cs_finish(&cs, NULL, w, err);
+    if (!st) {
+        *n_w = (size_t)cs.n_inputs + cs.n_aux;
+        if (n_inputs) *n_inputs = cs.n_inputs;
+    }
+    pm_cs_free(&cs);
+    return st;
+}
+
+pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape *s, pm_error *err) {
+    pm_cs cs;
+    pm_cs_init(&cs, PM_CS_RECORD);
+    pm_status st = synth(&cs, s, NULL, 0, NULL, NULL, err);
+    if (!st) st = pm_cs_finish(&cs, out, NULL, err);
+    if (!st && n_inputs) *n_inputs = cs.n_inputs;
+    pm_cs_free(&cs);
+    return st;
+}
+
+pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
+                         pm_error *err) {
+    uint32_t bad = UINT32_MAX;
+    pm_status st = r1cs_check_satisfied(&bad, cs, w, n_w, err);
+    if (st == PM_ERR_UNSATISFIED && bad != UINT32_MAX) {
+        unsigned g = 0, ch = 0;
+        if (!pm_porep_locate(&g, &ch, s, bad)) {
+            if (ch == UINT32_MAX)
+                return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET,
+                                    "constraint %u of %u not satisfied (%s)", bad, cs->n_constraints,
+                                    pm_porep_gadget_name(g));
+            return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET,
+                                "constraint %u of %u not satisfied (challenge %u, %s)", bad, cs->n_constraints,
+                                ch, pm_porep_gadget_name(g));
+        }
+    }
     return st;
 }

@@ -80,6 +80,26 @@ const char *pm_porep_gadget_name(unsigned g);
 pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1,
                               uint32_t partition, pm_porep_stats *stats, pm_error *err);
 
+/* Which part of the circuit constraint `row` belongs to (count-only re-synthesis: 0.15 s at
+ * 2 KiB, 5 s at 32 GiB). *challenge = UINT32_MAX for the global part. Returns 0, or -1 when row
+ * is out of range. */
+int pm_porep_locate(unsigned *gadget, unsigned *challenge, const pm_porep_shape *s, uint64_t row);
+
+/* Per-proof synthesis: the witness [inputs ‖ aux] (Montgomery, *w malloc'd, 32-byte aligned,
+ * *n_w values; *n_inputs with ONE) of partition `partition` of c1. Errors as pm_porep_synthesize. */
+pm_status pm_porep_witness(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                           const fil_c1_t *c1, uint32_t partition, pm_error *err);
+
+/* Record the blank circuit once: *out (zeroed by the callee; free with r1cs_free) holds the
+ * circuit's rows (bellperson's input rows are added by the Groth16 layer); *n_inputs with ONE.
+ * 2 KiB: 2.7 M rows, 15 M terms (~0.55 GB). Errors: PM_ERR_NOMEM. */
+pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape *s, pm_error *err);
+
+/* Check w against the recorded system; PM_ERR_UNSATISFIED names the first failing constraint and
+ * where it lies ("constraint 123 of 2687921 not satisfied (challenge 1, label_sha256)"). */
+pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
+                         pm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

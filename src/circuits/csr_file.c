@@ -1,0 +1,223 @@
+/*
+ * csr_file.c — save / map a recorded constraint system with density bitmaps (csr_file.h).
+ */
+#include "circuits/csr_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char MAGIC[8] = {'P', 'M', 'C', 'S', 'R', 0, 'v', '1'};
+#define HDR 128u
+
+static uint64_t al64(uint64_t x) { return (x + 63) & ~63ull; }
+static uint64_t words(uint64_t bits) { return (bits + 63) / 64; }
+
+pm_status pm_csr_density(uint64_t **out, const uint64_t **a_aux, const uint64_t **b_input,
+                         const uint64_t **b_aux, const r1cs_t *cs, uint32_t n_inputs, pm_error *err) {
+    *out = NULL;
+    if (n_inputs > cs->n_wires) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "n_inputs > n_wires");
+    uint64_t n_aux = cs->n_wires - n_inputs, wa = words(n_aux), wi = words(n_inputs);
+    uint64_t *bm = calloc(2 * wa + wi + 1, 8);
+    if (!bm) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "density bitmaps");
+    uint64_t *a = bm, *bi = bm + wa, *ba = bm + wa + wi;
+    const r1cs_matrix_t *m[2] = {&cs->A, &cs->B};
+    for (int k = 0; k < 2; k++)
+        for (uint64_t t = 0; t < m[k]->nnz; t++) {
+            if (fr_is_zero(&m[k]->coef[t])) continue;
+            uint32_t c = m[k]->col[t];
+            if (c < n_inputs) {
+                if (k == 1) bi[c / 64] |= 1ull << (c % 64);
+            } else {
+                c -= n_inputs;
+                (k == 0 ? a : ba)[c / 64] |= 1ull << (c % 64);
+            }
+        }
+    *out = bm;
+    *a_aux = a;
+    *b_input = bi;
+    *b_aux = ba;
+    return PM_OK;
+}
+
+static int wr(FILE *f, const void *p, size_t n) { return n == 0 || fwrite(p, 1, n, f) == n ? 0 : -1; }
+static int pad_to(FILE *f, uint64_t *pos, uint64_t target) {
+    static const uint8_t z[64];
+    while (*pos < target) {
+        size_t k = target - *pos > 64 ? 64 : (size_t)(target - *pos);
+        if (wr(f, z, k)) return -1;
+        *pos += k;
+    }
+    return 0;
+}
+
+pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uint64_t tag, pm_error *err) {
+    uint64_t *bm;
+    const uint64_t *a, *bi, *ba;
+    pm_status st = pm_csr_density(&bm, &a, &bi, &ba, cs, n_inputs, err);
+    if (st) return st;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(bm);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
+    }
+    uint8_t h[HDR];
+    memset(h, 0, sizeof h);
+    memcpy(h, MAGIC, 8);
+    uint32_t u32s[4] = {1, cs->n_constraints, cs->n_wires, n_inputs};
+    memcpy(h + 8, u32s, 16);
+    uint64_t u64s[4] = {cs->A.nnz, cs->B.nnz, cs->C.nnz, tag};
+    memcpy(h + 24, u64s, 32);
+    uint64_t pos = 0;
+    int bad = wr(f, h, HDR);
+    pos = HDR;
+    const r1cs_matrix_t *m[3] = {&cs->A, &cs->B, &cs->C};
+    for (int k = 0; k < 3 && !bad; k++) {
+        uint64_t rp_n = (uint64_t)cs->n_constraints + 1;
+        bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->row_ptr, rp_n * 8);
+        pos += rp_n * 8;
+        bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->col, m[k]->nnz * 4);
+        pos += m[k]->nnz * 4;
+        bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->coef, m[k]->nnz * sizeof(fr_t));
+        pos += m[k]->nnz * sizeof(fr_t);
+    }
+    uint64_t n_aux = cs->n_wires - n_inputs;
+    const uint64_t *bms[3] = {a, bi, ba};
+    const uint64_t nbits[3] = {n_aux, n_inputs, n_aux};
+    for (int k = 0; k < 3 && !bad; k++) {
+        bad |= pad_to(f, &pos, al64(pos)) || wr(f, bms[k], words(nbits[k]) * 8);
+        pos += words(nbits[k]) * 8;
+    }
+    free(bm);
+    if (fclose(f)) bad = 1;
+    if (bad || rename(tmp, path)) {
+        unlink(tmp);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(errno));
+    }
+    return PM_OK;
+}
+
+void pm_csr_close(pm_csr_t *f) {
+    if (f->map) munmap(f->map, f->map_len);
+    free(f->owned_density);
+    memset(f, 0, sizeof *f);
+}
+
+static int limbs_lt_r(const fr_t *x) {
+    for (int i = 3; i >= 0; i--) {
+        if (x->l[i] < FR_MODULUS.l[i]) return 1;
+        if (x->l[i] > FR_MODULUS.l[i]) return 0;
+    }
+    return 0;
+}
+
+pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
+    memset(f, 0, sizeof *f);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) || sb.st_size < (off_t)HDR) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_FORMAT, path, 0, "file shorter than the %u-byte header", HDR);
+    }
+    size_t len = (size_t)sb.st_size;
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "mmap: %s", strerror(errno));
+    const uint8_t *b = map;
+    pm_status st = PM_OK;
+    uint32_t u32s[4];
+    uint64_t u64s[4];
+    memcpy(u32s, b + 8, 16);
+    memcpy(u64s, b + 24, 32);
+    if (memcmp(b, MAGIC, 8)) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 0, "not a proofmill CSR file (bad magic)");
+        goto fail;
+    }
+    if (u32s[0] != 1) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 8, "version %u (expected 1)", u32s[0]);
+        goto fail;
+    }
+    uint32_t n_rows = u32s[1], n_cols = u32s[2], n_inputs = u32s[3];
+    if (n_inputs == 0 || n_inputs > n_cols || n_rows == UINT32_MAX) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 12, "inconsistent sizes: %u rows, %u columns, %u inputs",
+                          n_rows, n_cols, n_inputs);
+        goto fail;
+    }
+    uint64_t pos = HDR;
+    r1cs_matrix_t *m[3] = {&f->cs.A, &f->cs.B, &f->cs.C};
+    for (int k = 0; k < 3; k++) {
+        uint64_t nnz = u64s[k];
+        if (nnz > (uint64_t)len) {
+            st = pm_error_set(err, PM_ERR_FORMAT, path, 24 + 8 * (uint64_t)k, "nnz %llu exceeds the file",
+                              (unsigned long long)nnz);
+            goto fail;
+        }
+        uint64_t rp = al64(pos), cl = al64(rp + ((uint64_t)n_rows + 1) * 8), cf = al64(cl + nnz * 4);
+        pos = cf + nnz * sizeof(fr_t);
+        if (pos > len) {
+            st = pm_error_set(err, PM_ERR_FORMAT, path, len, "truncated: matrix %c needs %llu bytes, file has %zu",
+                              "ABC"[k], (unsigned long long)pos, len);
+            goto fail;
+        }
+        m[k]->n_rows = n_rows;
+        m[k]->n_cols = n_cols;
+        m[k]->nnz = nnz;
+        m[k]->row_ptr = (uint64_t *)(b + rp);
+        m[k]->col = (uint32_t *)(b + cl);
+        m[k]->coef = (fr_t *)(b + cf);
+        if (m[k]->row_ptr[0] != 0 || m[k]->row_ptr[n_rows] != nnz) {
+            st = pm_error_set(err, PM_ERR_FORMAT, path, rp, "matrix %c: row_ptr does not span 0..nnz", "ABC"[k]);
+            goto fail;
+        }
+        for (uint32_t r = 0; r < n_rows; r++)
+            if (m[k]->row_ptr[r] > m[k]->row_ptr[r + 1]) {
+                st = pm_error_set(err, PM_ERR_FORMAT, path, rp + 8ull * r, "matrix %c: row_ptr decreases at row %u",
+                                  "ABC"[k], r);
+                goto fail;
+            }
+        for (uint64_t t = 0; t < nnz; t++) {
+            if (m[k]->col[t] >= n_cols) {
+                st = pm_error_set(err, PM_ERR_FORMAT, path, cl + 4 * t, "matrix %c: column %u >= %u", "ABC"[k],
+                                  m[k]->col[t], n_cols);
+                goto fail;
+            }
+            if (!limbs_lt_r(&m[k]->coef[t])) {
+                st = pm_error_set(err, PM_ERR_ENCODING, path, cf + 32 * t, "matrix %c: coefficient >= r", "ABC"[k]);
+                goto fail;
+            }
+        }
+    }
+    uint64_t n_aux = n_cols - n_inputs, off[3];
+    const uint64_t nbits[3] = {n_aux, n_inputs, n_aux};
+    for (int k = 0; k < 3; k++) {
+        off[k] = al64(pos);
+        pos = off[k] + words(nbits[k]) * 8;
+    }
+    if (pos > len) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, len, "truncated density bitmaps");
+        goto fail;
+    }
+    f->a_aux_density = (const uint64_t *)(b + off[0]);
+    f->b_input_density = (const uint64_t *)(b + off[1]);
+    f->b_aux_density = (const uint64_t *)(b + off[2]);
+    f->cs.n_wires = n_cols;
+    f->cs.n_pub_in = n_inputs - 1;
+    f->cs.n_constraints = n_rows;
+    f->n_inputs = n_inputs;
+    f->tag = u64s[3];
+    f->map = map;
+    f->map_len = len;
+    return PM_OK;
+fail:
+    munmap(map, len);
+    memset(f, 0, sizeof *f);
+    return st;
+}

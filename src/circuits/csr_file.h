@@ -1,0 +1,63 @@
+/*
+ * csr_file.h — a recorded constraint system (r1cs.h CSR matrices A, B, C) with its input count and
+ * bellperson's density bitmaps, saved once to disk and memory-mapped for every later proof.
+ *
+ * File layout ("PMCSR" v1; all integers little-endian; every array starts at a multiple of 64):
+ *   header (128 bytes): magic "PMCSR\0v1" (8), u32 version = 1, u32 n_rows (circuit constraints,
+ *     bellperson's input rows not included), u32 n_cols (= n_inputs + n_aux), u32 n_inputs (ONE
+ *     included), u64 nnz_A, nnz_B, nnz_C, u64 tag (caller's shape identifier, e.g. sector size),
+ *     zero padding;
+ *   for A, B, C in turn: row_ptr (n_rows + 1) u64, col (nnz) u32, coef (nnz) × 32 bytes = fr_t
+ *     Montgomery limbs (r1cs.h layout);
+ *   density: a_aux, b_input, b_aux bitmaps, ceil(bits/64) u64 words each (bit j of word j/64).
+ * Density (bellperson prover/native.rs): an aux variable is set in a_aux (b_aux) when some A (B)
+ * term has it with a non-zero coefficient; b_input likewise over inputs. Inputs are dense in A.
+ *
+ * Loading maps the file read-only (MAP_PRIVATE) and checks the header against the file size,
+ * every row_ptr (monotone, ending at nnz), every column (< n_cols) and every coefficient (< r), so
+ * a truncated or hostile file is refused (PM_ERR_FORMAT / PM_ERR_ENCODING naming the offset)
+ * before an SpMV can read out of bounds. Loading 2 KiB's 15 M terms takes well under a second.
+ */
+#ifndef PROOFMILL_CIRCUITS_CSR_FILE_H
+#define PROOFMILL_CIRCUITS_CSR_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    r1cs_t cs;                /* matrices point into the mapping (or own memory when computed) */
+    uint32_t n_inputs;
+    uint64_t tag;
+    const uint64_t *a_aux_density, *b_input_density, *b_aux_density;
+    void *map;                /* mapping (pm_csr_close unmaps), NULL when not mapped */
+    size_t map_len;
+    uint64_t *owned_density;  /* density computed in memory (pm_csr_density) */
+} pm_csr_t;
+
+/* Density bitmaps of cs (n_inputs inputs first, then aux columns): *out receives one malloc'd
+ * array of 3 bitmaps back to back (a_aux, b_input, b_aux; sizes as in the file comment); the
+ * pointers are set into it. Errors: PM_ERR_NOMEM, PM_ERR_ARG (n_inputs > n_wires). */
+pm_status pm_csr_density(uint64_t **out, const uint64_t **a_aux, const uint64_t **b_input,
+                         const uint64_t **b_aux, const r1cs_t *cs, uint32_t n_inputs, pm_error *err);
+
+/* Write cs (with n_inputs and tag; density computed here) to path, atomically (temp + rename).
+ * Errors: PM_ERR_IO (names the path), PM_ERR_NOMEM, PM_ERR_ARG. */
+pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uint64_t tag, pm_error *err);
+
+/* Map path and check it (file comment). On success *f owns the mapping (pm_csr_close).
+ * Errors: PM_ERR_IO, PM_ERR_FORMAT (magic, version, sizes, row_ptr, column; offset named),
+ * PM_ERR_ENCODING (a coefficient >= r). On error *f is zeroed. */
+pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err);
+void pm_csr_close(pm_csr_t *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,336 @@
+/*
+ * test_circuits_porep_witness.c — C2 synthesis of a real sealed sector (#8's seal + C1, 2 KiB,
+ * StackedDrg2KiBV1_1 and V1, random data) against the recorded constraint system:
+ *  - the blank circuit is recorded once into CSR, saved, memory-mapped back (same nnz, density);
+ *  - the witness of every partition of the C1 satisfies every constraint, and a = A·w, b = B·w,
+ *    c = C·w (r1cs_spmv) agree row by row;
+ *  - the public inputs are Filecoin's, in order (POREP.md §6.2): replica_id, comm_d, comm_r, then per
+ *    challenge c, 6 DRG and 8 expander parent indices, c, c, c;
+ *  - flipping one witness bit breaks at least one constraint: sampled bit variables (value 0/1,
+ *    flipped), every label, column row and path sibling value of the C1 (bit k of its integer
+ *    flipped), checked on the rows that use the changed column (a transposed pattern index);
+ *  - a C1 with one changed label (DRG parent column row) synthesizes to a witness that is refused,
+ *    the first unsatisfied constraint named with its challenge and gadget;
+ *  - a truncated or corrupted CSR file is refused.
+ * Randomised (seed printed; PROOFMILL_SEED=N reproduces; PROOFMILL_ITERATIONS scales the samples).
+ */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "circuits/csr_file.h"
+#include "circuits/filecoin/porep_circuit.h"
+#include "filecoin/replica_id.h"
+#include "filecoin/seal.h"
+#include "filecoin/sha256_fr.h"
+#include "filecoin/vanilla_verify.h"
+
+static r1cs_t g_rec;          /* recorded in memory */
+static pm_csr_t g_map;        /* the same, saved and mapped */
+static uint32_t g_inputs;
+static pm_porep_shape g_shape;
+static char g_path[256];
+/* transposed pattern: rows using column j = t_rows[t_ptr[j] .. t_ptr[j+1]) */
+static uint64_t *t_ptr;
+static uint32_t *t_rows;
+
+static void build_transpose(const r1cs_t *cs) {
+    uint32_t nc = cs->n_wires;
+    t_ptr = calloc((size_t)nc + 1, 8);
+    const r1cs_matrix_t *m[3] = {&cs->A, &cs->B, &cs->C};
+    uint64_t tot = 0;
+    for (int k = 0; k < 3; k++)
+        for (uint64_t t = 0; t < m[k]->nnz; t++) t_ptr[m[k]->col[t] + 1]++;
+    for (uint32_t j = 0; j < nc; j++) t_ptr[j + 1] += t_ptr[j];
+    tot = t_ptr[nc];
+    t_rows = malloc(tot * 4);
+    uint64_t *fill = malloc(((size_t)nc + 1) * 8);
+    memcpy(fill, t_ptr, ((size_t)nc + 1) * 8);
+    for (int k = 0; k < 3; k++)
+        for (uint32_t r = 0; r < cs->n_constraints; r++)
+            for (uint64_t t = m[k]->row_ptr[r]; t < m[k]->row_ptr[r + 1]; t++) t_rows[fill[m[k]->col[t]]++] = r;
+    free(fill);
+}
+
+static void row_eval(fr_t *out, const r1cs_matrix_t *m, uint32_t r, const fr_t *w) {
+    memset(out, 0, sizeof *out);
+    for (uint64_t t = m->row_ptr[r]; t < m->row_ptr[r + 1]; t++) {
+        fr_t x;
+        fr_mul(&x, &m->coef[t], &w[m->col[t]]);
+        fr_add(out, out, &x);
+    }
+}
+
+/* 1 when some row using column j is unsatisfied by w */
+static int breaks(const r1cs_t *cs, const fr_t *w, uint32_t j) {
+    for (uint64_t t = t_ptr[j]; t < t_ptr[j + 1]; t++) {
+        uint32_t r = t_rows[t];
+        fr_t a, b, c, ab;
+        row_eval(&a, &cs->A, r, w);
+        row_eval(&b, &cs->B, r, w);
+        row_eval(&c, &cs->C, r, w);
+        fr_mul(&ab, &a, &b);
+        if (!fr_eq(&ab, &c)) return 1;
+    }
+    return 0;
+}
+
+static void seal_2k(fil_seal_t *s, unsigned rp) {
+    fil_seal_params_t p;
+    memset(&p, 0, sizeof p);
+    p.registered_proof = rp;
+    uint8_t *raw = malloc(2048), *data = malloc(2048);
+    pm_rand_bytes(raw, 2048);
+    fil_fr32_pad(data, raw, 2032);
+    p.data = data;
+    fil_prover_id_from_miner(p.prover_id, 1000);
+    p.sector_id = 7;
+    pm_rand_bytes(p.ticket, 32);
+    pm_error err;
+    if (fil_seal_run(s, &p, &err)) fail_msg("seal: %s", err.msg);
+    free(raw);
+    free(data);
+}
+
+static int setup(void **st) {
+    (void)st;
+    pm_test_seed();
+    pm_error err;
+    if (pm_porep_shape_for_size(&g_shape, 2048, &err)) return -1;
+    if (pm_porep_record(&g_rec, &g_inputs, &g_shape, &err)) {
+        fprintf(stderr, "record: %s\n", err.msg);
+        return -1;
+    }
+    snprintf(g_path, sizeof g_path, "/tmp/pm_test_csr_2k_%d.csr", (int)getpid());
+    if (pm_csr_save(g_path, &g_rec, g_inputs, 2048, &err) || pm_csr_open(&g_map, g_path, &err)) {
+        fprintf(stderr, "csr file: %s\n", err.msg);
+        return -1;
+    }
+    build_transpose(&g_map.cs);
+    return 0;
+}
+
+static int teardown(void **st) {
+    (void)st;
+    r1cs_free(&g_rec);
+    pm_csr_close(&g_map);
+    unlink(g_path);
+    free(t_ptr);
+    free(t_rows);
+    return 0;
+}
+
+static void test_recorded_file(void **st) {
+    (void)st;
+    assert_int_equal(g_rec.n_constraints, 2687921);
+    assert_int_equal(g_inputs, 40);
+    assert_int_equal(g_rec.n_wires, 40 + 2685673);
+    assert_int_equal(g_map.cs.n_constraints, g_rec.n_constraints);
+    assert_int_equal(g_map.cs.n_wires, g_rec.n_wires);
+    assert_int_equal(g_map.n_inputs, 40);
+    assert_int_equal(g_map.tag, 2048);
+    /* nnz as measured by the STATS mode (test_circuits_porep_matrix; A without the 40 input rows) */
+    assert_int_equal(g_map.cs.A.nnz, 6421005 - 40);
+    assert_int_equal(g_map.cs.B.nnz, 2689006);
+    assert_int_equal(g_map.cs.C.nnz, 5824682);
+    assert_memory_equal(g_map.cs.A.col, g_rec.A.col, g_rec.A.nnz * 4);
+    assert_memory_equal(g_map.cs.C.coef, g_rec.C.coef, g_rec.C.nnz * sizeof(fr_t));
+    assert_int_equal(g_map.cs.B.row_ptr[g_rec.n_constraints], g_rec.B.nnz);
+    uint64_t a = 0, bi = 0, ba = 0, n_aux = g_map.cs.n_wires - 40;
+    for (uint64_t j = 0; j < n_aux; j++) {
+        a += (g_map.a_aux_density[j / 64] >> (j % 64)) & 1;
+        ba += (g_map.b_aux_density[j / 64] >> (j % 64)) & 1;
+    }
+    for (uint64_t j = 0; j < 40; j++) bi += (g_map.b_input_density[j / 64] >> (j % 64)) & 1;
+    assert_int_equal(a, 2674908);
+    assert_int_equal(bi, 1);
+    assert_int_equal(ba, 685521);
+}
+
+static void check_public(const fr_t *w, const fil_c1_t *c1, uint32_t k) {
+    fr_t x;
+    fil_domain_to_fr(&x, c1->replica_id);
+    assert_true(fr_eq(&w[1], &x));
+    fil_domain_to_fr(&x, c1->comm_d);
+    assert_true(fr_eq(&w[2], &x));
+    fil_domain_to_fr(&x, c1->comm_r);
+    assert_true(fr_eq(&w[3], &x));
+    for (uint32_t i = 0; i < c1->challenges; i++) {
+        const fil_vanilla_proof_t *vp = fil_c1_proof((fil_c1_t *)c1, k, i);
+        const fr_t *p = &w[4 + 18 * i];
+        uint64_t c = vp->labeling[0].node;
+        uint64_t want[18];
+        want[0] = c;
+        for (int q = 0; q < 6; q++) want[1 + q] = vp->drg[q].index;
+        for (int q = 0; q < 8; q++) want[7 + q] = vp->exp[q].index;
+        want[15] = want[16] = want[17] = c;
+        for (int q = 0; q < 18; q++) {
+            fr_from_u64(&x, want[q]);
+            if (!fr_eq(&p[q], &x)) fail_msg("challenge %u input %d differs", i, q);
+        }
+    }
+}
+
+static void flip_value_bit(fr_t *v, unsigned k) {
+    fr_t plain;
+    fr_from_mont(&plain, v);
+    plain.l[k / 64] ^= 1ull << (k % 64);
+    fr_to_mont(v, &plain);
+}
+
+/* find aux columns holding the value d (LE domain) and flip one bit of each: must break */
+static unsigned flip_values_equal(fr_t *w, size_t n_w, const uint8_t d[32]) {
+    fr_t x;
+    fil_domain_to_fr(&x, d);
+    unsigned hits = 0;
+    for (size_t j = g_inputs; j < n_w; j++)
+        if (fr_eq(&w[j], &x)) {
+            fr_t save = w[j];
+            flip_value_bit(&w[j], (unsigned)(pm_rand64() % 254));
+            if (!breaks(&g_map.cs, w, (uint32_t)j)) fail_msg("flipping a bit of column %zu broke nothing", j);
+            w[j] = save;
+            hits++;
+        }
+    return hits;
+}
+
+static void synth_and_check(unsigned rp) {
+    fil_seal_t s;
+    seal_2k(&s, rp);
+    fil_c1_t c1;
+    uint8_t seed[32];
+    pm_rand_bytes(seed, 32);
+    seed[31] &= 0x3f;
+    pm_error err;
+    if (fil_c1_from_seal(&c1, &s, seed, &err)) fail_msg("C1: %s", err.msg);
+    assert_int_equal(fil_c1_verify(&c1, NULL, &err), PM_OK);
+    for (uint32_t k = 0; k < c1.partitions; k++) {
+        fr_t *w;
+        size_t n_w;
+        uint32_t nin;
+        if (pm_porep_witness(&w, &n_w, &nin, &g_shape, &c1, k, &err)) fail_msg("witness: %s", err.msg);
+        assert_int_equal(n_w, g_map.cs.n_wires);
+        assert_int_equal(nin, 40);
+        if (pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err)) fail_msg("check: %s", err.msg);
+        check_public(w, &c1, k);
+        /* SpMV: a·b = c row by row */
+        size_t n = g_map.cs.n_constraints;
+        fr_t *a = aligned_alloc(32, n * 32), *b = aligned_alloc(32, n * 32), *c = aligned_alloc(32, n * 32);
+        assert_int_equal(r1cs_spmv(a, b, c, n, &g_map.cs, w, n_w, &err), PM_OK);
+        for (size_t r = 0; r < n; r++) {
+            fr_t ab;
+            fr_mul(&ab, &a[r], &b[r]);
+            if (!fr_eq(&ab, &c[r])) fail_msg("row %zu: a*b != c", r);
+        }
+        free(a);
+        free(b);
+        free(c);
+        /* sampled single-bit flips of bit variables */
+        size_t iters = pm_test_iters(400), done = 0;
+        for (size_t it = 0; it < 100 * iters && done < iters; it++) {
+            size_t j = g_inputs + pm_rand64() % (n_w - g_inputs);
+            int is0 = fr_is_zero(&w[j]), is1 = fr_is_one(&w[j]);
+            if (!is0 && !is1) continue;
+            fr_t save = w[j];
+            w[j] = is0 ? FR_ONE : (fr_t){{0, 0, 0, 0}};
+            if (!breaks(&g_map.cs, w, (uint32_t)j)) fail_msg("flipping bit variable %zu broke nothing", j);
+            w[j] = save;
+            done++;
+        }
+        assert_int_equal(done, iters);
+        /* every label of the challenged column, every parent column row, every path sibling */
+        unsigned hits = 0;
+        for (uint32_t i = 0; i < c1.challenges; i++) {
+            const fil_vanilla_proof_t *vp = fil_c1_proof(&c1, k, i);
+            for (uint32_t l = 0; l < vp->c_x.nrows; l++) hits += flip_values_equal(w, n_w, vp->c_x.rows[l]);
+            for (int q = 0; q < 6; q++) hits += flip_values_equal(w, n_w, vp->drg[q].rows[0]);
+            for (int q = 0; q < 8; q++) hits += flip_values_equal(w, n_w, vp->exp[q].rows[1]);
+            const fil_merkle_proof_t *paths[3] = {&vp->comm_d, &vp->comm_r_last, &vp->c_x.inclusion};
+            for (int q = 0; q < 3; q++) hits += flip_values_equal(w, n_w, paths[q]->elems[0].hashes[0]);
+        }
+        assert_true(hits >= c1.challenges * (2 + 6 + 8 + 3));
+        free(w);
+    }
+
+    /* one changed label: DRG parent 0's layer-1 row of challenge 0 */
+    fil_vanilla_proof_t *vp = fil_c1_proof(&c1, 0, 0);
+    vp->drg[0].rows[0][0] ^= 1;
+    fr_t *w;
+    size_t n_w;
+    if (pm_porep_witness(&w, &n_w, NULL, &g_shape, &c1, 0, &err)) fail_msg("witness: %s", err.msg);
+    pm_status st = pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err);
+    printf("changed label: %s\n", err.msg);
+    assert_int_equal(st, PM_ERR_UNSATISFIED);
+    assert_non_null(strstr(err.msg, "(challenge 0, parent_inclusions)"));
+    free(w);
+    /* a row >= r is refused while reading, naming the field */
+    memset(vp->drg[1].rows[0], 0xff, 32);
+    st = pm_porep_witness(&w, &n_w, NULL, &g_shape, &c1, 0, &err);
+    assert_int_equal(st, PM_ERR_ENCODING);
+    assert_non_null(strstr(err.msg, "drg_parents"));
+    fil_c1_free(&c1);
+    fil_seal_free(&s);
+}
+
+static void test_seal_v1_1(void **st) {
+    (void)st;
+    synth_and_check(5); /* StackedDrg2KiBV1_1 */
+}
+
+static void test_seal_v1(void **st) {
+    (void)st;
+    synth_and_check(0); /* StackedDrg2KiBV1 (V1_0_0 graph): same circuit */
+}
+
+static void test_bad_files(void **st) {
+    (void)st;
+    pm_error err;
+    pm_csr_t f;
+    char p2[300];
+    snprintf(p2, sizeof p2, "%s.bad", g_path);
+    FILE *in = fopen(g_path, "rb");
+    assert_non_null(in);
+    size_t len = g_map.map_len;
+    uint8_t *buf = malloc(len);
+    assert_int_equal(fread(buf, 1, len, in), len);
+    fclose(in);
+    const size_t cuts[3] = {10, 128 + 1000, len - 8};
+    for (int i = 0; i < 3; i++) {
+        FILE *o = fopen(p2, "wb");
+        fwrite(buf, 1, cuts[i], o);
+        fclose(o);
+        assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    }
+    /* a column out of range in A */
+    uint64_t col_off = (128 + ((uint64_t)g_map.cs.n_constraints + 1) * 8 + 63) & ~63ull;
+    uint32_t bad = 0xfffffff0u;
+    uint8_t save[4];
+    memcpy(save, buf + col_off + 40, 4);
+    memcpy(buf + col_off + 40, &bad, 4);
+    FILE *o = fopen(p2, "wb");
+    fwrite(buf, 1, len, o);
+    fclose(o);
+    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "column"));
+    memcpy(buf + col_off + 40, save, 4);
+    buf[0] ^= 1;
+    o = fopen(p2, "wb");
+    fwrite(buf, 1, len, o);
+    fclose(o);
+    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    unlink(p2);
+    free(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recorded_file),
+        cmocka_unit_test(test_seal_v1_1),
+        cmocka_unit_test(test_seal_v1),
+        cmocka_unit_test(test_bad_files),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
