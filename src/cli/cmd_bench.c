@@ -341,6 +341,7 @@ static int cmd_bench(int argc, char **argv) {
             NEED_VALUE;
             if (pm_priority_parse(&b.prio, v)) return pm_cli_usage("bench: priority is low, normal, high or critical");
         } else if (!strcmp(a, "--inline")) b.inline_wtns = 1;
+        else if (!strcmp(a, "--gpu")) use_gpu = 1;
         else if (!strcmp(a, "--daemon")) { NEED_VALUE; b.daemon = v; }
         else if (!strcmp(a, "--embedded")) b.daemon = NULL;
         else if (!strcmp(a, "--trace")) { NEED_VALUE; b.trace_out = v; }
