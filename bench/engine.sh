@@ -6,6 +6,7 @@
 #   (else tests/data/powchain), COUNT = 8 proofs per configuration.
 # Each row is one `proofmill bench batch` run; the ratio column is throughput relative to the
 # baseline measured first in the same run (j=1, one GPU worker, serial pipeline).
+# CUDA: GPU=1 adds --gpu to every row (start phase on devices 0..N-1; rows' --devices apply).
 # Environment: MSM_THREADS (default 1 so that concurrency, not MSM threads, uses the cores),
 #              TRACE_DIR (write a Chrome trace + SVG timeline per row).
 set -euo pipefail
@@ -27,6 +28,7 @@ run() { # name, then bench arguments
   local extra=()
   if [ -n "${TRACE_DIR:-}" ]; then mkdir -p "$TRACE_DIR"; extra=(--trace "$TRACE_DIR/$name.json" --timeline "$TRACE_DIR/$name.svg"); fi
   local out
+  [ -n "${GPU:-}" ] && extra+=(--gpu)
   out=$("$bin" bench batch --key "$key" --witness "$wtns" -c "$count" --msm-threads "$msm" "$@" "${extra[@]}" 2>/dev/null)
   local ppm sp wall gpu queue
   ppm=$(sed -n 's/.* \([0-9.]*\) proofs\/min.*/\1/p' <<<"$out")
