@@ -1,0 +1,116 @@
+/*
+ * porep_c2.c — C2: per partition witness, check, bellperson Groth16 proof, self-verification
+ * (porep_c2.h).
+ */
+#include "circuits/filecoin/porep_c2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "groth16/proof_bytes.h"
+#include "groth16/prover.h"
+#include "groth16/prover_bellperson.h"
+#include "groth16/verifier.h"
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static pm_status verify_one(int *valid, const groth16_vk_t *vk, const fr_t *w, uint32_t n_inputs,
+                            const groth16_proof_t *pr, pm_error *err) {
+    if (vk->n_public + 1 != n_inputs)
+        return pm_error_set(err, PM_ERR_MISMATCH, "vk", PM_NO_OFFSET,
+                            "verifying key has %zu inputs, the circuit %u", vk->n_public + 1, n_inputs);
+    return groth16_verify(valid, vk, w + 1, n_inputs - 1, pr, NULL, NULL, err);
+}
+
+pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_shape *s, const r1cs_t *cs,
+                            const bp_params_t *p, const uint64_t *seed, unsigned threads,
+                            pm_c2_timings_t *tm, pm_error *err) {
+    if (tm) memset(tm, 0, sizeof *tm);
+    groth16_vk_t vk = {0};
+    pm_status st = params_vk_to_groth16_vk(&vk, &p->vk, err);
+    if (st) return st;
+    for (uint32_t k = 0; k < c1->partitions && !st; k++) {
+        fr_t *w = NULL;
+        size_t n_w = 0;
+        uint32_t n_inputs = 0;
+        double t0 = now_s();
+        st = pm_porep_witness(&w, &n_w, &n_inputs, s, c1, k, err);
+        double t1 = now_s();
+        if (!st && n_w != cs->n_wires)
+            st = pm_error_set(err, PM_ERR_MISMATCH, "", PM_NO_OFFSET,
+                              "witness has %zu values, the recorded circuit %u wires", n_w, cs->n_wires);
+        if (!st) {
+            st = pm_porep_check(cs, s, w, n_w, err);
+            if (st == PM_ERR_UNSATISFIED) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "%.380s", err->msg);
+                pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET, "partition %u: %s", k, msg);
+            }
+        }
+        double t2 = now_s();
+        groth16_proof_t pr;
+        if (!st) {
+            fr_t r, sc;
+            if (seed) {
+                groth16_seeded_scalars(&r, &sc, *seed + k);
+            } else {
+                st = groth16_random_scalar(&r, err);
+                if (!st) st = groth16_random_scalar(&sc, err);
+            }
+            if (!st) st = groth16_prove_bellperson(&pr, p, cs, w, n_w, &r, &sc, threads, NULL, err);
+            memset(&r, 0, sizeof r);
+            memset(&sc, 0, sizeof sc);
+        }
+        double t3 = now_s();
+        if (!st) {
+            int valid = 0;
+            st = verify_one(&valid, &vk, w, n_inputs, &pr, err);
+            if (!st && !valid)
+                st = pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET,
+                                  "partition %u: the proof does not verify with the parameters' vk", k);
+            if (!st) groth16_proof_to_bytes(out + (size_t)192 * k, &pr);
+        }
+        double t4 = now_s();
+        if (tm) {
+            tm->witness += t1 - t0;
+            tm->check += t2 - t1;
+            tm->prove += t3 - t2;
+            tm->verify += t4 - t3;
+        }
+        free(w);
+    }
+    groth16_vk_free(&vk);
+    return st;
+}
+
+pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
+                             const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
+    *valid = 0;
+    if (n != c1->partitions)
+        return pm_error_set(err, PM_ERR_MISMATCH, "proof", PM_NO_OFFSET, "%zu proofs for %u partitions", n,
+                            c1->partitions);
+    groth16_vk_t vk = {0};
+    pm_status st = params_vk_to_groth16_vk(&vk, bvk, err);
+    int all = 1;
+    for (uint32_t k = 0; k < n && !st; k++) {
+        groth16_proof_t pr;
+        st = groth16_proof_from_bytes(&pr, proofs + 192 * (size_t)k, "proof", 192 * (uint64_t)k, err);
+        fr_t *w = NULL;
+        size_t n_w;
+        uint32_t n_inputs;
+        if (!st) st = pm_porep_witness(&w, &n_w, &n_inputs, s, c1, k, err);
+        int v = 0;
+        if (!st) st = verify_one(&v, &vk, w, n_inputs, &pr, err);
+        all &= v;
+        free(w);
+    }
+    groth16_vk_free(&vk);
+    if (!st) *valid = all;
+    return st;
+}

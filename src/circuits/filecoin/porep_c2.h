@@ -1,0 +1,51 @@
+/*
+ * porep_c2.h — C2 of the Filecoin StackedDRG PoRep: C1 output in, one 192-byte Groth16 proof per
+ * partition out (concatenated in partition order), with bellperson parameters (.params/.vk) and the
+ * partition circuit recorded once (porep_circuit.h, csr_file.h).
+ *
+ * Per partition: witness synthesis from the C1 (pm_porep_witness) -> check against the recorded
+ * system (an unsatisfied constraint refuses the job, naming challenge and gadget: a wrong C1 never
+ * yields a proof) -> groth16_prove_bellperson (SpMV, H, MSMs; random r, s) -> verification with the
+ * parameters' vk and the witness's public inputs -> 192 bytes (zcash compressed A ‖ B ‖ C).
+ * Sources: rust-fil-proofs storage-proofs-core compound_proof.rs (prove, per-partition circuits,
+ * proof bytes), POREP.md §7.
+ */
+#ifndef PROOFMILL_CIRCUITS_FILECOIN_POREP_C2_H
+#define PROOFMILL_CIRCUITS_FILECOIN_POREP_C2_H
+
+#include <stdint.h>
+
+#include "circuits/filecoin/porep_circuit.h"
+#include "groth16/params.h"
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double witness, check, prove, verify; /* seconds, summed over partitions */
+} pm_c2_timings_t;
+
+/* Prove every partition of c1. out: 192 · c1->partitions bytes. cs: the recorded circuit of
+ * c1's sector size (rows without bellperson's input rows); p: its parameters. seed: NULL for
+ * random r, s (production); otherwise deterministic blinding for tests (not zero-knowledge).
+ * threads: MSM threads (0 = all). tm may be NULL.
+ * Errors: PM_ERR_UNSATISFIED (constraint, challenge, gadget named; nothing written),
+ * PM_ERR_MISMATCH (C1 shape vs circuit vs parameters), PM_ERR_ENCODING, PM_ERR_INTERNAL (a proof
+ * that our vk rejects — never returned as a proof), PM_ERR_NOMEM, prover errors. */
+pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_shape *s, const r1cs_t *cs,
+                            const bp_params_t *p, const uint64_t *seed, unsigned threads,
+                            pm_c2_timings_t *tm, pm_error *err);
+
+/* Verify proofs (192 · n bytes, n = c1->partitions) against vk with the public inputs of each
+ * partition, taken from a witness synthesis of c1 (the prover's inputs). *valid = 1 when every
+ * partition's proof verifies. Errors: PM_ERR_FORMAT (proof bytes), PM_ERR_MISMATCH, as above. */
+pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
+                             const pm_porep_shape *s, const bp_vk_t *vk, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,270 @@
+/*
+ * cmd_porep_c2.c — C2 commands (issue #9):
+ *   proofmill porep circuit-record --sector-size S --out FILE.csr
+ *       record the partition circuit once (CSR + density bitmaps, circuits/csr_file.h);
+ *   proofmill porep params-setup --sector-size S --dir DIR [--seed N]
+ *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
+ *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
+ *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N]
+ *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first;
+ *   proofmill porep verify-proof --c1 FILE --vk FILE --proof PROOF
+ *       exit 0 valid, 1 invalid.
+ * The CSR file is found as DIR/<stem>.csr when --csr is not given; if absent it is recorded in
+ * memory (2 KiB: ~10 s). Exit codes as in cli.h; an unsatisfied C1 names partition, challenge and
+ * gadget and exits 2 without writing a proof.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "circuits/csr_file.h"
+#include "circuits/filecoin/porep_c2.h"
+#include "circuits/filecoin/porep_circuit.h"
+#include "cli/porep_cli.h"
+#include "filecoin/c1_json.h"
+#include "filecoin/param_names.h"
+#include "filecoin/sizes.h"
+#include "groth16/params.h"
+#include "groth16/setup.h"
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int c2_circuit_record(int argc, char **argv) {
+    const char *size_text = NULL, *outp = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
+        else return pm_cli_usage("porep circuit-record: unexpected argument '%s'", argv[i]);
+    }
+    if (!size_text || !outp) return pm_cli_usage("usage: proofmill porep circuit-record --sector-size S --out FILE");
+    pm_error err;
+    pm_error_clear(&err);
+    uint64_t bytes;
+    pm_porep_shape s;
+    if (fil_sector_size_parse(&bytes, size_text, &err) || pm_porep_shape_for_size(&s, bytes, &err))
+        return pm_cli_fail(&err);
+    r1cs_t cs = {0};
+    uint32_t nin;
+    double t0 = now_s();
+    if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
+    double t1 = now_s();
+    pm_status st = pm_csr_save(outp, &cs, nin, bytes, &err);
+    double t2 = now_s();
+    if (st) {
+        r1cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    printf("recorded %u constraints, %u inputs, %u aux; nnz A %llu B %llu C %llu; record %.2f s, save %.2f s -> %s\n",
+           cs.n_constraints, nin, cs.n_wires - nin, (unsigned long long)cs.A.nnz, (unsigned long long)cs.B.nnz,
+           (unsigned long long)cs.C.nnz, t1 - t0, t2 - t1, outp);
+    r1cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+static int c2_params_setup(int argc, char **argv) {
+    const char *size_text = NULL, *dir = NULL;
+    uint64_t seed = 0;
+    int have_seed = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
+        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else return pm_cli_usage("porep params-setup: unexpected argument '%s'", argv[i]);
+    }
+    if (!size_text || !dir)
+        return pm_cli_usage("usage: proofmill porep params-setup --sector-size S --dir DIR [--seed N]");
+    pm_error err;
+    pm_error_clear(&err);
+    uint64_t bytes;
+    pm_porep_shape s;
+    char stem[256], path[4096];
+    if (fil_sector_size_parse(&bytes, size_text, &err) || pm_porep_shape_for_size(&s, bytes, &err) ||
+        fil_porep_param_stem(stem, sizeof stem, bytes, &err))
+        return pm_cli_fail(&err);
+    mkdir(dir, 0755);
+    r1cs_t cs = {0};
+    uint32_t nin;
+    double t0 = now_s();
+    if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
+    snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
+    double t1 = now_s();
+    int rc = PM_EXIT_USAGE;
+    bp_params_t p = {0};
+    groth16_toxic_t tox;
+    groth16_setup_timings_t tm;
+    if (pm_csr_save(path, &cs, nin, bytes, &err) || groth16_toxic_draw(&tox, have_seed ? &seed : NULL, &err) ||
+        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    memset(&tox, 0, sizeof tox);
+    double t2 = now_s();
+    snprintf(path, sizeof path, "%s/%s.params", dir, stem);
+    if (params_write(path, &p, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/%s.vk", dir, stem);
+    if (params_vk_write(path, &p.vk, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s%s\n", stem, cs.n_constraints,
+           nin, cs.n_wires - nin, t1 - t0, t2 - t1, have_seed ? " (seeded: test parameters only)" : "");
+    rc = PM_EXIT_OK;
+out:
+    params_free(&p);
+    r1cs_free(&cs);
+    return rc;
+}
+
+/* the recorded circuit: --csr, DIR/<stem>.csr, or recorded now */
+static pm_status load_circuit(pm_csr_t *f, r1cs_t *mem, const r1cs_t **cs, const char *csr, const char *dir,
+                              const char *stem, const pm_porep_shape *s, pm_error *err) {
+    char path[4096];
+    if (!csr) {
+        snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
+        if (access(path, R_OK) == 0) csr = path;
+    }
+    if (csr) {
+        pm_status st = pm_csr_open(f, csr, err);
+        if (!st) *cs = &f->cs;
+        return st;
+    }
+    uint32_t nin;
+    pm_status st = pm_porep_record(mem, &nin, s, err);
+    if (!st) *cs = mem;
+    return st;
+}
+
+static int c2_prove(int argc, char **argv) {
+    const char *c1p = NULL, *dir = NULL, *outp = NULL, *csr = NULL;
+    unsigned threads = 0;
+    uint64_t seed = 0;
+    int have_seed = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
+        else if (!strcmp(argv[i], "--params") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
+        else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else return pm_cli_usage("porep prove: unexpected argument '%s'", argv[i]);
+    }
+    if (!c1p || !dir || !outp)
+        return pm_cli_usage("usage: proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] "
+                            "[--threads T] [--seed N]");
+    pm_error err;
+    pm_error_clear(&err);
+    fil_c1_t c1 = {0};
+    pm_csr_t f = {0};
+    r1cs_t mem = {0};
+    const r1cs_t *cs = NULL;
+    bp_params_t p = {0};
+    uint8_t *out = NULL;
+    int rc = PM_EXIT_USAGE;
+    pm_porep_shape s;
+    char stem[256], path[4096];
+    double t0 = now_s();
+    if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
+        pm_porep_shape_for_size(&s, c1.sector_size, &err) ||
+        fil_porep_param_stem(stem, sizeof stem, c1.sector_size, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/%s.params", dir, stem);
+    double t1 = now_s();
+    if (params_read(&p, path, 0, &err) || load_circuit(&f, &mem, &cs, csr, dir, stem, &s, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    double t2 = now_s();
+    out = malloc((size_t)192 * c1.partitions);
+    pm_c2_timings_t tm;
+    if (!out || pm_porep_c2_prove(out, &c1, &s, cs, &p, have_seed ? &seed : NULL, threads, &tm, &err)) {
+        if (out) pm_cli_fail(&err);
+        goto out;
+    }
+    FILE *o = fopen(outp, "wb");
+    if (!o || fwrite(out, 192, c1.partitions, o) != c1.partitions || fclose(o)) {
+        fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
+        goto out;
+    }
+    double t3 = now_s();
+    fprintf(stderr,
+            "porep prove: %u partition(s) -> %s (%u bytes); read C1 %.2f s, params + circuit %.2f s, "
+            "witness %.2f s, check %.2f s, prove %.2f s, verify %.2f s, total %.2f s\n",
+            c1.partitions, outp, 192 * c1.partitions, t1 - t0, t2 - t1, tm.witness, tm.check, tm.prove, tm.verify,
+            t3 - t0);
+    rc = PM_EXIT_OK;
+out:
+    free(out);
+    params_free(&p);
+    pm_csr_close(&f);
+    r1cs_free(&mem);
+    fil_c1_free(&c1);
+    return rc;
+}
+
+static int c2_verify(int argc, char **argv) {
+    const char *c1p = NULL, *vkp = NULL, *pp = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
+        else if (!strcmp(argv[i], "--vk") && i + 1 < argc) vkp = argv[++i];
+        else if (!strcmp(argv[i], "--proof") && i + 1 < argc) pp = argv[++i];
+        else return pm_cli_usage("porep verify-proof: unexpected argument '%s'", argv[i]);
+    }
+    if (!c1p || !vkp || !pp) return pm_cli_usage("usage: proofmill porep verify-proof --c1 FILE --vk FILE --proof FILE");
+    pm_error err;
+    pm_error_clear(&err);
+    fil_c1_t c1 = {0};
+    bp_vk_t vk = {0};
+    pm_porep_shape s;
+    int rc = PM_EXIT_USAGE;
+    uint8_t *buf = NULL;
+    if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
+        pm_porep_shape_for_size(&s, c1.sector_size, &err) || params_vk_read(&vk, vkp, 0, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    FILE *in = fopen(pp, "rb");
+    if (!in) {
+        fprintf(stderr, "proofmill: %s: cannot open\n", pp);
+        goto out;
+    }
+    buf = malloc((size_t)192 * c1.partitions + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)192 * c1.partitions + 1, in) : 0;
+    fclose(in);
+    if (got != (size_t)192 * c1.partitions) {
+        fprintf(stderr, "proofmill: %s: %zu bytes, expected %u (192 per partition)\n", pp, got, 192 * c1.partitions);
+        goto out;
+    }
+    int valid = 0;
+    if (pm_porep_c2_verify(&valid, buf, c1.partitions, &c1, &s, &vk, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    printf("%s\n", valid ? "valid" : "INVALID");
+    rc = valid ? PM_EXIT_OK : PM_EXIT_INVALID;
+out:
+    free(buf);
+    params_vk_free(&vk);
+    fil_c1_free(&c1);
+    return rc;
+}
+
+PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FILE.csr",
+                    "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
+PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N]",
+                    "our own Groth16 .params/.vk (+ .csr) for the C2 circuit, Filecoin file names", c2_params_setup)
+PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N]",
+                    "C2: 192-byte Groth16 proof per partition from a C1 output (verified before writing)", c2_prove)
+PM_POREP_SUBCOMMAND(verify_proof, "verify-proof", "--c1 FILE --vk FILE --proof FILE",
+                    "verify C2 proofs against a .vk with the C1's public inputs (exit 1 if invalid)", c2_verify)
