@@ -335,13 +335,14 @@ static pm_status g16_gpu_ensure(g16_key *k, int dev, pm_error *err) {
     if (g->ready) return PM_OK;
     const zkey_t *zk = &k->zk;
     const size_t n = zk->n_vars, nc = zk->n_vars - zk->n_public - 1;
-    pm_status st = gpu_g1_bases_upload(&g->a, zk->a, n, err);
-    if (st == PM_OK) st = gpu_g1_bases_upload(&g->b1, zk->b1, n, err);
-    if (st == PM_OK) st = gpu_g1_bases_upload(&g->c, zk->c, nc, err);
-    if (st == PM_OK) st = gpu_g1_bases_upload(&g->h, zk->h, zk->domain_size, err);
-    if (st == PM_OK) st = gpu_ntt_domain_init(&g->dom, zk->log2_domain, NTT_ROOTS_SNARKJS, err);
+    /* after a failure (e.g. device memory) the next partition retries only what is missing */
+    pm_status st = g->a ? PM_OK : gpu_g1_bases_upload(&g->a, zk->a, n, err);
+    if (st == PM_OK && !g->b1) st = gpu_g1_bases_upload(&g->b1, zk->b1, n, err);
+    if (st == PM_OK && !g->c) st = gpu_g1_bases_upload(&g->c, zk->c, nc, err);
+    if (st == PM_OK && !g->h) st = gpu_g1_bases_upload(&g->h, zk->h, zk->domain_size, err);
+    if (st == PM_OK && !g->dom) st = gpu_ntt_domain_init(&g->dom, zk->log2_domain, NTT_ROOTS_SNARKJS, err);
     if (st == PM_OK) g->ready = 1;
-    return st; /* on failure the partial uploads stay and are freed with the key */
+    return st; /* partial uploads stay (freed with the key) */
 }
 
 /* The device's part on a CUDA device: the H phase (gpu_snarkjs_h, result left on the device) and the
