@@ -23,10 +23,13 @@ static void density(uint8_t *mark, const r1cs_matrix_t *m) {
         if (!fr_is_zero(&m->coef[t])) mark[m->col[t]] = 1;
 }
 
-pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
-                   size_t n_w, const fr_t *r, const fr_t *s, unsigned threads,
-                   bp_prove_timings_t *tm, pm_error *err) {
-    double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0, t4 = t0;
+pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_params_t *p,
+                                         const r1cs_t *cs, const fr_t *w, size_t n_w,
+                                         unsigned threads, pm_error *err) {
+    double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
+    memset(pd, 0, sizeof *pd);
+    pd->p = p;
+    pd->threads = threads;
     uint32_t npub = r1cs_n_public(cs);
     size_t nv = cs->n_wires, ni = (size_t)npub + 1, na = nv - ni;
     uint64_t rows = (uint64_t)cs->n_constraints + ni;
@@ -70,11 +73,12 @@ pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p,
                           p->n_a, p->n_b_g1, p->n_b_g2, ka, kb);
         goto out;
     }
-    /* a, b, c on the rows, zero-padded */
+    /* a, b, c on the rows, zero-padded; the input rows a = w_i */
     if ((st = r1cs_spmv(a, b, c, cs->n_constraints, cs, w, n_w, err))) goto out;
     for (size_t i = 0; i < ni; i++) a[cs->n_constraints + i] = w[i];
     t1 = now_s();
-    /* H */
+    /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to
+     * coefficients; the first m - 1 are the h-query scalars */
     if ((st = ntt_domain_init(&d, logm, NTT_ROOTS_ARKWORKS, err))) goto out;
     {
         fr_t g, zinv;
@@ -105,66 +109,26 @@ pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p,
         for (size_t i = 0; i < m - 1; i++) fr_from_mont(&a[i], &a[i]);
     }
     t2 = now_s();
-    /* MSMs */
-    g1_jac_t ja, jb1, jl, jh, jt;
-    g2_jac_t jb2;
-    if ((st = msm_g1_vartime(&ja, p->a, sa, ka, threads)) ||
-        (st = msm_g1_vartime(&jb1, p->b_g1, sb, kb, threads)) ||
-        (st = msm_g1_vartime(&jl, p->l, wp + ni, na, threads)) ||
-        (st = msm_g1_vartime(&jh, p->h, a, m - 1, threads))) {
-        st = pm_error_set(err, st, "", PM_NO_OFFSET, "G1 MSM failed (%s)", pm_status_name(st));
-        goto out;
+    /* G1 MSMs */
+    {
+        g1_jac_t jl, jh;
+        if ((st = msm_g1_vartime(&pd->sum_a, p->a, sa, ka, threads)) ||
+            (st = msm_g1_vartime(&pd->sum_b1, p->b_g1, sb, kb, threads)) ||
+            (st = msm_g1_vartime(&jl, p->l, wp + ni, na, threads)) ||
+            (st = msm_g1_vartime(&jh, p->h, a, m - 1, threads))) {
+            st = pm_error_set(err, st, "", PM_NO_OFFSET, "G1 MSM failed (%s)", pm_status_name(st));
+            goto out;
+        }
+        g1_jac_add(&pd->sum_c, &jl, &jh);
     }
     t3 = now_s();
-    if ((st = msm_g2_vartime(&jb2, p->b_g2, sb, kb, threads))) {
-        st = pm_error_set(err, st, "", PM_NO_OFFSET, "G2 MSM failed (%s)", pm_status_name(st));
-        goto out;
-    }
-    t4 = now_s();
-    /* assemble */
-    {
-        const bp_vk_t *vk = &p->vk;
-        g1_jac_t A, B1, C;
-        g2_jac_t B;
-        fr_t rs;
-        fr_mul(&rs, r, s);
-        /* A = alpha + sum + r delta */
-        g1_jac_from_affine(&jt, &vk->delta_g1);
-        g1_jac_mul_fr(&jt, &jt, r);
-        g1_jac_add_affine(&A, &ja, &vk->alpha_g1);
-        g1_jac_add(&A, &A, &jt);
-        /* B1 = beta + sum + s delta ; B likewise in G2 */
-        g1_jac_from_affine(&jt, &vk->delta_g1);
-        g1_jac_mul_fr(&jt, &jt, s);
-        g1_jac_add_affine(&B1, &jb1, &vk->beta_g1);
-        g1_jac_add(&B1, &B1, &jt);
-        g2_jac_t j2;
-        g2_jac_from_affine(&j2, &vk->delta_g2);
-        g2_jac_mul_fr(&j2, &j2, s);
-        g2_jac_add_affine(&B, &jb2, &vk->beta_g2);
-        g2_jac_add(&B, &B, &j2);
-        /* C = L + H + s A + r B1 - r s delta */
-        g1_jac_add(&C, &jl, &jh);
-        g1_jac_mul_fr(&jt, &A, s);
-        g1_jac_add(&C, &C, &jt);
-        g1_jac_mul_fr(&jt, &B1, r);
-        g1_jac_add(&C, &C, &jt);
-        g1_jac_from_affine(&jt, &vk->delta_g1);
-        g1_jac_mul_fr(&jt, &jt, &rs);
-        g1_jac_sub(&C, &C, &jt);
-        g1_jac_to_affine(&proof->a, &A);
-        g2_jac_to_affine(&proof->b, &B);
-        g1_jac_to_affine(&proof->c, &C);
-    }
+    pd->sb = sb;
+    pd->kb = kb;
+    sb = NULL;
 out:
-    if (tm) {
-        double te = now_s();
-        tm->spmv = t1 - t0;
-        tm->h = t2 - t1;
-        tm->msm_g1 = t3 - t2;
-        tm->msm_g2 = t4 - t3;
-        tm->assemble = te - t4;
-    }
+    pd->t.spmv = t1 - t0;
+    pd->t.h = t2 - t1;
+    pd->t.msm_g1 = t3 - t2;
     ntt_domain_free(&d);
     free(da);
     free(db);
@@ -174,5 +138,67 @@ out:
     free(sa);
     free(sb);
     free(wp);
+    if (st) groth16_bp_pending_free(pd);
+    return st;
+}
+
+pm_status groth16_prove_bellperson_finalize(groth16_proof_t *proof, groth16_bp_pending_t *pd,
+                                            const fr_t *r, const fr_t *s, pm_error *err) {
+    double t0 = now_s();
+    const bp_params_t *p = pd->p;
+    g2_jac_t jb2;
+    pm_status st = msm_g2_vartime(&jb2, p->b_g2, pd->sb, pd->kb, pd->threads);
+    if (st) return pm_error_set(err, st, "", PM_NO_OFFSET, "G2 MSM failed (%s)", pm_status_name(st));
+    double t1 = now_s();
+    const bp_vk_t *vk = &p->vk;
+    g1_jac_t A, B1, C, jt;
+    g2_jac_t B, j2;
+    fr_t rs;
+    fr_mul(&rs, r, s);
+    /* A = alpha + sum_a + r delta */
+    g1_jac_from_affine(&jt, &vk->delta_g1);
+    g1_jac_mul_fr(&jt, &jt, r);
+    g1_jac_add_affine(&A, &pd->sum_a, &vk->alpha_g1);
+    g1_jac_add(&A, &A, &jt);
+    /* B1 = beta + sum_b1 + s delta (G1); B likewise in G2 */
+    g1_jac_from_affine(&jt, &vk->delta_g1);
+    g1_jac_mul_fr(&jt, &jt, s);
+    g1_jac_add_affine(&B1, &pd->sum_b1, &vk->beta_g1);
+    g1_jac_add(&B1, &B1, &jt);
+    g2_jac_from_affine(&j2, &vk->delta_g2);
+    g2_jac_mul_fr(&j2, &j2, s);
+    g2_jac_add_affine(&B, &jb2, &vk->beta_g2);
+    g2_jac_add(&B, &B, &j2);
+    /* C = (L + H) + s A + r B1 - r s delta */
+    C = pd->sum_c;
+    g1_jac_mul_fr(&jt, &A, s);
+    g1_jac_add(&C, &C, &jt);
+    g1_jac_mul_fr(&jt, &B1, r);
+    g1_jac_add(&C, &C, &jt);
+    g1_jac_from_affine(&jt, &vk->delta_g1);
+    g1_jac_mul_fr(&jt, &jt, &rs);
+    g1_jac_sub(&C, &C, &jt);
+    g1_jac_to_affine(&proof->a, &A);
+    g2_jac_to_affine(&proof->b, &B);
+    g1_jac_to_affine(&proof->c, &C);
+    pd->t.msm_g2 = t1 - t0;
+    pd->t.assemble = now_s() - t1;
+    return PM_OK;
+}
+
+void groth16_bp_pending_free(groth16_bp_pending_t *pd) {
+    free(pd->sb);
+    pd->sb = NULL;
+    pd->kb = 0;
+}
+
+pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs,
+                                   const fr_t *w, size_t n_w, const fr_t *r, const fr_t *s,
+                                   unsigned threads, bp_prove_timings_t *tm, pm_error *err) {
+    groth16_bp_pending_t pd;
+    pm_status st = groth16_prove_bellperson_start(&pd, p, cs, w, n_w, threads, err);
+    if (!st) st = groth16_prove_bellperson_finalize(proof, &pd, r, s, err);
+    if (tm) *tm = pd.t;
+    groth16_bp_pending_free(&pd);
     return st;
 }

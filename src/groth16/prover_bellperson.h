@@ -23,6 +23,7 @@
 #ifndef PROOFMILL_GROTH16_PROVER_BELLPERSON_H
 #define PROOFMILL_GROTH16_PROVER_BELLPERSON_H
 #include <stddef.h>
+#include "curve/g1.h"
 #include "field/fr.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
@@ -37,14 +38,44 @@ typedef struct {
     double spmv, h, msm_g1, msm_g2, assemble;
 } bp_prove_timings_t;
 
-/* proof for witness w (n_w = cs->n_wires values, Montgomery, w[0] = 1) with blinding r, s
- * (Montgomery; callers draw them at random, tests may fix them). p must be the parameters of cs
- * (counts cross-checked). tm may be NULL.
- * Errors: PM_ERR_MISMATCH (witness length, counts of ic, l, h, a, b vs the circuit),
- * PM_ERR_UNSATISFIED (first failing constraint named), PM_ERR_NOMEM, errors of the NTT/MSM. */
-pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs, const fr_t *w,
-                   size_t n_w, const fr_t *r, const fr_t *s, unsigned threads,
-                   bp_prove_timings_t *tm, pm_error *err);
+/* State between the two phases (the same split as prover.h: start = SpMV, H, G1 MSMs, the part
+ * a GPU backend replaces; finalize = the G2 MSM and the assembly). Fields:
+ *   p        the parameters (borrowed; finalize reads b_g2 and the vk points)
+ *   sb       kb plain scalars of the compacted B query (owned), the G2 MSM's scalars
+ *   sum_a    sum over params.a (inputs + A-dense aux) of w_i a_i
+ *   sum_b1   sum over params.b_g1 of w_i b_i
+ *   sum_c    sum_aux w_i L_i + sum_i h_i H_i
+ *   threads, t: MSM threads and the timings so far. */
+typedef struct {
+    const bp_params_t *p;
+    fr_t *sb;
+    size_t kb;
+    g1_jac_t sum_a, sum_b1, sum_c;
+    unsigned threads;
+    bp_prove_timings_t t;
+} groth16_bp_pending_t;
+
+/* Phase 1: checks (witness length, counts of ic, l, h, a, b vs the circuit), every constraint
+ * (r1cs_check_satisfied), a/b/c on the rows, H on the coset, the four G1 MSMs.
+ * w: n_w = cs->n_wires values, Montgomery, w[0] = 1. On error the handle is freed.
+ * Errors: PM_ERR_MISMATCH, PM_ERR_UNSATISFIED (first failing constraint named; or H of degree
+ * m - 1), PM_ERR_NOMEM, errors of the NTT/MSM. */
+pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_params_t *p,
+                                         const r1cs_t *cs, const fr_t *w, size_t n_w,
+                                         unsigned threads, pm_error *err);
+/* Phase 2: B in G2 and the assembly with blinding r, s (Montgomery; random for real proofs).
+ * Does not free the handle. Errors: PM_ERR_NOMEM / MSM errors. */
+pm_status groth16_prove_bellperson_finalize(groth16_proof_t *proof, groth16_bp_pending_t *pd,
+                                            const fr_t *r, const fr_t *s, pm_error *err);
+/* Free the handle's scalars and zero it (safe on a zeroed or freed handle). */
+void groth16_bp_pending_free(groth16_bp_pending_t *pd);
+
+/* Both phases: proof for witness w (n_w = cs->n_wires values, Montgomery, w[0] = 1) with
+ * blinding r, s. p must be the parameters of cs (counts cross-checked). tm may be NULL.
+ * Errors: as the two phases. */
+pm_status groth16_prove_bellperson(groth16_proof_t *proof, const bp_params_t *p, const r1cs_t *cs,
+                                   const fr_t *w, size_t n_w, const fr_t *r, const fr_t *s,
+                                   unsigned threads, bp_prove_timings_t *tm, pm_error *err);
 
 #ifdef __cplusplus
 }
