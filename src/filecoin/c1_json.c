@@ -1651,6 +1651,46 @@ static pm_status slurp(char **out, size_t *len, const char *path, pm_error *err)
     return PM_OK;
 }
 
+typedef struct {
+    unsigned seen;
+    uint64_t num, size;
+    const char *b64;
+    size_t blen;
+} env_ctx;
+
+static pm_status env_field(fr_t_ *p, const char *key, void *ctx, int *known) {
+    env_ctx *c = ctx;
+    *known = 1;
+    if (!strcmp(key, "SectorNum")) {
+        SEEN(0);
+        return uint_(p, &c->num, UINT64_MAX);
+    }
+    if (!strcmp(key, "SectorSize")) {
+        SEEN(1);
+        return uint_(p, &c->size, UINT64_MAX);
+    }
+    if (!strcmp(key, "Phase1Out")) {
+        SEEN(2);
+        if (peek(p) != '"') return fp_fail(p, "expected a base64 string, found %s", what_at(p));
+        const char *s0 = ++p->s;
+        while (p->s < p->end && *p->s != '"') {
+            unsigned char ch = (unsigned char)*p->s;
+            if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+                  ch == '+' || ch == '/' || ch == '='))
+                return fp_fail(p, "not standard base64 (byte 0x%02x)", ch);
+            p->s++;
+        }
+        if (p->s >= p->end) return fp_fail(p, "unterminated string");
+        c->b64 = s0;
+        c->blen = (size_t)(p->s - s0);
+        p->s++;
+        return PM_OK;
+    }
+    *known = 0;
+    return PM_OK;
+}
+static const char *const ENV_NAMES[] = {"SectorNum", "SectorSize", "Phase1Out", NULL};
+
 pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
                            fil_c1_reader_t reader, pm_error *err) {
     char *buf = NULL;
@@ -1666,43 +1706,40 @@ pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
         free(buf);
         return st;
     }
-    json_error_t je;
-    json_t *env = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    /* The envelope is parsed with the single-pass tokenizer: jansson would copy and UTF-8-check the
+     * ~50 MB Phase1Out string first (seconds on the 2-core VM), for a 3-key object. */
+    env_ctx ec;
+    memset(&ec, 0, sizeof ec);
+    fr_t_ p = {.s = buf, .end = buf + len, .base = buf, .name = path, .err = err, .c1 = c1};
+    p.path.name = path;
+    p.path.err = err;
+    st = object(&p, env_field, &ec);
+    if (!st && peek(&p) != -1) st = fp_fail(&p, "trailing characters after the envelope");
+    if (!st) st = need(&p, ec.seen, 7, ENV_NAMES);
+    if (!st && ec.size == 0) st = fp_fail(&p, "envelope: SectorSize is 0");
+    if (!st && (ec.blen % 4 || ec.blen > (size_t)INT32_MAX))
+        st = pm_error_set(err, PM_ERR_FORMAT, path, (uint64_t)(ec.b64 - buf),
+                          "envelope: Phase1Out is not padded base64 (length %zu)", ec.blen);
+    unsigned char *dec = st ? NULL : malloc(ec.blen / 4 * 3 + 1);
+    if (!st && !dec) st = pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "envelope: out of memory");
+    int dn = 0;
+    if (!st && ec.blen) {
+        dn = EVP_DecodeBlock(dec, (const unsigned char *)ec.b64, (int)ec.blen);
+        if (dn < 0)
+            st = pm_error_set(err, PM_ERR_FORMAT, path, (uint64_t)(ec.b64 - buf),
+                              "envelope: Phase1Out is not valid base64");
+    }
+    if (!st) {
+        if (ec.blen >= 1 && ec.b64[ec.blen - 1] == '=') dn--;
+        if (ec.blen >= 2 && ec.b64[ec.blen - 2] == '=') dn--;
+    }
     free(buf);
-    if (!env)
-        return pm_error_set(err, PM_ERR_FORMAT, path, (uint64_t)je.position,
-                            "envelope JSON syntax: %s (line %d, column %d)", je.text, je.line, je.column);
-    json_t *p1 = json_object_get(env, "Phase1Out"), *sn = json_object_get(env, "SectorNum"),
-           *ss = json_object_get(env, "SectorSize");
-    if (!json_is_object(env) || !json_is_string(p1) || !json_is_integer(sn) || !json_is_integer(ss) ||
-        json_integer_value(sn) < 0 || json_integer_value(ss) <= 0) {
-        json_decref(env);
-        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
-                            "envelope: expected {SectorNum: integer, Phase1Out: base64 string, SectorSize: integer}");
-    }
-    const char *b64 = json_string_value(p1);
-    size_t blen = json_string_length(p1);
-    if (blen % 4 || blen > (size_t)INT32_MAX) {
-        json_decref(env);
-        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
-                            "envelope: Phase1Out is not padded base64 (length %zu)", blen);
-    }
-    unsigned char *dec = malloc(blen / 4 * 3 + 1);
-    if (!dec) {
-        json_decref(env);
-        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "envelope: out of memory");
-    }
-    int dn = blen ? EVP_DecodeBlock(dec, (const unsigned char *)b64, (int)blen) : 0;
-    if (dn < 0) {
+    if (st) {
         free(dec);
-        json_decref(env);
-        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "envelope: Phase1Out is not valid base64");
+        return st;
     }
-    if (blen >= 1 && b64[blen - 1] == '=') dn--;
-    if (blen >= 2 && b64[blen - 2] == '=') dn--;
-    uint64_t sector_size = (uint64_t)json_integer_value(ss);
-    if (sector_num) *sector_num = (uint64_t)json_integer_value(sn);
-    json_decref(env);
+    uint64_t sector_size = ec.size;
+    if (sector_num) *sector_num = ec.num;
     char name[600];
     snprintf(name, sizeof name, "%.500s (Phase1Out)", path);
     st = fil_c1_from_json(c1, (const char *)dec, (size_t)dn, name, reader, err);
