@@ -38,6 +38,8 @@ static const knob_t knobs[] = {
      "Unix socket path of the HTTP API (empty: none). Removed at shutdown."},
     {"http.max_body_bytes", K_SIZE, F(http_max_body), 0, "64M", 1024, 4 * GIB, 1,
      "Largest request body; larger requests get 413 without being read."},
+    {"http.max_buffered_bytes", K_SIZE, F(http_max_buffered), 0, "512M", 1024, UINT64_MAX, 0,
+     "Request bodies held in memory at once, all connections together; beyond, 503 busy."},
     {"http.max_connections", K_UINT, F(http_max_connections), 0, "256", 1, 65536, 0,
      "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,

@@ -26,6 +26,7 @@ typedef struct {
     char listen_tcp[256];   /* "host:port", "" = off */
     char listen_unix[256];  /* socket path, "" = off */
     uint64_t http_max_body;
+    uint64_t http_max_buffered;
     unsigned http_max_connections;
     unsigned http_max_wait_s;
     unsigned synth_workers, synth_lookahead;

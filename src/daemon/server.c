@@ -46,6 +46,7 @@ struct pm_daemon {
     unsigned tcp_port;
     atomic_int log_level;
     atomic_ullong max_body;
+    atomic_ullong buffered; /* request body bytes held now, all connections */
     atomic_uint max_wait_s;
     atomic_uint drain_s;
     atomic_int closing;
@@ -115,6 +116,7 @@ typedef struct {
     char *body;
     size_t len, cap;
     int too_big;
+    int busy; /* http.max_buffered_bytes reached */
     int answered;
 } req_t;
 
@@ -575,6 +577,9 @@ static enum MHD_Result route(pm_daemon *d, struct MHD_Connection *c, const char 
     if (rq->too_big)
         return send_error(d, c, 413, "body-too-large", "request body exceeds http.max_body_bytes = %llu",
                           (unsigned long long)atomic_load(&d->max_body));
+    if (rq->busy)
+        return send_error(d, c, 503, "busy", "too many request bytes in flight (http.max_buffered_bytes = %llu)",
+                          (unsigned long long)d->cfg.http_max_buffered);
     int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
     if (!strncmp(url, "/v1/jobs/", 9)) return h_job(d, c, method, url + 9);
     if (atomic_load(&d->closing) && post)
@@ -629,9 +634,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (*upload_size) {
         size_t n = *upload_size;
         *upload_size = 0;
-        if (rq->too_big) return MHD_YES;
-        if (rq->len + n > atomic_load(&d->max_body)) {
-            rq->too_big = 1;
+        if (rq->too_big || rq->busy) return MHD_YES;
+        int over = rq->len + n > atomic_load(&d->max_body);
+        int busy = !over && atomic_fetch_add(&d->buffered, n) + n > d->cfg.http_max_buffered;
+        if (over || busy) {
+            if (busy) atomic_fetch_sub(&d->buffered, n);
+            atomic_fetch_sub(&d->buffered, rq->len);
+            rq->too_big = over;
+            rq->busy = busy;
             free(rq->body);
             rq->body = NULL;
             rq->len = rq->cap = 0;
@@ -641,7 +651,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             size_t nc = rq->cap ? rq->cap : 4096;
             while (nc < rq->len + n + 1) nc *= 2;
             char *nb = realloc(rq->body, nc);
-            if (!nb) return MHD_NO;
+            if (!nb) {
+                atomic_fetch_sub(&d->buffered, n);
+                return MHD_NO;
+            }
             rq->body = nb;
             rq->cap = nc;
         }
@@ -655,8 +668,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
+    pm_daemon *d = cls;
     req_t *rq = *con_cls;
     if (rq) {
+        atomic_fetch_sub(&d->buffered, rq->len);
         free(rq->body);
         free(rq);
     }

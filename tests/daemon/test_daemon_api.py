@@ -224,11 +224,16 @@ r = subprocess.run([pmd.BIN, "daemon", "--dump-config"], capture_output=True, te
 F.check(r.returncode == 0 and "workers_per_device = 2" in r.stdout, "dump-config")
 # SIGHUP re-reads the reloadable knobs; a bad file is refused and the old settings stay
 import signal, time
-d2 = pmd.Daemon(config_text="[http]\nmax_body_bytes = 1M\n")
+d2 = pmd.Daemon(config_text="[http]\nmax_body_bytes = 1M\nmax_buffered_bytes = 4K\n")
 cfgp = os.path.join(d2.tmp, "proofmill.conf")
 body3k = b'{"key":"' + b"k" * 3000 + b'","inputs":[{"wtns":"x"}]}'
 st, b = d2.request("POST", "/v1/jobs", raw=body3k)
 F.check(st == 422, "3 KB body accepted before reload: %s %r" % (st, b))
+# all connections together may not hold more than http.max_buffered_bytes of bodies
+st, b = d2.request("POST", "/v1/jobs", raw=b'{"key":"' + b"k" * 6000 + b'"}')
+is_error(st, b, "busy", 503)
+st, b = d2.request("POST", "/v1/jobs", raw=body3k)
+F.check(st == 422, "buffer accounting released after a refused body: %s %r" % (st, b))
 with open(cfgp, "w") as f:
     f.write("[http]\nmax_body_bytes = 2K\n[log]\nlevel = debug\n")
 d2.proc.send_signal(signal.SIGHUP)
