@@ -45,8 +45,9 @@
  * on_complete callback is the hook for an event-loop front end (e.g. write to an eventfd).
  *
  * Threads: synth_workers + n_devices * workers_per_device + finalize_threads + 1 housekeeper
- * (idle-key eviction, retired-job reaping). No thread ever blocks on another stage while holding
- * the engine mutex; the device lock is taken without the engine mutex.
+ * (idle-key eviction, retired-job reaping, admission retries) + 1 notifier when on_complete is set.
+ * No thread ever blocks on another stage while holding the engine mutex; the device lock is taken
+ * without the engine mutex, and the two are never held together.
  */
 #include "engine/engine.h"
 
