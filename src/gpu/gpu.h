@@ -99,7 +99,8 @@ unsigned gpu_msm_g1_window_bits(size_t n);
  * scalars 1 summed in one extra "ones" bucket; counting sort of (window, bucket) keys on the device;
  * bucket accumulation in XYZZ split into tasks of at most K points with a tree for big buckets;
  * parallel running-sum bucket reduction; Horner over windows): see msm.cu's opening comment.
- * Scalars >= r are not rejected (they are used as 256-bit integers... mod nothing: keep them < r).
+ * Scalars are not range-checked on the device: every canonical k < r works; a value >= 2^255 gives a
+ * wrong result (the signed-digit recoding needs bit 255 clear), values in [r, 2^255) give [k]P.
  * Errors: PM_ERR_ARG (NULL, range), PM_ERR_NOMEM (device scratch), PM_ERR_GPU. */
 pm_status gpu_msm_g1(g1_jac_t *r, const gpu_g1_bases *b, size_t first, const fr_t *scalars, size_t n,
                      unsigned flags, pm_error *err);
