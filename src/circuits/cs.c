@@ -170,8 +170,10 @@ void pm_cs_init(pm_cs *cs, unsigned flags) {
 void pm_cs_free(pm_cs *cs) {
     free(cs->a_aux_density);
     free(cs->b_aux_density);
-    free(cs->in_val);
-    free(cs->aux_val);
+    if (!cs->shared) {
+        free(cs->in_val);
+        free(cs->aux_val);
+    }
     pm_cs_rows *m[3] = {&cs->A, &cs->B, &cs->C};
     for (int i = 0; i < 3; i++) {
         free(m[i]->row_ptr);
@@ -181,8 +183,26 @@ void pm_cs_free(pm_cs *cs) {
     memset(cs, 0, sizeof *cs);
 }
 
+void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val, uint64_t aux_base) {
+    memset(cs, 0, sizeof *cs);
+    cs->flags = PM_CS_WITNESS;
+    (void)pm_fr_pow2(0);
+    cs->shared = 1;
+    cs->in_val = in_val;
+    cs->aux_val = aux_val;
+    cs->in_base = in_base;
+    cs->aux_base = aux_base;
+    if (in_base == 0) pm_cs_alloc_input(cs, &FR_ONE);
+}
+
 pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v) {
     uint64_t j = cs->n_aux++;
+    if (cs->shared) {
+        j += cs->aux_base;
+        if (v) cs->aux_val[j] = *v;
+        else memset(&cs->aux_val[j], 0, sizeof(fr_t));
+        return (pm_var)j;
+    }
     if (pm_cs_witness(cs)) {
         if (grow_vals(&cs->aux_val, &cs->aux_cap, j + 1)) {
             cs->oom = 1;
@@ -202,6 +222,12 @@ pm_var pm_cs_alloc_bit_value(pm_cs *cs, int bit) {
 
 pm_var pm_cs_alloc_input(pm_cs *cs, const fr_t *v) {
     uint32_t i = cs->n_inputs++;
+    if (cs->shared) {
+        i += cs->in_base;
+        if (v) cs->in_val[i] = *v;
+        else memset(&cs->in_val[i], 0, sizeof(fr_t));
+        return PM_VAR_INPUT | i;
+    }
     if (pm_cs_witness(cs)) {
         if (grow_vals(&cs->in_val, &cs->in_cap, (uint64_t)i + 1)) {
             cs->oom = 1;
@@ -218,6 +244,10 @@ void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v) {
     memset(out, 0, sizeof *out);
     if (!pm_cs_witness(cs) || cs->oom) return;
     uint32_t i = pm_var_index(v);
+    if (cs->shared) { /* absolute indices into the caller's arrays */
+        *out = pm_var_is_input(v) ? cs->in_val[i] : cs->aux_val[i];
+        return;
+    }
     if (pm_var_is_input(v)) {
         if (i < cs->n_inputs) *out = cs->in_val[i];
     } else if (i < cs->n_aux) {

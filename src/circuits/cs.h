@@ -107,6 +107,9 @@ typedef struct pm_cs {
     uint64_t *a_aux_density, *b_aux_density; /* bitmaps over aux (bit j = aux j) */
     uint64_t b_input_density[8];             /* bitmap over inputs (< 512) */
     uint64_t density_words;
+    int shared;             /* pm_cs_init_shared: values go to the caller's arrays */
+    uint32_t in_base;
+    uint64_t aux_base;
     int oom;
 } pm_cs;
 
@@ -120,6 +123,13 @@ static inline int pm_cs_witness(const pm_cs *cs) { return (cs->flags & PM_CS_WIT
 /* Start an empty system with Input(0) = ONE (value 1). flags: PM_CS_RECORD | PM_CS_WITNESS or 0. */
 void pm_cs_init(pm_cs *cs, unsigned flags);
 void pm_cs_free(pm_cs *cs);
+/* Witness-only system writing into caller-owned arrays: its k-th input is in_val[in_base + k] and
+ * its k-th aux aux_val[aux_base + k] (variables carry these absolute indices, so values of
+ * variables allocated by other systems sharing the arrays can be read). ONE is allocated only when
+ * in_base == 0. The arrays must be large enough (no growth, no bounds check: the caller sized them
+ * from a count-only synthesis). Used to synthesize independent parts (PoRep challenges) on several
+ * threads into one witness vector. */
+void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val, uint64_t aux_base);
 
 /* New Aux / Input variable. v: its value (Montgomery), read only in PM_CS_WITNESS mode (may be
  * NULL otherwise; NULL in witness mode stores 0). */

@@ -4,8 +4,14 @@
  */
 #include "circuits/filecoin/porep_circuit.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+static int omp_get_max_threads(void) { return 1; }
+#endif
 
 #include "circuits/gadgets.h"
 #include "filecoin/sha256_fr.h"
@@ -145,170 +151,199 @@ static pm_var alloc_dom(pm_cs *cs, const uint8_t *d, const ctx_t *c, const char 
     return pm_cs_alloc(cs, &v);
 }
 
+/* Variables of the global part that every challenge uses. */
+typedef struct {
+    pm_var comm_d, comm_c, comm_r_last;
+    pm_bool R[256]; /* replica_id bits, reverse_bit_numbering order */
+} globals_t;
+
+/* Per-thread scratch of one challenge's synthesis. */
+typedef struct {
+    fr_t *mem;
+    path_w pw[17];
+    pm_bool *bits;                               /* 512 + 37·256 message bits */
+    pm_bool (*pbits)[256];                       /* 14 parents' bits */
+    pm_var *labels;                              /* L */
+    pm_var (*cols)[FIL_POSEIDON_MAX_ARITY];      /* 14 columns */
+} scratch_t;
+
+static void scratch_free(scratch_t *sc) {
+    free(sc->mem);
+    free(sc->bits);
+    free(sc->pbits);
+    free(sc->labels);
+    free(sc->cols);
+    memset(sc, 0, sizeof *sc);
+}
+
+static int scratch_init(scratch_t *sc, const pm_porep_shape *s) {
+    memset(sc, 0, sizeof *sc);
+    size_t d_sibs = s->d_levels, cr_sibs = sib_count(s->cr_arity, s->cr_levels);
+    sc->mem = calloc(d_sibs + 16 * cr_sibs + 1, sizeof(fr_t));
+    sc->bits = malloc(sizeof(pm_bool) * (512 + 37 * 256));
+    sc->pbits = malloc(sizeof(pm_bool[256]) * 14);
+    sc->labels = malloc(sizeof(pm_var) * s->layers);
+    sc->cols = malloc(sizeof(pm_var[FIL_POSEIDON_MAX_ARITY]) * 14);
+    if (!sc->mem || !sc->bits || !sc->pbits || !sc->labels || !sc->cols) {
+        scratch_free(sc);
+        return -1;
+    }
+    sc->pw[0].sib = sc->mem;
+    for (int k = 1; k < 17; k++) sc->pw[k].sib = sc->mem + d_sibs + (size_t)(k - 1) * cr_sibs;
+    return 0;
+}
+
+/* §6.5: replica_id, comm_d, comm_r (inputs), comm_r_last, comm_c, comm_r = H(comm_c, comm_r_last) */
+static pm_status synth_global(pm_cs *cs, globals_t *g, const fil_c1_t *c1, uint32_t partition, ctx_t *cx,
+                              meter *m) {
+    pm_status st = PM_OK;
+    const fil_vanilla_proof_t *first = c1 ? &c1->proofs[(size_t)partition * c1->challenges] : NULL;
+    pm_var replica_id = alloc_dom(cs, c1 ? c1->replica_id : NULL, cx, "replica_id", &st);
+    pm_num_inputize(cs, replica_id);
+    pm_bool rbits255[255];
+    pm_num_to_bits_le(rbits255, cs, replica_id);
+    pm_reverse_bit_numbering_255(g->R, rbits255);
+    g->comm_d = alloc_dom(cs, c1 ? c1->comm_d : NULL, cx, "comm_d", &st);
+    pm_num_inputize(cs, g->comm_d);
+    pm_var comm_r = alloc_dom(cs, c1 ? c1->comm_r : NULL, cx, "comm_r", &st);
+    pm_num_inputize(cs, comm_r);
+    g->comm_r_last = alloc_dom(cs, first ? first->comm_r_last.root : NULL, cx, "comm_r_last", &st);
+    g->comm_c = alloc_dom(cs, first ? first->c_x.inclusion.root : NULL, cx, "comm_c", &st);
+    pm_var in2[2] = {g->comm_c, g->comm_r_last};
+    pm_var h = pm_poseidon(cs, fil_poseidon_constants(2), in2);
+    pm_enforce_equal(cs, comm_r, h);
+    m_end(m, PM_POREP_G_GLOBAL);
+    return st;
+}
+
+/* §6.6: challenge i of the partition */
+static pm_status synth_challenge(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1, uint32_t partition,
+                                 unsigned i, const globals_t *g, scratch_t *sc, meter *m, pm_error *err) {
+    const unsigned L = s->layers;
+    const fil_poseidon_t *pc = fil_poseidon_constants(L);
+    ctx_t cx = {s, c1, partition, i, err};
+    pm_status st = PM_OK;
+    m->ch = i;
+    unsigned d_ar[PM_POREP_MAX_LEVELS];
+    for (unsigned l = 0; l < s->d_levels; l++) d_ar[l] = 2;
+    path_w *pw = sc->pw;
+    const fil_vanilla_proof_t *vp = c1 ? &c1->proofs[(size_t)partition * c1->challenges + i] : NULL;
+    if (vp && (vp->ndrg != 6 || vp->nexp != 8 || vp->nlabeling < 1))
+        return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
+                            "partition %u challenge %u: %u DRG / %u expander column proofs, %u labeling proofs",
+                            partition, i, vp->ndrg, vp->nexp, vp->nlabeling);
+    /* 1-2: data leaf and tree D inclusion */
+    if (vp) st = path_read(&pw[0], &vp->comm_d, d_ar, s->d_levels, &cx, "comm_d_proofs");
+    pm_var leaf = alloc_dom(cs, vp ? vp->comm_d.leaf : NULL, &cx, "comm_d_proofs.leaf", &st);
+    pm_por_path pd = {s->d_levels, d_ar, vp ? pw[0].index : NULL, vp ? pw[0].sib : NULL};
+    pm_por_inclusion(cs, PM_POR_SHA256, leaf, g->comm_d, &pd);
+    m_end(m, PM_POREP_G_COMM_D);
+
+    /* 3-4: parent columns, hash, tree C inclusion */
+    for (unsigned p = 0; p < 14 && !st; p++) {
+        const fil_column_proof_t *cp = vp ? (p < 6 ? &vp->drg[p] : &vp->exp[p - 6]) : NULL;
+        const char *fname = p < 6 ? "drg_parents" : "exp_parents";
+        if (cp && cp->nrows != L)
+            return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
+                                "partition %u challenge %u: %s[%u] has %u rows, circuit %u layers", partition, i,
+                                fname, p < 6 ? p : p - 6, cp->nrows, L);
+        for (unsigned l = 0; l < L; l++) sc->cols[p][l] = alloc_dom(cs, cp ? cp->rows[l] : NULL, &cx, fname, &st);
+        pm_var h = pm_poseidon(cs, pc, sc->cols[p]);
+        m_end(m, PM_POREP_G_PARENT_COLS);
+        if (cp && !st) st = path_read(&pw[1 + p], &cp->inclusion, s->cr_arity, s->cr_levels, &cx, fname);
+        pm_por_path pp = {s->cr_levels, s->cr_arity, cp ? pw[1 + p].index : NULL, cp ? pw[1 + p].sib : NULL};
+        pm_por_inclusion(cs, PM_POR_POSEIDON, h, g->comm_c, &pp);
+        m_end(m, PM_POREP_G_PARENT_INCL);
+    }
+    if (st) return st;
+
+    /* 5: challenge UInt64, packed into one input */
+    uint64_t chv = vp ? vp->labeling[0].node : 0;
+    pm_bool cbits[64];
+    for (unsigned k = 0; k < 64; k++) cbits[k] = pm_bit_alloc(cs, (int)((chv >> k) & 1));
+    pm_pack_into_inputs(cs, cbits, 64);
+    m_end(m, PM_POREP_G_CHALLENGE);
+
+    /* 6: labels of every layer */
+    for (unsigned layer = 1; layer <= L; layer++) {
+        unsigned np = 0;
+        for (unsigned p = 0; p < 6; p++, np++) {
+            pm_bool b255[255];
+            pm_num_to_bits_le(b255, cs, sc->cols[p][layer - 1]);
+            pm_reverse_bit_numbering_255(sc->pbits[np], b255);
+        }
+        if (layer > 1)
+            for (unsigned p = 6; p < 14; p++, np++) {
+                pm_bool b255[255];
+                pm_num_to_bits_le(b255, cs, sc->cols[p][layer - 2]);
+                pm_reverse_bit_numbering_255(sc->pbits[np], b255);
+            }
+        m_end(m, PM_POREP_G_LABEL_BITS);
+        /* message: R ‖ layer (u32 BE, constant) ‖ challenge (u64 BE) ‖ 160 zero bits ‖ 37 parents */
+        pm_bool *bits = sc->bits;
+        size_t n = 0;
+        memcpy(bits, g->R, sizeof g->R);
+        n = 256;
+        for (int k = 31; k >= 0; k--) bits[n++] = pm_bool_const((int)((layer >> k) & 1));
+        for (int k = 63; k >= 0; k--) bits[n++] = cbits[k];
+        while (n < 512) bits[n++] = pm_bool_const(0);
+        for (unsigned slot = 0; slot < 37; slot++) {
+            unsigned src = slot % np; /* layer 1: 6 × 6 + p0; else 14 + 14 + first 9 */
+            memcpy(bits + n, sc->pbits[src], sizeof sc->pbits[src]);
+            n += 256;
+        }
+        pm_bool digest[256], le[256];
+        pm_sha256(digest, cs, bits, n);
+        for (unsigned byte = 0; byte < 32; byte++)
+            for (unsigned k = 0; k < 8; k++) le[8 * byte + k] = digest[8 * byte + 7 - k];
+        sc->labels[layer - 1] = pm_pack_bits(cs, le, 254);
+        m_end(m, PM_POREP_G_LABEL_SHA);
+    }
+
+    /* 7-8: encode and tree R_last inclusion */
+    pm_var enc = pm_num_add(cs, sc->labels[L - 1], leaf);
+    m_end(m, PM_POREP_G_ENCODE);
+    if (vp && !st) st = path_read(&pw[15], &vp->comm_r_last, s->cr_arity, s->cr_levels, &cx, "comm_r_last_proof");
+    pm_por_path pr = {s->cr_levels, s->cr_arity, vp ? pw[15].index : NULL, vp ? pw[15].sib : NULL};
+    pm_por_inclusion(cs, PM_POR_POSEIDON, enc, g->comm_r_last, &pr);
+    m_end(m, PM_POREP_G_R_LAST);
+
+    /* 9: column hash of the computed labels, tree C inclusion */
+    pm_var ch = pm_poseidon(cs, pc, sc->labels);
+    if (vp && !st) st = path_read(&pw[16], &vp->c_x.inclusion, s->cr_arity, s->cr_levels, &cx, "c_x");
+    pm_por_path pcx = {s->cr_levels, s->cr_arity, vp ? pw[16].index : NULL, vp ? pw[16].sib : NULL};
+    pm_por_inclusion(cs, PM_POR_POSEIDON, ch, g->comm_c, &pcx);
+    m_end(m, PM_POREP_G_C_X);
+    return st;
+}
+
+static pm_status check_c1(const pm_porep_shape *s, const fil_c1_t *c1, uint32_t partition, pm_error *err) {
+    if (!fil_poseidon_constants(s->layers) || !fil_poseidon_constants(2))
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "Poseidon constants");
+    if (!c1) return PM_OK;
+    if (partition >= c1->partitions)
+        return pm_error_set(err, PM_ERR_ARG, "c1", PM_NO_OFFSET, "partition %u of %u", partition, c1->partitions);
+    if (c1->challenges != s->challenges)
+        return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
+                            "C1 has %u challenges per partition, circuit %u", c1->challenges, s->challenges);
+    return PM_OK;
+}
+
 static pm_status synth(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t *c1, uint32_t partition,
                        pm_porep_stats *stats, locate_t *loc, pm_error *err) {
     if (stats) memset(stats, 0, sizeof *stats);
-    const unsigned L = s->layers;
-    const fil_poseidon_t *pc = fil_poseidon_constants(L);
-    const fil_poseidon_t *p2 = fil_poseidon_constants(2);
-    if (!pc || !p2) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "Poseidon constants");
-    if (c1) {
-        if (partition >= c1->partitions)
-            return pm_error_set(err, PM_ERR_ARG, "c1", PM_NO_OFFSET, "partition %u of %u", partition,
-                                c1->partitions);
-        if (c1->challenges != s->challenges)
-            return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
-                                "C1 has %u challenges per partition, circuit %u", c1->challenges,
-                                s->challenges);
-    }
+    pm_status st = check_c1(s, c1, partition, err);
+    if (st) return st;
     ctx_t cx = {s, c1, partition, 0, err};
-    pm_status st = PM_OK;
     meter m = {cs, stats, 0, 0, loc, 0};
     m_begin(&m);
-
-    unsigned d_ar[PM_POREP_MAX_LEVELS];
-    for (unsigned l = 0; l < s->d_levels; l++) d_ar[l] = 2;
-    size_t d_sibs = s->d_levels, cr_sibs = sib_count(s->cr_arity, s->cr_levels);
-    /* scratch: tree D path, 16 tree C/R paths, 15 columns of L rows */
-    fr_t *scratch = calloc(d_sibs + 16 * cr_sibs + 15 * (size_t)L, sizeof(fr_t));
-    if (!scratch) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
-    path_w pw[17];
-    memset(pw, 0, sizeof pw);
-    pw[0].sib = scratch;
-    for (int k = 1; k < 17; k++) pw[k].sib = scratch + d_sibs + (size_t)(k - 1) * cr_sibs;
-    fr_t *rows = scratch + d_sibs + 16 * cr_sibs;
-
-    /* ---- global part ---- */
-    const fil_vanilla_proof_t *first = c1 ? &c1->proofs[(size_t)partition * c1->challenges] : NULL;
-    pm_var replica_id = alloc_dom(cs, c1 ? c1->replica_id : NULL, &cx, "replica_id", &st);
-    pm_num_inputize(cs, replica_id);
-    pm_bool rbits255[255], R[256];
-    pm_num_to_bits_le(rbits255, cs, replica_id);
-    pm_reverse_bit_numbering_255(R, rbits255);
-    pm_var comm_d = alloc_dom(cs, c1 ? c1->comm_d : NULL, &cx, "comm_d", &st);
-    pm_num_inputize(cs, comm_d);
-    pm_var comm_r = alloc_dom(cs, c1 ? c1->comm_r : NULL, &cx, "comm_r", &st);
-    pm_num_inputize(cs, comm_r);
-    pm_var comm_r_last = alloc_dom(cs, first ? first->comm_r_last.root : NULL, &cx, "comm_r_last", &st);
-    pm_var comm_c = alloc_dom(cs, first ? first->c_x.inclusion.root : NULL, &cx, "comm_c", &st);
-    {
-        pm_var in2[2] = {comm_c, comm_r_last};
-        pm_var h = pm_poseidon(cs, p2, in2);
-        pm_enforce_equal(cs, comm_r, h);
-    }
-    m_end(&m, PM_POREP_G_GLOBAL);
-
-    pm_bool *bits = malloc(sizeof(pm_bool) * (512 + 37 * 256));
-    pm_bool(*pbits)[256] = malloc(sizeof(pm_bool[256]) * 14);
-    pm_var *labels = malloc(sizeof(pm_var) * L);
-    pm_var(*cols)[FIL_POSEIDON_MAX_ARITY] = malloc(sizeof(pm_var[FIL_POSEIDON_MAX_ARITY]) * 14);
-    if (!bits || !pbits || !labels || !cols) {
-        st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
-        goto done;
-    }
-
-    for (unsigned i = 0; i < s->challenges && !st; i++) {
-        cx.ch = i;
-        m.ch = i;
-        const fil_vanilla_proof_t *vp = c1 ? &c1->proofs[(size_t)partition * c1->challenges + i] : NULL;
-        if (vp && (vp->ndrg != 6 || vp->nexp != 8 || vp->nlabeling < 1)) {
-            st = pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
-                              "partition %u challenge %u: %u DRG / %u expander column proofs, %u labeling proofs",
-                              partition, i, vp->ndrg, vp->nexp, vp->nlabeling);
-            break;
-        }
-        /* 1-2: data leaf and tree D inclusion */
-        if (vp && !st) st = path_read(&pw[0], &vp->comm_d, d_ar, s->d_levels, &cx, "comm_d_proofs");
-        pm_var leaf = alloc_dom(cs, vp ? vp->comm_d.leaf : NULL, &cx, "comm_d_proofs.leaf", &st);
-        pm_por_path pd = {s->d_levels, d_ar, vp ? pw[0].index : NULL, vp ? pw[0].sib : NULL};
-        pm_por_inclusion(cs, PM_POR_SHA256, leaf, comm_d, &pd);
-        m_end(&m, PM_POREP_G_COMM_D);
-
-        /* 3-4: parent columns, hash, tree C inclusion */
-        for (unsigned p = 0; p < 14 && !st; p++) {
-            const fil_column_proof_t *cp = vp ? (p < 6 ? &vp->drg[p] : &vp->exp[p - 6]) : NULL;
-            const char *fname = p < 6 ? "drg_parents" : "exp_parents";
-            if (cp && cp->nrows != L) {
-                st = pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET,
-                                  "partition %u challenge %u: %s[%u] has %u rows, circuit %u layers",
-                                  partition, i, fname, p < 6 ? p : p - 6, cp->nrows, L);
-                break;
-            }
-            for (unsigned l = 0; l < L; l++) cols[p][l] = alloc_dom(cs, cp ? cp->rows[l] : NULL, &cx, fname, &st);
-            pm_var h = pm_poseidon(cs, pc, cols[p]);
-            m_end(&m, PM_POREP_G_PARENT_COLS);
-            if (cp && !st) st = path_read(&pw[1 + p], &cp->inclusion, s->cr_arity, s->cr_levels, &cx, fname);
-            pm_por_path pp = {s->cr_levels, s->cr_arity, cp ? pw[1 + p].index : NULL, cp ? pw[1 + p].sib : NULL};
-            pm_por_inclusion(cs, PM_POR_POSEIDON, h, comm_c, &pp);
-            m_end(&m, PM_POREP_G_PARENT_INCL);
-        }
-        if (st) break;
-
-        /* 5: challenge UInt64, packed into one input */
-        uint64_t chv = vp ? vp->labeling[0].node : 0;
-        pm_bool cbits[64];
-        for (unsigned k = 0; k < 64; k++) cbits[k] = pm_bit_alloc(cs, (int)((chv >> k) & 1));
-        pm_pack_into_inputs(cs, cbits, 64);
-        m_end(&m, PM_POREP_G_CHALLENGE);
-
-        /* 6: labels of every layer */
-        for (unsigned layer = 1; layer <= L; layer++) {
-            unsigned np = 0;
-            for (unsigned p = 0; p < 6; p++, np++) {
-                pm_bool b255[255];
-                pm_num_to_bits_le(b255, cs, cols[p][layer - 1]);
-                pm_reverse_bit_numbering_255(pbits[np], b255);
-            }
-            if (layer > 1)
-                for (unsigned p = 6; p < 14; p++, np++) {
-                    pm_bool b255[255];
-                    pm_num_to_bits_le(b255, cs, cols[p][layer - 2]);
-                    pm_reverse_bit_numbering_255(pbits[np], b255);
-                }
-            m_end(&m, PM_POREP_G_LABEL_BITS);
-            /* message: R ‖ layer (u32 BE, constant) ‖ challenge (u64 BE) ‖ 160 zero bits ‖ 37 parents */
-            size_t n = 0;
-            memcpy(bits, R, sizeof R);
-            n = 256;
-            for (int k = 31; k >= 0; k--) bits[n++] = pm_bool_const((int)((layer >> k) & 1));
-            for (int k = 63; k >= 0; k--) bits[n++] = cbits[k];
-            while (n < 512) bits[n++] = pm_bool_const(0);
-            for (unsigned slot = 0; slot < 37; slot++) {
-                unsigned src = slot % np; /* layer 1: 6 × 6 + p0; else 14 + 14 + first 9 */
-                memcpy(bits + n, pbits[src], sizeof pbits[src]);
-                n += 256;
-            }
-            pm_bool digest[256], le[256];
-            pm_sha256(digest, cs, bits, n);
-            for (unsigned byte = 0; byte < 32; byte++)
-                for (unsigned k = 0; k < 8; k++) le[8 * byte + k] = digest[8 * byte + 7 - k];
-            labels[layer - 1] = pm_pack_bits(cs, le, 254);
-            m_end(&m, PM_POREP_G_LABEL_SHA);
-        }
-
-        /* 7-8: encode and tree R_last inclusion */
-        pm_var enc = pm_num_add(cs, labels[L - 1], leaf);
-        m_end(&m, PM_POREP_G_ENCODE);
-        if (vp && !st) st = path_read(&pw[15], &vp->comm_r_last, s->cr_arity, s->cr_levels, &cx, "comm_r_last_proof");
-        pm_por_path pr = {s->cr_levels, s->cr_arity, vp ? pw[15].index : NULL, vp ? pw[15].sib : NULL};
-        pm_por_inclusion(cs, PM_POR_POSEIDON, enc, comm_r_last, &pr);
-        m_end(&m, PM_POREP_G_R_LAST);
-
-        /* 9: column hash of the computed labels, tree C inclusion */
-        pm_var ch = pm_poseidon(cs, pc, labels);
-        if (vp && !st) st = path_read(&pw[16], &vp->c_x.inclusion, s->cr_arity, s->cr_levels, &cx, "c_x");
-        pm_por_path pcx = {s->cr_levels, s->cr_arity, vp ? pw[16].index : NULL, vp ? pw[16].sib : NULL};
-        pm_por_inclusion(cs, PM_POR_POSEIDON, ch, comm_c, &pcx);
-        m_end(&m, PM_POREP_G_C_X);
-    }
+    scratch_t sc;
+    if (scratch_init(&sc, s)) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
+    globals_t g;
+    st = synth_global(cs, &g, c1, partition, &cx, &m);
+    for (unsigned i = 0; i < s->challenges && !st; i++) st = synth_challenge(cs, s, c1, partition, i, &g, &sc, &m, err);
     if (!st && cs->oom) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory during synthesis");
-done:
-    (void)rows;
-    free(bits);
-    free(pbits);
-    free(labels);
-    free(cols);
-    free(scratch);
+    scratch_free(&sc);
     return st;
 }
 
@@ -330,8 +365,129 @@ int pm_porep_locate(unsigned *gadget, unsigned *challenge, const pm_porep_shape 
     return 0;
 }
 
+/* Inputs and aux of the global part and of one challenge (all challenges are alike), from a
+ * count-only synthesis, cached per shape (the number of challenges does not matter). */
+typedef struct {
+    pm_porep_shape key;
+    uint32_t in_g, in_c;
+    uint64_t aux_g, aux_c;
+} part_counts_t;
+
+static pthread_mutex_t counts_mu = PTHREAD_MUTEX_INITIALIZER;
+static part_counts_t counts_cache[8];
+static unsigned counts_n;
+
+static pm_status part_counts(part_counts_t *out, const pm_porep_shape *s, pm_error *err) {
+    pm_porep_shape key = *s;
+    key.challenges = 1;
+    pthread_mutex_lock(&counts_mu);
+    for (unsigned k = 0; k < counts_n; k++)
+        if (!memcmp(&counts_cache[k].key, &key, sizeof key)) {
+            *out = counts_cache[k];
+            pthread_mutex_unlock(&counts_mu);
+            return PM_OK;
+        }
+    pthread_mutex_unlock(&counts_mu);
+    pm_cs cs;
+    pm_cs_init(&cs, 0);
+    ctx_t cx = {s, NULL, 0, 0, err};
+    meter m = {&cs, NULL, 0, 0, NULL, 0};
+    m_begin(&m);
+    scratch_t sc;
+    if (scratch_init(&sc, s)) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
+    globals_t g;
+    pm_status st = synth_global(&cs, &g, NULL, 0, &cx, &m);
+    part_counts_t c = {key, cs.n_inputs, 0, cs.n_aux, 0};
+    if (!st) st = synth_challenge(&cs, s, NULL, 0, 0, &g, &sc, &m, err);
+    c.in_c = cs.n_inputs - c.in_g;
+    c.aux_c = cs.n_aux - c.aux_g;
+    scratch_free(&sc);
+    pm_cs_free(&cs);
+    if (st) return st;
+    pthread_mutex_lock(&counts_mu);
+    if (counts_n < 8) counts_cache[counts_n++] = c;
+    pthread_mutex_unlock(&counts_mu);
+    *out = c;
+    return PM_OK;
+}
+
+pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                              const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err) {
+    *w = NULL;
+    *n_w = 0;
+    pm_status st = check_c1(s, c1, partition, err);
+    if (st) return st;
+    part_counts_t pc;
+    if ((st = part_counts(&pc, s, err))) return st;
+    uint64_t n_in = pc.in_g + (uint64_t)s->challenges * pc.in_c;
+    uint64_t n_aux = pc.aux_g + (uint64_t)s->challenges * pc.aux_c, n = n_in + n_aux;
+    fr_t *v = aligned_alloc(32, (size_t)n * sizeof(fr_t));
+    if (!v) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %llu values (%.1f GB)",
+                                (unsigned long long)n, (double)n * 32 / 1e9);
+    fr_t *aux = v + n_in;
+    pm_cs cs;
+    pm_cs_init_shared(&cs, v, 0, aux, 0);
+    ctx_t cx = {s, c1, partition, 0, err};
+    meter m = {&cs, NULL, 0, 0, NULL, 0};
+    m_begin(&m);
+    globals_t g;
+    st = synth_global(&cs, &g, c1, partition, &cx, &m);
+    if (!st && (cs.n_inputs != pc.in_g || cs.n_aux != pc.aux_g))
+        st = pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "global part shape changed");
+    pm_cs_free(&cs);
+    unsigned nch = s->challenges;
+    pm_status *sts = calloc(nch, sizeof *sts);
+    pm_error *errs = calloc(nch, sizeof *errs);
+    if (!sts || !errs) st = st ? st : pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis state");
+    if (!st) {
+        int nt = threads ? (int)threads : 0;
+#pragma omp parallel num_threads(nt ? nt : omp_get_max_threads())
+        {
+            scratch_t sc;
+            int ok = !scratch_init(&sc, s);
+#pragma omp for schedule(dynamic, 1)
+            for (unsigned i = 0; i < nch; i++) {
+                if (!ok) {
+                    sts[i] = pm_error_set(&errs[i], PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
+                    continue;
+                }
+                pm_cs ci;
+                pm_cs_init_shared(&ci, v, pc.in_g + i * pc.in_c, aux, pc.aux_g + (uint64_t)i * pc.aux_c);
+                meter mi = {&ci, NULL, 0, 0, NULL, i};
+                m_begin(&mi);
+                sts[i] = synth_challenge(&ci, s, c1, partition, i, &g, &sc, &mi, &errs[i]);
+                if (!sts[i] && (ci.n_inputs != pc.in_c || ci.n_aux != pc.aux_c))
+                    sts[i] = pm_error_set(&errs[i], PM_ERR_INTERNAL, "", PM_NO_OFFSET, "challenge %u shape changed", i);
+                pm_cs_free(&ci);
+            }
+            if (ok) scratch_free(&sc);
+        }
+        for (unsigned i = 0; i < nch && !st; i++)
+            if (sts[i]) {
+                st = sts[i];
+                if (err) *err = errs[i];
+            }
+    }
+    free(sts);
+    free(errs);
+    if (st) {
+        free(v);
+        return st;
+    }
+    *w = v;
+    *n_w = (size_t)n;
+    if (n_inputs) *n_inputs = (uint32_t)n_in;
+    return PM_OK;
+}
+
 pm_status pm_porep_witness(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
                            const fil_c1_t *c1, uint32_t partition, pm_error *err) {
+    return pm_porep_witness_mt(w, n_w, n_inputs, s, c1, partition, 0, err);
+}
+
+/* The single-threaded reference: one growing system (what the tests compare the above with). */
+pm_status pm_porep_witness_serial(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                                  const fil_c1_t *c1, uint32_t partition, pm_error *err) {
     *w = NULL;
     *n_w = 0;
     pm_cs cs;

@@ -86,9 +86,18 @@ pm_status pm_porep_synthesize(pm_cs *cs, const pm_porep_shape *s, const fil_c1_t
 int pm_porep_locate(unsigned *gadget, unsigned *challenge, const pm_porep_shape *s, uint64_t row);
 
 /* Per-proof synthesis: the witness [inputs ‖ aux] (Montgomery, *w malloc'd, 32-byte aligned,
- * *n_w values; *n_inputs with ONE) of partition `partition` of c1. Errors as pm_porep_synthesize. */
+ * *n_w values; *n_inputs with ONE) of partition `partition` of c1. Errors as pm_porep_synthesize.
+ * The challenges are synthesized in parallel (OpenMP, `threads`, 0 = the default team): every
+ * challenge allocates the same number of inputs and aux, so challenge i writes its own slice of the
+ * final vector (offsets from a count-only synthesis of one challenge, cached per shape). The result
+ * is identical to the serial synthesis (tested). pm_porep_witness = pm_porep_witness_mt(threads 0). */
+pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                              const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err);
 pm_status pm_porep_witness(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
                            const fil_c1_t *c1, uint32_t partition, pm_error *err);
+/* Single-threaded reference (one growing system). */
+pm_status pm_porep_witness_serial(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                                  const fil_c1_t *c1, uint32_t partition, pm_error *err);
 
 /* Record the blank circuit once: *out (zeroed by the callee; free with r1cs_free) holds the
  * circuit's rows (bellperson's input rows are added by the Groth16 layer); *n_inputs with ONE.

@@ -2,7 +2,8 @@
  * test_circuits_porep_witness.c — C2 synthesis of a real sealed sector (#8's seal + C1, 2 KiB,
  * StackedDrg2KiBV1_1 and V1, random data) against the recorded constraint system:
  *  - the blank circuit is recorded once into CSR, saved, memory-mapped back (same nnz, density);
- *  - the witness of every partition of the C1 satisfies every constraint, and a = A·w, b = B·w,
+ *  - the witness of every partition of the C1 (parallel synthesis = serial synthesis, value by value)
+ *    satisfies every constraint, and a = A·w, b = B·w,
  *    c = C·w (r1cs_spmv) agree row by row;
  *  - the public inputs are Filecoin's, in order (POREP.md §6.2): replica_id, comm_d, comm_r, then per
  *    challenge c, 6 DRG and 8 expander parent indices, c, c, c;
@@ -214,6 +215,19 @@ static void synth_and_check(unsigned rp) {
         if (pm_porep_witness(&w, &n_w, &nin, &g_shape, &c1, k, &err)) fail_msg("witness: %s", err.msg);
         assert_int_equal(n_w, g_map.cs.n_wires);
         assert_int_equal(nin, 40);
+        { /* the parallel synthesis (per-challenge slices) equals the serial one, value by value */
+            fr_t *ws;
+            size_t ns;
+            if (pm_porep_witness_serial(&ws, &ns, NULL, &g_shape, &c1, k, &err)) fail_msg("serial: %s", err.msg);
+            assert_int_equal(ns, n_w);
+            assert_memory_equal(ws, w, n_w * sizeof(fr_t));
+            free(ws);
+            fr_t *w1;
+            size_t n1;
+            if (pm_porep_witness_mt(&w1, &n1, NULL, &g_shape, &c1, k, 1, &err)) fail_msg("1 thread: %s", err.msg);
+            assert_memory_equal(w1, w, n_w * sizeof(fr_t));
+            free(w1);
+        }
         if (pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err)) fail_msg("check: %s", err.msg);
         check_public(w, &c1, k);
         /* SpMV: a·b = c row by row */
