@@ -232,7 +232,7 @@ pm_status fil_sparse_tree_build(fil_sparse_tree_t *t, const fil_tree_shape_t *s,
     }
     t->lv[0] = malloc((n ? n : 1) * sizeof *t->lv[0]);
     if (!t->lv[0]) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "sparse tree");
-    memcpy(t->lv[0], leaves, n * sizeof *leaves);
+    if (n) memcpy(t->lv[0], leaves, n * sizeof *leaves);
     qsort(t->lv[0], n, sizeof *t->lv[0], cmp_node);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
