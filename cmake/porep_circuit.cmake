@@ -33,3 +33,7 @@ endforeach()
 if(TEST test_circuits_porep_matrix)
   set_tests_properties(test_circuits_porep_matrix PROPERTIES LABELS "circuits;slow")
 endif()
+# C2 end to end at 2 KiB (2^22 setup + proof): only with PROOFMILL_SLOW=1 (exit 77 otherwise).
+if(TEST test_circuits_porep_e2e)
+  set_tests_properties(test_circuits_porep_e2e PROPERTIES LABELS "circuits;slow" TIMEOUT 3600)
+endif()

@@ -163,6 +163,7 @@ static int grow_vals(fr_t **v, uint64_t *cap, uint64_t need) {
 void pm_cs_init(pm_cs *cs, unsigned flags) {
     memset(cs, 0, sizeof *cs);
     cs->flags = flags;
+    cs->first_bad = UINT64_MAX;
     (void)pm_fr_pow2(0);
     pm_cs_alloc_input(cs, &FR_ONE);
 }
@@ -301,8 +302,30 @@ static void stats_lc(pm_cs *cs, int m, pm_lc *lc) {
     }
 }
 
+static void lc_eval(fr_t *out, const pm_cs *cs, const pm_lc *lc) {
+    memset(out, 0, sizeof *out);
+    if (!lc) return;
+    for (uint32_t i = 0; i < lc->n; i++) {
+        fr_t v, t;
+        pm_cs_value(&v, cs, lc->t[i].var);
+        fr_mul(&t, &v, &lc->t[i].coef);
+        fr_add(out, out, &t);
+    }
+}
+
 void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c) {
     uint64_t row = cs->n_constraints++;
+    if ((cs->flags & PM_CS_CHECK) && pm_cs_witness(cs) && !cs->oom) {
+        fr_t va, vb, vc, ab;
+        lc_eval(&va, cs, a);
+        lc_eval(&vb, cs, b);
+        lc_eval(&vc, cs, c);
+        fr_mul(&ab, &va, &vb);
+        if (!fr_eq(&ab, &vc)) {
+            if (!cs->n_bad) cs->first_bad = row;
+            cs->n_bad++;
+        }
+    }
     if ((cs->flags & PM_CS_STATS) && !cs->oom) {
         if (density_reserve(cs)) {
             cs->oom = 1;

@@ -30,6 +30,9 @@
  *  - PM_CS_STATS: every LC is built and canonicalised but not stored; nnz per matrix and
  *    bellperson's density bitmaps (a_aux, b_input, b_aux: variables with a non-zero coefficient)
  *    are accumulated — the matrix facts of a 32 GiB partition without 26 GB of CSR.
+ *  - PM_CS_CHECK (with PM_CS_WITNESS): every constraint is evaluated on the witness as it is
+ *    enforced (LCs built, not stored); cs->first_bad = the first unsatisfied constraint (UINT64_MAX
+ *    when none) — a 32 GiB partition's witness checked without its matrices.
  *  Gadgets branch only on which Booleans are constants (and their values), never on witness values,
  *  so all modes produce the same shape (bellpepper's rule, POREP.md §6.1).
  *
@@ -57,7 +60,7 @@ typedef uint32_t pm_var;
 static inline int pm_var_is_input(pm_var v) { return (v & PM_VAR_INPUT) != 0; }
 static inline uint32_t pm_var_index(pm_var v) { return v & ~PM_VAR_INPUT; }
 
-enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u, PM_CS_STATS = 4u };
+enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u, PM_CS_STATS = 4u, PM_CS_CHECK = 8u };
 
 typedef struct {
     pm_var var;
@@ -107,6 +110,7 @@ typedef struct pm_cs {
     uint64_t *a_aux_density, *b_aux_density; /* bitmaps over aux (bit j = aux j) */
     uint64_t b_input_density[8];             /* bitmap over inputs (< 512) */
     uint64_t density_words;
+    uint64_t first_bad, n_bad; /* PM_CS_CHECK */
     int shared;             /* pm_cs_init_shared: values go to the caller's arrays */
     uint32_t in_base;
     uint64_t aux_base;
@@ -116,8 +120,8 @@ typedef struct pm_cs {
 /* Popcount of a density bitmap of nbits bits. */
 uint64_t pm_bitmap_popcount(const uint64_t *bm, uint64_t nbits);
 
-/* LCs are built in RECORD and STATS modes. */
-static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & (PM_CS_RECORD | PM_CS_STATS)) != 0; }
+/* LCs are built in RECORD, STATS and CHECK modes. */
+static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & (PM_CS_RECORD | PM_CS_STATS | PM_CS_CHECK)) != 0; }
 static inline int pm_cs_witness(const pm_cs *cs) { return (cs->flags & PM_CS_WITNESS) != 0; }
 
 /* Start an empty system with Input(0) = ONE (value 1). flags: PM_CS_RECORD | PM_CS_WITNESS or 0. */

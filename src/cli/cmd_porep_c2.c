@@ -263,15 +263,16 @@ out:
 /* witness synthesis (and optionally SpMV + check against the recorded circuit) per partition, timed */
 static int c2_synth(int argc, char **argv) {
     const char *c1p = NULL, *csr = NULL;
-    int spmv = 0;
+    int spmv = 0, stream = 0;
     uint32_t only = UINT32_MAX;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
         else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i], spmv = 1;
         else if (!strcmp(argv[i], "--partition") && i + 1 < argc) only = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--check")) stream = 1;
         else return pm_cli_usage("porep synth: unexpected argument '%s'", argv[i]);
     }
-    if (!c1p) return pm_cli_usage("usage: proofmill porep synth --c1 FILE [--csr FILE] [--partition K]");
+    if (!c1p) return pm_cli_usage("usage: proofmill porep synth --c1 FILE [--csr FILE] [--check] [--partition K]");
     pm_error err;
     pm_error_clear(&err);
     fil_c1_t c1 = {0};
@@ -323,6 +324,15 @@ static int c2_synth(int argc, char **argv) {
         printf("partition %u: %zu wires (%u inputs); witness %.3f s%s", k, n_w, nin, b - a, spmv ? "" : "\n");
         if (spmv) printf(", SpMV a,b,c %.3f s, a*b=c check %.3f s: satisfied\n", c - b, d - c);
         free(w);
+        if (stream) {
+            uint64_t fb, nb;
+            double e = now_s();
+            if (pm_porep_check_streaming(&fb, &nb, &s, &c1, k, &err)) {
+                pm_cli_fail(&err);
+                goto out;
+            }
+            printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, now_s() - e);
+        }
     }
     rc = PM_EXIT_OK;
 out:
@@ -331,8 +341,9 @@ out:
     return rc;
 }
 
-PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--partition K]",
-                    "C2 synthesis only: witness per partition (+ SpMV and check with a recorded circuit), timed", c2_synth)
+PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--check] [--partition K]",
+                    "C2 synthesis only: witness per partition, timed; --csr: SpMV + a·b=c; --check: every "
+                    "constraint evaluated while synthesizing (no matrices)", c2_synth)
 PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FILE.csr",
                     "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
 PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N]",

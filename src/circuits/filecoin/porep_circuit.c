@@ -530,3 +530,31 @@ pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *
     }
     return st;
 }
+
+pm_status pm_porep_check_streaming(uint64_t *first_bad, uint64_t *n_bad, const pm_porep_shape *s,
+                                   const fil_c1_t *c1, uint32_t partition, pm_error *err) {
+    pm_cs cs;
+    pm_cs_init(&cs, PM_CS_WITNESS | PM_CS_CHECK);
+    pm_status st = synth(&cs, s, c1, partition, NULL, NULL, err);
+    *first_bad = cs.first_bad;
+    *n_bad = cs.n_bad;
+    uint64_t total = cs.n_constraints;
+    pm_cs_free(&cs);
+    if (st) return st;
+    if (*n_bad) {
+        unsigned g = 0, ch = 0;
+        if (pm_porep_locate(&g, &ch, s, *first_bad))
+            return pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET, "partition %u: constraint %llu of %llu not satisfied",
+                                partition, (unsigned long long)*first_bad, (unsigned long long)total);
+        if (ch == UINT32_MAX)
+            return pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET,
+                                "partition %u: constraint %llu of %llu not satisfied (%s); %llu unsatisfied",
+                                partition, (unsigned long long)*first_bad, (unsigned long long)total,
+                                pm_porep_gadget_name(g), (unsigned long long)*n_bad);
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET,
+                            "partition %u: constraint %llu of %llu not satisfied (challenge %u, %s); %llu unsatisfied",
+                            partition, (unsigned long long)*first_bad, (unsigned long long)total, ch,
+                            pm_porep_gadget_name(g), (unsigned long long)*n_bad);
+    }
+    return PM_OK;
+}

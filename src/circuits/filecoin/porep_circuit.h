@@ -109,6 +109,13 @@ pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape 
 pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
                          pm_error *err);
 
+/* Check partition `partition` of c1 without any recorded matrices: synthesize with every linear
+ * combination built and evaluated on the witness as it is enforced (PM_CS_CHECK; serial; 32 GiB:
+ * the witness (4.2 GB) plus a few MB). *first_bad = first unsatisfied constraint (UINT64_MAX if
+ * none), *n_bad = how many. PM_ERR_UNSATISFIED names constraint, challenge and gadget. */
+pm_status pm_porep_check_streaming(uint64_t *first_bad, uint64_t *n_bad, const pm_porep_shape *s,
+                                   const fil_c1_t *c1, uint32_t partition, pm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

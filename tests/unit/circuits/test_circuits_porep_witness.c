@@ -11,7 +11,8 @@
  *    flipped), every label, column row and path sibling value of the C1 (bit k of its integer
  *    flipped), checked on the rows that use the changed column (a transposed pattern index);
  *  - a C1 with one changed label (DRG parent column row) synthesizes to a witness that is refused,
- *    the first unsatisfied constraint named with its challenge and gadget;
+ *    the first unsatisfied constraint named with its challenge and gadget, by the recorded matrices
+ *    and by the streaming check (PM_CS_CHECK, no matrices) alike;
  *  - a truncated or corrupted CSR file is refused.
  * Randomised (seed printed; PROOFMILL_SEED=N reproduces; PROOFMILL_ITERATIONS scales the samples).
  */
@@ -230,6 +231,9 @@ static void synth_and_check(unsigned rp) {
         }
         if (pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err)) fail_msg("check: %s", err.msg);
         check_public(w, &c1, k);
+        uint64_t fb, nb;
+        if (pm_porep_check_streaming(&fb, &nb, &g_shape, &c1, k, &err)) fail_msg("streaming: %s", err.msg);
+        assert_int_equal(nb, 0);
         /* SpMV: a·b = c row by row */
         size_t n = g_map.cs.n_constraints;
         fr_t *a = aligned_alloc(32, n * 32), *b = aligned_alloc(32, n * 32), *c = aligned_alloc(32, n * 32);
@@ -280,6 +284,12 @@ static void synth_and_check(unsigned rp) {
     assert_int_equal(st, PM_ERR_UNSATISFIED);
     assert_non_null(strstr(err.msg, "(challenge 0, parent_inclusions)"));
     free(w);
+    /* the streaming check (no matrices) finds the same first constraint */
+    uint64_t fb, nb;
+    assert_int_equal(pm_porep_check_streaming(&fb, &nb, &g_shape, &c1, 0, &err), PM_ERR_UNSATISFIED);
+    assert_int_equal(fb, 274237);
+    assert_true(nb >= 1);
+    assert_non_null(strstr(err.msg, "(challenge 0, parent_inclusions)"));
     /* a row >= r is refused while reading, naming the field */
     memset(vp->drg[1].rows[0], 0xff, 32);
     st = pm_porep_witness(&w, &n_w, NULL, &g_shape, &c1, 0, &err);
