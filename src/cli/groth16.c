@@ -23,6 +23,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/cmd_setup.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
 #include "groth16/verifier.h"
@@ -241,13 +242,29 @@ out:
     return rc;
 }
 
+/* 1 when argv (after the subcommand word) names a bellperson key with --params. */
+static int has_params_flag(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--params")) return 1;
+    return 0;
+}
+
 static int cmd_groth16(int argc, char **argv) {
+    /* Issue #6 spellings forward to the setup/params commands (cmd_setup.h). */
+    if (argc >= 2 && !strcmp(argv[1], "setup")) return pm_cli_setup_main(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "verify-bytes"))
+        return pm_cli_params_verify_bytes_main(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "prove") && has_params_flag(argc - 1, argv + 1))
+        return pm_cli_params_prove_main(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "prove")) return cmd_prove(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "verify")) return cmd_verify(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "export-vk")) return cmd_export_vk(argc - 1, argv + 1);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage:\n  proofmill %s\n  proofmill %s\n  proofmill %s\n\n", PROVE_USAGE,
+        printf("usage:\n  proofmill %s\n  proofmill %s\n  proofmill %s\n", PROVE_USAGE,
                VERIFY_USAGE, EXPORT_VK_USAGE);
+        printf("  proofmill groth16 setup circuit.r1cs --out key.zkey|key.params [--seed S]\n"
+               "  proofmill groth16 prove --params key.params --r1cs c.r1cs --wtns w.wtns --out proof.bin\n"
+               "  proofmill groth16 verify-bytes key.vk proof.bin public...\n\n");
         printf("prove options:\n"
                "  --threads N       threads for the MSMs and NTTs (default: all cores)\n"
                "  --r DEC --s DEC   blinding scalars r, s (decimal, < r): reproduces a snarkjs proof\n"
@@ -265,5 +282,5 @@ static int cmd_groth16(int argc, char **argv) {
     return pm_cli_usage("usage: proofmill %s | %s | %s", PROVE_USAGE, VERIFY_USAGE, EXPORT_VK_USAGE);
 }
 
-PM_CLI_COMMAND(groth16, "groth16 prove|verify|export-vk ... (see `proofmill groth16 --help`)",
+PM_CLI_COMMAND(groth16, "groth16 prove|verify|export-vk|setup|verify-bytes ... (see `proofmill groth16 --help`)",
                "snarkjs-compatible Groth16 prove, verify and verification-key export", cmd_groth16)
