@@ -2,7 +2,7 @@
  * test_c1_synth.c — synthetic C1 (synth_c1.h) for 2 KiB, 512 MiB, 32 GiB (8-8-0, Sub proofs) and
  * 64 GiB (8-8-2, Top proofs): every vanilla check passes, the JSON says it is synthetic, both
  * readers give back byte-identical documents, columns shared between challenges are identical, and
- * a synthetic C1 of the same inputs is reproducible. Prints (does not assert) write/parse times.
+ * a synthetic C1 of the same inputs is reproducible; comm_d = the POREP.md §4.4 zero-sector value. Prints (does not assert) write/parse times.
  */
 #include "test_util.h"
 
@@ -14,6 +14,7 @@
 #include "filecoin/c1_json.h"
 #include "filecoin/merkle_sha256.h"
 #include "filecoin/replica_id.h"
+#include "filecoin/sha256_fr.h"
 #include "filecoin/synth_c1.h"
 #include "filecoin/vanilla_verify.h"
 
@@ -46,6 +47,19 @@ static void synth_verify_roundtrip(unsigned id, int time_readers) {
     uint8_t z[32];
     assert_int_equal(fil_comm_d_zero(z, c1.sector_size, &err), PM_OK);
     assert_memory_equal(z, c1.comm_d, 32);
+    /* the POREP.md §4.4 table, directly */
+    static const struct { uint64_t size; const char *hex; } tab[] = {
+        {2048, "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"},
+        {512ull << 20, "39560e7b13a93b07a243fd2720ffa7cb3e1d2e505ab3629e79f46313512cda06"},
+        {32ull << 30, "077e5fde35c50a9303a55009e3498a4ebedff39c42b710b730d8ec7ac7afa63e"},
+        {64ull << 30, "e64005a6bfe3777953b8ad6ef93f0fca1049b2041654f2a411f7702799cece02"},
+    };
+    for (unsigned t = 0; t < 4; t++)
+        if (tab[t].size == c1.sector_size) {
+            char h[65];
+            fil_hex(h, c1.comm_d, 32);
+            assert_string_equal(h, tab[t].hex);
+        }
     t0 = now();
     if (fil_c1_verify(&c1, NULL, &err)) fail_msg("verify %u: %s", id, err.msg);
     double t_verify = now() - t0;
