@@ -198,9 +198,10 @@ static void cancel_queued_and_running(void **state) {
     s->synth_ms = 20;
     pm_backend b;
     pm_engine *e = engine_new(s, &b, one_worker);
-    const char *k[8] = {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"};
-    uint64_t running = submit(e, "td:a", PM_PRIO_NORMAL, k, 8);
-    uint64_t queued = submit(e, "td:a", PM_PRIO_NORMAL, k, 8);
+    const char *k[24];
+    for (int i = 0; i < 24; i++) k[i] = "ok";
+    uint64_t running = submit(e, "td:a", PM_PRIO_NORMAL, k, 24); /* >= 480 ms of synthesis */
+    uint64_t queued = submit(e, "td:a", PM_PRIO_NORMAL, k, 24);
     uint64_t after = submit(e, "td:a", PM_PRIO_NORMAL, k, 1);
     td_sleep_ms(40);
     pm_job_state st;
@@ -211,7 +212,7 @@ static void cancel_queued_and_running(void **state) {
     pm_job_info info;
     assert_int_equal(wait_state(e, running, &info), PM_JOB_CANCELLED);
     assert_int_equal(info.error.code, PM_ERR_CANCELLED);
-    assert_true(info.partitions_done < 8);
+    assert_true(info.partitions_done < 24);
     pm_job_info_free(&info);
     assert_int_equal(wait_state(e, queued, &info), PM_JOB_CANCELLED);
     pm_job_info_free(&info);
