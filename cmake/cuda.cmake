@@ -33,8 +33,17 @@ if(PROOFMILL_HAVE_CUDA)
   set_target_properties(proofmill_gpu PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON
                         CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}" POSITION_INDEPENDENT_CODE ON)
   target_include_directories(proofmill_gpu PUBLIC ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(proofmill_gpu PUBLIC proofmill_core CUDA::cudart_static)
+  # stdc++: the .cu objects use new/delete and CUB, so plain C executables (the CLI, the daemon)
+  # can link this library with the C linker.
+  target_link_libraries(proofmill_gpu PUBLIC proofmill_core CUDA::cudart_static stdc++)
   target_compile_definitions(proofmill_gpu PUBLIC PROOFMILL_HAVE_GPU=1)
+
+  # The `proofmill` command (cmake/cli.cmake, included before this file) gets the GPU backend:
+  # PROOFMILL_HAVE_GPU=1 is defined for it, and gpu/gpu.h's gpu_groth16_* are available to a
+  # `--gpu` option (nothing is pulled into the binary until it calls them).
+  if(TARGET proofmill)
+    target_link_libraries(proofmill PRIVATE proofmill_gpu)
+  endif()
 
   # CPU references the GPU tests compare against, when their implementations have landed.
   set(_pm_gpu_test_defs "")
@@ -51,7 +60,7 @@ if(PROOFMILL_HAVE_CUDA)
     add_executable(${tname} ${t})
     target_link_libraries(${tname} PRIVATE proofmill_gpu proofmill_core)
     target_compile_definitions(${tname} PRIVATE ${_pm_gpu_test_defs})
-    set_target_properties(${tname} PROPERTIES LINKER_LANGUAGE CUDA CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+    set_target_properties(${tname} PROPERTIES CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
     add_test(NAME ${tname} COMMAND ${tname})
     set_tests_properties(${tname} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
                          ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
