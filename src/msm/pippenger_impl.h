@@ -80,6 +80,15 @@ typedef struct {
     const MSM_AFF *p;
 } MSM_LOCAL(item);
 
+/* Overflow slots: an update whose bucket is already pending waits for the next batch once; if
+ * its bucket is pending again then (a hot bucket: several updates queue for it), it goes into
+ * an XYZZ accumulator for that bucket in a small direct-mapped table (slot = bucket mod
+ * MSM_OVERFLOW_SLOTS) instead, and waits again only if the slot is held by another bucket.
+ * Without this, updates crowding into few buckets (the top window's 1..2^k buckets, or many
+ * equal small scalars) would be served one per batch, each batch paying a whole inversion. The
+ * slots are folded in at the end as (bucket + 1) * slot (~20 XYZZ operations per used slot). */
+#define MSM_OVERFLOW_SLOTS 256u
+
 /* Pending additions per batch for nb buckets: large enough to spread the one inversion
  * (safegcd, a few microseconds) over many additions, small against nb so that few points find
  * their bucket already pending (collision rate ~ K/nb). */
@@ -109,7 +118,9 @@ static size_t MSM_LOCAL(batch_bytes)(size_t nb) {
     return msm_align64(nb * sizeof(MSM_AFF)) + msm_align64(nb) + msm_align64(k * sizeof(MSM_FE)) +
            2u * msm_align64(k * sizeof(MSM_BFE)) + 3u * msm_align64(k * sizeof(MSM_LOCAL(item))) +
            2u * msm_align64(k * sizeof(MSM_AFF)) + 2u * msm_align64(k) +
-           3u * msm_align64(k * sizeof(void *)) + msm_align64(k * sizeof(size_t));
+           3u * msm_align64(k * sizeof(void *)) + msm_align64(k * sizeof(size_t)) +
+           msm_align64(MSM_OVERFLOW_SLOTS * sizeof(MSM_XYZZ)) +
+           msm_align64(MSM_OVERFLOW_SLOTS * sizeof(uint32_t));
 }
 #endif
 
@@ -365,14 +376,19 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
     uint8_t **pf = (uint8_t **)(void *)mem;  /* ... dst's full flag */
     mem += msm_align64(K * sizeof(void *));
     size_t *qidx = (size_t *)(void *)mem;
+    mem += msm_align64(K * sizeof(size_t));
+    MSM_XYZZ *ov = (MSM_XYZZ *)(void *)mem; /* overflow slots and their tags (bucket + 1) */
+    mem += msm_align64(MSM_OVERFLOW_SLOTS * sizeof(MSM_XYZZ));
+    uint32_t *ovtag = (uint32_t *)(void *)mem;
 
     memset(st, EMPTY, nb);
+    memset(ovtag, 0, MSM_OVERFLOW_SLOTS * sizeof(uint32_t));
     const uint32_t *idx = x->idx;
     size_t t = lo, nold = 0;
     while (t < hi || nold > 0) {
         size_t nbat = 0, nnew = 0;
         /* place one update: copy into an empty bucket, defer if pending, else queue it */
-#define MSM_PLACE(IT)                                                                          \
+#define MSM_PLACE(IT, OLD)                                                                     \
     do {                                                                                       \
         const item_t it_ = (IT);                                                               \
         MSM_AFF *B_ = &bk[it_.b];                                                              \
@@ -382,7 +398,17 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
             else B_->y = it_.p->y;                                                             \
             st[it_.b] = FULL;                                                                  \
         } else if (st[it_.b] == PENDING) {                                                     \
-            neu[nnew++] = it_;                                                                 \
+            uint32_t sl_ = it_.b & (MSM_OVERFLOW_SLOTS - 1u);                                  \
+            if ((OLD) && ovtag[sl_] == 0) {                                                    \
+                ovtag[sl_] = it_.b + 1u;                                                       \
+                MSM_XYZZ_SET_INF(&ov[sl_]);                                                    \
+            }                                                                                  \
+            if ((OLD) && ovtag[sl_] == it_.b + 1u) {                                           \
+                if (it_.neg) MSM_XYZZ_SUB_AFF(&ov[sl_], &ov[sl_], it_.p);                      \
+                else MSM_XYZZ_ADD_AFF(&ov[sl_], &ov[sl_], it_.p);                              \
+            } else {                                                                           \
+                neu[nnew++] = it_;                                                             \
+            }                                                                                  \
         } else {                                                                               \
             MSM_FE_SUB(&den[nbat], &it_.p->x, &B_->x);                                         \
             if (MSM_FE_IS_ZERO(&den[nbat])) {                                                  \
@@ -404,7 +430,7 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
             }                                                                                  \
         }                                                                                      \
     } while (0)
-        for (size_t o = 0; o < nold; o++) MSM_PLACE(old[o]);
+        for (size_t o = 0; o < nold; o++) MSM_PLACE(old[o], 1);
         while (t < hi && nbat < K && nnew < K) {
             /* Bucket and point loads are random-access (buckets: up to 3 MiB for G1 at c = 16):
              * prefetch them MSM_PREFETCH_AHEAD items ahead (the digit is recomputed then). */
@@ -423,7 +449,7 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
             int32_t d = msm_booth_digit(x->scalars[i].l, j, c);
             if (d == 0) continue;
             item_t it = {(uint32_t)(d > 0 ? d - 1 : -d - 1), d < 0, &x->points[i]};
-            MSM_PLACE(it);
+            MSM_PLACE(it, 0);
         }
 #undef MSM_PLACE
         if (nbat > 0) {
@@ -511,6 +537,18 @@ static void MSM_LOCAL(batch_task)(MSM_LOCAL(ctx) *x, unsigned char *mem, unsigne
     for (size_t t = 0; t < L; t++)
         if (facc[t]) MSM_XYZZ_ADD_AFF(&acc, &acc, &bacc[t]);
     if (!MSM_XYZZ_IS_INF(&tot)) MSM_XYZZ_ADD(&acc, &acc, &tot);
+    for (size_t sl = 0; sl < MSM_OVERFLOW_SLOTS; sl++) { /* acc += (bucket + 1) * slot */
+        if (ovtag[sl] == 0 || MSM_XYZZ_IS_INF(&ov[sl])) continue;
+        uint32_t w = ovtag[sl];
+        MSM_XYZZ r = ov[sl];
+        int top = 31;
+        while (top > 0 && !((w >> top) & 1u)) top--;
+        for (int bit = top - 1; bit >= 0; bit--) {
+            MSM_XYZZ_DBL(&r, &r);
+            if ((w >> bit) & 1u) MSM_XYZZ_ADD(&r, &r, &ov[sl]);
+        }
+        MSM_XYZZ_ADD(&acc, &acc, &r);
+    }
     x->partial[(size_t)j * x->slices + s] = acc;
 }
 #endif
