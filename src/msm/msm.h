@@ -39,8 +39,10 @@
  *       pending bucket updates (distinct buckets) share one field inversion by Montgomery's
  *       trick, so one addition costs 5M + 1S + 1/K inversion (affine chord formula:
  *       lambda = (y_P - y_B)/(x_P - x_B), x3 = lambda^2 - x_B - x_P, y3 = lambda(x_B - x3) - y_B).
- *       A point whose bucket is already pending waits for the next batch; P = B and P = -B are
- *       handled on the spot. Predicted ~1.6x fewer multiplications than XYZZ (6 vs 10 with
+ *       A point whose bucket is already pending waits for the next batch; if it is pending
+ *       again (a hot bucket: few buckets in the top window, many equal small scalars) the point
+ *       goes into an XYZZ overflow accumulator for that bucket, folded in at the end as
+ *       (b+1) * slot. P = B and P = -B are handled on the spot. Predicted ~1.6x fewer multiplications than XYZZ (6 vs 10 with
  *       S ~ M); measured 1.3x on G1 (2^16, c = 13) and 1.6x on G2 (2^14, c = 11, where the
  *       batch inversion also runs on Fp norms) in CPU time (docs/perf/cpu-groth16.md, "## MSM").
  *  4. Bucket reduction by running sums: S = sum_b b*B_b with 2 * 2^(c-1) = 2^c additions
