@@ -43,8 +43,9 @@
  *       again (a hot bucket: few buckets in the top window, many equal small scalars) the point
  *       goes into an XYZZ overflow accumulator for that bucket, folded in at the end as
  *       (b+1) * slot. P = B and P = -B are handled on the spot. Predicted ~1.6x fewer
- *       multiplications than XYZZ (6 vs 10 with S ~ M); measured 1.3x on G1 (2^16, c = 13) and 1.6x on G2 (2^14, c = 11, where the
- *       batch inversion also runs on Fp norms) in CPU time (docs/perf/cpu-groth16.md, "## MSM").
+ *       multiplications than XYZZ (6 vs 10 with S ~ M); measured 1.3x on G1 (2^16, c = 13)
+ *       and 1.6x on G2 (2^14, c = 11, where the batch inversion also runs on Fp norms) in CPU
+ *       time, accumulation only (docs/perf/cpu-groth16.md, "## MSM").
  *  4. Bucket reduction by running sums: S = sum_b b*B_b with 2 * 2^(c-1) = 2^c additions
  *     (running sum += bucket, total += running sum). XYZZ buckets: XYZZ additions (12M + 2S,
  *     EFD "add-2008-s"). Affine buckets: the buckets are cut into L <= K blocks whose running
