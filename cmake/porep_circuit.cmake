@@ -37,3 +37,9 @@ endif()
 if(TEST test_circuits_porep_e2e)
   set_tests_properties(test_circuits_porep_e2e PROPERTIES LABELS "circuits;slow" TIMEOUT 3600)
 endif()
+# Symbol hygiene of this library (STYLE.md item 13; the shared check of cmake/symbols.cmake).
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/symbols/check_symbols.sh)
+  add_test(NAME symbols_prefix_circuits COMMAND bash ${CMAKE_SOURCE_DIR}/tests/symbols/check_symbols.sh
+           $<TARGET_FILE:proofmill_circuits>)
+  set_tests_properties(symbols_prefix_circuits PROPERTIES LABELS circuits)
+endif()
