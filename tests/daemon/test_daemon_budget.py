@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Memory budget: memory.budget set to the key plus 1.5 jobs' working sets; 8 clients at once
 (j = 8). Jobs must wait rather than exceed: the engine's peak reservation stays within the budget,
-the daemon's peak resident size (VmHWM from /proc) stays under the budget, and every job finishes.
+the daemon's peak resident size (VmHWM from /proc) grows by less than the budget over the idle
+process (and, with a real key, stays under the budget outright), and every job finishes.
 Uses the largest fixture available (sha256_64 from ../shared/fixtures, else powchain)."""
 import os
 
@@ -36,6 +37,7 @@ print("%s: key %.1f MiB resident (+%.1f MiB while loading), job working set %.1f
 # 2. the real run: 8 concurrent clients against a budget for 1.5 jobs
 d = pmd.Daemon({"memory.budget": budget, "synthesis.workers": 2, "gpu.workers_per_device": 2,
                 "prover.msm_threads": 1})
+idle_rss = d.rss_peak()  # the idle process (code, libraries, thread stacks): not engine memory
 try:
     res = pmd.run_parallel(8, list(range(8)), lambda i: d.request(
         "POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}] * PARTS, "priority": ["low", "high"][i % 2]}))
@@ -44,11 +46,13 @@ try:
     st, s = d.request("GET", "/v1/status")
     peak_res = s["memory"]["reserved_peak_bytes"]
     rss = d.rss_peak()
-    print("budget %.1f MiB: peak reservation %.1f MiB, peak RSS %.1f MiB" % (budget / 2**20, peak_res / 2**20,
-                                                                              rss / 2**20))
+    print("budget %.1f MiB: peak reservation %.1f MiB, peak RSS %.1f MiB (idle process %.1f MiB)" %
+          (budget / 2**20, peak_res / 2**20, rss / 2**20, idle_rss / 2**20))
     F.check(peak_res <= budget, "reservation exceeded the budget")
+    F.check(rss - idle_rss <= budget, "RSS growth %d above the budget %d" % (rss - idle_rss, budget))
     F.check(peak_res >= key_bytes + ws, "the budget was used (one job at a time at least)")
-    F.check(rss <= budget, "peak RSS %d above the budget %d" % (rss, budget))
+    if budget > 8 * idle_rss:  # a real key (sha256_64): the whole process stays under the budget too
+        F.check(rss <= budget, "peak RSS %d above the budget %d" % (rss, budget))
     F.check(s["jobs"]["done"] == 8, "all 8 jobs done")
 finally:
     d.stop()
