@@ -39,9 +39,19 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
                             const bp_params_t *p, const uint64_t *seed, unsigned threads,
                             pm_c2_timings_t *tm, pm_error *err);
 
+/* Filecoin's public inputs of partition k (rust-fil-proofs stacked/circuit/proof.rs
+ * `generate_public_inputs`; POREP.md §6.2), derived without trusting the vanilla proofs:
+ * out[0 .. 3 + 18·C) (ONE not included; Montgomery) = replica_id, comm_d, comm_r, then per
+ * challenge c (interactive: from replica_id + seed; NI: from replica_id + comm_r; challenges.h):
+ * c, its 6 DRG parents, its 8 expander parents (graph of the registered proof's porep_id and API
+ * version, graph.h), c, c, c. n must be 3 + 18·C.
+ * Errors: PM_ERR_ARG (synthetic-PoRep proofs: their challenges need the synthetic proof file;
+ * unknown registered proof; n), PM_ERR_ENCODING (replica_id/comm_d/comm_r >= r). */
+pm_status pm_porep_public_inputs(fr_t *out, size_t n, const fil_c1_t *c1, uint32_t k, pm_error *err);
+
 /* Verify proofs (192 · n bytes, n = c1->partitions) against vk with the public inputs of each
- * partition, taken from a witness synthesis of c1 (the prover's inputs). *valid = 1 when every
- * partition's proof verifies. Errors: PM_ERR_FORMAT (proof bytes), PM_ERR_MISMATCH, as above. */
+ * partition derived by pm_porep_public_inputs. *valid = 1 when every partition's proof verifies.
+ * Errors: PM_ERR_FORMAT/ENCODING (proof bytes), PM_ERR_MISMATCH, as above. */
 pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
                              const pm_porep_shape *s, const bp_vk_t *vk, pm_error *err);
 

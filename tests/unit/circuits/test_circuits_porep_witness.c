@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "circuits/csr_file.h"
+#include "circuits/filecoin/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
 #include "filecoin/replica_id.h"
 #include "filecoin/seal.h"
@@ -174,6 +175,36 @@ static void check_public(const fr_t *w, const fil_c1_t *c1, uint32_t k) {
             if (!fr_eq(&p[q], &x)) fail_msg("challenge %u input %d differs", i, q);
         }
     }
+    /* and they are what a verifier derives from replica_id, seed (or comm_r for NI) and the graph */
+    size_t nx = 3 + 18 * (size_t)c1->challenges;
+    fr_t *d = malloc(nx * sizeof(fr_t));
+    pm_error err;
+    if (pm_porep_public_inputs(d, nx, c1, k, &err)) fail_msg("public inputs: %s", err.msg);
+    assert_memory_equal(d, w + 1, nx * sizeof(fr_t));
+    free(d);
+}
+
+/* NonInteractivePoRep 2 KiB (13 partitions, challenges from comm_r): first and last partition */
+static void test_seal_ni(void **st) {
+    (void)st;
+    fil_seal_t s;
+    seal_2k(&s, 15);
+    fil_c1_t c1;
+    uint8_t seed[32] = {0};
+    pm_error err;
+    if (fil_c1_from_seal(&c1, &s, seed, &err)) fail_msg("C1: %s", err.msg);
+    assert_int_equal(c1.partitions, 13);
+    uint32_t parts[2] = {0, c1.partitions - 1};
+    for (int i = 0; i < 2; i++) {
+        fr_t *w;
+        size_t n_w;
+        if (pm_porep_witness(&w, &n_w, NULL, &g_shape, &c1, parts[i], &err)) fail_msg("witness: %s", err.msg);
+        if (pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err)) fail_msg("check: %s", err.msg);
+        check_public(w, &c1, parts[i]);
+        free(w);
+    }
+    fil_c1_free(&c1);
+    fil_seal_free(&s);
 }
 
 static void flip_value_bit(fr_t *v, unsigned k) {
@@ -354,6 +385,7 @@ int main(void) {
         cmocka_unit_test(test_recorded_file),
         cmocka_unit_test(test_seal_v1_1),
         cmocka_unit_test(test_seal_v1),
+        cmocka_unit_test(test_seal_ni),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
