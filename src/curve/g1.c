@@ -13,7 +13,7 @@
 #define JAC g1_jac_t
 #define XYZZ g1_xyzz_t
 #define FE_ONE_V FP_ONE
-#define FE_ZERO_V FP_ZERO
+#define FE_ZERO_V FP_ZERO_ELEM
 #define CURVE_B_V ((fp_t)CURVE_G1_B)
 #include "curve/ec_impl.h"
 

@@ -12,7 +12,7 @@
 
 const fp_t FP_MODULUS = {{0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
                           0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}};
-const fp_t FP_ZERO = {{0, 0, 0, 0, 0, 0}};
+const fp_t FP_ZERO_ELEM = {{0, 0, 0, 0, 0, 0}};
 const fp_t FP_ONE = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
                       0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}};
 const fp_t FP_R2 = {{0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
@@ -145,7 +145,7 @@ void fp_batch_inv_vartime(fp_t *out, const fp_t *in, size_t n, fp_t *scratch) {
     fp_inv_vartime(&inv, &acc);
     for (size_t i = n; i-- > 0;) {
         if (fp_is_zero(&in[i])) {
-            out[i] = FP_ZERO;
+            out[i] = FP_ZERO_ELEM;
             continue;
         }
         fp_t t;
@@ -191,13 +191,13 @@ int fp_eq(const fp_t *a, const fp_t *b) {
 }
 
 void fp_from_u64(fp_t *r, uint64_t v) {
-    fp_t t = FP_ZERO;
+    fp_t t = FP_ZERO_ELEM;
     t.l[0] = v;
     fp_to_mont(r, &t);
 }
 void fp_to_mont(fp_t *r, const fp_t *plain) { fp_mul(r, plain, &FP_R2); }
 void fp_from_mont(fp_t *plain, const fp_t *a) {
-    fp_t one = FP_ZERO;
+    fp_t one = FP_ZERO_ELEM;
     one.l[0] = 1;
     fp_mul(plain, a, &one);
 }
@@ -216,7 +216,7 @@ int fp_is_lexicographically_largest(const fp_t *a) {
 
 static int fp_from_plain_limbs(fp_t *r, const fp_t *plain) {
     if (!mont_lt(plain->l, M, N)) {
-        *r = FP_ZERO;
+        *r = FP_ZERO_ELEM;
         return -1;
     }
     fp_to_mont(r, plain);
@@ -265,7 +265,7 @@ int fp_from_mont_le_bytes(fp_t *r, const uint8_t in[48]) {
         t.l[i] = w;
     }
     if (!mont_lt(t.l, M, N)) {
-        *r = FP_ZERO;
+        *r = FP_ZERO_ELEM;
         return -1;
     }
     *r = t;

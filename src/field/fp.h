@@ -27,7 +27,7 @@ typedef struct { uint64_t l[6]; } fp_t;
 
 /* Constants (Montgomery form where they are field elements). */
 extern const fp_t FP_MODULUS;  /* p itself as a plain integer (not a field element) */
-extern const fp_t FP_ZERO;     /* 0 */
+extern const fp_t FP_ZERO_ELEM;     /* 0 (not FP_ZERO: <math.h> defines that for fpclassify) */
 extern const fp_t FP_ONE;      /* 1 (= R mod p) */
 extern const fp_t FP_R2;       /* R^2 mod p, plain integer; used to enter Montgomery form */
 extern const uint64_t FP_N0;   /* -p^{-1} mod 2^64 */

@@ -103,13 +103,13 @@ int fp2_sqrt_vartime(fp2_t *r, const fp2_t *a) {
         fp_t s;
         if (fp_sqrt(&s, &a->c0)) {
             r->c0 = s;
-            r->c1 = FP_ZERO;
+            r->c1 = FP_ZERO_ELEM;
             return 1;
         }
         fp_t na;
         fp_neg(&na, &a->c0);
         if (!fp_sqrt(&s, &na)) return 0;
-        r->c0 = FP_ZERO;
+        r->c0 = FP_ZERO_ELEM;
         r->c1 = s; /* (s u)^2 = -s^2 = a0 */
         return 1;
     }

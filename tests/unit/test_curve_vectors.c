@@ -36,7 +36,7 @@ static long hex_to_bytes(uint8_t *out, size_t cap, const char *hex) {
 /* a field element token: "0" or 96 hex digits big-endian, plain -> Montgomery */
 static void tok_fp(fp_t *r, const char *t) {
     if (strcmp(t, "0") == 0) {
-        *r = FP_ZERO;
+        *r = FP_ZERO_ELEM;
         return;
     }
     uint8_t b[48];

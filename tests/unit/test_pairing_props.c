@@ -126,7 +126,7 @@ static void nondegenerate_order_r(void **state) {
 
 static void infinity_contributes_one(void **state) {
     (void)state;
-    g1_affine_t o1 = {FP_ZERO, FP_ZERO};
+    g1_affine_t o1 = {FP_ZERO_ELEM, FP_ZERO_ELEM};
     g2_affine_t o2 = {FP2_ZERO, FP2_ZERO};
     fp12_t r, s;
     pairing(&r, &o1, &G2_GENERATOR);
@@ -259,8 +259,8 @@ static void prepared_equals_plain(void **state) {
     for (size_t i = 0; i < N; i++) rand_points(&ps[i], &qs[i]);
     qs[3].x = FP2_ZERO; /* one infinity on each side */
     qs[3].y = FP2_ZERO;
-    ps[5].x = FP_ZERO;
-    ps[5].y = FP_ZERO;
+    ps[5].x = FP_ZERO_ELEM;
+    ps[5].y = FP_ZERO_ELEM;
     for (size_t i = 0; i < N; i++) pairing_g2_prepare(&pq[i], &qs[i]);
     assert_int_equal(pq[3].infinity, 1);
     fp12_t a, b;
