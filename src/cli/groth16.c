@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -24,6 +25,9 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
+#ifdef PROOFMILL_HAVE_GPU
+#include "gpu/gpu.h"
+#endif
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
 #include "groth16/verifier.h"
@@ -31,10 +35,11 @@
 #include "msm/msm.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
+#include "util/file.h"
 
 #define PROVE_USAGE                                                                           \
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
-    "[--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [-v]"
+    "[--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [--gpu | --cpu] [-v]"
 #define VERIFY_USAGE "groth16 verify verification_key.json public.json proof.json"
 #define EXPORT_VK_USAGE "groth16 export-vk circuit.zkey verification_key.json"
 
@@ -54,15 +59,86 @@ static int parse_u64(uint64_t *out, const char *s) {
     return 0;
 }
 
+/* Refuse an output that is one of the inputs or another output (it would be overwritten and the
+ * input lost), or an existing directory; fill err and return its status. */
+static pm_status check_outputs(const char *const *outs, size_t n_out, const char *const *ins,
+                               size_t n_in, pm_error *err) {
+    for (size_t i = 0; i < n_out; i++) {
+        struct stat sb;
+        if (stat(outs[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+            return pm_error_set(err, PM_ERR_ARG, outs[i], PM_NO_OFFSET,
+                                "is a directory, not an output file");
+        for (size_t j = 0; j < n_in; j++)
+            if (ins[j] && pm_same_file(outs[i], ins[j]))
+                return pm_error_set(err, PM_ERR_ARG, outs[i], PM_NO_OFFSET,
+                                    "output file is also an input (%s): refusing to overwrite it",
+                                    ins[j]);
+        for (size_t j = 0; j < i; j++)
+            if (pm_same_file(outs[i], outs[j]))
+                return pm_error_set(err, PM_ERR_ARG, outs[i], PM_NO_OFFSET,
+                                    "the same file is given for two outputs");
+    }
+    return PM_OK;
+}
+
+/* The start phase on the chosen backend (issue #4): --gpu requires a CUDA device, --cpu never
+ * uses one, neither means "GPU when present". On a GPU error other than a missing device (e.g.
+ * out of device memory) the default mode falls back to the CPU; --gpu reports it (exit 2).
+ * The GPU start computes exactly the CPU start's sums, so proofs are byte-identical for the
+ * same r, s; the r1cs check (--r1cs) runs on the CPU before the GPU is used. */
+static pm_status prove_start(groth16_pending_t *pend, const char **used, int backend,
+                             const zkey_t *zk, const wtns_t *w, const groth16_prove_opts_t *opts,
+                             pm_error *err) {
+#ifdef PROOFMILL_HAVE_GPU
+    if (backend >= 0 && gpu_available() > 0) {
+        if (opts->r1cs) {
+            const char *rname = opts->r1cs_name ? opts->r1cs_name : "r1cs";
+            pm_status cst = zkey_check_r1cs(zk, opts->r1cs, rname, err);
+            if (!cst) cst = r1cs_check_satisfied(NULL, opts->r1cs, w->values, w->n_values, err);
+            if (cst) return cst;
+        }
+        gpu_groth16_key *gk = NULL;
+        pm_status st = gpu_groth16_key_upload(&gk, zk, err);
+        if (st == PM_OK) {
+            groth16_prove_opts_t o = *opts;
+            o.r1cs = NULL;
+            st = gpu_groth16_prove_start(pend, gk, w->values, w->n_values, &o, err);
+            gpu_groth16_key_free(gk);
+        }
+        if (st == PM_OK) {
+            *used = "gpu";
+            return PM_OK;
+        }
+        if (backend == 1 || (st != PM_ERR_GPU && st != PM_ERR_NOMEM)) return st;
+        fprintf(stderr, "proofmill: GPU start failed (%s), proving on the CPU\n", err->msg);
+        pm_error_clear(err);
+    } else if (backend == 1) {
+        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
+                            "no CUDA device is available on this machine");
+    }
+#else
+    if (backend == 1)
+        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
+                            "this proofmill was built without CUDA (nvcc not found at build time)");
+#endif
+    *used = "cpu";
+    return groth16_prove_start(pend, zk, w->values, w->n_values, opts, err);
+}
+
 static int cmd_prove(int argc, char **argv) {
     const char *pos[4];
     int npos = 0, verbose = 0, have_seed = 0;
+    int backend = 0; /* 0: GPU when one is present, 1: --gpu (required), -1: --cpu */
     uint64_t threads = 0, seed = 0;
     const char *r_dec = NULL, *s_dec = NULL, *r1cs_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(a, "--gpu")) {
+            backend = 1;
+        } else if (!strcmp(a, "--cpu")) {
+            backend = -1;
         } else if (!strcmp(a, "--threads") || !strcmp(a, "--seed") || !strcmp(a, "--r") ||
                    !strcmp(a, "--s") || !strcmp(a, "--r1cs")) {
             if (i + 1 >= argc) return pm_cli_usage("%s needs a value", a);
@@ -95,6 +171,11 @@ static int cmd_prove(int argc, char **argv) {
 
     pm_error err;
     pm_error_clear(&err);
+    {
+        const char *outs[2] = {public_path, proof_path};
+        const char *ins[3] = {zkey_path, wtns_path, r1cs_path};
+        if (check_outputs(outs, 2, ins, 3, &err)) return pm_cli_fail(&err);
+    }
     fr_t r, s;
     if (r_dec) {
         if (groth16_fr_from_decimal(&r, r_dec, "--r", "r", &err) ||
@@ -129,7 +210,8 @@ static int cmd_prove(int argc, char **argv) {
                                  .r1cs_name = r1cs_path};
     groth16_pending_t pend;
     groth16_proof_t proof;
-    if (groth16_prove_start(&pend, &zk, w.values, w.n_values, &opts, &err)) goto out;
+    const char *used = "cpu";
+    if (prove_start(&pend, &used, backend, &zk, &w, &opts, &err)) goto out;
     pm_status st = groth16_prove_finalize(&proof, &pend, &r, &s, &err);
     groth16_timings_t tm = pend.t;
     groth16_pending_free(&pend);
@@ -147,15 +229,19 @@ static int cmd_prove(int argc, char **argv) {
         pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
         goto out;
     }
-    /* public first: a proof.json on disk always has its public.json beside it */
-    if (groth16_write_text_file(public_path, public_text, &err) ||
-        groth16_write_text_file(proof_path, proof_text, &err))
-        goto out;
+    /* both complete on disk before either replaces its target; public first: a proof.json
+     * on disk always has its public.json beside it */
+    {
+        const char *paths[2] = {public_path, proof_path};
+        const char *texts[2] = {public_text, proof_text};
+        if (groth16_write_text_files(2, paths, texts, &err)) goto out;
+    }
     double t3 = now_s();
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",
                 zk.n_vars, zk.n_public, zk.log2_domain, msm_threads_resolve((unsigned)threads));
+        fprintf(stderr, "  backend        %s\n", used);
         fprintf(stderr, "  load zkey      %9.3f s\n", t1 - t0);
         fprintf(stderr, "  load witness   %9.3f s%s\n", t2 - t1, r1cs_path ? " (+ r1cs)" : "");
         fprintf(stderr, "  witness check  %9.3f s\n", tm.check);
@@ -225,7 +311,9 @@ static int cmd_export_vk(int argc, char **argv) {
     groth16_vk_t vk = {0};
     char *text = NULL;
     int rc = PM_EXIT_USAGE;
-    if (zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err))
+    const char *outs[1] = {argv[2]}, *ins[1] = {argv[1]};
+    if (check_outputs(outs, 1, ins, 1, &err) ||
+        zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err))
         goto out;
     text = groth16_vk_to_json(&vk);
     if (!text) {
@@ -272,6 +360,8 @@ static int cmd_groth16(int argc, char **argv) {
                "  --seed S          r, s from a deterministic stream: for tests only, such proofs\n"
                "                    are NOT zero-knowledge (default: r, s from getrandom)\n"
                "  --r1cs FILE       check every constraint first and name the first failing one\n"
+               "  --gpu | --cpu     backend for H and the G1 MSMs (default: the GPU when a CUDA\n"
+               "                    device is present, else the CPU; same proof bytes either way)\n"
                "  -v                stage timings on stderr\n"
                "The proof is verified with the zkey's own key before it is written; a witness that\n"
                "does not satisfy the circuit is refused (exit 2).\n"
