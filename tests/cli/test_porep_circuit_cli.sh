@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test_porep_circuit_cli.sh — the C2 circuit commands (issue #9), fast parts:
+#  - circuit-info prints POREP.md §6.8's numbers for 2 KiB, 8 MiB, 512 MiB, 32 GiB and 64 GiB
+#    (32 GiB: 130,278,869 QAP rows = 130,278,541 + 328 input rows, 130,169,893 aux, 328 inputs);
+#  - a sealed 2 KiB sector's C1 synthesizes to a satisfied system (streaming check, and SpMV over
+#    a recorded .csr), and the same C1 with one changed label is refused naming constraint,
+#    challenge and gadget (exit 2);
+#  - usage errors exit 2.
+# The 2^22 setup + proof round trip is test_circuits_porep_e2e (PROOFMILL_SLOW=1).
+. "$(dirname "$0")/lib.sh"
+
+info() { # size constraints aux inputs
+  expect_rc 0 "circuit-info $1" "$PM" porep circuit-info --sector-size "$1"
+  expect_msg "circuit-info $1" "circuit constraints  $2" "aux                  $3" "inputs (with ONE)    $4"
+}
+info 2KiB 2687921 2685673 40
+info 8MiB 3844929 3842449 40
+info 512MiB 4423433 4420837 40
+info 32GiB 130278541 130169893 328
+expect_msg "32GiB rows" "rows for the QAP     130278869 (domain 2^27)"
+info 64GiB 131185849 131076643 328
+expect_rc 0 "circuit-info --json" "$PM" porep circuit-info --sector-size 2KiB --json
+expect_msg "json" '"rows": 2687961' '"label_sha256": {"constraints": 2089076'
+
+expect_rc 0 "seal 2KiB" "$PM" porep seal --sector-size 2KiB --zero --out "$TMP/s"
+expect_rc 0 "synth --check" "$PM" porep synth --c1 "$TMP/s/c1.json" --check
+expect_msg "synth --check" "every constraint satisfied"
+expect_rc 0 "circuit-record" "$PM" porep circuit-record --sector-size 2KiB --out "$TMP/2k.csr"
+expect_msg "circuit-record" "recorded 2687921 constraints, 40 inputs, 2685673 aux"
+expect_rc 0 "synth --csr" "$PM" porep synth --c1 "$TMP/s/c1.json" --csr "$TMP/2k.csr"
+expect_msg "synth --csr" "satisfied"
+
+python3 - "$TMP/s/c1.json" "$TMP/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["vanilla_proofs"]
+p = v[list(v)[0]][0][1]
+p["replica_column_proofs"]["exp_parents"][2]["column"]["rows"][1][0] ^= 1
+open(sys.argv[2], "w").write(json.dumps(d, separators=(",", ":")))
+PY
+expect_rc 2 "synth --check refuses a changed label" "$PM" porep synth --c1 "$TMP/bad.json" --check
+expect_msg "changed label" "not satisfied (challenge 1, parent_inclusions)"
+
+expect_rc 2 "circuit-info without size" "$PM" porep circuit-info
+expect_rc 2 "circuit-info bad size" "$PM" porep circuit-info --sector-size 3KiB
+expect_rc 2 "prove without args" "$PM" porep prove
+expect_rc 2 "synth missing file" "$PM" porep synth --c1 "$TMP/nope.json"
+finish
