@@ -47,11 +47,30 @@
 #include "groth16/verifier.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
+#include "util/file.h"
 
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#define PM_CLI_MAX_THREADS 1024 /* more is a typo: libgomp dies creating them */
+#define PM_CLI_MAX_PROOFS 4096  /* --count: proofs kept in memory until written */
+
+/* Strict option value: a decimal (or 0x-hex) integer in [lo, hi], nothing after it, no sign.
+ * Returns 0, or prints the usage error and returns -1. */
+static int opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
+    char *end;
+    errno = 0;
+    unsigned long long x = v && *v && *v != '-' && *v != '+' ? strtoull(v, &end, 0) : 0;
+    if (!v || !*v || *v == '-' || *v == '+' || errno || *end || x < lo || x > hi) {
+        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
+                     (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
 }
 
 static int ends_with(const char *s, const char *suf) {
@@ -102,9 +121,18 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             wps[nw++] = argv[++i];
         }
         else if (!strcmp(a, "--out") && v) op = argv[++i];
-        else if (!strcmp(a, "--count") && v) count = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(a, "--threads") && v) threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(a, "--seed") && v) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else if (!strcmp(a, "--count") && v) {
+            uint64_t x;
+            if (opt_u64(&x, "--count", argv[++i], 1, PM_CLI_MAX_PROOFS)) return PM_EXIT_USAGE;
+            count = (unsigned)x;
+        } else if (!strcmp(a, "--threads") && v) {
+            uint64_t x;
+            if (opt_u64(&x, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            threads = (unsigned)x;
+        } else if (!strcmp(a, "--seed") && v) {
+            if (opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            have_seed = 1;
+        }
         else if (!strcmp(a, "-v")) verbose = 1;
         else return pm_cli_usage("params prove: unexpected argument %s", a);
     }
@@ -114,6 +142,12 @@ int pm_cli_params_prove_main(int argc, char **argv) {
     if (!pp || !rp || !nw || !op || count == 0)
         return pm_cli_usage("usage: proofmill params prove --params key.params --r1cs c.r1cs "
                             "--wtns w.wtns --out proof.bin [--count K] [--seed S]");
+    /* the output must not be one of the inputs: it would be overwritten and the input lost */
+    if (pm_same_file(op, pp) || pm_same_file(op, rp))
+        return pm_cli_usage("params prove: --out %s is also an input file", op);
+    for (unsigned i = 0; i < nw; i++)
+        if (pm_same_file(op, wps[i]))
+            return pm_cli_usage("params prove: --out %s is also an input file", op);
 #ifdef _OPENMP
     if (threads) omp_set_num_threads((int)threads);
 #endif

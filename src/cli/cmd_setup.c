@@ -11,6 +11,8 @@
  * `proofmill groth16 setup ...` reaches the same code once src/cli/groth16.c forwards it
  * (cmd_setup.h).
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,27 @@
 #include "groth16/setup.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
+#include "util/file.h"
+
+/* more threads than this is a typo, not a machine: libgomp dies creating them */
+#define PM_CLI_MAX_THREADS 1024
 
 #define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [-v]"
+
+/* Strict option value: a decimal (or 0x-hex) integer in [lo, hi], nothing after it, no sign.
+ * Returns 0, or prints the usage error and returns -1. */
+static int opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
+    char *end;
+    errno = 0;
+    unsigned long long x = v && *v && *v != '-' && *v != '+' ? strtoull(v, &end, 0) : 0;
+    if (!v || !*v || *v == '-' || *v == '+' || errno || *end || x < lo || x > hi) {
+        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
+                     (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
 
 static int ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
@@ -41,15 +62,13 @@ int pm_cli_setup_main(int argc, char **argv) {
         if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            char *end;
-            seed = strtoull(argv[++i], &end, 0);
-            if (*end) return pm_cli_usage("--seed: not an integer: %s", argv[i]);
+            if (opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-            int t = atoi(argv[++i]);
-            if (t < 1) return pm_cli_usage("--threads: need a positive integer");
+            uint64_t t;
+            if (opt_u64(&t, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
 #ifdef _OPENMP
-            omp_set_num_threads(t);
+            omp_set_num_threads((int)t);
 #endif
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
@@ -65,6 +84,8 @@ int pm_cli_setup_main(int argc, char **argv) {
     int params = ends_with(out, ".params");
     if (!params && !ends_with(out, ".zkey"))
         return pm_cli_usage("setup: --out must end in .zkey or .params");
+    if (pm_same_file(out, r1cs_path))
+        return pm_cli_usage("setup: --out %s is the input file", out);
     pm_error err;
     pm_error_clear(&err);
     r1cs_t cs;

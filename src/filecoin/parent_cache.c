@@ -7,12 +7,16 @@
 #include "filecoin/parent_cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/sha.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filecoin/sha256_fr.h"
+#include "util/file.h"
 #include "util/parallel.h"
 
 void fil_parent_cache_name(char name[88], const fil_graph_t *g) {
@@ -36,6 +40,11 @@ pm_status fil_parent_cache_generate(uint8_t digest[32], const fil_graph_t *g, FI
                                     void (*progress)(uint64_t, uint64_t, void *), void *ctx,
                                     pm_error *err) {
     enum { BLOCK = 1 << 16, SLICE = 1 << 10 };
+    /* a typo such as --threads 1000000 would make libgomp die creating the threads */
+    if (threads > FIL_PARENT_CACHE_MAX_THREADS)
+        return pm_error_set(err, PM_ERR_ARG, path ? path : "", PM_NO_OFFSET,
+                            "parent cache: %u threads requested, at most %u", threads,
+                            (unsigned)FIL_PARENT_CACHE_MAX_THREADS);
     uint32_t *rows = malloc((size_t)BLOCK * FIL_DEGREE * sizeof *rows);
     uint8_t *bytes = malloc((size_t)BLOCK * FIL_PARENT_CACHE_ROW_BYTES);
     if (!rows || !bytes) {
@@ -88,8 +97,26 @@ pm_status fil_parent_cache_generate(uint8_t digest[32], const fil_graph_t *g, FI
 pm_status fil_parent_cache_file_digest(uint8_t digest[32], uint64_t *bytes, const char *path,
                                        pm_error *err) {
     memset(digest, 0, 32);
-    FILE *f = fopen(path, "rb");
-    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    /* regular files only: a FIFO would block the open, /dev/zero would be read forever */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
+                            pm_file_kind(sb.st_mode));
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
+    }
     enum { BUF = 4 << 20 };
     uint8_t *buf = malloc(BUF);
     if (!buf) {

@@ -35,7 +35,9 @@ void fil_parent_cache_name(char name[88], const fil_graph_t *g);
  * online CPU, OpenMP when available), and stream it to `f` (NULL: no file, digest only).
  * digest = SHA-256 of the whole content. progress (may be NULL) is called after each block with
  * nodes done and total. Memory: O(block) (a few MiB), independent of the sector size.
- * Errors: PM_ERR_IO (write failed; `path` names the file in the message), PM_ERR_NOMEM. */
+ * Errors: PM_ERR_IO (write failed; `path` names the file in the message), PM_ERR_NOMEM,
+ * PM_ERR_ARG (threads > FIL_PARENT_CACHE_MAX_THREADS). */
+#define FIL_PARENT_CACHE_MAX_THREADS 1024u
 pm_status fil_parent_cache_generate(uint8_t digest[32], const fil_graph_t *g, FILE *f,
                                     const char *path, unsigned threads,
                                     void (*progress)(uint64_t done, uint64_t total, void *ctx),

@@ -316,19 +316,24 @@ pm_status params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_e
 static pm_status write_mapped(const char *path, uint64_t size,
                               pm_status (*enc)(uint8_t *, size_t, const void *, pm_error *),
                               const void *obj, pm_error *err) {
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    pm_outfile o; /* written beside path, renamed into place when complete */
+    pm_status ost = pm_outfile_begin(&o, path, err);
+    if (ost) return ost;
+    int fd = open(o.tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
                             strerror(errno));
     if (ftruncate(fd, (off_t)size) != 0) {
         int e = errno;
         close(fd);
+        pm_outfile_abort(&o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "ftruncate: %s", strerror(e));
     }
     void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         int e = errno;
         close(fd);
+        pm_outfile_abort(&o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "mmap: %s", strerror(e));
     }
     pm_status st = enc(m, size, obj, err);
@@ -337,7 +342,11 @@ static pm_status write_mapped(const char *path, uint64_t size,
     munmap(m, size);
     if (close(fd) != 0 && !st)
         st = pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "close: %s", strerror(errno));
-    return st;
+    if (st) {
+        pm_outfile_abort(&o);
+        return st;
+    }
+    return pm_outfile_commit(&o, err);
 }
 
 static pm_status enc_vk_cb(uint8_t *o, size_t n, const void *obj, pm_error *err) {

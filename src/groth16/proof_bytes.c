@@ -76,7 +76,10 @@ pm_status groth16_proofs_read(groth16_proof_t **out, size_t *n, const char *path
 
 pm_status groth16_proofs_write(const char *path, const groth16_proof_t *proofs, size_t n,
                                pm_error *err) {
-    FILE *f = fopen(path, "wb");
+    pm_outfile o; /* written beside path, renamed into place when complete */
+    pm_status st = pm_outfile_begin(&o, path, err);
+    if (st) return st;
+    FILE *f = fopen(o.tmp, "wb");
     if (!f)
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
                             strerror(errno));
@@ -86,9 +89,13 @@ pm_status groth16_proofs_write(const char *path, const groth16_proof_t *proofs, 
         groth16_proof_to_bytes(b, &proofs[i]);
         bad = fwrite(b, 1, 192, f) != 192;
     }
-    if (fclose(f) != 0) bad = 1;
-    if (bad) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(errno));
-    return PM_OK;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    if (bad) {
+        pm_outfile_abort(&o);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(e));
+    }
+    return pm_outfile_commit(&o, err);
 }
 
 pm_status groth16_verify_batch(int *valid, const groth16_vk_t *vk, const groth16_proof_t *proofs,

@@ -6,16 +6,19 @@
 #include "groth16/proof_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "field/fp12.h"
 #include "field/fp2.h"
 #include "pairing/pairing.h"
+#include "util/file.h"
 
 /* ---------------------------------------------------------------------------------------------
  * decimal <-> little-endian limbs
@@ -529,6 +532,28 @@ static pm_status check_g1(const g1_affine_t *p, const char *file, const char *wh
     return PM_OK;
 }
 
+/* alpha, beta, gamma, delta of a verification key: on the curve, in the subgroup, and not the
+ * point at infinity (a key with gamma = delta = infinity accepts A = alpha, B = beta for any
+ * public input). */
+static pm_status check_g1_key(const g1_affine_t *p, const char *file, const char *what,
+                              pm_error *err) {
+    if (g1_affine_is_infinity(p))
+        return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
+                            "%s is the point at infinity", what);
+    return check_g1(p, file, what, err);
+}
+
+static pm_status check_g2(const g2_affine_t *p, const char *file, const char *what,
+                          pm_error *err);
+
+static pm_status check_g2_key(const g2_affine_t *p, const char *file, const char *what,
+                              pm_error *err) {
+    if (g2_affine_is_infinity(p))
+        return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
+                            "%s is the point at infinity", what);
+    return check_g2(p, file, what, err);
+}
+
 static pm_status check_g2(const g2_affine_t *p, const char *file, const char *what,
                           pm_error *err) {
     if (!g2_affine_is_on_curve(p))
@@ -571,13 +596,13 @@ pm_status groth16_vk_from_json(groth16_vk_t *vk, const char *text, size_t len, c
         goto out;
     }
     if ((st = get_g1(&vk->alpha_1, a, file, "vk_alpha_1", err)) ||
-        (st = check_g1(&vk->alpha_1, file, "vk_alpha_1", err)) ||
+        (st = check_g1_key(&vk->alpha_1, file, "vk_alpha_1", err)) ||
         (st = get_g2(&vk->beta_2, b, file, "vk_beta_2", err)) ||
-        (st = check_g2(&vk->beta_2, file, "vk_beta_2", err)) ||
+        (st = check_g2_key(&vk->beta_2, file, "vk_beta_2", err)) ||
         (st = get_g2(&vk->gamma_2, g, file, "vk_gamma_2", err)) ||
-        (st = check_g2(&vk->gamma_2, file, "vk_gamma_2", err)) ||
+        (st = check_g2_key(&vk->gamma_2, file, "vk_gamma_2", err)) ||
         (st = get_g2(&vk->delta_2, d, file, "vk_delta_2", err)) ||
-        (st = check_g2(&vk->delta_2, file, "vk_delta_2", err)))
+        (st = check_g2_key(&vk->delta_2, file, "vk_delta_2", err)))
         goto out;
     vk->ic = malloc((vk->n_public + 1) * sizeof *vk->ic);
     if (!vk->ic) {
@@ -604,8 +629,37 @@ out:
 static pm_status read_file(char **text, size_t *len, const char *path, pm_error *err) {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    /* O_NONBLOCK so that a FIFO without a writer cannot block the open; it is cleared again
+     * so that a pipe with a writer (`<(cat proof.json)`) is read to its end. Directories and
+     * devices (/dev/zero) are refused before reading anything. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET,
+                            "is %s, not a JSON file", pm_file_kind(sb.st_mode));
+    }
+    if (S_ISREG(sb.st_mode) && sb.st_size > ((off_t)256 << 20)) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
+                            "file is larger than 256 MiB (%lld bytes); not a JSON proof/key",
+                            (long long)sb.st_size);
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     if (!buf) {
@@ -633,11 +687,11 @@ static pm_status read_file(char **text, size_t *len, const char *path, pm_error 
         n += got;
         if (got == 0) break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (bad) {
         free(buf);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "read error");
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "read error: %s", strerror(e));
     }
     *text = buf;
     *len = n;
@@ -677,21 +731,64 @@ pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err
     return st;
 }
 
-pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err) {
-    /* write beside the target, then rename: a reader never sees half a proof */
-    char tmp[4200];
-    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (k < 0 || (size_t)k >= sizeof tmp)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
+static int tmp_name(char *tmp, size_t cap, const char *path) {
+    int k = snprintf(tmp, cap, "%s.tmp.%ld", path, (long)getpid());
+    return k < 0 || (size_t)k >= cap ? -1 : 0;
+}
+
+/* text -> tmp; on failure tmp is removed */
+static pm_status write_tmp(const char *tmp, const char *path, const char *text, pm_error *err) {
     FILE *f = fopen(tmp, "wb");
     if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
     size_t n = strlen(text);
     int bad = fwrite(text, 1, n, f) != n;
-    if (fclose(f) != 0) bad = 1;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    if (bad) {
         remove(tmp);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(e));
     }
     return PM_OK;
+}
+
+pm_status groth16_write_text_files(size_t n, const char *const *paths, const char *const *texts,
+                                   pm_error *err) {
+    enum { MAXF = 8 };
+    char tmp[MAXF][4200];
+    if (n > MAXF) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "too many output files");
+    size_t done = 0;
+    pm_status st = PM_OK;
+    for (; done < n; done++) {
+        if (tmp_name(tmp[done], sizeof tmp[done], paths[done])) {
+            st = pm_error_set(err, PM_ERR_IO, paths[done], PM_NO_OFFSET, "path too long");
+            break;
+        }
+        if ((st = write_tmp(tmp[done], paths[done], texts[done], err))) break;
+    }
+    /* rename(2) cannot replace a directory: say so before the first rename happens */
+    for (size_t i = 0; !st && i < n; i++) {
+        struct stat sb;
+        if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+            st = pm_error_set(err, PM_ERR_IO, paths[i], PM_NO_OFFSET,
+                              "is a directory, not an output file");
+    }
+    if (!st) {
+        for (size_t i = 0; i < n; i++) {
+            if (rename(tmp[i], paths[i]) != 0) {
+                int e = errno;
+                st = pm_error_set(err, PM_ERR_IO, paths[i], PM_NO_OFFSET, "write failed: %s",
+                                  strerror(e));
+                for (size_t j = i; j < n; j++) remove(tmp[j]);
+                return st;
+            }
+        }
+        return PM_OK;
+    }
+    for (size_t j = 0; j < done; j++) remove(tmp[j]);
+    return st;
+}
+
+pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err) {
+    /* write beside the target, then rename: a reader never sees half a proof */
+    return groth16_write_text_files(1, &path, &text, err);
 }

@@ -67,7 +67,8 @@ char *groth16_vk_to_json(const groth16_vk_t *vk);
 /* Readers from text (len bytes, need not be NUL-terminated); file names the source in errors.
  * groth16_public_from_json sets *x to a malloc'd array of *n elements (Montgomery form; caller
  * frees; NULL when n = 0). groth16_vk_from_json checks every point is on its curve and in the
- * order-r subgroup; free the result with groth16_vk_free. */
+ * order-r subgroup; free the result with groth16_vk_free. (alpha, beta, gamma and delta
+ * must not be the point at infinity) */
 pm_status groth16_proof_from_json(groth16_proof_t *proof, const char *text, size_t len,
                                   const char *file, pm_error *err);
 pm_status groth16_public_from_json(fr_t **x, size_t *n, const char *text, size_t len,
@@ -84,6 +85,12 @@ pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err
 /* Write a NUL-terminated string to path, atomically: into path.tmp.<pid> first, then rename(2)
  * (so path is either the old file or the whole new text). PM_ERR_IO on failure. */
 pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err);
+/* Write n texts to n paths as one step: every text goes to its path.tmp.<pid> first, and only
+ * when all of them are complete are they renamed into place, so a failure (an unwritable
+ * directory, a full disk) leaves every path as it was: never a new public.json beside an old or
+ * missing proof.json. PM_ERR_IO naming the failing path. */
+pm_status groth16_write_text_files(size_t n, const char *const *paths, const char *const *texts,
+                                   pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -304,6 +304,10 @@ static void ext_scalars(fr_t *out, const fr_t *u, const fr_t *v, const fr_t *w, 
     }
 }
 
+/* Setup allocates about 600 bytes per wire whatever the constraints reference (u, v, w, the
+ * A/B1/B2/C points): the header's nWires is bounded like the domain (2^28). */
+#define SETUP_MAX_WIRES (1u << 28)
+
 /* ---------------------------------------------------------------- snarkjs */
 
 pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t,
@@ -314,6 +318,9 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
     uint64_t N = zkey_domain_size_for(cs->n_constraints, npub);
     if (N == 0 || N > ((uint64_t)1 << 28))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "circuit too large for setup");
+    if (cs->n_wires > SETUP_MAX_WIRES)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "nWires = %u: more than setup's limit of 2^28 wires", cs->n_wires);
     unsigned logN = log2_ceil(N);
     size_t nv = cs->n_wires;
     pm_status st = PM_OK;
@@ -458,6 +465,9 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
     unsigned logm = log2_ceil(rows);
     if (logm > 28)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "circuit too large for setup");
+    if (cs->n_wires > SETUP_MAX_WIRES)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "nWires = %u: more than setup's limit of 2^28 wires", cs->n_wires);
     uint64_t m = (uint64_t)1 << logm;
     size_t nv = cs->n_wires, ni = npub + 1, na = nv - ni;
     pm_status st = PM_OK;

@@ -185,13 +185,22 @@ static pm_status read_header(zkey_t *zk, const pm_binfile *bf, unsigned flags, i
     for (int i = 0; i < 6; i++) {
         uint64_t off = r.pos;
         c.what = pts[i].what;
+        int inf;
         if (pts[i].g2) {
             pm_reader_bytes(&r, &p, G2_BYTES, pts[i].what, err);
             if ((st = dec_g2(pts[i].dst, p, off, 0, &c, err))) return st;
+            inf = g2_affine_is_infinity(pts[i].dst);
         } else {
             pm_reader_bytes(&r, &p, G1_BYTES, pts[i].what, err);
             if ((st = dec_g1(pts[i].dst, p, off, 0, &c, err))) return st;
+            inf = g1_affine_is_infinity(pts[i].dst);
         }
+        /* alpha, beta, gamma, delta are secret multiples of the generators: never infinity in a
+         * real key (and gamma = delta = infinity would make every proof of A = alpha, B = beta
+         * verify) */
+        if (inf)
+            return pm_error_set(err, PM_ERR_FORMAT, name, off, "%s is the point at infinity",
+                                pts[i].what);
     }
     return PM_OK;
 }

@@ -94,7 +94,8 @@ typedef struct {
  * section 1 exactly 4 bytes and protocol = 1 (2 plonk / 10 fflonk -> PM_ERR_FORMAT "not a groth16
  * zkey"); section 2: n8q = 48 and q = BLS12-381 p, n8r = 32 and r = BLS12-381 r (BN254's q/r ->
  * PM_ERR_CURVE "bn128 is not supported yet"; other -> PM_ERR_CURVE), nPublic + 1 <= nVars,
- * domainSize a power of two >= 2 and <= 2^31, then exactly 964 bytes; sections 3, 5, 6, 7, 8, 9
+ * domainSize a power of two >= 2 and <= 2^31, then exactly 964 bytes, none of its six points
+ * (alpha_1, beta_1, beta_2, gamma_2, delta_1, delta_2) the point at infinity; sections 3, 5, 6, 7, 8, 9
  * exactly (nPublic+1)*96, nVars*96, nVars*96, nVars*192, (nVars-nPublic-1)*96, domainSize*96 bytes;
  * section 4 exactly 4 + nCoefs*44 bytes with matrix in {0,1}, constraint < domainSize,
  * signal < nVars, value < r (PM_ERR_ENCODING); every point canonical and on its curve (and in the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "curve/encoding.h"
+#include "util/file.h"
 #include "util/parallel.h"
 
 typedef struct {
@@ -77,8 +78,14 @@ pm_status zkey_write(const char *path, const zkey_t *zk, const uint8_t *cs_hash,
     if (!buf) return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "write buffer");
     zw_t z = {0};
     z.path = path;
+    pm_outfile o; /* written beside path, renamed into place when complete */
+    pm_status ost = pm_outfile_begin(&o, path, err);
+    if (ost) {
+        free(buf);
+        return ost;
+    }
     errno = 0;
-    z.f = fopen(path, "wb");
+    z.f = fopen(o.tmp, "wb");
     if (!z.f) {
         free(buf);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
@@ -159,8 +166,10 @@ pm_status zkey_write(const char *path, const zkey_t *zk, const uint8_t *cs_hash,
     free(buf);
     int failed = z.failed;
     if (fclose(z.f) != 0 && !failed) failed = errno ? errno : EIO;
-    if (failed)
+    if (failed) {
+        pm_outfile_abort(&o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s",
                             strerror(failed));
-    return PM_OK;
+    }
+    return pm_outfile_commit(&o, err);
 }

@@ -197,7 +197,9 @@ void pairing_miller_loop_mixed(fp12_t *f, const g1_affine_t *ps, const g2_affine
     while (first || off < n || offp < m) {
         size_t len = n - off < PAIRING_CHUNK ? n - off : PAIRING_CHUNK;
         size_t lenp = m - offp < PAIRING_CHUNK ? m - offp : PAIRING_CHUNK;
-        miller_chunk(&c, ps + off, qs + off, len, pps + offp, pqs + offp, lenp);
+        /* no pointer arithmetic on a NULL array (n or m = 0): UB in C, flagged by clang UBSan */
+        miller_chunk(&c, len ? ps + off : ps, len ? qs + off : qs, len, lenp ? pps + offp : pps,
+                     lenp ? pqs + offp : pqs, lenp);
         if (first)
             acc = c;
         else

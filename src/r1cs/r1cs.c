@@ -171,6 +171,15 @@ static pm_status r1cs_parse(r1cs_t *cs, pm_binfile *bf, pm_error *err) {
                             "private inputs",
                             cs->n_wires, cs->n_pub_out, cs->n_pub_in, cs->n_prv_in);
 
+    /* Section 3 (wire -> label map, one u64 per wire) is the only part of the file whose size
+     * follows nWires: when present it must agree, so that a 100-byte file cannot claim 2^32
+     * wires and make setup/prove allocate for them. (circom and snarkjs always write it.) */
+    const pm_section *map = pm_binfile_find(bf, 3);
+    if (map && map->size != (uint64_t)cs->n_wires * 8)
+        return pm_error_set(err, PM_ERR_FORMAT, name, map->offset,
+                            "section 3 (wire map): nWires = %u needs %llu bytes, found %llu",
+                            cs->n_wires, (unsigned long long)cs->n_wires * 8,
+                            (unsigned long long)map->size);
     pm_reader rc;
     if ((st = pm_binfile_section_reader(&rc, bf, 2, "constraints", err))) return st;
     uint64_t nnz[3];

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,23 @@ static uint32_t le32(const uint8_t *p) {
 
 static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
 
+const char *pm_file_kind(unsigned mode) {
+    if (S_ISREG(mode)) return "a regular file";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO/pipe";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
 pm_status pm_file_open(pm_file *f, const char *path, pm_error *err) {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", path ? path : "");
     if (!path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no file name given");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+     * flag does not change how a regular file is read (mmap below). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
     struct stat st;
@@ -36,7 +49,8 @@ pm_status pm_file_open(pm_file *f, const char *path, pm_error *err) {
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file");
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
+                            pm_file_kind(st.st_mode));
     }
     if (st.st_size > 0) {
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -227,4 +241,62 @@ pm_status pm_binfile_section_exact(pm_reader *r, const pm_binfile *bf, uint32_t 
                             what ? what : "?", (unsigned long long)size,
                             (unsigned long long)pm_reader_left(r));
     return PM_OK;
+}
+
+/* ---- output files ---- */
+
+pm_status pm_outfile_begin(pm_outfile *o, const char *path, pm_error *err) {
+    memset(o, 0, sizeof *o);
+    if (!path || !*path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no output file name");
+    int k = snprintf(o->path, sizeof o->path, "%s", path);
+    int t = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (k < 0 || (size_t)k >= sizeof o->path || t < 0 || (size_t)t >= sizeof o->tmp)
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "is a directory, not an output file");
+    return PM_OK;
+}
+
+pm_status pm_outfile_commit(pm_outfile *o, pm_error *err) {
+    if (rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        return pm_error_set(err, PM_ERR_IO, o->path, PM_NO_OFFSET, "write failed: %s", strerror(e));
+    }
+    return PM_OK;
+}
+
+void pm_outfile_abort(pm_outfile *o) {
+    if (o->tmp[0]) unlink(o->tmp);
+}
+
+/* realpath of path's directory + its last name; -1 when the directory does not resolve */
+static int canon_path(char *out, size_t cap, const char *path) {
+    char dir[PATH_MAX], rd[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash) {
+        size_t k = (size_t)(slash - path);
+        if (k >= sizeof dir) return -1;
+        memcpy(dir, path, k);
+        dir[k] = 0;
+        if (k == 0) strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    if (!realpath(dir, rd)) return -1;
+    int n = snprintf(out, cap, "%s/%s", rd, base);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+int pm_same_file(const char *a, const char *b) {
+    if (!a || !b) return 0;
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb) return 0;
+    char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+    if (canon_path(ca, sizeof ca, a) || canon_path(cb, sizeof cb, b)) return !strcmp(a, b);
+    return !strcmp(ca, cb);
 }

@@ -45,8 +45,11 @@ typedef struct {
 
 /* Open path and map it read-only. An empty file gives data = NULL, size = 0 (not an error here;
  * the container parser then reports the truncation). Errors: PM_ERR_IO (open/fstat/mmap failed,
- * errno text in the message, offset PM_NO_OFFSET). On error *f is left closed (safe to close). */
+ * errno text in the message, offset PM_NO_OFFSET; not a regular file: a directory, FIFO or device
+ * such as /dev/zero is refused at once, a FIFO without waiting for a writer). On error *f is left closed (safe to close). */
 pm_status pm_file_open(pm_file *f, const char *path, pm_error *err);
+/* What kind of file a stat mode is, in words ("a directory", "a FIFO/pipe", ...), for messages. */
+const char *pm_file_kind(unsigned mode);
 /* Wrap a caller-owned buffer of size bytes (not copied, not freed by pm_file_close); name labels
  * errors. Never fails. */
 void pm_file_from_memory(pm_file *f, const void *data, uint64_t size, const char *name);
@@ -118,6 +121,25 @@ pm_status pm_binfile_section_reader(pm_reader *r, const pm_binfile *bf, uint32_t
  * Errors: PM_ERR_FORMAT "section N (what): expected X bytes, found Y" at the payload offset. */
 pm_status pm_binfile_section_exact(pm_reader *r, const pm_binfile *bf, uint32_t id, uint64_t size,
                                    const char *what, pm_error *err);
+
+/* ---- output files: written beside the target, renamed into place only when complete ----
+ * pm_outfile_begin(&o, path) checks path (not an existing directory, not too long) and names the
+ * temporary o.tmp = "<path>.tmp.<pid>"; the caller creates and writes o.tmp itself (fopen/open),
+ * then pm_outfile_commit renames it onto path, or pm_outfile_abort removes it. So a failed or
+ * interrupted write (full disk, bad directory, a crash) leaves path as it was: never half a file.
+ * Errors: PM_ERR_IO naming path. */
+typedef struct {
+    char path[4096];
+    char tmp[4200];
+} pm_outfile;
+pm_status pm_outfile_begin(pm_outfile *o, const char *path, pm_error *err);
+pm_status pm_outfile_commit(pm_outfile *o, pm_error *err);
+void pm_outfile_abort(pm_outfile *o);
+
+/* 1 when paths a and b name the same file: the same inode when both exist, else the same
+ * canonical path (realpath of the directory + the last name), so "./x" and "x" match before x
+ * exists. Used to refuse an output that would overwrite an input. */
+int pm_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
 }
