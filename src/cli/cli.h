@@ -40,5 +40,9 @@ void pm_cli_register(pm_cli_command *cmd);
 int pm_cli_fail(const pm_error *err);
 /* Print "proofmill: <printf message>" and a hint to run --help; returns PM_EXIT_USAGE. */
 int pm_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Parse option opt's value s as a decimal integer in [0, max]: digits only (no sign, no
+ * spaces, no trailing text, no overflow). Returns 0 and sets *out, or prints a usage error
+ * naming opt and returns PM_EXIT_USAGE (2) — so callers write `if ((rc = ...)) return rc;`. */
+int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max);
 
 #endif

@@ -38,6 +38,7 @@
 #include "filecoin/sizes.h"
 #include "filecoin/synth_c1.h"
 #include "filecoin/vanilla_verify.h"
+#include "util/file.h"
 
 typedef struct {
     uint64_t sector_size;
@@ -64,14 +65,24 @@ static int parse(c1_opts_t *o, int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--sector-size") && v) {
             if (fil_sector_size_parse(&o->sector_size, argv[++i], &err)) return pm_cli_fail(&err);
-        } else if (!strcmp(a, "--proof") && v) o->proof = atoi(argv[++i]);
+        } else if (!strcmp(a, "--proof") && v) {
+            uint64_t x;
+            int rc = pm_cli_parse_u64(&x, a, argv[++i], 1000);
+            if (rc) return rc;
+            o->proof = (int)x;
+        }
         else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
         else if (!strcmp(a, "--data") && v) o->data = argv[++i];
         else if (!strcmp(a, "--out") && v) o->out = argv[++i];
         else if (!strcmp(a, "--ticket") && v) o->ticket_hex = argv[++i];
         else if (!strcmp(a, "--seed") && v) o->seed_hex = argv[++i];
-        else if (!strcmp(a, "--miner-id") && v) o->miner_id = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(a, "--sector") && v) o->sector = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--miner-id") && v) {
+            int rc = pm_cli_parse_u64(&o->miner_id, a, argv[++i], UINT64_MAX);
+            if (rc) return rc;
+        } else if (!strcmp(a, "--sector") && v) {
+            int rc = pm_cli_parse_u64(&o->sector, a, argv[++i], UINT64_MAX);
+            if (rc) return rc;
+        }
         else if (!strcmp(a, "--zero")) o->zero = 1;
         else if (!strcmp(a, "--envelope")) o->envelope = 1;
         else if (!strcmp(a, "--jansson")) o->jansson = 1;
@@ -108,25 +119,27 @@ static int randomness(uint8_t ticket[32], uint8_t seed[32], const c1_opts_t *o) 
 }
 
 static int read_data(uint8_t **out, const char *path, uint64_t sector_size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return pm_cli_usage("--data %s: %s", path, strerror(errno));
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
+    /* pm_file_open refuses directories, FIFOs and devices at once (no hang on a pipe, no
+     * "LONG_MAX bytes", no empty read of /dev/zero taken as data). */
+    pm_file f;
+    pm_error ferr;
+    if (pm_file_open(&f, path, &ferr)) return pm_cli_fail(&ferr);
+    uint64_t n = f.size;
     uint64_t max_unpadded = sector_size / 128 * 127;
-    if (n < 0 || ((uint64_t)n != sector_size && (uint64_t)n > max_unpadded)) {
-        fclose(f);
-        return pm_cli_usage("--data %s: %ld bytes; expected %" PRIu64 " (padded) or at most %" PRIu64
+    if (n != sector_size && n > max_unpadded) {
+        pm_file_close(&f);
+        return pm_cli_usage("--data %s: %" PRIu64 " bytes; expected %" PRIu64 " (padded) or at most %" PRIu64
                             " (unpadded)", path, n, sector_size, max_unpadded);
     }
     uint8_t *raw = malloc((size_t)n + 1), *pad = calloc(1, sector_size + 128);
-    if (!raw || !pad || fread(raw, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
+    if (!raw || !pad) {
+        pm_file_close(&f);
         free(raw);
         free(pad);
-        return pm_cli_usage("--data %s: cannot read", path);
+        return pm_cli_usage("--data %s: out of memory", path);
     }
-    fclose(f);
+    if (n) memcpy(raw, f.data, (size_t)n);
+    pm_file_close(&f);
     if ((uint64_t)n == sector_size)
         memcpy(pad, raw, (size_t)n);
     else

@@ -57,7 +57,12 @@ static int parse_opts(graph_opts_t *o, int argc, char **argv, char **pos, int *n
         else if (!strcmp(a, "--porep-id") && v) o->porep_hex = argv[++i];
         else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
         else if (!strcmp(a, "--out") && v) o->out = argv[++i];
-        else if (!strcmp(a, "--threads") && v) o->threads = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--threads") && v) {
+            uint64_t t;
+            int rc = pm_cli_parse_u64(&t, a, argv[++i], 1024);
+            if (rc) return rc;
+            o->threads = (unsigned)t;
+        }
         else if (!strcmp(a, "--digest-only")) o->digest_only = 1;
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else if (a[0] != '-') pos[(*npos)++] = argv[i];

@@ -30,6 +30,22 @@ int pm_cli_fail(const pm_error *err) {
     return PM_EXIT_USAGE;
 }
 
+int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max) {
+    uint64_t v = 0;
+    if (!s || !*s) return pm_cli_usage("%s needs a number", opt);
+    for (const char *q = s; *q; q++) {
+        if (*q < '0' || *q > '9') return pm_cli_usage("%s: '%s' is not a non-negative integer", opt, s);
+        unsigned d = (unsigned)(*q - '0');
+        if (v > (UINT64_MAX - d) / 10) return pm_cli_usage("%s: '%s' is too large", opt, s);
+        v = v * 10 + d;
+    }
+    if (v > max)
+        return pm_cli_usage("%s: %llu is out of range (at most %llu)", opt, (unsigned long long)v,
+                            (unsigned long long)max);
+    *out = v;
+    return 0;
+}
+
 int pm_cli_usage(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

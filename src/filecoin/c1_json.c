@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "filecoin/sizes.h"
+#include "util/file.h"
 
 #define SYNTH_KEY "_proofmill_synthetic"
 #define SYNTH_TEXT "benchmark input made by proofmill porep synth-c1: consistent openings of an unsealed sector, not a real C1"
@@ -905,6 +906,31 @@ static pm_status str(fr_t_ *p, char *out, size_t cap) {
     return PM_OK;
 }
 
+/* 1 when t[0..n) is exactly one JSON number (RFC 8259 §6):
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?  — so that the fast reader skips what jansson
+ * accepts and nothing else. */
+static int is_json_number(const char *t, size_t n) {
+    size_t i = 0;
+    if (i < n && t[i] == '-') i++;
+    if (i >= n) return 0;
+    if (t[i] == '0') i++;
+    else if (t[i] >= '1' && t[i] <= '9') while (i < n && t[i] >= '0' && t[i] <= '9') i++;
+    else return 0;
+    if (i < n && t[i] == '.') {
+        size_t d = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9') i++;
+        if (i == d) return 0;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-')) i++;
+        size_t d = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9') i++;
+        if (i == d) return 0;
+    }
+    return i == n;
+}
+
 static pm_status skip_value(fr_t_ *p, int depth);
 
 static pm_status skip_string(fr_t_ *p) {
@@ -955,14 +981,27 @@ static pm_status skip_value(fr_t_ *p, int depth) {
     if (p->s == st0) return fp_fail(p, "invalid JSON value");
     size_t n = (size_t)(p->s - st0);
     if ((n == 4 && !memcmp(st0, "null", 4)) || (n == 4 && !memcmp(st0, "true", 4)) ||
-        (n == 5 && !memcmp(st0, "false", 5)) || (st0[0] == '-' || (st0[0] >= '0' && st0[0] <= '9')))
+        (n == 5 && !memcmp(st0, "false", 5)) || is_json_number(st0, n))
         return PM_OK;
     p->s = st0;
     return fp_fail(p, "invalid JSON value");
 }
 
+/* JSON "-0" is the integer 0 (jansson reads it so; the two readers must agree): skip the sign
+ * of a negative zero so the digit loops below see "0". Returns 1 when it skipped one. */
+static int skip_negative_zero(fr_t_ *p) {
+    const char *q = p->s;
+    if (q + 1 < p->end && q[0] == '-' && q[1] == '0' &&
+        (q + 2 >= p->end || q[2] < '0' || q[2] > '9')) {
+        p->s++;
+        return 1;
+    }
+    return 0;
+}
+
 static pm_status uint_(fr_t_ *p, uint64_t *v, uint64_t max) {
     int c = peek(p);
+    if (c == '-' && skip_negative_zero(p)) c = '0';
     if (c < '0' || c > '9') {
         if (c == '-') return fp_fail(p, "expected an unsigned integer, found a negative number");
         return fp_fail(p, "expected an unsigned integer, found %s", what_at(p));
@@ -998,6 +1037,7 @@ static pm_status dom(fr_t_ *p, uint8_t d[32]) {
     p->s++;
     for (int i = 0; i < 32; i++) {
         int c = peek(p);
+        if (c == '-' && skip_negative_zero(p)) c = '0';
         if (i == 0 && c == ']') {
             p->s = start;
             return fp_fail(p, "expected 32 bytes, found 0");
@@ -1625,29 +1665,28 @@ pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char
 
 /* ================================================================ files, envelope */
 
+/* Read a whole regular file into a NUL-terminated heap buffer. Through pm_file_open, so a
+ * directory, FIFO or device is refused at once (no hang, no LONG_MAX-sized allocation). */
 static pm_status slurp(char **out, size_t *len, const char *path, pm_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot seek: %s", strerror(errno));
+    pm_file f;
+    pm_status st = pm_file_open(&f, path, err);
+    if (st) return st;
+    if (f.size > (uint64_t)SIZE_MAX - 1) {
+        pm_file_close(&f);
+        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "file of %llu bytes is too large",
+                            (unsigned long long)f.size);
     }
-    long n = ftell(f);
-    rewind(f);
-    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *b = malloc((size_t)f.size + 1);
     if (!b) {
-        fclose(f);
-        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "cannot read %ld bytes", n);
+        pm_file_close(&f);
+        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "cannot hold %llu bytes in memory",
+                            (unsigned long long)f.size);
     }
-    size_t r = fread(b, 1, (size_t)n, f);
-    fclose(f);
-    if (r != (size_t)n) {
-        free(b);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "short read");
-    }
-    b[n] = 0;
+    if (f.size) memcpy(b, f.data, (size_t)f.size);
+    b[f.size] = 0;
     *out = b;
-    *len = (size_t)n;
+    *len = (size_t)f.size;
+    pm_file_close(&f);
     return PM_OK;
 }
 

@@ -101,4 +101,20 @@ expect_msg "porep check-parent-cache /dev/zero" "character device"
 expect_rc 0 "JSON through pipes (process substitution)" "$PM" groth16 verify <(cat "$POW/verification_key.json") <(cat "$POW/public.json") <(cat "$POW/proof.json")
 expect_rc 0 "multiplier still verifies" "$PM" groth16 verify "$MUL/verification_key.json" "$MUL/public.json" "$MUL/proof.json"
 
+# porep inputs that are not regular files, and numbers that do not parse
+mkdir -p "$T/cdir"
+expect_rc 2 "porep verify-c1 on a directory" timeout 20 "$PM" porep verify-c1 "$T/cdir"
+expect_msg "porep verify-c1 on a directory" "not a regular file" "directory"
+expect_rc 2 "porep verify-c1 on a FIFO" timeout 20 "$PM" porep verify-c1 "$T/fifo"
+expect_msg "porep verify-c1 on a FIFO" "FIFO"
+expect_rc 2 "porep seal --data FIFO" timeout 20 "$PM" porep seal --sector-size 2KiB --data "$T/fifo" --out "$T/so"
+expect_msg "porep seal --data FIFO" "FIFO"
+expect_rc 2 "porep seal --data /dev/zero" timeout 20 "$PM" porep seal --sector-size 2KiB --data /dev/zero --out "$T/so"
+expect_msg "porep seal --data /dev/zero" "character device"
+expect_rc 2 "porep seal --miner-id -1" "$PM" porep seal --sector-size 2KiB --zero --out "$T/so" --miner-id -1
+expect_msg "porep seal --miner-id -1" "--miner-id"
+expect_rc 2 "porep seal --sector 12abc" "$PM" porep seal --sector-size 2KiB --zero --out "$T/so" --sector 12abc
+expect_rc 2 "porep parent-cache --threads -1" "$PM" porep parent-cache --sector-size 2KiB --digest-only --threads -1
+expect_msg "porep parent-cache --threads -1" "--threads"
+
 finish
