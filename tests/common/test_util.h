@@ -35,7 +35,12 @@ void pm_limbs_from_mpz(uint64_t *l, size_t n, const mpz_t z);
 
 /* directory of the source tree (PROOFMILL_SOURCE_DIR set by ctest), or "." */
 const char *pm_source_dir(void);
-/* path of ../shared/fixtures if present, else NULL (tests then say so visibly) */
+/* path of ../shared/fixtures if present, else NULL (tests then say so visibly).
+ * PROOFMILL_SHARED_FIXTURES overrides the place; PROOFMILL_NO_SHARED=1 acts as if absent. */
 const char *pm_shared_fixtures(void);
+/* out = <shared>/<curve>/<circuit>/<file>; without ../shared, a BLS12-381 circuit is replaced
+ * by the repository's tests/data/multiplier (for "multiplier") or tests/data/powchain (any
+ * other), with a printed NOTE; returns 0 (printing SKIP) only for other curves. */
+int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit, const char *file);
 
 #endif

@@ -18,14 +18,14 @@
 #include "gpu/gpu.h"
 
 static uint64_t gt_state[4];
-static uint64_t gt_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t gt_rand64(void) { /* xoshiro256** (Blackman, Vigna 2018) */
+static inline uint64_t gt_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t gt_rand64(void) { /* xoshiro256** (Blackman, Vigna 2018) */
     uint64_t *s = gt_state;
     uint64_t r = gt_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
     s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = gt_rotl(s[3], 45);
     return r;
 }
-static uint64_t gt_seed(void) {
+static inline uint64_t gt_seed(void) {
     const char *e = getenv("PROOFMILL_SEED");
     uint64_t seed = e ? strtoull(e, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     uint64_t z = seed;
@@ -40,29 +40,29 @@ static uint64_t gt_seed(void) {
 }
 
 /* plain canonical scalar < r, uniform */
-static int gt_fr_lt_r(const fr_t *a) {
+static inline int gt_fr_lt_r(const fr_t *a) {
     for (int i = 3; i >= 0; i--) {
         if (a->l[i] < FR_MODULUS.l[i]) return 1;
         if (a->l[i] > FR_MODULUS.l[i]) return 0;
     }
     return 0;
 }
-static void gt_rand_scalar(fr_t *k) {
+static inline void gt_rand_scalar(fr_t *k) {
     do {
         for (int i = 0; i < 4; i++) k->l[i] = gt_rand64();
         k->l[3] &= 0x7fffffffffffffffULL;
     } while (!gt_fr_lt_r(k));
 }
-static void gt_rand_fr_mont(fr_t *a) { fr_t k; gt_rand_scalar(&k); fr_to_mont(a, &k); }
+static inline void gt_rand_fr_mont(fr_t *a) { fr_t k; gt_rand_scalar(&k); fr_to_mont(a, &k); }
 
 /* ---- host G1 reference (Jacobian, a = 0; EFD dbl-2009-l and add-2007-bl), infinity Z = 0 ---- */
-static void gt_jac_inf(g1_jac_t *r) { r->X = FP_ONE; r->Y = FP_ONE; memset(&r->Z, 0, sizeof r->Z); }
-static int gt_jac_is_inf(const g1_jac_t *p) { return fp_is_zero(&p->Z); }
-static void gt_jac_from_affine(g1_jac_t *r, const g1_affine_t *a) {
+static inline void gt_jac_inf(g1_jac_t *r) { r->X = FP_ONE; r->Y = FP_ONE; memset(&r->Z, 0, sizeof r->Z); }
+static inline int gt_jac_is_inf(const g1_jac_t *p) { return fp_is_zero(&p->Z); }
+static inline void gt_jac_from_affine(g1_jac_t *r, const g1_affine_t *a) {
     if (fp_is_zero(&a->x) && fp_is_zero(&a->y)) { gt_jac_inf(r); return; }
     r->X = a->x; r->Y = a->y; r->Z = FP_ONE;
 }
-static void gt_jac_dbl(g1_jac_t *r, const g1_jac_t *p) {
+static inline void gt_jac_dbl(g1_jac_t *r, const g1_jac_t *p) {
     if (gt_jac_is_inf(p)) { *r = *p; return; }
     fp_t A, B, C, D, E, F, t, X3, Y3, Z3;
     fp_sqr(&A, &p->X); fp_sqr(&B, &p->Y); fp_sqr(&C, &B);
@@ -73,7 +73,7 @@ static void gt_jac_dbl(g1_jac_t *r, const g1_jac_t *p) {
     fp_mul(&Z3, &p->Y, &p->Z); fp_dbl(&Z3, &Z3);
     r->X = X3; r->Y = Y3; r->Z = Z3;
 }
-static void gt_jac_add(g1_jac_t *r, const g1_jac_t *p, const g1_jac_t *q) {
+static inline void gt_jac_add(g1_jac_t *r, const g1_jac_t *p, const g1_jac_t *q) {
     if (gt_jac_is_inf(p)) { *r = *q; return; }
     if (gt_jac_is_inf(q)) { *r = *p; return; }
     fp_t Z1Z1, Z2Z2, U1, U2, S1, S2, H, I, J, rr, V, t, X3, Y3, Z3;
@@ -93,7 +93,7 @@ static void gt_jac_add(g1_jac_t *r, const g1_jac_t *p, const g1_jac_t *q) {
     r->X = X3; r->Y = Y3; r->Z = Z3;
 }
 /* r = [k]p, k plain 256-bit */
-static void gt_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k) {
+static inline void gt_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k) {
     g1_jac_t acc;
     gt_jac_inf(&acc);
     for (int i = 255; i >= 0; i--) {
@@ -102,7 +102,7 @@ static void gt_jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k) {
     }
     *r = acc;
 }
-static int gt_jac_eq(const g1_jac_t *a, const g1_jac_t *b) {
+static inline int gt_jac_eq(const g1_jac_t *a, const g1_jac_t *b) {
     int ia = gt_jac_is_inf(a), ib = gt_jac_is_inf(b);
     if (ia || ib) return ia && ib;
     fp_t z1, z2, t1, t2;
@@ -113,17 +113,17 @@ static int gt_jac_eq(const g1_jac_t *a, const g1_jac_t *b) {
     fp_mul(&t1, &a->Y, &z2); fp_mul(&t2, &b->Y, &z1);
     return fp_eq(&t1, &t2);
 }
-static void gt_jac_to_affine(g1_affine_t *r, const g1_jac_t *p) {
+static inline void gt_jac_to_affine(g1_affine_t *r, const g1_jac_t *p) {
     if (gt_jac_is_inf(p)) { memset(r, 0, sizeof *r); return; }
     fp_t zi, zi2, zi3;
     fp_inv_vartime(&zi, &p->Z); fp_sqr(&zi2, &zi); fp_mul(&zi3, &zi2, &zi);
     fp_mul(&r->x, &p->X, &zi2); fp_mul(&r->y, &p->Y, &zi3);
 }
 /* the generator from its big-endian hex (draft-irtf-cfrg-pairing-friendly-curves-11 4.2.1) */
-static void gt_hex48(uint8_t out[48], const char *hex) {
+static inline void gt_hex48(uint8_t out[48], const char *hex) {
     for (int i = 0; i < 48; i++) { unsigned v; sscanf(hex + 2 * i, "%2x", &v); out[i] = (uint8_t)v; }
 }
-static void gt_generator(g1_affine_t *g) {
+static inline void gt_generator(g1_affine_t *g) {
     uint8_t b[48];
     gt_hex48(b, "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb");
     fp_from_be_bytes(&g->x, b);
@@ -152,7 +152,7 @@ static int gt_failures = 0;
         }                                                                   \
     } while (0)
 
-static double gt_now(void) {
+static inline double gt_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;

@@ -64,7 +64,7 @@ static void check_fixture(const char *dir) {
     uint64_t ids[3];
     for (int i = 0; i < 3; i++) assert_int_equal(pm_engine_submit(e, &spec, &ids[i], &err), PM_OK);
     snprintf(path, sizeof path, "%s/proof_det.json", dir);
-    size_t len;
+    size_t len = 0;
     uint8_t *want = slurp(path, &len);
     assert_non_null(want);
     while (len && (want[len - 1] == '\n' || want[len - 1] == '\r')) len--;

@@ -126,7 +126,7 @@ static void test_json_directory_and_device(void **state) {
     assert_int_equal(groth16_vk_load_json(&vk, DIR_, &err), PM_ERR_IO);
     assert_non_null(strstr(err.msg, "directory"));
     fr_t *x;
-    size_t n;
+    size_t n = 0;
     assert_int_equal(groth16_public_load_json(&x, &n, "/dev/zero", &err), PM_ERR_IO);
     assert_non_null(strstr(err.msg, "character device"));
     assert_string_equal(err.file, "/dev/zero");
@@ -136,7 +136,7 @@ static void test_json_directory_and_device(void **state) {
 
 static void test_r1cs_wire_map_must_match_nwires(void **state) {
     (void)state;
-    size_t n;
+    size_t n = 0;
     uint8_t *img = fixture("circuit.r1cs", &n);
     uint64_t h, hs, m, ms;
     assert_int_equal(section(img, n, 1, &h, &hs), 0);
@@ -154,7 +154,7 @@ static void test_r1cs_wire_map_must_match_nwires(void **state) {
 
 static void test_setup_refuses_absurd_nwires(void **state) {
     (void)state;
-    size_t n;
+    size_t n = 0;
     uint8_t *img = fixture("circuit.r1cs", &n);
     uint64_t h, hs, m, ms;
     assert_int_equal(section(img, n, 1, &h, &hs), 0);
@@ -184,7 +184,7 @@ static void test_setup_refuses_absurd_nwires(void **state) {
 
 static void test_zkey_header_points_not_infinity(void **state) {
     (void)state;
-    size_t n;
+    size_t n = 0;
     uint8_t *img = fixture("circuit.zkey", &n);
     uint64_t h, hs;
     assert_int_equal(section(img, n, 2, &h, &hs), 0);
@@ -234,7 +234,7 @@ static char *replace_member(const char *json, const char *key, const char *repl)
 
 static void test_vk_json_key_points_not_infinity(void **state) {
     (void)state;
-    size_t n;
+    size_t n = 0;
     char *vkj = (char *)fixture("verification_key.json", &n);
     groth16_vk_t vk;
     pm_error err;
@@ -264,7 +264,7 @@ static void test_text_files_all_or_nothing(void **state) {
     assert_int_equal(groth16_write_text_file(a, "old public", &err), PM_OK);
     assert_int_equal(groth16_write_text_files(2, paths, texts, &err), PM_ERR_IO);
     assert_string_equal(err.file, bad);
-    size_t n;
+    size_t n = 0;
     char *t = (char *)slurp(a, &n);
     assert_string_equal(t, "old public"); /* not replaced: its partner could not be written */
     free(t);

@@ -28,14 +28,9 @@ static uint8_t *slurp(const char *path, size_t *n) {
     return b;
 }
 
+/* ../shared/fixtures when present, else the repository's tests/data stand-ins (test_util.h). */
 static int fixture_path(char *out, size_t n, const char *curve, const char *circ, const char *file) {
-    const char *fx = pm_shared_fixtures();
-    if (!fx) {
-        printf("SKIP: ../shared/fixtures not found (set PROOFMILL_SHARED_FIXTURES)\n");
-        return 0;
-    }
-    snprintf(out, n, "%s/%s/%s/%s", fx, curve, circ, file);
-    return 1;
+    return pm_fixture_path(out, n, curve, circ, file);
 }
 
 static long long info_value(const char *txt, const char *key) {
