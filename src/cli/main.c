@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#ifdef PROOFMILL_HAVE_GPU
+#include "gpu/gpu.h"
+#endif
 #include "field/fp.h"
 #include "field/fr.h"
 
@@ -81,6 +84,19 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("proofmill %s (Fp %s, Fr %s)\n", PROOFMILL_VERSION, fp_backend(), fr_backend());
+#ifdef PROOFMILL_HAVE_GPU
+        int ndev = gpu_available();
+        printf("CUDA backend: built (sm_90); %d usable device%s\n", ndev, ndev == 1 ? "" : "s");
+        for (int d = 0; d < ndev; d++) {
+            gpu_device_info_t info;
+            pm_error err;
+            if (gpu_device_info(&info, d, &err) == PM_OK)
+                printf("  device %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", d, info.name, info.major,
+                       info.minor, info.sm_count, (double)info.mem_total / (1024.0 * 1024 * 1024));
+        }
+#else
+        printf("CUDA backend: not built (no nvcc at build time)\n");
+#endif
         return PM_EXIT_OK;
     }
     for (pm_cli_command *c = registry; c; c = c->next)
