@@ -40,9 +40,12 @@ void pm_cli_register(pm_cli_command *cmd);
 int pm_cli_fail(const pm_error *err);
 /* Print "proofmill: <printf message>" and a hint to run --help; returns PM_EXIT_USAGE. */
 int pm_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Parse option opt's value s as a decimal integer in [0, max]: digits only (no sign, no
- * spaces, no trailing text, no overflow). Returns 0 and sets *out, or prints a usage error
- * naming opt and returns PM_EXIT_USAGE (2) — so callers write `if ((rc = ...)) return rc;`. */
+/* Parse option opt's value v as an integer in [lo, hi], decimal or 0x-hex: a digit first (no
+ * sign, no space), nothing after it, no overflow. Returns 0 and sets *out, or prints a usage
+ * error naming opt and the range and returns -1. The one strict number parser of the CLI. */
+int pm_cli_opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi);
+/* The same with lo = 0, returning PM_EXIT_USAGE (2) on error, so callers write
+ * `if ((rc = pm_cli_parse_u64(...))) return rc;`. */
 int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max);
 
 #endif

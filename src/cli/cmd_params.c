@@ -58,21 +58,6 @@ static double now_s(void) {
 #define PM_CLI_MAX_THREADS 1024 /* more is a typo: libgomp dies creating them */
 #define PM_CLI_MAX_PROOFS 4096  /* --count: proofs kept in memory until written */
 
-/* Strict option value: a decimal (or 0x-hex) integer in [lo, hi], nothing after it, no sign.
- * Returns 0, or prints the usage error and returns -1. */
-static int opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
-    char *end;
-    errno = 0;
-    unsigned long long x = v && *v && *v != '-' && *v != '+' ? strtoull(v, &end, 0) : 0;
-    if (!v || !*v || *v == '-' || *v == '+' || errno || *end || x < lo || x > hi) {
-        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
-                     (unsigned long long)lo, (unsigned long long)hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 static int ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
@@ -123,14 +108,14 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         else if (!strcmp(a, "--out") && v) op = argv[++i];
         else if (!strcmp(a, "--count") && v) {
             uint64_t x;
-            if (opt_u64(&x, "--count", argv[++i], 1, PM_CLI_MAX_PROOFS)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&x, "--count", argv[++i], 1, PM_CLI_MAX_PROOFS)) return PM_EXIT_USAGE;
             count = (unsigned)x;
         } else if (!strcmp(a, "--threads") && v) {
             uint64_t x;
-            if (opt_u64(&x, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&x, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
             threads = (unsigned)x;
         } else if (!strcmp(a, "--seed") && v) {
-            if (opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         }
         else if (!strcmp(a, "-v")) verbose = 1;

@@ -15,21 +15,6 @@
 #include "cli/cli.h"
 #include "r1cs/synth.h"
 
-/* Strict option value: a decimal (or 0x-hex) integer in [lo, hi], nothing after it, no sign.
- * Returns 0, or prints the usage error and returns -1. */
-static int opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
-    char *end;
-    errno = 0;
-    unsigned long long x = v && *v && *v != '-' && *v != '+' ? strtoull(v, &end, 0) : 0;
-    if (!v || !*v || *v == '-' || *v == '+' || errno || *end || x < lo || x > hi) {
-        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
-                     (unsigned long long)lo, (unsigned long long)hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 /* synth keeps n_wires = 1 + public + constraints below 2^32 and the matrices in memory:
  * (2 + density + max(density, 2)) * 36 bytes per constraint */
 #define SYNTH_MAX_CONSTRAINTS (1ull << 28)
@@ -46,10 +31,10 @@ static int cmd_r1cs(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t x;
         if (!strcmp(a, "--constraints") && v) {
-            if (opt_u64(&x, a, argv[++i], 1, SYNTH_MAX_CONSTRAINTS)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&x, a, argv[++i], 1, SYNTH_MAX_CONSTRAINTS)) return PM_EXIT_USAGE;
             o.n_constraints = (uint32_t)x;
         } else if (!strcmp(a, "--density") && v) {
-            if (opt_u64(&x, a, argv[++i], 1, SYNTH_MAX_DENSITY)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&x, a, argv[++i], 1, SYNTH_MAX_DENSITY)) return PM_EXIT_USAGE;
             o.density = (unsigned)x;
         } else if (!strcmp(a, "--bits") && v) {
             char *end;
@@ -59,10 +44,10 @@ static int cmd_r1cs(int argc, char **argv) {
                 return pm_cli_usage("--bits: '%s' is not a number in [0, 1]", s);
             o.bit_share = b;
         } else if (!strcmp(a, "--public") && v) {
-            if (opt_u64(&x, a, argv[++i], 0, SYNTH_MAX_CONSTRAINTS)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&x, a, argv[++i], 0, SYNTH_MAX_CONSTRAINTS)) return PM_EXIT_USAGE;
             o.n_public = (uint32_t)x;
         } else if (!strcmp(a, "--seed") && v) {
-            if (opt_u64(&o.seed, a, argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&o.seed, a, argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
         }
         else if (!strcmp(a, "--out") && v) out = argv[++i];
         else if (!strcmp(a, "--wtns") && v) wout = argv[++i];

@@ -33,21 +33,6 @@
 
 #define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [-v]"
 
-/* Strict option value: a decimal (or 0x-hex) integer in [lo, hi], nothing after it, no sign.
- * Returns 0, or prints the usage error and returns -1. */
-static int opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
-    char *end;
-    errno = 0;
-    unsigned long long x = v && *v && *v != '-' && *v != '+' ? strtoull(v, &end, 0) : 0;
-    if (!v || !*v || *v == '-' || *v == '+' || errno || *end || x < lo || x > hi) {
-        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
-                     (unsigned long long)lo, (unsigned long long)hi);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 static int ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
@@ -62,11 +47,11 @@ int pm_cli_setup_main(int argc, char **argv) {
         if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            if (opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         } else if (!strcmp(a, "--threads") && i + 1 < argc) {
             uint64_t t;
-            if (opt_u64(&t, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
 #ifdef _OPENMP
             omp_set_num_threads((int)t);
 #endif

@@ -49,16 +49,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int parse_u64(uint64_t *out, const char *s) {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || s[0] == '-') return -1;
-    *out = v;
-    return 0;
-}
-
 /* Refuse an output that is one of the inputs or another output (it would be overwritten and the
  * input lost), or an existing directory; fill err and return its status. */
 static pm_status check_outputs(const char *const *outs, size_t n_out, const char *const *ins,
@@ -144,10 +134,9 @@ static int cmd_prove(int argc, char **argv) {
             if (i + 1 >= argc) return pm_cli_usage("%s needs a value", a);
             const char *v = argv[++i];
             if (!strcmp(a, "--threads")) {
-                if (parse_u64(&threads, v) || threads > 4096)
-                    return pm_cli_usage("--threads: '%s' is not a thread count", v);
+                if (pm_cli_opt_u64(&threads, a, v, 0, 1024)) return PM_EXIT_USAGE;
             } else if (!strcmp(a, "--seed")) {
-                if (parse_u64(&seed, v)) return pm_cli_usage("--seed: '%s' is not a number", v);
+                if (pm_cli_opt_u64(&seed, a, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
                 have_seed = 1;
             } else if (!strcmp(a, "--r")) {
                 r_dec = v;

@@ -3,6 +3,8 @@
  * registered subcommands (cli.h).
  */
 #include <stdarg.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,20 +35,22 @@ int pm_cli_fail(const pm_error *err) {
     return PM_EXIT_USAGE;
 }
 
-int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max) {
-    uint64_t v = 0;
-    if (!s || !*s) return pm_cli_usage("%s needs a number", opt);
-    for (const char *q = s; *q; q++) {
-        if (*q < '0' || *q > '9') return pm_cli_usage("%s: '%s' is not a non-negative integer", opt, s);
-        unsigned d = (unsigned)(*q - '0');
-        if (v > (UINT64_MAX - d) / 10) return pm_cli_usage("%s: '%s' is too large", opt, s);
-        v = v * 10 + d;
+int pm_cli_opt_u64(uint64_t *out, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
+    char *end = NULL;
+    errno = 0;
+    /* a digit first: no sign, no leading space (strtoull would accept and negate "-5") */
+    unsigned long long x = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 0) : 0;
+    if (!v || *v < '0' || *v > '9' || errno || *end || x < lo || x > hi) {
+        pm_cli_usage("%s: '%s' is not an integer in [%llu, %llu]", opt, v ? v : "",
+                     (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
     }
-    if (v > max)
-        return pm_cli_usage("%s: %llu is out of range (at most %llu)", opt, (unsigned long long)v,
-                            (unsigned long long)max);
-    *out = v;
+    *out = x;
     return 0;
+}
+
+int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max) {
+    return pm_cli_opt_u64(out, opt, s, 0, max) ? PM_EXIT_USAGE : 0;
 }
 
 int pm_cli_usage(const char *fmt, ...) {
