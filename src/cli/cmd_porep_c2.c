@@ -29,6 +29,7 @@
 #include "filecoin/sizes.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "util/file.h"
 
 static double now_s(void) {
     struct timespec t;
@@ -75,7 +76,10 @@ static int c2_params_setup(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            have_seed = 1;
+        }
         else return pm_cli_usage("porep params-setup: unexpected argument '%s'", argv[i]);
     }
     if (!size_text || !dir)
@@ -154,8 +158,15 @@ static int c2_prove(int argc, char **argv) {
         else if (!strcmp(argv[i], "--params") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
         else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            uint64_t t;
+            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 0, 1024)) return PM_EXIT_USAGE;
+            threads = (unsigned)t;
+        }
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            have_seed = 1;
+        }
         else return pm_cli_usage("porep prove: unexpected argument '%s'", argv[i]);
     }
     if (!c1p || !dir || !outp)
@@ -234,18 +245,24 @@ static int c2_verify(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
-    FILE *in = fopen(pp, "rb");
-    if (!in) {
-        fprintf(stderr, "proofmill: %s: cannot open\n", pp);
+    pm_file pf;
+    if (pm_file_open(&pf, pp, &err)) { /* refuses FIFOs, directories and devices at once */
+        pm_cli_fail(&err);
         goto out;
     }
-    buf = malloc((size_t)192 * c1.partitions + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)192 * c1.partitions + 1, in) : 0;
-    fclose(in);
-    if (got != (size_t)192 * c1.partitions) {
-        fprintf(stderr, "proofmill: %s: %zu bytes, expected %u (192 per partition)\n", pp, got, 192 * c1.partitions);
+    if (pf.size != (uint64_t)192 * c1.partitions) {
+        fprintf(stderr, "proofmill: %s: %llu bytes, expected %u (192 per partition)\n", pp,
+                (unsigned long long)pf.size, 192 * c1.partitions);
+        pm_file_close(&pf);
         goto out;
     }
+    buf = malloc((size_t)192 * c1.partitions);
+    if (!buf) {
+        pm_file_close(&pf);
+        goto out;
+    }
+    memcpy(buf, pf.data, (size_t)192 * c1.partitions);
+    pm_file_close(&pf);
     int valid = 0;
     if (pm_porep_c2_verify(&valid, buf, c1.partitions, &c1, &s, &vk, &err)) {
         pm_cli_fail(&err);
@@ -268,7 +285,11 @@ static int c2_synth(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
         else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i], spmv = 1;
-        else if (!strcmp(argv[i], "--partition") && i + 1 < argc) only = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--partition") && i + 1 < argc) {
+            uint64_t k;
+            if (pm_cli_opt_u64(&k, "--partition", argv[++i], 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
+            only = (uint32_t)k;
+        }
         else if (!strcmp(argv[i], "--check")) stream = 1;
         else return pm_cli_usage("porep synth: unexpected argument '%s'", argv[i]);
     }
@@ -286,6 +307,10 @@ static int c2_synth(int argc, char **argv) {
         goto out;
     }
     printf("read C1 (+ map circuit) %.2f s\n", now_s() - t0);
+    if (only != UINT32_MAX && only >= c1.partitions) {
+        rc = pm_cli_usage("--partition %u: the C1 has partitions 0..%u", only, c1.partitions - 1);
+        goto out;
+    }
     for (uint32_t k = 0; k < c1.partitions; k++) {
         if (only != UINT32_MAX && k != only) continue;
         fr_t *w;

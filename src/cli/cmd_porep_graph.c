@@ -53,7 +53,11 @@ static int parse_opts(graph_opts_t *o, int argc, char **argv, char **pos, int *n
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--sector-size") && v) {
             if (fil_sector_size_parse(&o->sector_size, argv[++i], &err)) return pm_cli_fail(&err);
-        } else if (!strcmp(a, "--proof") && v) o->proof = atoi(argv[++i]);
+        } else if (!strcmp(a, "--proof") && v) {
+            uint64_t x;
+            if (pm_cli_opt_u64(&x, a, argv[++i], 0, 1000)) return PM_EXIT_USAGE;
+            o->proof = (int)x;
+        }
         else if (!strcmp(a, "--porep-id") && v) o->porep_hex = argv[++i];
         else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
         else if (!strcmp(a, "--out") && v) o->out = argv[++i];

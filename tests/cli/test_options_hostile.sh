@@ -117,4 +117,11 @@ expect_rc 2 "porep seal --sector 12abc" "$PM" porep seal --sector-size 2KiB --ze
 expect_rc 2 "porep parent-cache --threads -1" "$PM" porep parent-cache --sector-size 2KiB --digest-only --threads -1
 expect_msg "porep parent-cache --threads -1" "--threads"
 
+expect_rc 2 "porep synth --partition -1" "$PM" porep synth --c1 "$T/cdir/none.json" --partition -1
+expect_msg "porep synth --partition -1" "--partition"
+"$PM" porep seal --sector-size 2KiB --zero --out "$T/s2" >/dev/null 2>&1
+expect_rc 2 "porep synth --partition past the C1" "$PM" porep synth --c1 "$T/s2/c1.json" --partition 5
+expect_msg "porep synth --partition past the C1" "partitions 0..0"
+expect_rc 2 "porep verify-proof --proof FIFO" timeout 20 "$PM" porep verify-proof --c1 "$T/s2/c1.json" --vk "$T/fifo" --proof "$T/fifo"
+
 finish
