@@ -3,6 +3,7 @@
  * (--embedded, the default) or against a running daemon (--daemon URL).
  *
  *   proofmill bench single|batch --key K.zkey --witness W.wtns [--witness W2 ...] [-c N] [-j J]
+ *   proofmill bench single|batch --type porep --c1 C1.json [--c1 C1b.json ...] --params DIR [-c N] [-j J]
  *       [--partitions P] [--priority P] [--inline] [--daemon http://HOST:PORT | unix:/path | --embedded]
  *       [--gpu] [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
  *       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]
@@ -28,6 +29,7 @@
 #include "daemon/client.h"
 #include "daemon/timeline.h"
 #include "engine/backend_groth16.h"
+#include "engine/backend_porep.h"
 #include "engine/engine.h"
 
 #define MAX_WITNESSES 256
@@ -56,6 +58,10 @@ typedef struct {
     int stop_monitor;
     pthread_cond_t cv;
     char **b64; /* inline witnesses (daemon mode) */
+    /* --type porep: C1 files (in witness[]), their parameter directory and job keys */
+    int porep;
+    const char *params_dir;
+    char **porep_keys;
 } bench_t;
 
 static double now_s(void) {
@@ -101,7 +107,13 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
     pm_input in[64];
     size_t len[64];
     unsigned char *bytes[64] = {0};
-    int np = b->partitions;
+    int np = b->porep ? 0 : b->partitions;
+    const char *key = b->key;
+    if (b->porep) { /* one C1 per job; the engine plans its partitions */
+        int wi = i % b->n_witness;
+        in[0] = (pm_input){.kind = PM_INPUT_POREP_C1_PATH, .path = b->witness[wi]};
+        key = b->porep_keys[wi];
+    }
     for (int p = 0; p < np; p++) {
         const char *w = b->witness[(i * np + p) % b->n_witness];
         if (b->inline_wtns) {
@@ -111,7 +123,7 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
             in[p] = (pm_input){.kind = PM_INPUT_WTNS_PATH, .path = w};
         }
     }
-    pm_job_spec spec = {.key_path = b->key, .priority = b->prio, .inputs = in, .n_inputs = (size_t)np};
+    pm_job_spec spec = {.key_path = key, .priority = b->prio, .inputs = in, .n_inputs = b->porep ? 1 : (size_t)np};
     uint64_t id;
     pm_error err;
     pm_error_clear(&err);
@@ -143,7 +155,11 @@ static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t n
         json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", "wtns_b64", b->b64[wi])
                                                      : json_pack("{s:s}", "wtns", b->witness[wi]));
     }
-    json_t *body = json_pack("{s:s,s:o,s:s}", "key", b->key, "inputs", inputs, "priority", pm_priority_name(b->prio));
+    json_t *body = b->porep ? json_pack("{s:s,s:s,s:s,s:s}", "kind", "porep", "c1", b->witness[i % b->n_witness],
+                                        "params_dir", b->params_dir, "priority", pm_priority_name(b->prio))
+                            : json_pack("{s:s,s:o,s:s}", "key", b->key, "inputs", inputs, "priority",
+                                        pm_priority_name(b->prio));
+    if (b->porep) json_decref(inputs);
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     int status = 0;
@@ -321,7 +337,12 @@ static int cmd_bench(int argc, char **argv) {
         i++;                                                           \
     } while (0)
         if (!strcmp(a, "--key")) { NEED_VALUE; b.key = v; }
-        else if (!strcmp(a, "--witness") || !strcmp(a, "-w")) {
+        else if (!strcmp(a, "--type")) {
+            NEED_VALUE;
+            if (strcmp(v, "porep") && strcmp(v, "groth16")) return pm_cli_usage("bench: --type is groth16 or porep");
+            b.porep = !strcmp(v, "porep");
+        } else if (!strcmp(a, "--params")) { NEED_VALUE; b.params_dir = v; }
+        else if (!strcmp(a, "--witness") || !strcmp(a, "-w") || !strcmp(a, "--c1")) {
             NEED_VALUE;
             if (b.n_witness == MAX_WITNESSES) return pm_cli_usage("bench: at most %d witnesses", MAX_WITNESSES);
             b.witness[b.n_witness++] = v;
@@ -371,7 +392,21 @@ static int cmd_bench(int argc, char **argv) {
         }
 #undef NEED_VALUE
     }
-    if (!b.key || !b.n_witness) return pm_cli_usage("bench: --key and at least one --witness are required");
+    if (b.porep) {
+        if (!b.params_dir || !b.n_witness) return pm_cli_usage("bench: --type porep needs --params DIR and --c1 FILE");
+        b.porep_keys = calloc((size_t)b.n_witness, sizeof *b.porep_keys);
+        for (int w = 0; b.porep_keys && w < b.n_witness; w++) {
+            pm_error e;
+            pm_error_clear(&e);
+            b.porep_keys[w] = malloc(4096);
+            if (!b.porep_keys[w]) return pm_cli_usage("bench: out of memory");
+            if (pm_porep_job_key(b.porep_keys[w], 4096, b.params_dir, b.witness[w], &e)) return pm_cli_fail(&e);
+        }
+        if (!b.porep_keys) return pm_cli_usage("bench: out of memory");
+        b.key = b.porep_keys[0];
+        b.inline_wtns = 0;
+    } else if (!b.key || !b.n_witness)
+        return pm_cli_usage("bench: --key and at least one --witness are required");
     if (single) b.count = b.conc = 1;
     b.res = calloc((size_t)b.count, sizeof *b.res);
     if (!b.res) return pm_cli_usage("bench: out of memory");
@@ -380,7 +415,9 @@ static int cmd_bench(int argc, char **argv) {
     pm_error_clear(&err);
     if (!b.daemon) {
         pm_groth16_backend_opts bo = {.start_threads = msm_threads, .finalize_threads = 1};
-        if ((use_gpu ? pm_backend_groth16_gpu(&be, &bo, &err) : pm_backend_groth16_cpu(&be, &bo, &err)) != PM_OK)
+        pm_porep_backend_opts po = {.start_threads = msm_threads};
+        if ((b.porep ? pm_backend_porep(&be, &po, &err)
+                     : use_gpu ? pm_backend_groth16_gpu(&be, &bo, &err) : pm_backend_groth16_cpu(&be, &bo, &err)) != PM_OK)
             return pm_cli_fail(&err);
         ec.n_devices = devices;
         for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;
@@ -399,6 +436,8 @@ static int cmd_bench(int argc, char **argv) {
             free(bytes);
         }
     }
+    if (b.porep) printf("bench %s: %d PoRep C2 proof(s) of %d C1 file(s) (partitions per C1), params %s\n", argv[1],
+                        b.count, b.n_witness, b.params_dir);
     printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s%s, key %s\n", argv[1], b.count,
            b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name, b.key);
     pthread_mutex_init(&b.mu, NULL);
@@ -433,6 +472,8 @@ static int cmd_bench(int argc, char **argv) {
         be.destroy(be.self);
     }
     for (int w = 0; b.b64 && w < b.n_witness; w++) free(b.b64[w]);
+    for (int w = 0; b.porep_keys && w < b.n_witness; w++) free(b.porep_keys[w]);
+    free(b.porep_keys);
     free(b.b64);
     free(th);
     free(b.res);
@@ -441,5 +482,6 @@ static int cmd_bench(int argc, char **argv) {
     return rc;
 }
 
-PM_CLI_COMMAND(bench, "bench single|batch --key K.zkey --witness W.wtns... [-c N] [-j J] [--daemon URL | --embedded]",
+PM_CLI_COMMAND(bench, "bench single|batch (--key K.zkey --witness W.wtns... | --type porep --c1 C1.json... --params DIR) "
+                      "[-c N] [-j J] [--daemon URL | --embedded]",
                "measure proving throughput and latency (embedded engine or a running daemon)", cmd_bench)

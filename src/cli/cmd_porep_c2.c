@@ -5,8 +5,10 @@
  *   proofmill porep params-setup --sector-size S --dir DIR [--seed N]
  *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
- *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N]
+ *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]
  *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first;
+ *       --engine: through the embedded proving engine (engine/backend_porep.h: partitions as work
+ *       items), then the whole proof verified with DIR/<stem>.vk (pm_porep_c2_verify) before writing;
  *   proofmill porep verify-proof --c1 FILE --vk FILE --proof PROOF
  *       exit 0 valid, 1 invalid.
  * The CSR file is found as DIR/<stem>.csr when --csr is not given; if absent it is recorded in
@@ -24,6 +26,8 @@
 #include "circuits/filecoin/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
 #include "cli/porep_cli.h"
+#include "engine/backend_porep.h"
+#include "engine/engine.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
 #include "filecoin/sizes.h"
@@ -148,14 +152,87 @@ static pm_status load_circuit(pm_csr_t *f, r1cs_t *mem, const r1cs_t **cs, const
     return st;
 }
 
+static int hexv(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; }
+
+/* C2 through the embedded engine: one job, its partitions' proofs concatenated and verified as a
+ * whole with the .vk before *out (192 · partitions bytes, malloc'd) is returned. */
+static pm_status c2_prove_engine(uint8_t **out, uint32_t *n_parts, const char *c1p, const char *dir,
+                                 unsigned threads, const uint64_t *seed, pm_error *err) {
+    *out = NULL;
+    pm_porep_backend_opts po = {.start_threads = threads, .witness_threads = threads, .seed = seed};
+    pm_backend be;
+    pm_status st = pm_backend_porep(&be, &po, err);
+    if (st) return st;
+    pm_engine_config cfg;
+    pm_engine_config_default(&cfg);
+    pm_engine *e = NULL;
+    char key[4096];
+    uint64_t id;
+    pm_job_info info = {0};
+    fil_c1_t c1 = {0};
+    bp_vk_t vk = {0};
+    if ((st = pm_engine_create(&e, &cfg, &be, err))) {
+        be.destroy(be.self);
+        return st;
+    }
+    pm_input in = {.kind = PM_INPUT_POREP_C1_PATH, .path = c1p};
+    pm_job_spec spec = {.key_path = key, .priority = PM_PRIO_NORMAL, .inputs = &in, .n_inputs = 1};
+    if (!(st = pm_porep_job_key(key, sizeof key, dir, c1p, err)) && !(st = pm_engine_submit(e, &spec, &id, err))) {
+        pm_engine_wait(e, id, -1, &info);
+        if (info.state != PM_JOB_DONE) {
+            *err = info.error;
+            st = err->code ? err->code : PM_ERR_INTERNAL;
+        }
+    }
+    uint8_t *buf = NULL;
+    if (!st) {
+        fprintf(stderr, "porep prove --engine: %u partition(s); queue %.0f ms, key load %.0f ms, synthesis %.0f ms, "
+                        "start %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",
+                info.n_partitions, info.t.queue_ms, info.t.srs_load_ms, info.t.synth_ms, info.t.gpu_ms,
+                info.t.finalize_ms, info.t.verify_ms, info.t.total_ms);
+        buf = malloc((size_t)192 * info.n_partitions);
+        if (!buf) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "proof");
+        for (uint32_t k = 0; !st && k < info.n_partitions; k++) {
+            const char *h = strstr(info.proofs[k], "\"proof\":\"");
+            for (int i = 0; h && i < 192; i++) {
+                int hi = hexv(h[9 + 2 * i]), lo = hi < 0 ? -1 : hexv(h[10 + 2 * i]);
+                if (lo < 0) h = NULL;
+                else buf[192 * (size_t)k + i] = (uint8_t)(hi << 4 | lo);
+            }
+            if (!h) st = pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "partition %u: bad proof JSON", k);
+        }
+    }
+    if (!st) { /* the whole proof against the .vk, as a verifier would check it */
+        pm_porep_shape s;
+        int valid = 0;
+        strcpy(key + strlen(key) - strlen(".params"), ".vk");
+        if (!(st = fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, err)) &&
+            !(st = pm_porep_shape_for_size(&s, c1.sector_size, err)) && !(st = params_vk_read(&vk, key, 0, err)) &&
+            !(st = pm_porep_c2_verify(&valid, buf, info.n_partitions, &c1, &s, &vk, err)) && !valid)
+            st = pm_error_set(err, PM_ERR_INTERNAL, key, PM_NO_OFFSET, "the engine's proof does not verify with the .vk");
+    }
+    if (!st) {
+        *out = buf, *n_parts = info.n_partitions;
+        buf = NULL;
+    }
+    free(buf);
+    fil_c1_free(&c1);
+    params_vk_free(&vk);
+    pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    be.destroy(be.self);
+    return st;
+}
+
 static int c2_prove(int argc, char **argv) {
     const char *c1p = NULL, *dir = NULL, *outp = NULL, *csr = NULL;
     unsigned threads = 0;
     uint64_t seed = 0;
-    int have_seed = 0;
+    int have_seed = 0, engine = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
         else if (!strcmp(argv[i], "--params") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--engine")) engine = 1;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
         else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -171,9 +248,26 @@ static int c2_prove(int argc, char **argv) {
     }
     if (!c1p || !dir || !outp)
         return pm_cli_usage("usage: proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] "
-                            "[--threads T] [--seed N]");
+                            "[--threads T] [--seed N] [--engine]");
     pm_error err;
     pm_error_clear(&err);
+    if (engine) {
+        if (csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
+        uint8_t *proof = NULL;
+        uint32_t np = 0;
+        if (c2_prove_engine(&proof, &np, c1p, dir, threads, have_seed ? &seed : NULL, &err)) return pm_cli_fail(&err);
+        FILE *o = fopen(outp, "wb");
+        int bad = !o || fwrite(proof, 192, np, o) != np;
+        if (o && fclose(o)) bad = 1;
+        free(proof);
+        if (bad) {
+            fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
+            return PM_EXIT_USAGE;
+        }
+        fprintf(stderr, "porep prove --engine: %u partition(s) -> %s (%u bytes), verified with the .vk\n", np, outp,
+                192 * np);
+        return PM_EXIT_OK;
+    }
     fil_c1_t c1 = {0};
     pm_csr_t f = {0};
     r1cs_t mem = {0};
@@ -373,7 +467,7 @@ PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FIL
                     "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
 PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N]",
                     "our own Groth16 .params/.vk (+ .csr) for the C2 circuit, Filecoin file names", c2_params_setup)
-PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N]",
+PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
                     "C2: 192-byte Groth16 proof per partition from a C1 output (verified before writing)", c2_prove)
 PM_POREP_SUBCOMMAND(verify_proof, "verify-proof", "--c1 FILE --vk FILE --proof FILE",
                     "verify C2 proofs against a .vk with the C1's public inputs (exit 1 if invalid)", c2_verify)

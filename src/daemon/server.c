@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "engine/backend_groth16.h"
+#include "engine/backend_porep.h"
 #include "engine/engine.h"
 
 enum { LOG_ERROR = 0, LOG_WARN = 1, LOG_INFO = 2, LOG_DEBUG = 3 };
@@ -229,6 +230,7 @@ typedef struct {
     size_t n;
     double wait_s;
     int has_wait;
+    char porep_key[4096]; /* kind "porep": DIR/<stem>.params of the C1's sector size */
 } parsed_job;
 
 static void parsed_free(parsed_job *p) {
@@ -267,6 +269,8 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             }
         } else if (!strcmp(k, "inputs")) {
             if (!json_is_array(v)) goto bad_type;
+        } else if (!strcmp(k, "kind") || !strcmp(k, "c1") || !strcmp(k, "params_dir")) {
+            if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
         } else if (allow_wait && !strcmp(k, "wait_s")) {
             if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
             p->wait_s = json_number_value(v);
@@ -275,6 +279,45 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             *ret = send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
             return -1;
         }
+    }
+    const char *kind = json_string_value(json_object_get(root, "kind"));
+    if (kind && strcmp(kind, "porep") && strcmp(kind, "snarkjs")) {
+        *ret = send_error(d, c, 400, "bad-request", "kind must be \"snarkjs\" or \"porep\"");
+        return -1;
+    }
+    if (kind && !strcmp(kind, "porep")) { /* {"kind":"porep","c1":PATH,"params_dir":DIR}: the key follows from the C1 */
+        const char *c1 = json_string_value(json_object_get(root, "c1"));
+        const char *dir = json_string_value(json_object_get(root, "params_dir"));
+        if (!c1 || !dir || p->spec.key_path || json_object_get(root, "inputs")) {
+            *ret = send_error(d, c, 400, "bad-request", "a porep job takes 'c1' and 'params_dir' (no 'key' or 'inputs')");
+            return -1;
+        }
+        if (!path_allowed(d, c1) || !path_allowed(d, dir)) {
+            *ret = send_error(d, c, 403, "forbidden-path", "%s is outside paths.allow_prefix", path_allowed(d, c1) ? dir : c1);
+            return -1;
+        }
+        pm_error e;
+        pm_error_clear(&e);
+        if (pm_porep_job_key(p->porep_key, sizeof p->porep_key, dir, c1, &e) != PM_OK) {
+            *ret = send_pm_error(d, c, &e);
+            return -1;
+        }
+        p->inputs = calloc(1, sizeof *p->inputs);
+        if (!p->inputs) {
+            *ret = send_error(d, c, 500, "out-of-memory", "out of memory");
+            return -1;
+        }
+        p->n = 1;
+        p->inputs[0].kind = PM_INPUT_POREP_C1_PATH;
+        p->inputs[0].path = c1;
+        p->spec.key_path = p->porep_key;
+        p->spec.inputs = p->inputs;
+        p->spec.n_inputs = 1;
+        return 0;
+    }
+    if (json_object_get(root, "c1") || json_object_get(root, "params_dir")) {
+        *ret = send_error(d, c, 400, "bad-request", "'c1' and 'params_dir' need \"kind\": \"porep\"");
+        return -1;
     }
     if (!p->spec.key_path) {
         *ret = send_error(d, c, 400, "bad-request", "missing field 'key' (path of a .zkey)");
@@ -784,6 +827,14 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     pm_status st = cfg->gpu_devices[0] ? pm_backend_groth16_gpu(&d->backend, &bo, err)
                                        : pm_backend_groth16_cpu(&d->backend, &bo, err);
     if (st) {
+        free(d);
+        return st;
+    }
+    /* PoRep C2 jobs (key DIR/<stem>.params) beside the snarkjs ones: the router takes the backend over */
+    pm_backend snark = d->backend;
+    pm_porep_backend_opts po = {.start_threads = cfg->prover_msm_threads};
+    if ((st = pm_backend_porep_mux(&d->backend, &snark, &po, err)) != PM_OK) {
+        snark.destroy(snark.self);
         free(d);
         return st;
     }
