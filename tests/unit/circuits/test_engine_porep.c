@@ -5,7 +5,8 @@
  * generator points: counts only, no setup): one partition, sizes set; a C1 whose sector size is not
  * the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input count too, missing
  * parameters give PM_ERR_IO naming the path; a 32 GiB synthetic C1 plans 10 partitions; the router
- * sends .params keys to the PoRep backend; pm_porep_job_key.
+ * sends .params keys to the PoRep backend; pm_porep_job_key; the daemon answers {"kind":"porep"}
+ * submits with missing / mismatched parameters (422 io / mismatch) and malformed bodies (400).
  * End to end (`--e2e`, ctest test_engine_porep_e2e, label slow, PROOFMILL_SLOW=1): real 2 KiB
  * parameters (PROOFMILL_POREP_PARAMS_DIR, or made once with seed 7 and cached in
  * PROOFMILL_POREP_CACHE), two sealed sectors proved through the embedded engine at 2 jobs in flight
@@ -24,6 +25,9 @@
 #include "circuits/csr_file.h"
 #include "circuits/filecoin/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
+#include "daemon/client.h"
+#include "daemon/config.h"
+#include "daemon/daemon.h"
 #include "engine/backend_porep.h"
 #include "engine/engine.h"
 #include "filecoin/c1_json.h"
@@ -170,6 +174,46 @@ static void test_plan(void **st) {
     mux.destroy(mux.self);
     be.destroy(be.self);
     unlink(bigp);
+
+    /* the daemon's {"kind":"porep"} submit: refusals answered before anything is queued */
+    pm_daemon_config dc;
+    pm_daemon_config_default(&dc);
+    dc.listen_tcp[0] = 0;
+    snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", g_dir);
+    snprintf(dc.log_level, sizeof dc.log_level, "error");
+    pm_daemon *d;
+    if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
+    char base[300], body[2048];
+    snprintf(base, sizeof base, "unix:%s", dc.listen_unix);
+    struct {
+        const char *fmt_dir; /* params_dir, or NULL: a body given below */
+        const char *body;
+        int status;
+        const char *code;
+    } cases[] = {
+        {"no_such_dir", NULL, 422, "\"io\""},         /* missing parameters */
+        {"params_bad", NULL, 422, "\"mismatch\""},    /* wrong input count */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 400, "bad-request"},                 /* no params_dir */
+        {NULL, "{\"c1\":\"%s\",\"params_dir\":\"/tmp\",\"key\":\"k\"}", 400, "bad-request"}, /* no kind */
+        {NULL, "{\"kind\":\"plonk\",\"c1\":\"%s\"}", 400, "bad-request"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].fmt_dir)
+            snprintf(body, sizeof body, "{\"kind\":\"porep\",\"c1\":\"%s\",\"params_dir\":\"%s/%s\"}", c1p, g_dir,
+                     cases[i].fmt_dir);
+        else
+            snprintf(body, sizeof body, cases[i].body, c1p);
+        int status = 0;
+        char *resp = NULL;
+        size_t rlen;
+        if (pm_http_call(base, "POST", "/v1/jobs", body, strlen(body), 30, &status, &resp, &rlen, &err))
+            fail_msg("http: %s", err.msg);
+        printf("daemon %zu: %d %s\n", i, status, resp);
+        assert_int_equal(status, cases[i].status);
+        assert_non_null(strstr(resp, cases[i].code));
+        free(resp);
+    }
+    pm_daemon_stop(d);
 }
 
 /* ---------------------------------------------------------------- end to end (slow) */
