@@ -394,6 +394,7 @@ static int cmd_bench(int argc, char **argv) {
     }
     if (b.porep) {
         if (!b.params_dir || !b.n_witness) return pm_cli_usage("bench: --type porep needs --params DIR and --c1 FILE");
+        if (use_gpu) return pm_cli_usage("bench: --type porep has no GPU start phase yet (drop --gpu)");
         b.porep_keys = calloc((size_t)b.n_witness, sizeof *b.porep_keys);
         for (int w = 0; b.porep_keys && w < b.n_witness; w++) {
             pm_error e;
