@@ -58,5 +58,10 @@ if(TARGET proofmill AND PROOFMILL_PYTHON3)
     set_tests_properties(daemon_${tname} PROPERTIES
       ENVIRONMENT "PROOFMILL_BIN=$<TARGET_FILE:proofmill>;PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR};PROOFMILL_SANITIZE=${PROOFMILL_SANITIZE}"
       SKIP_RETURN_CODE 77 TIMEOUT 300)
+    # The API fuzz (malformed JSON, huge bodies, garbage on the socket) and SIGTERM shutdown also
+    # run under the sanitizer pass of scripts/test.sh (label hostile).
+    if(tname STREQUAL "test_daemon_api")
+      set_tests_properties(daemon_${tname} PROPERTIES LABELS hostile)
+    endif()
   endforeach()
 endif()
