@@ -329,35 +329,30 @@ static pm_status parse_text(json_t **root, const char *text, size_t len, const c
     return PM_OK;
 }
 
-/* A decimal string (or a non-negative JSON integer, which snarkjs also accepts) into fp. */
+/* The decimal text of v: a string, or a non-negative JSON integer (snarkjs accepts both), written
+ * into tmp[32] in the integer case. NULL (with err set) for anything else. */
+static const char *decimal_text(char tmp[32], json_t *v, const char *file, const char *what,
+                                pm_error *err) {
+    if (json_is_string(v)) return json_string_value(v);
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        snprintf(tmp, 32, "%lld", (long long)json_integer_value(v));
+        return tmp;
+    }
+    pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "%s: expected a decimal string", what);
+    return NULL;
+}
+
+/* A decimal string (or a non-negative JSON integer) into fp / fr. */
 static pm_status get_fp(fp_t *r, json_t *v, const char *file, const char *what, pm_error *err) {
     char tmp[32];
-    const char *s;
-    if (json_is_string(v)) {
-        s = json_string_value(v);
-    } else if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        snprintf(tmp, sizeof tmp, "%lld", (long long)json_integer_value(v));
-        s = tmp;
-    } else {
-        return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
-                            "%s: expected a decimal string", what);
-    }
-    return groth16_fp_from_decimal(r, s, file, what, err);
+    const char *s = decimal_text(tmp, v, file, what, err);
+    return s ? groth16_fp_from_decimal(r, s, file, what, err) : PM_ERR_FORMAT;
 }
 
 static pm_status get_fr(fr_t *r, json_t *v, const char *file, const char *what, pm_error *err) {
     char tmp[32];
-    const char *s;
-    if (json_is_string(v)) {
-        s = json_string_value(v);
-    } else if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        snprintf(tmp, sizeof tmp, "%lld", (long long)json_integer_value(v));
-        s = tmp;
-    } else {
-        return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
-                            "%s: expected a decimal string", what);
-    }
-    return groth16_fr_from_decimal(r, s, file, what, err);
+    const char *s = decimal_text(tmp, v, file, what, err);
+    return s ? groth16_fr_from_decimal(r, s, file, what, err) : PM_ERR_FORMAT;
 }
 
 /* z coordinate: returns 1 (affine), 0 (infinity) or -1 (refused) */
