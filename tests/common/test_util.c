@@ -136,3 +136,47 @@ int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit,
     snprintf(out, n, "%s/tests/data/%s/%s", pm_source_dir(), local, file);
     return 1;
 }
+
+uint8_t *pm_test_slurp(const char *path, size_t *n) {
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (sz < 0) {
+        fclose(f);
+        return NULL;
+    }
+    uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
+    if (b && fread(b, 1, (size_t)sz, f) != (size_t)sz) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b) *n = (size_t)sz;
+    return b;
+}
+
+void pm_put_le32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void pm_put_le64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+size_t pm_test_mutations(const uint8_t *img, size_t n, size_t iters,
+                         int (*reader)(const uint8_t *img, size_t n)) {
+    uint8_t *m = malloc(n ? n : 1);
+    size_t refused = 0;
+    for (size_t it = 0; m && n && it < iters; it++) {
+        memcpy(m, img, n);
+        int flips = 1 + (int)(pm_rand64() % 4);
+        for (int f = 0; f < flips; f++) m[pm_rand64() % n] ^= (uint8_t)(1u + pm_rand64() % 255u);
+        refused += reader(m, n) != 0;
+    }
+    printf("%zu mutated images, %zu refused, none crashed\n", iters, refused);
+    free(m);
+    return refused;
+}

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include <gmp.h>
 
@@ -42,5 +43,16 @@ const char *pm_shared_fixtures(void);
  * by the repository's tests/data/multiplier (for "multiplier") or tests/data/powchain (any
  * other), with a printed NOTE; returns 0 (printing SKIP) only for other curves. */
 int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit, const char *file);
+
+/* The whole file at path in a malloc'd buffer (*n bytes; NULL if it cannot be read). */
+uint8_t *pm_test_slurp(const char *path, size_t *n);
+/* Little-endian stores, for forging lying headers in hostile-input tests. */
+void pm_put_le32(uint8_t *p, uint32_t v);
+void pm_put_le64(uint8_t *p, uint64_t v);
+/* Random-mutation robustness loop: iters times, copy img[0..n), flip 1..4 random bytes, call
+ * reader(copy, n) — any status is fine, crashing is not (run under -DPROOFMILL_SANITIZE=ON).
+ * Prints and returns how many mutated images the reader refused. */
+size_t pm_test_mutations(const uint8_t *img, size_t n, size_t iters,
+                         int (*reader)(const uint8_t *img, size_t n));
 
 #endif

@@ -14,20 +14,6 @@
 
 static const char *const BLS[] = {"multiplier", "merkle_poseidon", "sha256_64"};
 
-static uint8_t *slurp(const char *path, size_t *n) {
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
-    if (fread(b, 1, (size_t)sz, f) != (size_t)sz) sz = 0;
-    fclose(f);
-    *n = (size_t)sz;
-    return b;
-}
-
 /* ../shared/fixtures when present, else the repository's tests/data stand-ins (test_util.h). */
 static int fixture_path(char *out, size_t n, const char *curve, const char *circ, const char *file) {
     return pm_fixture_path(out, n, curve, circ, file);
@@ -46,7 +32,7 @@ static void r1cs_fixture_counts_and_satisfied(void **state) {
     for (size_t i = 0; i < sizeof BLS / sizeof *BLS; i++) {
         if (!fixture_path(path, sizeof path, "bls12381", BLS[i], "r1cs_info.txt")) return;
         size_t n;
-        uint8_t *txt = slurp(path, &n);
+        uint8_t *txt = pm_test_slurp(path, &n);
         assert_non_null(txt);
         txt = realloc(txt, n + 1);
         txt[n] = 0;
@@ -141,12 +127,6 @@ static pm_status try_image(const uint8_t *img, size_t n, pm_error *err) {
     return st;
 }
 
-static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static void r1cs_hostile(void **state) {
     (void)state;
@@ -156,7 +136,7 @@ static void r1cs_hostile(void **state) {
     for (int ci = 0; ci < 2; ci++) {
         if (!fixture_path(path, sizeof path, "bls12381", circs[ci], "circuit.r1cs")) return;
         size_t n;
-        uint8_t *img = slurp(path, &n);
+        uint8_t *img = pm_test_slurp(path, &n);
         assert_non_null(img);
         pm_error err;
         assert_int_equal(try_image(img, n, &err), PM_OK);
@@ -192,38 +172,38 @@ static void r1cs_hostile(void **state) {
         assert_non_null(strstr(err.msg, "magic"));
         /* wrong version */
         memcpy(m, img, n);
-        put32(m + 4, 2);
+        pm_put_le32(m + 4, 2);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_non_null(strstr(err.msg, "version"));
         /* each section's size lying (larger than the file) */
         for (uint32_t s = 0; s < bf.n_sections; s++) {
             memcpy(m, img, n);
-            put64(m + bf.sections[s].header_offset + 4, (uint64_t)n + 1000);
+            pm_put_le64(m + bf.sections[s].header_offset + 4, (uint64_t)n + 1000);
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
             assert_int_equal(err.offset, bf.sections[s].header_offset);
-            put64(m + bf.sections[s].header_offset + 4, UINT64_MAX);
+            pm_put_le64(m + bf.sections[s].header_offset + 4, UINT64_MAX);
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         }
         /* duplicate section: relabel section #1's id as section #0's id */
         memcpy(m, img, n);
-        put32(m + bf.sections[1].header_offset, bf.sections[0].id);
+        pm_put_le32(m + bf.sections[1].header_offset, bf.sections[0].id);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_non_null(strstr(err.msg, "duplicate"));
         /* nSections too large */
         memcpy(m, img, n);
-        put32(m + 8, 0xffffffffu);
+        pm_put_le32(m + 8, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         /* missing constraints section: relabel section 2 as 7 */
         const pm_section *s2 = pm_binfile_find(&bf, 2);
         memcpy(m, img, n);
-        put32(m + s2->header_offset, 7);
+        pm_put_le32(m + s2->header_offset, 7);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_non_null(strstr(err.msg, "missing"));
         /* first term of constraint 0: nTerms at s2->offset; if A has a term, corrupt it */
         uint32_t nt = (uint32_t)img[s2->offset] | (uint32_t)img[s2->offset + 1] << 8;
         if (nt > 0) {
             memcpy(m, img, n);
-            put32(m + s2->offset + 4, 0xfffffff0u); /* wire id */
+            pm_put_le32(m + s2->offset + 4, 0xfffffff0u); /* wire id */
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
             assert_int_equal(err.offset, s2->offset + 4);
             printf("bad wire: %s\n", err.msg);
@@ -233,13 +213,13 @@ static void r1cs_hostile(void **state) {
             assert_int_equal(err.offset, s2->offset + 8);
             printf("non-canonical: %s\n", err.msg);
             memcpy(m, img, n);
-            put32(m + s2->offset, 0x7fffffffu); /* nTerms lying */
+            pm_put_le32(m + s2->offset, 0x7fffffffu); /* nTerms lying */
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         }
         /* header counts inconsistent: nPrvIn huge */
         const pm_section *s1 = pm_binfile_find(&bf, 1);
         memcpy(m, img, n);
-        put32(m + s1->offset + 4 + 32 + 12, 0xffffffffu);
+        pm_put_le32(m + s1->offset + 4 + 32 + 12, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         /* a non-BLS prime */
         memcpy(m, img, n);
@@ -260,26 +240,21 @@ static void r1cs_hostile(void **state) {
 
 /* Random byte mutations of the smallest fixture: any status is fine, crashing is not (run this
  * under -DPROOFMILL_SANITIZE=ON). */
+/* The reader on a mutated image, for pm_test_mutations: 0 when accepted. */
+static int try_mutant(const uint8_t *img, size_t n) {
+    pm_error err;
+    return try_image(img, n, &err) != PM_OK;
+}
+
 static void r1cs_fuzz(void **state) {
     (void)state;
     pm_test_seed();
     char path[4096];
     if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.r1cs")) return;
     size_t n;
-    uint8_t *img = slurp(path, &n);
+    uint8_t *img = pm_test_slurp(path, &n);
     assert_non_null(img);
-    uint8_t *m = malloc(n);
-    size_t iters = pm_test_iters(300);
-    int refused = 0;
-    for (size_t it = 0; it < iters; it++) {
-        memcpy(m, img, n);
-        int flips = 1 + (int)(pm_rand64() % 4);
-        for (int f = 0; f < flips; f++) m[pm_rand64() % n] ^= (uint8_t)(1u + pm_rand64() % 255u);
-        pm_error err;
-        refused += try_image(m, n, &err) != PM_OK;
-    }
-    printf("%zu mutated images, %d refused, none crashed\n", iters, refused);
-    free(m);
+    pm_test_mutations(img, n, pm_test_iters(300), try_mutant);
     free(img);
 }
 

@@ -13,21 +13,6 @@
 
 static const char *const BLS[] = {"multiplier", "merkle_poseidon", "sha256_64"};
 
-static uint8_t *slurp(const char *path, size_t *n) {
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)sz + 1);
-    if (fread(b, 1, (size_t)sz, f) != (size_t)sz) sz = 0;
-    fclose(f);
-    b[sz] = 0;
-    *n = (size_t)sz;
-    return b;
-}
-
 /* ../shared/fixtures when present, else the repository's tests/data stand-ins (test_util.h). */
 static int fixture_path(char *out, size_t n, const char *curve, const char *circ, const char *file) {
     return pm_fixture_path(out, n, curve, circ, file);
@@ -49,7 +34,7 @@ static void wtns_fixtures(void **state) {
         /* public.json: a JSON list of decimal strings = w[1..nPublic] */
         size_t n;
         fixture_path(path, sizeof path, "bls12381", BLS[i], "public.json");
-        char *js = (char *)slurp(path, &n);
+        char *js = (char *)pm_test_slurp(path, &n);
         assert_non_null(js);
         uint32_t k = 0;
         mpz_t z, v;
@@ -98,12 +83,6 @@ static pm_status try_image(const uint8_t *img, size_t n, pm_error *err) {
     return st;
 }
 
-static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static void wtns_hostile(void **state) {
     (void)state;
@@ -111,7 +90,7 @@ static void wtns_hostile(void **state) {
     char path[4096];
     if (!fixture_path(path, sizeof path, "bls12381", "merkle_poseidon", "witness.wtns")) return;
     size_t n;
-    uint8_t *img = slurp(path, &n);
+    uint8_t *img = pm_test_slurp(path, &n);
     pm_error err;
     pm_binfile bf;
     assert_int_equal(pm_binfile_open_memory(&bf, img, n, "x", "wtns", 2, &err), PM_OK);
@@ -133,7 +112,7 @@ static void wtns_hostile(void **state) {
     /* non-canonical value 5: r itself, then all-ones */
     uint64_t v5 = s2->offset + 5 * 32;
     memcpy(m, img, n);
-    for (int i = 0; i < 4; i++) put64(m + v5 + 8 * i, FR_MODULUS.l[i]);
+    for (int i = 0; i < 4; i++) pm_put_le64(m + v5 + 8 * i, FR_MODULUS.l[i]);
     assert_int_equal(try_image(m, n, &err), PM_ERR_ENCODING);
     assert_int_equal(err.offset, v5);
     printf("%s (offset %llu)\n", err.msg, (unsigned long long)err.offset);
@@ -141,27 +120,27 @@ static void wtns_hostile(void **state) {
     assert_int_equal(try_image(m, n, &err), PM_ERR_ENCODING);
     /* value r-1 is fine */
     memcpy(m, img, n);
-    for (int i = 0; i < 4; i++) put64(m + v5 + 8 * i, FR_MODULUS.l[i] - (i == 0));
+    for (int i = 0; i < 4; i++) pm_put_le64(m + v5 + 8 * i, FR_MODULUS.l[i] - (i == 0));
     assert_int_equal(try_image(m, n, &err), PM_OK);
     /* version 1, magic, n8 = 48, nWitness lying, sizes lying */
     memcpy(m, img, n);
-    put32(m + 4, 1);
+    pm_put_le32(m + 4, 1);
     assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
     memcpy(m, img, n);
     memcpy(m, "zkey", 4);
     assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
     memcpy(m, img, n);
-    put32(m + s1->offset, 48);
+    pm_put_le32(m + s1->offset, 48);
     assert_int_not_equal(try_image(m, n, &err), PM_OK);
     memcpy(m, img, n);
-    put32(m + s1->offset + 36, 0xffffffffu);
+    pm_put_le32(m + s1->offset + 36, 0xffffffffu);
     assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
     printf("%s\n", err.msg);
     memcpy(m, img, n);
-    put64(m + s2->header_offset + 4, (uint64_t)1 << 62);
+    pm_put_le64(m + s2->header_offset + 4, (uint64_t)1 << 62);
     assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
     memcpy(m, img, n);
-    put32(m + s2->header_offset, 1); /* duplicate section 1 */
+    pm_put_le32(m + s2->header_offset, 1); /* duplicate section 1 */
     assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
     free(m);
     pm_binfile_close(&bf);
@@ -170,26 +149,21 @@ static void wtns_hostile(void **state) {
 
 /* Random byte mutations of the smallest fixture: any status is fine, crashing is not (run this
  * under -DPROOFMILL_SANITIZE=ON). */
+/* The reader on a mutated image, for pm_test_mutations: 0 when accepted. */
+static int try_mutant(const uint8_t *img, size_t n) {
+    pm_error err;
+    return try_image(img, n, &err) != PM_OK;
+}
+
 static void wtns_fuzz(void **state) {
     (void)state;
     pm_test_seed();
     char path[4096];
     if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "witness.wtns")) return;
     size_t n;
-    uint8_t *img = slurp(path, &n);
+    uint8_t *img = pm_test_slurp(path, &n);
     assert_non_null(img);
-    uint8_t *m = malloc(n);
-    size_t iters = pm_test_iters(300);
-    int refused = 0;
-    for (size_t it = 0; it < iters; it++) {
-        memcpy(m, img, n);
-        int flips = 1 + (int)(pm_rand64() % 4);
-        for (int f = 0; f < flips; f++) m[pm_rand64() % n] ^= (uint8_t)(1u + pm_rand64() % 255u);
-        pm_error err;
-        refused += try_image(m, n, &err) != PM_OK;
-    }
-    printf("%zu mutated images, %d refused, none crashed\n", iters, refused);
-    free(m);
+    pm_test_mutations(img, n, pm_test_iters(300), try_mutant);
     free(img);
 }
 

@@ -18,20 +18,6 @@
 
 static const char *const BLS[] = {"multiplier", "merkle_poseidon", "sha256_64"};
 
-static uint8_t *slurp(const char *path, size_t *n) {
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
-    if (fread(b, 1, (size_t)sz, f) != (size_t)sz) sz = 0;
-    fclose(f);
-    *n = (size_t)sz;
-    return b;
-}
-
 /* ../shared/fixtures when present, else the repository's tests/data stand-ins (test_util.h). */
 static int fixture_path(char *out, size_t n, const char *curve, const char *circ, const char *file) {
     return pm_fixture_path(out, n, curve, circ, file);
@@ -174,12 +160,6 @@ static pm_status try_image(const uint8_t *img, size_t n, pm_error *err) {
     return st;
 }
 
-static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static void zkey_hostile(void **state) {
     (void)state;
@@ -189,7 +169,7 @@ static void zkey_hostile(void **state) {
     for (int ci = 0; ci < 2; ci++) {
         if (!fixture_path(path, sizeof path, "bls12381", circs[ci], "circuit.zkey")) return;
         size_t n;
-        uint8_t *img = slurp(path, &n);
+        uint8_t *img = pm_test_slurp(path, &n);
         assert_non_null(img);
         pm_error err;
         pm_binfile bf;
@@ -218,11 +198,11 @@ static void zkey_hostile(void **state) {
         m[3] = 's';
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         memcpy(m, img, n);
-        put32(m + 4, 2);
+        pm_put_le32(m + 4, 2);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         for (uint32_t s = 0; s < bf.n_sections; s++) {
             memcpy(m, img, n);
-            put64(m + bf.sections[s].header_offset + 4, (uint64_t)n);
+            pm_put_le64(m + bf.sections[s].header_offset + 4, (uint64_t)n);
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
             assert_int_equal(err.offset, bf.sections[s].header_offset);
         }
@@ -230,7 +210,7 @@ static void zkey_hostile(void **state) {
         const pm_section *s10 = pm_binfile_find(&bf, 10);
         if (s10) {
             memcpy(m, img, n);
-            put32(m + s10->header_offset, 9);
+            pm_put_le32(m + s10->header_offset, 9);
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
             assert_non_null(strstr(err.msg, "duplicate"));
         }
@@ -239,26 +219,26 @@ static void zkey_hostile(void **state) {
                          *s4 = pm_binfile_find(&bf, 4), *s5 = pm_binfile_find(&bf, 5),
                          *s7 = pm_binfile_find(&bf, 7);
         memcpy(m, img, n);
-        put32(m + s1->offset, 2);
+        pm_put_le32(m + s1->offset, 2);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_non_null(strstr(err.msg, "plonk"));
         /* header: nVars changed -> section sizes disagree */
         uint64_t counts = s2->offset + 4 + 48 + 4 + 32;
         memcpy(m, img, n);
-        put32(m + counts, (uint32_t)(img[counts] + 1));
+        pm_put_le32(m + counts, (uint32_t)(img[counts] + 1));
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         printf("nVars+1: %s\n", err.msg);
         memcpy(m, img, n);
-        put32(m + counts + 4, 0x7fffffff); /* nPublic */
+        pm_put_le32(m + counts + 4, 0x7fffffff); /* nPublic */
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         memcpy(m, img, n);
-        put32(m + counts + 8, 3); /* domainSize */
+        pm_put_le32(m + counts + 8, 3); /* domainSize */
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
-        put32(m + counts + 8, 1u << 31); /* huge domain: refused by section 9's size, no big alloc */
+        pm_put_le32(m + counts + 8, 1u << 31); /* huge domain: refused by section 9's size, no big alloc */
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_non_null(strstr(err.msg, "section 9"));
         memcpy(m, img, n);
-        put32(m + counts, 0x7fffffffu); /* huge nVars */
+        pm_put_le32(m + counts, 0x7fffffffu); /* huge nVars */
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         /* a point off the curve: A point 1's y += 1 in the last limb byte 0 */
         memcpy(m, img, n);
@@ -286,21 +266,21 @@ static void zkey_hostile(void **state) {
         /* coefficients: matrix 2, constraint >= N, signal >= nVars, value >= r, count lying */
         uint64_t c0 = s4->offset + 4;
         memcpy(m, img, n);
-        put32(m + c0, 2);
+        pm_put_le32(m + c0, 2);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         assert_int_equal(err.offset, c0);
         memcpy(m, img, n);
-        put32(m + c0 + 4, 1u << 30);
+        pm_put_le32(m + c0 + 4, 1u << 30);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         memcpy(m, img, n);
-        put32(m + c0 + 8, 0xffffffffu);
+        pm_put_le32(m + c0 + 8, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         printf("bad signal: %s\n", err.msg);
         memcpy(m, img, n);
         memset(m + c0 + 12, 0xff, 32);
         assert_int_equal(try_image(m, n, &err), PM_ERR_ENCODING);
         memcpy(m, img, n);
-        put32(m + s4->offset, 0xffffffffu);
+        pm_put_le32(m + s4->offset, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         free(m);
         pm_binfile_close(&bf);
@@ -370,11 +350,11 @@ static void zkey_multiplier_proof_det(void **state) {
     assert_int_equal(wtns_read(&w, path, &err), PM_OK);
     size_t n;
     fixture_path(path, sizeof path, "bls12381", "multiplier", "proof_det_rs.json");
-    char *rsj = (char *)slurp(path, &n);
+    char *rsj = (char *)pm_test_slurp(path, &n);
     rsj = realloc(rsj, n + 1);
     rsj[n] = 0;
     fixture_path(path, sizeof path, "bls12381", "multiplier", "proof_det.json");
-    char *pj = (char *)slurp(path, &n);
+    char *pj = (char *)pm_test_slurp(path, &n);
     pj = realloc(pj, n + 1);
     pj[n] = 0;
     mpz_t z;
@@ -468,26 +448,21 @@ static void zkey_multiplier_proof_det(void **state) {
 
 /* Random byte mutations of the smallest fixture: any status is fine, crashing is not (run this
  * under -DPROOFMILL_SANITIZE=ON). */
+/* The reader on a mutated image, for pm_test_mutations: 0 when accepted. */
+static int try_mutant(const uint8_t *img, size_t n) {
+    pm_error err;
+    return try_image(img, n, &err) != PM_OK;
+}
+
 static void zkey_fuzz(void **state) {
     (void)state;
     pm_test_seed();
     char path[4096];
     if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.zkey")) return;
     size_t n;
-    uint8_t *img = slurp(path, &n);
+    uint8_t *img = pm_test_slurp(path, &n);
     assert_non_null(img);
-    uint8_t *m = malloc(n);
-    size_t iters = pm_test_iters(300);
-    int refused = 0;
-    for (size_t it = 0; it < iters; it++) {
-        memcpy(m, img, n);
-        int flips = 1 + (int)(pm_rand64() % 4);
-        for (int f = 0; f < flips; f++) m[pm_rand64() % n] ^= (uint8_t)(1u + pm_rand64() % 255u);
-        pm_error err;
-        refused += try_image(m, n, &err) != PM_OK;
-    }
-    printf("%zu mutated images, %d refused, none crashed\n", iters, refused);
-    free(m);
+    pm_test_mutations(img, n, pm_test_iters(300), try_mutant);
     free(img);
 }
 
@@ -498,7 +473,7 @@ static void zkey_reordered_sections(void **state) {
     char path[4096];
     if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.zkey")) return;
     size_t n;
-    uint8_t *img = slurp(path, &n);
+    uint8_t *img = pm_test_slurp(path, &n);
     pm_error err;
     pm_binfile bf;
     assert_int_equal(pm_binfile_open_memory(&bf, img, n, "x", "zkey", 1, &err), PM_OK);
