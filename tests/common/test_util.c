@@ -148,7 +148,9 @@ uint8_t *pm_test_slurp(const char *path, size_t *n) {
         fclose(f);
         return NULL;
     }
-    uint8_t *b = malloc(sz > 0 ? (size_t)sz : 1);
+    /* one extra byte: the buffer is always NUL-terminated, so text files can be strchr'd */
+    uint8_t *b = malloc((size_t)sz + 1);
+    if (b) b[sz] = 0;
     if (b && fread(b, 1, (size_t)sz, f) != (size_t)sz) {
         free(b);
         b = NULL;

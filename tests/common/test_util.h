@@ -44,7 +44,8 @@ const char *pm_shared_fixtures(void);
  * other), with a printed NOTE; returns 0 (printing SKIP) only for other curves. */
 int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit, const char *file);
 
-/* The whole file at path in a malloc'd buffer (*n bytes; NULL if it cannot be read). */
+/* The whole file at path in a malloc'd buffer of *n bytes plus a terminating NUL (not counted
+ * in *n), so text files can be read as C strings; NULL if it cannot be read. */
 uint8_t *pm_test_slurp(const char *path, size_t *n);
 /* Little-endian stores, for forging lying headers in hostile-input tests. */
 void pm_put_le32(uint8_t *p, uint32_t v);
