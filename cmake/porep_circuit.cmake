@@ -43,3 +43,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/symbols/check_symbols.sh)
            $<TARGET_FILE:proofmill_circuits>)
   set_tests_properties(symbols_prefix_circuits PROPERTIES LABELS circuits)
 endif()
+# Benchmark (run by hand): SpMV over a recorded partition, dictionary-coded vs full coefficients.
+if(EXISTS ${CMAKE_SOURCE_DIR}/bench/circuits/spmv.c)
+  add_executable(bench_circuits_spmv ${CMAKE_SOURCE_DIR}/bench/circuits/spmv.c)
+  target_link_libraries(bench_circuits_spmv PRIVATE proofmill_circuits proofmill_testutil)
+endif()

@@ -116,17 +116,63 @@ static int rows_reserve(pm_cs_rows *r, uint64_t rows_needed, uint64_t nnz_needed
         uint32_t *c = realloc(r->col, nc * sizeof *c);
         if (!c) return -1;
         r->col = c;
-        /* coef must stay 32-byte aligned (r1cs.h): aligned_alloc + copy */
-        fr_t *f = aligned_alloc(32, nc * sizeof *f);
+        uint32_t *f = realloc(r->cidx, nc * sizeof *f);
         if (!f) return -1;
-        if (r->coef) {
-            memcpy(f, r->coef, r->nnz * sizeof *f);
-            free(r->coef);
-        }
-        r->coef = f;
+        r->cidx = f;
         r->cap_nnz = nc;
     }
     return 0;
+}
+
+/* ---- the coefficient dictionary ---- */
+static uint32_t dict_hash(const fr_t *c) {
+    uint64_t h = c->l[0] ^ (c->l[1] * 0x9e3779b97f4a7c15ULL) ^ (c->l[2] >> 7) ^ (c->l[3] * 0xc2b2ae3d27d4eb4fULL);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return (uint32_t)(h >> 32);
+}
+
+/* Index of c in the dictionary, inserting it when new; UINT32_MAX when out of memory. */
+static uint32_t dict_index(pm_cs_dict *d, const fr_t *c) {
+    if ((uint64_t)(d->n + 1) * 2 > d->n_slots) { /* grow + rehash: keep at most half full */
+        uint32_t ns = d->n_slots ? d->n_slots * 2 : 4096;
+        if (ns == 0) return UINT32_MAX; /* 2^32 slots: not representable */
+        uint32_t *sl = calloc(ns, sizeof *sl);
+        if (!sl) return UINT32_MAX;
+        for (uint32_t i = 0; i < d->n; i++) {
+            uint32_t h = dict_hash(&d->tab[i]) & (ns - 1);
+            while (sl[h]) h = (h + 1) & (ns - 1);
+            sl[h] = i + 1;
+        }
+        free(d->slot);
+        d->slot = sl;
+        d->n_slots = ns;
+    }
+    uint32_t h = dict_hash(c) & (d->n_slots - 1);
+    while (d->slot[h]) {
+        uint32_t i = d->slot[h] - 1;
+        if (fr_eq(&d->tab[i], c)) return i;
+        h = (h + 1) & (d->n_slots - 1);
+    }
+    if (d->n == d->cap) {
+        uint32_t nc = d->cap ? d->cap * 2 : 1024;
+        if (nc <= d->cap) return UINT32_MAX;
+        fr_t *t = aligned_alloc(32, (size_t)nc * sizeof *t);
+        if (!t) return UINT32_MAX;
+        if (d->n) memcpy(t, d->tab, (size_t)d->n * sizeof *t);
+        free(d->tab);
+        d->tab = t;
+        d->cap = nc;
+    }
+    d->tab[d->n] = *c;
+    d->slot[h] = d->n + 1;
+    return d->n++;
+}
+
+static void dict_free(pm_cs_dict *d) {
+    free(d->tab);
+    free(d->slot);
+    memset(d, 0, sizeof *d);
 }
 
 static void rows_append(pm_cs *cs, pm_cs_rows *r, uint64_t row, pm_lc *lc) {
@@ -141,8 +187,13 @@ static void rows_append(pm_cs *cs, pm_cs_rows *r, uint64_t row, pm_lc *lc) {
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
+        uint32_t ci = dict_index(&cs->dict, &lc->t[i].coef);
+        if (ci == UINT32_MAX) {
+            cs->oom = 1;
+            return;
+        }
         r->col[r->nnz + i] = lc->t[i].var;
-        r->coef[r->nnz + i] = lc->t[i].coef;
+        r->cidx[r->nnz + i] = ci;
     }
     r->nnz += n;
     r->row_ptr[row + 1] = r->nnz;
@@ -165,6 +216,9 @@ void pm_cs_init(pm_cs *cs, unsigned flags) {
     cs->flags = flags;
     cs->first_bad = UINT64_MAX;
     (void)pm_fr_pow2(0);
+    if ((flags & PM_CS_RECORD) &&
+        (dict_index(&cs->dict, &FR_ONE) != 0 || dict_index(&cs->dict, pm_fr_minus_one()) != 1))
+        cs->oom = 1; /* entries 0 and 1 are 1 and -1 (r1cs_matrix_mul finds them either way) */
     pm_cs_alloc_input(cs, &FR_ONE);
 }
 
@@ -179,8 +233,9 @@ void pm_cs_free(pm_cs *cs) {
     for (int i = 0; i < 3; i++) {
         free(m[i]->row_ptr);
         free(m[i]->col);
-        free(m[i]->coef);
+        free(m[i]->cidx);
     }
+    dict_free(&cs->dict);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -342,7 +397,7 @@ void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c) {
 }
 
 static void rows_finish(r1cs_matrix_t *m, pm_cs_rows *r, uint32_t n_rows, uint32_t n_inputs,
-                        uint32_t n_cols) {
+                        uint32_t n_cols, const fr_t *tab, uint32_t n_tab) {
     for (uint64_t k = 0; k < r->nnz; k++) {
         pm_var v = r->col[k];
         r->col[k] = pm_var_is_input(v) ? pm_var_index(v) : n_inputs + pm_var_index(v);
@@ -352,7 +407,10 @@ static void rows_finish(r1cs_matrix_t *m, pm_cs_rows *r, uint32_t n_rows, uint32
     m->nnz = r->nnz;
     m->row_ptr = r->row_ptr;
     m->col = r->col;
-    m->coef = r->coef;
+    m->coef = NULL;
+    m->coef_idx = r->cidx;
+    m->coef_tab = tab;
+    m->n_coef_tab = n_tab;
     memset(r, 0, sizeof *r);
 }
 
@@ -378,9 +436,14 @@ pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err) {
         out->n_pub_in = cs->n_inputs - 1;
         out->n_prv_in = 0;
         out->n_constraints = (uint32_t)rows;
-        rows_finish(&out->A, &cs->A, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
-        rows_finish(&out->B, &cs->B, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
-        rows_finish(&out->C, &cs->C, (uint32_t)rows, cs->n_inputs, (uint32_t)cols);
+        const fr_t *tab = cs->dict.tab;
+        uint32_t n_tab = cs->dict.n;
+        rows_finish(&out->A, &cs->A, (uint32_t)rows, cs->n_inputs, (uint32_t)cols, tab, n_tab);
+        rows_finish(&out->B, &cs->B, (uint32_t)rows, cs->n_inputs, (uint32_t)cols, tab, n_tab);
+        rows_finish(&out->C, &cs->C, (uint32_t)rows, cs->n_inputs, (uint32_t)cols, tab, n_tab);
+        out->coef_tab_owned = cs->dict.tab;
+        cs->dict.tab = NULL; /* moved into *out */
+        cs->dict.n = cs->dict.cap = 0;
     }
     if (witness) {
         if (!pm_cs_witness(cs))

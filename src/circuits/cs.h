@@ -88,13 +88,23 @@ void pm_lc_canon(pm_lc *lc);
 static inline void pm_lc_clear(pm_lc *lc) { lc->n = 0; }
 void pm_lc_free(pm_lc *lc);
 
-/* A CSR matrix under construction: rows appended one at a time; col holds raw pm_var. */
+/* A CSR matrix under construction: rows appended one at a time; col holds raw pm_var, cidx the
+ * coefficient's index in the system's dictionary (pm_cs_dict). */
 typedef struct {
     uint64_t *row_ptr;
     uint32_t *col;
-    fr_t *coef;
+    uint32_t *cidx;
     uint64_t nnz, cap_nnz, cap_rows;
 } pm_cs_rows;
+
+/* The distinct coefficients of a recorded system (shared by A, B, C): an append-only table with
+ * an open-addressing hash index. Entries 0 and 1 are 1 and -1. */
+typedef struct {
+    fr_t *tab;
+    uint32_t n, cap;
+    uint32_t *slot;    /* hash slots: index + 1, 0 = free */
+    uint32_t n_slots;  /* power of two, kept at most half full */
+} pm_cs_dict;
 
 typedef struct pm_cs {
     unsigned flags;
@@ -104,6 +114,7 @@ typedef struct pm_cs {
     fr_t *in_val, *aux_val; /* PM_CS_WITNESS: values (Montgomery) */
     uint64_t in_cap, aux_cap;
     pm_cs_rows A, B, C;     /* PM_CS_RECORD */
+    pm_cs_dict dict;        /* PM_CS_RECORD: distinct coefficients */
     /* PM_CS_STATS (circuit constraints only; pm_cs_finish's input rows are not included) */
     uint64_t nnz[3];        /* terms of A, B, C after merging (zero coefficients included) */
     uint64_t nnz_nonzero[3];
@@ -148,8 +159,11 @@ void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v);
  * mode they are ignored (callers skip building them: see pm_cs_recording). Any may be NULL (= 0). */
 void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
 
-/* Finish: build the CSR system (RECORD; circuit rows only, see the file comment; NULL to skip) and the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux;
- * NULL to skip). out->n_pub_in = n_inputs - 1, n_prv_in = 0, n_wires = n_inputs + n_aux.
+/* Finish: build the CSR system (RECORD; circuit rows only, see the file comment; NULL to skip) and
+ * the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux; NULL to skip).
+ * out->n_pub_in = n_inputs - 1, n_prv_in = 0, n_wires = n_inputs + n_aux. The matrices are
+ * dictionary-coded (r1cs.h): coef_idx per term into one table of distinct coefficients, owned by
+ * *out (coef_tab_owned; entries 0 and 1 are 1 and -1).
  * Errors: PM_ERR_NOMEM (also when synthesis ran out of memory), PM_ERR_ARG when a mode needed
  * for a requested output was not set or sizes pass u32. The builder's buffers are moved into
  * *out; pm_cs_free is still required. */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char MAGIC[8] = {'P', 'M', 'C', 'S', 'R', 0, 'v', '1'};
+static const char MAGIC[8] = {'P', 'M', 'C', 'S', 'R', 0, 'v', '1'}; /* v1 and v2 (u32 version) */
 #define HDR 128u
 
 static uint64_t al64(uint64_t x) { return (x + 63) & ~63ull; }
@@ -29,7 +29,7 @@ pm_status pm_csr_density(uint64_t **out, const uint64_t **a_aux, const uint64_t 
     const r1cs_matrix_t *m[2] = {&cs->A, &cs->B};
     for (int k = 0; k < 2; k++)
         for (uint64_t t = 0; t < m[k]->nnz; t++) {
-            if (fr_is_zero(&m[k]->coef[t])) continue;
+            if (fr_is_zero(r1cs_coef(m[k], t))) continue;
             uint32_t c = m[k]->col[t];
             if (c < n_inputs) {
                 if (k == 1) bi[c / 64] |= 1ull << (c % 64);
@@ -57,6 +57,28 @@ static int pad_to(FILE *f, uint64_t *pos, uint64_t target) {
 }
 
 pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uint64_t tag, pm_error *err) {
+    const r1cs_matrix_t *m[3] = {&cs->A, &cs->B, &cs->C};
+    /* version 2 when the matrices are dictionary-coded (all non-empty ones, one shared table) */
+    const fr_t *tab = NULL;
+    uint32_t n_tab = 0;
+    int n_dict = 0, n_full = 0;
+    for (int k = 0; k < 3; k++) {
+        if (m[k]->nnz == 0) continue;
+        if (m[k]->coef_idx) {
+            if (n_dict && (m[k]->coef_tab != tab || m[k]->n_coef_tab != n_tab))
+                return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET,
+                                    "matrices A, B, C use different coefficient tables");
+            tab = m[k]->coef_tab;
+            n_tab = m[k]->n_coef_tab;
+            n_dict++;
+        } else {
+            n_full++;
+        }
+    }
+    if (n_dict && n_full)
+        return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET,
+                        "matrices mix full and dictionary-coded coefficients");
+    const uint32_t version = n_dict ? 2u : 1u;
     uint64_t *bm;
     const uint64_t *a, *bi, *ba;
     pm_status st = pm_csr_density(&bm, &a, &bi, &ba, cs, n_inputs, err);
@@ -71,22 +93,31 @@ pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uin
     uint8_t h[HDR];
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
-    uint32_t u32s[4] = {1, cs->n_constraints, cs->n_wires, n_inputs};
+    uint32_t u32s[4] = {version, cs->n_constraints, cs->n_wires, n_inputs};
     memcpy(h + 8, u32s, 16);
     uint64_t u64s[4] = {cs->A.nnz, cs->B.nnz, cs->C.nnz, tag};
     memcpy(h + 24, u64s, 32);
+    memcpy(h + 56, &n_tab, 4);
     uint64_t pos = 0;
     int bad = wr(f, h, HDR);
     pos = HDR;
-    const r1cs_matrix_t *m[3] = {&cs->A, &cs->B, &cs->C};
     for (int k = 0; k < 3 && !bad; k++) {
         uint64_t rp_n = (uint64_t)cs->n_constraints + 1;
         bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->row_ptr, rp_n * 8);
         pos += rp_n * 8;
         bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->col, m[k]->nnz * 4);
         pos += m[k]->nnz * 4;
-        bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->coef, m[k]->nnz * sizeof(fr_t));
-        pos += m[k]->nnz * sizeof(fr_t);
+        if (version == 2) {
+            bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->coef_idx, m[k]->nnz * 4);
+            pos += m[k]->nnz * 4;
+        } else {
+            bad |= pad_to(f, &pos, al64(pos)) || wr(f, m[k]->coef, m[k]->nnz * sizeof(fr_t));
+            pos += m[k]->nnz * sizeof(fr_t);
+        }
+    }
+    if (version == 2 && !bad) {
+        bad |= pad_to(f, &pos, al64(pos)) || wr(f, tab, (size_t)n_tab * sizeof(fr_t));
+        pos += (uint64_t)n_tab * sizeof(fr_t);
     }
     uint64_t n_aux = cs->n_wires - n_inputs;
     const uint64_t *bms[3] = {a, bi, ba};
@@ -141,8 +172,19 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
         st = pm_error_set(err, PM_ERR_FORMAT, path, 0, "not a proofmill CSR file (bad magic)");
         goto fail;
     }
-    if (u32s[0] != 1) {
-        st = pm_error_set(err, PM_ERR_FORMAT, path, 8, "version %u (expected 1)", u32s[0]);
+    const uint32_t version = u32s[0];
+    if (version != 1 && version != 2) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 8, "version %u (expected 1 or 2)", version);
+        goto fail;
+    }
+    uint32_t n_tab = 0;
+    memcpy(&n_tab, b + 56, 4);
+    if (version == 1 && n_tab != 0) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 56, "version 1 file with a coefficient table size");
+        goto fail;
+    }
+    if ((uint64_t)n_tab * sizeof(fr_t) > (uint64_t)len) {
+        st = pm_error_set(err, PM_ERR_FORMAT, path, 56, "coefficient table of %u entries exceeds the file", n_tab);
         goto fail;
     }
     uint32_t n_rows = u32s[1], n_cols = u32s[2], n_inputs = u32s[3];
@@ -160,8 +202,9 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
                               (unsigned long long)nnz);
             goto fail;
         }
+        const uint64_t csz = version == 2 ? 4u : sizeof(fr_t); /* coefficient index or value */
         uint64_t rp = al64(pos), cl = al64(rp + ((uint64_t)n_rows + 1) * 8), cf = al64(cl + nnz * 4);
-        pos = cf + nnz * sizeof(fr_t);
+        pos = cf + nnz * csz;
         if (pos > len) {
             st = pm_error_set(err, PM_ERR_FORMAT, path, len, "truncated: matrix %c needs %llu bytes, file has %zu",
                               "ABC"[k], (unsigned long long)pos, len);
@@ -172,7 +215,8 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
         m[k]->nnz = nnz;
         m[k]->row_ptr = (uint64_t *)(b + rp);
         m[k]->col = (uint32_t *)(b + cl);
-        m[k]->coef = (fr_t *)(b + cf);
+        if (version == 2) m[k]->coef_idx = (uint32_t *)(b + cf);
+        else m[k]->coef = (fr_t *)(b + cf);
         if (m[k]->row_ptr[0] != 0 || m[k]->row_ptr[n_rows] != nnz) {
             st = pm_error_set(err, PM_ERR_FORMAT, path, rp, "matrix %c: row_ptr does not span 0..nnz", "ABC"[k]);
             goto fail;
@@ -189,10 +233,35 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
                                   m[k]->col[t], n_cols);
                 goto fail;
             }
-            if (!limbs_lt_r(&m[k]->coef[t])) {
+            if (version == 2) {
+                if (m[k]->coef_idx[t] >= n_tab) {
+                    st = pm_error_set(err, PM_ERR_FORMAT, path, cf + 4 * t,
+                                      "matrix %c: coefficient index %u >= table size %u", "ABC"[k],
+                                      m[k]->coef_idx[t], n_tab);
+                    goto fail;
+                }
+            } else if (!limbs_lt_r(&m[k]->coef[t])) {
                 st = pm_error_set(err, PM_ERR_ENCODING, path, cf + 32 * t, "matrix %c: coefficient >= r", "ABC"[k]);
                 goto fail;
             }
+        }
+    }
+    if (version == 2) { /* the table, after the three matrices */
+        uint64_t tb = al64(pos);
+        pos = tb + (uint64_t)n_tab * sizeof(fr_t);
+        if (pos > len) {
+            st = pm_error_set(err, PM_ERR_FORMAT, path, len, "truncated coefficient table (%u entries)", n_tab);
+            goto fail;
+        }
+        const fr_t *tab = (const fr_t *)(b + tb);
+        for (uint32_t i = 0; i < n_tab; i++)
+            if (!limbs_lt_r(&tab[i])) {
+                st = pm_error_set(err, PM_ERR_ENCODING, path, tb + 32ull * i, "coefficient table entry %u >= r", i);
+                goto fail;
+            }
+        for (int k = 0; k < 3; k++) {
+            m[k]->coef_tab = tab;
+            m[k]->n_coef_tab = n_tab;
         }
     }
     uint64_t n_aux = n_cols - n_inputs, off[3];

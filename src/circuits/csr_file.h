@@ -2,19 +2,26 @@
  * csr_file.h — a recorded constraint system (r1cs.h CSR matrices A, B, C) with its input count and
  * bellperson's density bitmaps, saved once to disk and memory-mapped for every later proof.
  *
- * File layout ("PMCSR" v1; all integers little-endian; every array starts at a multiple of 64):
- *   header (128 bytes): magic "PMCSR\0v1" (8), u32 version = 1, u32 n_rows (circuit constraints,
- *     bellperson's input rows not included), u32 n_cols (= n_inputs + n_aux), u32 n_inputs (ONE
- *     included), u64 nnz_A, nnz_B, nnz_C, u64 tag (caller's shape identifier, e.g. sector size),
- *     zero padding;
- *   for A, B, C in turn: row_ptr (n_rows + 1) u64, col (nnz) u32, coef (nnz) × 32 bytes = fr_t
- *     Montgomery limbs (r1cs.h layout);
+ * File layout ("PMCSR" v1 and v2; all integers little-endian; every array starts at a multiple of
+ * 64):
+ *   header (128 bytes): magic "PMCSR\0v1" (8), u32 version (1 or 2), u32 n_rows (circuit
+ *     constraints, bellperson's input rows not included), u32 n_cols (= n_inputs + n_aux), u32
+ *     n_inputs (ONE included), u64 nnz_A, nnz_B, nnz_C, u64 tag (caller's shape identifier, e.g.
+ *     sector size), u32 n_coef_tab (v2; 0 in v1) at offset 56, zero padding;
+ *   for A, B, C in turn: row_ptr (n_rows + 1) u64, col (nnz) u32, then
+ *     v1: coef (nnz) × 32 bytes = fr_t Montgomery limbs (r1cs.h layout);
+ *     v2: coef_idx (nnz) u32, indices into the coefficient table;
+ *   v2 only: the coefficient table, n_coef_tab × 32 bytes (fr_t Montgomery), shared by A, B, C;
  *   density: a_aux, b_input, b_aux bitmaps, ceil(bits/64) u64 words each (bit j of word j/64).
+ * pm_csr_save writes v2 for dictionary-coded matrices (what pm_cs_finish records: a 32 GiB PoRep
+ * partition's 722 M terms take 8 bytes each, ~9 GB with row pointers, instead of ~29 GB in v1)
+ * and v1 for matrices with full coefficients (e.g. a circom .r1cs). Both are read.
  * Density (bellperson prover/native.rs): an aux variable is set in a_aux (b_aux) when some A (B)
  * term has it with a non-zero coefficient; b_input likewise over inputs. Inputs are dense in A.
  *
  * Loading maps the file read-only (MAP_PRIVATE) and checks the header against the file size,
- * every row_ptr (monotone, ending at nnz), every column (< n_cols) and every coefficient (< r), so
+ * every row_ptr (monotone, ending at nnz), every column (< n_cols), every coefficient (< r; in v2
+ * every table entry < r and every index < n_coef_tab), so
  * a truncated or hostile file is refused (PM_ERR_FORMAT / PM_ERR_ENCODING naming the offset)
  * before an SpMV can read out of bounds. Loading 2 KiB's 15 M terms takes well under a second.
  */
@@ -47,8 +54,10 @@ typedef struct {
 pm_status pm_csr_density(uint64_t **out, const uint64_t **a_aux, const uint64_t **b_input,
                          const uint64_t **b_aux, const r1cs_t *cs, uint32_t n_inputs, pm_error *err);
 
-/* Write cs (with n_inputs and tag; density computed here) to path, atomically (temp + rename).
- * Errors: PM_ERR_IO (names the path), PM_ERR_NOMEM, PM_ERR_ARG. */
+/* Write cs (with n_inputs and tag; density computed here) to path, atomically (temp + rename):
+ * v2 when its matrices are dictionary-coded, v1 when they hold full coefficients.
+ * Errors: PM_ERR_IO (names the path), PM_ERR_NOMEM, PM_ERR_ARG (matrices mixing the two codings
+ * or using different tables). */
 pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uint64_t tag, pm_error *err);
 
 /* Map path and check it (file comment). On success *f owns the mapping (pm_csr_close).

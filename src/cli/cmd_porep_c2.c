@@ -66,9 +66,10 @@ static int c2_circuit_record(int argc, char **argv) {
         r1cs_free(&cs);
         return pm_cli_fail(&err);
     }
-    printf("recorded %u constraints, %u inputs, %u aux; nnz A %llu B %llu C %llu; record %.2f s, save %.2f s -> %s\n",
+    printf("recorded %u constraints, %u inputs, %u aux; nnz A %llu B %llu C %llu; %u distinct coefficients; "
+           "record %.2f s, save %.2f s -> %s\n",
            cs.n_constraints, nin, cs.n_wires - nin, (unsigned long long)cs.A.nnz, (unsigned long long)cs.B.nnz,
-           (unsigned long long)cs.C.nnz, t1 - t0, t2 - t1, outp);
+           (unsigned long long)cs.C.nnz, cs.A.n_coef_tab, t1 - t0, t2 - t1, outp);
     r1cs_free(&cs);
     return PM_EXIT_OK;
 }

@@ -20,7 +20,7 @@ static double now_s(void) {
 /* mark[i] = 1 for each column with a nonzero coefficient in m. */
 static void density(uint8_t *mark, const r1cs_matrix_t *m) {
     for (uint64_t t = 0; t < m->nnz; t++)
-        if (!fr_is_zero(&m->coef[t])) mark[m->col[t]] = 1;
+        if (!fr_is_zero(r1cs_coef(m, t))) mark[m->col[t]] = 1;
 }
 
 pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_params_t *p,

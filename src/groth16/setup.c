@@ -182,7 +182,7 @@ static void accumulate(fr_t *u, const r1cs_matrix_t *m, const fr_t *lag) {
     for (uint32_t c = 0; c < m->n_rows; c++) {
         for (uint64_t t = m->row_ptr[c]; t < m->row_ptr[c + 1]; t++) {
             fr_t p;
-            fr_mul(&p, &m->coef[t], &lag[c]);
+            fr_mul(&p, r1cs_coef(m, t), &lag[c]);
             fr_add(&u[m->col[t]], &u[m->col[t]], &p);
         }
     }
@@ -412,7 +412,7 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
                     e->matrix = (uint32_t)m;
                     e->constraint = c;
                     e->signal = M->col[q];
-                    fr_to_mont(&e->value, &M->coef[q]);
+                    fr_to_mont(&e->value, r1cs_coef(M, q));
                 }
             }
         }

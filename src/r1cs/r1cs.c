@@ -27,6 +27,7 @@ void r1cs_matrix_free(r1cs_matrix_t *m) {
     free(m->row_ptr);
     free(m->col);
     free(m->coef);
+    free(m->coef_idx);
     memset(m, 0, sizeof *m);
 }
 
@@ -35,6 +36,7 @@ void r1cs_free(r1cs_t *cs) {
     r1cs_matrix_free(&cs->A);
     r1cs_matrix_free(&cs->B);
     r1cs_matrix_free(&cs->C);
+    free(cs->coef_tab_owned);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -164,12 +166,14 @@ static pm_status r1cs_parse(r1cs_t *cs, pm_binfile *bf, pm_error *err) {
     pm_reader_u64(&r, &cs->n_labels, "nLabels", err);
     pm_reader_u32(&r, &cs->n_constraints, "nConstraints", err);
     uint64_t hdr = r.pos - R1CS_HEADER_SIZE;
-    if (cs->n_wires == 0 ||
-        (uint64_t)cs->n_pub_out + cs->n_pub_in + cs->n_prv_in >= (uint64_t)cs->n_wires)
+    /* Wire 0 and the public signals (wires 1..nPublic) must be wires. nPrvIn is not bounded by
+     * nWires: circom --O2 counts every private input of main there, also those its
+     * simplification removed from the wires ("private inputs: 3 (2 belong to witness)"). */
+    if (cs->n_wires == 0 || (uint64_t)cs->n_pub_out + cs->n_pub_in >= (uint64_t)cs->n_wires)
         return pm_error_set(err, PM_ERR_FORMAT, name, hdr + 4 + n8,
-                            "header: nWires = %u cannot hold wire 0 + %u outputs + %u public + %u "
-                            "private inputs",
-                            cs->n_wires, cs->n_pub_out, cs->n_pub_in, cs->n_prv_in);
+                            "header: nWires = %u cannot hold wire 0 + %u outputs + %u public "
+                            "inputs",
+                            cs->n_wires, cs->n_pub_out, cs->n_pub_in);
 
     /* Section 3 (wire -> label map, one u64 per wire) is the only part of the file whose size
      * follows nWires: when present it must agree, so that a 100-byte file cannot claim 2^32
@@ -223,7 +227,7 @@ static inline void row_dot(fr_t *out, const r1cs_matrix_t *m, uint32_t k, const 
                            const fr_t *minus_one) {
     fr_t acc = FR_ZERO, t;
     for (uint64_t i = m->row_ptr[k], e = m->row_ptr[k + 1]; i < e; i++) {
-        const fr_t *c = &m->coef[i];
+        const fr_t *c = r1cs_coef(m, i);
         const fr_t *x = &w[m->col[i]];
         if (fr_is_one(c)) {
             fr_add(&acc, &acc, x);
@@ -237,6 +241,36 @@ static inline void row_dot(fr_t *out, const r1cs_matrix_t *m, uint32_t k, const 
     *out = acc;
 }
 
+/* The same for a dictionary-coded matrix: which table entries are 1 and -1 is found once per
+ * product (one1 / neg1: their indices, UINT32_MAX when absent), so a term costs an index compare
+ * and the table lookup (the table is small and stays in cache). */
+static inline void row_dot_dict(fr_t *out, const r1cs_matrix_t *m, uint32_t k, const fr_t *w,
+                                uint32_t one1, uint32_t neg1) {
+    fr_t acc = FR_ZERO, t;
+    const uint32_t *idx = m->coef_idx;
+    for (uint64_t i = m->row_ptr[k], e = m->row_ptr[k + 1]; i < e; i++) {
+        const uint32_t ci = idx[i];
+        const fr_t *x = &w[m->col[i]];
+        if (ci == one1) {
+            fr_add(&acc, &acc, x);
+        } else if (ci == neg1) {
+            fr_sub(&acc, &acc, x);
+        } else {
+            fr_mul(&t, &m->coef_tab[ci], x);
+            fr_add(&acc, &acc, &t);
+        }
+    }
+    *out = acc;
+}
+
+static void dict_pm1(const r1cs_matrix_t *m, const fr_t *minus_one, uint32_t *one1, uint32_t *neg1) {
+    *one1 = *neg1 = UINT32_MAX;
+    for (uint32_t i = 0; i < m->n_coef_tab; i++) {
+        if (*one1 == UINT32_MAX && fr_is_one(&m->coef_tab[i])) *one1 = i;
+        if (*neg1 == UINT32_MAX && fr_eq(&m->coef_tab[i], minus_one)) *neg1 = i;
+    }
+}
+
 pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const fr_t *w,
                           size_t n_w, pm_error *err) {
     if (n_out != m->n_rows || n_w < m->n_cols)
@@ -246,6 +280,13 @@ pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const
     int64_t rows = (int64_t)m->n_rows;
     fr_t m1;
     fr_neg(&m1, &FR_ONE);
+    if (m->coef_idx) {
+        uint32_t one1, neg1;
+        dict_pm1(m, &m1, &one1, &neg1);
+        PM_OMP(parallel for schedule(dynamic, 512) if (rows >= 4096))
+        for (int64_t k = 0; k < rows; k++) row_dot_dict(&out[k], m, (uint32_t)k, w, one1, neg1);
+        return PM_OK;
+    }
     PM_OMP(parallel for schedule(dynamic, 512) if (rows >= 4096))
     for (int64_t k = 0; k < rows; k++) row_dot(&out[k], m, (uint32_t)k, w, &m1);
     return PM_OK;

@@ -39,15 +39,30 @@
 extern "C" {
 #endif
 
-/* A sparse n_rows x n_cols matrix over Fr in CSR form (layout in the file comment). */
+/* A sparse n_rows x n_cols matrix over Fr in CSR form (layout in the file comment).
+ * Coefficients are stored in one of two ways:
+ *  - full: coef[t] for every term t (coef_idx == NULL) — what the circom reader builds;
+ *  - dictionary-coded: coef == NULL, coef_idx[t] indexes a table of the distinct coefficients
+ *    (coef_tab, n_coef_tab entries, Montgomery, shared by A, B and C and owned by the r1cs_t).
+ *    Recorded Filecoin circuits use a few thousand distinct values (±1, powers of two, Poseidon
+ *    constants) over 722 M terms, so a term costs 8 bytes instead of 36 (csr_file.h).
+ * Read a coefficient with r1cs_coef(). */
 typedef struct {
     uint32_t n_rows;
     uint32_t n_cols;
     uint64_t nnz;
-    uint64_t *row_ptr; /* n_rows + 1 */
-    uint32_t *col;     /* nnz */
-    fr_t *coef;        /* nnz, Montgomery form, 32-byte aligned */
+    uint64_t *row_ptr;      /* n_rows + 1 */
+    uint32_t *col;          /* nnz */
+    fr_t *coef;             /* nnz, Montgomery form, 32-byte aligned; NULL when dictionary-coded */
+    uint32_t *coef_idx;     /* nnz indices < n_coef_tab, or NULL (full coefficients) */
+    const fr_t *coef_tab;   /* n_coef_tab distinct coefficients (Montgomery); not owned here */
+    uint32_t n_coef_tab;
 } r1cs_matrix_t;
+
+/* Coefficient of term t (< m->nnz) of m, in either storage. */
+static inline const fr_t *r1cs_coef(const r1cs_matrix_t *m, uint64_t t) {
+    return m->coef_idx ? &m->coef_tab[m->coef_idx[t]] : &m->coef[t];
+}
 
 /* A constraint system read from a circom .r1cs file. */
 typedef struct {
@@ -58,6 +73,8 @@ typedef struct {
     uint64_t n_labels;      /* header nLabels */
     uint32_t n_constraints; /* header nConstraints = rows of A, B, C */
     r1cs_matrix_t A, B, C;  /* n_constraints x n_wires each */
+    fr_t *coef_tab_owned;   /* the dictionary of dictionary-coded A, B, C when this r1cs_t owns
+                             * it (freed by r1cs_free); NULL otherwise */
 } r1cs_t;
 
 /* Number of public signals, nPubOut + nPubIn (= zkey nPublic; wire 0 not counted). */
@@ -67,20 +84,22 @@ uint32_t r1cs_n_public(const r1cs_t *cs);
  * Checks: container magic "r1cs", version 1, sections 1 (header) and 2 (constraints) present and
  * unique (3, 4, 5 are ignored); header exactly 64 bytes with n8 = 32; prime = BLS12-381 r
  * (BN254's r is PM_ERR_CURVE "bn128 is not supported yet"; other primes PM_ERR_CURVE);
- * nPubOut + nPubIn + nPrvIn < nWires; every term's wireId < nWires (PM_ERR_FORMAT naming the
- * constraint, matrix and offset); every coefficient < r (PM_ERR_ENCODING); section 2 consumed
- * exactly. Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_ENCODING, PM_ERR_CURVE, PM_ERR_NOMEM.
+ * nPubOut + nPubIn < nWires (nPrvIn is not checked: circom --O2 counts the private inputs its
+ * simplification removed from the wires, so nPrvIn may exceed nWires - 1 - nPublic); every term's
+ * wireId < nWires (PM_ERR_FORMAT naming the constraint, matrix and offset); every coefficient < r
+ * (PM_ERR_ENCODING); section 2 consumed exactly. Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_ENCODING,
+ * PM_ERR_CURVE, PM_ERR_NOMEM.
  * On error *cs is zeroed (r1cs_free is still safe). */
 pm_status r1cs_read(r1cs_t *cs, const char *path, pm_error *err);
 /* The same from a memory image of the file (size bytes; name labels errors). */
 pm_status r1cs_read_memory(r1cs_t *cs, const void *data, size_t size, const char *name,
                            pm_error *err);
-/* Free the matrices and zero *cs. Accepts a zeroed struct. */
+/* Free the matrices (and an owned coefficient dictionary) and zero *cs. Accepts a zeroed struct. */
 void r1cs_free(r1cs_t *cs);
 
-/* Free one matrix's arrays and zero it. */
+/* Free one matrix's arrays (row_ptr, col, coef, coef_idx; not coef_tab) and zero it. */
 void r1cs_matrix_free(r1cs_matrix_t *m);
-/* out[k] = sum_t m->coef[t] * w[m->col[t]] over row k's terms, for k < n_out.
+/* out[k] = sum_t coef_t * w[m->col[t]] over row k's terms (coef_t = r1cs_coef(m, t)), k < n_out.
  * out: n_out = m->n_rows elements (Montgomery); w: n_w >= m->n_cols elements (Montgomery).
  * Row-parallel (OpenMP), no allocation. Errors: PM_ERR_ARG when n_out != m->n_rows or
  * n_w < m->n_cols (nothing written). Time depends on the (public) sparsity pattern and on

@@ -190,7 +190,7 @@ pm_status r1cs_write(const char *path, const r1cs_t *cs, pm_error *err) {
             for (uint64_t t = M[m]->row_ptr[k]; t < M[m]->row_ptr[k + 1]; t++) {
                 uint8_t b[32];
                 put_u32(f, M[m]->col[t]);
-                fr_to_le_bytes(b, &M[m]->coef[t]);
+                fr_to_le_bytes(b, r1cs_coef(M[m], t));
                 fwrite(b, 1, 32, f);
             }
         }
