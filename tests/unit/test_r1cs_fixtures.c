@@ -216,11 +216,28 @@ static void r1cs_hostile(void **state) {
             pm_put_le32(m + s2->offset, 0x7fffffffu); /* nTerms lying */
             assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
         }
-        /* header counts inconsistent: nPrvIn huge */
+        /* header counts inconsistent: the public signals (nPubOut at +4, nPubIn at +8 after
+         * nWires) do not fit in nWires (nPrvIn is not checked: r1cs_prv_in_beyond_wires) */
         const pm_section *s1 = pm_binfile_find(&bf, 1);
+        const uint64_t off_wires = s1->offset + 4 + 32;
+        uint32_t n_wires = (uint32_t)img[off_wires] | (uint32_t)img[off_wires + 1] << 8 |
+                           (uint32_t)img[off_wires + 2] << 16 | (uint32_t)img[off_wires + 3] << 24;
         memcpy(m, img, n);
-        pm_put_le32(m + s1->offset + 4 + 32 + 12, 0xffffffffu);
+        pm_put_le32(m + off_wires + 8, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        assert_non_null(strstr(err.msg, "cannot hold"));
+        memcpy(m, img, n);
+        pm_put_le32(m + off_wires + 4, 0xffffffffu);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n); /* nPubOut + nPubIn = nWires: no room for wire 0 */
+        pm_put_le32(m + off_wires + 4, n_wires);
+        pm_put_le32(m + off_wires + 8, 0);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n); /* nPubOut + nPubIn = nWires - 1: every wire but wire 0 public */
+        pm_put_le32(m + off_wires + 4, n_wires - 1);
+        pm_put_le32(m + off_wires + 8, 0);
+        pm_put_le32(m + off_wires + 12, 0);
+        assert_int_equal(try_image(m, n, &err), PM_OK);
         /* a non-BLS prime */
         memcpy(m, img, n);
         m[s1->offset + 4] ^= 2;
@@ -236,6 +253,49 @@ static void r1cs_hostile(void **state) {
     r1cs_t cs;
     assert_int_equal(r1cs_read(&cs, "/nonexistent/x.r1cs", &err), PM_ERR_IO);
     printf("missing file: %s\n", err.msg);
+}
+
+/* Regression: circom --O2 writes nPrvIn = every private input of main, also those its
+ * simplification removed from the wires (`circom --O2` of a template with an input that no
+ * constraint uses: "private inputs: 3 (2 belong to witness)", nWires 4 = wire 0 + 1 output + 2
+ * inputs). The reader refused such files ("nWires = 4 cannot hold wire 0 + 1 outputs + 0 public
+ * + 3 private inputs"), so `groth16 prove --r1cs` and `groth16 setup` failed on valid circuits
+ * (tests/cli/test_groth16_shapes.sh, shape unused_O2). The multiplier fixture (nWires 4, 1
+ * output, 2 private inputs) with nPrvIn raised to 3 and to 2^32 - 1 is that header. */
+static void r1cs_prv_in_beyond_wires(void **state) {
+    (void)state;
+    char path[4096];
+    if (!fixture_path(path, sizeof path, "bls12381", "multiplier", "circuit.r1cs")) return;
+    size_t n;
+    uint8_t *img = pm_test_slurp(path, &n);
+    assert_non_null(img);
+    pm_error err;
+    pm_binfile bf;
+    assert_int_equal(pm_binfile_open_memory(&bf, img, n, "x", "r1cs", 1, &err), PM_OK);
+    const uint64_t off_wires = pm_binfile_find(&bf, 1)->offset + 4 + 32;
+    pm_binfile_close(&bf);
+    r1cs_t ref;
+    assert_int_equal(r1cs_read_memory(&ref, img, n, "multiplier.r1cs", &err), PM_OK);
+    wtns_t w;
+    fixture_path(path, sizeof path, "bls12381", "multiplier", "witness.wtns");
+    assert_int_equal(wtns_read(&w, path, &err), PM_OK);
+    const uint32_t prv[] = {ref.n_wires - 1 - r1cs_n_public(&ref) + 1, ref.n_wires, 0xffffffffu};
+    for (size_t i = 0; i < sizeof prv / sizeof *prv; i++) {
+        pm_put_le32(img + off_wires + 12, prv[i]);
+        r1cs_t cs;
+        pm_status st = r1cs_read_memory(&cs, img, n, "o2.r1cs", &err);
+        if (st) printf("nPrvIn %u: %s\n", prv[i], err.msg);
+        assert_int_equal(st, PM_OK);
+        assert_int_equal(cs.n_prv_in, prv[i]);
+        assert_int_equal(cs.n_wires, ref.n_wires);
+        assert_int_equal(r1cs_n_public(&cs), r1cs_n_public(&ref));
+        assert_int_equal(cs.n_constraints, ref.n_constraints);
+        assert_int_equal(r1cs_check_satisfied(NULL, &cs, w.values, w.n_values, &err), PM_OK);
+        r1cs_free(&cs);
+    }
+    wtns_free(&w);
+    r1cs_free(&ref);
+    free(img);
 }
 
 /* Random byte mutations of the smallest fixture: any status is fine, crashing is not (run this
@@ -263,6 +323,7 @@ int main(void) {
         cmocka_unit_test(r1cs_fixture_counts_and_satisfied),
         cmocka_unit_test(r1cs_bn128_refused),
         cmocka_unit_test(r1cs_hostile),
+        cmocka_unit_test(r1cs_prv_in_beyond_wires),
         cmocka_unit_test(r1cs_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
