@@ -411,19 +411,22 @@ static pm_status part_counts(part_counts_t *out, const pm_porep_shape *s, pm_err
     return PM_OK;
 }
 
-pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
-                              const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err) {
-    *w = NULL;
-    *n_w = 0;
-    pm_status st = check_c1(s, c1, partition, err);
-    if (st) return st;
+pm_status pm_porep_witness_len(size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s, pm_error *err) {
     part_counts_t pc;
-    if ((st = part_counts(&pc, s, err))) return st;
+    pm_status st = part_counts(&pc, s, err);
+    if (st) return st;
     uint64_t n_in = pc.in_g + (uint64_t)s->challenges * pc.in_c;
-    uint64_t n_aux = pc.aux_g + (uint64_t)s->challenges * pc.aux_c, n = n_in + n_aux;
-    fr_t *v = aligned_alloc(32, (size_t)n * sizeof(fr_t));
-    if (!v) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %llu values (%.1f GB)",
-                                (unsigned long long)n, (double)n * 32 / 1e9);
+    *n_w = (size_t)(n_in + pc.aux_g + (uint64_t)s->challenges * pc.aux_c);
+    if (n_inputs) *n_inputs = (uint32_t)n_in;
+    return PM_OK;
+}
+
+/* Fill v (n = n_in + n_aux values, every one written) with the witness of `partition`. */
+static pm_status witness_fill(fr_t *v, const part_counts_t *pcp, const pm_porep_shape *s, const fil_c1_t *c1,
+                              uint32_t partition, unsigned threads, pm_error *err) {
+    const part_counts_t pc = *pcp;
+    pm_status st = PM_OK;
+    uint64_t n_in = pc.in_g + (uint64_t)s->challenges * pc.in_c;
     fr_t *aux = v + n_in;
     pm_cs cs;
     pm_cs_init_shared(&cs, v, 0, aux, 0);
@@ -470,13 +473,44 @@ pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const p
     }
     free(sts);
     free(errs);
+    return st;
+}
+
+pm_status pm_porep_witness_into(fr_t *w, size_t cap, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                                const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err) {
+    *n_w = 0;
+    pm_status st = check_c1(s, c1, partition, err);
+    if (st) return st;
+    part_counts_t pc;
+    if ((st = part_counts(&pc, s, err))) return st;
+    uint64_t n_in = pc.in_g + (uint64_t)s->challenges * pc.in_c;
+    uint64_t n = n_in + pc.aux_g + (uint64_t)s->challenges * pc.aux_c;
+    if (!w || cap < n)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "witness buffer of %zu values, %llu needed", cap,
+                            (unsigned long long)n);
+    if ((st = witness_fill(w, &pc, s, c1, partition, threads, err))) return st;
+    *n_w = (size_t)n;
+    if (n_inputs) *n_inputs = (uint32_t)n_in;
+    return PM_OK;
+}
+
+pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                              const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err) {
+    *w = NULL;
+    *n_w = 0;
+    pm_status st = check_c1(s, c1, partition, err);
+    if (st) return st;
+    size_t n;
+    if ((st = pm_porep_witness_len(&n, NULL, s, err))) return st;
+    fr_t *v = aligned_alloc(32, n * sizeof(fr_t));
+    if (!v) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %zu values (%.1f GB)", n,
+                                (double)n * 32 / 1e9);
+    st = pm_porep_witness_into(v, n, n_w, n_inputs, s, c1, partition, threads, err);
     if (st) {
         free(v);
         return st;
     }
     *w = v;
-    *n_w = (size_t)n;
-    if (n_inputs) *n_inputs = (uint32_t)n_in;
     return PM_OK;
 }
 

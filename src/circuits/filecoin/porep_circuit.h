@@ -91,6 +91,14 @@ int pm_porep_locate(unsigned *gadget, unsigned *challenge, const pm_porep_shape 
  * challenge allocates the same number of inputs and aux, so challenge i writes its own slice of the
  * final vector (offsets from a count-only synthesis of one challenge, cached per shape). The result
  * is identical to the serial synthesis (tested). pm_porep_witness = pm_porep_witness_mt(threads 0). */
+/* The witness length of one partition of shape s (*n_w values, *n_inputs of them inputs with ONE;
+ * n_inputs may be NULL), from the cached count-only synthesis. */
+pm_status pm_porep_witness_len(size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s, pm_error *err);
+/* pm_porep_witness_mt into a caller-owned buffer w of cap values (reused across partitions and
+ * proofs: every one of the *n_w values is overwritten, so a 32 GiB partition's 4.2 GB is not
+ * re-faulted per proof). PM_ERR_ARG when cap < the length (pm_porep_witness_len). */
+pm_status pm_porep_witness_into(fr_t *w, size_t cap, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
+                                const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err);
 pm_status pm_porep_witness_mt(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,
                               const fil_c1_t *c1, uint32_t partition, unsigned threads, pm_error *err);
 pm_status pm_porep_witness(fr_t **w, size_t *n_w, uint32_t *n_inputs, const pm_porep_shape *s,

@@ -274,6 +274,21 @@ static void synth_and_check(unsigned rp) {
             if (pm_porep_witness_mt(&w1, &n1, NULL, &g_shape, &c1, k, 1, &err)) fail_msg("1 thread: %s", err.msg);
             assert_memory_equal(w1, w, n_w * sizeof(fr_t));
             free(w1);
+            /* into a reused buffer full of another value (every value is overwritten), and a
+             * buffer one value short refused */
+            size_t cap;
+            uint32_t nin2;
+            assert_int_equal(pm_porep_witness_len(&cap, &nin2, &g_shape, &err), PM_OK);
+            assert_int_equal(cap, n_w);
+            assert_int_equal(nin2, nin);
+            fr_t *wb = aligned_alloc(32, cap * sizeof(fr_t));
+            memset(wb, 0xa5, cap * sizeof(fr_t));
+            size_t nb2;
+            assert_int_equal(pm_porep_witness_into(wb, cap, &nb2, NULL, &g_shape, &c1, k, 2, &err), PM_OK);
+            assert_int_equal(nb2, n_w);
+            assert_memory_equal(wb, w, n_w * sizeof(fr_t));
+            assert_int_equal(pm_porep_witness_into(wb, cap - 1, &nb2, NULL, &g_shape, &c1, k, 2, &err), PM_ERR_ARG);
+            free(wb);
         }
         if (pm_porep_check(&g_map.cs, &g_shape, w, n_w, &err)) fail_msg("check: %s", err.msg);
         check_public(w, &c1, k);
