@@ -14,6 +14,6 @@ out=$(mktemp -d)
 "$build/proofmill" groth16 prove -v "$fx/circuit.zkey" "$fx/witness.wtns" "$out/proof.json" "$out/public.json"
 "$build/proofmill" groth16 verify "$fx/verification_key.json" "$out/public.json" "$out/proof.json"
 if [ -x tests/oracles/node_modules/.bin/snarkjs ]; then
-  tests/oracles/node_modules/.bin/snarkjs groth16 verify "$fx/verification_key.json" "$out/public.json" "$out/proof.json"
+  tests/oracles/node_modules/.bin/snarkjs groth16 verify "$fx/verification_key.json" "$out/public.json" "$out/proof.json" | sed "s/\x1b\[[0-9;]*m//g"
 fi
 echo "demo: proof and public inputs in $out"

@@ -36,7 +36,7 @@ fi
 # Skipped tests and why (ctest prints only failures' output).
 log="$build/Testing/Temporary/LastTest.log"
 if [ -f "$log" ]; then
-  skipped=$(grep -E "SKIP|NOTE:" "$log" | sort | uniq -c | sort -rn | head -n 40)
+  skipped=$(grep -iE "skip(ped)?: |NOTE:" "$log" | sort | uniq -c | sort -rn | head -n 40) # lines that give a reason
   [ -n "$skipped" ] && { echo "test.sh: skip notes from the main pass:"; echo "$skipped" | sed 's/^/  /'; }
 fi
 exit $status

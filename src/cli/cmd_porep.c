@@ -19,8 +19,8 @@ void pm_porep_register(pm_porep_subcommand *cmd) {
 static void porep_help(FILE *f) {
     fprintf(f, "usage: proofmill porep <subcommand> [arguments]\n\nsubcommands:\n");
     for (pm_porep_subcommand *c = porep_registry; c; c = c->next)
-        fprintf(f, "  %-13s %s\n  %-13s   proofmill porep %s %s\n", c->name, c->summary, "", c->name,
-                c->usage);
+        fprintf(f, "  %-13s %s\n  %-13s   proofmill porep %s%s%s\n", c->name, c->summary, "", c->name,
+                c->usage[0] ? " " : "", c->usage);
 }
 
 static int cmd_porep(int argc, char **argv) {

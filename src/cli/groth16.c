@@ -343,7 +343,7 @@ static int cmd_groth16(int argc, char **argv) {
                "  proofmill groth16 prove --params key.params --r1cs c.r1cs --wtns w.wtns --out proof.bin\n"
                "  proofmill groth16 verify-bytes key.vk proof.bin public...\n\n");
         printf("prove options:\n"
-               "  --threads N       threads for the MSMs and NTTs (default: all cores)\n"
+               "  --threads N       threads for the MSMs and NTTs (default, or 0: all cores)\n"
                "  --r DEC --s DEC   blinding scalars r, s (decimal, < r): reproduces a snarkjs proof\n"
                "                    made with the same r, s byte for byte (e.g. proof_det_rs.json)\n"
                "  --seed S          r, s from a deterministic stream: for tests only, such proofs\n"
@@ -358,7 +358,11 @@ static int cmd_groth16(int argc, char **argv) {
                "export-vk: verification_key.json as `snarkjs zkey export verificationkey` writes it.\n");
         return PM_EXIT_OK;
     }
-    return pm_cli_usage("usage: proofmill %s | %s | %s", PROVE_USAGE, VERIFY_USAGE, EXPORT_VK_USAGE);
+    if (argc >= 2)
+        return pm_cli_usage("groth16: unknown subcommand '%s' (prove, verify, export-vk, setup, verify-bytes; "
+                            "see `proofmill groth16 --help`)", argv[1]);
+    return pm_cli_usage("usage: proofmill groth16 prove|verify|export-vk|setup|verify-bytes ... "
+                        "(see `proofmill groth16 --help`)");
 }
 
 PM_CLI_COMMAND(groth16, "groth16 prove|verify|export-vk|setup|verify-bytes ... (see `proofmill groth16 --help`)",

@@ -87,6 +87,7 @@ int main(int argc, char **argv) {
         return PM_EXIT_OK;
     }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        if (argc > 2) return pm_cli_usage("version: unexpected argument '%s'", argv[2]);
         printf("proofmill %s (Fp %s, Fr %s)\n", PROOFMILL_VERSION, fp_backend(), fr_backend());
 #ifdef PROOFMILL_HAVE_GPU
         int ndev = gpu_available();

@@ -104,7 +104,7 @@ pm_status groth16_fp_from_decimal(fp_t *r, const char *s, const char *file, cons
     int rc = limbs_from_decimal(plain.l, 6, s);
     if (rc == -1)
         return pm_error_set(err, PM_ERR_ENCODING, file, PM_NO_OFFSET,
-                            "%s: not a decimal integer", what);
+                            "%s: '%.40s%s' is not a decimal integer", what, s, strlen(s) > 40 ? "..." : "");
     if (rc == -2 || !limbs_lt(plain.l, FP_MODULUS.l, 6))
         return pm_error_set(err, PM_ERR_ENCODING, file, PM_NO_OFFSET,
                             "%s: coordinate is not below the field modulus p", what);
@@ -118,7 +118,7 @@ pm_status groth16_fr_from_decimal(fr_t *r, const char *s, const char *file, cons
     int rc = limbs_from_decimal(plain.l, 4, s);
     if (rc == -1)
         return pm_error_set(err, PM_ERR_ENCODING, file, PM_NO_OFFSET,
-                            "%s: not a decimal integer", what);
+                            "%s: '%.40s%s' is not a decimal integer", what, s, strlen(s) > 40 ? "..." : "");
     if (rc == -2 || !limbs_lt(plain.l, FR_MODULUS.l, 4))
         return pm_error_set(err, PM_ERR_ENCODING, file, PM_NO_OFFSET,
                             "%s: value is not below the group order r", what);
@@ -465,6 +465,10 @@ pm_status groth16_proof_from_json(groth16_proof_t *proof, const char *text, size
     json_t *a, *b, *c;
     if (!json_is_object(root)) {
         st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "expected a JSON object");
+    } else if (json_object_get(root, "vk_alpha_1") && !json_object_get(root, "pi_a")) {
+        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
+                          "this is a verification key, not a proof (arguments swapped? the order is "
+                          "verification_key.json public.json proof.json)");
     } else if ((st = check_protocol_curve(root, file, 0, err))) {
     } else if (!(a = member(root, "pi_a", file, err)) || !(b = member(root, "pi_b", file, err)) ||
                !(c = member(root, "pi_c", file, err))) {
@@ -569,6 +573,12 @@ pm_status groth16_vk_from_json(groth16_vk_t *vk, const char *text, size_t len, c
     json_t *np, *a, *b, *g, *d, *ic;
     if (!json_is_object(root)) {
         st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "expected a JSON object");
+        goto out;
+    }
+    if (json_object_get(root, "pi_a") && !json_object_get(root, "nPublic")) {
+        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
+                          "this is a proof (pi_a, pi_b, pi_c), not a verification key (arguments swapped? "
+                          "the order is verification_key.json public.json proof.json)");
         goto out;
     }
     if ((st = check_protocol_curve(root, file, 1, err))) goto out;

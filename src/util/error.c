@@ -48,7 +48,9 @@ const char *pm_error_format(const pm_error *err, char *buf, unsigned n) {
     if (err->offset != PM_NO_OFFSET)
         snprintf(buf, n, "%s: offset %llu: %s", err->file[0] ? err->file : "(input)",
                  (unsigned long long)err->offset, err->msg);
-    else
-        snprintf(buf, n, "%s: %s", err->file[0] ? err->file : "(input)", err->msg);
+    else if (err->file[0])
+        snprintf(buf, n, "%s: %s", err->file, err->msg);
+    else /* no file involved (an argument, a size): the message says what was wrong */
+        snprintf(buf, n, "%s", err->msg);
     return buf;
 }

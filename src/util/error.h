@@ -47,7 +47,8 @@ pm_status pm_error_set(pm_error *err, pm_status code, const char *file, uint64_t
 void pm_error_clear(pm_error *err);
 /* Short stable name of a status ("format", "not-on-curve", ...), for JSON error codes. */
 const char *pm_status_name(pm_status code);
-/* Write "file: offset N: msg" (or "file: msg") into buf of size n. Returns buf. */
+/* Write "file: offset N: msg", "file: msg", or just "msg" when no file is named, into buf of size n.
+ * Returns buf. */
 const char *pm_error_format(const pm_error *err, char *buf, unsigned n);
 
 #ifdef __cplusplus

@@ -67,4 +67,19 @@ for fx in $(fixtures); do
   tail -n +19 "$TMP/s3.json" >>"$TMP/mix.json"
   expect_rc 1 "$name: pi_c from another proof rejected" "$PM" groth16 verify "$fx/verification_key.json" "$TMP/x.json" "$TMP/mix.json"
 done
+
+# usage mistakes a newcomer makes: each names what was wrong (exit 2)
+fx=$(fixtures | head -n 1)
+"$PM" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$TMP/p.json" "$TMP/x.json" --seed 1 >/dev/null 2>&1
+expect_rc 2 "verify with the key and proof swapped" "$PM" groth16 verify "$TMP/p.json" "$TMP/x.json" "$fx/verification_key.json"
+expect_msg "swapped verify arguments" "this is a proof" "not a verification key"
+expect_rc 2 "verify with the proof given as the key's place" "$PM" groth16 verify "$fx/verification_key.json" "$TMP/x.json" "$fx/verification_key.json"
+expect_msg "a key where the proof goes" "this is a verification key, not a proof"
+expect_rc 2 "groth16 typo subcommand" "$PM" groth16 provee
+expect_msg "groth16 typo" "unknown subcommand 'provee'" "setup" "verify-bytes"
+expect_rc 2 "groth16 without a subcommand" "$PM" groth16
+expect_msg "groth16 bare" "prove|verify|export-vk|setup|verify-bytes"
+expect_rc 2 "version with an unknown argument" "$PM" version --foo
+expect_msg "version --foo" "unexpected argument '--foo'"
+expect_rc 0 "--threads 0 means all cores" "$PM" groth16 prove "$fx/circuit.zkey" "$fx/witness.wtns" "$TMP/p0.json" "$TMP/x0.json" --threads 0
 finish
