@@ -2,6 +2,7 @@
  * csr_file.c — save / map a recorded constraint system with density bitmaps (csr_file.h).
  */
 #include "circuits/csr_file.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,6 +142,16 @@ void pm_csr_close(pm_csr_t *f) {
     memset(f, 0, sizeof *f);
 }
 
+pm_status pm_csr_expect(const pm_csr_t *f, const char *path, uint64_t tag, uint64_t n_wires, uint32_t n_inputs,
+                        pm_error *err) {
+    if (f->tag == tag && f->cs.n_wires == n_wires && f->n_inputs == n_inputs) return PM_OK;
+    return pm_error_set(err, PM_ERR_MISMATCH, path, PM_NO_OFFSET,
+                        "recorded circuit: tag %llu, %u wires, %u inputs; needed here: tag %llu, %llu wires, %u "
+                        "inputs (PoRep: tag = sector size in bytes; record the circuit for this sector size)",
+                        (unsigned long long)f->tag, f->cs.n_wires, f->n_inputs, (unsigned long long)tag,
+                        (unsigned long long)n_wires, n_inputs);
+}
+
 static int limbs_lt_r(const fr_t *x) {
     for (int i = 3; i >= 0; i--) {
         if (x->l[i] < FR_MODULUS.l[i]) return 1;
@@ -151,10 +162,22 @@ static int limbs_lt_r(const fr_t *x) {
 
 pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO given as the .csr (or left at DIR/<stem>.csr) would otherwise block the
+     * open until a writer comes; it and other non-regular files are refused below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
     struct stat sb;
-    if (fstat(fd, &sb) || sb.st_size < (off_t)HDR) {
+    if (fstat(fd, &sb)) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
+                            pm_file_kind(sb.st_mode));
+    }
+    if (sb.st_size < (off_t)HDR) {
         close(fd);
         return pm_error_set(err, PM_ERR_FORMAT, path, 0, "file shorter than the %u-byte header", HDR);
     }
@@ -273,6 +296,33 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
     if (pos > len) {
         st = pm_error_set(err, PM_ERR_FORMAT, path, len, "truncated density bitmaps");
         goto fail;
+    }
+    if (pos < len) { /* pm_csr_save writes nothing after the bitmaps: e.g. v1 data under a v2 header */
+        st = pm_error_set(err, PM_ERR_FORMAT, path, pos,
+                          "%llu bytes after the density bitmaps (file of %zu, %llu expected)",
+                          (unsigned long long)(len - pos), len, (unsigned long long)pos);
+        goto fail;
+    }
+    f->cs.n_wires = n_cols;
+    f->n_inputs = n_inputs;
+    { /* the bitmaps must be the density of the (now checked) matrices: a prover reading them
+       * instead of the matrices would otherwise pick the wrong bases without noticing */
+        uint64_t *bm;
+        const uint64_t *want[3];
+        if ((st = pm_csr_density(&bm, &want[0], &want[1], &want[2], &f->cs, n_inputs, err))) goto fail;
+        static const char *const names[3] = {"a_aux", "b_input", "b_aux"};
+        for (int k = 0; k < 3 && !st; k++) {
+            const uint64_t *have = (const uint64_t *)(b + off[k]);
+            for (uint64_t i = 0; i < words(nbits[k]); i++)
+                if (have[i] != want[k][i]) {
+                    st = pm_error_set(err, PM_ERR_FORMAT, path, off[k] + 8 * i,
+                                      "density bitmap %s (word %llu) disagrees with matrix %c", names[k],
+                                      (unsigned long long)i, k == 0 ? 'A' : 'B');
+                    break;
+                }
+        }
+        free(bm);
+        if (st) goto fail;
     }
     f->a_aux_density = (const uint64_t *)(b + off[0]);
     f->b_input_density = (const uint64_t *)(b + off[1]);

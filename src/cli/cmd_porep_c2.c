@@ -134,16 +134,28 @@ out:
     return rc;
 }
 
+/* Open the recorded circuit at path and check that it is the partition circuit of a
+ * sector_size-byte sector (shape s) before anything is sized from it. */
+static pm_status open_circuit(pm_csr_t *f, const char *path, const pm_porep_shape *s, uint64_t sector_size,
+                              pm_error *err) {
+    size_t n_w;
+    uint32_t nin;
+    pm_status st = pm_porep_witness_len(&n_w, &nin, s, err);
+    if (!st) st = pm_csr_open(f, path, err);
+    if (!st && (st = pm_csr_expect(f, path, sector_size, n_w, nin, err))) pm_csr_close(f);
+    return st;
+}
+
 /* the recorded circuit: --csr, DIR/<stem>.csr, or recorded now */
 static pm_status load_circuit(pm_csr_t *f, r1cs_t *mem, const r1cs_t **cs, const char *csr, const char *dir,
-                              const char *stem, const pm_porep_shape *s, pm_error *err) {
+                              const char *stem, const pm_porep_shape *s, uint64_t sector_size, pm_error *err) {
     char path[4096];
     if (!csr) {
         snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
         if (access(path, R_OK) == 0) csr = path;
     }
     if (csr) {
-        pm_status st = pm_csr_open(f, csr, err);
+        pm_status st = open_circuit(f, csr, s, sector_size, err);
         if (!st) *cs = &f->cs;
         return st;
     }
@@ -287,7 +299,7 @@ static int c2_prove(int argc, char **argv) {
     }
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
     double t1 = now_s();
-    if (params_read(&p, path, 0, &err) || load_circuit(&f, &mem, &cs, csr, dir, stem, &s, &err)) {
+    if (params_read(&p, path, 0, &err) || load_circuit(&f, &mem, &cs, csr, dir, stem, &s, c1.sector_size, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
@@ -398,7 +410,7 @@ static int c2_synth(int argc, char **argv) {
     fr_t *w = NULL, *va = NULL, *vb = NULL, *vc = NULL;
     double t0 = now_s();
     if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
-        pm_porep_shape_for_size(&s, c1.sector_size, &err) || (csr && pm_csr_open(&f, csr, &err))) {
+        pm_porep_shape_for_size(&s, c1.sector_size, &err) || (csr && open_circuit(&f, csr, &s, c1.sector_size, &err))) {
         pm_cli_fail(&err);
         goto out;
     }

@@ -223,7 +223,11 @@ static pm_status pr_load_key(void *self, const char *key_path, void **out, uint6
     if (!st) st = params_read(&k->p, key_path, 0, err);
     char path[4096];
     if (!st && !sibling(path, sizeof path, key_path, ".csr") && access(path, R_OK) == 0) {
-        st = pm_csr_open(&k->f, path, err);
+        size_t n_w;
+        uint32_t nin;
+        st = pm_porep_witness_len(&n_w, &nin, &k->s, err);
+        if (!st) st = pm_csr_open(&k->f, path, err);
+        if (!st) st = pm_csr_expect(&k->f, path, k->sector_size, n_w, nin, err);
         if (!st) k->cs = &k->f.cs;
     } else if (!st) {
         uint32_t nin;

@@ -5,6 +5,7 @@
 #  - a sealed 2 KiB sector's C1 synthesizes to a satisfied system (streaming check, and SpMV over
 #    a recorded .csr), and the same C1 with one changed label is refused naming constraint,
 #    challenge and gadget (exit 2);
+#  - a .csr of another sector size and a FIFO as --csr are refused (exit 2);
 #  - usage errors exit 2.
 # The 2^22 setup + proof round trip is test_circuits_porep_e2e (PROOFMILL_SLOW=1).
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +30,18 @@ expect_rc 0 "circuit-record" "$PM" porep circuit-record --sector-size 2KiB --out
 expect_msg "circuit-record" "recorded 2687921 constraints, 40 inputs, 2685673 aux"
 expect_rc 0 "synth --csr" "$PM" porep synth --c1 "$TMP/s/c1.json" --csr "$TMP/2k.csr"
 expect_msg "synth --csr" "satisfied"
+# a .csr recorded for another sector size (here: the 2 KiB file with its tag, the sector size,
+# set to 8 MiB) is refused naming the file before anything is sized from it; a FIFO as --csr is
+# refused at once (the open used to wait for a writer forever)
+cp "$TMP/2k.csr" "$TMP/other.csr"
+printf '\000\000\200\000\000\000\000\000' | dd of="$TMP/other.csr" bs=1 seek=48 conv=notrunc status=none
+expect_rc 2 "synth --csr of another sector size" "$PM" porep synth --c1 "$TMP/s/c1.json" --csr "$TMP/other.csr"
+expect_msg "synth --csr of another sector size" "$TMP/other.csr" "tag 8388608" "needed here: tag 2048" \
+  "record the circuit for this sector size"
+rm -f "$TMP/other.csr"
+mkfifo "$TMP/fifo.csr"
+expect_rc 2 "synth --csr FIFO" timeout 20 "$PM" porep synth --c1 "$TMP/s/c1.json" --csr "$TMP/fifo.csr"
+expect_msg "synth --csr FIFO" "$TMP/fifo.csr" "FIFO"
 
 python3 - "$TMP/s/c1.json" "$TMP/bad.json" <<'PY'
 import json, sys

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "circuits/csr_file.h"
@@ -523,6 +524,57 @@ static void test_bad_files(void **st) {
     assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "version 3"));
     memcpy(buf + 8, &keep_v, 4);
+    /* bytes after the density bitmaps (the file is exactly what pm_csr_save writes) */
+    write_file(p2, buf, len);
+    FILE *ap = fopen(p2, "ab");
+    assert_non_null(ap);
+    static const uint8_t zeros[64];
+    assert_int_equal(fwrite(zeros, 1, sizeof zeros, ap), sizeof zeros);
+    assert_int_equal(fclose(ap), 0);
+    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "64 bytes after the density bitmaps"));
+    /* density bitmaps that disagree with the matrices: a bit of a_aux cleared, a b_aux bit past
+     * n_aux set (last word); the offset is the word's */
+    uint64_t aa_off = (uint64_t)((const uint8_t *)g_map.a_aux_density - (const uint8_t *)g_map.map);
+    uint64_t first = 0;
+    while (g_map.a_aux_density[first] == 0) first++;
+    uint64_t wd = g_map.a_aux_density[first];
+    wd &= wd - 1; /* lowest set bit cleared */
+    memcpy(buf + aa_off + 8 * first, &wd, 8);
+    write_file(p2, buf, len);
+    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "density bitmap a_aux"));
+    assert_int_equal(err.offset, aa_off + 8 * first);
+    memcpy(buf + aa_off + 8 * first, &g_map.a_aux_density[first], 8);
+    const uint64_t n_aux = g_map.cs.n_wires - g_map.n_inputs;
+    assert_true(n_aux % 64 != 0);
+    buf[len - 1] ^= 0x80; /* bit 63 of b_aux's last word, past bit n_aux - 1 */
+    write_file(p2, buf, len);
+    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "density bitmap b_aux"));
+    assert_int_equal(err.offset, len - 8);
+    buf[len - 1] ^= 0x80;
+    /* not regular files: a FIFO without a writer is refused at once (the open used to wait for
+     * one forever), a directory by name */
+    char fifo[320];
+    snprintf(fifo, sizeof fifo, "%s.fifo", g_path);
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(pm_csr_open(&f, fifo, &err), PM_ERR_IO);
+    assert_non_null(strstr(err.msg, "FIFO"));
+    unlink(fifo);
+    assert_int_equal(pm_csr_open(&f, "/tmp", &err), PM_ERR_IO);
+    assert_non_null(strstr(err.msg, "directory"));
+    /* the circuit expected by the caller: tag (sector size), wires, inputs */
+    assert_int_equal(pm_csr_expect(&g_map, g_path, 2048, g_map.cs.n_wires, g_map.n_inputs, &err), PM_OK);
+    assert_int_equal(pm_csr_expect(&g_map, g_path, 8u << 20, g_map.cs.n_wires, g_map.n_inputs, &err),
+                     PM_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "tag 2048"));
+    assert_string_equal(err.file, g_path);
+    assert_int_equal(pm_csr_expect(&g_map, g_path, 2048, g_map.cs.n_wires + 1, g_map.n_inputs, &err),
+                     PM_ERR_MISMATCH);
+    assert_int_equal(pm_csr_expect(&g_map, g_path, 2048, g_map.cs.n_wires, g_map.n_inputs - 1, &err),
+                     PM_ERR_MISMATCH);
     /* the repaired image opens again (the checks above failed for their own reason) */
     write_file(p2, buf, len);
     assert_int_equal(pm_csr_open(&f, p2, &err), PM_OK);
