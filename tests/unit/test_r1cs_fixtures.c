@@ -229,6 +229,11 @@ static void r1cs_hostile(void **state) {
         memcpy(m, img, n);
         pm_put_le32(m + off_wires + 4, 0xffffffffu);
         assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        memcpy(m, img, n); /* nPubOut + nPubIn = 2^32: 0 in u32 arithmetic */
+        pm_put_le32(m + off_wires + 4, 0x80000000u);
+        pm_put_le32(m + off_wires + 8, 0x80000000u);
+        assert_int_equal(try_image(m, n, &err), PM_ERR_FORMAT);
+        assert_non_null(strstr(err.msg, "cannot hold"));
         memcpy(m, img, n); /* nPubOut + nPubIn = nWires: no room for wire 0 */
         pm_put_le32(m + off_wires + 4, n_wires);
         pm_put_le32(m + off_wires + 8, 0);
