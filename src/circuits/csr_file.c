@@ -162,26 +162,16 @@ static int limbs_lt_r(const fr_t *x) {
 
 pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
     memset(f, 0, sizeof *f);
-    /* O_NONBLOCK: a FIFO given as the .csr (or left at DIR/<stem>.csr) would otherwise block the
-     * open until a writer comes; it and other non-regular files are refused below. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb)) {
-        int e = errno;
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
-                            pm_file_kind(sb.st_mode));
-    }
-    if (sb.st_size < (off_t)HDR) {
+    /* a FIFO given as the .csr (or left at DIR/<stem>.csr) is refused without waiting for a writer */
+    int fd;
+    uint64_t fsize;
+    pm_status ost = pm_open_regular(&fd, &fsize, path, err);
+    if (ost) return ost;
+    if (fsize < HDR) {
         close(fd);
         return pm_error_set(err, PM_ERR_FORMAT, path, 0, "file shorter than the %u-byte header", HDR);
     }
-    size_t len = (size_t)sb.st_size;
+    size_t len = (size_t)fsize;
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "mmap: %s", strerror(errno));

@@ -98,19 +98,10 @@ pm_status fil_parent_cache_file_digest(uint8_t digest[32], uint64_t *bytes, cons
                                        pm_error *err) {
     memset(digest, 0, 32);
     /* regular files only: a FIFO would block the open, /dev/zero would be read forever */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int e = errno;
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
-                            pm_file_kind(sb.st_mode));
-    }
+    int fd;
+    uint64_t fsize;
+    pm_status ost = pm_open_regular(&fd, &fsize, path, err);
+    if (ost) return ost;
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         int e = errno;

@@ -32,40 +32,50 @@ const char *pm_file_kind(unsigned mode) {
     return "not a regular file";
 }
 
+pm_status pm_open_regular(int *fd, uint64_t *size, const char *path, pm_error *err) {
+    *fd = -1;
+    *size = 0;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+     * flag does not change how a regular file is read. */
+    int d = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (d < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(d, &st) != 0) {
+        int e = errno;
+        close(d);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(d);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)", pm_file_kind(st.st_mode));
+    }
+    *fd = d;
+    *size = (uint64_t)st.st_size;
+    return PM_OK;
+}
+
 pm_status pm_file_open(pm_file *f, const char *path, pm_error *err) {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", path ? path : "");
     if (!path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no file name given");
-    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
-     * flag does not change how a regular file is read (mmap below). */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)",
-                            pm_file_kind(st.st_mode));
-    }
-    if (st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int fd;
+    uint64_t size;
+    pm_status ps = pm_open_regular(&fd, &size, path, err);
+    if (ps) return ps;
+    if (size > 0) {
+        void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
             int e = errno;
             close(fd);
-            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot map %lld bytes: %s",
-                                (long long)st.st_size, strerror(e));
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot map %llu bytes: %s",
+                                (unsigned long long)size, strerror(e));
         }
         /* Sequential hint: parsers stream the file once. */
-        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+        madvise(m, (size_t)size, MADV_SEQUENTIAL);
         f->map_base = m;
-        f->map_len = (uint64_t)st.st_size;
+        f->map_len = size;
         f->data = m;
-        f->size = (uint64_t)st.st_size;
+        f->size = size;
     }
     close(fd); /* the mapping stays valid */
     return PM_OK;

@@ -48,6 +48,11 @@ typedef struct {
  * errno text in the message, offset PM_NO_OFFSET; not a regular file: a directory, FIFO or device
  * such as /dev/zero is refused at once, a FIFO without waiting for a writer). On error *f is left closed (safe to close). */
 pm_status pm_file_open(pm_file *f, const char *path, pm_error *err);
+/* Open path read-only (O_CLOEXEC | O_NONBLOCK, so a FIFO does not wait for a writer) and accept it
+ * only if it is a regular file: *fd (the caller closes it) and *size (bytes) on success. Errors:
+ * PM_ERR_IO naming path: cannot open / stat (errno text), or "not a regular file (a directory)"
+ * etc. (pm_file_kind); nothing stays open. Used by every reader of a user-named input file. */
+pm_status pm_open_regular(int *fd, uint64_t *size, const char *path, pm_error *err);
 /* What kind of file a stat mode is, in words ("a directory", "a FIFO/pipe", ...), for messages. */
 const char *pm_file_kind(unsigned mode);
 /* Wrap a caller-owned buffer of size bytes (not copied, not freed by pm_file_close); name labels

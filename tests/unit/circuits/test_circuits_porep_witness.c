@@ -464,6 +464,22 @@ static void test_v1_v2_roundtrip(void **st) {
     pm_cs_free(&cs);
 }
 
+/* Write buf (len bytes) to path with n bytes at off replaced by bytes, check that pm_csr_open
+ * refuses it with `want` (and msg in the message when non-NULL), then restore buf. */
+static void expect_patched(const char *path, uint8_t *buf, size_t len, uint64_t off, const void *bytes, size_t n,
+                           pm_status want, const char *msg) {
+    uint8_t save[64];
+    assert_true(n <= sizeof save && off + n <= len);
+    memcpy(save, buf + off, n);
+    memcpy(buf + off, bytes, n);
+    write_file(path, buf, len);
+    pm_csr_t f;
+    pm_error err;
+    assert_int_equal(pm_csr_open(&f, path, &err), want);
+    if (msg && !strstr(err.msg, msg)) fail_msg("offset %llu: '%s' lacks '%s'", (unsigned long long)off, err.msg, msg);
+    memcpy(buf + off, save, n);
+}
+
 static void test_bad_files(void **st) {
     (void)st;
     pm_error err;
@@ -483,47 +499,21 @@ static void test_bad_files(void **st) {
         fclose(o);
         assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
     }
-    /* a column out of range in A */
+    /* one field at a time made hostile (then restored): a column out of range in A, a
+     * coefficient index past the table (v2: A's indices follow A's columns), a table entry >= r,
+     * a table claiming more entries than the file holds, an unknown version */
     const uint64_t rp_bytes = ((uint64_t)g_map.cs.n_constraints + 1) * 8;
-    uint64_t col_off = (128 + rp_bytes + 63) & ~63ull;
-    uint32_t bad = 0xfffffff0u;
-    uint8_t save[32];
-    memcpy(save, buf + col_off + 40, 4);
-    memcpy(buf + col_off + 40, &bad, 4);
-    write_file(p2, buf, len);
-    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
-    assert_non_null(strstr(err.msg, "column"));
-    memcpy(buf + col_off + 40, save, 4);
-    /* a coefficient index past the table (v2: A's indices follow A's columns) */
-    uint64_t idx_off = (col_off + g_map.cs.A.nnz * 4 + 63) & ~63ull;
-    uint32_t big = g_map.cs.A.n_coef_tab;
-    memcpy(save, buf + idx_off + 8, 4);
-    memcpy(buf + idx_off + 8, &big, 4);
-    write_file(p2, buf, len);
-    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
-    assert_non_null(strstr(err.msg, "coefficient index"));
-    memcpy(buf + idx_off + 8, save, 4);
-    /* a table entry >= r */
-    uint64_t tab_off = (uint64_t)((const uint8_t *)g_map.cs.A.coef_tab - (const uint8_t *)g_map.map);
-    memcpy(save, buf + tab_off + 32, 32);
-    memset(buf + tab_off + 32, 0xff, 32);
-    write_file(p2, buf, len);
-    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_ENCODING);
-    assert_non_null(strstr(err.msg, "table entry 1"));
-    memcpy(buf + tab_off + 32, save, 32);
-    /* a table claiming more entries than the file holds, and an unknown version */
-    uint32_t huge = 0x7fffffffu, v3 = 3, keep_n, keep_v;
-    memcpy(&keep_n, buf + 56, 4);
-    memcpy(buf + 56, &huge, 4);
-    write_file(p2, buf, len);
-    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
-    memcpy(buf + 56, &keep_n, 4);
-    memcpy(&keep_v, buf + 8, 4);
-    memcpy(buf + 8, &v3, 4);
-    write_file(p2, buf, len);
-    assert_int_equal(pm_csr_open(&f, p2, &err), PM_ERR_FORMAT);
-    assert_non_null(strstr(err.msg, "version 3"));
-    memcpy(buf + 8, &keep_v, 4);
+    const uint64_t col_off = (128 + rp_bytes + 63) & ~63ull;
+    const uint64_t idx_off = (col_off + g_map.cs.A.nnz * 4 + 63) & ~63ull;
+    const uint64_t tab_off = (uint64_t)((const uint8_t *)g_map.cs.A.coef_tab - (const uint8_t *)g_map.map);
+    const uint32_t bad_col = 0xfffffff0u, big_idx = g_map.cs.A.n_coef_tab, huge = 0x7fffffffu, v3 = 3;
+    uint8_t ones[32];
+    memset(ones, 0xff, sizeof ones);
+    expect_patched(p2, buf, len, col_off + 40, &bad_col, 4, PM_ERR_FORMAT, "column");
+    expect_patched(p2, buf, len, idx_off + 8, &big_idx, 4, PM_ERR_FORMAT, "coefficient index");
+    expect_patched(p2, buf, len, tab_off + 32, ones, 32, PM_ERR_ENCODING, "table entry 1");
+    expect_patched(p2, buf, len, 56, &huge, 4, PM_ERR_FORMAT, NULL);
+    expect_patched(p2, buf, len, 8, &v3, 4, PM_ERR_FORMAT, "version 3");
     /* bytes after the density bitmaps (the file is exactly what pm_csr_save writes) */
     write_file(p2, buf, len);
     FILE *ap = fopen(p2, "ab");
