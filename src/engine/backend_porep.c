@@ -295,14 +295,8 @@ static pm_status pr_synthesize(void *self, const void *kv, const pm_input *in, s
     if (!st && p->n_w != k->cs->n_wires)
         st = pm_error_set(err, PM_ERR_MISMATCH, in[0].path, PM_NO_OFFSET,
                           "witness has %zu values, the recorded circuit %u wires", p->n_w, k->cs->n_wires);
-    if (!st) {
-        st = pm_porep_check(k->cs, &k->s, p->w, p->n_w, err);
-        if (st == PM_ERR_UNSATISFIED) {
-            char msg[400];
-            snprintf(msg, sizeof msg, "%.380s", err->msg);
-            pm_error_set(err, PM_ERR_UNSATISFIED, in[0].path, PM_NO_OFFSET, "partition %u: %s", part, msg);
-        }
-    }
+    /* every constraint is checked in the start phase, on the prover's a, b, c (no separate pass
+     * over the matrices here: at 32 GiB that pass costs as much as the SpMV itself) */
     if (!st) { /* the verifier's public inputs, derived from the C1's commitments + graph */
         p->n_x = n_inputs - 1;
         p->x = malloc(sizeof(fr_t) * (p->n_x ? p->n_x : 1));
@@ -339,6 +333,7 @@ static pm_status pr_gpu_start(void *self, const void *kv, void *pv, pm_gpu_slot 
     pm_gpu_slot_leave(slot);
     if (st == PM_ERR_UNSATISFIED) {
         char msg[400];
+        if (q->pd.first_bad != UINT32_MAX) pm_porep_unsatisfied(err, &k->s, q->pd.first_bad, k->cs->n_constraints);
         snprintf(msg, sizeof msg, "%.380s", err->msg);
         pm_error_set(err, PM_ERR_UNSATISFIED, NULL, PM_NO_OFFSET, "partition %u: %s", p->part, msg);
     }

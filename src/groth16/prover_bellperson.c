@@ -28,6 +28,7 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
                                          unsigned threads, pm_error *err) {
     double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
     memset(pd, 0, sizeof *pd);
+    pd->first_bad = UINT32_MAX;
     pd->p = p;
     pd->threads = threads;
     uint32_t npub = r1cs_n_public(cs);
@@ -44,8 +45,10 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
                             "params (ic %zu, l %zu, h %zu) do not fit the circuit (ic %zu, l %zu, "
                             "h %zu)",
                             p->vk.n_ic, p->n_l, p->n_h, ni, na, m - 1);
-    pm_status st = r1cs_check_satisfied(NULL, cs, w, n_w, err);
-    if (st) return st;
+    if (nv == 0 || !fr_is_one(&w[0]))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,
+                            "wire 0 is not 1 (not a witness for this circuit?)");
+    pm_status st = PM_OK;
 
     uint8_t *da = calloc(nv, 1), *db = calloc(nv, 1);
     fr_t *a = calloc(m, sizeof *a), *b = calloc(m, sizeof *b), *c = calloc(m, sizeof *c);
@@ -75,6 +78,25 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
     }
     /* a, b, c on the rows, zero-padded; the input rows a = w_i */
     if ((st = r1cs_spmv(a, b, c, cs->n_constraints, cs, w, n_w, err))) goto out;
+    { /* every constraint, on the rows just computed (one multiplication per row instead of a
+       * second pass over the matrices): the first failing one is named and kept in first_bad */
+        const int64_t rows_c = (int64_t)cs->n_constraints;
+        int64_t first = rows_c;
+        PM_OMP(parallel for schedule(static) reduction(min : first))
+        for (int64_t r = 0; r < rows_c; r++) {
+            if (r > first) continue;
+            fr_t ab;
+            fr_mul(&ab, &a[r], &b[r]);
+            if (!fr_eq(&ab, &c[r]) && r < first) first = r;
+        }
+        if (first < rows_c) {
+            st = pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,
+                              "constraint %lld of %u not satisfied: <A,w>*<B,w> != <C,w>", (long long)first,
+                              cs->n_constraints);
+            pd->first_bad = (uint32_t)first;
+            goto out;
+        }
+    }
     for (size_t i = 0; i < ni; i++) a[cs->n_constraints + i] = w[i];
     t1 = now_s();
     /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to

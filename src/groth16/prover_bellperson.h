@@ -45,7 +45,9 @@ typedef struct {
  *   sum_a    sum over params.a (inputs + A-dense aux) of w_i a_i
  *   sum_b1   sum over params.b_g1 of w_i b_i
  *   sum_c    sum_aux w_i L_i + sum_i h_i H_i
- *   threads, t: MSM threads and the timings so far. */
+ *   threads, t: MSM threads and the timings so far.
+ *   first_bad: after PM_ERR_UNSATISFIED, the first failing constraint row (kept when the handle
+ *            is freed, so a caller can name the gadget it belongs to); UINT32_MAX otherwise. */
 typedef struct {
     const bp_params_t *p;
     fr_t *sb;
@@ -53,10 +55,13 @@ typedef struct {
     g1_jac_t sum_a, sum_b1, sum_c;
     unsigned threads;
     bp_prove_timings_t t;
+    uint32_t first_bad;
 } groth16_bp_pending_t;
 
-/* Phase 1: checks (witness length, counts of ic, l, h, a, b vs the circuit), every constraint
- * (r1cs_check_satisfied), a/b/c on the rows, H on the coset, the four G1 MSMs.
+/* Phase 1: checks (witness length, w[0] = 1, counts of ic, l, h, a, b vs the circuit), a/b/c on
+ * the rows by SpMV, every constraint a_k b_k = c_k on those rows (no separate pass over the
+ * matrices; the first failing row is named and kept in pd->first_bad), H on the coset, the four
+ * G1 MSMs.
  * w: n_w = cs->n_wires values, Montgomery, w[0] = 1. On error the handle is freed.
  * Errors: PM_ERR_MISMATCH, PM_ERR_UNSATISFIED (first failing constraint named; or H of degree
  * m - 1), PM_ERR_NOMEM, errors of the NTT/MSM. */

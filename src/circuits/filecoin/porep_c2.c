@@ -90,14 +90,7 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
         if (!st && n_w != cs->n_wires)
             st = pm_error_set(err, PM_ERR_MISMATCH, "", PM_NO_OFFSET,
                               "witness has %zu values, the recorded circuit %u wires", n_w, cs->n_wires);
-        if (!st) {
-            st = pm_porep_check(cs, s, w, n_w, err);
-            if (st == PM_ERR_UNSATISFIED) {
-                char msg[400];
-                snprintf(msg, sizeof msg, "%.380s", err->msg);
-                pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET, "partition %u: %s", k, msg);
-            }
-        }
+        /* every constraint is checked by the prover on its a, b, c (no separate pass) */
         if (!st) { /* the witness's public inputs must be the ones a verifier derives */
             fr_t *x = malloc(sizeof(fr_t) * (n_inputs - 1));
             pm_status xs = x ? pm_porep_public_inputs(x, n_inputs - 1, c1, k, err)
@@ -125,7 +118,18 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
                 st = groth16_random_scalar(&r, err);
                 if (!st) st = groth16_random_scalar(&sc, err);
             }
-            if (!st) st = groth16_prove_bellperson(&pr, p, cs, w, n_w, &r, &sc, threads, NULL, err);
+            if (!st) {
+                groth16_bp_pending_t pd;
+                st = groth16_prove_bellperson_start(&pd, p, cs, w, n_w, threads, err);
+                if (st == PM_ERR_UNSATISFIED && pd.first_bad != UINT32_MAX) {
+                    char msg[400];
+                    pm_porep_unsatisfied(err, s, pd.first_bad, cs->n_constraints);
+                    snprintf(msg, sizeof msg, "%.380s", err->msg);
+                    pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET, "partition %u: %s", k, msg);
+                }
+                if (!st) st = groth16_prove_bellperson_finalize(&pr, &pd, &r, &sc, err);
+                groth16_bp_pending_free(&pd);
+            }
             memset(&r, 0, sizeof r);
             memset(&sc, 0, sizeof sc);
         }

@@ -546,22 +546,24 @@ pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape 
     return st;
 }
 
+pm_status pm_porep_unsatisfied(pm_error *err, const pm_porep_shape *s, uint32_t row, uint32_t n_rows) {
+    unsigned g = 0, ch = 0;
+    if (pm_porep_locate(&g, &ch, s, row))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET, "constraint %u of %u not satisfied", row,
+                            n_rows);
+    if (ch == UINT32_MAX)
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET, "constraint %u of %u not satisfied (%s)", row,
+                            n_rows, pm_porep_gadget_name(g));
+    return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET,
+                        "constraint %u of %u not satisfied (challenge %u, %s)", row, n_rows, ch,
+                        pm_porep_gadget_name(g));
+}
+
 pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
                          pm_error *err) {
     uint32_t bad = UINT32_MAX;
     pm_status st = r1cs_check_satisfied(&bad, cs, w, n_w, err);
-    if (st == PM_ERR_UNSATISFIED && bad != UINT32_MAX) {
-        unsigned g = 0, ch = 0;
-        if (!pm_porep_locate(&g, &ch, s, bad)) {
-            if (ch == UINT32_MAX)
-                return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET,
-                                    "constraint %u of %u not satisfied (%s)", bad, cs->n_constraints,
-                                    pm_porep_gadget_name(g));
-            return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET,
-                                "constraint %u of %u not satisfied (challenge %u, %s)", bad, cs->n_constraints,
-                                ch, pm_porep_gadget_name(g));
-        }
-    }
+    if (st == PM_ERR_UNSATISFIED && bad != UINT32_MAX) return pm_porep_unsatisfied(err, s, bad, cs->n_constraints);
     return st;
 }
 

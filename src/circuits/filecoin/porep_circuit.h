@@ -112,8 +112,13 @@ pm_status pm_porep_witness_serial(fr_t **w, size_t *n_w, uint32_t *n_inputs, con
  * 2 KiB: 2.7 M rows, 15 M terms (~0.55 GB). Errors: PM_ERR_NOMEM. */
 pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape *s, pm_error *err);
 
-/* Check w against the recorded system; PM_ERR_UNSATISFIED names the first failing constraint and
- * where it lies ("constraint 123 of 2687921 not satisfied (challenge 1, label_sha256)"). */
+/* Set err to PM_ERR_UNSATISFIED naming constraint `row` of n_rows and where it lies in the
+ * partition circuit of shape s ("constraint 123 of 2687921 not satisfied (challenge 1,
+ * label_sha256)"); returns PM_ERR_UNSATISFIED. For a row found by the prover's own check. */
+pm_status pm_porep_unsatisfied(pm_error *err, const pm_porep_shape *s, uint32_t row, uint32_t n_rows);
+/* Check w against the recorded system (a full pass over the matrices); PM_ERR_UNSATISFIED names the
+ * first failing constraint as pm_porep_unsatisfied does. The provers check on their SpMV output
+ * instead (groth16_prove_bellperson_start); this is for checking without proving. */
 pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
                          pm_error *err);
 
