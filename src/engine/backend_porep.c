@@ -53,6 +53,7 @@ typedef struct {
     size_t n_w;
     fr_t *x; /* derived public inputs (ONE excluded), n_x */
     size_t n_x;
+    char c1[512]; /* the C1's path, named by gpu_start's errors (pm_error.file's size) */
 } porep_prepared;
 
 typedef struct {
@@ -290,6 +291,7 @@ static pm_status pr_synthesize(void *self, const void *kv, const pm_input *in, s
         st = pm_error_set(err, PM_ERR_ARG, in[0].path, PM_NO_OFFSET, "partition %u of %u", part, c1.partitions);
     if (!st) {
         p->part = part;
+        snprintf(p->c1, sizeof p->c1, "%s", in[0].path);
         st = pm_porep_witness_mt(&p->w, &p->n_w, &n_inputs, &k->s, &c1, part, me->o.witness_threads, err);
     }
     if (!st && p->n_w != k->cs->n_wires)
@@ -335,7 +337,7 @@ static pm_status pr_gpu_start(void *self, const void *kv, void *pv, pm_gpu_slot 
         char msg[400];
         if (q->pd.first_bad != UINT32_MAX) pm_porep_unsatisfied(err, &k->s, q->pd.first_bad, k->cs->n_constraints);
         snprintf(msg, sizeof msg, "%.380s", err->msg);
-        pm_error_set(err, PM_ERR_UNSATISFIED, NULL, PM_NO_OFFSET, "partition %u: %s", p->part, msg);
+        pm_error_set(err, PM_ERR_UNSATISFIED, p->c1, PM_NO_OFFSET, "partition %u: %s", p->part, msg);
     }
     q->part = p->part;
     q->x = p->x, q->n_x = p->n_x;

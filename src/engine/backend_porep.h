@@ -17,12 +17,12 @@
  *               recorded in memory when absent: 2 KiB ~10 s), the verifying key (DIR/<stem>.vk
  *               when present, else the .params' own vk).
  *   synthesize  re-reads the C1 (0.1 s at 32 GiB), the partition's witness (pm_porep_witness_mt),
- *               every constraint checked against the recorded circuit (pm_porep_check: a wrong C1
- *               is PM_ERR_UNSATISFIED naming partition, constraint, challenge and gadget), and the
- *               public inputs derived from replica_id/seed/graph (pm_porep_public_inputs) must be
- *               the witness's (PM_ERR_MISMATCH); they travel with the partition to verify.
- *   gpu_start   groth16_prove_bellperson_start (SpMV, H on the coset, four G1 MSMs; CPU today)
- *               inside the slot's kernel region.
+ *               and the public inputs derived from replica_id/seed/graph (pm_porep_public_inputs)
+ *               must be the witness's (PM_ERR_MISMATCH); they travel with the partition to verify.
+ *   gpu_start   groth16_prove_bellperson_start (SpMV, every constraint checked on its a, b, c, H
+ *               on the coset, four G1 MSMs; CPU today) inside the slot's kernel region: a wrong C1
+ *               is PM_ERR_UNSATISFIED naming the C1's path, partition, constraint, challenge and
+ *               gadget (pm_porep_unsatisfied).
  *   finalize    fresh random r, s (getrandom) or, for tests, seeded ones;
  *               groth16_prove_bellperson_finalize (G2 MSM, assembly) -> 192 bytes.
  *   verify      decodes the 192 bytes and checks them with the .vk and the derived public inputs

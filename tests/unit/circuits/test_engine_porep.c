@@ -328,6 +328,7 @@ static void test_e2e(void **st) {
             assert_int_equal(info.error.code, PM_ERR_UNSATISFIED);
             assert_non_null(strstr(info.error.msg, "not satisfied"));
             assert_non_null(strstr(info.error.msg, "challenge 1"));
+            assert_string_equal(info.error.file, pbad); /* the C1 that does not satisfy the circuit */
         }
         pm_job_info_free(&info);
     }
