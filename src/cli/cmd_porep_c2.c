@@ -485,9 +485,12 @@ static int c2_synth(int argc, char **argv) {
             printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, now_s() - e);
         }
     }
-    if (done > 1)
-        printf("steady state (mean of the %u partitions after the first): witness %.3f s%s%.3f s\n", done - 1,
-               sum_w / (done - 1), spmv ? ", SpMV a,b,c " : "", spmv ? sum_m / (done - 1) : 0.0);
+    if (done > 1) {
+        printf("steady state (mean of the %u partitions after the first): witness %.3f s", done - 1,
+               sum_w / (done - 1));
+        if (spmv) printf(", SpMV a,b,c %.3f s", sum_m / (done - 1));
+        printf("\n");
+    }
     rc = PM_EXIT_OK;
 out:
     free(w);
