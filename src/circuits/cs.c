@@ -446,11 +446,17 @@ pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err) {
         cs->dict.n = cs->dict.cap = 0;
     }
     if (witness) {
-        if (!pm_cs_witness(cs))
+        /* on failure here nothing is returned: *out (filled above) is freed again */
+        if (!pm_cs_witness(cs)) {
+            if (out) r1cs_free(out);
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "witness was not computed");
+        }
         fr_t *w = aligned_alloc(32, ((cols * sizeof(fr_t)) + 31) & ~(size_t)31);
-        if (!w) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %llu values",
-                                    (unsigned long long)cols);
+        if (!w) {
+            if (out) r1cs_free(out);
+            return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "witness of %llu values",
+                                (unsigned long long)cols);
+        }
         memcpy(w, cs->in_val, (size_t)cs->n_inputs * sizeof(fr_t));
         if (cs->n_aux) memcpy(w + cs->n_inputs, cs->aux_val, (size_t)cs->n_aux * sizeof(fr_t));
         *witness = w;

@@ -165,8 +165,8 @@ void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
  * dictionary-coded (r1cs.h): coef_idx per term into one table of distinct coefficients, owned by
  * *out (coef_tab_owned; entries 0 and 1 are 1 and -1).
  * Errors: PM_ERR_NOMEM (also when synthesis ran out of memory), PM_ERR_ARG when a mode needed
- * for a requested output was not set or sizes pass u32. The builder's buffers are moved into
- * *out; pm_cs_free is still required. */
+ * for a requested output was not set or sizes pass u32. On error nothing is returned (*out is
+ * left empty). The builder's buffers are moved into *out; pm_cs_free is still required. */
 pm_status pm_cs_finish(pm_cs *cs, r1cs_t *out, fr_t **witness, pm_error *err);
 
 /* Powers of two 2^i (i < 256) and -1 in Montgomery form (table built on first use). */

@@ -8,8 +8,9 @@
  *                sizeof(g2_affine_t) + the .csr file (mapped; or the params file size again as the
  *                in-memory recording's estimate when there is no .csr); load transient = the
  *                .params file (mapped while decoding);
- *   part_peak  = witness 32·n_w, pm_porep_check's a, b, c (3·32·m), the prover's a, b, c and H work
- *                (4·32·m) and plain scalars (32·n_w), + 64 MiB of MSM scratch;
+ *   part_peak  = witness 32·n_w, the prover's a, b, c and H work (4·32·m; the constraint check
+ *                runs on these, no extra vectors), its plain and compacted A/B scalars (3·32·n_w
+ *                at most) and density marks (2·n_w), + 64 MiB of MSM scratch;
  *   pending    = the B query's plain scalars 32·n_b_g2 + 1 MiB.
  */
 #include "engine/backend_porep.h"
@@ -195,7 +196,7 @@ static pm_status pr_plan(void *self, const char *key_path, const pm_input *in, s
     plan->key_bytes = (cnt[0] + cnt[1] + cnt[2] + cnt[3] + cnt[4]) * sizeof(g1_affine_t) +
                       cnt[5] * sizeof(g2_affine_t) + csr_bytes;
     plan->key_load_bytes = fsz;
-    plan->part_peak_bytes = 32 * (2 * n_w + 7 * m) + (64ull << 20);
+    plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20); /* + the density marks */
     plan->part_pending_bytes = 32 * cnt[5] + (1ull << 20);
     return PM_OK;
 }
@@ -249,7 +250,9 @@ static pm_status pr_load_key(void *self, const char *key_path, void **out, uint6
     if (!st) {
         bytes = (k->p.vk.n_ic + k->p.n_h + k->p.n_l + k->p.n_a + k->p.n_b_g1) * sizeof(g1_affine_t) +
                 k->p.n_b_g2 * sizeof(g2_affine_t) + (k->f.map ? k->f.map_len : 0) +
-                (uint64_t)(k->mem.A.nnz + k->mem.B.nnz + k->mem.C.nnz) * 36;
+                (uint64_t)(k->mem.A.nnz + k->mem.B.nnz + k->mem.C.nnz) * 8 + /* col + coefficient index */
+                (k->mem.coef_tab_owned ? (uint64_t)k->mem.A.n_coef_tab * 32 : 0) +
+                (k->f.map ? 0 : 3ull * ((uint64_t)k->mem.n_constraints + 1) * 8); /* row pointers */
         if (k->cs->n_wires != k->p.vk.n_ic + k->p.n_l)
             st = pm_error_set(err, PM_ERR_MISMATCH, key_path, PM_NO_OFFSET,
                               "parameters have %zu wires, the recorded circuit %u", k->p.vk.n_ic + k->p.n_l,

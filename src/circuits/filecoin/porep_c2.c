@@ -121,9 +121,9 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
             if (!st) {
                 groth16_bp_pending_t pd;
                 st = groth16_prove_bellperson_start(&pd, p, cs, w, n_w, threads, err);
-                if (st == PM_ERR_UNSATISFIED && pd.first_bad != UINT32_MAX) {
+                if (st == PM_ERR_UNSATISFIED) {
                     char msg[400];
-                    pm_porep_unsatisfied(err, s, pd.first_bad, cs->n_constraints);
+                    if (pd.first_bad != UINT32_MAX) pm_porep_unsatisfied(err, s, pd.first_bad, cs->n_constraints);
                     snprintf(msg, sizeof msg, "%.380s", err->msg);
                     pm_error_set(err, PM_ERR_UNSATISFIED, "c1", PM_NO_OFFSET, "partition %u: %s", k, msg);
                 }

@@ -3,10 +3,12 @@
  * partition out (concatenated in partition order), with bellperson parameters (.params/.vk) and the
  * partition circuit recorded once (porep_circuit.h, csr_file.h).
  *
- * Per partition: witness synthesis from the C1 (pm_porep_witness) -> check against the recorded
- * system (an unsatisfied constraint refuses the job, naming challenge and gadget: a wrong C1 never
- * yields a proof) -> groth16_prove_bellperson (SpMV, H, MSMs; random r, s) -> verification with the
- * parameters' vk and the witness's public inputs -> 192 bytes (zcash compressed A ‖ B ‖ C).
+ * Per partition: witness synthesis from the C1 (pm_porep_witness) -> the witness's public inputs
+ * against the ones a verifier derives (PM_ERR_MISMATCH) -> the bellperson prover's start (SpMV,
+ * then every constraint checked on those rows: an unsatisfied one refuses the job, naming
+ * partition, challenge and gadget, so a wrong C1 never yields a proof; H, MSMs) and finalize
+ * (random r, s) -> verification with the parameters' vk and the witness's public inputs -> 192
+ * bytes (zcash compressed A ‖ B ‖ C).
  * Sources: rust-fil-proofs storage-proofs-core compound_proof.rs (prove, per-partition circuits,
  * proof bytes), POREP.md §7.
  */
@@ -25,7 +27,8 @@ extern "C" {
 #endif
 
 typedef struct {
-    double witness, check, prove, verify; /* seconds, summed over partitions */
+    double witness, check, prove, verify; /* seconds, summed over partitions; check = the public
+                                            * inputs (constraints are checked inside prove) */
 } pm_c2_timings_t;
 
 /* Prove every partition of c1. out: 192 · c1->partitions bytes. cs: the recorded circuit of
