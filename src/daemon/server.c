@@ -707,7 +707,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     rq->answered = 1;
-    return route(d, c, url, method, rq);
+    enum MHD_Result r = route(d, c, url, method, rq);
+    /* The body has been parsed (handlers keep no pointer into it): give its bytes back to
+     * http.max_buffered_bytes now. Waiting for on_completed raced with the client: with a thread
+     * per connection, the client could read the response and send its next request before this
+     * connection's thread ran the completion callback, and be refused as busy. */
+    atomic_fetch_sub(&d->buffered, rq->len);
+    free(rq->body);
+    rq->body = NULL;
+    rq->len = rq->cap = 0;
+    return r;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
