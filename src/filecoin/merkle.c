@@ -168,9 +168,12 @@ void fil_tree_free(fil_tree_t *t) {
     memset(t, 0, sizeof *t);
 }
 
-pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_t *t,
-                         uint64_t index, pm_error *err) {
-    const fil_tree_shape_t *s = &t->shape;
+/* The inclusion path of leaf `index` in a tree of shape s whose node (level k, position i) is
+ * node(t, k, i): shared by the dense and the sparse tree. */
+typedef const uint8_t *(*node_fn)(const void *t, unsigned k, uint64_t i);
+
+static pm_status tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_shape_t *s,
+                            const void *t, node_fn node, uint64_t index, pm_error *err) {
     if (index >= s->leaves)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tree: leaf %llu out of range",
                             (unsigned long long)index);
@@ -180,8 +183,8 @@ pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fi
     p->nsub = s->nsub;
     p->ntop = s->ntop;
     p->elems = elems;
-    memcpy(p->leaf, t->level[0] + 32 * index, 32);
-    memcpy(p->root, fil_tree_root(t), 32);
+    memcpy(p->leaf, node(t, 0, index), 32);
+    memcpy(p->root, node(t, s->nlevels, 0), 32);
     uint64_t i = index;
     for (unsigned k = 0; k < s->nlevels; k++) {
         unsigned a = s->level_arity[k];
@@ -192,10 +195,20 @@ pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fi
         uint64_t base = i - i % a;
         unsigned j = 0;
         for (unsigned c = 0; c < a; c++)
-            if (c != e->index) memcpy(e->hashes[j++], t->level[k] + 32 * (base + c), 32);
+            if (c != e->index) memcpy(e->hashes[j++], node(t, k, base + c), 32);
         i /= a;
     }
     return PM_OK;
+}
+
+static const uint8_t *dense_node(const void *tv, unsigned k, uint64_t i) {
+    const fil_tree_t *t = tv;
+    return t->level[k] + 32 * i;
+}
+
+pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_t *t,
+                         uint64_t index, pm_error *err) {
+    return tree_prove(p, elems, &t->shape, t, dense_node, index, err);
 }
 
 /* ---------------------------------------------------------------- sparse */
@@ -285,32 +298,11 @@ void fil_sparse_tree_free(fil_sparse_tree_t *t) {
     memset(t, 0, sizeof *t);
 }
 
+static const uint8_t *sparse_node(const void *tv, unsigned k, uint64_t i) {
+    return sparse_get((const fil_sparse_tree_t *)tv, k, i);
+}
+
 pm_status fil_sparse_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems,
                                 const fil_sparse_tree_t *t, uint64_t index, pm_error *err) {
-    const fil_tree_shape_t *s = &t->shape;
-    if (index >= s->leaves)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tree: leaf %llu out of range",
-                            (unsigned long long)index);
-    memset(p, 0, sizeof *p);
-    p->kind = s->kind;
-    p->nbase = s->nbase;
-    p->nsub = s->nsub;
-    p->ntop = s->ntop;
-    p->elems = elems;
-    memcpy(p->leaf, sparse_get(t, 0, index), 32);
-    memcpy(p->root, fil_sparse_tree_root(t), 32);
-    uint64_t i = index;
-    for (unsigned k = 0; k < s->nlevels; k++) {
-        unsigned a = s->level_arity[k];
-        fil_path_elem_t *e = &elems[k];
-        memset(e, 0, sizeof *e);
-        e->nhashes = a - 1;
-        e->index = i % a;
-        uint64_t base = i - i % a;
-        unsigned j = 0;
-        for (unsigned c = 0; c < a; c++)
-            if (c != e->index) memcpy(e->hashes[j++], sparse_get(t, k, base + c), 32);
-        i /= a;
-    }
-    return PM_OK;
+    return tree_prove(p, elems, &t->shape, t, sparse_node, index, err);
 }
