@@ -7,7 +7,7 @@
  * Slow (setup of a 2^22 domain: ~35 s on 16 cores, minutes on 2): runs only with PROOFMILL_SLOW=1
  * (exit 77 = skipped otherwise); label slow.
  */
-#include "test_util.h"
+#include "porep_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +18,6 @@
 #include "filecoin/seal.h"
 #include "groth16/setup.h"
 
-static void seal_c1(fil_seal_t *s, fil_c1_t *c1, uint8_t tag) {
-    fil_seal_params_t p;
-    memset(&p, 0, sizeof p);
-    p.registered_proof = 5;
-    fil_prover_id_from_miner(p.prover_id, 1000 + tag);
-    p.sector_id = tag;
-    memset(p.ticket, tag, 32);
-    p.ticket[31] &= 0x3f;
-    pm_error err;
-    if (fil_seal_run(s, &p, &err)) fail_msg("seal: %s", err.msg);
-    uint8_t seed[32];
-    memset(seed, 0x40 + tag, 32);
-    seed[31] &= 0x3f;
-    if (fil_c1_from_seal(c1, s, seed, &err)) fail_msg("C1: %s", err.msg);
-}
-
 static void test_e2e_2kib(void **st) {
     (void)st;
     pm_error err;
@@ -41,13 +25,9 @@ static void test_e2e_2kib(void **st) {
     assert_int_equal(pm_porep_shape_for_size(&shape, 2048, &err), PM_OK);
     r1cs_t cs = {0};
     uint32_t nin;
-    assert_int_equal(pm_porep_record(&cs, &nin, &shape, &err), PM_OK);
-    groth16_toxic_t tox;
-    uint64_t seed = 11;
-    assert_int_equal(groth16_toxic_draw(&tox, &seed, &err), PM_OK);
     bp_params_t p = {0};
     groth16_setup_timings_t tm;
-    if (groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) fail_msg("setup: %s", err.msg);
+    pm_test_porep_setup_2k(&p, &cs, &nin, 11, &tm);
     printf("setup %.1f s; ic %zu, h %zu, l %zu, a %zu, b_g1 %zu, b_g2 %zu\n", tm.total, p.vk.n_ic, p.n_h, p.n_l,
            p.n_a, p.n_b_g1, p.n_b_g2);
     assert_int_equal(p.vk.n_ic, 40);
@@ -56,8 +36,8 @@ static void test_e2e_2kib(void **st) {
 
     fil_seal_t s1, s2;
     fil_c1_t a, b;
-    seal_c1(&s1, &a, 1);
-    seal_c1(&s2, &b, 2);
+    pm_test_seal_c1(&s1, &a, 1);
+    pm_test_seal_c1(&s2, &b, 2);
     uint8_t proof[192], other[192];
     pm_c2_timings_t t;
     uint64_t rs = 5;

@@ -14,7 +14,7 @@
  * changed label submitted beside a good one fails alone with PM_ERR_UNSATISFIED naming the
  * constraint.
  */
-#include "test_util.h"
+#include "porep_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,24 +39,6 @@
 #include "groth16/setup.h"
 
 static char g_dir[256];
-
-static void seal_c1(fil_c1_t *c1, uint8_t tag) {
-    fil_seal_t s;
-    fil_seal_params_t p;
-    memset(&p, 0, sizeof p);
-    p.registered_proof = 5;
-    fil_prover_id_from_miner(p.prover_id, 1000 + tag);
-    p.sector_id = tag;
-    memset(p.ticket, tag, 32);
-    p.ticket[31] &= 0x3f;
-    pm_error err;
-    if (fil_seal_run(&s, &p, &err)) fail_msg("seal: %s", err.msg);
-    uint8_t seed[32];
-    memset(seed, 0x40 + tag, 32);
-    seed[31] &= 0x3f;
-    if (fil_c1_from_seal(c1, &s, seed, &err)) fail_msg("C1: %s", err.msg);
-    fil_seal_free(&s);
-}
 
 static void write_c1(char *path, size_t cap, const fil_c1_t *c1, const char *name) {
     snprintf(path, cap, "%s/%s", g_dir, name);
@@ -100,7 +82,7 @@ static void test_plan(void **st) {
     pm_backend be, mux, other;
     assert_int_equal(pm_backend_porep(&be, NULL, &err), PM_OK);
     fil_c1_t c1;
-    seal_c1(&c1, 1);
+    pm_test_seal_c1(NULL, &c1, 1);
     char c1p[512], dir[512], key[1024], key8[1024];
     write_c1(c1p, sizeof c1p, &c1, "c1_2k.json");
     fil_c1_free(&c1);
@@ -237,18 +219,11 @@ static void ensure_params(char *dir, size_t cap) {
     printf("making 2 KiB parameters (seed 7) in %s: minutes on 2 cores\n", dir);
     mkdir(dir, 0755);
     pm_error err;
-    pm_porep_shape s;
-    assert_int_equal(pm_porep_shape_for_size(&s, 2048, &err), PM_OK);
     r1cs_t cs = {0};
     uint32_t nin;
-    assert_int_equal(pm_porep_record(&cs, &nin, &s, &err), PM_OK);
-    groth16_toxic_t tox;
-    uint64_t seed = 7;
-    assert_int_equal(groth16_toxic_draw(&tox, &seed, &err), PM_OK);
     bp_params_t p = {0};
-    groth16_setup_timings_t tm;
-    if (pm_csr_save(csr, &cs, nin, 2048, &err) || groth16_setup_bellperson(&p, &cs, &tox, &tm, &err) ||
-        params_write(key, &p, &err) || params_vk_write(vk, &p.vk, &err))
+    pm_test_porep_setup_2k(&p, &cs, &nin, 7, NULL);
+    if (pm_csr_save(csr, &cs, nin, 2048, &err) || params_write(key, &p, &err) || params_vk_write(vk, &p.vk, &err))
         fail_msg("params: %s", err.msg);
     params_free(&p);
     r1cs_free(&cs);
@@ -272,9 +247,9 @@ static void test_e2e(void **st) {
     ensure_params(dir, sizeof dir);
     pm_error err;
     fil_c1_t a, b, bad;
-    seal_c1(&a, 1);
-    seal_c1(&b, 2);
-    seal_c1(&bad, 1);
+    pm_test_seal_c1(NULL, &a, 1);
+    pm_test_seal_c1(NULL, &b, 2);
+    pm_test_seal_c1(NULL, &bad, 1);
     fil_c1_proof(&bad, 0, 1)->exp[3].rows[1][5] ^= 0x10; /* one changed label */
     char pa[512], pb[512], pbad[512];
     write_c1(pa, sizeof pa, &a, "e2e_a.json");
