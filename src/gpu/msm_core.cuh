@@ -1,0 +1,671 @@
+/*
+ * msm_core.cuh — the Pippenger MSM of the device, written once for G1 and G2 and once for both
+ * executors (msm_exec.cuh): the per-element functors and the driver msm_run<G, Ex> (internal to
+ * src/gpu; msm.cu instantiates it with exec_dev for the C API, tests/gpu/test_gpu_msm_host.cu with
+ * exec_host against the CPU MSM).
+ *
+ * r = sum_i [k_i] P_i over n affine bases and plain scalars k_i < r. Steps:
+ *  1. Scalars in: host scalars are copied in chunks on the side stream, each chunk is converted
+ *     out of Montgomery form if asked and classified while the next one is in flight; or gathered
+ *     on the device from a full witness through an index list (k_i = w[idx[i]]). The 0/1 split:
+ *     the indices of general scalars (not 0, not 1) and of scalars equal to 1 are compacted
+ *     (cub::DeviceSelect); 0 is dropped.
+ *  2. Window c from the number of general scalars n_g: argmin_c W(c) (n_g + rho 2^(c-1)),
+ *     W = ceil(256/c), rho = reduction/accumulation cost per bucket (3 for G1, 4 for G2).
+ *     Signed digits by Booth recoding of bits [cj-1, cj+c-1] (d in [-2^(c-1), 2^(c-1)]).
+ *  3. Per group of windows (as many as fit the item budget): one (key, value) item per nonzero
+ *     digit, key = (window, |d|-1), value = point index | sign<<31; radix sort by key (CUB); the
+ *     bucket boundaries from the sorted keys (each item writes the starts of the buckets between
+ *     its predecessor's key and its own: no atomics).
+ *  4. Bucket accumulation in AFFINE coordinates by pairwise rounds: in each round every bucket's
+ *     entries are added in pairs (2j, 2j+1) (an odd last one passes through), so a bucket of m
+ *     points takes ceil(log2 m) rounds and n_items - n_buckets additions in all. The additions of
+ *     a round are spread over a persistent set of lanes; each lane takes chunks of 2k consecutive
+ *     entries, and its k additions share ONE field inversion (Montgomery's trick: prefix products
+ *     forward, one inversion, two products per element backward; prefix products in a per-lane
+ *     scratch, interleaved so a warp's accesses coalesce). Cost per addition: 2M + 1S for the chord
+ *     + 3M of the trick + 1/k inversion = 6 Fp products + ~570/k (G1); for G2 the trick runs on
+ *     norms in Fp (7 Fp products) + 8 for the chord in Fp2 = 15 + ~570/k. Equal points (P = Q: tangent),
+ *     P = -Q and infinity are handled inside the batch (ec_aff_add_prepare). (XYZZ bucket sums
+ *     cost 10 Fp products per addition for G1, 28 for G2.)
+ *  5. Bucket reduction per window, S = sum_b b B_b, as WS(V) = sum_i i V_i plus sum_i V_i over the
+ *     2^(c-1) buckets: segments of L buckets give T_s = sum_t t V_{sL+t} and R_s = sum_t V_{sL+t}
+ *     by running sums (2L XYZZ additions, mixed at the first level), and
+ *     WS(V) = sum_s T_s + L WS(R), applied recursively: no serial scalar multiple per segment.
+ *  6. Host: Horner over the window sums (c doublings each, CPU curve layer) plus the ones bucket.
+ * Sources: Pippenger 1976; Bernstein-Doumen-Lange-Oosterwijk 2012 (signed buckets); Montgomery
+ * 1987 (simultaneous inversion); EFD xyzz formulas (ec.cuh).
+ */
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "ec.cuh"
+#include "msm_exec.cuh"
+
+namespace pmgpu {
+
+/* ---------------- scalars ---------------- */
+struct scalar_d { uint32_t v[8]; };
+
+PM_HD scalar_d sc_load(const scalar_d *p) {
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    uint4 a = q[0], b = q[1];
+    scalar_d s;
+    s.v[0] = a.x; s.v[1] = a.y; s.v[2] = a.z; s.v[3] = a.w; s.v[4] = b.x; s.v[5] = b.y; s.v[6] = b.z; s.v[7] = b.w;
+    return s;
+}
+PM_HD void sc_store(scalar_d *p, const scalar_d &s) {
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+    uint4 a, b;
+    a.x = s.v[0]; a.y = s.v[1]; a.z = s.v[2]; a.w = s.v[3]; b.x = s.v[4]; b.y = s.v[5]; b.z = s.v[6]; b.w = s.v[7];
+    q[0] = a; q[1] = b;
+}
+/* bits [pos, pos+len) of a 256-bit scalar, len <= 31, pos may be -1 or run past bit 255 (zeros) */
+PM_HD uint32_t sc_bits(const scalar_d &s, int pos, int len) {
+    uint64_t acc = 0;
+    int lo = pos < 0 ? 0 : pos;
+    int w = lo >> 5;
+    if (w < 8) acc = s.v[w];
+    if (w + 1 < 8) acc |= (uint64_t)s.v[w + 1] << 32;
+    acc >>= (lo & 31);
+    uint32_t r = (uint32_t)acc;
+    if (pos < 0) r <<= 1; /* bit -1 is zero */
+    return r & ((1u << len) - 1u);
+}
+/* signed digit j of the Booth recoding: d = v + b_{cj-1} - 2^c b_{cj+c-1}; returns |d|, sets neg */
+PM_HD uint32_t sc_digit(const scalar_d &s, int j, int c, bool &neg) {
+    uint32_t u = sc_bits(s, c * j - 1, c + 1);
+    uint32_t top = (u >> c) & 1u;
+    uint32_t v = (u >> 1) + (u & 1u);
+    if (top) { neg = true; return (1u << c) - v; }
+    neg = false;
+    return v;
+}
+PM_HD int sc_class(const scalar_d &s) { /* 0: zero, 1: one, 2: other */
+    uint32_t hi = s.v[1] | s.v[2] | s.v[3] | s.v[4] | s.v[5] | s.v[6] | s.v[7];
+    if (hi) return 2;
+    return s.v[0] == 0 ? 0 : (s.v[0] == 1 ? 1 : 2);
+}
+
+/* ---------------- groups: device types + the CPU layer for the final combination ---------------- */
+struct g1_group {
+    typedef fp_d E;
+    typedef g1_affine_t cpu_aff;
+    typedef g1_xyzz_t cpu_xyzz;
+    typedef g1_jac_t cpu_jac;
+    static constexpr double rho = 3.0;            /* reduction / accumulation cost per item (window model) */
+    static constexpr size_t item_cap = (size_t)1 << 27; /* items per window group at the default budget */
+    static void x_inf(cpu_xyzz *r) { g1_xyzz_set_infinity(r); }
+    static void x_dbl(cpu_xyzz *r, const cpu_xyzz *p) { g1_xyzz_dbl(r, p); }
+    static void x_add(cpu_xyzz *r, const cpu_xyzz *a, const cpu_xyzz *b) { g1_xyzz_add(r, a, b); }
+    static void x_add_aff(cpu_xyzz *r, const cpu_xyzz *a, const cpu_aff *b) { g1_xyzz_add_affine(r, a, b); }
+    static void x_to_jac(cpu_jac *r, const cpu_xyzz *p) { g1_xyzz_to_jac(r, p); }
+    static void jac_inf(cpu_jac *r) { g1_jac_set_infinity(r); }
+    static void jac_add(cpu_jac *r, const cpu_jac *a, const cpu_jac *b) { g1_jac_add(r, a, b); }
+};
+struct g2_group {
+    typedef fp2_d E;
+    typedef g2_affine_t cpu_aff;
+    typedef g2_xyzz_t cpu_xyzz;
+    typedef g2_jac_t cpu_jac;
+    static constexpr double rho = 4.0;
+    static constexpr size_t item_cap = (size_t)1 << 26;
+    static void x_inf(cpu_xyzz *r) { g2_xyzz_set_infinity(r); }
+    static void x_dbl(cpu_xyzz *r, const cpu_xyzz *p) { g2_xyzz_dbl(r, p); }
+    static void x_add(cpu_xyzz *r, const cpu_xyzz *a, const cpu_xyzz *b) { g2_xyzz_add(r, a, b); }
+    static void x_add_aff(cpu_xyzz *r, const cpu_xyzz *a, const cpu_aff *b) { g2_xyzz_add_affine(r, a, b); }
+    static void x_to_jac(cpu_jac *r, const cpu_xyzz *p) { g2_xyzz_to_jac(r, p); }
+    static void jac_inf(cpu_jac *r) { g2_jac_set_infinity(r); }
+    static void jac_add(cpu_jac *r, const cpu_jac *a, const cpu_jac *b) { g2_jac_add(r, a, b); }
+};
+static_assert(sizeof(aff_t<fp_d>) == sizeof(g1_affine_t) && sizeof(xyzz_t<fp_d>) == sizeof(g1_xyzz_t), "G1 layout");
+static_assert(sizeof(aff_t<fp2_d>) == sizeof(g2_affine_t) && sizeof(xyzz_t<fp2_d>) == sizeof(g2_xyzz_t), "G2 layout");
+static_assert(sizeof(scalar_d) == sizeof(fr_t), "scalar layout");
+
+/* ---------------- step 1: scalars ---------------- */
+/* dst[i] = conv(src[idx ? idx[i] : i]), conv = out of Montgomery form when mont */
+struct f_scalar_in {
+    const scalar_d *src;
+    scalar_d *dst;
+    const uint32_t *idx;
+    int mont;
+    PM_HD void operator()(size_t i) const {
+        scalar_d s = sc_load(src + (idx ? idx[i] : i));
+        if (mont) {
+            fr_d a;
+            for (int k = 0; k < 8; k++) a.v[k] = s.v[k];
+            a = fe_from_mont<fr_params>(a);
+            for (int k = 0; k < 8; k++) s.v[k] = a.v[k];
+        }
+        sc_store(dst + i, s);
+    }
+};
+struct pred_general {
+    const scalar_d *sc;
+    int split;
+    PM_HD bool operator()(uint32_t i) const { return !split || sc_class(sc_load(sc + i)) == 2; }
+};
+struct pred_one {
+    const scalar_d *sc;
+    PM_HD bool operator()(uint32_t i) const { return sc_class(sc_load(sc + i)) == 1; }
+};
+
+/* ---------------- step 3: items of a window group ---------------- */
+struct f_digits {
+    const scalar_d *sc;
+    const uint32_t *gidx; /* general scalars' indices, NULL = all */
+    size_t ng;
+    int c, j0, gw;
+    uint32_t B, sentinel;
+    uint32_t *key, *val;
+    PM_HD void operator()(size_t t) const {
+        uint32_t idx = gidx ? gidx[t] : (uint32_t)t;
+        scalar_d s = sc_load(sc + idx);
+        for (int jl = 0; jl < gw; jl++) {
+            bool neg;
+            uint32_t d = sc_digit(s, j0 + jl, c, neg);
+            key[(size_t)jl * ng + t] = d ? (uint32_t)jl * B + d - 1 : sentinel;
+            val[(size_t)jl * ng + t] = idx | (neg ? 0x80000000u : 0u);
+        }
+    }
+};
+/* off[s] = first position of key >= s in the sorted keys, s <= nseg (keys above nseg count as nseg) */
+struct f_bounds {
+    const uint32_t *key;
+    size_t items;
+    uint32_t nseg;
+    uint32_t *off;
+    PM_HD void operator()(size_t i) const {
+        int64_t kp = i ? (int64_t)(key[i - 1] < nseg ? key[i - 1] : nseg) : -1;
+        int64_t kc = i < items ? (int64_t)(key[i] < nseg ? key[i] : nseg) : (int64_t)nseg;
+        for (int64_t s = kp + 1; s <= kc; s++) off[s] = (uint32_t)i;
+    }
+};
+
+/* ---------------- step 4: affine accumulation rounds ---------------- */
+template <class E> struct src_items { /* round 0: entries are items pointing into the bases */
+    const uint32_t *items;
+    const aff_t<E> *pts;
+    PM_HD aff_t<E> get(uint32_t e) const {
+        uint32_t it = items[e];
+        aff_t<E> p = ec_aff_load(pts + (it & 0x7fffffffu));
+        if (it >> 31) p.y = f_neg(p.y);
+        return p;
+    }
+};
+template <class E> struct src_points {
+    const aff_t<E> *pts;
+    PM_HD aff_t<E> get(uint32_t e) const { return ec_aff_load(pts + e); }
+};
+
+/* entries per bucket after a round, for the scan: half[s] = ceil(cnt_s / 2), half[nseg] = 0 */
+struct f_half {
+    const uint32_t *off;
+    uint32_t nseg;
+    uint32_t *half;
+    PM_HD void operator()(size_t s) const {
+        half[s] = s < nseg ? (off[s + 1] - off[s] + 1) / 2 : 0;
+    }
+};
+
+/* the bucket holding entry e: the last s with off[s] <= e (off[nseg] > e) */
+PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
+    uint32_t lo = 0, hi = nseg;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (off[mid] <= e) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+template <class E, class Src> struct f_round {
+    typedef typename fbase<E>::type F;
+    Src src;
+    const uint32_t *off, *off_next;
+    uint32_t nseg, total;
+    aff_t<E> *dst;
+    uint32_t chunk, nchunks, nl; /* chunk = 2k entries, nl lanes */
+    F *pre;                      /* [k][nl] prefix products */
+    uint2 *info;                 /* [k][nl] (first entry, output position) */
+    PM_HD void operator()(size_t lane_) const {
+        const uint32_t lane = (uint32_t)lane_;
+        for (uint32_t ch = lane; ch < nchunks; ch += nl) {
+            uint32_t e = ch * chunk;
+            const uint32_t e1 = total - e < chunk ? total : e + chunk;
+            uint32_t s = seg_of(off, nseg, e);
+            uint32_t lo = off[s], hi = off[s + 1];
+            uint32_t np = 0;
+            F acc = fe_one<fp_params>();
+            /* forward: classify the pairs whose first entry is in the chunk, prefix products */
+            while (e < e1) {
+                while (e >= hi) { s++; lo = hi; hi = off[s + 1]; }
+                uint32_t local = e - lo;
+                if (local & 1) { e++; continue; } /* second of a pair owned by the previous chunk */
+                uint32_t out = off_next[s] + (local >> 1);
+                if (e + 1 < hi) {
+                    aff_t<E> P = src.get(e), Q = src.get(e + 1);
+                    E den;
+                    int kind = ec_aff_add_prepare(P, Q, den);
+                    f_store(pre + (size_t)np * nl + lane, acc);
+                    uint2 inf;
+                    inf.x = e; inf.y = out;
+                    info[(size_t)np * nl + lane] = inf;
+                    if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+                    np++;
+                    e += 2;
+                } else {
+                    ec_aff_store(dst + out, src.get(e));
+                    e++;
+                }
+            }
+            if (np == 0) continue;
+            F inv = fe_inv_vartime<fp_params>(acc);
+            /* backward: each pair's inverse from the prefix products, then the chord/tangent */
+            for (uint32_t i = np; i-- > 0;) {
+                uint2 inf = info[(size_t)i * nl + lane];
+                aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
+                E den, den_inv = f_one<E>();
+                int kind = ec_aff_add_prepare(P, Q, den);
+                if (kind <= AFF_TANGENT) {
+                    F nrm = f_norm(den);
+                    F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
+                    inv = f_mul(inv, nrm);
+                    den_inv = f_inv_from_norm(den, ninv);
+                }
+                ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
+            }
+        }
+    }
+};
+
+/* bucket s's final value (at most one entry is left), infinity when empty */
+template <class E, class Src> struct f_bucket_vals {
+    Src src;
+    const uint32_t *off;
+    aff_t<E> *out;
+    PM_HD void operator()(size_t s) const {
+        ec_aff_store(out + s, off[s + 1] > off[s] ? src.get(off[s]) : ec_aff_inf<E>());
+    }
+};
+
+/* ---------------- step 5: bucket reduction ---------------- */
+template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const aff_t<E> &b) { return ec_x_add_aff(a, b); }
+template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const xyzz_t<E> &b) { return ec_x_add(a, b); }
+template <class E> PM_HD aff_t<E> red_load(const aff_t<E> *p) { return ec_aff_load(p); }
+template <class E> PM_HD xyzz_t<E> red_load(const xyzz_t<E> *p) { return ec_x_load(p); }
+
+/* segment g = (window w, segment s) of L values: T = sum_t t V_t, R = sum_t V_t */
+template <class E, class In> struct f_red_seg {
+    const In *v;
+    size_t m;  /* values per window */
+    uint32_t L, S; /* S = m / L segments per window */
+    xyzz_t<E> *T, *R;
+    PM_HD void operator()(size_t g) const {
+        size_t w = g / S, s = g % S;
+        const In *base = v + w * m + s * L;
+        xyzz_t<E> run = ec_x_inf<E>(), tot = ec_x_inf<E>();
+        for (uint32_t t = L - 1; t >= 1; t--) {
+            run = red_add(run, red_load(base + t));
+            tot = ec_x_add(tot, run);
+        }
+        run = red_add(run, red_load(base));
+        ec_x_store(T + g, tot);
+        ec_x_store(R + g, run);
+    }
+};
+/* out[g] = sum of in[g*G .. g*G+G) */
+template <class E> struct f_sum_groups {
+    const xyzz_t<E> *in;
+    uint32_t G;
+    xyzz_t<E> *out;
+    PM_HD void operator()(size_t g) const {
+        xyzz_t<E> acc = ec_x_load(in + g * G);
+        for (uint32_t t = 1; t < G; t++) acc = ec_x_add(acc, ec_x_load(in + g * G + t));
+        ec_x_store(out + g, acc);
+    }
+};
+/* ws[w] = sumT[w] + [2^log_l] ws2[w] */
+template <class E> struct f_combine {
+    const xyzz_t<E> *sum_t, *ws2;
+    int log_l;
+    xyzz_t<E> *ws;
+    PM_HD void operator()(size_t w) const {
+        xyzz_t<E> x = ec_x_load(ws2 + w);
+        for (int i = 0; i < log_l; i++) x = ec_x_dbl(x);
+        ec_x_store(ws + w, ec_x_add(ec_x_load(sum_t + w), x));
+    }
+};
+/* out[w] = a[w] + b[w] */
+template <class E> struct f_add2 {
+    const xyzz_t<E> *a, *b;
+    xyzz_t<E> *out;
+    PM_HD void operator()(size_t w) const { ec_x_store(out + w, ec_x_add(ec_x_load(a + w), ec_x_load(b + w))); }
+};
+
+/* ---------------- the driver ---------------- */
+struct msm_plan_t {
+    unsigned c, W;
+    uint32_t B;
+    unsigned gw; /* windows per group */
+};
+
+inline unsigned msm_window_bits_for(size_t ng, double rho) {
+    if (ng < 2) return 1;
+    unsigned best = 1;
+    double best_cost = 1e300;
+    for (unsigned c = 1; c <= 22; c++) {
+        double W = (double)((256 + c - 1) / c);
+        double cost = W * ((double)ng + rho * (double)(1u << (c - 1)));
+        if (cost < best_cost) { best_cost = cost; best = c; }
+    }
+    return best;
+}
+
+enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
+struct msm_args_t {
+    const void *pts;        /* n affine bases (device memory of the executor) */
+    size_t n;
+    const fr_t *scalars;    /* n scalars, or the witness when gather */
+    int src;                /* MSM_SRC_HOST / MSM_SRC_DEVICE */
+    int mont;               /* scalars in Montgomery form */
+    int split;              /* the 0/1 split */
+    const uint32_t *gather; /* device index list (n entries) into scalars[0..n_witness), or NULL */
+    size_t n_witness;
+    unsigned force_c;       /* 0 = cost model */
+    size_t item_cap;        /* items per window group (memory budget); 0 = the group's default */
+    unsigned scalar_chunks; /* host scalars: copies in flight (0 = 16 from 2^16 points on, else 1) */
+};
+struct msm_stats_t {
+    float t_scalars, t_sort, t_accum, t_reduce, t_total;
+    unsigned c, W, rounds;
+    size_t ones, zeros, general;
+};
+
+template <class E> struct seg_result { const aff_t<E> *buckets; unsigned rounds; };
+
+/* Accumulate nseg buckets of `nitems` items (sorted by bucket, offsets in off[0..nseg]) into
+ * one affine value each; returns the bucket array (device slot SLOT_BUCKET). */
+template <class G, class Ex>
+seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t nitems, uint32_t *off, uint32_t nseg,
+                                         const aff_t<typename G::E> *pts) {
+    typedef typename G::E E;
+    typedef typename fbase<E>::type F;
+    uint32_t *offs[2] = {off, static_cast<uint32_t *>(ex.grow(SLOT_OFF1, ((size_t)nseg + 1) * 4))};
+    uint32_t *half = static_cast<uint32_t *>(ex.grow(SLOT_HALF, ((size_t)nseg + 1) * 4));
+    int cur = 0, round = 0;
+    uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
+    ex.d2h(&total, off + nseg, 4);
+    (void)nitems;
+    const aff_t<E> *src_pts = nullptr;
+    const size_t NL_MAX = ex.lanes();
+    for (;;) {
+        ex.each(nseg + 1, f_half{offs[cur], nseg, half});
+        ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
+        uint32_t next = 0;
+        ex.d2h(&next, offs[cur ^ 1] + nseg, 4);
+        if (!ex.ok() || next == total) break;
+        const uint32_t pairs = total - next;
+        size_t k = (pairs + NL_MAX - 1) / NL_MAX;
+        k = k < 4 ? 4 : (k > 256 ? 256 : k);
+        const uint32_t chunk = (uint32_t)(2 * k);
+        const uint32_t nchunks = (uint32_t)(((size_t)total + chunk - 1) / chunk);
+        const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
+        aff_t<E> *dst = static_cast<aff_t<E> *>(ex.grow(round % 2 ? SLOT_PTS1 : SLOT_PTS0, (size_t)next * sizeof(aff_t<E>)));
+        unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * k * (sizeof(F) + sizeof(uint2))));
+        F *pre = reinterpret_cast<F *>(lane);
+        uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * k * sizeof(F));
+        if (!ex.ok()) break;
+        if (round == 0)
+            ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
+                                                               chunk, nchunks, nl, pre, info});
+        else
+            ex.template each<128>(nl, f_round<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
+                                                                chunk, nchunks, nl, pre, info});
+        src_pts = dst;
+        total = next;
+        cur ^= 1;
+        round++;
+    }
+    aff_t<E> *bk = static_cast<aff_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(aff_t<E>)));
+    if (round == 0)
+        ex.each(nseg, f_bucket_vals<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], bk});
+    else
+        ex.each(nseg, f_bucket_vals<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], bk});
+    return seg_result<E>{bk, (unsigned)round};
+}
+
+/* bump allocator over one slot, for the reduction's levels */
+struct carve_t {
+    unsigned char *p;
+    size_t used, cap;
+    template <class T> T *take(size_t count) {
+        size_t b = (count * sizeof(T) + 255) & ~(size_t)255;
+        T *r = reinterpret_cast<T *>(p + used);
+        used += b;
+        return used <= cap ? r : nullptr;
+    }
+};
+
+constexpr uint32_t RED_L = 32; /* buckets per reduction segment */
+
+/* bytes the reduction of nwin windows of m values needs */
+template <class E> size_t red_bytes(size_t m, size_t nwin) {
+    size_t b = 0;
+    while (m > 1) {
+        size_t L = m < RED_L ? m : RED_L, S = m / L;
+        b += 2 * ((nwin * S * sizeof(xyzz_t<E>) + 255) & ~(size_t)255); /* T, R */
+        size_t t = S;
+        while (t > 1) { size_t G = t < RED_L ? t : RED_L; t /= G; b += (nwin * t * sizeof(xyzz_t<E>) + 255) & ~(size_t)255; }
+        b += 3 * ((nwin * sizeof(xyzz_t<E>) + 255) & ~(size_t)255);
+        m = S;
+    }
+    return b + 4 * ((nwin * sizeof(xyzz_t<E>) + 255) & ~(size_t)255) + 4096;
+}
+
+/* tree sum of S values per window (S a power of two) -> one per window */
+template <class E, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t &cv, const xyzz_t<E> *in, size_t S, size_t nwin) {
+    while (S > 1) {
+        uint32_t G = (uint32_t)(S < RED_L ? S : RED_L);
+        S /= G;
+        xyzz_t<E> *out = cv.template take<xyzz_t<E>>(nwin * S);
+        if (!out) return nullptr;
+        ex.each(nwin * S, f_sum_groups<E>{in, G, out});
+        in = out;
+    }
+    return in;
+}
+
+/* (ws[w], sum[w]) = (sum_i i V_{w,i}, sum_i V_{w,i}) over m values per window (m a power of two) */
+template <class E, class In, class Ex>
+bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out) {
+    uint32_t L = (uint32_t)(m < RED_L ? m : RED_L);
+    uint32_t S = (uint32_t)(m / L);
+    xyzz_t<E> *T = cv.template take<xyzz_t<E>>(nwin * S), *R = cv.template take<xyzz_t<E>>(nwin * S);
+    if (!T || !R) return false;
+    ex.each(nwin * S, f_red_seg<E, In>{v, m, L, S, T, R});
+    if (S == 1) { *ws_out = T; *sum_out = R; return true; }
+    const xyzz_t<E> *sum_t = red_tree<E>(ex, cv, T, S, nwin);
+    const xyzz_t<E> *ws2 = nullptr, *sum2 = nullptr;
+    if (!sum_t || !red_ws<E, xyzz_t<E>>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2)) return false;
+    xyzz_t<E> *ws = cv.template take<xyzz_t<E>>(nwin);
+    if (!ws) return false;
+    int log_l = 0;
+    while ((1u << log_l) < L) log_l++;
+    ex.each(nwin, f_combine<E>{sum_t, ws2, log_l, ws});
+    *ws_out = ws;
+    *sum_out = sum2;
+    return true;
+}
+
+template <class G> struct msm_host_out {
+    std::vector<typename G::cpu_xyzz> win; /* window sums */
+    typename G::cpu_aff ones;              /* the ones bucket (infinity when none) */
+};
+
+/* Bytes of device scratch msm_run needs at n points (the worst case: every scalar general). */
+template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t lanes) {
+    typedef typename G::E E;
+    if (!item_cap) item_cap = G::item_cap;
+    unsigned c = msm_window_bits_for(n, G::rho), W = (256 + c - 1) / c;
+    size_t B = (size_t)1 << (c - 1);
+    size_t gw = item_cap / (n ? n : 1);
+    gw = gw < 1 ? 1 : (gw > W ? W : gw);
+    size_t items = gw * n, nseg = gw * B;
+    size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
+    b += (items / 2 + nseg) * sizeof(aff_t<E>) + (items / 4 + nseg) * sizeof(aff_t<E>) + nseg * sizeof(aff_t<E>);
+    b += lanes * 256 * (sizeof(fp_d) + 8) + red_bytes<E>(B, gw);
+    return b + ((size_t)64 << 20); /* CUB temporaries */
+}
+
+template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_args_t &a, pm_error *err) {
+    typedef typename G::E E;
+    typedef typename G::cpu_xyzz X;
+    memset(&st, 0, sizeof st);
+    memset(&out.ones, 0, sizeof out.ones);
+    out.win.clear();
+    const size_t n = a.n;
+    if (n == 0) return PM_OK;
+    const aff_t<E> *pts = static_cast<const aff_t<E> *>(a.pts);
+    ex.mark(0);
+
+    /* 1. scalars in, converted, classified */
+    const scalar_d *sc = nullptr;
+    uint32_t *gidx = static_cast<uint32_t *>(ex.grow(SLOT_GIDX, n * 4));
+    uint32_t *oidx = static_cast<uint32_t *>(ex.grow(SLOT_OIDX, n * 4));
+    size_t ng = 0, n1 = 0;
+    if (!ex.ok()) return ex.fail(err, "msm scratch");
+    if (a.gather) {
+        const scalar_d *w = reinterpret_cast<const scalar_d *>(a.scalars);
+        if (a.src == MSM_SRC_HOST) { /* whole witness in first */
+            scalar_d *wd = static_cast<scalar_d *>(ex.grow(SLOT_WIT, a.n_witness * sizeof(scalar_d)));
+            if (!ex.ok()) return ex.fail(err, "msm witness");
+            ex.h2d(wd, a.scalars, a.n_witness * sizeof(scalar_d));
+            w = wd;
+        }
+        scalar_d *d = static_cast<scalar_d *>(ex.grow(SLOT_SC, n * sizeof(scalar_d)));
+        if (!ex.ok()) return ex.fail(err, "msm scalars");
+        ex.each(n, f_scalar_in{w, d, a.gather, a.mont});
+        sc = d;
+        ng = ex.select(gidx, 0, n, pred_general{sc, a.split});
+        if (a.split) n1 = ex.select(oidx, 0, n, pred_one{sc});
+    } else if (a.src == MSM_SRC_DEVICE && !a.mont) {
+        sc = reinterpret_cast<const scalar_d *>(a.scalars);
+        ng = ex.select(gidx, 0, n, pred_general{sc, a.split});
+        if (a.split) n1 = ex.select(oidx, 0, n, pred_one{sc});
+    } else {
+        scalar_d *d = static_cast<scalar_d *>(ex.grow(SLOT_SC, n * sizeof(scalar_d)));
+        if (!ex.ok()) return ex.fail(err, "msm scalars");
+        size_t nchunk = (a.src == MSM_SRC_HOST && n >= ((size_t)1 << 16)) ? 16 : 1;
+        if (a.src == MSM_SRC_HOST && a.scalar_chunks) nchunk = a.scalar_chunks < 64 ? a.scalar_chunks : 64;
+        const size_t chunk = (n + nchunk - 1) / nchunk;
+        if (a.src == MSM_SRC_HOST) /* every copy queued at once on the side stream */
+            for (size_t c0 = 0, k = 0; c0 < n; c0 += chunk, k++)
+                ex.h2d_side(d + c0, a.scalars + c0, (n - c0 < chunk ? n - c0 : chunk) * sizeof(scalar_d), (int)k);
+        else
+            ex.d2d(d, a.scalars, n * sizeof(scalar_d));
+        for (size_t c0 = 0, k = 0; c0 < n; c0 += chunk, k++) {
+            size_t m = n - c0 < chunk ? n - c0 : chunk;
+            if (a.src == MSM_SRC_HOST) ex.wait_side((int)k);
+            if (a.mont) ex.each(m, f_scalar_in{d + c0, d + c0, nullptr, 1});
+            ng += ex.select(gidx + ng, c0, m, pred_general{d, a.split});
+            if (a.split) n1 += ex.select(oidx + n1, c0, m, pred_one{d});
+        }
+        sc = d;
+    }
+    if (!ex.ok()) return ex.fail(err, "msm scalars");
+    ex.mark(1);
+    st.general = ng;
+    st.ones = n1;
+    st.zeros = n - ng - n1;
+
+    /* 2. plan */
+    unsigned c = a.force_c ? a.force_c : msm_window_bits_for(ng, G::rho);
+    const unsigned W = (256 + c - 1) / c;
+    const uint32_t B = 1u << (c - 1);
+    const size_t cap = a.item_cap ? a.item_cap : G::item_cap;
+    size_t gw = ng ? cap / ng : W;
+    gw = gw < 1 ? 1 : (gw > W ? W : gw);
+    st.c = c;
+    st.W = W;
+    const uint32_t *gsel = ng == n ? nullptr : gidx; /* dense: identity */
+    out.win.assign(W, X());
+    for (unsigned j = 0; j < W; j++) G::x_inf(&out.win[j]);
+
+    /* 3-5 per window group */
+    if (ng) {
+        for (unsigned j0 = 0; j0 < W; j0 += (unsigned)gw) {
+            const unsigned g = (unsigned)(W - j0 < gw ? W - j0 : gw);
+            const size_t items = (size_t)g * ng;
+            const uint32_t nseg = g * B;
+            if (items >= 0xffffffffu) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "msm: %zu items exceed 32-bit offsets", items);
+            uint32_t *k0 = static_cast<uint32_t *>(ex.grow(SLOT_KEY0, items * 4));
+            uint32_t *v0 = static_cast<uint32_t *>(ex.grow(SLOT_VAL0, items * 4));
+            uint32_t *k1 = static_cast<uint32_t *>(ex.grow(SLOT_KEY1, items * 4));
+            uint32_t *v1 = static_cast<uint32_t *>(ex.grow(SLOT_VAL1, items * 4));
+            uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, ((size_t)nseg + 1) * 4));
+            if (!ex.ok()) return ex.fail(err, "msm sort scratch");
+            ex.mark(2);
+            ex.each(ng, f_digits{sc, gsel, ng, (int)c, (int)j0, (int)g, B, nseg, k0, v0});
+            int bits = 1;
+            while (bits < 32 && ((uint64_t)1 << bits) <= nseg) bits++;
+            ex.sort_pairs(k1, v1, k0, v0, items, bits);
+            ex.each(items + 1, f_bounds{k1, items, nseg, off});
+            ex.mark(3);
+            seg_result<E> acc = msm_accumulate<G>(ex, v1, items, off, nseg, pts);
+            if (!ex.ok()) return ex.fail(err, "msm accumulation");
+            ex.mark(4);
+            carve_t cv;
+            cv.cap = red_bytes<E>(B, g);
+            cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
+            cv.used = 0;
+            if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+            const xyzz_t<E> *ws = nullptr, *sum = nullptr;
+            if (!red_ws<E, aff_t<E>>(ex, cv, acc.buckets, B, g, &ws, &sum))
+                return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
+            xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
+            if (!S) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
+            /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
+            ex.each(g, f_add2<E>{ws, sum, S});
+            ex.d2h(&out.win[j0], S, g * sizeof(X));
+            ex.mark(5);
+            if (!ex.ok()) return ex.fail(err, "msm reduction");
+            st.t_sort += ex.ms(2, 3);
+            st.t_accum += ex.ms(3, 4);
+            st.t_reduce += ex.ms(4, 5);
+            st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
+        }
+    }
+    /* the ones: one bucket */
+    if (n1) {
+        uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, 16));
+        uint32_t h[2] = {0, (uint32_t)n1};
+        if (!ex.ok()) return ex.fail(err, "msm ones");
+        ex.h2d(off, h, 8);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, n1, off, 1, pts);
+        ex.d2h(&out.ones, acc.buckets, sizeof out.ones);
+        if (!ex.ok()) return ex.fail(err, "msm ones");
+    }
+    ex.mark(6);
+    ex.d2h(nullptr, nullptr, 0); /* synchronise for the timing */
+    st.t_scalars = ex.ms(0, 1);
+    st.t_total = ex.ms(0, 6);
+    return PM_OK;
+}
+
+/* Horner over the window sums, plus the ones bucket: the Jacobian result (CPU layer). */
+template <class G> void msm_finish(typename G::cpu_jac *r, const msm_host_out<G> &o, unsigned c) {
+    typename G::cpu_xyzz acc;
+    G::x_inf(&acc);
+    for (size_t j = o.win.size(); j-- > 0;) {
+        for (unsigned k = 0; k < c; k++) G::x_dbl(&acc, &acc);
+        G::x_add(&acc, &acc, &o.win[j]);
+    }
+    G::x_add_aff(&acc, &acc, &o.ones);
+    G::x_to_jac(r, &acc);
+}
+
+} /* namespace pmgpu */

@@ -1,0 +1,228 @@
+/*
+ * msm_exec.cuh — the two executors the MSM and fixed-base drivers are written against
+ * (internal to src/gpu): exec_dev runs each step as CUDA kernels / CUB calls on the handle's
+ * streams; exec_host runs the very same per-element functors in plain loops on the host (scans and
+ * sorts through the standard library). A driver templated on the executor therefore runs
+ * unchanged on the host, which is how tests/gpu/test_gpu_msm_host.cu checks the whole device
+ * algorithm without a GPU (only the kernel launch, the PTX carry flag and CUB are left to the GPU
+ * tests).
+ *
+ * The interface (both executors):
+ *   each<T>(n, f)         f(i) for i < n, f a trivially copyable functor with a __host__ __device__
+ *                         operator()(size_t) const; T threads per block on the device
+ *   scan(out, in, n)      exclusive prefix sum of n uint32 (out may be in)
+ *   sort_pairs(ko, vo, ki, vi, n, bits)   sort (key, value) pairs by the low `bits` of the key
+ *                         (stable on the host; order among equal keys is arbitrary on the device)
+ *   select(out, first, n, pred)  writes the i in [first, first+n) with pred(i) in increasing order,
+ *                         returns their count (synchronises)
+ *   h2d / d2d / zero      copies on the main stream; d2h synchronises
+ *   h2d_side(dst, src, bytes, ev) / wait_side(ev)  copy on the side stream, then make the main stream wait
+ *   grow(slot, bytes)     scratch buffer `slot`, grown on demand and kept
+ *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
+ *   ok() / fail(err, what) first error, as pm_status
+ *   lanes()               how many lanes a persistent loop should use (occupancy of the card)
+ */
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <numeric>
+#include <vector>
+#include "common.cuh"
+
+namespace pmgpu {
+
+enum {
+    SLOT_SC, SLOT_GIDX, SLOT_OIDX, SLOT_KEY0, SLOT_VAL0, SLOT_KEY1, SLOT_VAL1, SLOT_OFF0, SLOT_OFF1, SLOT_HALF,
+    SLOT_PTS0, SLOT_PTS1, SLOT_LANE, SLOT_BUCKET, SLOT_RED0, SLOT_RED1, SLOT_RED2, SLOT_RED3, SLOT_WIN, SLOT_MISC,
+    SLOT_CUB, SLOT_NSEL, SLOT_WIT, SLOT_BASES0, SLOT_BASES1,
+    SLOT_FB_TABLE, SLOT_FB_TMP, SLOT_FB_X, SLOT_FB_OUT, SLOT_FB_SC0, SLOT_FB_SC1, SLOT_COUNT
+};
+
+/* ---------------- host executor ---------------- */
+struct exec_host {
+    static constexpr bool on_device = false;
+    void *slot_p[SLOT_COUNT] = {};
+    size_t slot_b[SLOT_COUNT] = {};
+    size_t host_lanes = 64;
+    exec_host() = default;
+    exec_host(const exec_host &) = delete;
+    exec_host &operator=(const exec_host &) = delete;
+    ~exec_host() { for (int i = 0; i < SLOT_COUNT; i++) free(slot_p[i]); }
+
+    void *grow(int slot, size_t bytes) {
+        if (bytes == 0) bytes = 16;
+        if (slot_b[slot] < bytes) {
+            free(slot_p[slot]);
+            slot_p[slot] = calloc(1, bytes); /* zeroed: the host run must not read garbage either */
+            slot_b[slot] = slot_p[slot] ? bytes : 0;
+        }
+        return slot_p[slot];
+    }
+    template <int T = 128, class F> void each(size_t n, const F &f) { for (size_t i = 0; i < n; i++) f(i); }
+    void scan(uint32_t *out, const uint32_t *in, size_t n) {
+        uint32_t acc = 0;
+        for (size_t i = 0; i < n; i++) { uint32_t v = in[i]; out[i] = acc; acc += v; }
+    }
+    void sort_pairs(uint32_t *ko, uint32_t *vo, const uint32_t *ki, const uint32_t *vi, size_t n, int bits) {
+        std::vector<size_t> ord(n);
+        std::iota(ord.begin(), ord.end(), (size_t)0);
+        const uint32_t mask = bits >= 32 ? 0xffffffffu : ((1u << bits) - 1u);
+        std::stable_sort(ord.begin(), ord.end(), [&](size_t a, size_t b) { return (ki[a] & mask) < (ki[b] & mask); });
+        std::vector<uint32_t> k2(n), v2(n);
+        for (size_t i = 0; i < n; i++) { k2[i] = ki[ord[i]]; v2[i] = vi[ord[i]]; }
+        memcpy(ko, k2.data(), n * 4);
+        memcpy(vo, v2.data(), n * 4);
+    }
+    template <class Pred> size_t select(uint32_t *out, size_t first, size_t n, const Pred &p) {
+        size_t c = 0;
+        for (size_t i = first; i < first + n; i++)
+            if (p((uint32_t)i)) out[c++] = (uint32_t)i;
+        return c;
+    }
+    void h2d(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
+    void d2d(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
+    void d2h(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
+    void zero(void *d, size_t b) { if (b) memset(d, 0, b); }
+    void h2d_side(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
+    void wait_side(int) {}
+    void mark(int) {}
+    float ms(int, int) { return 0.f; }
+    bool ok() const { return true; }
+    pm_status fail(pm_error *err, const char *what) {
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "%s: host allocation failed", what);
+    }
+    size_t lanes() const { return host_lanes; }
+};
+
+#ifdef __CUDACC__
+template <int T, class F> __global__ void __launch_bounds__(T) k_each(F f, size_t n) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) f(i);
+}
+#endif
+
+} /* namespace pmgpu */
+
+#if defined(__CUDACC__) && !defined(PM_EXEC_HOST_ONLY)
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+namespace pmgpu {
+
+/* ---------------- device executor ---------------- */
+struct exec_dev {
+    static constexpr bool on_device = true;
+    int device = 0;
+    int sm_count = 132;
+    cudaStream_t s = nullptr, side = nullptr;
+    cudaEvent_t ev[16] = {};
+    cudaEvent_t side_ev[64] = {};
+    dev_buf slot[SLOT_COUNT];
+    cudaError_t err_code = cudaSuccess;
+    const char *err_what = "";
+    int err_line = 0;
+    size_t lane_override = 0;
+
+    exec_dev() = default;
+    exec_dev(const exec_dev &) = delete;
+    exec_dev &operator=(const exec_dev &) = delete;
+    ~exec_dev() { destroy(); }
+    cudaError_t init() {
+        cudaError_t e = cudaGetDevice(&device);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+        for (int i = 0; i < 16 && e == cudaSuccess; i++) e = cudaEventCreate(&ev[i]);
+        for (int i = 0; i < 64 && e == cudaSuccess; i++) e = cudaEventCreateWithFlags(&side_ev[i], cudaEventDisableTiming);
+        return e;
+    }
+    void destroy() {
+        for (int i = 0; i < 16; i++) if (ev[i]) { cudaEventDestroy(ev[i]); ev[i] = nullptr; }
+        for (int i = 0; i < 64; i++) if (side_ev[i]) { cudaEventDestroy(side_ev[i]); side_ev[i] = nullptr; }
+        if (s) { cudaStreamDestroy(s); s = nullptr; }
+        if (side) { cudaStreamDestroy(side); side = nullptr; }
+        for (int i = 0; i < SLOT_COUNT; i++) slot[i].release();
+    }
+    void note(cudaError_t e, const char *what, int line) {
+        if (e != cudaSuccess && err_code == cudaSuccess) { err_code = e; err_what = what; err_line = line; }
+    }
+#define PM_EX(expr) note((expr), #expr, __LINE__)
+    void *grow(int id, size_t bytes) {
+        if (slot[id].p && slot[id].bytes >= bytes) return slot[id].p;
+        /* the old contents are not kept: wait for kernels that may still use the buffer */
+        if (slot[id].p) PM_EX(cudaStreamSynchronize(s));
+        PM_EX(slot[id].alloc(bytes));
+        return slot[id].p;
+    }
+    template <int T = 128, class F> void each(size_t n, const F &f) {
+        if (n == 0 || err_code != cudaSuccess) return;
+        size_t blocks = (n + T - 1) / T;
+        k_each<T, F><<<(unsigned)blocks, T, 0, s>>>(f, n);
+        PM_EX(cudaGetLastError());
+    }
+    void scan(uint32_t *out, const uint32_t *in, size_t n) {
+        if (n == 0 || err_code != cudaSuccess) return;
+        size_t bytes = 0;
+        PM_EX(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, (int64_t)n, s));
+        void *tmp = grow(SLOT_CUB, bytes);
+        if (err_code == cudaSuccess) PM_EX(cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, (int64_t)n, s));
+    }
+    void sort_pairs(uint32_t *ko, uint32_t *vo, const uint32_t *ki, const uint32_t *vi, size_t n, int bits) {
+        if (n == 0 || err_code != cudaSuccess) return;
+        size_t bytes = 0;
+        PM_EX(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ki, ko, vi, vo, (int64_t)n, 0, bits, s));
+        void *tmp = grow(SLOT_CUB, bytes);
+        if (err_code == cudaSuccess) PM_EX(cub::DeviceRadixSort::SortPairs(tmp, bytes, ki, ko, vi, vo, (int64_t)n, 0, bits, s));
+    }
+    template <class Pred> size_t select(uint32_t *out, size_t first, size_t n, const Pred &p) {
+        if (n == 0 || err_code != cudaSuccess) return 0;
+        thrust::counting_iterator<uint32_t> it((uint32_t)first);
+        uint32_t *num = static_cast<uint32_t *>(grow(SLOT_NSEL, 16));
+        size_t bytes = 0;
+        PM_EX(cub::DeviceSelect::If(nullptr, bytes, it, out, num, (int64_t)n, p, s));
+        void *tmp = grow(SLOT_CUB, bytes);
+        if (err_code == cudaSuccess) PM_EX(cub::DeviceSelect::If(tmp, bytes, it, out, num, (int64_t)n, p, s));
+        uint32_t c = 0;
+        d2h(&c, num, 4);
+        return c;
+    }
+    void h2d(void *d, const void *src, size_t b) { if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyHostToDevice, s)); }
+    void d2d(void *d, const void *src, size_t b) { if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToDevice, s)); }
+    void d2h(void *d, const void *src, size_t b) {
+        if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s));
+        PM_EX(cudaStreamSynchronize(s));
+    }
+    void zero(void *d, size_t b) { if (b) PM_EX(cudaMemsetAsync(d, 0, b, s)); }
+    /* side-stream copy ordered after everything queued on the main stream so far */
+    void h2d_side(void *d, const void *src, size_t b, int e) {
+        PM_EX(cudaEventRecord(ev[15], s));
+        PM_EX(cudaStreamWaitEvent(side, ev[15], 0));
+        if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyHostToDevice, side));
+        PM_EX(cudaEventRecord(side_ev[e & 63], side));
+    }
+    void wait_side(int e) { PM_EX(cudaStreamWaitEvent(s, side_ev[e & 63], 0)); }
+    void mark(int i) { PM_EX(cudaEventRecord(ev[i], s)); }
+    float ms(int a, int b) {
+        float t = 0;
+        if (cudaEventElapsedTime(&t, ev[a], ev[b]) != cudaSuccess) { (void)cudaGetLastError(); t = 0; }
+        return t;
+    }
+    bool ok() const { return err_code == cudaSuccess; }
+    pm_status fail(pm_error *err, const char *what) {
+        cudaError_t e = err_code;
+        err_code = cudaSuccess;
+        (void)cudaGetLastError();
+        pm_status st = e == cudaErrorMemoryAllocation ? PM_ERR_NOMEM : PM_ERR_GPU;
+        return pm_error_set(err, st, __FILE__, (uint64_t)err_line, "%s: %s failed: %s (%s)", what, err_what,
+                            cudaGetErrorName(e), cudaGetErrorString(e));
+    }
+    /* resident lanes for the persistent accumulation loop: about 3 blocks of 128 per SM fit the
+     * register budget of the batch-affine round (PROOFMILL_GPU_MSM_LANES overrides) */
+    size_t lanes() const { return lane_override ? lane_override : (size_t)sm_count * 384; }
+#undef PM_EX
+};
+
+} /* namespace pmgpu */
+#endif

@@ -1,0 +1,384 @@
+/*
+ * test_gpu_msm_host.cu — the device MSM's algorithm, run on the HOST (no GPU needed; built by nvcc
+ * whenever CUDA is configured, so CI runs it).
+ *
+ * src/gpu's field, curve, MSM and fixed-base code is __host__ __device__ with the PTX carry flag
+ * emulated on the host (field.cuh), and the drivers are templates over an executor
+ * (msm_exec.cuh): here they run with exec_host, i.e. every kernel body executes sequentially in a
+ * loop, CUB's scan/sort/select are the standard library's. Checked against the CPU layers, which
+ * nobody here wrote twice: field/fp.h, fp2.h, fr.h (products, squares, inverses, Montgomery
+ * conversion), curve/g1.h and g2.h (XYZZ and affine formulas, including P + P, P + (-P) and
+ * infinity), msm/msm.h (msm_g1_vartime, msm_g2_vartime) for n = 0, 1, 2, 3, 17, 300, 1500 and
+ * all-zero, all-one, r-1, one repeated scalar (one bucket), mixed 0/1/2/r-1, repeated, opposite and
+ * infinite bases, Montgomery scalars, chunked host scalars, the 0/1 split off, forced small and
+ * large windows, several window groups, gathered scalars (index list into a witness), bases
+ * streamed in chunks, and the fixed-base batch (fixed_base_core.cuh) against [k]P on the CPU.
+ * What stays for the GPU tests (tests/gpu/test_gpu_msm*.c): the kernel launches, the real carry
+ * flag, CUB, streams. Seeded (PROOFMILL_SEED); exit 0 pass, 1 fail.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include "gpu/msm_core.cuh"
+#include "gpu/fixed_base_core.cuh"
+#include "msm/msm.h"
+#include "field/fp2.h"
+#include "gpu_test_util.h"
+
+using namespace pmgpu;
+
+template <class T, class U> static T as(const U &u) {
+    static_assert(sizeof(T) == sizeof(U), "size");
+    T t;
+    memcpy(&t, &u, sizeof t);
+    return t;
+}
+static int lt_p(const fp_t *a) {
+    for (int i = 5; i >= 0; i--) {
+        if (a->l[i] != FP_MODULUS.l[i]) return a->l[i] < FP_MODULUS.l[i];
+    }
+    return 0;
+}
+static void rand_fp(fp_t *a) { /* uniform Montgomery element */
+    fp_t k;
+    do {
+        for (int i = 0; i < 6; i++) k.l[i] = gt_rand64();
+        k.l[5] &= 0x1fffffffffffffffULL;
+    } while (!lt_p(&k));
+    fp_to_mont(a, &k);
+}
+
+/* ---------------- field ---------------- */
+static void test_field(void) {
+    int bad = 0;
+    fp_t pm1;
+    fp_sub(&pm1, &FP_ZERO_ELEM, &FP_ONE);
+    for (int it = 0; it < 3000; it++) {
+        fp_t a, b, c, d;
+        rand_fp(&a);
+        rand_fp(&b);
+        if (it == 0) a = FP_ZERO_ELEM;
+        if (it == 1) a = FP_ONE;
+        if (it == 2) a = b = pm1;
+        fp_d da = as<fp_d>(a), db = as<fp_d>(b);
+        fp_mul(&c, &a, &b);
+        bad += memcmp(&c, &(const fp_d &)fe_mul<fp_params>(da, db), 48) != 0;
+        bad += memcmp(&c, &(const fp_d &)fe_mul_rows<fp_params>(da, db), 48) != 0;
+        fp_sqr(&c, &a);
+        bad += memcmp(&c, &(const fp_d &)fe_sqr<fp_params>(da), 48) != 0;
+        fp_add(&c, &a, &b);
+        bad += memcmp(&c, &(const fp_d &)fe_add<fp_params>(da, db), 48) != 0;
+        fp_sub(&c, &a, &b);
+        bad += memcmp(&c, &(const fp_d &)fe_sub<fp_params>(da, db), 48) != 0;
+        fp_neg(&c, &a);
+        bad += memcmp(&c, &(const fp_d &)fe_neg<fp_params>(da), 48) != 0;
+        fp_from_mont(&d, &a);
+        bad += memcmp(&d, &(const fp_d &)fe_from_mont<fp_params>(da), 48) != 0;
+        bad += memcmp(&a, &(const fp_d &)fe_to_mont<fp_params>(as<fp_d>(d)), 48) != 0;
+        if (it < 40) {
+            fp_inv_vartime(&c, &a);
+            bad += memcmp(&c, &(const fp_d &)fe_inv_vartime<fp_params>(da), 48) != 0;
+        }
+        /* Fr */
+        fr_t x, y, z;
+        gt_rand_fr_mont(&x);
+        gt_rand_fr_mont(&y);
+        if (it == 2) { fr_sub(&x, &FR_ZERO, &FR_ONE); y = x; }
+        fr_mul(&z, &x, &y);
+        bad += memcmp(&z, &(const fr_d &)fe_mul<fr_params>(as<fr_d>(x), as<fr_d>(y)), 32) != 0;
+        bad += memcmp(&z, &(const fr_d &)fe_mul_rows<fr_params>(as<fr_d>(x), as<fr_d>(y)), 32) != 0;
+        fr_from_mont(&z, &x);
+        bad += memcmp(&z, &(const fr_d &)fe_from_mont<fr_params>(as<fr_d>(x)), 32) != 0;
+        /* Fp2 */
+        fp2_t u, v, w;
+        rand_fp(&u.c0); rand_fp(&u.c1); rand_fp(&v.c0); rand_fp(&v.c1);
+        if (it == 3) u.c1 = FP_ZERO_ELEM;
+        fp2_d du = as<fp2_d>(u), dv = as<fp2_d>(v);
+        fp2_mul(&w, &u, &v);
+        bad += memcmp(&w, &(const fp2_d &)fp2_mul(du, dv), 96) != 0;
+        fp2_sqr(&w, &u);
+        bad += memcmp(&w, &(const fp2_d &)fp2_sqr(du), 96) != 0;
+        if (it < 20) {
+            fp2_inv_vartime(&w, &u);
+            bad += memcmp(&w, &(const fp2_d &)f_inv(du), 96) != 0;
+        }
+    }
+    GT_CHECK(bad == 0, "field: %d results differ from the CPU field", bad);
+    printf("field (Fp fused/rows CIOS, Fr, Fp2, inverses): %s\n", bad ? "FAIL" : "ok");
+}
+
+/* ---------------- per-group CPU helpers ---------------- */
+struct cpu_g1 {
+    typedef g1_group G;
+    static const g1_affine_t &gen() { return G1_GENERATOR; }
+    static void jac_from_aff(g1_jac_t *r, const g1_affine_t *p) { g1_jac_from_affine(r, p); }
+    static void jac_mul(g1_jac_t *r, const g1_jac_t *p, const fr_t *k) { g1_jac_mul_vartime(r, p, k->l, 4); }
+    static void jac_add(g1_jac_t *r, const g1_jac_t *a, const g1_jac_t *b) { g1_jac_add(r, a, b); }
+    static void jac_dbl(g1_jac_t *r, const g1_jac_t *a) { g1_jac_dbl(r, a); }
+    static void jacs_to_aff(g1_affine_t *o, const g1_jac_t *in, size_t n) { g1_jacs_to_affine(o, in, n); }
+    static void jac_to_aff(g1_affine_t *o, const g1_jac_t *in) { g1_jac_to_affine(o, in); }
+    static int jac_eq(const g1_jac_t *a, const g1_jac_t *b) { return g1_jac_eq(a, b); }
+    static int aff_eq(const g1_affine_t *a, const g1_affine_t *b) { return g1_affine_eq(a, b); }
+    static void aff_neg(g1_affine_t *r, const g1_affine_t *p) { g1_affine_neg(r, p); }
+    static pm_status msm(g1_jac_t *r, const g1_affine_t *p, const fr_t *k, size_t n) { return msm_g1_vartime(r, p, k, n, 1); }
+    static const char *name() { return "G1"; }
+};
+struct cpu_g2 {
+    typedef g2_group G;
+    static const g2_affine_t &gen() { return G2_GENERATOR; }
+    static void jac_from_aff(g2_jac_t *r, const g2_affine_t *p) { g2_jac_from_affine(r, p); }
+    static void jac_mul(g2_jac_t *r, const g2_jac_t *p, const fr_t *k) { g2_jac_mul_vartime(r, p, k->l, 4); }
+    static void jac_add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b) { g2_jac_add(r, a, b); }
+    static void jac_dbl(g2_jac_t *r, const g2_jac_t *a) { g2_jac_dbl(r, a); }
+    static void jacs_to_aff(g2_affine_t *o, const g2_jac_t *in, size_t n) { g2_jacs_to_affine(o, in, n); }
+    static void jac_to_aff(g2_affine_t *o, const g2_jac_t *in) { g2_jac_to_affine(o, in); }
+    static int jac_eq(const g2_jac_t *a, const g2_jac_t *b) { return g2_jac_eq(a, b); }
+    static int aff_eq(const g2_affine_t *a, const g2_affine_t *b) { return g2_affine_eq(a, b); }
+    static void aff_neg(g2_affine_t *r, const g2_affine_t *p) { g2_affine_neg(r, p); }
+    static pm_status msm(g2_jac_t *r, const g2_affine_t *p, const fr_t *k, size_t n) { return msm_g2_vartime(r, p, k, n, 1); }
+    static const char *name() { return "G2"; }
+};
+
+/* n points [t0 + i u]G (Jacobian chain, one batch normalisation), then edge entries:
+ * [5] infinity, [7] = [6] (repeated), [9] = -[8], [11] = G */
+template <class C> static std::vector<typename C::G::cpu_aff> make_points(size_t n) {
+    typedef typename C::G G;
+    std::vector<typename G::cpu_jac> j(n);
+    std::vector<typename G::cpu_aff> a(n);
+    if (!n) return a;
+    typename G::cpu_jac g, step;
+    C::jac_from_aff(&g, &C::gen());
+    fr_t t, u;
+    gt_rand_scalar(&t);
+    gt_rand_scalar(&u);
+    C::jac_mul(&j[0], &g, &t);
+    C::jac_mul(&step, &g, &u);
+    for (size_t i = 1; i < n; i++) C::jac_add(&j[i], &j[i - 1], &step);
+    C::jacs_to_aff(a.data(), j.data(), n);
+    if (n > 5) memset(&a[5], 0, sizeof a[5]);
+    if (n > 7) a[7] = a[6];
+    if (n > 9) C::aff_neg(&a[9], &a[8]);
+    if (n > 11) a[11] = C::gen();
+    return a;
+}
+
+/* ---------------- curve formulas ---------------- */
+template <class C> static void test_curve(void) {
+    typedef typename C::G G;
+    typedef typename G::E E;
+    std::vector<typename G::cpu_aff> p = make_points<C>(64);
+    int bad = 0;
+    for (int i = 0; i < 60; i++) {
+        const typename G::cpu_aff &P = p[i], &Q = p[i + 1];
+        typename G::cpu_jac jp, jq, want, got;
+        C::jac_from_aff(&jp, &P);
+        C::jac_from_aff(&jq, &Q);
+        /* batch-affine addition (prepare, invert, finish) */
+        aff_t<E> dP = as<aff_t<E>>(P), dQ = as<aff_t<E>>(Q);
+        for (int v = 0; v < 3; v++) { /* P + Q, P + P, P + (-P) */
+            aff_t<E> R = v == 0 ? dQ : (v == 1 ? dP : ec_aff_neg(dP));
+            E den;
+            int kind = ec_aff_add_prepare(dP, R, den);
+            aff_t<E> s = ec_aff_add_finish(dP, R, kind, f_inv(den));
+            typename G::cpu_jac jr;
+            C::jac_from_aff(&jr, reinterpret_cast<const typename G::cpu_aff *>(&R));
+            C::jac_add(&want, &jp, &jr);
+            C::jac_from_aff(&got, reinterpret_cast<const typename G::cpu_aff *>(&s));
+            bad += !C::jac_eq(&got, &want);
+        }
+        /* XYZZ: add, mixed add, double, to Jacobian / affine */
+        xyzz_t<E> xp = ec_x_from_aff(dP), xq = ec_x_from_aff(dQ);
+        xyzz_t<E> s1 = ec_x_add(ec_x_dbl(xp), xq);          /* 2P + Q */
+        xyzz_t<E> s2 = ec_x_add_aff(ec_x_dbl(xp), dQ);
+        C::jac_dbl(&want, &jp);
+        C::jac_add(&want, &want, &jq);
+        jac_t<E> g1 = ec_x_to_jac(s1), g2 = ec_x_to_jac(s2);
+        bad += !C::jac_eq(reinterpret_cast<const typename G::cpu_jac *>(&g1), &want);
+        bad += !C::jac_eq(reinterpret_cast<const typename G::cpu_jac *>(&g2), &want);
+        aff_t<E> af = ec_x_to_aff(s1);
+        typename G::cpu_aff wa;
+        C::jac_to_aff(&wa, &want);
+        bad += !C::aff_eq(reinterpret_cast<const typename G::cpu_aff *>(&af), &wa);
+    }
+    GT_CHECK(bad == 0, "%s curve formulas: %d mismatches", C::name(), bad);
+    printf("%s curve formulas (affine batch add incl. P+P, P-P, infinity; XYZZ): %s\n", C::name(), bad ? "FAIL" : "ok");
+}
+
+/* ---------------- MSM ---------------- */
+template <class C>
+static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff> &pts, const fr_t *k, size_t n, msm_args_t a) {
+    typedef typename C::G G;
+    exec_host ex;
+    ex.host_lanes = 7; /* a few lanes, so the persistent loop takes several chunks */
+    std::vector<fr_t> kin(k, k + n);
+    if (a.mont)
+        for (size_t i = 0; i < n; i++) fr_to_mont(&kin[i], &k[i]);
+    a.pts = pts.data();
+    a.n = n;
+    a.scalars = kin.data();
+    msm_host_out<G> o;
+    msm_stats_t st;
+    pm_error e;
+    pm_status s = msm_run<G>(ex, o, st, a, &e);
+    GT_OK(s, e);
+    typename G::cpu_jac got, want;
+    msm_finish<G>(&got, o, st.c);
+    GT_OK(C::msm(&want, pts.data(), k, n), e);
+    int ok = C::jac_eq(&got, &want);
+    GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u) differs from the CPU MSM", C::name(), what, n, st.c);
+    printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u general=%zu ones=%zu zeros=%zu  %s\n", C::name(), what, n, st.c, st.W,
+           st.rounds, st.general, st.ones, st.zeros, ok ? "ok" : "MISMATCH");
+}
+
+template <class C> static void test_msm(void) {
+    typedef typename C::G G;
+    const size_t NP = 1500;
+    std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
+    std::vector<fr_t> k(NP);
+    msm_args_t a;
+    memset(&a, 0, sizeof a);
+    a.src = MSM_SRC_DEVICE;
+    a.split = 1;
+    fr_t one = {{1, 0, 0, 0}}, rm1;
+    fr_sub(&rm1, &FR_ZERO, &one);
+    const size_t sizes[] = {0, 1, 2, 3, 17, 300, NP};
+    for (size_t n : sizes) {
+        for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
+        check_msm<C>("random", pts, k.data(), n, a);
+    }
+    size_t n = 300;
+    msm_args_t b = a;
+    b.src = MSM_SRC_HOST; b.scalar_chunks = 5;
+    check_msm<C>("random, host scalars in 5 chunks", pts, k.data(), n, b);
+    b = a; b.mont = 1;
+    check_msm<C>("random, Montgomery scalars", pts, k.data(), n, b);
+    b.src = MSM_SRC_HOST; b.scalar_chunks = 3;
+    check_msm<C>("random, Montgomery host, 3 chunks", pts, k.data(), n, b);
+    b = a; b.split = 0;
+    check_msm<C>("random, no 0/1 split", pts, k.data(), n, b);
+    b = a; b.force_c = 3;
+    check_msm<C>("random, c = 3 (86 windows)", pts, k.data(), n, b);
+    b.item_cap = 1000; /* 3 windows per group */
+    check_msm<C>("random, c = 3, groups of 3 windows", pts, k.data(), n, b);
+    b = a; b.force_c = 16;
+    check_msm<C>("random, c = 16 (sparse buckets)", pts, k.data(), n, b);
+    b = a; b.force_c = 1;
+    check_msm<C>("random, c = 1", pts, k.data(), 40, b);
+    for (size_t i = 0; i < n; i++) k[i] = FR_ZERO;
+    check_msm<C>("all zero", pts, k.data(), n, a);
+    b = a; b.split = 0;
+    check_msm<C>("all zero, no split", pts, k.data(), n, b);
+    for (size_t i = 0; i < n; i++) k[i] = one;
+    check_msm<C>("all one", pts, k.data(), n, a);
+    check_msm<C>("all one, no split", pts, k.data(), n, b);
+    for (size_t i = 0; i < n; i++) k[i] = rm1;
+    check_msm<C>("all r-1", pts, k.data(), n, a);
+    fr_t same;
+    gt_rand_scalar(&same);
+    for (size_t i = 0; i < NP; i++) k[i] = same;
+    check_msm<C>("one scalar for all (one bucket)", pts, k.data(), NP, a);
+    for (size_t i = 0; i < NP; i++) {
+        uint64_t r = gt_rand64() % 5;
+        if (r == 0) k[i] = FR_ZERO;
+        else if (r == 1) k[i] = one;
+        else if (r == 2) { k[i] = FR_ZERO; k[i].l[0] = 2; }
+        else if (r == 3) k[i] = rm1;
+        else gt_rand_scalar(&k[i]);
+    }
+    check_msm<C>("mixed 0/1/2/r-1/random", pts, k.data(), NP, a);
+    /* repeated points with equal scalars: tangent additions inside the batch */
+    {
+        std::vector<typename G::cpu_aff> rep(64, pts[3]);
+        for (size_t i = 32; i < 64; i++) rep[i] = pts[4];
+        C::aff_neg(&rep[63], &pts[4]); /* and P + (-P) */
+        std::vector<fr_t> kr(64, same);
+        check_msm<C>("repeated points, equal scalars", rep, kr.data(), 64, a);
+        for (size_t i = 0; i < 64; i++) kr[i] = one;
+        check_msm<C>("repeated points, all one", rep, kr.data(), 64, a);
+    }
+    /* witness-like: 75 % zero, 20 % one, 5 % uniform */
+    for (size_t i = 0; i < NP; i++) {
+        uint64_t r = gt_rand64() % 100;
+        if (r < 75) k[i] = FR_ZERO; else if (r < 95) k[i] = one; else gt_rand_scalar(&k[i]);
+    }
+    check_msm<C>("witness-like", pts, k.data(), NP, a);
+    /* gathered scalars: k_i = w[idx_i] from a witness 3x as long, Montgomery */
+    {
+        size_t nw = 3 * NP;
+        std::vector<fr_t> w(nw), wm(nw), kg(NP);
+        std::vector<uint32_t> idx(NP);
+        for (size_t i = 0; i < nw; i++) {
+            uint64_t r = gt_rand64() % 10;
+            if (r < 5) w[i] = FR_ZERO; else if (r < 7) w[i] = one; else gt_rand_scalar(&w[i]);
+            fr_to_mont(&wm[i], &w[i]);
+        }
+        for (size_t i = 0; i < NP; i++) { idx[i] = (uint32_t)((i * 7 + (gt_rand64() % 3)) % nw); kg[i] = w[idx[i]]; }
+        exec_host ex;
+        for (int mode = 0; mode < 2; mode++) {
+            msm_args_t g = a;
+            g.gather = idx.data();
+            g.n_witness = nw;
+            g.mont = 1;
+            g.src = mode ? MSM_SRC_HOST : MSM_SRC_DEVICE;
+            g.pts = pts.data(); g.n = NP; g.scalars = wm.data();
+            msm_host_out<G> o;
+            msm_stats_t st;
+            pm_error e;
+            GT_OK(msm_run<G>(ex, o, st, g, &e), e);
+            typename G::cpu_jac got, want;
+            msm_finish<G>(&got, o, st.c);
+            GT_OK(C::msm(&want, pts.data(), kg.data(), NP), e);
+            int ok = C::jac_eq(&got, &want);
+            GT_CHECK(ok, "%s gathered MSM (%s witness) differs from the CPU MSM", C::name(), mode ? "host" : "device");
+            printf("%s %-34s n=%-5zu %s\n", C::name(), mode ? "gathered, host witness" : "gathered, device witness", (size_t)NP,
+                   ok ? "ok" : "MISMATCH");
+        }
+    }
+}
+
+/* ---------------- fixed-base batch ---------------- */
+template <class C> static void test_fixed_base(void) {
+    typedef typename C::G G;
+    typedef typename G::E E;
+    const size_t n = 200;
+    std::vector<typename G::cpu_aff> base = make_points<C>(13);
+    const typename G::cpu_aff &P = base[12];
+    std::vector<fr_t> k(n);
+    for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
+    k[0] = FR_ZERO;
+    k[1].l[0] = 1; k[1].l[1] = k[1].l[2] = k[1].l[3] = 0;
+    fr_sub(&k[2], &FR_ZERO, &k[1]); /* r - 1 */
+    for (int wbits = 4; wbits <= 8; wbits += 4) {
+        exec_host ex;
+        std::vector<typename G::cpu_aff> out(n);
+        pm_error e;
+        GT_OK((fixed_base_run<G>(ex, out.data(), reinterpret_cast<const aff_t<E> *>(&P), k.data(), n, 0, (unsigned)wbits, 64, &e)), e);
+        int bad = 0;
+        typename G::cpu_jac jp;
+        C::jac_from_aff(&jp, &P);
+        for (size_t i = 0; i < n; i++) {
+            typename G::cpu_jac want;
+            typename G::cpu_aff wa;
+            C::jac_mul(&want, &jp, &k[i]);
+            C::jac_to_aff(&wa, &want);
+            bad += !C::aff_eq(&wa, &out[i]);
+        }
+        GT_CHECK(bad == 0, "%s fixed-base batch (w = %d): %d of %zu differ from [k]P", C::name(), wbits, bad, n);
+        printf("%s fixed-base batch, %d-bit windows, n=%zu: %s\n", C::name(), wbits, n, bad ? "FAIL" : "ok");
+    }
+}
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    gt_seed();
+    test_field();
+    test_curve<cpu_g1>();
+    test_curve<cpu_g2>();
+    test_msm<cpu_g1>();
+    test_msm<cpu_g2>();
+    test_fixed_base<cpu_g1>();
+    test_fixed_base<cpu_g2>();
+    printf("%s: %d failure(s)\n", gt_failures ? "FAILED" : "PASSED", gt_failures);
+    return gt_failures ? 1 : 0;
+}
