@@ -1,143 +1,229 @@
 /*
- * gpu_msm.cu — benchmark of the GPU G1 MSM (src/gpu/msm.cu), device-resident bases.
+ * gpu_msm.cu — benchmark of the GPU MSMs (src/gpu/msm.cu), timed exactly like the sppark anchor
+ * (../shared/anchors/sppark_bench.cu): bases resident on the device, scalars from PINNED host
+ * memory (copied inside each call), wall time per call, median and min of REPS runs after one
+ * warm-up, for uniform scalars and witness-like ones (75 % zero, 20 % one, 5 % uniform).
  *
- * Usage: bench_gpu_msm [log_n ...] (default 20 24 26); PROOFMILL_BENCH_REPS (default 7).
- * For each size: bases [t_i]G generated on the GPU (random t_i), random scalars in pinned host
- * memory; one warm-up, then REPS timed runs. Reported: median and min of
- *   - "host": scalars copied from pinned host memory inside the call (overlapped with the digit pass),
- *   - "dev":  scalars already on the device (GPU_MSM_SCALARS_DEVICE),
- * as wall time of the call (CUDA work + final host Horner; the call synchronises) and as the
- * library's CUDA-event total (device span from the first copy to the last kernel). The result of
- * the first run is checked against [sum k_i t_i]G for n <= 2^24 (host field arithmetic).
- * Prints one table row per size last.
+ * Usage: bench_gpu_msm [log_n ...]            G1 sizes (default 20 24 26)
+ * Env:   PROOFMILL_BENCH_REPS   timed runs per row (default 5)
+ *        PM_MSM_G2              G2 sizes, e.g. "20 25" (2^25 = 33.5 M: the 32 GiB B_G2 shape); default none
+ *        PM_MSM_DISTS           "uniform witness" (default both)
+ *        PM_MSM_TSV             also write the rows (impl, op, log2n, dist, median_ms, min_ms) to this file
+ *        PM_MSM_FIELD=0         skip the multiplier throughput section
+ *        PM_BENCH_C_SWEEP=L     for G1 sizes <= 2^L also time the windows c-2..c+2 (uniform, one run each)
+ * Prints first the multiplier throughput (fused-chain fe_mul against the row-by-row fe_mul_rows it
+ * replaced, Fp and Fr, 4 independent chains per thread on a full grid), then per row the device
+ * phases (CUDA events: scalars, sort, accumulate, reduce) and whether the first result equals the
+ * oracle [sum k_i t_i]G (bases [t_i]G generated on the device; checked for n <= 2^26; the oracle
+ * is one 1-point MSM of sum k_i t_i), then the table.
  */
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
-#include <chrono>
 #include "gpu/cpu_headers.cuh"
+#include "gpu/field.cuh"
 
-static uint64_t s[4] = {0x1234567, 0x89abcdef, 0xdeadbeef, 0x5eed};
-static uint64_t rnd() {
-    uint64_t r = ((s[1] * 5) << 7 | (s[1] * 5) >> 57) * 9, t = s[1] << 17;
-    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = (s[3] << 45) | (s[3] >> 19);
-    return r;
+using namespace pmgpu;
+
+static uint64_t rs = 0x243f6a8885a308d3ull;
+static uint64_t split(uint64_t &s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 static int lt_r(const fr_t &a) {
     for (int i = 3; i >= 0; i--) { if (a.l[i] < FR_MODULUS.l[i]) return 1; if (a.l[i] > FR_MODULUS.l[i]) return 0; }
     return 0;
 }
-static void rand_scalar(fr_t &k) { do { for (int i = 0; i < 4; i++) k.l[i] = rnd(); k.l[3] &= 0x7fffffffffffffffULL; } while (!lt_r(k)); }
+static void rand_scalar(fr_t &k) { do { for (int i = 0; i < 4; i++) k.l[i] = split(rs); k.l[3] &= 0x7fffffffffffffffULL; } while (!lt_r(k)); }
+static void fill(fr_t *k, size_t n, bool witness) {
+    for (size_t i = 0; i < n; i++) {
+        if (witness) {
+            uint64_t u = split(rs) % 100;
+            if (u < 95) { k[i] = FR_ZERO; k[i].l[0] = u < 75 ? 0 : 1; continue; }
+        }
+        rand_scalar(k[i]);
+    }
+}
 static double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n == 0 ? 0 : (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+static double vmin(const std::vector<double> &v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 
-/* expected check: [e]G vs result via the bases handle itself is circular; use a 1-point MSM of G:
- * gpu_msm_g1 over bases {G} with scalar e, computed independently of the big MSM's buckets. */
+/* ---- multiplier throughput ---- */
+template <class P, int V> __global__ void __launch_bounds__(256) k_mulbench(fe<P> *io, int iters) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    fe<P> a0 = io[4 * t], a1 = io[4 * t + 1], a2 = io[4 * t + 2], a3 = io[4 * t + 3];
+    const fe<P> b = io[0];
+    for (int i = 0; i < iters; i++) {
+        if (V == 0) { a0 = fe_mul<P>(a0, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); a3 = fe_mul<P>(a3, b); }
+        else { a0 = fe_mul_rows<P>(a0, b); a1 = fe_mul_rows<P>(a1, b); a2 = fe_mul_rows<P>(a2, b); a3 = fe_mul_rows<P>(a3, b); }
+    }
+    io[4 * t] = a0; io[4 * t + 1] = a1; io[4 * t + 2] = a2; io[4 * t + 3] = a3;
+}
+template <class P, int V> static double mul_rate(int sms, const char *name) {
+    const int blocks = sms * 8, threads = 256, iters = 256;
+    size_t n = (size_t)blocks * threads * 4;
+    fe<P> *d = nullptr;
+    if (cudaMalloc(&d, n * sizeof(fe<P>)) != cudaSuccess) return 0;
+    std::vector<fe<P>> h(n);
+    for (size_t i = 0; i < n; i++) for (int j = 0; j < P::N; j++) h[i].v[j] = j == P::N - 1 ? (uint32_t)(split(rs) >> 40) : (uint32_t)split(rs);
+    cudaMemcpy(d, h.data(), n * sizeof(fe<P>), cudaMemcpyHostToDevice);
+    k_mulbench<P, V><<<blocks, threads>>>(d, 8);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0); cudaEventCreate(&e1);
+    cudaEventRecord(e0);
+    k_mulbench<P, V><<<blocks, threads>>>(d, iters);
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    cudaEventDestroy(e0); cudaEventDestroy(e1);
+    cudaFree(d);
+    double rate = (double)n * iters / (ms * 1e-3);
+    printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name, V == 0 ? "fe_mul (fused chains)" : "fe_mul_rows (row CIOS)", rate / 1e9,
+           ms, n, iters);
+    return rate;
+}
+
+struct row { std::string op, dist; int lg; double med, mn; std::string check; gpu_msm_timing_t tm; };
+
+/* one G1 or G2 size: both distributions */
+template <bool G2> static void bench_size(int L, int reps, const std::vector<std::string> &dists, std::vector<row> &rows, int sweep) {
+    size_t n = (size_t)1 << L;
+    pm_error e;
+    std::vector<fr_t> t(n);
+    for (size_t i = 0; i < n; i++) rand_scalar(t[i]);
+    gpu_g1_bases *b1 = nullptr;
+    gpu_g2_bases *b2 = nullptr;
+    double t0 = now_ms();
+    pm_status st = G2 ? gpu_g2_bases_from_scalars(&b2, t.data(), n, &e) : gpu_g1_bases_from_scalars(&b1, t.data(), n, &e);
+    if (st != PM_OK) { char buf[1200]; printf("bases: %s\n", pm_error_format(&e, buf, sizeof buf)); return; }
+    printf("%s 2^%d: bases generated in %.0f ms\n", G2 ? "G2" : "G1", L, now_ms() - t0);
+    fr_t *k = nullptr;
+    if (gpu_host_alloc((void **)&k, n * sizeof(fr_t), &e) != PM_OK) { printf("pinned alloc failed\n"); return; }
+    for (const std::string &d : dists) {
+        fill(k, n, d == "witness");
+        row rw;
+        rw.op = G2 ? "msm_g2" : "msm_g1";
+        rw.dist = d;
+        rw.lg = L;
+        rw.check = "unchecked";
+        g1_jac_t r1, q1;
+        g2_jac_t r2, q2;
+        auto run = [&]() { return G2 ? gpu_msm_g2(&r2, b2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, b1, 0, k, n, 0, &e); };
+        if (run() != PM_OK) { char buf[1200]; printf("msm: %s\n", pm_error_format(&e, buf, sizeof buf)); break; }
+        if (L <= 26) { /* oracle: [sum k_i t_i] G through a 1-point MSM on a separate handle holding G */
+            fr_t acc = FR_ZERO, tm, pr, one = {{1, 0, 0, 0}};
+            for (size_t i = 0; i < n; i++) { fr_to_mont(&tm, &t[i]); fr_mul(&pr, &k[i], &tm); fr_add(&acc, &acc, &pr); }
+            bool ok = false;
+            if (G2) {
+                gpu_g2_bases *g = nullptr;
+                if (gpu_g2_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g2(&q2, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK)
+                    ok = g2_jac_eq(&r2, &q2);
+                gpu_g2_bases_free(g);
+            } else {
+                gpu_g1_bases *g = nullptr;
+                if (gpu_g1_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g1(&q1, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK)
+                    ok = g1_jac_eq(&r1, &q1);
+                gpu_g1_bases_free(g);
+            }
+            rw.check = ok ? "ok" : "WRONG";
+        }
+        std::vector<double> w;
+        for (int i = 0; i < reps; i++) {
+            double a = now_ms();
+            run();
+            w.push_back(now_ms() - a);
+        }
+        if (G2) gpu_msm_g2_last_timing(&rw.tm, b2); else gpu_msm_g1_last_timing(&rw.tm, b1);
+        rw.med = median(w);
+        rw.mn = vmin(w);
+        printf("%s 2^%d %s: wall median %.2f ms (min %.2f); last run's events: scalars %.2f sort %.2f accumulate %.2f reduce %.2f total %.2f ms; "
+               "c=%u W=%u rounds=%u general=%zu ones=%zu zeros=%zu; check %s\n",
+               rw.op.c_str(), L, d.c_str(), rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate, rw.tm.reduce, rw.tm.total,
+               rw.tm.window_bits, rw.tm.windows, rw.tm.rounds, rw.tm.general, rw.tm.ones, rw.tm.zeros, rw.check.c_str());
+        rows.push_back(rw);
+        if (!G2 && d == "uniform" && sweep && L <= sweep) {
+            for (int dc = -2; dc <= 2; dc++) {
+                int c = (int)rw.tm.window_bits + dc;
+                if (dc == 0 || c < 2 || c > 22) continue;
+                setenv("PROOFMILL_GPU_MSM_WINDOW", std::to_string(c).c_str(), 1);
+                double a = now_ms();
+                run();
+                double wt = now_ms() - a;
+                gpu_msm_timing_t t2;
+                gpu_msm_g1_last_timing(&t2, b1);
+                printf("G1 2^%d: window c=%d: wall %.2f ms (accumulate %.2f, reduce %.2f)\n", L, c, wt, t2.accumulate, t2.reduce);
+            }
+            unsetenv("PROOFMILL_GPU_MSM_WINDOW");
+        }
+    }
+    gpu_host_free(k);
+    gpu_g1_bases_free(b1);
+    gpu_g2_bases_free(b2);
+}
+
+static std::vector<int> ints(const char *s) {
+    std::vector<int> v;
+    while (s && *s) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s) break;
+        v.push_back((int)x);
+        s = end;
+    }
+    return v;
+}
+
 int main(int argc, char **argv) {
     std::vector<int> logs;
     for (int i = 1; i < argc; i++) logs.push_back(atoi(argv[i]));
     if (logs.empty()) logs = {20, 24, 26};
-    int reps = getenv("PROOFMILL_BENCH_REPS") ? atoi(getenv("PROOFMILL_BENCH_REPS")) : 7;
+    std::vector<int> g2 = ints(getenv("PM_MSM_G2"));
+    int reps = getenv("PROOFMILL_BENCH_REPS") ? atoi(getenv("PROOFMILL_BENCH_REPS")) : 5;
+    if (reps < 1) reps = 1;
+    std::vector<std::string> dists = {"uniform", "witness"};
+    if (const char *d = getenv("PM_MSM_DISTS")) {
+        dists.clear();
+        std::string s(d);
+        if (s.find("uniform") != std::string::npos) dists.push_back("uniform");
+        if (s.find("witness") != std::string::npos) dists.push_back("witness");
+    }
+    int sweep = getenv("PM_BENCH_C_SWEEP") ? atoi(getenv("PM_BENCH_C_SWEEP")) : 0;
     if (gpu_available() == 0) { printf("SKIPPED: no CUDA device\n"); return 77; }
     gpu_device_info_t info;
     pm_error e;
     gpu_device_info(&info, 0, &e);
-    printf("device: %s, %d SMs, %.1f GiB\n", info.name, info.sm_count, info.mem_total / 1073741824.0);
-    struct row { int log; unsigned c, W; double host_wall, host_dev, dev_wall, dev_dev, host_min, dev_min, nosort; const char *check; gpu_msm_timing_t tm; };
-    std::vector<row> rows;
-    for (int L : logs) {
-        size_t n = (size_t)1 << L;
-        std::vector<fr_t> t(n);
-        for (size_t i = 0; i < n; i++) rand_scalar(t[i]);
-        gpu_g1_bases *b = nullptr;
-        double t0 = now_ms();
-        if (gpu_g1_bases_from_scalars(&b, t.data(), n, &e) != PM_OK) { char buf[1200]; printf("bases: %s\n", pm_error_format(&e, buf, sizeof buf)); return 1; }
-        printf("2^%d: bases generated in %.0f ms\n", L, now_ms() - t0);
-        fr_t *k = nullptr;
-        if (gpu_host_alloc((void **)&k, n * sizeof(fr_t), &e) != PM_OK) { printf("pinned alloc failed\n"); return 1; }
-        for (size_t i = 0; i < n; i++) rand_scalar(k[i]);
-        void *kd = nullptr;
-        if (cudaMalloc(&kd, n * sizeof(fr_t)) != cudaSuccess) { printf("cudaMalloc scalars failed\n"); return 1; }
-        cudaMemcpy(kd, k, n * sizeof(fr_t), cudaMemcpyHostToDevice);
-        g1_jac_t r, r2;
-        row rw = {};
-        rw.log = L;
-        rw.check = "unchecked";
-        /* warm-up + check */
-        if (gpu_msm_g1(&r, b, 0, k, n, 0, &e) != PM_OK) { char buf[1200]; printf("msm: %s\n", pm_error_format(&e, buf, sizeof buf)); return 1; }
-        if (L <= 26) {
-            fr_t acc = FR_ZERO, tm, pr;
-            for (size_t i = 0; i < n; i++) { fr_to_mont(&tm, &t[i]); fr_mul(&pr, &k[i], &tm); fr_add(&acc, &acc, &pr); }
-            /* [acc]G through a one-point MSM on a separate handle holding G = [1]G */
-            fr_t one = {{1, 0, 0, 0}};
-            gpu_g1_bases *g = nullptr;
-            gpu_g1_bases_from_scalars(&g, &one, 1, &e);
-            gpu_msm_g1(&r2, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e);
-            gpu_g1_bases_free(g);
-            /* compare Jacobian points by cross-multiplication */
-            fp_t z1, z2, a1, a2, b1, b2;
-            fp_sqr(&z1, &r.Z); fp_sqr(&z2, &r2.Z);
-            fp_mul(&a1, &r.X, &z2); fp_mul(&a2, &r2.X, &z1);
-            fp_mul(&z1, &z1, &r.Z); fp_mul(&z2, &z2, &r2.Z);
-            fp_mul(&b1, &r.Y, &z2); fp_mul(&b2, &r2.Y, &z1);
-            rw.check = (fp_eq(&a1, &a2) && fp_eq(&b1, &b2) && !fp_is_zero(&r.Z)) ? "ok" : "WRONG";
-        }
-        std::vector<double> hw, hd, dw, dd;
-        for (int i = 0; i < reps; i++) {
-            double a = now_ms();
-            gpu_msm_g1(&r, b, 0, k, n, 0, &e);
-            hw.push_back(now_ms() - a);
-            gpu_msm_g1_last_timing(&rw.tm, b);
-            hd.push_back(rw.tm.total);
-        }
-        for (int i = 0; i < reps; i++) {
-            double a = now_ms();
-            gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE, &e);
-            dw.push_back(now_ms() - a);
-            gpu_msm_g1_last_timing(&rw.tm, b);
-            dd.push_back(rw.tm.total);
-        }
-        std::vector<double> ns;
-        for (int i = 0; i < (reps < 3 ? reps : 3); i++) {
-            gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE | GPU_MSM_NO_TASK_SORT, &e);
-            gpu_msm_timing_t t2;
-            gpu_msm_g1_last_timing(&t2, b);
-            ns.push_back(t2.total);
-            if (i == 0) printf("2^%d: without task sort: accumulate %.2f ms, total %.2f ms\n", L, t2.accumulate, t2.total);
-        }
-        rw.nosort = median(ns);
-        gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE, &e);
-        gpu_msm_g1_last_timing(&rw.tm, b);
-        rw.c = rw.tm.window_bits; rw.W = rw.tm.windows;
-        rw.host_wall = median(hw); rw.host_dev = median(hd); rw.dev_wall = median(dw); rw.dev_dev = median(dd);
-        rw.host_min = *std::min_element(hw.begin(), hw.end()); rw.dev_min = *std::min_element(dw.begin(), dw.end());
-        printf("2^%d: phases (last dev run, ms): digits %.2f scan %.2f scatter %.2f accumulate %.2f reduce %.2f total %.2f\n", L,
-               rw.tm.upload_digits, rw.tm.scan, rw.tm.scatter, rw.tm.accumulate, rw.tm.reduce, rw.tm.total);
-        if (getenv("PM_BENCH_C_SWEEP") && L <= atoi(getenv("PM_BENCH_C_SWEEP"))) { /* window model vs measurement */
-            for (int dc = -2; dc <= 2; dc++) {
-                int c = (int)rw.c + dc;
-                if (dc == 0 || c < 2 || c > 22) continue;
-                char v[8];
-                snprintf(v, sizeof v, "%d", c);
-                setenv("PROOFMILL_GPU_MSM_WINDOW", v, 1);
-                gpu_msm_g1(&r2, b, 0, (const fr_t *)kd, n, GPU_MSM_SCALARS_DEVICE, &e);
-                gpu_msm_timing_t t2;
-                gpu_msm_g1_last_timing(&t2, b);
-                printf("2^%d: window c=%d: total %.2f ms (accumulate %.2f, reduce %.2f)\n", L, c, t2.total, t2.accumulate, t2.reduce);
-            }
-            unsetenv("PROOFMILL_GPU_MSM_WINDOW");
-        }
-        rows.push_back(rw);
-        cudaFree(kd);
-        gpu_host_free(k);
-        gpu_g1_bases_free(b);
+    printf("device: %s, %d SMs, %.1f GiB; reps %d (+1 warm-up), wall time per call, scalars from pinned host memory\n", info.name, info.sm_count,
+           info.mem_total / 1073741824.0, reps);
+    if (!getenv("PM_MSM_FIELD") || atoi(getenv("PM_MSM_FIELD"))) {
+        double f1 = mul_rate<fp_params, 0>(info.sm_count, "Fp"), f0 = mul_rate<fp_params, 1>(info.sm_count, "Fp");
+        double r1 = mul_rate<fr_params, 0>(info.sm_count, "Fr"), r0 = mul_rate<fr_params, 1>(info.sm_count, "Fr");
+        printf("field: fused / rows: Fp %.2fx, Fr %.2fx\n", f0 > 0 ? f1 / f0 : 0, r0 > 0 ? r1 / r0 : 0);
     }
-    printf("\n| n | c | W | scalars pinned host: wall median (min) / events | scalars on device: wall median (min) / events | on device, tasks unsorted: events | check |\n|---|---|---|---|---|---|---|\n");
-    for (auto &r : rows)
-        printf("| 2^%d | %u | %u | %.2f (%.2f) / %.2f ms | %.2f (%.2f) / %.2f ms | %.2f ms | %s |\n", r.log, r.c, r.W, r.host_wall, r.host_min,
-               r.host_dev, r.dev_wall, r.dev_min, r.dev_dev, r.nosort, r.check);
-    return 0;
+    std::vector<row> rows;
+    for (int L : logs) bench_size<false>(L, reps, dists, rows, sweep);
+    for (int L : g2) bench_size<true>(L, reps, dists, rows, 0);
+    printf("\n%-10s %-7s %-6s %-8s %12s %12s  %s\n", "impl", "op", "log2n", "dist", "median_ms", "min_ms", "check");
+    for (auto &r : rows) printf("%-10s %-7s %-6d %-8s %12.3f %12.3f  %s\n", "proofmill", r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn, r.check.c_str());
+    if (const char *p = getenv("PM_MSM_TSV")) {
+        FILE *f = fopen(p, "w");
+        if (!f) { perror(p); return 1; }
+        fprintf(f, "impl\top\tlog2n\tdist\tmedian_ms\tmin_ms\n");
+        for (auto &r : rows) fprintf(f, "proofmill\t%s\t%d\t%s\t%.4f\t%.4f\n", r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn);
+        fclose(f);
+    }
+    int wrong = 0;
+    for (auto &r : rows) wrong += r.check == "WRONG";
+    return wrong ? 3 : 0;
 }

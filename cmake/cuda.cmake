@@ -66,6 +66,21 @@ if(PROOFMILL_HAVE_CUDA)
                          ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
   endforeach()
 
+  # Host tests of the device algorithms (tests/gpu/test_*_host.cu): built by nvcc, run WITHOUT a
+  # GPU (the kernels' bodies on the host through src/gpu/msm_exec.cuh's host executor), so CI runs them.
+  file(GLOB PROOFMILL_GPU_HOST_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/gpu/test_*_host.cu)
+  foreach(t ${PROOFMILL_GPU_HOST_TESTS})
+    get_filename_component(tname ${t} NAME_WE)
+    add_executable(${tname} ${t})
+    set_property(TARGET ${tname} PROPERTY COMPILE_OPTIONS "")
+    target_compile_options(${tname} PRIVATE --expt-relaxed-constexpr)
+    set_target_properties(${tname} PROPERTIES CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}" CUDA_STANDARD 17)
+    target_include_directories(${tname} PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tests/gpu)
+    target_link_libraries(${tname} PRIVATE proofmill_core)
+    add_test(NAME ${tname} COMMAND ${tname})
+    set_tests_properties(${tname} PROPERTIES LABELS "gpu;gpu-host" ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+  endforeach()
+
   file(GLOB PROOFMILL_GPU_BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bench/gpu_*.cu)
   foreach(b ${PROOFMILL_GPU_BENCHES})
     get_filename_component(bname ${b} NAME_WE)

@@ -50,7 +50,7 @@ template <class E> PM_HD xyzz_t<E> ec_x_neg(const xyzz_t<E> &p) { xyzz_t<E> r = 
 
 /* dbl-2008-s-1 with a = 0: U = 2Y, V = U^2, W = U*V, S = X*V, M = 3X^2, X3 = M^2 - 2S,
  * Y3 = M(S - X3) - W*Y, ZZ3 = V*ZZ, ZZZ3 = W*ZZZ. 6M + 3S. */
-template <class E> PM_HD xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
     if (ec_x_is_inf(p)) return p;
     E U = f_dbl(p.Y);
     E V = f_sqr(U);
@@ -67,7 +67,7 @@ template <class E> PM_HD xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
 }
 
 /* mdbl-2008-s-1: doubling of an affine point (ZZ = ZZZ = 1). */
-template <class E> PM_HD xyzz_t<E> ec_x_dbl_aff(const aff_t<E> &p) {
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl_aff(const aff_t<E> &p) {
     if (ec_aff_is_inf(p)) return ec_x_inf<E>();
     E U = f_dbl(p.y);
     E V = f_sqr(U);
@@ -86,7 +86,7 @@ template <class E> PM_HD xyzz_t<E> ec_x_dbl_aff(const aff_t<E> &p) {
 /* madd-2008-s: p + q, q affine. U2 = x2*ZZ1, S2 = y2*ZZZ1, P = U2 - X1, R = S2 - Y1,
  * PP = P^2, PPP = P*PP, Q = X1*PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - Y1*PPP,
  * ZZ3 = ZZ1*PP, ZZZ3 = ZZZ1*PPP. 8M + 2S. */
-template <class E> PM_HD xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const aff_t<E> &q) {
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const aff_t<E> &q) {
     if (ec_aff_is_inf(q)) return p;
     if (ec_x_is_inf(p)) return ec_x_from_aff(q);
     E U2 = f_mul(q.x, p.ZZ);
@@ -109,7 +109,7 @@ template <class E> PM_HD xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const aff_t<
 }
 
 /* add-2008-s: p + q, both XYZZ. 12M + 2S. */
-template <class E> PM_HD xyzz_t<E> ec_x_add(const xyzz_t<E> &p, const xyzz_t<E> &q) {
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_add(const xyzz_t<E> &p, const xyzz_t<E> &q) {
     if (ec_x_is_inf(q)) return p;
     if (ec_x_is_inf(p)) return q;
     E U1 = f_mul(p.X, q.ZZ);
@@ -154,7 +154,7 @@ template <class E> PM_HD aff_t<E> ec_x_to_aff_with(const xyzz_t<E> &p, const E &
     return r;
 }
 /* XYZZ -> affine with one inversion of its own. */
-template <class E> PM_HD aff_t<E> ec_x_to_aff(const xyzz_t<E> &p) {
+template <class E> PM_HD_CALL aff_t<E> ec_x_to_aff(const xyzz_t<E> &p) {
     if (ec_x_is_inf(p)) return ec_aff_inf<E>();
     return ec_x_to_aff_with(p, f_inv(p.ZZZ));
 }

@@ -33,6 +33,10 @@
 #pragma once
 #include <cstdint>
 #include <vector_types.h>
+/* the host pass of these __host__ __device__ functions sees the device's #pragma unroll */
+#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#endif
 #include "constants.cuh"
 
 #define PM_DEV __device__ __forceinline__
@@ -42,6 +46,14 @@
 #define PM_HD __host__ __device__ __forceinline__
 #else
 #define PM_HD __host__ __device__ inline
+#endif
+/* host + device, a real call on the device: for routines that are long (a point addition, an
+ * inversion) or cold, so that the kernels stay small enough to compile in reasonable time; the call
+ * costs a few register moves against hundreds of multiply instructions */
+#ifdef __CUDA_ARCH__
+#define PM_HD_CALL __host__ __device__ __noinline__
+#else
+#define PM_HD_CALL __host__ __device__ inline
 #endif
 
 namespace pmgpu {
@@ -334,7 +346,7 @@ template <class P> PM_HD fe<P> fe_sqr(const fe<P> &a) { return fe_mul<P>(a, a); 
 
 /* a^(m-2) = 1/a by left-to-right square-and-multiply over the bits of m-2 (uniform over the
  * threads of a warp: the exponent is a constant). 0 -> 0. About BITS squarings + BITS/2 products. */
-template <class P> PM_HD fe<P> fe_inv_vartime(const fe<P> &a) {
+template <class P> PM_HD_CALL fe<P> fe_inv_vartime(const fe<P> &a) {
     fe<P> r = a; /* the top bit of m-2 is set: start from a */
     int top = P::BITS - 1;
 #pragma unroll 1
@@ -392,13 +404,13 @@ PM_HD fp2_d fp2_sub(const fp2_d &a, const fp2_d &b) { return fp2_make(fe_sub<FP>
 PM_HD fp2_d fp2_neg(const fp2_d &a) { return fp2_make(fe_neg<FP>(a.c0), fe_neg<FP>(a.c1)); }
 PM_HD fp2_d fp2_conj(const fp2_d &a) { return fp2_make(a.c0, fe_neg<FP>(a.c1)); }
 /* Karatsuba: 3 Fp products */
-PM_HD fp2_d fp2_mul(const fp2_d &a, const fp2_d &b) {
+PM_HD_CALL fp2_d fp2_mul(const fp2_d &a, const fp2_d &b) {
     fp_d t0 = fe_mul<FP>(a.c0, b.c0), t1 = fe_mul<FP>(a.c1, b.c1);
     fp_d t2 = fe_mul<FP>(fe_add<FP>(a.c0, a.c1), fe_add<FP>(b.c0, b.c1));
     return fp2_make(fe_sub<FP>(t0, t1), fe_sub<FP>(fe_sub<FP>(t2, t0), t1));
 }
 /* complex squaring: (a0 + a1)(a0 - a1) + 2 a0 a1 u, 2 Fp products */
-PM_HD fp2_d fp2_sqr(const fp2_d &a) {
+PM_HD_CALL fp2_d fp2_sqr(const fp2_d &a) {
     fp_d t = fe_mul<FP>(a.c0, a.c1);
     return fp2_make(fe_mul<FP>(fe_add<FP>(a.c0, a.c1), fe_sub<FP>(a.c0, a.c1)), fe_dbl<FP>(t));
 }
@@ -447,7 +459,7 @@ template <class E> PM_HD E f_one();
 template <> PM_HD fp_d f_one<fp_d>() { return fe_one<FP>(); }
 template <> PM_HD fp2_d f_one<fp2_d>() { return fp2_make(fe_one<FP>(), fe_zero<FP>()); }
 /* 1/a (0 -> 0): Fermat in Fp; through the norm in Fp2 */
-PM_HD fp_d f_inv(const fp_d &a) { return fe_inv_vartime<FP>(a); }
-PM_HD fp2_d f_inv(const fp2_d &a) { return f_inv_from_norm(a, fe_inv_vartime<FP>(fp2_norm(a))); }
+PM_HD_CALL fp_d f_inv(const fp_d &a) { return fe_inv_vartime<FP>(a); }
+PM_HD_CALL fp2_d f_inv(const fp2_d &a) { return f_inv_from_norm(a, fe_inv_vartime<FP>(fp2_norm(a))); }
 
 } /* namespace pmgpu */

@@ -105,7 +105,7 @@ template <class E> struct f_fb_points {
 
 template <class E, class Ex> void fb_normalize(Ex &ex, aff_t<E> *out, const xyzz_t<E> *in, size_t n) {
     if (!n) return;
-    const size_t L = ex.lanes();
+    const size_t L = ex.template lanes_for<f_normalize<E>>();
     size_t k = (n + L - 1) / L;
     k = k < 4 ? 4 : (k > 256 ? 256 : k);
     const uint32_t nchunks = (uint32_t)((n + k - 1) / k);

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "curve/g1.h"
+#include "curve/g2.h"
 #include "field/fr.h"
 #include "groth16/prover.h"
 #include "groth16/zkey.h"
@@ -70,48 +71,135 @@ typedef struct gpu_g1_bases gpu_g1_bases;
 
 pm_status gpu_g1_bases_upload(gpu_g1_bases **out, const g1_affine_t *points, size_t n, pm_error *err);
 /* Bases [t_i]G for the generator G and n plain scalars t_i (fr_t limbs, canonical < r), computed on
- * the device by a fixed-base comb (8-bit windows, 32 mixed additions + one inversion per point).
+ * the device by the fixed-base batch (gpu_g1_fixed_base_mul's method, output left on the device).
  * For tests and benchmarks (random points with known discrete logs). */
 pm_status gpu_g1_bases_from_scalars(gpu_g1_bases **out, const fr_t *t_plain, size_t n, pm_error *err);
-/* Copy points [first, first+count) back to host (e.g. to check them). */
+/* Streamed bases, for a card too small for the whole base set (issue #13): the handle keeps only
+ * the caller's pointer to n points in PINNED host memory (gpu_host_alloc; they must stay valid and
+ * unchanged while the handle is used) and every MSM on it streams them through two device buffers
+ * of chunk_points points each, the copy of chunk c+1 overlapped with chunk c's kernels on a second
+ * stream; the result is the sum of the chunks' MSMs, the same point as the resident path gives.
+ * chunk_points = 0 picks the chunk from device_budget (bytes of device memory the MSM may use,
+ * bases buffers and scratch together: gpu_msm_g1_chunk_points); both 0 = a quarter of the free
+ * device memory. Errors: PM_ERR_ARG (NULL, n >= 2^31, a budget below what 2^16 points need). */
+pm_status gpu_g1_bases_host(gpu_g1_bases **out, const g1_affine_t *pinned_points, size_t n, size_t chunk_points,
+                            size_t device_budget, pm_error *err);
+/* Points per chunk of a streamed MSM that keep bases buffers + scratch within device_budget bytes
+ * (at least 2^16; 0 when even that does not fit). */
+size_t gpu_msm_g1_chunk_points(size_t device_budget);
+/* Copy points [first, first+count) back to host (e.g. to check them); resident handles only. */
 pm_status gpu_g1_bases_download(g1_affine_t *out, size_t count, const gpu_g1_bases *b, size_t first,
                                 pm_error *err);
 size_t gpu_g1_bases_count(const gpu_g1_bases *b);
 void gpu_g1_bases_free(gpu_g1_bases *b); /* NULL is a no-op; frees points and scratch */
 
-/* Flags for gpu_msm_g1. */
+/* Flags for gpu_msm_g1 / gpu_msm_g2 and the gather forms. */
 #define GPU_MSM_SCALARS_MONT 1u    /* scalars are Montgomery fr_t (converted on the device) */
-#define GPU_MSM_SCALARS_DEVICE 2u  /* `scalars` is a device pointer (e.g. the H pipeline's output) */
+#define GPU_MSM_SCALARS_DEVICE 2u  /* `scalars` (or the witness) is a device pointer (e.g. the H pipeline's output) */
 #define GPU_MSM_NO_01_SPLIT 4u     /* treat 0 and 1 like any other scalar (for tests/benchmarks) */
-#define GPU_MSM_NO_TASK_SORT 8u    /* run accumulation tasks unsorted (for benchmarks) */
+#define GPU_MSM_NO_TASK_SORT 8u    /* no effect since the batch-affine accumulation (kept for old callers) */
 
-/* Device bytes gpu_msm_g1 needs for its scratch at n points (window chosen from n), beyond the
- * bases themselves. For memory budgeting. */
+/* Device bytes gpu_msm_g1 needs for its scratch at n points (window chosen from n, every scalar
+ * general: the worst case), beyond the bases themselves. For memory budgeting. */
 size_t gpu_msm_g1_scratch_size(size_t n);
-/* The window width c (bits) used for n points. */
+/* The window width c (bits) used for n general scalars. */
 unsigned gpu_msm_g1_window_bits(size_t n);
 
 /* r = sum_{i<n} [scalars[i]] bases[first + i], first + n <= count.
  * scalars: n fr_t, plain canonical integers < r (as msm/msm.h) unless GPU_MSM_SCALARS_MONT; host
- * memory (pinned from gpu_host_alloc is fastest: the copy then overlaps the digit pass) unless
- * GPU_MSM_SCALARS_DEVICE. Result: one Jacobian point in CPU layout (Z = 0 for infinity). n = 0 gives
- * infinity. Algorithm (Pippenger with signed c-bit digits, the 0/1 split: scalars 0 skipped,
- * scalars 1 summed in one extra "ones" bucket; counting sort of (window, bucket) keys on the device;
- * bucket accumulation in XYZZ split into tasks of at most K points with a tree for big buckets;
- * parallel running-sum bucket reduction; Horner over windows): see msm.cu's opening comment.
- * Scalars are not range-checked on the device: every canonical k < r works; a value >= 2^255 gives a
- * wrong result (the signed-digit recoding needs bit 255 clear), values in [r, 2^255) give [k]P.
+ * memory (pinned from gpu_host_alloc is fastest: the copy then overlaps the classification of the
+ * previous chunk) unless GPU_MSM_SCALARS_DEVICE. Result: one Jacobian point in CPU layout (Z = 0
+ * for infinity). n = 0 gives infinity. Algorithm (src/gpu/msm_core.cuh's opening comment): the 0/1
+ * split (0 dropped, 1 summed in one extra bucket; GPU_MSM_NO_01_SPLIT turns it off), signed c-bit
+ * windows with c chosen from the number of general scalars, items radix-sorted by bucket,
+ * buckets summed in AFFINE coordinates by pairwise rounds whose additions share one inversion per
+ * lane (Montgomery's trick), bucket reduction by segmented running sums, Horner over windows.
+ * Scalars are not range-checked on the device: every canonical k < r works; a value >= 2^255 gives
+ * a wrong result (the signed-digit recoding needs bit 255 clear), values in [r, 2^255) give [k]P.
  * Errors: PM_ERR_ARG (NULL, range), PM_ERR_NOMEM (device scratch), PM_ERR_GPU. */
 pm_status gpu_msm_g1(g1_jac_t *r, const gpu_g1_bases *b, size_t first, const fr_t *scalars, size_t n,
                      unsigned flags, pm_error *err);
 
-/* Per-phase device times of the last gpu_msm_g1 on this handle, in milliseconds (CUDA events). */
+/* Density index lists for the gather forms (issue #13: Filecoin's A / B queries use the inputs and
+ * the aux wires of the A / B density): n witness positions idx[i] (uint32, any order, repeats
+ * allowed), uploaded once with the key. Errors: PM_ERR_ARG, PM_ERR_NOMEM, PM_ERR_GPU. */
+typedef struct gpu_msm_index gpu_msm_index;
+pm_status gpu_msm_index_upload(gpu_msm_index **out, const uint32_t *idx, size_t n, pm_error *err);
+size_t gpu_msm_index_count(const gpu_msm_index *ix);
+void gpu_msm_index_free(gpu_msm_index *ix);
+
+/* r = sum_{i<m} [witness[idx[i]]] bases[first + i], m = gpu_msm_index_count(ix), first + m <= count:
+ * the scalars are gathered on the device, so the host never compacts them per partition; the 0/1
+ * split applies to the gathered values. witness: n_witness fr_t (plain, or Montgomery with
+ * GPU_MSM_SCALARS_MONT), in host memory (uploaded whole by the call) or device memory with
+ * GPU_MSM_SCALARS_DEVICE (e.g. from gpu_fr_buf_upload, uploaded once per partition and shared by
+ * the A, B_G1, B_G2 MSMs). Errors as gpu_msm_g1, and PM_ERR_ARG when the largest index of ix is
+ * >= n_witness (the index list records its maximum at upload). */
+pm_status gpu_msm_g1_gather(g1_jac_t *r, const gpu_g1_bases *b, size_t first, const fr_t *witness, size_t n_witness,
+                            const gpu_msm_index *ix, unsigned flags, pm_error *err);
+
+/* A vector of n fr_t copied to the device once (a witness for the gather forms, or scalars for
+ * GPU_MSM_SCALARS_DEVICE). gpu_fr_buf_device_ptr gives the device pointer. */
+typedef struct gpu_fr_buf gpu_fr_buf;
+pm_status gpu_fr_buf_upload(gpu_fr_buf **out, const fr_t *host, size_t n, pm_error *err);
+const fr_t *gpu_fr_buf_device_ptr(const gpu_fr_buf *b);
+void gpu_fr_buf_free(gpu_fr_buf *b);
+
+/* Per-phase device times of the last MSM on a handle, in milliseconds (CUDA events). */
 typedef struct {
-    float upload_digits, scan, scatter, accumulate, reduce, total;
+    float upload_digits;   /* scalars in (copy, conversion, 0/1 classification) */
+    float scan;            /* 0 (the counting sort is gone; kept for old callers) */
+    float scatter;         /* digits, radix sort, bucket boundaries */
+    float accumulate;      /* batch-affine bucket rounds */
+    float reduce;          /* bucket reduction */
+    float total;
     unsigned window_bits, windows;
     size_t ones, zeros; /* counts seen by the 0/1 split */
+    size_t general;     /* scalars that went through the windows */
+    unsigned rounds;    /* accumulation rounds of the largest bucket */
+    unsigned chunks;    /* streamed bases: chunks (0 = resident) */
 } gpu_msm_timing_t;
 void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b);
+
+/* Batch fixed-base scalar multiplication (issue #13, Groth16 setup): out[i] = [k_i] P for one
+ * base P and n scalars, on the device, results copied to host in the CPU affine layout
+ * (infinity = (0, 0)). A handle holds the table of P (built once: signed w-bit comb, 2^(w-1) x
+ * ceil(256/w) points; window_bits 0 = 16, i.e. 48 MiB for G1, 96 MiB for G2; 2..20 allowed).
+ * scalars: plain canonical (< 2^255 works), or Montgomery with GPU_MSM_SCALARS_MONT; host memory
+ * (streamed in batches of 2^22 on a second stream), or device memory with GPU_MSM_SCALARS_DEVICE.
+ * out: host memory (pinned is fastest). Cost per G1 point: ceil(256/w) mixed XYZZ additions + a
+ * batched normalisation, about 170 Fp products at w = 16 (docs/perf/gpu.md).
+ * Errors: PM_ERR_ARG (NULL, window), PM_ERR_NOMEM, PM_ERR_GPU. */
+typedef struct gpu_g1_fixed_base gpu_g1_fixed_base;
+pm_status gpu_g1_fixed_base_create(gpu_g1_fixed_base **out, const g1_affine_t *base, unsigned window_bits, pm_error *err);
+pm_status gpu_g1_fixed_base_mul(g1_affine_t *out, gpu_g1_fixed_base *fb, const fr_t *scalars, size_t n, unsigned flags,
+                                pm_error *err);
+void gpu_g1_fixed_base_free(gpu_g1_fixed_base *fb);
+
+/* ---- G2 MSM and fixed base: the G1 contract over curve/g2.h (Fp2 coordinates, 192-byte affine
+ * points g2_affine_t, Jacobian result g2_jac_t), same flags and errors. Batch-affine accumulation
+ * costs 15 Fp products per addition (the shared inversion runs on norms in Fp). ---- */
+typedef struct gpu_g2_bases gpu_g2_bases;
+pm_status gpu_g2_bases_upload(gpu_g2_bases **out, const g2_affine_t *points, size_t n, pm_error *err);
+pm_status gpu_g2_bases_from_scalars(gpu_g2_bases **out, const fr_t *t_plain, size_t n, pm_error *err);
+pm_status gpu_g2_bases_host(gpu_g2_bases **out, const g2_affine_t *pinned_points, size_t n, size_t chunk_points,
+                            size_t device_budget, pm_error *err);
+size_t gpu_msm_g2_chunk_points(size_t device_budget);
+pm_status gpu_g2_bases_download(g2_affine_t *out, size_t count, const gpu_g2_bases *b, size_t first, pm_error *err);
+size_t gpu_g2_bases_count(const gpu_g2_bases *b);
+void gpu_g2_bases_free(gpu_g2_bases *b);
+size_t gpu_msm_g2_scratch_size(size_t n);
+unsigned gpu_msm_g2_window_bits(size_t n);
+pm_status gpu_msm_g2(g2_jac_t *r, const gpu_g2_bases *b, size_t first, const fr_t *scalars, size_t n, unsigned flags,
+                     pm_error *err);
+pm_status gpu_msm_g2_gather(g2_jac_t *r, const gpu_g2_bases *b, size_t first, const fr_t *witness, size_t n_witness,
+                            const gpu_msm_index *ix, unsigned flags, pm_error *err);
+void gpu_msm_g2_last_timing(gpu_msm_timing_t *out, const gpu_g2_bases *b);
+typedef struct gpu_g2_fixed_base gpu_g2_fixed_base;
+pm_status gpu_g2_fixed_base_create(gpu_g2_fixed_base **out, const g2_affine_t *base, unsigned window_bits, pm_error *err);
+pm_status gpu_g2_fixed_base_mul(g2_affine_t *out, gpu_g2_fixed_base *fb, const fr_t *scalars, size_t n, unsigned flags,
+                                pm_error *err);
+void gpu_g2_fixed_base_free(gpu_g2_fixed_base *fb);
 
 /* ---- NTT over Fr ---- */
 

@@ -387,6 +387,8 @@ struct msm_stats_t {
 
 template <class E> struct seg_result { const aff_t<E> *buckets; unsigned rounds; };
 
+constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
+
 /* Accumulate nseg buckets of `nitems` items (sorted by bucket, offsets in off[0..nseg]) into
  * one affine value each; returns the bucket array (device slot SLOT_BUCKET). */
 template <class G, class Ex>
@@ -401,16 +403,19 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t n
     ex.d2h(&total, off + nseg, 4);
     (void)nitems;
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = ex.lanes();
+    const size_t NL_MAX = ex.template lanes_for<f_round<E, src_items<E>>>();
     for (;;) {
         ex.each(nseg + 1, f_half{offs[cur], nseg, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
         uint32_t next = 0;
         ex.d2h(&next, offs[cur ^ 1] + nseg, 4);
         if (!ex.ok() || next == total) break;
+        /* k pairs per chunk (and per inversion): at least RND_KMIN, so late rounds with few pairs
+         * use fewer lanes rather than one inversion per handful of additions; at most RND_KMAX
+         * (the lane scratch is about 56 B per pair of the round either way) */
         const uint32_t pairs = total - next;
         size_t k = (pairs + NL_MAX - 1) / NL_MAX;
-        k = k < 4 ? 4 : (k > 256 ? 256 : k);
+        k = k < RND_KMIN ? RND_KMIN : (k > RND_KMAX ? RND_KMAX : k);
         const uint32_t chunk = (uint32_t)(2 * k);
         const uint32_t nchunks = (uint32_t)(((size_t)total + chunk - 1) / chunk);
         const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
@@ -517,7 +522,7 @@ template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t la
     size_t items = gw * n, nseg = gw * B;
     size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
     b += (items / 2 + nseg) * sizeof(aff_t<E>) + (items / 4 + nseg) * sizeof(aff_t<E>) + nseg * sizeof(aff_t<E>);
-    b += lanes * 256 * (sizeof(fp_d) + 8) + red_bytes<E>(B, gw);
+    b += (items / 2 + lanes * RND_KMIN) * (sizeof(fp_d) + 8) + red_bytes<E>(B, gw); /* lane scratch: <= 56 B per pair */
     return b + ((size_t)64 << 20); /* CUB temporaries */
 }
 
@@ -560,7 +565,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
         scalar_d *d = static_cast<scalar_d *>(ex.grow(SLOT_SC, n * sizeof(scalar_d)));
         if (!ex.ok()) return ex.fail(err, "msm scalars");
         size_t nchunk = (a.src == MSM_SRC_HOST && n >= ((size_t)1 << 16)) ? 16 : 1;
-        if (a.src == MSM_SRC_HOST && a.scalar_chunks) nchunk = a.scalar_chunks < 64 ? a.scalar_chunks : 64;
+        if (a.src == MSM_SRC_HOST && a.scalar_chunks) nchunk = a.scalar_chunks < 48 ? a.scalar_chunks : 48;
         const size_t chunk = (n + nchunk - 1) / nchunk;
         if (a.src == MSM_SRC_HOST) /* every copy queued at once on the side stream */
             for (size_t c0 = 0, k = 0; c0 < n; c0 += chunk, k++)

@@ -17,10 +17,13 @@
  *                         returns their count (synchronises)
  *   h2d / d2d / zero      copies on the main stream; d2h synchronises
  *   h2d_side(dst, src, bytes, ev) / wait_side(ev)  copy on the side stream, then make the main stream wait
+ *   h2d_bases(dst, src, bytes, ev) / wait_bases(ev) the same on a third stream (streamed bases, so a
+ *                         chunk's upload never queues behind the scalar copies of the running MSM)
  *   grow(slot, bytes)     scratch buffer `slot`, grown on demand and kept
  *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
  *   ok() / fail(err, what) first error, as pm_status
- *   lanes()               how many lanes a persistent loop should use (occupancy of the card)
+ *   lanes(), lanes_for<F>()  how many lanes a persistent loop should use (resident threads of the card,
+ *                         in general or for functor F's kernel)
  */
 #pragma once
 #include <cstdint>
@@ -87,6 +90,8 @@ struct exec_host {
     void zero(void *d, size_t b) { if (b) memset(d, 0, b); }
     void h2d_side(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
     void wait_side(int) {}
+    void h2d_bases(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
+    void wait_bases(int) {}
     void mark(int) {}
     float ms(int, int) { return 0.f; }
     bool ok() const { return true; }
@@ -94,6 +99,7 @@ struct exec_host {
         return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "%s: host allocation failed", what);
     }
     size_t lanes() const { return host_lanes; }
+    template <class F> size_t lanes_for() const { return host_lanes; }
 };
 
 #ifdef __CUDACC__
@@ -116,9 +122,10 @@ struct exec_dev {
     static constexpr bool on_device = true;
     int device = 0;
     int sm_count = 132;
-    cudaStream_t s = nullptr, side = nullptr;
+    cudaStream_t s = nullptr, side = nullptr, side2 = nullptr;
     cudaEvent_t ev[16] = {};
     cudaEvent_t side_ev[64] = {};
+    cudaEvent_t bases_ev[2] = {};
     dev_buf slot[SLOT_COUNT];
     cudaError_t err_code = cudaSuccess;
     const char *err_what = "";
@@ -134,6 +141,8 @@ struct exec_dev {
         if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
         if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
         if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+        if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&side2, cudaStreamNonBlocking);
+        for (int i = 0; i < 2 && e == cudaSuccess; i++) e = cudaEventCreateWithFlags(&bases_ev[i], cudaEventDisableTiming);
         for (int i = 0; i < 16 && e == cudaSuccess; i++) e = cudaEventCreate(&ev[i]);
         for (int i = 0; i < 64 && e == cudaSuccess; i++) e = cudaEventCreateWithFlags(&side_ev[i], cudaEventDisableTiming);
         return e;
@@ -142,7 +151,9 @@ struct exec_dev {
         for (int i = 0; i < 16; i++) if (ev[i]) { cudaEventDestroy(ev[i]); ev[i] = nullptr; }
         for (int i = 0; i < 64; i++) if (side_ev[i]) { cudaEventDestroy(side_ev[i]); side_ev[i] = nullptr; }
         if (s) { cudaStreamDestroy(s); s = nullptr; }
+        for (int i = 0; i < 2; i++) if (bases_ev[i]) { cudaEventDestroy(bases_ev[i]); bases_ev[i] = nullptr; }
         if (side) { cudaStreamDestroy(side); side = nullptr; }
+        if (side2) { cudaStreamDestroy(side2); side2 = nullptr; }
         for (int i = 0; i < SLOT_COUNT; i++) slot[i].release();
     }
     void note(cudaError_t e, const char *what, int line) {
@@ -203,6 +214,13 @@ struct exec_dev {
         PM_EX(cudaEventRecord(side_ev[e & 63], side));
     }
     void wait_side(int e) { PM_EX(cudaStreamWaitEvent(s, side_ev[e & 63], 0)); }
+    void h2d_bases(void *d, const void *src, size_t b, int e) {
+        PM_EX(cudaEventRecord(ev[14], s));
+        PM_EX(cudaStreamWaitEvent(side2, ev[14], 0));
+        if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyHostToDevice, side2));
+        PM_EX(cudaEventRecord(bases_ev[e & 1], side2));
+    }
+    void wait_bases(int e) { PM_EX(cudaStreamWaitEvent(s, bases_ev[e & 1], 0)); }
     void mark(int i) { PM_EX(cudaEventRecord(ev[i], s)); }
     float ms(int a, int b) {
         float t = 0;
@@ -218,9 +236,19 @@ struct exec_dev {
         return pm_error_set(err, st, __FILE__, (uint64_t)err_line, "%s: %s failed: %s (%s)", what, err_what,
                             cudaGetErrorName(e), cudaGetErrorString(e));
     }
-    /* resident lanes for the persistent accumulation loop: about 3 blocks of 128 per SM fit the
-     * register budget of the batch-affine round (PROOFMILL_GPU_MSM_LANES overrides) */
+    /* resident lanes for a persistent loop: about 3 blocks of 128 per SM (a default for sizing;
+     * PROOFMILL_GPU_MSM_LANES overrides) */
     size_t lanes() const { return lane_override ? lane_override : (size_t)sm_count * 384; }
+    /* resident lanes of functor F's kernel (each<128>): the occupancy the registers allow */
+    template <class F> size_t lanes_for() {
+        if (lane_override) return lane_override;
+        int nb = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_each<128, F>, 128, 0) != cudaSuccess || nb < 1) {
+            (void)cudaGetLastError();
+            nb = 2;
+        }
+        return (size_t)sm_count * 128 * (size_t)nb;
+    }
 #undef PM_EX
 };
 

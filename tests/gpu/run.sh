@@ -108,7 +108,7 @@ grep -h "registers" "$B"/nvcc-*.log >> "$OUT/kernels.txt" 2>/dev/null
 log "build: $(( $(date +%s) - t0 )) s"
 # instruction mix of the accumulation kernel (what the Fp multiplications compile to)
 if command -v cuobjdump > /dev/null; then
-  for k in k_accum_points k_stages; do
+  for k in f_round k_stages; do
     for o in "$B"/gpu-*.o; do
       cuobjdump -sass "$o" 2>/dev/null | awk -v k="$k" '/Function : /{f = ($0 ~ k)} f' | \
         grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_]+(\.[A-Z0-9_.]+)?' | awk '{print $NF}' | sort | uniq -c | sort -rn | head -25 | \
@@ -123,6 +123,14 @@ if [ "$MODE" = test ] || [ "$MODE" = all ]; then
   t1=$(date +%s)
   "$B/test_gpu_msm" "${PM_MSM_TEST_LOG:-20}" > "$OUT/test_msm.log" 2>&1; r1=$?
   log "test_gpu_msm: exit $r1 ($(tail -1 "$OUT/test_msm.log")) $(( $(date +%s) - t1 )) s"
+  for tm in "$B"/test_gpu_msm_*; do # G2, fixed base, ...: test_gpu_msm_<x>.c
+    [ -x "$tm" ] || continue
+    x=$(basename "$tm"); t1=$(date +%s)
+    echo "==== $x" >> "$OUT/test_msm.log" # one log: $OUT brings back 8 files at most
+    "$tm" >> "$OUT/test_msm.log" 2>&1; r=$?
+    log "$x: exit $r ($(tail -1 "$OUT/test_msm.log")) $(( $(date +%s) - t1 )) s"
+    [ $r -ne 0 ] && r1=1
+  done
   t1=$(date +%s)
   "$B/test_gpu_ntt" "${PM_NTT_TEST_LOG:-24}" > "$OUT/test_ntt.log" 2>&1; r2=$?
   log "test_gpu_ntt: exit $r2 ($(tail -1 "$OUT/test_ntt.log")) $(( $(date +%s) - t1 )) s"

@@ -8,7 +8,7 @@
  * loop, CUB's scan/sort/select are the standard library's. Checked against the CPU layers, which
  * nobody here wrote twice: field/fp.h, fp2.h, fr.h (products, squares, inverses, Montgomery
  * conversion), curve/g1.h and g2.h (XYZZ and affine formulas, including P + P, P + (-P) and
- * infinity), msm/msm.h (msm_g1_vartime, msm_g2_vartime) for n = 0, 1, 2, 3, 17, 300, 1500 and
+ * infinity), msm/msm.h (msm_g1_vartime, msm_g2_vartime) for n = 0, 1, 2, 3, 17, 200, 600 and
  * all-zero, all-one, r-1, one repeated scalar (one bucket), mixed 0/1/2/r-1, repeated, opposite and
  * infinite bases, Montgomery scalars, chunked host scalars, the 0/1 split off, forced small and
  * large windows, several window groups, gathered scalars (index list into a witness), bases
@@ -233,7 +233,7 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
 
 template <class C> static void test_msm(void) {
     typedef typename C::G G;
-    const size_t NP = 1500;
+    const size_t NP = 600;
     std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
     std::vector<fr_t> k(NP);
     msm_args_t a;
@@ -242,12 +242,12 @@ template <class C> static void test_msm(void) {
     a.split = 1;
     fr_t one = {{1, 0, 0, 0}}, rm1;
     fr_sub(&rm1, &FR_ZERO, &one);
-    const size_t sizes[] = {0, 1, 2, 3, 17, 300, NP};
+    const size_t sizes[] = {0, 1, 2, 3, 17, 200, NP};
     for (size_t n : sizes) {
         for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
         check_msm<C>("random", pts, k.data(), n, a);
     }
-    size_t n = 300;
+    size_t n = 200;
     msm_args_t b = a;
     b.src = MSM_SRC_HOST; b.scalar_chunks = 5;
     check_msm<C>("random, host scalars in 5 chunks", pts, k.data(), n, b);
@@ -259,7 +259,7 @@ template <class C> static void test_msm(void) {
     check_msm<C>("random, no 0/1 split", pts, k.data(), n, b);
     b = a; b.force_c = 3;
     check_msm<C>("random, c = 3 (86 windows)", pts, k.data(), n, b);
-    b.item_cap = 1000; /* 3 windows per group */
+    b.item_cap = 700; /* 3 windows per group */
     check_msm<C>("random, c = 3, groups of 3 windows", pts, k.data(), n, b);
     b = a; b.force_c = 16;
     check_msm<C>("random, c = 16 (sparse buckets)", pts, k.data(), n, b);
