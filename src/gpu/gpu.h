@@ -156,7 +156,8 @@ typedef struct {
     unsigned window_bits, windows;
     size_t ones, zeros; /* counts seen by the 0/1 split */
     size_t general;     /* scalars that went through the windows */
-    unsigned rounds;    /* accumulation rounds of the largest bucket */
+    unsigned rounds;    /* affine accumulation rounds (largest window group) */
+    unsigned tail_levels; /* levels of the XYZZ tail after them (0: none) */
     unsigned chunks;    /* streamed bases: chunks (0 = resident) */
 } gpu_msm_timing_t;
 void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b);

@@ -186,6 +186,7 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
         tm.zeros += st.zeros;
         tm.general += st.general;
         tm.rounds = st.rounds > tm.rounds ? st.rounds : tm.rounds;
+        tm.tail_levels = st.tail_levels > tm.tail_levels ? st.tail_levels : tm.tail_levels;
     }
     tm.chunks = b->host_pts ? (unsigned)nchunks : 0;
     *r = acc;

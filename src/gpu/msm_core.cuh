@@ -27,7 +27,10 @@
  *     + 3M of the trick + 1/k inversion = 6 Fp products + ~570/k (G1); for G2 the trick runs on
  *     norms in Fp (7 Fp products) + 8 for the chord in Fp2 = 15 + ~570/k. Equal points (P = Q: tangent),
  *     P = -Q and infinity are handled inside the batch (ec_aff_add_prepare). (XYZZ bucket sums
- *     cost 10 Fp products per addition for G1, 28 for G2.)
+ *     cost 10 Fp products per addition for G1, 28 for G2.) Late rounds, with too few additions to
+ *     fill the card (a handful of entries per bucket, or one huge bucket such as the ones), hand
+ *     over to an XYZZ tail: tasks of <= 32 entries of one bucket summed by one thread each
+ *     (mixed additions), then the partial sums likewise, until one value per bucket.
  *  5. Bucket reduction per window, S = sum_b b B_b, as WS(V) = sum_i i V_i plus sum_i V_i over the
  *     2^(c-1) buckets: segments of L buckets give T_s = sum_t t V_{sL+t} and R_s = sum_t V_{sL+t}
  *     by running sums (2L XYZZ additions, mixed at the first level), and
@@ -102,7 +105,7 @@ struct g1_group {
     static void x_inf(cpu_xyzz *r) { g1_xyzz_set_infinity(r); }
     static void x_dbl(cpu_xyzz *r, const cpu_xyzz *p) { g1_xyzz_dbl(r, p); }
     static void x_add(cpu_xyzz *r, const cpu_xyzz *a, const cpu_xyzz *b) { g1_xyzz_add(r, a, b); }
-    static void x_add_aff(cpu_xyzz *r, const cpu_xyzz *a, const cpu_aff *b) { g1_xyzz_add_affine(r, a, b); }
+    static void x_from_aff(cpu_xyzz *r, const cpu_aff *p) { g1_xyzz_from_affine(r, p); }
     static void x_to_jac(cpu_jac *r, const cpu_xyzz *p) { g1_xyzz_to_jac(r, p); }
     static void jac_inf(cpu_jac *r) { g1_jac_set_infinity(r); }
     static void jac_add(cpu_jac *r, const cpu_jac *a, const cpu_jac *b) { g1_jac_add(r, a, b); }
@@ -117,7 +120,7 @@ struct g2_group {
     static void x_inf(cpu_xyzz *r) { g2_xyzz_set_infinity(r); }
     static void x_dbl(cpu_xyzz *r, const cpu_xyzz *p) { g2_xyzz_dbl(r, p); }
     static void x_add(cpu_xyzz *r, const cpu_xyzz *a, const cpu_xyzz *b) { g2_xyzz_add(r, a, b); }
-    static void x_add_aff(cpu_xyzz *r, const cpu_xyzz *a, const cpu_aff *b) { g2_xyzz_add_affine(r, a, b); }
+    static void x_from_aff(cpu_xyzz *r, const cpu_aff *p) { g2_xyzz_from_affine(r, p); }
     static void x_to_jac(cpu_jac *r, const cpu_xyzz *p) { g2_xyzz_to_jac(r, p); }
     static void jac_inf(cpu_jac *r) { g2_jac_set_infinity(r); }
     static void jac_add(cpu_jac *r, const cpu_jac *a, const cpu_jac *b) { g2_jac_add(r, a, b); }
@@ -292,12 +295,52 @@ template <class E, class Src> struct f_bucket_vals {
     }
 };
 
-/* ---------------- step 5: bucket reduction ---------------- */
+
 template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const aff_t<E> &b) { return ec_x_add_aff(a, b); }
 template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const xyzz_t<E> &b) { return ec_x_add(a, b); }
 template <class E> PM_HD aff_t<E> red_load(const aff_t<E> *p) { return ec_aff_load(p); }
 template <class E> PM_HD xyzz_t<E> red_load(const xyzz_t<E> *p) { return ec_x_load(p); }
 
+/* ---- the XYZZ tail of the accumulation ----
+ * Once a round would have too few additions to fill the card (late rounds: a few entries per
+ * bucket, or one huge bucket such as the ones), the rest is summed in XYZZ without inversions:
+ * tasks of at most XT_K entries of one bucket, one thread each (mixed additions), then the same on
+ * the partial sums (full additions) until each bucket holds one value. */
+constexpr uint32_t XT_K = 32;
+template <class E> struct src_xyzz {
+    const xyzz_t<E> *p;
+    PM_HD xyzz_t<E> get(uint32_t e) const { return ec_x_load(p + e); }
+};
+/* tasks per bucket: ntask[s] = ceil(cnt_s / XT_K), ntask[nseg] = 0 */
+struct f_ntask {
+    const uint32_t *off;
+    uint32_t nseg;
+    uint32_t *ntask;
+    PM_HD void operator()(size_t s) const { ntask[s] = s < nseg ? (off[s + 1] - off[s] + XT_K - 1) / XT_K : 0; }
+};
+template <class E, class Src> struct f_xtask {
+    Src src;
+    const uint32_t *off, *toff;
+    uint32_t nseg;
+    xyzz_t<E> *out;
+    PM_HD void operator()(size_t t_) const {
+        const uint32_t t = (uint32_t)t_;
+        const uint32_t s = seg_of(toff, nseg, t);
+        const uint32_t start = off[s] + (t - toff[s]) * XT_K, end = off[s + 1];
+        const uint32_t stop = end - start < XT_K ? end : start + XT_K;
+        xyzz_t<E> acc = ec_x_inf<E>();
+        for (uint32_t e = start; e < stop; e++) acc = red_add(acc, src.get(e));
+        ec_x_store(out + t, acc);
+    }
+};
+template <class E> struct f_bucket_xvals {
+    const xyzz_t<E> *p;
+    const uint32_t *off;
+    xyzz_t<E> *out;
+    PM_HD void operator()(size_t s) const { ec_x_store(out + s, off[s + 1] > off[s] ? ec_x_load(p + off[s]) : ec_x_inf<E>()); }
+};
+
+/* ---------------- step 5: bucket reduction ---------------- */
 /* segment g = (window w, segment s) of L values: T = sum_t t V_t, R = sum_t V_t */
 template <class E, class In> struct f_red_seg {
     const In *v;
@@ -381,13 +424,16 @@ struct msm_args_t {
 };
 struct msm_stats_t {
     float t_scalars, t_sort, t_accum, t_reduce, t_total;
-    unsigned c, W, rounds;
+    unsigned c, W, rounds, tail_levels; /* affine rounds, XYZZ tail levels (largest window group) */
     size_t ones, zeros, general;
 };
 
-template <class E> struct seg_result { const aff_t<E> *buckets; unsigned rounds; };
+/* the buckets' values: affine (all rounds affine) or XYZZ (the tail ran), one per bucket */
+template <class E> struct seg_result { const aff_t<E> *buckets; const xyzz_t<E> *xbuckets; unsigned rounds, tail_levels; };
 
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
+/* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
+constexpr size_t RND_TAIL = 32;
 
 /* Accumulate nseg buckets of `nitems` items (sorted by bucket, offsets in off[0..nseg]) into
  * one affine value each; returns the bucket array (device slot SLOT_BUCKET). */
@@ -414,6 +460,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t n
          * use fewer lanes rather than one inversion per handful of additions; at most RND_KMAX
          * (the lane scratch is about 56 B per pair of the round either way) */
         const uint32_t pairs = total - next;
+        if (pairs < NL_MAX * RND_TAIL) break; /* too few to fill the card: the XYZZ tail */
         size_t k = (pairs + NL_MAX - 1) / NL_MAX;
         k = k < RND_KMIN ? RND_KMIN : (k > RND_KMAX ? RND_KMAX : k);
         const uint32_t chunk = (uint32_t)(2 * k);
@@ -435,12 +482,45 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t n
         cur ^= 1;
         round++;
     }
-    aff_t<E> *bk = static_cast<aff_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(aff_t<E>)));
-    if (round == 0)
-        ex.each(nseg, f_bucket_vals<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], bk});
-    else
-        ex.each(nseg, f_bucket_vals<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], bk});
-    return seg_result<E>{bk, (unsigned)round};
+    seg_result<E> res = {nullptr, nullptr, (unsigned)round, 0};
+    if (!ex.ok()) return res;
+    uint32_t next = 0;
+    ex.d2h(&next, offs[cur ^ 1] + nseg, 4); /* the half counts of the last scan */
+    if (next == total) { /* every bucket holds at most one value: affine buckets */
+        aff_t<E> *bk = static_cast<aff_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(aff_t<E>)));
+        if (round == 0)
+            ex.each(nseg, f_bucket_vals<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], bk});
+        else
+            ex.each(nseg, f_bucket_vals<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], bk});
+        res.buckets = bk;
+        return res;
+    }
+    /* the XYZZ tail */
+    const xyzz_t<E> *xp = nullptr;
+    for (unsigned level = 0;; level++) {
+        ex.each(nseg + 1, f_ntask{offs[cur], nseg, half});
+        ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
+        uint32_t ntasks = 0;
+        ex.d2h(&ntasks, offs[cur ^ 1] + nseg, 4);
+        if (!ex.ok()) return res;
+        if (level > 0 && ntasks == total) break;
+        xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
+        if (!ex.ok()) return res;
+        if (level > 0)
+            ex.each(ntasks, f_xtask<E, src_xyzz<E>>{src_xyzz<E>{xp}, offs[cur], offs[cur ^ 1], nseg, dst});
+        else if (round == 0)
+            ex.each(ntasks, f_xtask<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, dst});
+        else
+            ex.each(ntasks, f_xtask<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], nseg, dst});
+        xp = dst;
+        total = ntasks;
+        cur ^= 1;
+        res.tail_levels = level + 1;
+    }
+    xyzz_t<E> *bx = static_cast<xyzz_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(xyzz_t<E>)));
+    ex.each(nseg, f_bucket_xvals<E>{xp, offs[cur], bx});
+    res.xbuckets = bx;
+    return res;
 }
 
 /* bump allocator over one slot, for the reduction's levels */
@@ -508,7 +588,7 @@ bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_
 
 template <class G> struct msm_host_out {
     std::vector<typename G::cpu_xyzz> win; /* window sums */
-    typename G::cpu_aff ones;              /* the ones bucket (infinity when none) */
+    typename G::cpu_xyzz ones;             /* the ones bucket (infinity when none) */
 };
 
 /* Bytes of device scratch msm_run needs at n points (the worst case: every scalar general). */
@@ -530,7 +610,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
     typedef typename G::E E;
     typedef typename G::cpu_xyzz X;
     memset(&st, 0, sizeof st);
-    memset(&out.ones, 0, sizeof out.ones);
+    G::x_inf(&out.ones);
     out.win.clear();
     const size_t n = a.n;
     if (n == 0) return PM_OK;
@@ -629,8 +709,9 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             cv.used = 0;
             if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-            if (!red_ws<E, aff_t<E>>(ex, cv, acc.buckets, B, g, &ws, &sum))
-                return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
+            bool planned = acc.xbuckets ? red_ws<E, xyzz_t<E>>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                        : red_ws<E, aff_t<E>>(ex, cv, acc.buckets, B, g, &ws, &sum);
+            if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
             xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
             if (!S) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
             /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
@@ -642,6 +723,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             st.t_accum += ex.ms(3, 4);
             st.t_reduce += ex.ms(4, 5);
             st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
+            st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
         }
     }
     /* the ones: one bucket */
@@ -651,7 +733,14 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
         if (!ex.ok()) return ex.fail(err, "msm ones");
         ex.h2d(off, h, 8);
         seg_result<E> acc = msm_accumulate<G>(ex, oidx, n1, off, 1, pts);
-        ex.d2h(&out.ones, acc.buckets, sizeof out.ones);
+        if (acc.xbuckets) {
+            ex.d2h(&out.ones, acc.xbuckets, sizeof out.ones);
+        } else {
+            typename G::cpu_aff o;
+            memset(&o, 0, sizeof o);
+            if (acc.buckets) ex.d2h(&o, acc.buckets, sizeof o);
+            G::x_from_aff(&out.ones, &o);
+        }
         if (!ex.ok()) return ex.fail(err, "msm ones");
     }
     ex.mark(6);
@@ -669,7 +758,7 @@ template <class G> void msm_finish(typename G::cpu_jac *r, const msm_host_out<G>
         for (unsigned k = 0; k < c; k++) G::x_dbl(&acc, &acc);
         G::x_add(&acc, &acc, &o.win[j]);
     }
-    G::x_add_aff(&acc, &acc, &o.ones);
+    G::x_add(&acc, &acc, &o.ones);
     G::x_to_jac(r, &acc);
 }
 

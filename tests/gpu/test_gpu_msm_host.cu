@@ -227,8 +227,8 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     GT_OK(C::msm(&want, pts.data(), k, n), e);
     int ok = C::jac_eq(&got, &want);
     GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u) differs from the CPU MSM", C::name(), what, n, st.c);
-    printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u general=%zu ones=%zu zeros=%zu  %s\n", C::name(), what, n, st.c, st.W,
-           st.rounds, st.general, st.ones, st.zeros, ok ? "ok" : "MISMATCH");
+    printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu  %s\n", C::name(), what, n, st.c, st.W,
+           st.rounds, st.tail_levels, st.general, st.ones, st.zeros, ok ? "ok" : "MISMATCH");
 }
 
 template <class C> static void test_msm(void) {
@@ -272,6 +272,8 @@ template <class C> static void test_msm(void) {
     for (size_t i = 0; i < n; i++) k[i] = one;
     check_msm<C>("all one", pts, k.data(), n, a);
     check_msm<C>("all one, no split", pts, k.data(), n, b);
+    for (size_t i = 0; i < NP; i++) k[i] = one;
+    check_msm<C>("all one, 600 (affine round + tail)", pts, k.data(), NP, a);
     for (size_t i = 0; i < n; i++) k[i] = rm1;
     check_msm<C>("all r-1", pts, k.data(), n, a);
     fr_t same;
