@@ -11,8 +11,7 @@
  *    g1_xyzz_t / g2_xyzz_t.
  *  - jac_t<E>: Jacobian (X, Y, Z), same bytes as g1_jac_t / g2_jac_t; infinity has Z = 0.
  * Formulas from the Explicit-Formulas Database, g1p/auto-shortw-xyzz (Bernstein-Lange):
- *   madd-2008-s 8M+2S (mixed add), add-2008-s 12M+2S, dbl-2008-s-1 6M+3S (a = 0),
- *   mdbl-2008-s-1 (affine input). The add routines are complete: they detect P = Q (then double),
+ *   madd-2008-s 8M+2S (mixed add), add-2008-s 12M+2S, dbl-2008-s-1 6M+3S (a = 0). The add routines are complete: they detect P = Q (then double),
  *   P = -Q (then infinity) and infinity inputs. Affine addition with a caller-supplied inverse
  *   (ec_aff_add_prepare / ec_aff_add_finish, for batch inversion): the chord and tangent rules,
  *   lambda = (y2 - y1)/(x2 - x1) or 3 x1^2 / (2 y1), x3 = lambda^2 - x1 - x2,
@@ -66,23 +65,6 @@ template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
     return r;
 }
 
-/* mdbl-2008-s-1: doubling of an affine point (ZZ = ZZZ = 1). */
-template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl_aff(const aff_t<E> &p) {
-    if (ec_aff_is_inf(p)) return ec_x_inf<E>();
-    E U = f_dbl(p.y);
-    E V = f_sqr(U);
-    E W = f_mul(U, V);
-    E S = f_mul(p.x, V);
-    E X2 = f_sqr(p.x);
-    E M = f_add(f_dbl(X2), X2);
-    xyzz_t<E> r;
-    r.X = f_sub(f_sqr(M), f_dbl(S));
-    r.Y = f_sub(f_mul(M, f_sub(S, r.X)), f_mul(W, p.y));
-    r.ZZ = V;
-    r.ZZZ = W;
-    return r;
-}
-
 /* madd-2008-s: p + q, q affine. U2 = x2*ZZ1, S2 = y2*ZZZ1, P = U2 - X1, R = S2 - Y1,
  * PP = P^2, PPP = P*PP, Q = X1*PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - Y1*PPP,
  * ZZ3 = ZZ1*PP, ZZZ3 = ZZZ1*PPP. 8M + 2S. */
@@ -94,7 +76,7 @@ template <class E> PM_HD_CALL xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const a
     E P = f_sub(U2, p.X);
     E R = f_sub(S2, p.Y);
     if (f_is_zero(P)) {
-        if (f_is_zero(R)) return ec_x_dbl_aff(q);
+        if (f_is_zero(R)) return ec_x_dbl(ec_x_from_aff(q)); /* rare: the general doubling */
         return ec_x_inf<E>();
     }
     E PP = f_sqr(P);

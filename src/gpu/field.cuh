@@ -33,9 +33,13 @@
 #pragma once
 #include <cstdint>
 #include <vector_types.h>
-/* the host pass of these __host__ __device__ functions sees the device's #pragma unroll */
-#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+/* loop unrolling for the device pass only (the host compiler does not know `PM_UNROLL`) */
+#ifdef __CUDA_ARCH__
+#define PM_UNROLL _Pragma("unroll")
+#define PM_UNROLL1 _Pragma("unroll 1")
+#else
+#define PM_UNROLL
+#define PM_UNROLL1
 #endif
 #include "constants.cuh"
 
@@ -164,18 +168,18 @@ template <class P> struct fe {
 typedef fe<fp_params> fp_d;
 typedef fe<fr_params> fr_d;
 
-template <class P> PM_HD fe<P> fe_zero() { fe<P> r; _Pragma("unroll") for (int i = 0; i < P::N; i++) r.v[i] = 0; return r; }
-template <class P> PM_HD fe<P> fe_one() { fe<P> r; _Pragma("unroll") for (int i = 0; i < P::N; i++) r.v[i] = P::one(i); return r; }
+template <class P> PM_HD fe<P> fe_zero() { fe<P> r; PM_UNROLL for (int i = 0; i < P::N; i++) r.v[i] = 0; return r; }
+template <class P> PM_HD fe<P> fe_one() { fe<P> r; PM_UNROLL for (int i = 0; i < P::N; i++) r.v[i] = P::one(i); return r; }
 
 template <class P> PM_HD bool fe_is_zero(const fe<P> &a) {
     uint32_t t = 0;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N; i++) t |= a.v[i];
     return t == 0;
 }
 template <class P> PM_HD bool fe_eq(const fe<P> &a, const fe<P> &b) {
     uint32_t t = 0;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N; i++) t |= a.v[i] ^ b.v[i];
     return t == 0;
 }
@@ -185,11 +189,11 @@ template <class P> PM_HD fe<P> fe_reduce_once(const uint32_t *t, uint32_t top) {
     constexpr int N = P::N;
     uint32_t s[N];
     s[0] = sub_cc(t[0], P::mod(0));
-#pragma unroll
+PM_UNROLL
     for (int i = 1; i < N; i++) s[i] = subc_cc(t[i], P::mod(i));
     uint32_t borrow = subc(top, 0); /* 0xffffffff when t < m */
     fe<P> r;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < N; i++) r.v[i] = borrow ? t[i] : s[i];
     return r;
 }
@@ -198,7 +202,7 @@ template <class P> PM_HD fe<P> fe_add(const fe<P> &a, const fe<P> &b) {
     constexpr int N = P::N;
     uint32_t t[N];
     t[0] = add_cc(a.v[0], b.v[0]);
-#pragma unroll
+PM_UNROLL
     for (int i = 1; i < N; i++) t[i] = addc_cc(a.v[i], b.v[i]);
     uint32_t top = addc(0, 0);
     return fe_reduce_once<P>(t, top);
@@ -208,12 +212,12 @@ template <class P> PM_HD fe<P> fe_sub(const fe<P> &a, const fe<P> &b) {
     constexpr int N = P::N;
     uint32_t t[N];
     t[0] = sub_cc(a.v[0], b.v[0]);
-#pragma unroll
+PM_UNROLL
     for (int i = 1; i < N; i++) t[i] = subc_cc(a.v[i], b.v[i]);
     uint32_t mask = subc(0, 0); /* all ones on borrow */
     fe<P> r;
     r.v[0] = add_cc(t[0], P::mod(0) & mask);
-#pragma unroll
+PM_UNROLL
     for (int i = 1; i < N; i++) r.v[i] = addc_cc(t[i], P::mod(i) & mask);
     return r;
 }
@@ -231,7 +235,7 @@ template <class P> PM_HD void cios_reduce(uint32_t *E, uint32_t *O) {
     /* odd limbs of p into O (weights 1..N): the chain cannot carry out of word N */
     O[0] = mad_lo_cc(m, P::mod(1), O[0]);
     O[1] = madc_hi_cc(m, P::mod(1), O[1]);
-#pragma unroll
+PM_UNROLL
     for (int j = 3; j < N - 1; j += 2) {
         O[j - 1] = madc_lo_cc(m, P::mod(j), O[j - 1]);
         O[j] = madc_hi_cc(m, P::mod(j), O[j]);
@@ -241,7 +245,7 @@ template <class P> PM_HD void cios_reduce(uint32_t *E, uint32_t *O) {
     /* even limbs of p into E (weights 0..N-1), the carry out goes to weight N = O[N-1] */
     E[0] = mad_lo_cc(m, P::mod(0), E[0]);
     E[1] = madc_hi_cc(m, P::mod(0), E[1]);
-#pragma unroll
+PM_UNROLL
     for (int j = 2; j < N; j += 2) {
         E[j] = madc_lo_cc(m, P::mod(j), E[j]);
         E[j + 1] = madc_hi_cc(m, P::mod(j), E[j + 1]);
@@ -255,7 +259,7 @@ template <class P> PM_HD void cios_shift_row(uint32_t *E, uint32_t *O, const uin
     constexpr int N = P::N;
     /* new E = O + E[1] (weight 0) + even products; new O = E[2..] + odd products */
     O[0] = add_cc(O[0], E[1]); /* carry to weight 1 = the first word of the new O */
-#pragma unroll
+PM_UNROLL
     for (int j = 0; j < N - 2; j += 2) {
         E[j] = madc_lo_cc(a[j + 1], bi, E[j + 2]);
         E[j + 1] = madc_hi_cc(a[j + 1], bi, E[j + 3]);
@@ -264,7 +268,7 @@ template <class P> PM_HD void cios_shift_row(uint32_t *E, uint32_t *O, const uin
     E[N - 1] = madc_hi(a[N - 1], bi, 0);
     O[0] = mad_lo_cc(a[0], bi, O[0]);
     O[1] = madc_hi_cc(a[0], bi, O[1]);
-#pragma unroll
+PM_UNROLL
     for (int j = 2; j < N; j += 2) {
         O[j] = madc_lo_cc(a[j], bi, O[j]);
         O[j + 1] = madc_hi_cc(a[j], bi, O[j + 1]);
@@ -279,7 +283,7 @@ template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) {
     const uint32_t *a = A.v;
     uint32_t X[N], Y[N]; /* after row i: E = X, O = Y for even i; E = Y, O = X for odd i */
     const uint32_t b0 = B.v[0];
-#pragma unroll
+PM_UNROLL
     for (int j = 0; j < N; j += 2) {
         X[j] = mul_lo(a[j], b0);
         X[j + 1] = mul_hi(a[j], b0);
@@ -287,7 +291,7 @@ template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) {
         Y[j + 1] = mul_hi(a[j + 1], b0);
     }
     cios_reduce<P>(X, Y);
-#pragma unroll
+PM_UNROLL
     for (int i = 1; i < N; i++) {
         if (i & 1) {
             cios_shift_row<P>(X, Y, a, B.v[i]);
@@ -300,7 +304,7 @@ template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) {
     /* row N-1 is odd: T = Y + 2^32 X with Y[0] == 0; result = T / 2^32 = X + (Y >> one word) < 2m */
     uint32_t t[N];
     t[0] = add_cc(X[0], Y[1]);
-#pragma unroll
+PM_UNROLL
     for (int k = 1; k < N - 1; k++) t[k] = addc_cc(X[k], Y[k + 1]);
     t[N - 1] = addc(X[N - 1], 0);
     return fe_reduce_once<P>(t, 0);
@@ -311,31 +315,31 @@ template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) {
 template <class P> PM_HD fe<P> fe_mul_rows(const fe<P> &a, const fe<P> &b) {
     constexpr int N = P::N;
     uint32_t t[N + 2];
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < N + 2; i++) t[i] = 0;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < N; i++) {
         const uint32_t bi = b.v[i];
         t[0] = mad_lo_cc(a.v[0], bi, t[0]);
-#pragma unroll
+PM_UNROLL
         for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a.v[j], bi, t[j]);
         t[N] = addc_cc(t[N], 0);
         t[N + 1] = addc(t[N + 1], 0);
         t[1] = mad_hi_cc(a.v[0], bi, t[1]);
-#pragma unroll
+PM_UNROLL
         for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a.v[j], bi, t[j + 1]);
         t[N + 1] = addc(t[N + 1], 0);
         const uint32_t m = t[0] * P::N0;
         t[0] = mad_lo_cc(m, P::mod(0), t[0]);
-#pragma unroll
+PM_UNROLL
         for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::mod(j), t[j]);
         t[N] = addc_cc(t[N], 0);
         t[N + 1] = addc(t[N + 1], 0);
         t[1] = mad_hi_cc(m, P::mod(0), t[1]);
-#pragma unroll
+PM_UNROLL
         for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(m, P::mod(j), t[j + 1]);
         t[N + 1] = addc(t[N + 1], 0);
-#pragma unroll
+PM_UNROLL
         for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
         t[N + 1] = 0;
     }
@@ -352,12 +356,12 @@ template <class P> PM_HD_CALL fe<P> fe_inv_vartime(const fe<P> &a) {
     fe<P> tab[16];
     tab[0] = fe_one<P>();
     tab[1] = a;
-#pragma unroll 1
+PM_UNROLL1
     for (int i = 2; i < 16; i++) tab[i] = fe_mul<P>(tab[i - 1], a);
     const int top = (P::BITS - 1) >> 2;
     auto nib = [](int j) { return (P::mod_minus_2((4 * j) >> 5) >> ((4 * j) & 31)) & 15u; };
     fe<P> r = tab[nib(top)];
-#pragma unroll 1
+PM_UNROLL1
     for (int j = top - 1; j >= 0; j--) {
         r = fe_sqr<P>(fe_sqr<P>(fe_sqr<P>(fe_sqr<P>(r))));
         const uint32_t d = nib(j);
@@ -369,13 +373,13 @@ template <class P> PM_HD_CALL fe<P> fe_inv_vartime(const fe<P> &a) {
 /* plain integer (< m) -> Montgomery form, and back */
 template <class P> PM_HD fe<P> fe_to_mont(const fe<P> &a) {
     fe<P> r2;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N; i++) r2.v[i] = P::r2(i);
     return fe_mul<P>(a, r2);
 }
 template <class P> PM_HD fe<P> fe_from_mont(const fe<P> &a) {
     fe<P> one;
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N; i++) one.v[i] = i == 0 ? 1u : 0u;
     return fe_mul<P>(a, one);
 }
@@ -384,7 +388,7 @@ template <class P> PM_HD fe<P> fe_from_mont(const fe<P> &a) {
 template <class P> PM_HD fe<P> fe_load(const fe<P> *p) {
     fe<P> r;
     const uint4 *q = reinterpret_cast<const uint4 *>(p);
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N / 4; i++) {
         uint4 w = q[i];
         r.v[4 * i] = w.x; r.v[4 * i + 1] = w.y; r.v[4 * i + 2] = w.z; r.v[4 * i + 3] = w.w;
@@ -393,7 +397,7 @@ template <class P> PM_HD fe<P> fe_load(const fe<P> *p) {
 }
 template <class P> PM_HD void fe_store(fe<P> *p, const fe<P> &a) {
     uint4 *q = reinterpret_cast<uint4 *>(p);
-#pragma unroll
+PM_UNROLL
     for (int i = 0; i < P::N / 4; i++) {
         uint4 w;
         w.x = a.v[4 * i]; w.y = a.v[4 * i + 1]; w.z = a.v[4 * i + 2]; w.w = a.v[4 * i + 3];

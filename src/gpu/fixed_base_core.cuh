@@ -84,12 +84,7 @@ template <class E> struct f_fb_points {
     xyzz_t<E> *out;
     PM_HD void operator()(size_t i) const {
         scalar_d s = sc_load(sc + i);
-        if (mont) {
-            fr_d a;
-            for (int t = 0; t < 8; t++) a.v[t] = s.v[t];
-            a = fe_from_mont<fr_params>(a);
-            for (int t = 0; t < 8; t++) s.v[t] = a.v[t];
-        }
+        if (mont) s = sc_from_mont(s);
         xyzz_t<E> acc = ec_x_inf<E>();
         for (int j = 0; j < nw; j++) {
             bool neg;

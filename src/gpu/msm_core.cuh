@@ -88,6 +88,15 @@ PM_HD uint32_t sc_digit(const scalar_d &s, int j, int c, bool &neg) {
     neg = false;
     return v;
 }
+/* a Montgomery fr element as the plain integer it stands for */
+PM_HD scalar_d sc_from_mont(const scalar_d &s) {
+    fr_d a;
+    for (int k = 0; k < 8; k++) a.v[k] = s.v[k];
+    a = fe_from_mont<fr_params>(a);
+    scalar_d r;
+    for (int k = 0; k < 8; k++) r.v[k] = a.v[k];
+    return r;
+}
 PM_HD int sc_class(const scalar_d &s) { /* 0: zero, 1: one, 2: other */
     uint32_t hi = s.v[1] | s.v[2] | s.v[3] | s.v[4] | s.v[5] | s.v[6] | s.v[7];
     if (hi) return 2;
@@ -138,13 +147,7 @@ struct f_scalar_in {
     int mont;
     PM_HD void operator()(size_t i) const {
         scalar_d s = sc_load(src + (idx ? idx[i] : i));
-        if (mont) {
-            fr_d a;
-            for (int k = 0; k < 8; k++) a.v[k] = s.v[k];
-            a = fe_from_mont<fr_params>(a);
-            for (int k = 0; k < 8; k++) s.v[k] = a.v[k];
-        }
-        sc_store(dst + i, s);
+        sc_store(dst + i, mont ? sc_from_mont(s) : s);
     }
 };
 struct pred_general {
@@ -199,20 +202,21 @@ template <class E> struct src_items { /* round 0: entries are items pointing int
         if (it >> 31) p.y = f_neg(p.y);
         return p;
     }
+    PM_HD E get_x(uint32_t e) const { return f_load(&pts[items[e] & 0x7fffffffu].x); } /* x alone: the sign only flips y */
 };
 template <class E> struct src_points {
     const aff_t<E> *pts;
     PM_HD aff_t<E> get(uint32_t e) const { return ec_aff_load(pts + e); }
+    PM_HD E get_x(uint32_t e) const { return f_load(&pts[e].x); }
 };
 
-/* entries per bucket after a round, for the scan: half[s] = ceil(cnt_s / 2), half[nseg] = 0 */
-struct f_half {
+/* out[s] = ceil(cnt_s / K), out[nseg] = 0: entries per bucket after a round (K = 2) or tasks per
+ * bucket of the XYZZ tail (K = XT_K), for the scan that gives the next offsets */
+struct f_ceil_div {
     const uint32_t *off;
-    uint32_t nseg;
-    uint32_t *half;
-    PM_HD void operator()(size_t s) const {
-        half[s] = s < nseg ? (off[s + 1] - off[s] + 1) / 2 : 0;
-    }
+    uint32_t nseg, K;
+    uint32_t *out;
+    PM_HD void operator()(size_t s) const { out[s] = s < nseg ? (off[s + 1] - off[s] + K - 1) / K : 0; }
 };
 
 /* the bucket holding entry e: the last s with off[s] <= e (off[nseg] > e) */
@@ -250,9 +254,16 @@ template <class E, class Src> struct f_round {
                 if (local & 1) { e++; continue; } /* second of a pair owned by the previous chunk */
                 uint32_t out = off_next[s] + (local >> 1);
                 if (e + 1 < hi) {
-                    aff_t<E> P = src.get(e), Q = src.get(e + 1);
-                    E den;
-                    int kind = ec_aff_add_prepare(P, Q, den);
+                    /* the forward pass needs only the x coordinates unless one of them is 0 (then the
+                     * point may be infinity) or they are equal (tangent or opposite points) */
+                    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
+                    int kind = AFF_CHORD;
+                    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
+                        aff_t<E> P = src.get(e), Q = src.get(e + 1);
+                        kind = ec_aff_add_prepare(P, Q, den);
+                    } else {
+                        den = f_sub(x2, x1);
+                    }
                     f_store(pre + (size_t)np * nl + lane, acc);
                     uint2 inf;
                     inf.x = e; inf.y = out;
@@ -310,13 +321,6 @@ constexpr uint32_t XT_K = 32;
 template <class E> struct src_xyzz {
     const xyzz_t<E> *p;
     PM_HD xyzz_t<E> get(uint32_t e) const { return ec_x_load(p + e); }
-};
-/* tasks per bucket: ntask[s] = ceil(cnt_s / XT_K), ntask[nseg] = 0 */
-struct f_ntask {
-    const uint32_t *off;
-    uint32_t nseg;
-    uint32_t *ntask;
-    PM_HD void operator()(size_t s) const { ntask[s] = s < nseg ? (off[s + 1] - off[s] + XT_K - 1) / XT_K : 0; }
 };
 template <class E, class Src> struct f_xtask {
     Src src;
@@ -390,12 +394,6 @@ template <class E> struct f_add2 {
 };
 
 /* ---------------- the driver ---------------- */
-struct msm_plan_t {
-    unsigned c, W;
-    uint32_t B;
-    unsigned gw; /* windows per group */
-};
-
 inline unsigned msm_window_bits_for(size_t ng, double rho) {
     if (ng < 2) return 1;
     unsigned best = 1;
@@ -435,11 +433,11 @@ constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
 
-/* Accumulate nseg buckets of `nitems` items (sorted by bucket, offsets in off[0..nseg]) into
- * one affine value each; returns the bucket array (device slot SLOT_BUCKET). */
+/* Sum each of nseg buckets: items sorted by bucket, bucket s = items [off[s], off[s+1]) (off has
+ * nseg + 1 entries in executor memory; items past off[nseg] are ignored). Returns one value per
+ * bucket (device slot SLOT_BUCKET), affine or, after the XYZZ tail, XYZZ. */
 template <class G, class Ex>
-seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t nitems, uint32_t *off, uint32_t nseg,
-                                         const aff_t<typename G::E> *pts) {
+seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, const aff_t<typename G::E> *pts) {
     typedef typename G::E E;
     typedef typename fbase<E>::type F;
     uint32_t *offs[2] = {off, static_cast<uint32_t *>(ex.grow(SLOT_OFF1, ((size_t)nseg + 1) * 4))};
@@ -447,11 +445,10 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t n
     int cur = 0, round = 0;
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
-    (void)nitems;
     const aff_t<E> *src_pts = nullptr;
     const size_t NL_MAX = ex.template lanes_for<f_round<E, src_items<E>>>();
     for (;;) {
-        ex.each(nseg + 1, f_half{offs[cur], nseg, half});
+        ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
         uint32_t next = 0;
         ex.d2h(&next, offs[cur ^ 1] + nseg, 4);
@@ -498,7 +495,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, size_t n
     /* the XYZZ tail */
     const xyzz_t<E> *xp = nullptr;
     for (unsigned level = 0;; level++) {
-        ex.each(nseg + 1, f_ntask{offs[cur], nseg, half});
+        ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, XT_K, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
         uint32_t ntasks = 0;
         ex.d2h(&ntasks, offs[cur ^ 1] + nseg, 4);
@@ -700,7 +697,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             ex.sort_pairs(k1, v1, k0, v0, items, bits);
             ex.each(items + 1, f_bounds{k1, items, nseg, off});
             ex.mark(3);
-            seg_result<E> acc = msm_accumulate<G>(ex, v1, items, off, nseg, pts);
+            seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts);
             if (!ex.ok()) return ex.fail(err, "msm accumulation");
             ex.mark(4);
             carve_t cv;
@@ -732,7 +729,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
         uint32_t h[2] = {0, (uint32_t)n1};
         if (!ex.ok()) return ex.fail(err, "msm ones");
         ex.h2d(off, h, 8);
-        seg_result<E> acc = msm_accumulate<G>(ex, oidx, n1, off, 1, pts);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts);
         if (acc.xbuckets) {
             ex.d2h(&out.ones, acc.xbuckets, sizeof out.ones);
         } else {

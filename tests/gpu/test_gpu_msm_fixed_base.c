@@ -24,24 +24,68 @@ static void fill_scalars(fr_t *k, size_t n) {
     }
 }
 
-static void test_g1(unsigned w, size_t n_full, size_t n_big) {
+/* The group under test, as CPU curve functions and the GPU entry points (one body for G1 and G2). */
+typedef struct {
+    const char *name;
+    size_t aff_size, jac_size;
+    const void *gen;
+    void (*jac_from_aff)(void *r, const void *p);
+    void (*jac_mul)(void *r, const void *p, const fr_t *k);
+    void (*jac_to_aff)(void *r, const void *p);
+    int (*aff_eq)(const void *a, const void *b);
+    pm_status (*create)(void **fb, const void *base, unsigned w, pm_error *e);
+    pm_status (*mul)(void *out, void *fb, const fr_t *k, size_t n, unsigned flags, pm_error *e);
+    void (*destroy)(void *fb);
+} group_t;
+
+static void g1_jfa(void *r, const void *p) { g1_jac_from_affine(r, p); }
+static void g1_jm(void *r, const void *p, const fr_t *k) { g1_jac_mul_vartime(r, p, k->l, 4); }
+static void g1_jta(void *r, const void *p) { g1_jac_to_affine(r, p); }
+static int g1_ae(const void *a, const void *b) { return g1_affine_eq(a, b); }
+static pm_status g1_cr(void **fb, const void *base, unsigned w, pm_error *e) { return gpu_g1_fixed_base_create((gpu_g1_fixed_base **)fb, base, w, e); }
+static pm_status g1_mu(void *o, void *fb, const fr_t *k, size_t n, unsigned f, pm_error *e) { return gpu_g1_fixed_base_mul(o, fb, k, n, f, e); }
+static void g1_fr(void *fb) { gpu_g1_fixed_base_free(fb); }
+static void g2_jfa(void *r, const void *p) { g2_jac_from_affine(r, p); }
+static void g2_jm(void *r, const void *p, const fr_t *k) { g2_jac_mul_vartime(r, p, k->l, 4); }
+static void g2_jta(void *r, const void *p) { g2_jac_to_affine(r, p); }
+static int g2_ae(const void *a, const void *b) { return g2_affine_eq(a, b); }
+static pm_status g2_cr(void **fb, const void *base, unsigned w, pm_error *e) { return gpu_g2_fixed_base_create((gpu_g2_fixed_base **)fb, base, w, e); }
+static pm_status g2_mu(void *o, void *fb, const fr_t *k, size_t n, unsigned f, pm_error *e) { return gpu_g2_fixed_base_mul(o, fb, k, n, f, e); }
+static void g2_fr(void *fb) { gpu_g2_fixed_base_free(fb); }
+
+static const group_t G1 = {"G1", sizeof(g1_affine_t), sizeof(g1_jac_t), &G1_GENERATOR, g1_jfa, g1_jm, g1_jta, g1_ae, g1_cr, g1_mu, g1_fr};
+static const group_t G2 = {"G2", sizeof(g2_affine_t), sizeof(g2_jac_t), &G2_GENERATOR, g2_jfa, g2_jm, g2_jta, g2_ae, g2_cr, g2_mu, g2_fr};
+
+/* out[i] == [k_i]P on the CPU, for the indices in idx (or all of [0, n) when idx is NULL) */
+static int count_bad(const group_t *g, const void *pj, const fr_t *k, const unsigned char *out, const size_t *idx, size_t m) {
+    unsigned char want[sizeof(g2_jac_t)], wa[sizeof(g2_affine_t)];
+    int bad = 0;
+    for (size_t j = 0; j < m; j++) {
+        size_t i = idx ? idx[j] : j;
+        g->jac_mul(want, pj, &k[i]);
+        g->jac_to_aff(wa, want);
+        bad += !g->aff_eq(wa, out + i * g->aff_size);
+    }
+    return bad;
+}
+
+static void test_group(const group_t *g, unsigned w, size_t n_full, size_t n_big, size_t n_sample) {
     pm_error e;
     fr_t s;
     gt_rand_scalar(&s);
-    g1_jac_t gj, pj;
-    g1_jac_from_affine(&gj, &G1_GENERATOR);
-    g1_jac_mul_vartime(&pj, &gj, s.l, 4);
-    g1_affine_t P;
-    g1_jac_to_affine(&P, &pj);
-    gpu_g1_fixed_base *fb = NULL;
+    unsigned char gj[sizeof(g2_jac_t)], pj[sizeof(g2_jac_t)], P[sizeof(g2_affine_t)];
+    g->jac_from_aff(gj, g->gen);
+    g->jac_mul(pj, gj, &s);
+    g->jac_to_aff(P, pj);
+    void *fb = NULL;
     double t0 = gt_now();
-    GT_OK(gpu_g1_fixed_base_create(&fb, &P, w, &e), e);
+    GT_OK(g->create(&fb, P, w, &e), e);
     if (!fb) return;
-    printf("G1 fixed base, w = %u: table in %.1f ms\n", w, (gt_now() - t0) * 1e3);
+    printf("%s fixed base, w = %u: table in %.1f ms\n", g->name, w, (gt_now() - t0) * 1e3);
     size_t n = n_big > n_full ? n_big : n_full;
     fr_t *k = malloc(n * sizeof(fr_t)), *km = malloc(n_full * sizeof(fr_t));
-    g1_affine_t *out = NULL;
-    GT_OK(gpu_host_alloc((void **)&out, n * sizeof(g1_affine_t), &e), e);
+    unsigned char *out = NULL;
+    GT_OK(gpu_host_alloc((void **)&out, n * g->aff_size, &e), e);
     fill_scalars(k, n);
     for (int mode = 0; mode < 3 && out; mode++) {
         /* 0: plain host scalars, 1: Montgomery host scalars, 2: plain device scalars */
@@ -50,102 +94,31 @@ static void test_g1(unsigned w, size_t n_full, size_t n_big) {
         unsigned flags = 0;
         if (mode == 1) { for (size_t i = 0; i < n_full; i++) fr_to_mont(&km[i], &k[i]); kin = km; flags = GPU_MSM_SCALARS_MONT; }
         if (mode == 2) { GT_OK(gpu_fr_buf_upload(&kd, k, n_full, &e), e); kin = gpu_fr_buf_device_ptr(kd); flags = GPU_MSM_SCALARS_DEVICE; }
-        memset(out, 0xa5, n_full * sizeof(g1_affine_t));
-        GT_OK(gpu_g1_fixed_base_mul(out, fb, kin, n_full, flags, &e), e);
-        int bad = 0;
-        for (size_t i = 0; i < n_full; i++) {
-            g1_jac_t want;
-            g1_affine_t wa;
-            g1_jac_mul_vartime(&want, &pj, k[i].l, 4);
-            g1_jac_to_affine(&wa, &want);
-            bad += !g1_affine_eq(&wa, &out[i]);
-        }
-        GT_CHECK(bad == 0, "G1 fixed base w = %u mode %d: %d of %zu outputs != [k]P", w, mode, bad, n_full);
-        printf("G1 fixed base w = %u, %s scalars, n = %zu: %s\n", w, mode == 0 ? "plain host" : (mode == 1 ? "Montgomery host" : "device"),
+        memset(out, 0xa5, n_full * g->aff_size);
+        GT_OK(g->mul(out, fb, kin, n_full, flags, &e), e);
+        int bad = count_bad(g, pj, k, out, NULL, n_full);
+        GT_CHECK(bad == 0, "%s fixed base w = %u mode %d: %d of %zu outputs != [k]P", g->name, w, mode, bad, n_full);
+        printf("%s fixed base w = %u, %s scalars, n = %zu: %s\n", g->name, w, mode == 0 ? "plain host" : (mode == 1 ? "Montgomery host" : "device"),
                n_full, bad ? "FAIL" : "ok");
         gpu_fr_buf_free(kd);
     }
     if (out && n_big) {
-        GT_OK(gpu_g1_fixed_base_mul(out, fb, k, n_big, 0, &e), e); /* warm-up */
+        GT_OK(g->mul(out, fb, k, n_big, 0, &e), e); /* warm-up */
         t0 = gt_now();
-        GT_OK(gpu_g1_fixed_base_mul(out, fb, k, n_big, 0, &e), e);
+        GT_OK(g->mul(out, fb, k, n_big, 0, &e), e);
         double dt = gt_now() - t0;
-        int bad = 0;
-        for (int j = 0; j < 256; j++) {
-            size_t i = j < 8 ? (size_t)j : (size_t)(gt_rand64() % n_big);
-            g1_jac_t want;
-            g1_affine_t wa;
-            g1_jac_mul_vartime(&want, &pj, k[i].l, 4);
-            g1_jac_to_affine(&wa, &want);
-            bad += !g1_affine_eq(&wa, &out[i]);
-        }
-        GT_CHECK(bad == 0, "G1 fixed base w = %u, n = %zu: %d of 256 sampled outputs != [k]P", w, n_big, bad);
-        printf("G1 fixed base w = %u, n = %zu (pinned out): %.1f ms, %.2f M points/s, sample %s\n", w, n_big, dt * 1e3, n_big / dt / 1e6,
-               bad ? "FAIL" : "ok");
+        size_t *idx = malloc(n_sample * sizeof(size_t));
+        for (size_t j = 0; j < n_sample; j++) idx[j] = j < 8 ? j : (size_t)(gt_rand64() % n_big);
+        int bad = count_bad(g, pj, k, out, idx, n_sample);
+        free(idx);
+        GT_CHECK(bad == 0, "%s fixed base w = %u, n = %zu: %d of %zu sampled outputs != [k]P", g->name, w, n_big, bad, n_sample);
+        printf("%s fixed base w = %u, n = %zu (pinned out): %.1f ms, %.2f M points/s, sample %s\n", g->name, w, n_big, dt * 1e3,
+               n_big / dt / 1e6, bad ? "FAIL" : "ok");
     }
     gpu_host_free(out);
     free(k);
     free(km);
-    gpu_g1_fixed_base_free(fb);
-}
-
-static void test_g2(unsigned w, size_t n_full, size_t n_big) {
-    pm_error e;
-    fr_t s;
-    gt_rand_scalar(&s);
-    g2_jac_t gj, pj;
-    g2_jac_from_affine(&gj, &G2_GENERATOR);
-    g2_jac_mul_vartime(&pj, &gj, s.l, 4);
-    g2_affine_t P;
-    g2_jac_to_affine(&P, &pj);
-    gpu_g2_fixed_base *fb = NULL;
-    double t0 = gt_now();
-    GT_OK(gpu_g2_fixed_base_create(&fb, &P, w, &e), e);
-    if (!fb) return;
-    printf("G2 fixed base, w = %u: table in %.1f ms\n", w, (gt_now() - t0) * 1e3);
-    size_t n = n_big > n_full ? n_big : n_full;
-    fr_t *k = malloc(n * sizeof(fr_t)), *km = malloc(n_full * sizeof(fr_t));
-    g2_affine_t *out = NULL;
-    GT_OK(gpu_host_alloc((void **)&out, n * sizeof(g2_affine_t), &e), e);
-    fill_scalars(k, n);
-    for (int mode = 0; mode < 2 && out; mode++) {
-        const fr_t *kin = k;
-        unsigned flags = 0;
-        if (mode == 1) { for (size_t i = 0; i < n_full; i++) fr_to_mont(&km[i], &k[i]); kin = km; flags = GPU_MSM_SCALARS_MONT; }
-        GT_OK(gpu_g2_fixed_base_mul(out, fb, kin, n_full, flags, &e), e);
-        int bad = 0;
-        for (size_t i = 0; i < n_full; i++) {
-            g2_jac_t want;
-            g2_affine_t wa;
-            g2_jac_mul_vartime(&want, &pj, k[i].l, 4);
-            g2_jac_to_affine(&wa, &want);
-            bad += !g2_affine_eq(&wa, &out[i]);
-        }
-        GT_CHECK(bad == 0, "G2 fixed base w = %u mode %d: %d of %zu outputs != [k]P", w, mode, bad, n_full);
-        printf("G2 fixed base w = %u, %s scalars, n = %zu: %s\n", w, mode ? "Montgomery" : "plain", n_full, bad ? "FAIL" : "ok");
-    }
-    if (out && n_big) {
-        GT_OK(gpu_g2_fixed_base_mul(out, fb, k, n_big, 0, &e), e);
-        t0 = gt_now();
-        GT_OK(gpu_g2_fixed_base_mul(out, fb, k, n_big, 0, &e), e);
-        double dt = gt_now() - t0;
-        int bad = 0;
-        for (int j = 0; j < 128; j++) {
-            size_t i = j < 8 ? (size_t)j : (size_t)(gt_rand64() % n_big);
-            g2_jac_t want;
-            g2_affine_t wa;
-            g2_jac_mul_vartime(&want, &pj, k[i].l, 4);
-            g2_jac_to_affine(&wa, &want);
-            bad += !g2_affine_eq(&wa, &out[i]);
-        }
-        GT_CHECK(bad == 0, "G2 fixed base w = %u, n = %zu: %d of 128 sampled outputs != [k]P", w, n_big, bad);
-        printf("G2 fixed base w = %u, n = %zu (pinned out): %.1f ms, %.2f M points/s, sample %s\n", w, n_big, dt * 1e3, n_big / dt / 1e6,
-               bad ? "FAIL" : "ok");
-    }
-    gpu_host_free(out);
-    free(k);
-    free(km);
-    gpu_g2_fixed_base_free(fb);
+    g->destroy(fb);
 }
 
 int main(void) {
@@ -155,10 +128,10 @@ int main(void) {
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     gt_seed();
-    test_g1(16, 2000, (size_t)1 << 21);
-    test_g1(8, 2000, 0);
-    test_g2(16, 1000, (size_t)1 << 19);
-    test_g2(8, 1000, 0);
+    test_group(&G1, 16, 2000, (size_t)1 << 21, 256);
+    test_group(&G1, 8, 2000, 0, 0);
+    test_group(&G2, 16, 1000, (size_t)1 << 19, 128);
+    test_group(&G2, 8, 1000, 0, 0);
     {
         pm_error e;
         gpu_g1_fixed_base *fb = NULL;
