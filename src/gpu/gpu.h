@@ -92,6 +92,10 @@ pm_status gpu_g1_bases_download(g1_affine_t *out, size_t count, const gpu_g1_bas
                                 pm_error *err);
 size_t gpu_g1_bases_count(const gpu_g1_bases *b);
 void gpu_g1_bases_free(gpu_g1_bases *b); /* NULL is a no-op; frees points and scratch */
+/* Free the MSM scratch a handle keeps between calls (gpu_msm_g1_scratch_size bytes at its last n;
+ * ~21 GB after a 2^27-point MSM), keeping the points: for several keys or handles sharing one card.
+ * The next MSM on the handle allocates it again. */
+void gpu_g1_bases_release_scratch(gpu_g1_bases *b);
 
 /* Flags for gpu_msm_g1 / gpu_msm_g2 and the gather forms. */
 #define GPU_MSM_SCALARS_MONT 1u    /* scalars are Montgomery fr_t (converted on the device) */
@@ -189,6 +193,7 @@ size_t gpu_msm_g2_chunk_points(size_t device_budget);
 pm_status gpu_g2_bases_download(g2_affine_t *out, size_t count, const gpu_g2_bases *b, size_t first, pm_error *err);
 size_t gpu_g2_bases_count(const gpu_g2_bases *b);
 void gpu_g2_bases_free(gpu_g2_bases *b);
+void gpu_g2_bases_release_scratch(gpu_g2_bases *b);
 size_t gpu_msm_g2_scratch_size(size_t n);
 unsigned gpu_msm_g2_window_bits(size_t n);
 pm_status gpu_msm_g2(g2_jac_t *r, const gpu_g2_bases *b, size_t first, const fr_t *scalars, size_t n, unsigned flags,

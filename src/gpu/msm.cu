@@ -193,6 +193,13 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     return PM_OK;
 }
 
+template <class H> void release_scratch(H *b) {
+    if (!b) return;
+    device_scope ds(b->device);
+    cudaStreamSynchronize(b->ex.s);
+    for (int i = 0; i < SLOT_COUNT; i++) b->ex.slot[i].release();
+}
+
 template <class H> void last_timing(gpu_msm_timing_t *out, const H *b) {
     if (out) { if (b) *out = b->timing; else memset(out, 0, sizeof *out); }
 }
@@ -217,6 +224,7 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
     device_scope ds(b->device);
     delete b;
 }
+extern "C" void gpu_g1_bases_release_scratch(gpu_g1_bases *b) { release_scratch(b); }
 extern "C" unsigned gpu_msm_g1_window_bits(size_t n) { return msm_window_bits_for(n, g1_group::rho); }
 extern "C" size_t gpu_msm_g1_scratch_size(size_t n) { return msm_scratch_bytes<g1_group>(n, 0, default_lanes<g1_group>()); }
 extern "C" void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b) { last_timing(out, b); }
@@ -248,6 +256,7 @@ extern "C" void gpu_g2_bases_free(gpu_g2_bases *b) {
     device_scope ds(b->device);
     delete b;
 }
+extern "C" void gpu_g2_bases_release_scratch(gpu_g2_bases *b) { release_scratch(b); }
 extern "C" unsigned gpu_msm_g2_window_bits(size_t n) { return msm_window_bits_for(n, g2_group::rho); }
 extern "C" size_t gpu_msm_g2_scratch_size(size_t n) { return msm_scratch_bytes<g2_group>(n, 0, default_lanes<g2_group>()); }
 extern "C" void gpu_msm_g2_last_timing(gpu_msm_timing_t *out, const gpu_g2_bases *b) { last_timing(out, b); }

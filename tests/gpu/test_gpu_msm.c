@@ -292,6 +292,10 @@ int main(int argc, char **argv) {
         gpu_msm_index_free(ix);
         free(w); free(wm); free(kg); free(idx);
     }
+    /* scratch released between MSMs: the next one allocates it again, same result */
+    gpu_g1_bases_release_scratch(b);
+    for (size_t i = 0; i < 1000; i++) gt_rand_scalar(&k[i]);
+    check_msm("after releasing the scratch", b, ph, k, t, 1000, 0);
     /* bad arguments are errors, not crashes */
     {
         g1_jac_t r;

@@ -189,6 +189,9 @@ int main(int argc, char **argv) {
         gpu_host_free(pin);
         free(w); free(wm); free(idx);
     }
+    gpu_g2_bases_release_scratch(b);
+    for (size_t i = 0; i < 1000; i++) gt_rand_scalar(&k[i]);
+    check_g2("after releasing the scratch", b, ph, k, t, 1000, 0, NULL);
     {
         g2_jac_t r;
         GT_CHECK(gpu_msm_g2(&r, b, NB - 1, k, 2, 0, &e) == PM_ERR_ARG, "range past the bases not refused");
