@@ -66,6 +66,20 @@ if(PROOFMILL_HAVE_CUDA)
                          ENVIRONMENT "PROOFMILL_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
   endforeach()
 
+  # Host tests of the device logic (tests/gpu/test_*_host.cu): built by nvcc, they run the kernels'
+  # __host__ __device__ phase functions on the CPU, so they need no GPU (plain ctests, label gpu-host).
+  file(GLOB PROOFMILL_GPU_HOST_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/gpu/test_*_host.cu)
+  foreach(t ${PROOFMILL_GPU_HOST_TESTS})
+    get_filename_component(tname ${t} NAME_WE)
+    add_executable(${tname} ${t})
+    set_property(TARGET ${tname} PROPERTY COMPILE_OPTIONS "")
+    target_compile_options(${tname} PRIVATE --expt-relaxed-constexpr)
+    set_target_properties(${tname} PROPERTIES CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}" CUDA_STANDARD 17)
+    target_link_libraries(${tname} PRIVATE proofmill_core CUDA::cudart_static)
+    add_test(NAME ${tname} COMMAND ${tname})
+    set_tests_properties(${tname} PROPERTIES LABELS gpu-host)
+  endforeach()
+
   file(GLOB PROOFMILL_GPU_BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bench/gpu_*.cu)
   foreach(b ${PROOFMILL_GPU_BENCHES})
     get_filename_component(bname ${b} NAME_WE)
