@@ -205,6 +205,8 @@ pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_
  * u32 + the shared dictionary (or 32-byte coefficients), plus the list of rows with more than 32
  * terms in any matrix (a warp each; the others take a thread each). At a 32 GiB PoRep partition
  * (130 M rows, 722 M terms): 5.8 GB of terms + 1.6 GB of row pointers. cs may be freed afterwards.
+ * The handle is read-only after the upload: any number of threads may use it at once, each with
+ * its own gpu_witness (which holds the per-call stream and scratch).
  * Errors: PM_ERR_NOMEM (device), PM_ERR_ARG (malformed sizes), PM_ERR_GPU. */
 typedef struct gpu_r1cs gpu_r1cs;
 size_t gpu_r1cs_device_bytes(const r1cs_t *cs);
@@ -213,7 +215,8 @@ void gpu_r1cs_free(gpu_r1cs *g); /* NULL is a no-op */
 uint32_t gpu_r1cs_rows(const gpu_r1cs *g);
 uint32_t gpu_r1cs_wires(const gpu_r1cs *g);
 
-/* Witness slots: two device buffers of n_w fr_t for double buffering, filled by an asynchronous
+/* Witness slots (one per GPU worker): two device buffers of n_w fr_t for double buffering, the
+ * SpMV's stream and scratch, filled by an asynchronous
  * copy on the slots' own stream: gpu_witness_upload_async returns at once (with pinned host memory
  * from gpu_host_alloc; pageable memory makes it synchronous) and records the slot's event, which
  * gpu_r1cs_spmv waits on (on the device). Before overwriting a slot the copy waits (on the device)
@@ -225,15 +228,18 @@ pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *err);
 void gpu_witness_free(gpu_witness *w); /* NULL is a no-op */
 pm_status gpu_witness_upload_async(gpu_witness *w, unsigned slot, const fr_t *host_w, size_t n_w, pm_error *err);
 pm_status gpu_witness_wait(gpu_witness *w, unsigned slot, pm_error *err); /* host waits for the copy */
-/* Device pointer of a slot (n_w Montgomery fr_t) and the last upload time in ms (CUDA events). */
+/* Device pointer of a slot (n_w Montgomery fr_t); the last upload time (set by gpu_witness_wait)
+ * and the last gpu_r1cs_spmv's device time through w, in ms (CUDA events). */
 const void *gpu_witness_device(const gpu_witness *w, unsigned slot);
 float gpu_witness_last_upload_ms(const gpu_witness *w);
+float gpu_witness_last_spmv_ms(const gpu_witness *w);
 
 /* a = A.w, b = B.w, c = C.w on the device, the same bytes as r1cs_spmv (Montgomery, canonical).
  * a_dev, b_dev, c_dev: device buffers of n_out >= rows + a_inputs elements, any may be NULL (not
  * written); rows [rows, n_out) are zero except a[rows + i] = w[i] for i < a_inputs (bellman's input
  * constraints, one per public input with A = that wire, as prover_bellperson.c pads a). w: slot of
- * ws with n_w = wires values (waited for on the device). first_bad: when non-NULL, every row k <
+ * ws with n_w = wires values (waited for on the device); the kernels run on ws's SpMV stream.
+ * first_bad: when non-NULL, every row k <
  * rows is checked a_k * b_k = c_k (the products not written are still computed) and *first_bad
  * gets the lowest failing row (UINT32_MAX when all hold): the error is then PM_ERR_UNSATISFIED
  * ("constraint K of N not satisfied", as r1cs_check_satisfied), outputs still written.
@@ -242,8 +248,6 @@ float gpu_witness_last_upload_ms(const gpu_witness *w);
  * docs/perf/gpu.md. Errors: PM_ERR_ARG, PM_ERR_MISMATCH (n_w), PM_ERR_UNSATISFIED, PM_ERR_GPU. */
 pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uint32_t a_inputs, const gpu_r1cs *g,
                         gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err);
-/* Device time of the last gpu_r1cs_spmv on g, milliseconds. */
-float gpu_r1cs_last_ms(const gpu_r1cs *g);
 
 /* The bellperson H straight from the witness with two work buffers instead of three (peak device
  * memory 2n fr_t besides the matrices, witness and domain tables): a = A.w and b = B.w into d's

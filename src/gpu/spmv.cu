@@ -118,18 +118,20 @@ struct gpu_r1cs {
     } m[3];
     dev_buf long_rows;
     uint32_t n_long = 0;
-    cudaStream_t st = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    float last_ms = 0;
+    /* read-only after the upload: shared by any number of threads (each with its gpu_witness) */
 };
 
+/* per worker: the witness slots, the upload stream, and the SpMV's own stream and scratch */
 struct gpu_witness {
     int device = 0;
     size_t n_w = 0;
     dev_buf slot[2];
-    cudaStream_t st = nullptr;
+    cudaStream_t st = nullptr;  /* uploads */
+    cudaStream_t cst = nullptr; /* SpMV kernels */
     cudaEvent_t ready[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr}, t0 = nullptr, t1 = nullptr;
-    float ms = 0;
+    cudaEvent_t k0 = nullptr, k1 = nullptr;
+    dev_buf bad; /* 4 bytes: the lowest failing row of the last check */
+    float ms = 0, spmv_ms = 0;
 };
 
 static const r1cs_matrix_t *mat_of(const r1cs_t *cs, int i) { return i == 0 ? &cs->A : i == 1 ? &cs->B : &cs->C; }
@@ -152,16 +154,12 @@ extern "C" void gpu_r1cs_free(gpu_r1cs *g) {
     int cur = 0;
     cudaGetDevice(&cur);
     cudaSetDevice(g->device);
-    if (g->st) cudaStreamDestroy(g->st);
-    if (g->e0) cudaEventDestroy(g->e0);
-    if (g->e1) cudaEventDestroy(g->e1);
     delete g;
     cudaSetDevice(cur);
 }
 
 extern "C" uint32_t gpu_r1cs_rows(const gpu_r1cs *g) { return g ? g->rows : 0; }
 extern "C" uint32_t gpu_r1cs_wires(const gpu_r1cs *g) { return g ? g->wires : 0; }
-extern "C" float gpu_r1cs_last_ms(const gpu_r1cs *g) { return g ? g->last_ms : 0.0f; }
 
 /* pageable host -> device on stream st, waited for */
 static pm_status upload(dev_buf &b, const void *src, size_t bytes, cudaStream_t st, pm_error *err) {
@@ -190,9 +188,9 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
     cudaGetDevice(&g->device);
     g->rows = cs->n_constraints;
     g->wires = cs->n_wires;
-    PMCU(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
-    PMCU(cudaEventCreate(&g->e0));
-    PMCU(cudaEventCreate(&g->e1));
+    cudaStream_t st_up = nullptr; /* the upload's own stream */
+    PMCU(cudaStreamCreateWithFlags(&st_up, cudaStreamNonBlocking));
+    struct sguard { cudaStream_t s; ~sguard() { cudaStreamDestroy(s); } } sg{st_up};
     for (int i = 0; i < 3; i++) g->rp32 = g->rp32 && mat_of(cs, i)->nnz <= UINT32_MAX;
     fr_t m1;
     fr_neg(&m1, &FR_ONE);
@@ -208,26 +206,26 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
             PMCU(stage.alloc((nrp < NARROW_CHUNK ? nrp : NARROW_CHUNK) * 8));
             for (size_t o = 0; o < nrp; o += NARROW_CHUNK) {
                 const size_t cnt = nrp - o < NARROW_CHUNK ? nrp - o : NARROW_CHUNK;
-                PMCU(cudaMemcpyAsync(stage.p, m->row_ptr + o, cnt * 8, cudaMemcpyHostToDevice, g->st));
-                k_narrow<<<(unsigned)((cnt + 255) / 256), 256, 0, g->st>>>(d.rp.as<uint32_t>() + o, stage.as<uint64_t>(), cnt);
+                PMCU(cudaMemcpyAsync(stage.p, m->row_ptr + o, cnt * 8, cudaMemcpyHostToDevice, st_up));
+                k_narrow<<<(unsigned)((cnt + 255) / 256), 256, 0, st_up>>>(d.rp.as<uint32_t>() + o, stage.as<uint64_t>(), cnt);
                 PMCU_LAUNCH();
-                PMCU(cudaStreamSynchronize(g->st));
+                PMCU(cudaStreamSynchronize(st_up));
             }
-        } else if ((st = upload(d.rp, m->row_ptr, nrp * 8, g->st, err)) != PM_OK) {
+        } else if ((st = upload(d.rp, m->row_ptr, nrp * 8, st_up, err)) != PM_OK) {
             return st;
         }
-        if ((st = upload(d.col, m->col, m->nnz * 4, g->st, err)) != PM_OK) return st;
+        if ((st = upload(d.col, m->col, m->nnz * 4, st_up, err)) != PM_OK) return st;
         if (m->coef_idx) {
-            if ((st = upload(d.idx, m->coef_idx, m->nnz * 4, g->st, err)) != PM_OK) return st;
+            if ((st = upload(d.idx, m->coef_idx, m->nnz * 4, st_up, err)) != PM_OK) return st;
             d.host_tab = m->coef_tab;
             for (int j = 0; j < i; j++)
                 if (g->m[j].host_tab == m->coef_tab && mat_of(cs, j)->n_coef_tab == m->n_coef_tab) d.tab_owner = &g->m[j];
-            if (!d.tab_owner && (st = upload(d.tab, m->coef_tab, (size_t)m->n_coef_tab * 32, g->st, err)) != PM_OK) return st;
+            if (!d.tab_owner && (st = upload(d.tab, m->coef_tab, (size_t)m->n_coef_tab * 32, st_up, err)) != PM_OK) return st;
             for (uint32_t t = 0; t < m->n_coef_tab; t++) {
                 if (d.one_i == UINT32_MAX && fr_is_one(&m->coef_tab[t])) d.one_i = t;
                 if (d.neg_i == UINT32_MAX && fr_eq(&m->coef_tab[t], &m1)) d.neg_i = t;
             }
-        } else if ((st = upload(d.coef, m->coef, m->nnz * 32, g->st, err)) != PM_OK) {
+        } else if ((st = upload(d.coef, m->coef, m->nnz * 32, st_up, err)) != PM_OK) {
             return st;
         }
     }
@@ -239,7 +237,7 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
         if (lng) lr.push_back(r);
     }
     g->n_long = (uint32_t)lr.size();
-    if ((st = upload(g->long_rows, lr.data(), lr.size() * 4, g->st, err)) != PM_OK) return st;
+    if ((st = upload(g->long_rows, lr.data(), lr.size() * 4, st_up, err)) != PM_OK) return st;
     *out = g;
     g = nullptr;
     return PM_OK;
@@ -252,6 +250,9 @@ extern "C" void gpu_witness_free(gpu_witness *w) {
     cudaSetDevice(w->device);
     if (w->st) cudaStreamSynchronize(w->st);
     if (w->st) cudaStreamDestroy(w->st);
+    if (w->cst) cudaStreamDestroy(w->cst);
+    if (w->k0) cudaEventDestroy(w->k0);
+    if (w->k1) cudaEventDestroy(w->k1);
     for (int i = 0; i < 2; i++) {
         if (w->ready[i]) cudaEventDestroy(w->ready[i]);
         if (w->consumed[i]) cudaEventDestroy(w->consumed[i]);
@@ -280,6 +281,10 @@ extern "C" pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *e
     }
     PMCU(cudaEventCreate(&w->t0));
     PMCU(cudaEventCreate(&w->t1));
+    PMCU(cudaStreamCreateWithFlags(&w->cst, cudaStreamNonBlocking));
+    PMCU(cudaEventCreate(&w->k0));
+    PMCU(cudaEventCreate(&w->k1));
+    PMCU(w->bad.alloc(4));
     *out = w;
     w = nullptr;
     return PM_OK;
@@ -309,6 +314,7 @@ extern "C" pm_status gpu_witness_wait(gpu_witness *w, unsigned slot, pm_error *e
 
 extern "C" const void *gpu_witness_device(const gpu_witness *w, unsigned slot) { return w && slot < 2 ? w->slot[slot].p : nullptr; }
 extern "C" float gpu_witness_last_upload_ms(const gpu_witness *w) { return w ? w->ms : 0.0f; }
+extern "C" float gpu_witness_last_spmv_ms(const gpu_witness *w) { return w ? w->spmv_ms : 0.0f; }
 
 template <class RP> static void fill_args(spmv_args<RP> &a, const gpu_r1cs *g) {
     fr_t m1;
@@ -329,7 +335,8 @@ template <class RP> static void fill_args(spmv_args<RP> &a, const gpu_r1cs *g) {
 }
 
 template <class RP>
-static pm_status run_spmv(const gpu_r1cs *g, fr_d *out[3], const fr_d *w, uint32_t *dev_bad, int check, pm_error *err) {
+static pm_status run_spmv(const gpu_r1cs *g, fr_d *out[3], const fr_d *w, uint32_t *dev_bad, int check, cudaStream_t st,
+                          pm_error *err) {
     spmv_args<RP> a;
     memset(&a, 0, sizeof a);
     fill_args(a, g);
@@ -342,20 +349,19 @@ static pm_status run_spmv(const gpu_r1cs *g, fr_d *out[3], const fr_d *w, uint32
     a.long_rows = g->long_rows.as<uint32_t>();
     a.n_long = g->n_long;
     if (g->rows) {
-        k_spmv_rows<RP><<<(g->rows + 255) / 256, 256, 0, g->st>>>(a);
+        k_spmv_rows<RP><<<(g->rows + 255) / 256, 256, 0, st>>>(a);
         PMCU_LAUNCH();
     }
     if (g->n_long) {
-        k_spmv_long<RP><<<(unsigned)(((size_t)g->n_long * 32 + 255) / 256), 256, 0, g->st>>>(a);
+        k_spmv_long<RP><<<(unsigned)(((size_t)g->n_long * 32 + 255) / 256), 256, 0, st>>>(a);
         PMCU_LAUNCH();
     }
     return PM_OK;
 }
 
-extern "C" pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uint32_t a_inputs, const gpu_r1cs *gc,
+extern "C" pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uint32_t a_inputs, const gpu_r1cs *g,
                                    gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err) {
     if (first_bad) *first_bad = UINT32_MAX;
-    gpu_r1cs *g = const_cast<gpu_r1cs *>(gc); /* its stream and timing only */
     if (!g || !ws || slot > 1)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_r1cs_spmv: NULL handle or slot %u", slot);
     if (n_w != g->wires || ws->n_w < n_w)
@@ -363,29 +369,27 @@ extern "C" pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t
     if (n_out < (size_t)g->rows + a_inputs || a_inputs > n_w || (a_inputs && !a_dev))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_r1cs_spmv: %zu output rows for %u rows + %u inputs", n_out, g->rows,
                             a_inputs);
+    cudaStream_t st = ws->cst;
     const fr_d *w = ws->slot[slot].as<fr_d>();
     fr_d *out[3] = {static_cast<fr_d *>(a_dev), static_cast<fr_d *>(b_dev), static_cast<fr_d *>(c_dev)};
-    dev_buf bad;
-    if (first_bad) {
-        PMCU(bad.alloc(4));
-        PMCU(cudaMemsetAsync(bad.p, 0xff, 4, g->st));
-    }
-    PMCU(cudaStreamWaitEvent(g->st, ws->ready[slot], 0));
-    PMCU(cudaEventRecord(g->e0, g->st));
-    pm_status st = g->rp32 ? run_spmv<uint32_t>(g, out, w, bad.as<uint32_t>(), first_bad != nullptr, err)
-                           : run_spmv<uint64_t>(g, out, w, bad.as<uint32_t>(), first_bad != nullptr, err);
-    if (st != PM_OK) return st;
+    uint32_t *dbad = ws->bad.as<uint32_t>();
+    if (first_bad) PMCU(cudaMemsetAsync(dbad, 0xff, 4, st));
+    PMCU(cudaStreamWaitEvent(st, ws->ready[slot], 0));
+    PMCU(cudaEventRecord(ws->k0, st));
+    pm_status s = g->rp32 ? run_spmv<uint32_t>(g, out, w, dbad, first_bad != nullptr, st, err)
+                          : run_spmv<uint64_t>(g, out, w, dbad, first_bad != nullptr, st, err);
+    if (s != PM_OK) return s;
     if (n_out > g->rows && (a_dev || b_dev || c_dev)) {
         const size_t pad = n_out - g->rows;
-        k_pad_rows<<<(unsigned)((pad + 255) / 256), 256, 0, g->st>>>(out[0], out[1], out[2], g->rows, n_out, a_inputs, w);
+        k_pad_rows<<<(unsigned)((pad + 255) / 256), 256, 0, st>>>(out[0], out[1], out[2], g->rows, n_out, a_inputs, w);
         PMCU_LAUNCH();
     }
-    PMCU(cudaEventRecord(g->e1, g->st));
-    PMCU(cudaEventRecord(ws->consumed[slot], g->st));
+    PMCU(cudaEventRecord(ws->k1, st));
+    PMCU(cudaEventRecord(ws->consumed[slot], st));
     uint32_t fb = UINT32_MAX;
-    if (first_bad) PMCU(cudaMemcpyAsync(&fb, bad.p, 4, cudaMemcpyDeviceToHost, g->st));
-    PMCU(cudaStreamSynchronize(g->st));
-    cudaEventElapsedTime(&g->last_ms, g->e0, g->e1);
+    if (first_bad) PMCU(cudaMemcpyAsync(&fb, dbad, 4, cudaMemcpyDeviceToHost, st));
+    PMCU(cudaStreamSynchronize(st));
+    cudaEventElapsedTime(&ws->spmv_ms, ws->k0, ws->k1);
     if (first_bad && fb != UINT32_MAX) {
         *first_bad = fb;
         return pm_error_set(err, PM_ERR_UNSATISFIED, "", PM_NO_OFFSET, "constraint %u of %u not satisfied: <A,w>*<B,w> != <C,w>", fb,
