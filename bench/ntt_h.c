@@ -24,6 +24,7 @@
 #endif
 
 #include "ntt/ntt.h"
+#include "ntt_ref.h" /* tests/common: prover_bellperson.c's sequence */
 
 static double now(void) {
     struct timespec t;
@@ -44,32 +45,6 @@ static stat_t stats(double *t, int n) {
     qsort(t, (size_t)n, sizeof *t, cmpd);
     stat_t s = {t[0], t[n / 2]};
     return s;
-}
-
-/* prover_bellperson.c's H in public transforms */
-static void bellperson_seq(fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d) {
-    const size_t m = d->n;
-    fr_t g, zinv;
-    fr_multiplicative_generator(&g);
-    uint64_t e = m;
-    fr_pow_vartime(&zinv, &g, &e, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE);
-    fr_inv_vartime(&zinv, &zinv);
-    fr_t *x[3] = {a, b, c};
-    for (int k = 0; k < 3; k++) {
-        ntt_inverse(x[k], m, d);
-        ntt_coset_forward(x[k], m, d, &g);
-    }
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < m; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_mul(&a[i], &t, &zinv);
-    }
-    ntt_coset_inverse(a, m, d, &g);
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < m; i++) fr_from_mont(&a[i], &a[i]);
 }
 
 static void fill(fr_t *v, size_t n, uint64_t seed) {
@@ -169,7 +144,7 @@ int main(int argc, char **argv) {
             memcpy(y, b, n * sizeof *y);
             memcpy(z, c, n * sizeof *z);
             t0 = now();
-            bellperson_seq(x, y, z, &d7);
+            bellperson_h_seq(x, y, z, &d7);
             ts[2][r] = now() - t0;
             same &= !memcmp(r1[1], x, n * sizeof *x); /* the fused H gives the prover's bytes */
             memcpy(x, a, n * sizeof *x);

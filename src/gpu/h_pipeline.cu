@@ -28,16 +28,13 @@ namespace {
 /* the bellperson tables on first use: g = 7 (fr_multiplicative_generator), Z(g w^i) = g^n - 1 */
 pm_status bp_tables(gpu_ntt_domain *d, pm_error *err) {
     if (d->bp_ready) return PM_OK;
-    fr_t g, g_inv, gn, c;
+    fr_t g, g_inv, c;
     fr_multiplicative_generator(&g);
     if (!fr_eq(&g, &d->gen))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "bellperson H: the domain's roots must come from the multiplicative generator 7");
     fr_inv_vartime(&g_inv, &g);
-    uint64_t e = d->n;
-    fr_pow_vartime(&gn, &g, &e, 1);
-    fr_sub(&gn, &gn, &FR_ONE);
-    fr_inv_vartime(&d->bp_zinv, &gn);
+    ntt_bellperson_zinv(&d->bp_zinv, d->n);
     fr_mul(&c, &d->n_inv, &d->bp_zinv);
     pm_status st;
     if ((st = make_pow_tab(d->p_bp_pre, d->n_inv, g, d->log_n, false, false, d->st, err)) != PM_OK) return st;

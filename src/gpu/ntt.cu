@@ -215,7 +215,7 @@ extern "C" pm_status gpu_ntt_device(void *data_dev, size_t n, gpu_ntt_kind kind,
 
 extern "C" pm_status gpu_ntt(fr_t *data, size_t n, gpu_ntt_kind kind, gpu_ntt_domain *d, pm_error *err) {
     if (!d || (!data && n) || n != d->n) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_ntt: n = %zu, domain %zu", n, d ? d->n : 0);
-    fr_d *x;
+    fr_d *x = nullptr;
     pm_status st = domain_work(&x, d, 0, err);
     if (st != PM_OK) return st;
     PMCU(cudaMemcpyAsync(x, data, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
@@ -249,7 +249,7 @@ extern "C" pm_status gpu_ntt_domain_twiddles(fr_t *out, size_t count, size_t fir
 extern "C" pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err) {
     if (!d || !bufs) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_ntt_domain_buffers: NULL argument");
     for (int i = 0; i < 3; i++) {
-        fr_d *x;
+        fr_d *x = nullptr;
         pm_status st = domain_work(&x, d, i, err);
         if (st != PM_OK) return st;
         bufs[i] = x;

@@ -57,6 +57,7 @@
 #include <cuda_runtime.h>
 #include "field.cuh"
 #include "field/fr.h"
+#include "ntt/ntt.h"
 #include "util/error.h"
 
 #define PM_HD __host__ __device__ __forceinline__
@@ -73,48 +74,34 @@ typedef fe<fr_params> fr_d;
 static_assert(sizeof(fr_d) == sizeof(fr_t), "device and host Fr layouts differ");
 
 /* ---- field primitives: device = field.cuh (PTX), host = the CPU field (same bytes) ---- */
-PM_HD fr_d f_mul(const fr_d &a, const fr_d &b) {
-#ifdef __CUDA_ARCH__
-    return fe_mul<fr_params>(a, b);
-#else
+#ifndef __CUDA_ARCH__
+template <void (*OP)(fr_t *, const fr_t *, const fr_t *)> inline fr_d host_op2(const fr_d &a, const fr_d &b) {
     fr_t x, y, r;
-    memcpy(&x, &a, 32); memcpy(&y, &b, 32);
-    fr_mul(&r, &x, &y);
-    fr_d o; memcpy(&o, &r, 32);
+    memcpy(&x, &a, 32);
+    memcpy(&y, &b, 32);
+    OP(&r, &x, &y);
+    fr_d o;
+    memcpy(&o, &r, 32);
     return o;
-#endif
 }
-PM_HD fr_d f_add(const fr_d &a, const fr_d &b) {
+#endif
 #ifdef __CUDA_ARCH__
-    return fe_add<fr_params>(a, b);
+#define PM_FR_OP2(name, dev, host) \
+    PM_HD fr_d name(const fr_d &a, const fr_d &b) { return dev<fr_params>(a, b); }
 #else
-    fr_t x, y, r;
-    memcpy(&x, &a, 32); memcpy(&y, &b, 32);
-    fr_add(&r, &x, &y);
-    fr_d o; memcpy(&o, &r, 32);
-    return o;
+#define PM_FR_OP2(name, dev, host) \
+    PM_HD fr_d name(const fr_d &a, const fr_d &b) { return host_op2<host>(a, b); }
 #endif
-}
-PM_HD fr_d f_sub(const fr_d &a, const fr_d &b) {
-#ifdef __CUDA_ARCH__
-    return fe_sub<fr_params>(a, b);
-#else
-    fr_t x, y, r;
-    memcpy(&x, &a, 32); memcpy(&y, &b, 32);
-    fr_sub(&r, &x, &y);
-    fr_d o; memcpy(&o, &r, 32);
-    return o;
-#endif
-}
-PM_HD fr_d f_from_mont(const fr_d &a) {
+PM_FR_OP2(f_mul, fe_mul, fr_mul)
+PM_FR_OP2(f_add, fe_add, fr_add)
+PM_FR_OP2(f_sub, fe_sub, fr_sub)
+#undef PM_FR_OP2
+PM_HD fr_d f_from_mont(const fr_d &a) { /* a * 1 (Montgomery product with the plain integer 1) */
 #ifdef __CUDA_ARCH__
     return fe_from_mont<fr_params>(a);
 #else
-    fr_t x, r;
-    memcpy(&x, &a, 32);
-    fr_from_mont(&r, &x);
-    fr_d o; memcpy(&o, &r, 32);
-    return o;
+    fr_d one = {{1u, 0, 0, 0, 0, 0, 0, 0}};
+    return host_op2<fr_mul>(a, one);
 #endif
 }
 PM_HD fr_d f_zero() { fr_d r; for (int i = 0; i < 8; i++) r.v[i] = 0; return r; }
@@ -122,13 +109,15 @@ PM_HD bool f_is_zero(const fr_d &a) { uint32_t t = 0; for (int i = 0; i < 8; i++
 PM_HD bool f_eq(const fr_d &a, const fr_d &b) { uint32_t t = 0; for (int i = 0; i < 8; i++) t |= a.v[i] ^ b.v[i]; return t == 0; }
 
 /* ---- memory: 16-byte vector accesses on the device, memcpy on the host ---- */
-PM_HD fr_d ld(const fr_d *p) {
-#ifdef __CUDA_ARCH__
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 a = q[0], b = q[1];
+PM_HD fr_d from_halves(const uint4 &a, const uint4 &b) {
     fr_d r;
     r.v[0] = a.x; r.v[1] = a.y; r.v[2] = a.z; r.v[3] = a.w; r.v[4] = b.x; r.v[5] = b.y; r.v[6] = b.z; r.v[7] = b.w;
     return r;
+}
+PM_HD fr_d ld(const fr_d *p) {
+#ifdef __CUDA_ARCH__
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    return from_halves(q[0], q[1]);
 #else
     fr_d r; memcpy(&r, p, 32); return r;
 #endif
@@ -137,10 +126,7 @@ PM_HD fr_d ld(const fr_d *p) {
 PM_HD fr_d ld_ro(const fr_d *p) {
 #ifdef __CUDA_ARCH__
     const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 a = __ldg(q), b = __ldg(q + 1);
-    fr_d r;
-    r.v[0] = a.x; r.v[1] = a.y; r.v[2] = a.z; r.v[3] = a.w; r.v[4] = b.x; r.v[5] = b.y; r.v[6] = b.z; r.v[7] = b.w;
-    return r;
+    return from_halves(__ldg(q), __ldg(q + 1));
 #else
     fr_d r; memcpy(&r, p, 32); return r;
 #endif
@@ -162,12 +148,7 @@ PM_HD void st(fr_d *p, const fr_d &a) {
 #endif
 }
 /* shared memory: element e of a tile of E elements as two 16-byte planes */
-PM_HD fr_d sh_ld(const uint4 *sh, uint32_t E, uint32_t e) {
-    uint4 a = sh[e], b = sh[E + e];
-    fr_d r;
-    r.v[0] = a.x; r.v[1] = a.y; r.v[2] = a.z; r.v[3] = a.w; r.v[4] = b.x; r.v[5] = b.y; r.v[6] = b.z; r.v[7] = b.w;
-    return r;
-}
+PM_HD fr_d sh_ld(const uint4 *sh, uint32_t E, uint32_t e) { return from_halves(sh[e], sh[E + e]); }
 PM_HD void sh_st(uint4 *sh, uint32_t E, uint32_t e, const fr_d &a) {
     uint4 lo, hi;
     lo.x = a.v[0]; lo.y = a.v[1]; lo.z = a.v[2]; lo.w = a.v[3];
@@ -366,10 +347,10 @@ struct net_ops {
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS) {
-    const uint32_t P = (L + max_bits - 1) / max_bits;
-    uint32_t size[MAX_PASSES], start[MAX_PASSES], acc = 0;
+    unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
+    if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
+    const uint32_t P = ntt_split_stages(size, L, max_bits);
     for (uint32_t p = 0; p < P; p++) {
-        size[p] = L / P + (p < L % P ? 1 : 0);
         start[p] = acc;
         acc += size[p];
     }

@@ -158,9 +158,10 @@ static void block_stages(fr_t *a, unsigned s_lo, unsigned s_hi, const fr_t *tw, 
     }
 }
 
-/* Stages [s0, s0+S) on a gathered tile t[k * W + c] = a[hi 2^(s0+S) + k 2^s0 + lo0 + c]:
- * twiddle j = (k mod 2^sig) 2^s0 + lo0 + c for local stage sig. */
-static void tile_stages(fr_t *t, size_t W, unsigned S, unsigned s0, size_t lo0, const fr_t *tw, int dif) {
+/* Stages [s0, s0+S) on a tile of W columns x 2^S rows, element (k, c) at t[k * rs + c], standing for
+ * a[hi 2^(s0+S) + k 2^s0 + lo0 + c]: twiddle j = (k mod 2^sig) 2^s0 + lo0 + c for local stage sig.
+ * rs = W for a gathered tile, 2^s0 in place. */
+static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, size_t lo0, const fr_t *tw, int dif) {
     const size_t rows = (size_t)1 << S;
     for (unsigned q = 0; q < S; q++) {
         const unsigned sig = dif ? S - 1 - q : q;
@@ -169,7 +170,7 @@ static void tile_stages(fr_t *t, size_t W, unsigned S, unsigned s0, size_t lo0, 
         for (size_t k0 = 0; k0 < rows; k0 += 2 * h)
             for (size_t kk = 0; kk < h; kk++) {
                 const size_t j0 = (kk << s0) + lo0;
-                fr_t *p = t + (k0 + kk) * W, *r = p + h * W;
+                fr_t *p = t + (k0 + kk) * rs, *r = p + h * rs;
                 for (size_t c = 0; c < W; c++) {
                     const fr_t *w = j0 + c ? &ws[j0 + c] : NULL;
                     if (dif) bf_dif(&p[c], &r[c], w);
@@ -196,35 +197,38 @@ static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const f
             fr_t *base = a + (hi << (s0 + S)) + lo0;
             if (buf) {
                 for (size_t k = 0; k < rows; k++) memcpy(buf + k * W, base + (k << s0), W * sizeof(fr_t));
-                tile_stages(buf, W, S, s0, lo0, tw, dif);
+                tile_stages(buf, W, W, S, s0, lo0, tw, dif);
                 for (size_t k = 0; k < rows; k++) memcpy(base + (k << s0), buf + k * W, W * sizeof(fr_t));
-            } else { /* fallback: the tile in place, columns one at a time */
-                for (size_t c = 0; c < W; c++)
-                    for (unsigned q = 0; q < S; q++) {
-                        const unsigned sig = dif ? S - 1 - q : q;
-                        const size_t h = (size_t)1 << sig;
-                        const fr_t *ws = tw + (((size_t)1 << (s0 + sig)) - 1);
-                        for (size_t k0 = 0; k0 < rows; k0 += 2 * h)
-                            for (size_t kk = 0; kk < h; kk++) {
-                                const size_t j = (kk << s0) + lo0 + c;
-                                fr_t *p = base + ((k0 + kk) << s0) + c, *r = p + (h << s0);
-                                if (dif) bf_dif(p, r, j ? &ws[j] : NULL);
-                                else bf_dit(p, r, j ? &ws[j] : NULL);
-                            }
-                    }
+            } else { /* fallback: the tile in place (strided rows) */
+                tile_stages(base, (size_t)1 << s0, W, S, s0, lo0, tw, dif);
             }
         }
         free(buf);
     }
 }
 
+unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass) {
+    if (max_per_pass == 0) max_per_pass = 1;
+    const unsigned P = (stages + max_per_pass - 1) / max_per_pass;
+    for (unsigned p = 0; p < P; p++) sizes[p] = stages / P + (p < stages % P ? 1 : 0);
+    return P;
+}
+
+void ntt_bellperson_zinv(fr_t *zinv, size_t n) {
+    fr_t g;
+    fr_multiplicative_generator(&g);
+    uint64_t e = n;
+    fr_pow_vartime(zinv, &g, &e, 1);
+    fr_sub(zinv, zinv, &FR_ONE);
+    fr_inv_vartime(zinv, zinv);
+}
+
 /* Upper passes of the stages [B, log_n): balanced groups of <= NTT_UPPER_MAX; DIF: top first. */
 static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, int dif, int par) {
     if (log_n <= B) return;
-    const unsigned U = log_n - B, P = (U + upper_max - 1) / upper_max;
     unsigned size[32], start[32], acc = B;
+    const unsigned P = ntt_split_stages(size, log_n - B, upper_max);
     for (unsigned p = 0; p < P; p++) {
-        size[p] = U / P + (p < U % P ? 1 : 0);
         start[p] = acc;
         acc += size[p];
     }
@@ -401,14 +405,22 @@ static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr
     upper_passes(y, L, B, d->tw, 0, par);
 }
 
-pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, const ntt_domain_t *d,
-                        pm_error *err) {
+/* the H phases' shapes: n = d->n, out may alias a only, a, b, third distinct */
+static pm_status h_args(size_t n, const ntt_domain_t *d, const fr_t *out, const fr_t *a, const fr_t *b,
+                        const fr_t *third, const char *out_name, const char *third_name, pm_error *err) {
     if (n != d->n || n == 0)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "H-phase: %zu elements, domain has %zu", n, d->n);
-    if (p == b || p == scratch || a == b || a == scratch || b == scratch)
+    if (out == b || out == third || a == b || a == third || b == third)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "H-phase: p may alias a only; a, b, scratch must be distinct");
+                            "H-phase: %s may alias a only; a, b, %s must be distinct", out_name, third_name);
+    return PM_OK;
+}
+
+pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, const ntt_domain_t *d,
+                        pm_error *err) {
+    pm_status st = h_args(n, d, p, a, b, scratch, "p", "scratch", err);
+    if (st) return st;
     fr_t *c = scratch;
     const int par = n >= NTT_PARALLEL_MIN;
     PM_OMP(parallel for schedule(static) if (par))
@@ -429,21 +441,15 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
 
 pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
                            pm_error *err) {
-    if (n != d->n || n == 0)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "H-phase: %zu elements, domain has %zu", n, d->n);
-    if (h == b || h == c || a == b || a == c || b == c)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "H-phase: h may alias a only; a, b, c must be distinct");
+    pm_status st = h_args(n, d, h, a, b, c, "h", "c", err);
+    if (st) return st;
     fr_t g, ginv, zinv, fin;
     fr_multiplicative_generator(&g);
     if (!fr_eq(&g, &d->gen))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "bellperson H: the domain's roots must come from the multiplicative generator 7");
     fr_inv_vartime(&ginv, &g);
-    fr_pow_vartime(&zinv, &g, (const uint64_t[]){n}, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE); /* Z(g omega^i) = g^n - 1 */
-    fr_inv_vartime(&zinv, &zinv);
+    ntt_bellperson_zinv(&zinv, n); /* Z(g omega^i) = g^n - 1 */
     const int par = n >= NTT_PARALLEL_MIN;
     fr_t *x[3] = {a, b, c};
     for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &g);

@@ -127,6 +127,14 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
 pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
                            pm_error *err);
 
+/* (g^n - 1)^{-1} with g = 7 (fr_multiplicative_generator): the inverse of the vanishing polynomial
+ * X^n - 1 on the coset g<omega_n>, constant there (bellperson's divisor). n >= 1. Montgomery. */
+void ntt_bellperson_zinv(fr_t *zinv, size_t n);
+/* Split `stages` into P = ceil(stages / max_per_pass) passes of balanced sizes (the first
+ * stages % P one larger), sizes[0..P) filled (sizes must hold P entries); returns P. The CPU and the
+ * device NTT cut their networks with it (2^27 on the device: 9 + 9 + 9). */
+unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass);
+
 /* Testing only: at most s (1..11; anything else restores the default 11) stages per upper pass,
  * so that small transforms run the multi-pass structure of big ones. Not thread-safe: call it while
  * no transform runs. */

@@ -11,6 +11,7 @@
  */
 #include "gpu_test_util.h"
 #include "ntt/ntt.h"
+#include "../common/ntt_ref.h"
 
 #ifdef _OPENMP
 #define PM_TEST_OMP_FOR _Pragma("omp parallel for schedule(static)")
@@ -30,31 +31,13 @@ static void rand_vec(fr_t *a, size_t n) {
     gt_rand64();
 }
 
-/* prover_bellperson.c's H in public transforms; h plain */
+/* prover_bellperson.c's H (tests/common/ntt_ref.h) on copies; h plain */
 static void bellperson_seq(fr_t *h, const fr_t *a0, const fr_t *b0, const fr_t *c0, const ntt_domain_t *d) {
     const size_t m = d->n;
-    fr_t *a = malloc(m * sizeof *a), *b = malloc(m * sizeof *a), *c = malloc(m * sizeof *a);
-    memcpy(a, a0, m * sizeof *a); memcpy(b, b0, m * sizeof *a); memcpy(c, c0, m * sizeof *a);
-    fr_t g, zinv;
-    fr_multiplicative_generator(&g);
-    uint64_t e = m;
-    fr_pow_vartime(&zinv, &g, &e, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE);
-    fr_inv_vartime(&zinv, &zinv);
-    fr_t *x[3] = {a, b, c};
-    for (int k = 0; k < 3; k++) {
-        ntt_inverse(x[k], m, d);
-        ntt_coset_forward(x[k], m, d, &g);
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_mul(&a[i], &t, &zinv);
-    }
-    ntt_coset_inverse(a, m, d, &g);
-    for (size_t i = 0; i < m; i++) fr_from_mont(&h[i], &a[i]);
-    free(a); free(b); free(c);
+    fr_t *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
+    memcpy(h, a0, m * sizeof *h); memcpy(b, b0, m * sizeof *b); memcpy(c, c0, m * sizeof *c);
+    bellperson_h_seq(h, b, c, d);
+    free(b); free(c);
 }
 
 static size_t first_diff(const fr_t *a, const fr_t *b, size_t n) {

@@ -32,6 +32,7 @@
 #include "gpu/ntt_core.cuh"
 #include "ntt/ntt.h"
 #include "r1cs/r1cs.h"
+#include "../common/ntt_ref.h"
 
 using namespace pmgpu::ntc;
 
@@ -129,7 +130,7 @@ struct host_domain {
         fr_from_u64(&gen, g);
         fr_root_of_unity(&omega, &gen, L);
         fr_root_of_unity(&omega_2n, &gen, L + 1);
-        fr_t nn, s_inv, gg, g_inv, gn, zinv, c;
+        fr_t nn, s_inv, gg, g_inv, zinv, c;
         fr_from_u64(&nn, n);
         fr_inv_vartime(&n_inv, &nn);
         tw.resize(n / 2);
@@ -142,10 +143,7 @@ struct host_domain {
         tabs.snarkjs = mk(t_snarkjs, n_inv, omega_2n, L, false, false);
         fr_multiplicative_generator(&gg);
         fr_inv_vartime(&g_inv, &gg);
-        uint64_t e = n;
-        fr_pow_vartime(&gn, &gg, &e, 1);
-        fr_sub(&gn, &gn, &FR_ONE);
-        fr_inv_vartime(&zinv, &gn);
+        ntt_bellperson_zinv(&zinv, n);
         fr_mul(&c, &n_inv, &zinv);
         tabs.bp_pre = mk(t_bp_pre, n_inv, gg, L, false, false);
         tabs.bp_post = mk(t_bp_post, c, g_inv, L, true, false);
@@ -225,32 +223,13 @@ static void test_snarkjs_h(unsigned L, uint32_t max_bits) {
     ntt_domain_free(&cd);
 }
 
-/* prover_bellperson.c's H, verbatim in terms of ntt/ntt.h */
+/* prover_bellperson.c's H (tests/common/ntt_ref.h) on copies */
 static void bellperson_ref(std::vector<fr_t> &h, std::vector<fr_t> a, std::vector<fr_t> b, std::vector<fr_t> c, unsigned L) {
     ntt_domain_t d;
     pm_error e;
     ntt_domain_init(&d, L, NTT_ROOTS_ARKWORKS, &e);
-    const size_t m = d.n;
-    fr_t g, zinv;
-    fr_multiplicative_generator(&g);
-    uint64_t ex = m;
-    fr_pow_vartime(&zinv, &g, &ex, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE);
-    fr_inv_vartime(&zinv, &zinv);
-    fr_t *x[3] = {a.data(), b.data(), c.data()};
-    for (int k = 0; k < 3; k++) {
-        ntt_inverse(x[k], m, &d);
-        ntt_coset_forward(x[k], m, &d, &g);
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_mul(&a[i], &t, &zinv);
-    }
-    ntt_coset_inverse(a.data(), m, &d, &g);
-    h.resize(m);
-    for (size_t i = 0; i < m; i++) fr_from_mont(&h[i], &a[i]);
+    bellperson_h_seq(a.data(), b.data(), c.data(), &d);
+    h = a;
     ntt_domain_free(&d);
 }
 

@@ -15,6 +15,7 @@
 #endif
 
 #include "ntt/ntt.h"
+#include "ntt_ref.h"
 
 static void set_threads(int t) {
 #ifdef _OPENMP
@@ -29,33 +30,14 @@ static void rand_vec(fr_t *a, size_t n) {
     for (size_t i = 0; i < n; i++) pm_rand_fr(&a[i]);
 }
 
-/* prover_bellperson.c's H in public transforms (h plain, natural order) */
+/* prover_bellperson.c's H (tests/common/ntt_ref.h) on copies: h plain, natural order */
 static void bellperson_ref(fr_t *h, const fr_t *a0, const fr_t *b0, const fr_t *c0, const ntt_domain_t *d) {
     const size_t m = d->n;
-    fr_t *a = vec(m), *b = vec(m), *c = vec(m);
-    memcpy(a, a0, m * sizeof *a);
+    fr_t *b = vec(m), *c = vec(m);
+    memcpy(h, a0, m * sizeof *h);
     memcpy(b, b0, m * sizeof *b);
     memcpy(c, c0, m * sizeof *c);
-    fr_t g, zinv;
-    fr_multiplicative_generator(&g);
-    uint64_t e = m;
-    fr_pow_vartime(&zinv, &g, &e, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE);
-    fr_inv_vartime(&zinv, &zinv);
-    fr_t *x[3] = {a, b, c};
-    for (int k = 0; k < 3; k++) {
-        ntt_inverse(x[k], m, d);
-        ntt_coset_forward(x[k], m, d, &g);
-    }
-    for (size_t i = 0; i < m; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_mul(&a[i], &t, &zinv);
-    }
-    ntt_coset_inverse(a, m, d, &g);
-    for (size_t i = 0; i < m; i++) fr_from_mont(&h[i], &a[i]);
-    free(a);
+    bellperson_h_seq(h, b, c, d);
     free(b);
     free(c);
 }
