@@ -181,7 +181,7 @@ pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_
  * final iNTT reads A*B - C in its first pass and a scaled tiled bit reversal puts the coefficients
  * in natural order as plain integers (the constant (g^n - 1)^-1 n^-1 and from-Montgomery are folded
  * into the scale table). 7 transforms, no separate pointwise pass: 3 * (3 + 3) + 3 passes + 1 bit
- * reversal at 2^27. Cost: 7 * (n/2 log n) butterflies + 5n multiplications of scaling and pointwise.
+ * reversal at 2^27. Cost: 7 * (n/2 log n - ~n) multiplications + 9n of scaling and pointwise.
  *
  * gpu_bellperson_h: a_dev, b_dev, c_dev: n = d->n Montgomery evaluations each on the device
  * (a = A.w, b = B.w, c = C.w on the rows, zero-padded: e.g. from gpu_r1cs_spmv into the buffers of
@@ -215,9 +215,9 @@ void gpu_r1cs_free(gpu_r1cs *g); /* NULL is a no-op */
 uint32_t gpu_r1cs_rows(const gpu_r1cs *g);
 uint32_t gpu_r1cs_wires(const gpu_r1cs *g);
 
-/* Witness slots (one per GPU worker): two device buffers of n_w fr_t for double buffering, the
- * SpMV's stream and scratch, filled by an asynchronous
- * copy on the slots' own stream: gpu_witness_upload_async returns at once (with pinned host memory
+/* Witness slots (one per GPU worker): two device buffers of n_w fr_t for double buffering, plus the
+ * SpMV's stream and scratch. A slot is filled by an asynchronous copy on the slots' own stream:
+ * gpu_witness_upload_async returns at once (with pinned host memory
  * from gpu_host_alloc; pageable memory makes it synchronous) and records the slot's event, which
  * gpu_r1cs_spmv waits on (on the device). Before overwriting a slot the copy waits (on the device)
  * for the last SpMV that read it. Use: upload partition k+1 into slot (k+1)%2 while partition k's
@@ -239,8 +239,8 @@ float gpu_witness_last_spmv_ms(const gpu_witness *w);
  * written); rows [rows, n_out) are zero except a[rows + i] = w[i] for i < a_inputs (bellman's input
  * constraints, one per public input with A = that wire, as prover_bellperson.c pads a). w: slot of
  * ws with n_w = wires values (waited for on the device); the kernels run on ws's SpMV stream.
- * first_bad: when non-NULL, every row k <
- * rows is checked a_k * b_k = c_k (the products not written are still computed) and *first_bad
+ * first_bad: when non-NULL, every row k < rows is checked a_k * b_k = c_k (the products not
+ * written are still computed) and *first_bad
  * gets the lowest failing row (UINT32_MAX when all hold): the error is then PM_ERR_UNSATISFIED
  * ("constraint K of N not satisfied", as r1cs_check_satisfied), outputs still written.
  * Synchronous (returns when the kernels are done). Cost at 32 GiB (722 M terms, 31 % of them a

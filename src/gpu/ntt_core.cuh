@@ -27,7 +27,8 @@
  * last round only) and the thread bits fill the other bit positions (round_map).
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
- * stride-8 access of the first round conflict-free (the host test counts the bank groups).
+ * stride-8 access of the first round conflict-free (the host test counts the bank groups of every
+ * plan to 2^28: all conflict-free except one 2-way round of 2^20's second pass).
  * Inverse direction: omega^-t = -omega^(n/2 - t) (omega^(n/2) = -1), so one table serves both and the
  * sign goes into the butterfly for free (DIT: (u - w'v, u + w'v); DIF: (u + v, (v - u) w')).
  * Fused extras (runtime flags, warp-uniform): the load can multiply two inputs (x = a*b) or form
