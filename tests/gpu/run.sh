@@ -7,6 +7,8 @@
 #                                  size spot-checked against the CPU (0 = none)
 #   PM_H_TEST_LOG (default 22)     largest bellperson-H test size; PM_SPMV_TEST_LOG (default 20) rows
 #                                  of the big SpMV case; PM_SPMV_BENCH (default 24) rows of bench_gpu_spmv
+#   PM_CPU_H_BENCH (default unset)  arguments of bench/ntt_h.c (the CPU H phase, 1..16 threads), e.g.
+#                                  "--log 23 --reps 1"; unset: not run
 #   PM_MSM_BENCH    (default "20 24 26")  PM_NTT_BENCH (default "24 26 27")
 #   PM_TREE=work|head (default head when git works): build from `git archive HEAD` plus this
 #   checkout's GPU files (src/gpu, tests/gpu, bench/gpu_*, cmake/cuda.cmake), so other layers'
@@ -164,6 +166,12 @@ if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
   t1=$(date +%s)
   "$B/bench_gpu_spmv" ${PM_SPMV_BENCH:-24} > "$OUT/bench_spmv.log" 2>&1 || log "bench_gpu_spmv failed"
   log "bench_gpu_spmv: $(( $(date +%s) - t1 )) s"
+  if [ -n "${PM_CPU_H_BENCH:-}" ]; then # e.g. "--log 23 --reps 1": the CPU H phase on 1..16 threads
+    t1=$(date +%s)
+    gcc $CFLAGS -I"$T/tests/common" "$T/bench/ntt_h.c" "$B/libcore.a" -lm -o "$B/bench_ntt_h" >> "$B/cc.log" 2>&1 &&
+      "$B/bench_ntt_h" $PM_CPU_H_BENCH > "$OUT/bench_ntt_h.log" 2>&1 || log "bench_ntt_h failed"
+    log "bench_ntt_h: $(( $(date +%s) - t1 )) s"
+  fi
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader >> "$SUM" 2>&1
 fi
 echo "==== summary ===="; cat "$SUM"
@@ -172,6 +180,7 @@ echo "==== summary ===="; cat "$SUM"
 [ -f "$OUT/bench_msm.log" ] && { echo "==== msm bench ===="; tail -12 "$OUT/bench_msm.log"; }
 [ -f "$OUT/bench_ntt.log" ] && { echo "==== ntt bench ===="; cat "$OUT/bench_ntt.log"; }
 [ -f "$OUT/bench_spmv.log" ] && { echo "==== spmv bench ===="; cat "$OUT/bench_spmv.log"; }
+[ -f "$OUT/bench_ntt_h.log" ] && { echo "==== CPU H bench ===="; cat "$OUT/bench_ntt_h.log"; }
 for n in test_gpu_ntt_host test_gpu_h test_gpu_spmv; do
   [ -f "$OUT/$n.log" ] && { echo "==== $n (failures, tail) ===="; grep -E "FAIL|MISMATCH" "$OUT/$n.log" | head -5; tail -3 "$OUT/$n.log"; }
 done
