@@ -244,7 +244,7 @@ float gpu_witness_last_spmv_ms(const gpu_witness *w);
  * gets the lowest failing row (UINT32_MAX when all hold): the error is then PM_ERR_UNSATISFIED
  * ("constraint K of N not satisfied", as r1cs_check_satisfied), outputs still written.
  * Synchronous (returns when the kernels are done). Cost at 32 GiB (722 M terms, 31 % of them a
- * multiplication): ~23 GB of witness gathers + 7.4 GB of matrix + 12.5 GB of outputs; see
+ * multiplication): ~23 GB of witness gathers + 7.4 GB of matrix + 12.9 GB of outputs; see
  * docs/perf/gpu.md. Errors: PM_ERR_ARG, PM_ERR_MISMATCH (n_w), PM_ERR_UNSATISFIED, PM_ERR_GPU. */
 pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uint32_t a_inputs, const gpu_r1cs *g,
                         gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err);
