@@ -30,6 +30,7 @@
 #include "field/fr.h"
 #include "groth16/prover.h"
 #include "groth16/zkey.h"
+#include "r1cs/r1cs.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
@@ -244,6 +245,112 @@ float gpu_ntt_last_ms(const gpu_ntt_domain *d);
  * Cost: 6 NTTs of size n on the device + 3 copies of n*32 bytes. */
 pm_status gpu_snarkjs_h(fr_t *p, size_t n, const fr_t *a, const fr_t *b, gpu_ntt_domain *d,
                         const void **p_dev_out, pm_error *err);
+
+/* Device bytes of a domain of 2^log_n: the twiddle table (n/2), the scale tables and `buffers`
+ * work buffers of n elements (gpu_ntt uses 1; the H pipelines 3, or 2 for gpu_bellperson_h_r1cs). */
+size_t gpu_ntt_domain_device_bytes(unsigned log_n, int buffers);
+/* The domain's three device work buffers of n = 2^log_n fr_t each (allocated on the first call,
+ * owned by d, valid until gpu_ntt_domain_free; buffer 0 is also gpu_ntt's copy of its data, so a
+ * gpu_ntt call overwrites it). Where the SpMV writes a, b, c for gpu_bellperson_h.
+ * Errors: PM_ERR_NOMEM (device), PM_ERR_ARG. */
+pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err);
+
+/* ---- device memory (plain helpers for the callers of the device-pointer functions) ---- */
+/* cudaMalloc of bytes (PM_ERR_NOMEM when refused); gpu_dev_free(NULL) is a no-op. */
+pm_status gpu_dev_alloc(void **out, size_t bytes, pm_error *err);
+void gpu_dev_free(void *p);
+/* Synchronous copies host <-> device (any host memory; pinned is faster). */
+pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t bytes, pm_error *err);
+pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_error *err);
+
+/* ---- the bellperson H phase on the device ----
+ *
+ * Exactly prover_bellperson.c's H (bellman / bellperson groth16 prover; ntt/ntt.h ntt_bellperson_h on
+ * the CPU): with g = 7 (fr_multiplicative_generator) and the domain's roots from 7,
+ *   for X in {a, b, c}: X = iNTT(X), X[k] *= g^k, X = NTT(X)   (evaluations on the coset g<omega>)
+ *   t = (A * B - C) * (g^n - 1)^-1;  t = iNTT(t), t[k] *= g^-k    (coefficients of H)
+ * and the check that coefficient n - 1 is zero (it is for any satisfying witness: deg H <= n - 2).
+ * Realisation (h_pipeline.cu): DIF passes leave bit-reversed coefficients, the scale
+ * n^-1 g^rev(i) is fused into their last pass, DIT passes give natural-order coset values; the
+ * final iNTT reads A*B - C in its first pass and a scaled tiled bit reversal puts the coefficients
+ * in natural order as plain integers (the constant (g^n - 1)^-1 n^-1 and from-Montgomery are folded
+ * into the scale table). 7 transforms, no separate pointwise pass: 3 * (3 + 3) + 3 passes + 1 bit
+ * reversal at 2^27. Cost: 7 * (n/2 log n - ~n) multiplications + 9n of scaling and pointwise.
+ *
+ * gpu_bellperson_h: a_dev, b_dev, c_dev: n = d->n Montgomery evaluations each on the device
+ * (a = A.w, b = B.w, c = C.w on the rows, zero-padded: e.g. from gpu_r1cs_spmv into the buffers of
+ * gpu_ntt_domain_buffers), all three DESTROYED; on return a_dev holds the n coefficients of H as
+ * plain canonical integers (fr_t limbs, not Montgomery), the first n - 1 of which are the scalars of
+ * the H MSM (gpu_msm_g1 with GPU_MSM_SCALARS_DEVICE) and the last zero. Device memory: the three
+ * inputs, nothing else. d must use generator 7. Errors: PM_ERR_ARG (n != d->n, generator),
+ * PM_ERR_UNSATISFIED ("H has degree n - 1": coefficient n - 1 is not zero, the witness does not
+ * satisfy the circuit; a_dev still holds the coefficients), PM_ERR_GPU. */
+pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_ntt_domain *d, pm_error *err);
+/* The same from host arrays (copied into d's work buffers, result copied to h: n plain values,
+ * h[n - 1] = 0). h may alias a, b or c. For tests and benchmarks. */
+pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
+                                pm_error *err);
+
+/* ---- R1CS on the device: recorded matrices resident, SpMV a = A.w, b = B.w, c = C.w ----
+ *
+ * gpu_r1cs_upload copies the three CSR matrices of cs (r1cs.h: dictionary-coded as a .csr v2 file
+ * holds them, or with full coefficients as a circom .r1cs) to the current device once (e.g. per
+ * proving key): row pointers as u32 when nnz < 2^32 (else u64), columns u32, coefficient indices
+ * u32 + the shared dictionary (or 32-byte coefficients), plus the list of rows with more than 32
+ * terms in any matrix (a warp each; the others take a thread each). At a 32 GiB PoRep partition
+ * (130 M rows, 722 M terms): 5.8 GB of terms + 1.6 GB of row pointers. cs may be freed afterwards.
+ * The handle is read-only after the upload: any number of threads may use it at once, each with
+ * its own gpu_witness (which holds the per-call stream and scratch).
+ * Errors: PM_ERR_NOMEM (device), PM_ERR_ARG (malformed sizes), PM_ERR_GPU. */
+typedef struct gpu_r1cs gpu_r1cs;
+size_t gpu_r1cs_device_bytes(const r1cs_t *cs);
+pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error *err);
+void gpu_r1cs_free(gpu_r1cs *g); /* NULL is a no-op */
+uint32_t gpu_r1cs_rows(const gpu_r1cs *g);
+uint32_t gpu_r1cs_wires(const gpu_r1cs *g);
+
+/* Witness slots (one per GPU worker): two device buffers of n_w fr_t for double buffering, plus the
+ * SpMV's stream and scratch. A slot is filled by an asynchronous copy on the slots' own stream:
+ * gpu_witness_upload_async returns at once (with pinned host memory
+ * from gpu_host_alloc; pageable memory makes it synchronous) and records the slot's event, which
+ * gpu_r1cs_spmv waits on (on the device). Before overwriting a slot the copy waits (on the device)
+ * for the last SpMV that read it. Use: upload partition k+1 into slot (k+1)%2 while partition k's
+ * kernels run; the host buffer must stay untouched until gpu_witness_wait(slot) or the SpMV that
+ * reads the slot has returned. Errors: PM_ERR_NOMEM, PM_ERR_ARG (slot > 1, n_w too large), PM_ERR_GPU. */
+typedef struct gpu_witness gpu_witness;
+pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *err);
+void gpu_witness_free(gpu_witness *w); /* NULL is a no-op */
+pm_status gpu_witness_upload_async(gpu_witness *w, unsigned slot, const fr_t *host_w, size_t n_w, pm_error *err);
+pm_status gpu_witness_wait(gpu_witness *w, unsigned slot, pm_error *err); /* host waits for the copy */
+/* Device pointer of a slot (n_w Montgomery fr_t); the last upload time (set by gpu_witness_wait)
+ * and the last gpu_r1cs_spmv's device time through w, in ms (CUDA events). */
+const void *gpu_witness_device(const gpu_witness *w, unsigned slot);
+float gpu_witness_last_upload_ms(const gpu_witness *w);
+float gpu_witness_last_spmv_ms(const gpu_witness *w);
+
+/* a = A.w, b = B.w, c = C.w on the device, the same bytes as r1cs_spmv (Montgomery, canonical).
+ * a_dev, b_dev, c_dev: device buffers of n_out >= rows + a_inputs elements, any may be NULL (not
+ * written); rows [rows, n_out) are zero except a[rows + i] = w[i] for i < a_inputs (bellman's input
+ * constraints, one per public input with A = that wire, as prover_bellperson.c pads a). w: slot of
+ * ws with n_w = wires values (waited for on the device); the kernels run on ws's SpMV stream.
+ * first_bad: when non-NULL, every row k < rows is checked a_k * b_k = c_k (the products not
+ * written are still computed) and *first_bad
+ * gets the lowest failing row (UINT32_MAX when all hold): the error is then PM_ERR_UNSATISFIED
+ * ("constraint K of N not satisfied", as r1cs_check_satisfied), outputs still written.
+ * Synchronous (returns when the kernels are done). Cost at 32 GiB (722 M terms, 31 % of them a
+ * multiplication): ~23 GB of witness gathers + 7.4 GB of matrix + 12.9 GB of outputs; see
+ * docs/perf/gpu.md. Errors: PM_ERR_ARG, PM_ERR_MISMATCH (n_w), PM_ERR_UNSATISFIED, PM_ERR_GPU. */
+pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uint32_t a_inputs, const gpu_r1cs *g,
+                        gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err);
+
+/* The bellperson H straight from the witness with two work buffers instead of three (peak device
+ * memory 2n fr_t besides the matrices, witness and domain tables): a = A.w and b = B.w into d's
+ * buffers 0 and 1, every constraint checked (C.w formed on the fly), a and b to the coset, a = A*B,
+ * then c = C.w into buffer 1, c to the coset, and the final iNTT of a - c as gpu_bellperson_h.
+ * Same result (in buffer 0, *h_dev points at it) and errors as gpu_r1cs_spmv + gpu_bellperson_h;
+ * n_out = d->n >= rows + a_inputs. The C SpMV runs twice (check and product): +1/3 of the SpMV. */
+pm_status gpu_bellperson_h_r1cs(void **h_dev, gpu_ntt_domain *d, uint32_t a_inputs, const gpu_r1cs *g,
+                                gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err);
 
 /* ---- Groth16 start phase on the GPU (snarkjs zkeys; groth16/prover.h's split) ----
  *

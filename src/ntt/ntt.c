@@ -1,15 +1,24 @@
 /*
- * ntt.c — radix-2/4 NTT over Fr, coset variants, snarkjs H-phase (contract in ntt.h).
+ * ntt.c — NTT over Fr on the CPU: cache-blocked radix-2 networks, coset variants, the snarkjs and
+ * bellperson H phases (contract in ntt.h).
  *
- * Algorithm: iterative Cooley–Tukey decimation in time. The input is permuted into bit-reversed
- * order, then stage s (half-size m = 2^s) combines pairs (a[k+j], a[k+j+m]) of each block of 2m
- * with the butterfly  t = w_2m^j * a[k+j+m];  a[k+j+m] = a[k+j] - t;  a[k+j] += t,
- * which leaves the output in natural order. One Montgomery multiplication per butterfly,
- * n/2 * log2 n in total. The inverse runs the same network with omega^{-1} and scales by n^{-1}.
- *
- * Structure: stages 0..11 run block by block (dit_block, 2^12 elements = 128 KiB, one block per
- * thread); the stages above are fused in pairs (radix-4 passes over the whole array, quadruples
- * split statically over threads), with one radix-2 pass when an odd number is left.
+ * Networks: DIT (Cooley–Tukey; bit-reversed in, natural out; stage s with half-size m = 2^s:
+ * t = w_2m^j x[k+j+m]; x[k+j+m] = x[k+j] - t; x[k+j] += t) and its mirror DIF (Gentleman–Sande;
+ * natural in, bit-reversed out; x[k+j] += x[k+j+m], x[k+j+m] = (u - v) w_2m^j). Either is cut into
+ * passes over memory:
+ *  - the block pass: stages 0..B-1 (B = 12) on contiguous blocks of 2^B elements (128 KiB, L2);
+ *  - upper passes of S <= 11 stages [s0, s0+S): the elements they combine differ only in index bits
+ *    s0..s0+S-1, so a tile of W columns (consecutive low indices) x 2^S rows (W * 2^S <= 2^13
+ *    elements, 256 KiB) is gathered into a per-thread buffer (strided rows would all fall into one
+ *    cache set), transformed there, and scattered back. 2^23 = block pass + one upper pass of 11.
+ * Every pass is one OpenMP loop over independent blocks/tiles, so a single transform uses every
+ * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication.
+ * Natural order in and out: a tiled bit reversal (2^tb x 2^tb tiles swapped with their mirror, runs
+ * of 2^tb contiguous elements) that can also scale by c x^e (the coset powers and 1/n fused).
+ * The H phases need no bit reversal between the inverse and the forward transform: DIF leaves the
+ * coefficients bit-reversed, the coset scale by position rev(i) and the DIT's block pass are fused
+ * with the DIF's block pass into one pass per block.
+ * Cost per transform: n/2 * log2 n - ~n multiplications; the scaled bit reversal 2n.
  */
 #include "ntt/ntt.h"
 
@@ -17,6 +26,14 @@
 #include <string.h>
 
 #include "util/parallel.h"
+
+#define NTT_BLOCK_LOG 12u                  /* block pass: 2^12 contiguous elements */
+#define NTT_TILE_LOG 13u                   /* upper-pass tile: at most 2^13 elements (256 KiB) */
+#define NTT_UPPER_MAX 11u                  /* stages per upper pass */
+static unsigned upper_max = NTT_UPPER_MAX; /* lowered by tests only (ntt_test_set_upper_stages) */
+
+void ntt_test_set_upper_stages(unsigned s) { upper_max = s >= 1 && s <= NTT_UPPER_MAX ? s : NTT_UPPER_MAX; }
+#define NTT_BR_TB 4u                       /* bit-reversal tiles of 2^4 x 2^4 (3 x 8 KiB on the stack) */
 
 void ntt_domain_free(ntt_domain_t *d) {
     if (!d) return;
@@ -88,9 +105,10 @@ pm_status ntt_domain_init(ntt_domain_t *d, unsigned log_n, ntt_roots_t roots, pm
     return ntt_domain_init_gen(d, log_n, &g, err);
 }
 
-/* Reverse the low `bits` bits of x (1 <= bits <= 64): swap halves of ever smaller groups of the
+/* Reverse the low `bits` bits of x (0 <= bits <= 64): swap halves of ever smaller groups of the
  * 64-bit word (6 mask steps instead of a loop of `bits` iterations), then shift down. */
 static inline size_t bitrev(size_t x, unsigned bits) {
+    if (bits == 0) return 0;
     uint64_t v = (uint64_t)x;
     v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
     v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
@@ -99,118 +117,230 @@ static inline size_t bitrev(size_t x, unsigned bits) {
     return (size_t)(v >> (64u - bits));
 }
 
-static void bit_reverse_par(fr_t *a, size_t n, int par) {
-    if (n <= 2) return;
-    unsigned bits = 0;
-    while (((size_t)1 << bits) < n) bits++;
-    PM_OMP(parallel for schedule(static) if (par && n >= NTT_PARALLEL_MIN))
-    for (size_t i = 0; i < n; i++) {
-        size_t j = bitrev(i, bits);
-        if (i < j) {
-            fr_t t = a[i];
-            a[i] = a[j];
-            a[j] = t;
+static fr_t fr_pow_u64(const fr_t *a, uint64_t e) {
+    fr_t r;
+    fr_pow_vartime(&r, a, &e, 1);
+    return r;
+}
+
+/* ---- butterflies ---- */
+static inline void bf_dit(fr_t *x, fr_t *y, const fr_t *w) { /* (x + w y, x - w y); w NULL = 1 */
+    fr_t t;
+    if (w) fr_mul(&t, w, y);
+    else t = *y;
+    fr_sub(y, x, &t);
+    fr_add(x, x, &t);
+}
+static inline void bf_dif(fr_t *x, fr_t *y, const fr_t *w) { /* (x + y, (x - y) w) */
+    fr_t t;
+    fr_sub(&t, x, y);
+    fr_add(x, x, y);
+    if (w) fr_mul(y, &t, w);
+    else *y = t;
+}
+
+/* Stages [s_lo, s_hi) of the network (DIT ascending, DIF descending) on a contiguous block of
+ * 2^s_hi elements (inside such a block the twiddle index j = index mod 2^s is local). */
+static void block_stages(fr_t *a, unsigned s_lo, unsigned s_hi, const fr_t *tw, int dif) {
+    const size_t len = (size_t)1 << s_hi;
+    for (unsigned q = s_lo; q < s_hi; q++) {
+        const unsigned s = dif ? s_hi - 1 - (q - s_lo) : q;
+        const size_t m = (size_t)1 << s;
+        const fr_t *w = tw + (m - 1);
+        for (size_t k = 0; k < len; k += 2 * m) {
+            if (dif) bf_dif(&a[k], &a[k + m], NULL);
+            else bf_dit(&a[k], &a[k + m], NULL);
+            for (size_t j = 1; j < m; j++) {
+                if (dif) bf_dif(&a[k + j], &a[k + j + m], &w[j]);
+                else bf_dit(&a[k + j], &a[k + j + m], &w[j]);
+            }
         }
     }
 }
 
-void ntt_bit_reverse(fr_t *a, size_t n) { bit_reverse_par(a, n, 1); }
-
-/* Stages 0..s_end-1 on one contiguous block of 2^s_end elements (DIT stages below s_end never
- * leave such a block). */
-static void dit_block(fr_t *a, unsigned s_end, const fr_t *tw) {
-    /* stage 0: every twiddle is 1, so no multiplication (saves n/2 of the n/2*log2 n muls) */
-    if (s_end > 0)
-        for (size_t k = 0; k < ((size_t)1 << s_end); k += 2) {
-            fr_t t = a[k + 1];
-            fr_sub(&a[k + 1], &a[k], &t);
-            fr_add(&a[k], &a[k], &t);
-        }
-    for (unsigned s = 1; s < s_end; s++) {
-        size_t m = (size_t)1 << s;
-        const fr_t *w = tw + (m - 1);
-        for (size_t k = 0; k < ((size_t)1 << s_end); k += 2 * m)
-            for (size_t j = 0; j < m; j++) {
-                fr_t t;
-                fr_mul(&t, &w[j], &a[k + j + m]);
-                fr_sub(&a[k + j + m], &a[k + j], &t);
-                fr_add(&a[k + j], &a[k + j], &t);
+/* Stages [s0, s0+S) on a tile of W columns x 2^S rows, element (k, c) at t[k * rs + c], standing for
+ * a[hi 2^(s0+S) + k 2^s0 + lo0 + c]: twiddle j = (k mod 2^sig) 2^s0 + lo0 + c for local stage sig.
+ * rs = W for a gathered tile, 2^s0 in place. */
+static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, size_t lo0, const fr_t *tw, int dif) {
+    const size_t rows = (size_t)1 << S;
+    for (unsigned q = 0; q < S; q++) {
+        const unsigned sig = dif ? S - 1 - q : q;
+        const size_t h = (size_t)1 << sig;
+        const fr_t *ws = tw + (((size_t)1 << (s0 + sig)) - 1);
+        for (size_t k0 = 0; k0 < rows; k0 += 2 * h)
+            for (size_t kk = 0; kk < h; kk++) {
+                const size_t j0 = (kk << s0) + lo0;
+                fr_t *p = t + (k0 + kk) * rs, *r = p + h * rs;
+                for (size_t c = 0; c < W; c++) {
+                    const fr_t *w = j0 + c ? &ws[j0 + c] : NULL;
+                    if (dif) bf_dif(&p[c], &r[c], w);
+                    else bf_dit(&p[c], &r[c], w);
+                }
             }
     }
 }
 
-/* Cache blocking: the first NTT_BLOCK_LOG stages run block by block (2^12 elements = 128 KiB,
- * L2-resident), one block per thread, so only log_n - 12 stages stream the whole array. */
-#define NTT_BLOCK_LOG 12u
+/* One upper pass [s0, s0+S) over the whole array: tiles gathered into a per-thread buffer (in place
+ * and strided if that allocation fails: the same arithmetic, only slower). */
+static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const fr_t *tw, int dif, int par) {
+    size_t W = (size_t)1 << (NTT_TILE_LOG - S);
+    if (W > ((size_t)1 << s0)) W = (size_t)1 << s0;
+    if (W > 8) W = 8;
+    const size_t rows = (size_t)1 << S, groups = ((size_t)1 << s0) / W;
+    const size_t tiles = ((size_t)1 << (log_n - s0 - S)) * groups;
+    PM_OMP(parallel if (par))
+    {
+        fr_t *buf = aligned_alloc(32, rows * W * sizeof(fr_t));
+        PM_OMP(for schedule(static))
+        for (size_t ti = 0; ti < tiles; ti++) {
+            const size_t hi = ti / groups, lo0 = (ti % groups) * W;
+            fr_t *base = a + (hi << (s0 + S)) + lo0;
+            if (buf) {
+                for (size_t k = 0; k < rows; k++) memcpy(buf + k * W, base + (k << s0), W * sizeof(fr_t));
+                tile_stages(buf, W, W, S, s0, lo0, tw, dif);
+                for (size_t k = 0; k < rows; k++) memcpy(base + (k << s0), buf + k * W, W * sizeof(fr_t));
+            } else { /* fallback: the tile in place (strided rows) */
+                tile_stages(base, (size_t)1 << s0, W, S, s0, lo0, tw, dif);
+            }
+        }
+        free(buf);
+    }
+}
 
-/* The butterfly network on bit-reversed input (DIT), twiddles tw (per-stage layout). */
-/* par = 0: everything on the calling thread (the H phase runs one polynomial per thread). */
-static void dit_network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw, int par) {
-    size_t half = n / 2;
-    if (log_n <= NTT_BLOCK_LOG) { /* n <= 4096: one block, on the calling thread */
-        dit_block(a, log_n, tw);
+unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass) {
+    if (max_per_pass == 0) max_per_pass = 1;
+    const unsigned P = (stages + max_per_pass - 1) / max_per_pass;
+    for (unsigned p = 0; p < P; p++) sizes[p] = stages / P + (p < stages % P ? 1 : 0);
+    return P;
+}
+
+void ntt_bellperson_zinv(fr_t *zinv, size_t n) {
+    fr_t g;
+    fr_multiplicative_generator(&g);
+    uint64_t e = n;
+    fr_pow_vartime(zinv, &g, &e, 1);
+    fr_sub(zinv, zinv, &FR_ONE);
+    fr_inv_vartime(zinv, zinv);
+}
+
+/* Upper passes of the stages [B, log_n): balanced groups of <= NTT_UPPER_MAX; DIF: top first. */
+static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, int dif, int par) {
+    if (log_n <= B) return;
+    unsigned size[32], start[32], acc = B;
+    const unsigned P = ntt_split_stages(size, log_n - B, upper_max);
+    for (unsigned p = 0; p < P; p++) {
+        start[p] = acc;
+        acc += size[p];
+    }
+    for (unsigned q = 0; q < P; q++) {
+        const unsigned p = dif ? P - 1 - q : q;
+        upper_pass(a, log_n, start[p], size[p], tw, dif, par);
+    }
+}
+
+static unsigned block_log(unsigned log_n) { return log_n < NTT_BLOCK_LOG ? log_n : NTT_BLOCK_LOG; }
+
+/* the whole network on a (natural order in for DIF, bit-reversed in for DIT) */
+static void network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw, int dif, int par) {
+    const unsigned B = block_log(log_n);
+    const size_t nb = n >> B;
+    if (dif) upper_passes(a, log_n, B, tw, 1, par);
+    PM_OMP(parallel for schedule(static) if (par))
+    for (size_t bl = 0; bl < nb; bl++) block_stages(a + (bl << B), 0, B, tw, dif);
+    if (!dif) upper_passes(a, log_n, B, tw, 0, par);
+}
+
+/* ---- tiled bit reversal with optional scaling by c * x^e ----
+ * i = [hi: tb bits | mid: log_n - 2 tb bits | lo: tb bits] -> rev(i) = [rev lo | rev mid | rev hi]:
+ * the tile of mid goes transposed to the tile of rev(mid); the pair is swapped through a local
+ * buffer. Scaling: e = the index a value comes from (by_src) or goes to; inside a tile e =
+ * hi 2^(log_n - tb) + mid 2^tb + lo, so each row costs one multiplication for its first power and
+ * each element one for the next power and one for itself. */
+typedef struct {
+    int mode; /* 0 none, 1 constant c, 2 c * x^e */
+    fr_t c, x;
+} br_scale;
+
+static void br_scale_tile(fr_t *t, unsigned tb, unsigned log_n, size_t mid, const br_scale *sc, const fr_t *x_row) {
+    const size_t side = (size_t)1 << tb;
+    if (sc->mode == 1) {
+        for (size_t i = 0; i < side * side; i++) fr_mul(&t[i], &t[i], &sc->c);
         return;
     }
-    size_t nblocks = n >> NTT_BLOCK_LOG;
-    PM_OMP(parallel for schedule(static) if (par))
-    for (size_t bl = 0; bl < nblocks; bl++) dit_block(a + (bl << NTT_BLOCK_LOG), NTT_BLOCK_LOG, tw);
-    unsigned s = NTT_BLOCK_LOG;
-    /* Stages above the block run two at a time (radix-4 pass): stages s and s+1 touch the
-     * quadruple a[k+j], a[k+j+m], a[k+j+2m], a[k+j+3m] (m = 2^s, k a multiple of 4m), so fusing
-     * them halves the passes over the array; the multiplications stay 4 per quadruple
-     * (w_2m^j twice, then w_4m^j and w_4m^(j+m)), the same as two radix-2 stages. */
-    for (; s + 1 < log_n; s += 2) {
-        size_t m = (size_t)1 << s;
-        const fr_t *w1 = tw + (m - 1);     /* stage s:   w_2m^j, j < m  */
-        const fr_t *w2 = tw + (2 * m - 1); /* stage s+1: w_4m^j, j < 2m */
-        size_t quads = n / 4;
-        PM_OMP(parallel for schedule(static) if (par))
-        for (size_t b = 0; b < quads; b++) {
-            size_t j = b & (m - 1);
-            size_t k = ((b >> s) << (s + 2)) + j;
-            fr_t *x0 = &a[k], *x1 = &a[k + m], *x2 = &a[k + 2 * m], *x3 = &a[k + 3 * m];
-            fr_t t, u, y0, y1, y2, y3;
-            fr_mul(&t, &w1[j], x1);
-            fr_add(&y0, x0, &t);
-            fr_sub(&y1, x0, &t);
-            fr_mul(&t, &w1[j], x3);
-            fr_add(&y2, x2, &t);
-            fr_sub(&y3, x2, &t);
-            fr_mul(&u, &w2[j], &y2);
-            fr_add(x0, &y0, &u);
-            fr_sub(x2, &y0, &u);
-            fr_mul(&u, &w2[j + m], &y3);
-            fr_add(x1, &y1, &u);
-            fr_sub(x3, &y1, &u);
+    /* base = c * x^(mid 2^tb); row hi starts at base * (x^(2^(log_n - tb)))^hi (x_row[hi]) */
+    fr_t base = fr_pow_u64(&sc->x, (uint64_t)mid << tb);
+    fr_mul(&base, &base, &sc->c);
+    for (size_t hi = 0; hi < side; hi++) {
+        fr_t f;
+        fr_mul(&f, &base, &x_row[hi]);
+        for (size_t lo = 0; lo < side; lo++) {
+            fr_mul(&t[hi * side + lo], &t[hi * side + lo], &f);
+            fr_mul(&f, &f, &sc->x);
         }
     }
-    if (s < log_n) { /* one radix-2 stage left (odd number of stages above the block) */
-        size_t m = (size_t)1 << s;
-        const fr_t *w = tw + (m - 1);
-        PM_OMP(parallel for schedule(static) if (par))
-        for (size_t b = 0; b < half; b++) {
-            size_t j = b & (m - 1);
-            size_t k = ((b >> s) << (s + 1)) + j;
-            fr_t t;
-            fr_mul(&t, &w[j], &a[k + m]);
-            fr_sub(&a[k + m], &a[k], &t);
-            fr_add(&a[k], &a[k], &t);
+}
+
+static void bit_reverse_scaled(fr_t *a, size_t n, unsigned log_n, const br_scale *sc, int by_src, int par) {
+    if (n <= 1) {
+        if (n == 1 && sc->mode) fr_mul(&a[0], &a[0], &sc->c); /* x^0 = 1 */
+        return;
+    }
+    const unsigned tb = log_n / 2 < NTT_BR_TB ? log_n / 2 : NTT_BR_TB, M = log_n - 2 * tb;
+    const size_t side = (size_t)1 << tb, tiles = (size_t)1 << M;
+    fr_t x_row[1u << NTT_BR_TB];
+    if (sc->mode == 2) { /* x^(hi 2^(log_n - tb)) */
+        fr_t step = fr_pow_u64(&sc->x, (uint64_t)1 << (log_n - tb));
+        x_row[0] = FR_ONE;
+        for (size_t hi = 1; hi < side; hi++) fr_mul(&x_row[hi], &x_row[hi - 1], &step);
+    }
+    PM_OMP(parallel for schedule(static) if (par && n >= NTT_PARALLEL_MIN))
+    for (size_t m = 0; m < tiles; m++) {
+        const size_t m2 = bitrev(m, M);
+        if (m2 < m) continue; /* the partner iteration swaps this pair */
+        fr_t A[1u << (2 * NTT_BR_TB)], Bt[1u << (2 * NTT_BR_TB)], out[1u << (2 * NTT_BR_TB)];
+        const size_t mids[2] = {m, m2};
+        fr_t *tl[2] = {A, Bt};
+        const int ntl = m2 == m ? 1 : 2;
+        for (int s = 0; s < ntl; s++) {
+            for (size_t hi = 0; hi < side; hi++)
+                memcpy(tl[s] + hi * side, a + (hi << (log_n - tb)) + (mids[s] << tb), side * sizeof(fr_t));
+            if (sc->mode && by_src) br_scale_tile(tl[s], tb, log_n, mids[s], sc, x_row);
+        }
+        for (int s = 0; s < ntl; s++) {
+            /* the tile of mids[s] lands in the tile of mids[1 - s] (itself when ntl = 1) */
+            const size_t dm = ntl == 2 ? mids[1 - s] : m;
+            for (size_t hi = 0; hi < side; hi++)
+                for (size_t lo = 0; lo < side; lo++) out[hi * side + lo] = tl[s][bitrev(lo, tb) * side + bitrev(hi, tb)];
+            if (sc->mode && !by_src) br_scale_tile(out, tb, log_n, dm, sc, x_row);
+            for (size_t hi = 0; hi < side; hi++)
+                memcpy(a + (hi << (log_n - tb)) + (dm << tb), out + hi * side, side * sizeof(fr_t));
         }
     }
+}
+
+void ntt_bit_reverse(fr_t *a, size_t n) {
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < n) bits++;
+    const br_scale none = {0, FR_ONE, FR_ONE};
+    bit_reverse_scaled(a, n, bits, &none, 0, 1);
 }
 
 void ntt_forward(fr_t *a, size_t n, const ntt_domain_t *d) {
     if (n != d->n || n < 2) return;
     ntt_bit_reverse(a, n);
-    dit_network(a, n, d->log_n, d->tw, 1);
+    network(a, n, d->log_n, d->tw, 0, n >= NTT_PARALLEL_MIN);
+}
+
+/* DIF with omega^-1, then the bit reversal scaled by n^-1 (coset: n^-1 shift^-k by destination) */
+static void inverse_scaled(fr_t *a, size_t n, const ntt_domain_t *d, const br_scale *sc) {
+    network(a, n, d->log_n, d->tw_inv, 1, n >= NTT_PARALLEL_MIN);
+    bit_reverse_scaled(a, n, d->log_n, sc, 0, 1);
 }
 
 void ntt_inverse(fr_t *a, size_t n, const ntt_domain_t *d) {
     if (n != d->n || n < 2) return;
-    ntt_bit_reverse(a, n);
-    dit_network(a, n, d->log_n, d->tw_inv, 1);
-    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
-    for (size_t i = 0; i < n; i++) fr_mul(&a[i], &a[i], &d->n_inv);
+    const br_scale sc = {1, d->n_inv, FR_ONE};
+    inverse_scaled(a, n, d, &sc);
 }
 
 void ntt_scale_powers(fr_t *a, size_t n, const fr_t *shift) {
@@ -231,54 +361,114 @@ void ntt_scale_powers(fr_t *a, size_t n, const fr_t *shift) {
 
 void ntt_coset_forward(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shift) {
     if (n != d->n) return;
-    ntt_scale_powers(a, n, shift);
-    ntt_forward(a, n, d);
+    if (n < 2) { ntt_scale_powers(a, n, shift); return; }
+    const br_scale sc = {2, FR_ONE, *shift}; /* a[k] *= shift^k on the way into bit-reversed order */
+    bit_reverse_scaled(a, n, d->log_n, &sc, 1, 1);
+    network(a, n, d->log_n, d->tw, 0, n >= NTT_PARALLEL_MIN);
 }
 
 void ntt_coset_inverse(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shift) {
     if (n != d->n) return;
     fr_t sinv;
     fr_inv_vartime(&sinv, shift);
-    ntt_inverse(a, n, d);
-    ntt_scale_powers(a, n, &sinv);
+    if (n < 2) return; /* n = 1: the identity (n^-1 = 1, shift^0 = 1) */
+    const br_scale sc = {2, d->n_inv, sinv};
+    inverse_scaled(a, n, d, &sc);
+}
+
+/* ---- the H phases ----
+ * domain evaluations y -> evaluations on the coset c<omega> where coefficient k gets scale * c^k:
+ * DIF(omega^-1) upper passes; per block of 2^B: DIF block stages, coefficient rev(i) at position i
+ * times scale * c^rev(i), DIT block stages; DIT upper passes. Inside block bl, rev(i) = rev_B(k)
+ * 2^(log_n - B) + rev(bl): the block's factor f0 = scale c^rev(bl) steps by c^(2^(log_n - B))
+ * along k in bit-reversed order (2 multiplications per element). */
+static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr_t *c) {
+    const size_t n = d->n;
+    const unsigned L = d->log_n, B = block_log(L);
+    const int par = n >= NTT_PARALLEL_MIN;
+    upper_passes(y, L, B, d->tw_inv, 1, par);
+    const fr_t step = fr_pow_u64(c, (uint64_t)1 << (L - B));
+    const size_t nb = n >> B, len = (size_t)1 << B;
+    PM_OMP(parallel for schedule(static) if (par))
+    for (size_t bl = 0; bl < nb; bl++) {
+        fr_t *x = y + bl * len;
+        block_stages(x, 0, B, d->tw_inv, 1);
+        fr_t f = fr_pow_u64(c, bitrev(bl, L - B));
+        fr_mul(&f, &f, scale);
+        for (size_t t = 0; t < len; t++) {
+            fr_t *e = &x[bitrev(t, B)];
+            fr_mul(e, e, &f);
+            fr_mul(&f, &f, &step);
+        }
+        block_stages(x, 0, B, d->tw, 0);
+    }
+    upper_passes(y, L, B, d->tw, 0, par);
+}
+
+/* the H phases' shapes: n = d->n, out may alias a only, a, b, third distinct */
+static pm_status h_args(size_t n, const ntt_domain_t *d, const fr_t *out, const fr_t *a, const fr_t *b,
+                        const fr_t *third, const char *out_name, const char *third_name, pm_error *err) {
+    if (n != d->n || n == 0)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "H-phase: %zu elements, domain has %zu", n, d->n);
+    if (out == b || out == third || a == b || a == third || b == third)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "H-phase: %s may alias a only; a, b, %s must be distinct", out_name, third_name);
+    return PM_OK;
 }
 
 pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, const ntt_domain_t *d,
                         pm_error *err) {
-    if (n != d->n || n == 0)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "H-phase: %zu elements, domain has %zu", n, d->n);
-    if (p == b || p == scratch || a == b || a == scratch || b == scratch)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                            "H-phase: p may alias a only; a, b, scratch must be distinct");
+    pm_status st = h_args(n, d, p, a, b, scratch, "p", "scratch", err);
+    if (st) return st;
     fr_t *c = scratch;
-    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    const int par = n >= NTT_PARALLEL_MIN;
+    PM_OMP(parallel for schedule(static) if (par))
     for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
+    /* The 1/n of the inverse NTT is folded into the coset powers: coefficient k is multiplied once
+     * by n^-1 * inc^k (Fr arithmetic is exact, so the output is bit-identical). */
     fr_t *x[3] = {a, b, c};
-    /* One polynomial per thread, each NTT serial: three independent tasks and one join instead of
-     * ~5 OpenMP barriers per NTT (on a loaded 2-core machine a barrier waits for a descheduled
-     * thread, which made 2 threads slower than 1). The 1/n of the inverse NTT is folded into the
-     * coset powers: coefficient k is multiplied once by n^-1 * inc^k (same values as scaling
-     * twice; Fr arithmetic is exact, so the output is bit-identical). */
-    PM_OMP(parallel for schedule(dynamic, 1) if (n >= NTT_PARALLEL_MIN))
-    for (int i = 0; i < 3; i++) {
-        fr_t *y = x[i];
-        bit_reverse_par(y, n, 0);
-        dit_network(y, n, d->log_n, d->tw_inv, 0);
-        fr_t s = d->n_inv;
-        for (size_t k = 0; k < n; k++) {
-            fr_mul(&y[k], &y[k], &s);
-            fr_mul(&s, &s, &d->omega_2n);
-        }
-        bit_reverse_par(y, n, 0);
-        dit_network(y, n, d->log_n, d->tw, 0);
-    }
-    PM_OMP(parallel for schedule(static) if (n >= NTT_PARALLEL_MIN))
+    for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &d->omega_2n);
+    PM_OMP(parallel for schedule(static) if (par))
     for (size_t i = 0; i < n; i++) {
         fr_t t;
         fr_mul(&t, &a[i], &b[i]);
         fr_sub(&t, &t, &c[i]);
         fr_from_mont(&p[i], &t);
     }
+    return PM_OK;
+}
+
+pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
+                           pm_error *err) {
+    pm_status st = h_args(n, d, h, a, b, c, "h", "c", err);
+    if (st) return st;
+    fr_t g, ginv, zinv, fin;
+    fr_multiplicative_generator(&g);
+    if (!fr_eq(&g, &d->gen))
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "bellperson H: the domain's roots must come from the multiplicative generator 7");
+    fr_inv_vartime(&ginv, &g);
+    ntt_bellperson_zinv(&zinv, n); /* Z(g omega^i) = g^n - 1 */
+    const int par = n >= NTT_PARALLEL_MIN;
+    fr_t *x[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &g);
+    PM_OMP(parallel for schedule(static) if (par))
+    for (size_t i = 0; i < n; i++) {
+        fr_t t;
+        fr_mul(&t, &a[i], &b[i]);
+        fr_sub(&a[i], &t, &c[i]);
+    }
+    /* coset iNTT: DIF(omega^-1), then the bit reversal scaled by n^-1 (g^n - 1)^-1 g^-k; that
+     * constant is taken out of Montgomery form first, so the products come out plain */
+    fr_mul(&fin, &d->n_inv, &zinv);
+    fr_from_mont(&fin, &fin);
+    network(a, n, d->log_n, d->tw_inv, 1, par);
+    const br_scale sc = {2, fin, ginv};
+    bit_reverse_scaled(a, n, d->log_n, &sc, 0, 1);
+    if (h != a) memcpy(h, a, n * sizeof *h);
+    if (!fr_is_zero(&h[n - 1]))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,
+                            "H has degree n - 1 = %zu: the witness does not satisfy the circuit", n - 1);
     return PM_OK;
 }

@@ -1,6 +1,7 @@
 /*
- * ntt.h — number-theoretic transforms over BLS12-381 Fr: radix-2/4 forward / inverse, coset
- * variants, reusable domain tables, and the exact snarkjs H-phase (A·B − C on the odd coset).
+ * ntt.h — number-theoretic transforms over BLS12-381 Fr: cache-blocked forward / inverse, coset
+ * variants, reusable domain tables, the exact snarkjs H-phase (A·B − C on the odd coset) and the
+ * exact bellperson H-phase (the coefficients of (A·B − C)/Z).
  *
  * Conventions (all functions):
  *  - Elements are fr_t in Montgomery form (field/fr.h) unless a name says _plain.
@@ -17,18 +18,22 @@
  *    omegas for every n >= 4 (for n = 2 both give -1).
  *  - Sizes: n = 2^log_n with 0 <= log_n <= 31 (log_n = 32 would need w_{2N} beyond 2-adicity).
  *    n = 1 is the identity.
- *  - Threads: butterfly stages and pointwise loops are split over OpenMP threads when
- *    n >= NTT_PARALLEL_MIN; below that everything runs on the calling thread. No function here
- *    allocates except ntt_domain_init.
+ *  - Threads: every pass over the array is one OpenMP loop over independent blocks or tiles (the
+ *    OpenMP default team), so a single transform uses every thread when n >= NTT_PARALLEL_MIN;
+ *    below that everything runs on the calling thread. Results do not depend on the thread count
+ *    (exact arithmetic: the same bytes for 1 or 64 threads). The only allocation besides
+ *    ntt_domain_init is a 256 KiB tile buffer per thread and upper pass (falls back to in-place
+ *    work, the same result, when malloc fails).
  *  - Not value-dependent in time (fixed sequence of field operations for a given n).
  *
- * Cost: at most n/2 * log_n Montgomery multiplications per transform (Cooley–Tukey DIT after a
- * bit-reversal permutation, Cormen et al. ch. 30.3; stage 0 needs none). The first 12 stages run
- * radix-2 inside L2-sized blocks of 4096 elements, one block per thread; the stages above run two
- * at a time (radix-4 passes), so a 2^20 transform streams the array 1 + 4 times instead of 20.
- * Twiddles are stored per stage contiguously
- * (stage with half-size m uses m consecutive powers of omega_{2m}; n - 1 entries per direction)
- * so each stage streams its table instead of striding through one table of n/2 powers.
+ * Cost: n/2 * log_n Montgomery multiplications per transform minus the trivial twiddles (~n).
+ * Structure (ntt.c): radix-2 networks, DIT (Cooley–Tukey, bit-reversed in) and DIF
+ * (Gentleman–Sande, natural in), cut into passes over memory: stages 0..11 on contiguous 2^12
+ * blocks (128 KiB, L2-resident), the stages above in passes of <= 11 on tiles of W columns x 2^S
+ * rows gathered into a contiguous buffer (256 KiB): a 2^23 transform streams the array twice. A tiled
+ * bit reversal (runs of 16 elements) gives natural order and carries the coset powers / 1/n.
+ * Twiddles are stored per stage contiguously (stage with half-size m uses m consecutive powers of
+ * omega_{2m}; n - 1 entries per direction) so consecutive columns read consecutive entries.
  */
 #ifndef PROOFMILL_NTT_NTT_H
 #define PROOFMILL_NTT_NTT_H
@@ -105,6 +110,35 @@ void ntt_coset_inverse(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shi
  * Errors: PM_ERR_ARG when n != d->n or p aliases b/scratch. Cost: 6 NTTs of size n + 3n mul. */
 pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, const ntt_domain_t *d,
                         pm_error *err);
+
+/* The bellperson / bellman H-phase (groth16 prover: the quotient H = (A·B − C)/Z of the QAP), the
+ * sequence of prover_bellperson.c exactly: with g = 7 (fr_multiplicative_generator; d built with
+ * NTT_ROOTS_ARKWORKS),
+ *   for X in {a, b, c}: iNTT, coefficient k times g^k, NTT  (X on the coset g<omega>);
+ *   t = (A·B − C) · (g^n − 1)^{-1};  iNTT of t, coefficient k times g^{-k}.
+ * h receives the n coefficients of H as plain canonical integers (fr_t limbs, NOT Montgomery): the
+ * first n − 1 are the MSM scalars against the parameters' h query; h[n − 1] is 0 for a satisfying
+ * witness (deg H <= n − 2), otherwise PM_ERR_UNSATISFIED ("H has degree n - 1") is returned with h
+ * still written. Shapes: h, a, b, c: n = d->n elements; a, b, c: Montgomery evaluations of A·w, B·w,
+ * C·w on the rows, zero-padded to n, all three DESTROYED; h may alias a (not b, c). Fused as in
+ * ntt_snarkjs_h (no bit reversal between the inverse and the forward transforms; one scaled bit
+ * reversal at the end). Errors: PM_ERR_ARG (n != d->n, aliasing, a domain not from generator 7),
+ * PM_ERR_UNSATISFIED. Cost: 7 NTTs of size n + ~8n multiplications. */
+pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
+                           pm_error *err);
+
+/* (g^n - 1)^{-1} with g = 7 (fr_multiplicative_generator): the inverse of the vanishing polynomial
+ * X^n - 1 on the coset g<omega_n>, constant there (bellperson's divisor). n >= 1. Montgomery. */
+void ntt_bellperson_zinv(fr_t *zinv, size_t n);
+/* Split `stages` into P = ceil(stages / max_per_pass) passes of balanced sizes (the first
+ * stages % P one larger), sizes[0..P) filled (sizes must hold P entries); returns P. The CPU and the
+ * device NTT cut their networks with it (2^27 on the device: 9 + 9 + 9). */
+unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass);
+
+/* Testing only: at most s (1..11; anything else restores the default 11) stages per upper pass,
+ * so that small transforms run the multi-pass structure of big ones. Not thread-safe: call it while
+ * no transform runs. */
+void ntt_test_set_upper_stages(unsigned s);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,12 @@
 #
 # Usage: tests/gpu/run.sh [test|bench|all] (default all). Logs go to $OUT (or ./gpu-out).
 #   PM_MSM_TEST_LOG (default 20)   largest MSM test size 2^k
-#   PM_NTT_TEST_LOG (default 24)   largest NTT test size 2^k
+#   PM_NTT_TEST_LOG (default 24)   largest NTT test size 2^k; PM_NTT_TEST_EXTRA (default 27) one more
+#                                  size spot-checked against the CPU (0 = none)
+#   PM_H_TEST_LOG (default 22)     largest bellperson-H test size; PM_SPMV_TEST_LOG (default 20) rows
+#                                  of the big SpMV case; PM_SPMV_BENCH (default 24) rows of bench_gpu_spmv
+#   PM_CPU_H_BENCH (default unset)  arguments of bench/ntt_h.c (the CPU H phase, 1..16 threads), e.g.
+#                                  "--log 23 --reps 1"; unset: not run
 #   PM_MSM_BENCH    (default "20 24 26")  PM_NTT_BENCH (default "24 26 27")
 #   PM_TREE=work|head (default head when git works): build from `git archive HEAD` plus this
 #   checkout's GPU files (src/gpu, tests/gpu, bench/gpu_*, cmake/cuda.cmake), so other layers'
@@ -82,6 +87,13 @@ done
 for t in "$T"/tests/gpu/test_*.c; do
   gcc $CFLAGS $DEFS -c "$t" -o "$B/$(basename "$t" .c).o" >> "$B/cc.log" 2>&1 || echo "gcc failed: $t" >> "$B/fail"
 done
+# host tests of the device logic (tests/gpu/test_*_host.cu: the kernels' phases run on the CPU)
+for t in "$T"/tests/gpu/test_*_host.cu; do
+  [ -f "$t" ] || continue
+  ( "$NVCC" -O2 -std=c++17 --expt-relaxed-constexpr -I"$T/src" -Xcompiler=-fopenmp,-w "$t" "$B/libcore.a" -lgomp -lm -o "$B/$(basename "$t" .cu)" \
+      > "$B/nvcc-host-$(basename "$t").log" 2>&1 || true ) &
+  pids+=($!)
+done
 for p in "${pids[@]}"; do wait "$p"; done
 GOOD=(); for o in "${GPUOBJ[@]}"; do [ -f "$o" ] && GOOD+=("$o"); done
 ar rcs "$B/libpmgpu.a" "${GOOD[@]}"
@@ -132,8 +144,16 @@ if [ "$MODE" = test ] || [ "$MODE" = all ]; then
     [ $r -ne 0 ] && r1=1
   done
   t1=$(date +%s)
-  "$B/test_gpu_ntt" "${PM_NTT_TEST_LOG:-24}" > "$OUT/test_ntt.log" 2>&1; r2=$?
+  "$B/test_gpu_ntt" "${PM_NTT_TEST_LOG:-24}" "${PM_NTT_TEST_EXTRA:-27}" > "$OUT/test_ntt.log" 2>&1; r2=$?
   log "test_gpu_ntt: exit $r2 ($(tail -1 "$OUT/test_ntt.log")) $(( $(date +%s) - t1 )) s"
+  for x in "test_gpu_ntt_host:" "test_gpu_h:${PM_H_TEST_LOG:-22}" "test_gpu_spmv:${PM_SPMV_TEST_LOG:-20}"; do
+    n=${x%%:*}; a=${x#*:}
+    if [ ! -x "$B/$n" ]; then log "$n: NOT BUILT"; r2=1; continue; fi
+    t1=$(date +%s)
+    "$B/$n" $a > "$OUT/$n.log" 2>&1; rx=$?
+    log "$n: exit $rx ($(tail -1 "$OUT/$n.log")) $(( $(date +%s) - t1 )) s"
+    [ $rx -ne 0 ] && r2=1
+  done
   if [ -x "$B/test_gpu_groth16" ]; then
     t1=$(date +%s)
     PROOFMILL_SOURCE_DIR="$T" "$B/test_gpu_groth16" > "$OUT/test_groth16.log" 2>&1; r3=$?
@@ -148,8 +168,18 @@ if [ "$MODE" = bench ] || [ "$MODE" = all ]; then
   "$B/bench_gpu_msm" ${PM_MSM_BENCH:-20 24 26} > "$OUT/bench_msm.log" 2>&1 || log "bench_gpu_msm failed"
   log "bench_gpu_msm: $(( $(date +%s) - t1 )) s"
   t1=$(date +%s)
-  "$B/bench_gpu_ntt" ${PM_NTT_BENCH:-24 26 27} > "$OUT/bench_ntt.log" 2>&1 || log "bench_gpu_ntt failed"
+  PM_BENCH_COMMIT=${PM_BENCH_COMMIT:-$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)} OUT_TSV="$OUT/gpu_ntt.tsv" \
+    "$B/bench_gpu_ntt" ${PM_NTT_BENCH:-24 26 27} > "$OUT/bench_ntt.log" 2>&1 || log "bench_gpu_ntt failed"
   log "bench_gpu_ntt: $(( $(date +%s) - t1 )) s"
+  t1=$(date +%s)
+  "$B/bench_gpu_spmv" ${PM_SPMV_BENCH:-24} > "$OUT/bench_spmv.log" 2>&1 || log "bench_gpu_spmv failed"
+  log "bench_gpu_spmv: $(( $(date +%s) - t1 )) s"
+  if [ -n "${PM_CPU_H_BENCH:-}" ]; then # e.g. "--log 23 --reps 1": the CPU H phase on 1..16 threads
+    t1=$(date +%s)
+    gcc $CFLAGS -I"$T/tests/common" "$T/bench/ntt_h.c" "$B/libcore.a" -lm -o "$B/bench_ntt_h" >> "$B/cc.log" 2>&1 &&
+      "$B/bench_ntt_h" $PM_CPU_H_BENCH > "$OUT/bench_ntt_h.log" 2>&1 || log "bench_ntt_h failed"
+    log "bench_ntt_h: $(( $(date +%s) - t1 )) s"
+  fi
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader >> "$SUM" 2>&1
 fi
 echo "==== summary ===="; cat "$SUM"
@@ -157,4 +187,9 @@ echo "==== summary ===="; cat "$SUM"
 [ -f "$OUT/test_ntt.log" ] && { echo "==== ntt test (tail) ===="; grep -v " ok " "$OUT/test_ntt.log" | tail -12; }
 [ -f "$OUT/bench_msm.log" ] && { echo "==== msm bench ===="; tail -12 "$OUT/bench_msm.log"; }
 [ -f "$OUT/bench_ntt.log" ] && { echo "==== ntt bench ===="; cat "$OUT/bench_ntt.log"; }
+[ -f "$OUT/bench_spmv.log" ] && { echo "==== spmv bench ===="; cat "$OUT/bench_spmv.log"; }
+[ -f "$OUT/bench_ntt_h.log" ] && { echo "==== CPU H bench ===="; cat "$OUT/bench_ntt_h.log"; }
+for n in test_gpu_ntt_host test_gpu_h test_gpu_spmv; do
+  [ -f "$OUT/$n.log" ] && { echo "==== $n (failures, tail) ===="; grep -E "FAIL|MISMATCH" "$OUT/$n.log" | head -5; tail -3 "$OUT/$n.log"; }
+done
 exit $rc

@@ -10,12 +10,33 @@
  *  - snarkjs H (gpu_snarkjs_h): against ntt_snarkjs_h when built, else spot values from Horner on
  *    coefficients (for n <= 2^12: coefficients from a naive inverse DFT).
  * The root w_{2^32} from 5 is checked against ffjavascript's value (FORMATS.md).
- * Usage: test_gpu_ntt [max_log_n]. Exit 77 when no GPU is usable.
+ * Every disagreement FAILS the test.
+ * Usage: test_gpu_ntt [max_log_n] [extra_log_n]: sizes 2^1..2^max (default 24), then one spot check
+ * at 2^extra (e.g. 27: the PoRep domain; forward, inverse and coset against the CPU NTT, 2 Horner
+ * values; ~30 s of host time on 16 cores, 25 GB of host memory). Exit 77 when no GPU is usable.
  */
 #include "gpu_test_util.h"
 #ifdef PM_HAVE_CPU_NTT
 #include "ntt/ntt.h"
 #endif
+
+#ifdef _OPENMP
+#define PM_TEST_OMP_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define PM_TEST_OMP_FOR
+#endif
+
+/* random Montgomery elements, in parallel (an independent stream per index) */
+static void rand_vec(fr_t *a, size_t n) {
+    const uint64_t s0 = gt_rand64();
+    PM_TEST_OMP_FOR
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (s0 ^ (i * 0x9e3779b97f4a7c15ULL)) | 1, l[4];
+        for (int j = 0; j < 4; j++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; l[j] = x * 0x2545f4914f6cdd1dULL; }
+        fr_t p = {{l[0], l[1], l[2], l[3] & 0x0fffffffffffffffULL}};
+        fr_to_mont(&a[i], &p);
+    }
+}
 
 static void horner(fr_t *r, const fr_t *coef, size_t n, const fr_t *x) {
     fr_t acc = FR_ZERO;
@@ -44,7 +65,7 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
     fr_root_of_unity(&w, &g, log_n);
     fr_root_of_unity(&s, &g, log_n + 1);
     fr_t *a = malloc(n * sizeof(fr_t)), *x = malloc(n * sizeof(fr_t)), *y = malloc(n * sizeof(fr_t));
-    for (size_t i = 0; i < n; i++) gt_rand_fr_mont(&a[i]);
+    rand_vec(a, n);
     int ok = 1;
 
     /* the device twiddle table at sampled indices (first, last, random) */
@@ -123,7 +144,7 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
     /* snarkjs H (roots from 5 only: that is what it is defined for) */
     if (gen == 5 && log_n <= 22) {
         fr_t *b = malloc(n * sizeof(fr_t)), *p = malloc(n * sizeof(fr_t));
-        for (size_t i = 0; i < n; i++) gt_rand_fr_mont(&b[i]);
+        rand_vec(b, n);
         GT_OK(gpu_snarkjs_h(p, n, a, b, d, NULL, &e), e);
         float ms_h = gpu_ntt_last_ms(d);
         int hok = 1;
@@ -178,7 +199,7 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
 }
 
 int main(int argc, char **argv) {
-    int max_log = argc > 1 ? atoi(argv[1]) : 24;
+    int max_log = argc > 1 ? atoi(argv[1]) : 24, extra = argc > 2 ? atoi(argv[2]) : 0;
     if (gpu_available() == 0) {
         printf("SKIPPED: no CUDA device or driver\n");
         return 77;
@@ -196,6 +217,7 @@ int main(int argc, char **argv) {
     }
     for (int L = 1; L <= max_log; L++) test_size((unsigned)L, 5, L >= 20 ? 4 : 8);
     for (int L = 1; L <= 12 && L <= max_log; L++) test_size((unsigned)L, 7, 4);
+    if (extra > max_log && extra <= 28) test_size((unsigned)extra, 5, 2);
     /* bad arguments */
     {
         pm_error e;

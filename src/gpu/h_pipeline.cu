@@ -1,0 +1,147 @@
+/*
+ * h_pipeline.cu — the H phases of Groth16 on the device, as sequences of fused NTT passes
+ * (ntt_core.cuh): snarkjs's (6 transforms, evaluations on the odd coset) and bellperson's
+ * (7 transforms, coefficients of H = (AB - C)/Z). Contracts in gpu.h.
+ *
+ * Both run DIF (natural -> bit-reversed) and then DIT (bit-reversed -> natural), so no bit
+ * reversal is needed between them; the scaling of coefficient k by c * x^k (x = the coset shift)
+ * goes into the last DIF pass's store (position i holds coefficient rev(i)), the pointwise products
+ * into the first pass's load or the last pass's store:
+ *  snarkjs:    C: DIF(load a*b, store * n^-1 s^rev) + DIT;  A, B: DIF(store * n^-1 s^rev) + DIT, the
+ *              last pass of B storing from_mont(A*x - C).
+ *  bellperson: A, B, C: DIF(store * n^-1 g^rev) + DIT;  DIF(load A*B - C) + bit reversal scaled by
+ *              n^-1 (g^n - 1)^-1 g^-k, values left plain (the table holds plain integers).
+ *  bellperson from the witness (two buffers): a, b by SpMV; a to the coset; b to the coset storing
+ *              a*x into a; c by SpMV into b's buffer; c to the coset storing a - x; the final iNTT.
+ * Multiplications per element at 2^27 (13.5 butterfly stages per transform, ~0.9 trivial): snarkjs
+ * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 7 * 12.6 + 3 * 2 + 1
+ * (A*B) + 2 (final scale) = 97.2 (~13 G at 2^27); docs/perf/gpu.md.
+ */
+#include <cstring>
+#include "ntt_domain.cuh"
+
+using namespace pmgpu;
+using ntc::fr_d;
+
+namespace {
+
+/* the bellperson tables on first use: g = 7 (fr_multiplicative_generator), Z(g w^i) = g^n - 1 */
+pm_status bp_tables(gpu_ntt_domain *d, pm_error *err) {
+    if (d->bp_ready) return PM_OK;
+    fr_t g, g_inv, c;
+    fr_multiplicative_generator(&g);
+    if (!fr_eq(&g, &d->gen))
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "bellperson H: the domain's roots must come from the multiplicative generator 7");
+    fr_inv_vartime(&g_inv, &g);
+    ntt_bellperson_zinv(&d->bp_zinv, d->n);
+    fr_mul(&c, &d->n_inv, &d->bp_zinv);
+    pm_status st;
+    if ((st = make_pow_tab(d->p_bp_pre, d->n_inv, g, d->log_n, false, false, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->p_bp_post, c, g_inv, d->log_n, true, false, d->st, err)) != PM_OK) return st;
+    d->bp_ready = true;
+    return PM_OK;
+}
+
+/* coefficient n - 1 must be zero (degree of H <= n - 2 for a satisfying witness) */
+pm_status bp_check_top(gpu_ntt_domain *d, const fr_d *a, pm_error *err) {
+    fr_t top;
+    PMCU(cudaMemcpyAsync(&top, a + (d->n - 1), sizeof top, cudaMemcpyDeviceToHost, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    if (!fr_is_zero(&top))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,
+                            "H has degree n - 1 = %zu: the witness does not satisfy the circuit", d->n - 1);
+    return PM_OK;
+}
+
+} /* namespace */
+
+extern "C" pm_status gpu_snarkjs_h(fr_t *p, size_t n, const fr_t *a, const fr_t *b, gpu_ntt_domain *d, const void **p_dev_out,
+                                   pm_error *err) {
+    if (p_dev_out) *p_dev_out = nullptr;
+    if (!d || !p || !a || !b || n != d->n) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_snarkjs_h: bad arguments (n = %zu)", n);
+    fr_d *A, *B, *C;
+    pm_status st;
+    if ((st = domain_work(&A, d, 0, err)) != PM_OK || (st = domain_work(&B, d, 1, err)) != PM_OK ||
+        (st = domain_work(&C, d, 2, err)) != PM_OK)
+        return st;
+    PMCU(cudaMemcpyAsync(A, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
+    PMCU(cudaMemcpyAsync(B, b, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
+    PMCU(cudaEventRecord(d->e0, d->st));
+    dev_exec ex{d, err};
+    if ((st = ntc::seq_snarkjs_h(ex, A, B, C, domain_tabs(d))) != PM_OK) return st;
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaMemcpyAsync(p, B, n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    cudaEventElapsedTime(&d->last_ms, d->e0, d->e1);
+    if (p_dev_out) *p_dev_out = B;
+    return PM_OK;
+}
+
+extern "C" pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_ntt_domain *d, pm_error *err) {
+    if (!d || !a_dev || !b_dev || !c_dev || n != d->n || a_dev == b_dev || a_dev == c_dev || b_dev == c_dev)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h: bad arguments (n = %zu, domain %zu)", n,
+                            d ? d->n : 0);
+    pm_status st = bp_tables(d, err);
+    if (st != PM_OK) return st;
+    fr_d *A = static_cast<fr_d *>(a_dev), *B = static_cast<fr_d *>(b_dev), *C = static_cast<fr_d *>(c_dev);
+    PMCU(cudaEventRecord(d->e0, d->st));
+    dev_exec ex{d, err};
+    if ((st = ntc::seq_bellperson_h(ex, A, B, C, domain_tabs(d))) != PM_OK) return st;
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    cudaEventElapsedTime(&d->last_ms, d->e0, d->e1);
+    return bp_check_top(d, A, err);
+}
+
+extern "C" pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
+                                           pm_error *err) {
+    if (!d || !h || !a || !b || !c || n != d->n)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_host: bad arguments (n = %zu)", n);
+    fr_d *X[3];
+    pm_status st;
+    for (int i = 0; i < 3; i++)
+        if ((st = domain_work(&X[i], d, i, err)) != PM_OK) return st;
+    PMCU(cudaMemcpyAsync(X[0], a, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
+    PMCU(cudaMemcpyAsync(X[1], b, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
+    PMCU(cudaMemcpyAsync(X[2], c, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    st = gpu_bellperson_h(X[0], X[1], X[2], n, d, err);
+    if (st != PM_OK && st != PM_ERR_UNSATISFIED) return st;
+    PMCU(cudaMemcpyAsync(h, X[0], n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    return st;
+}
+
+extern "C" pm_status gpu_bellperson_h_r1cs(void **h_dev, gpu_ntt_domain *d, uint32_t a_inputs, const gpu_r1cs *g,
+                                           gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err) {
+    if (h_dev) *h_dev = nullptr;
+    if (!d || !g || !ws) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_r1cs: NULL argument");
+    pm_status st = bp_tables(d, err);
+    if (st != PM_OK) return st;
+    fr_d *A, *B;
+    if ((st = domain_work(&A, d, 0, err)) != PM_OK || (st = domain_work(&B, d, 1, err)) != PM_OK) return st;
+    /* a, b, and the check of every row (C.w formed on the fly, not stored) */
+    uint32_t bad = UINT32_MAX;
+    st = gpu_r1cs_spmv(A, B, nullptr, d->n, a_inputs, g, ws, slot, n_w, &bad, err);
+    if (first_bad) *first_bad = bad;
+    if (st != PM_OK) return st;
+    PMCU(cudaEventRecord(d->e0, d->st));
+    dev_exec ex{d, err};
+    if ((st = ntc::seq_bellperson_h_part1(ex, A, B, domain_tabs(d))) != PM_OK) return st; /* A = A * B; B free */
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaStreamSynchronize(d->st)); /* the SpMV below runs on its own stream and writes B */
+    float ms1 = 0;
+    cudaEventElapsedTime(&ms1, d->e0, d->e1);
+    if ((st = gpu_r1cs_spmv(nullptr, nullptr, B, d->n, 0, g, ws, slot, n_w, nullptr, err)) != PM_OK) return st;
+    PMCU(cudaEventRecord(d->e0, d->st));
+    if ((st = ntc::seq_bellperson_h_part2(ex, A, B, domain_tabs(d))) != PM_OK) return st; /* A = A - C, coefficients */
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    float ms2 = 0;
+    cudaEventElapsedTime(&ms2, d->e0, d->e1);
+    d->last_ms = ms1 + ms2;
+    if ((st = bp_check_top(d, A, err)) != PM_OK) return st;
+    if (h_dev) *h_dev = A;
+    return PM_OK;
+}

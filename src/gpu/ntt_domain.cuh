@@ -1,0 +1,69 @@
+/*
+ * ntt_domain.cuh — the device NTT domain and the pass runner shared by ntt.cu and h_pipeline.cu
+ * (internal to src/gpu; the public face is gpu.h's gpu_ntt_domain).
+ */
+#pragma once
+#include <cuda_runtime.h>
+#include "cpu_headers.cuh"
+#include "common.cuh"
+#include "ntt_core.cuh"
+
+namespace pmgpu {
+
+/* A pow table on the device: c * x^e for e < n (ntc::pow_tab over a dev_buf). */
+struct dev_pow_tab {
+    dev_buf buf;
+    ntc::pow_tab t{nullptr, nullptr, ntc::SC_NONE};
+};
+
+using ntc::net_ops;
+
+} /* namespace pmgpu */
+
+struct gpu_ntt_domain {
+    int device = 0;
+    unsigned log_n = 0;
+    size_t n = 0;
+    fr_t gen, omega, omega_inv, n_inv, shift, shift_inv; /* shift = omega_2n (the API's coset) */
+    pmgpu::dev_buf tw;            /* n/2 forward twiddles omega^t (the inverse uses the mirror) */
+    pmgpu::dev_buf work[3];       /* n elements each, allocated on demand (work[0]: gpu_ntt's copy) */
+    pmgpu::dev_pow_tab p_shift;   /* s^k */
+    pmgpu::dev_pow_tab p_ninv;    /* n^-1 (constant) */
+    pmgpu::dev_pow_tab p_cinv;    /* n^-1 s^-k */
+    pmgpu::dev_pow_tab p_snarkjs; /* n^-1 s^k (snarkjs H, by bit-reversed position) */
+    /* bellperson H (built on first use): g = 7 */
+    bool bp_ready = false;
+    fr_t bp_zinv;                 /* (g^n - 1)^-1 */
+    pmgpu::dev_pow_tab p_bp_pre;  /* n^-1 g^k, Montgomery */
+    pmgpu::dev_pow_tab p_bp_post; /* n^-1 (g^n - 1)^-1 g^-k, PLAIN values (the product leaves Montgomery form) */
+    cudaStream_t st = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    float last_ms = 0;
+};
+
+namespace pmgpu {
+/* Upload lo/hi tables for c * x^k (plain: the table holds c * x^k as plain integers, so a Montgomery
+ * product with it leaves Montgomery form); constant: only c (x ignored). */
+pm_status make_pow_tab(dev_pow_tab &p, const fr_t &c, const fr_t &x, unsigned log_n, bool plain, bool constant,
+                       cudaStream_t st, pm_error *err);
+/* Run the whole L-stage network (DIF or DIT, forward or inverse twiddles) on d's stream: the first
+ * pass reads src, the passes in between work in place on work, the last pass writes dst (any of the
+ * three may be equal); the fused extras of ops go to the first / last pass. */
+pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, ntc::fr_d *dst, ntc::fr_d *work, const ntc::fr_d *src,
+                      const net_ops &ops, pm_error *err);
+/* Tiled in-place bit reversal on d's stream, optional scaling (by_src: by the index the value comes from). */
+pm_status run_bitrev(gpu_ntt_domain *d, ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src, pm_error *err);
+/* The domain's work buffer i (< 3), allocated on first use. */
+pm_status domain_work(ntc::fr_d **out, gpu_ntt_domain *d, int i, pm_error *err);
+/* The domain's scale tables for the pass sequences of ntt_core.cuh (bp_* valid once built). */
+ntc::seq_tabs domain_tabs(const gpu_ntt_domain *d);
+/* The executor of ntt_core.cuh's sequences on the device (d's stream). */
+struct dev_exec {
+    gpu_ntt_domain *d;
+    pm_error *err;
+    pm_status net(bool dif, bool inverse, ntc::fr_d *dst, ntc::fr_d *work, const ntc::fr_d *src, const net_ops &ops) {
+        return run_network(d, dif, inverse, dst, work, src, ops, err);
+    }
+    pm_status bitrev(ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src) { return run_bitrev(d, x, sc, by_src, err); }
+};
+} /* namespace pmgpu */

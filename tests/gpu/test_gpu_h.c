@@ -1,0 +1,131 @@
+/*
+ * test_gpu_h.c — the bellperson H phase on the device (gpu_bellperson_h, gpu_bellperson_h_host) against
+ * the CPU: ntt_bellperson_h and, up to 2^16, prover_bellperson.c's own sequence of public transforms
+ * (ntt_inverse, ntt_coset_forward with g = 7, (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from
+ * Montgomery). Every log n = 1..max (default 22): a satisfied input (c = a*b on the domain: PM_OK, top
+ * coefficient 0) and, at a few sizes, a random one (PM_ERR_UNSATISFIED, coefficients still equal);
+ * the device-pointer entry on the domain's buffers; bad arguments (wrong n, aliasing, a domain from
+ * generator 5). Any disagreement FAILS. Usage: test_gpu_h [max_log_n] [extra_log_n, e.g. 27]
+ * (the extra size compares the whole 2^27 H with the CPU: ~1 minute of host time on 16 cores).
+ * Exit 77 when no GPU is usable.
+ */
+#include "gpu_test_util.h"
+#include "ntt/ntt.h"
+#include "../common/ntt_ref.h"
+
+#ifdef _OPENMP
+#define PM_TEST_OMP_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define PM_TEST_OMP_FOR
+#endif
+
+static void rand_vec(fr_t *a, size_t n) {
+    PM_TEST_OMP_FOR
+    for (size_t i = 0; i < n; i++) {
+        /* per-index stream so the parallel fill is reproducible */
+        uint64_t x = (gt_state[0] ^ (i * 0x9e3779b97f4a7c15ULL)) | 1, l[4];
+        for (int j = 0; j < 4; j++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; l[j] = x * 0x2545f4914f6cdd1dULL; }
+        fr_t p = {{l[0], l[1], l[2], l[3] & 0x0fffffffffffffffULL}};
+        fr_to_mont(&a[i], &p);
+    }
+    gt_rand64();
+}
+
+/* prover_bellperson.c's H (tests/common/ntt_ref.h) on copies; h plain */
+static void bellperson_seq(fr_t *h, const fr_t *a0, const fr_t *b0, const fr_t *c0, const ntt_domain_t *d) {
+    const size_t m = d->n;
+    fr_t *b = malloc(m * sizeof *b), *c = malloc(m * sizeof *c);
+    memcpy(h, a0, m * sizeof *h); memcpy(b, b0, m * sizeof *b); memcpy(c, c0, m * sizeof *c);
+    bellperson_h_seq(h, b, c, d);
+    free(b); free(c);
+}
+
+static size_t first_diff(const fr_t *a, const fr_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!fr_eq(&a[i], &b[i])) return i;
+    return (size_t)-1;
+}
+
+static void test_size(unsigned L, int sat) {
+    const size_t n = (size_t)1 << L;
+    pm_error e;
+    gpu_ntt_domain *d = NULL;
+    GT_OK(gpu_ntt_domain_init(&d, L, 7, &e), e);
+    ntt_domain_t cd;
+    if (!d || ntt_domain_init(&cd, L, NTT_ROOTS_ARKWORKS, &e) != PM_OK) { GT_CHECK(0, "domains 2^%u", L); gpu_ntt_domain_free(d); return; }
+    fr_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *a), *c = malloc(n * sizeof *a), *h = malloc(n * sizeof *a);
+    fr_t *x = malloc(n * sizeof *a), *y = malloc(n * sizeof *a), *z = malloc(n * sizeof *a), *ref = malloc(n * sizeof *a);
+    rand_vec(a, n);
+    rand_vec(b, n);
+    if (sat) {
+        PM_TEST_OMP_FOR
+        for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
+    } else {
+        rand_vec(c, n);
+    }
+    /* CPU: the fused H, and (small sizes) the prover's sequence itself */
+    memcpy(x, a, n * sizeof *x); memcpy(y, b, n * sizeof *y); memcpy(z, c, n * sizeof *z);
+    double t0 = gt_now();
+    pm_status cst = ntt_bellperson_h(ref, n, x, y, z, &cd, &e);
+    double t_cpu = gt_now() - t0;
+    GT_CHECK(sat ? cst == PM_OK : (L == 0 || cst == PM_ERR_UNSATISFIED), "2^%u CPU ntt_bellperson_h status %d", L, (int)cst);
+    if (L <= 16) {
+        bellperson_seq(h, a, b, c, &cd);
+        size_t bad = first_diff(h, ref, n);
+        GT_CHECK(bad == (size_t)-1, "2^%u CPU ntt_bellperson_h != prover_bellperson sequence at %zu", L, bad);
+    }
+    /* GPU from host arrays */
+    pm_status gst = gpu_bellperson_h_host(h, a, b, c, n, d, &e);
+    float ms = gpu_ntt_last_ms(d);
+    if (sat) GT_OK(gst, e);
+    else GT_CHECK(gst == PM_ERR_UNSATISFIED, "2^%u random c: gpu status %s, want PM_ERR_UNSATISFIED", L, pm_status_name(gst));
+    size_t bad = first_diff(h, ref, n);
+    GT_CHECK(bad == (size_t)-1, "2^%u (%s): GPU bellperson H != CPU at %zu", L, sat ? "satisfied" : "random", bad);
+    if (sat) GT_CHECK(fr_is_zero(&h[n - 1]), "2^%u: coefficient n-1 not zero", L);
+    /* GPU from device buffers (the entry the prover uses) */
+    if (sat) {
+        void *buf[3];
+        GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
+        GT_OK(gpu_copy_to_device(buf[0], a, n * sizeof *a, &e), e);
+        GT_OK(gpu_copy_to_device(buf[1], b, n * sizeof *a, &e), e);
+        GT_OK(gpu_copy_to_device(buf[2], c, n * sizeof *a, &e), e);
+        GT_OK(gpu_bellperson_h(buf[0], buf[1], buf[2], n, d, &e), e);
+        GT_OK(gpu_copy_from_device(x, buf[0], n * sizeof *x, &e), e);
+        bad = first_diff(x, ref, n);
+        GT_CHECK(bad == (size_t)-1, "2^%u device entry != CPU at %zu", L, bad);
+        /* bad arguments */
+        GT_CHECK(gpu_bellperson_h(buf[0], buf[0], buf[2], n, d, &e) == PM_ERR_ARG, "aliasing accepted");
+        GT_CHECK(gpu_bellperson_h(buf[0], buf[1], buf[2], n / 2 ? n / 2 : 2, d, &e) == PM_ERR_ARG, "wrong n accepted");
+    }
+    printf("bellperson H 2^%-2u %-9s %s  (device %.3f ms, CPU fused %.3f s)\n", L, sat ? "satisfied" : "random",
+           bad == (size_t)-1 ? "ok" : "MISMATCH", ms, t_cpu);
+    free(a); free(b); free(c); free(h); free(x); free(y); free(z); free(ref);
+    ntt_domain_free(&cd);
+    gpu_ntt_domain_free(d);
+}
+
+int main(int argc, char **argv) {
+    int max_log = argc > 1 ? atoi(argv[1]) : 22, extra = argc > 2 ? atoi(argv[2]) : 0;
+    if (gpu_available() == 0) {
+        printf("SKIPPED: no CUDA device or driver\n");
+        return 77;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    gt_seed();
+    for (int L = 1; L <= max_log; L++) {
+        test_size((unsigned)L, 1);
+        if (L <= 3 || L == 12 || L == max_log) test_size((unsigned)L, 0);
+    }
+    if (extra > max_log && extra <= 28) test_size((unsigned)extra, 1);
+    { /* a domain from 5 is refused */
+        pm_error e;
+        gpu_ntt_domain *d5 = NULL;
+        GT_OK(gpu_ntt_domain_init(&d5, 4, 5, &e), e);
+        fr_t v[16];
+        for (int i = 0; i < 16; i++) v[i] = FR_ONE;
+        GT_CHECK(gpu_bellperson_h_host(v, v, v, v, 16, d5, &e) == PM_ERR_ARG, "roots from 5 accepted");
+        gpu_ntt_domain_free(d5);
+    }
+    printf("%s: %d failure(s)\n", gt_failures ? "FAILED" : "PASSED", gt_failures);
+    return gt_failures ? 1 : 0;
+}
