@@ -65,6 +65,9 @@ if [ -n "$NTT_LOGS" ] && [ -x "$OURS/bench_gpu_ntt" ]; then
   sed -nE 's/^\| 2\^([0-9]+) \| ([0-9.]+) \(([0-9.]+)\) ms \|.*/proofmill\tntt\t\1\tuniform\t\2\t\3/p' "$TMP/ntt.log" >> "$TMP/ours.tsv"
 fi
 
+# keep the full logs where the caller collects them
+if [ -n "${OUT:-}" ]; then for f in sppark ours ntt; do [ -f "$TMP/$f.log" ] && cp "$TMP/$f.log" "$OUT/vs_$f.log"; done; fi
+
 # one table: proofmill rows first, sppark's matching row and the ratio beside
 {
   [ -f "$TMP/ours.tsv" ] && awk -F'\t' '$1 == "proofmill" { print $1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6 }' "$TMP/ours.tsv"
