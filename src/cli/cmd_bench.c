@@ -31,6 +31,10 @@
 #include "engine/backend_groth16.h"
 #include "engine/backend_porep.h"
 #include "engine/engine.h"
+#include "util/base64.h"
+#include "util/file.h"
+#include "util/outfile.h"
+#include "util/clock.h"
 
 #define MAX_WITNESSES 256
 
@@ -64,42 +68,10 @@ typedef struct {
     char **porep_keys;
 } bench_t;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static char *b64_encode(const unsigned char *in, size_t n) {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *o = malloc(4 * ((n + 2) / 3) + 1);
-    if (!o) return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        o[k++] = tab[v >> 18 & 63];
-        o[k++] = tab[v >> 12 & 63];
-        o[k++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
-        o[k++] = i + 2 < n ? tab[v & 63] : '=';
-    }
-    o[k] = 0;
-    return o;
-}
-
+/* the whole file at path (NULL when unreadable) */
 static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    char *b = NULL;
+    return pm_file_read_all(&b, len, path, 0, 0, NULL) == PM_OK ? (unsigned char *)b : NULL;
 }
 
 /* One proof through the embedded engine. */
@@ -225,10 +197,10 @@ static void *client_main(void *arg) {
         pthread_mutex_unlock(&b->mu);
         result_t r = {0};
         char emsg[1400] = "";
-        double t = now_s();
+        double t = pm_now_s();
         if (b->daemon) prove_daemon(b, i, &r, emsg, sizeof emsg);
         else prove_embedded(b, i, &r, emsg, sizeof emsg);
-        r.wall_ms = (now_s() - t) * 1e3;
+        r.wall_ms = (pm_now_s() - t) * 1e3;
         pthread_mutex_lock(&b->mu);
         b->running--;
         b->res[i] = r;
@@ -253,7 +225,7 @@ static void *monitor_main(void *arg) {
         ts.tv_sec += 5;
         pthread_cond_timedwait(&b->cv, &b->mu, &ts);
         if (b->stop_monitor) break;
-        double el = now_s() - b->t0;
+        double el = pm_now_s() - b->t0;
         if (el >= 5)
             fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min\n", b->done,
                     b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0);
@@ -293,19 +265,27 @@ static int write_trace(bench_t *b) {
     }
     if (!trace) return -1;
     int rc = 0;
+    pm_error err;
+    pm_error_clear(&err);
     if (b->trace_out) {
-        FILE *f = fopen(b->trace_out, "w");
-        if (!f || fputs(trace, f) < 0) rc = -1;
-        if (f) fclose(f);
-        if (!rc) printf("trace: %s (open in chrome://tracing or ui.perfetto.dev)\n", b->trace_out);
+        if (pm_write_file(b->trace_out, trace, strlen(trace), &err) != PM_OK) {
+            pm_cli_fail(&err);
+            rc = -1;
+        } else {
+            printf("trace: %s (open in chrome://tracing or ui.perfetto.dev)\n", b->trace_out);
+        }
     }
     if (b->svg_out) {
-        FILE *f = fopen(b->svg_out, "w");
-        pm_error err;
-        pm_error_clear(&err);
-        if (!f || pm_timeline_svg(f, trace, "proofmill bench", &err) != PM_OK) rc = -1;
-        if (f) fclose(f);
-        if (!rc) printf("timeline: %s\n", b->svg_out);
+        pm_outfile o;
+        pm_status st = pm_outfile_open(&o, b->svg_out, &err);
+        if (!st && (st = pm_timeline_svg(o.f, trace, "proofmill bench", &err)) != PM_OK) pm_outfile_abort(&o);
+        else if (!st) st = pm_outfile_commit(&o, &err);
+        if (st) {
+            pm_cli_fail(&err);
+            rc = -1;
+        } else {
+            printf("timeline: %s\n", b->svg_out);
+        }
     }
     free(trace);
     return rc;
@@ -433,7 +413,7 @@ static int cmd_bench(int argc, char **argv) {
             size_t len;
             unsigned char *bytes = slurp(b.witness[w], &len);
             if (!bytes) return pm_cli_usage("bench: cannot read %s", b.witness[w]);
-            b.b64[w] = b64_encode(bytes, len);
+            b.b64[w] = pm_base64_encode_alloc(bytes, len);
             free(bytes);
         }
     }
@@ -443,7 +423,7 @@ static int cmd_bench(int argc, char **argv) {
            b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name, b.key);
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
-    b.t0 = now_s();
+    b.t0 = pm_now_s();
     pthread_t mon;
     int mon_ok = pthread_create(&mon, NULL, monitor_main, &b) == 0;
     pthread_t *th = calloc((size_t)b.conc, sizeof *th);
@@ -452,7 +432,7 @@ static int cmd_bench(int argc, char **argv) {
         if (pthread_create(&th[t], NULL, client_main, &b) == 0) started++;
     if (!started) client_main(&b);
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
-    double wall = now_s() - b.t0;
+    double wall = pm_now_s() - b.t0;
     pthread_mutex_lock(&b.mu);
     b.stop_monitor = 1;
     pthread_cond_broadcast(&b.cv);

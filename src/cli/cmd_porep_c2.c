@@ -34,12 +34,8 @@
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "util/file.h"
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/outfile.h"
+#include "util/clock.h"
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -57,11 +53,11 @@ static int c2_circuit_record(int argc, char **argv) {
         return pm_cli_fail(&err);
     r1cs_t cs = {0};
     uint32_t nin;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     pm_status st = pm_csr_save(outp, &cs, nin, bytes, &err);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     if (st) {
         r1cs_free(&cs);
         return pm_cli_fail(&err);
@@ -100,10 +96,10 @@ static int c2_params_setup(int argc, char **argv) {
     mkdir(dir, 0755);
     r1cs_t cs = {0};
     uint32_t nin;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     int rc = PM_EXIT_USAGE;
     bp_params_t p = {0};
     groth16_toxic_t tox;
@@ -114,7 +110,7 @@ static int c2_params_setup(int argc, char **argv) {
         goto out;
     }
     memset(&tox, 0, sizeof tox);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
     if (params_write(path, &p, &err)) {
         pm_cli_fail(&err);
@@ -269,14 +265,9 @@ static int c2_prove(int argc, char **argv) {
         uint8_t *proof = NULL;
         uint32_t np = 0;
         if (c2_prove_engine(&proof, &np, c1p, dir, threads, have_seed ? &seed : NULL, &err)) return pm_cli_fail(&err);
-        FILE *o = fopen(outp, "wb");
-        int bad = !o || fwrite(proof, 192, np, o) != np;
-        if (o && fclose(o)) bad = 1;
+        pm_status wst = pm_write_file(outp, proof, (size_t)192 * np, &err);
         free(proof);
-        if (bad) {
-            fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
-            return PM_EXIT_USAGE;
-        }
+        if (wst) return pm_cli_fail(&err);
         fprintf(stderr, "porep prove --engine: %u partition(s) -> %s (%u bytes), verified with the .vk\n", np, outp,
                 192 * np);
         return PM_EXIT_OK;
@@ -290,7 +281,7 @@ static int c2_prove(int argc, char **argv) {
     int rc = PM_EXIT_USAGE;
     pm_porep_shape s;
     char stem[256], path[4096];
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
         pm_porep_shape_for_size(&s, c1.sector_size, &err) ||
         fil_porep_param_stem(stem, sizeof stem, c1.sector_size, &err)) {
@@ -298,24 +289,23 @@ static int c2_prove(int argc, char **argv) {
         goto out;
     }
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     if (params_read(&p, path, 0, &err) || load_circuit(&f, &mem, &cs, csr, dir, stem, &s, c1.sector_size, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
-    double t2 = now_s();
+    double t2 = pm_now_s();
     out = malloc((size_t)192 * c1.partitions);
     pm_c2_timings_t tm;
     if (!out || pm_porep_c2_prove(out, &c1, &s, cs, &p, have_seed ? &seed : NULL, threads, &tm, &err)) {
         if (out) pm_cli_fail(&err);
         goto out;
     }
-    FILE *o = fopen(outp, "wb");
-    if (!o || fwrite(out, 192, c1.partitions, o) != c1.partitions || fclose(o)) {
-        fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
+    if (pm_write_file(outp, out, (size_t)192 * c1.partitions, &err)) {
+        pm_cli_fail(&err);
         goto out;
     }
-    double t3 = now_s();
+    double t3 = pm_now_s();
     fprintf(stderr,
             "porep prove: %u partition(s) -> %s (%u bytes); read C1 %.2f s, params + circuit %.2f s, "
             "witness %.2f s, check %.2f s, prove %.2f s, verify %.2f s, total %.2f s\n",
@@ -408,13 +398,13 @@ static int c2_synth(int argc, char **argv) {
     pm_porep_shape s;
     int rc = PM_EXIT_USAGE;
     fr_t *w = NULL, *va = NULL, *vb = NULL, *vc = NULL;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
         pm_porep_shape_for_size(&s, c1.sector_size, &err) || (csr && open_circuit(&f, csr, &s, c1.sector_size, &err))) {
         pm_cli_fail(&err);
         goto out;
     }
-    printf("read C1 (+ map circuit) %.2f s\n", now_s() - t0);
+    printf("read C1 (+ map circuit) %.2f s\n", pm_now_s() - t0);
     if (only != UINT32_MAX && only >= c1.partitions) {
         rc = pm_cli_usage("--partition %u: the C1 has partitions 0..%u", only, c1.partitions - 1);
         goto out;
@@ -445,25 +435,25 @@ static int c2_synth(int argc, char **argv) {
         if (only != UINT32_MAX && k != only) continue;
         size_t n_w;
         uint32_t nin;
-        double a = now_s();
+        double a = pm_now_s();
         if (pm_porep_witness_into(w, cap, &n_w, &nin, &s, &c1, k, 0, &err)) {
             pm_cli_fail(&err);
             goto out;
         }
-        double b = now_s(), c = b, d = b;
+        double b = pm_now_s(), c = b, d = b;
         if (spmv) {
             if (r1cs_spmv(va, vb, vc, n, &f.cs, w, n_w, &err)) {
                 pm_cli_fail(&err);
                 goto out;
             }
-            c = now_s();
+            c = pm_now_s();
             size_t bad = n;
             for (size_t r = 0; r < n && bad == n; r++) {
                 fr_t ab;
                 fr_mul(&ab, &va[r], &vb[r]);
                 if (!fr_eq(&ab, &vc[r])) bad = r;
             }
-            d = now_s();
+            d = pm_now_s();
             if (bad != n) {
                 fprintf(stderr, "proofmill: partition %u: constraint %zu not satisfied\n", k, bad);
                 goto out;
@@ -477,12 +467,12 @@ static int c2_synth(int argc, char **argv) {
         }
         if (stream) {
             uint64_t fb, nb;
-            double e = now_s();
+            double e = pm_now_s();
             if (pm_porep_check_streaming(&fb, &nb, &s, &c1, k, &err)) {
                 pm_cli_fail(&err);
                 goto out;
             }
-            printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, now_s() - e);
+            printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, pm_now_s() - e);
         }
     }
     if (done > 1) {

@@ -36,18 +36,14 @@
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
 #include "util/file.h"
+#include "util/outfile.h"
+#include "util/clock.h"
 
 #define PROVE_USAGE                                                                           \
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
     "[--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [--gpu | --cpu] [-v]"
 #define VERIFY_USAGE "groth16 verify verification_key.json public.json proof.json"
 #define EXPORT_VK_USAGE "groth16 export-vk circuit.zkey verification_key.json"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Refuse an output that is one of the inputs or another output (it would be overwritten and the
  * input lost), or an existing directory; fill err and return its status. */
@@ -185,13 +181,13 @@ static int cmd_prove(int argc, char **argv) {
     r1cs_t cs = {0};
     char *proof_text = NULL, *public_text = NULL;
     fr_t *pub = NULL;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (zkey_read(&zk, zkey_path, ZKEY_SKIP_COEFS_LIST, &err)) goto out;
-    double t1 = now_s();
+    double t1 = pm_now_s();
     if (wtns_read(&w, wtns_path, &err)) goto out;
     if (zkey_check_witness(&zk, &w, wtns_path, &err)) goto out;
     if (r1cs_path && r1cs_read(&cs, r1cs_path, &err)) goto out;
-    double t2 = now_s();
+    double t2 = pm_now_s();
 
     groth16_prove_opts_t opts = {.threads = (unsigned)threads,
                                  .r1cs = r1cs_path ? &cs : NULL,
@@ -222,10 +218,11 @@ static int cmd_prove(int argc, char **argv) {
      * on disk always has its public.json beside it */
     {
         const char *paths[2] = {public_path, proof_path};
-        const char *texts[2] = {public_text, proof_text};
-        if (groth16_write_text_files(2, paths, texts, &err)) goto out;
+        const void *texts[2] = {public_text, proof_text};
+        const size_t lens[2] = {(size_t)-1, (size_t)-1};
+        if (pm_write_files(2, paths, texts, lens, &err)) goto out;
     }
-    double t3 = now_s();
+    double t3 = pm_now_s();
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",
@@ -309,7 +306,7 @@ static int cmd_export_vk(int argc, char **argv) {
         pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
         goto out;
     }
-    if (groth16_write_text_file(argv[2], text, &err)) goto out;
+    if (pm_write_file(argv[2], text, strlen(text), &err)) goto out;
     rc = PM_EXIT_OK;
 out:
     if (rc) pm_cli_fail(&err);

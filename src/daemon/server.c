@@ -34,6 +34,8 @@
 #include "engine/backend_groth16.h"
 #include "engine/backend_porep.h"
 #include "engine/engine.h"
+#include "util/base64.h"
+#include "util/strbuf.h"
 
 enum { LOG_ERROR = 0, LOG_WARN = 1, LOG_INFO = 2, LOG_DEBUG = 3 };
 
@@ -76,39 +78,6 @@ static void dlog(pm_daemon *d, int level, const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "%s proofmill[%d] %s: %s\n", ts, (int)getpid(), names[level], msg);
-}
-
-/* ---------------------------------------------------------------- base64 */
-
-int pm_base64_decode(const char *in, size_t n, uint8_t **out, size_t *len) {
-    while (n && in[n - 1] == '=') n--;
-    if (n % 4 == 1) return -1;
-    uint8_t *o = malloc(n / 4 * 3 + 3);
-    if (!o) return -1;
-    size_t k = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)in[i], v;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '+') v = 62;
-        else if (c == '/') v = 63;
-        else {
-            free(o);
-            return -1;
-        }
-        acc = (acc << 6) | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            o[k++] = (uint8_t)(acc >> bits);
-        }
-    }
-    *out = o;
-    *len = k;
-    return 0;
 }
 
 /* ---------------------------------------------------------------- responses */
@@ -172,6 +141,7 @@ static unsigned status_for(pm_status st) {
     case PM_ERR_MISMATCH:
     case PM_ERR_UNSATISFIED: return 422;
     case PM_ERR_NOMEM: return 507;
+    case PM_ERR_BUSY:
     case PM_ERR_CANCELLED: return 503;
     default: return 500;
     }
@@ -356,7 +326,8 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         } else {
             uint8_t *bytes;
             size_t len;
-            if (pm_base64_decode(json_string_value(b), json_string_length(b), &bytes, &len) != 0) {
+            if (pm_base64_decode(&bytes, &len, json_string_value(b), json_string_length(b), PM_BASE64_PAD_OPTIONAL,
+                                 NULL) != PM_OK) {
                 *ret = send_error(d, c, 400, "bad-base64", "inputs[%zu].wtns_b64 is not valid base64", i);
                 parsed_free(p);
                 return -1;
@@ -403,11 +374,7 @@ static enum MHD_Result h_submit(pm_daemon *d, struct MHD_Connection *c, const re
     pm_status st = pm_engine_submit(d->engine, &pj.spec, &id, &err);
     parsed_free(&pj);
     json_decref(root);
-    if (st != PM_OK) {
-        if (st == PM_ERR_ARG && strstr(err.msg, "too many jobs"))
-            return send_error(d, c, 503, "busy", "%s", err.msg);
-        return send_pm_error(d, c, &err);
-    }
+    if (st != PM_OK) return send_pm_error(d, c, &err); /* PM_ERR_BUSY (jobs.max): 503 busy */
     dlog(d, LOG_DEBUG, "job %" PRIu64 " submitted (%zu partitions)", id, pj.n);
     pm_job_info info;
     double wait = pj.has_wait ? pj.wait_s : d->cfg.http_max_wait_s;
@@ -506,14 +473,8 @@ static json_t *status_json(pm_daemon *d) {
 static char *metrics_text(pm_daemon *d) {
     pm_engine_status st;
     pm_engine_get_status(d->engine, &st);
-    size_t cap = 8192 + 256 * (st.n_devices + st.n_keys);
-    char *b = malloc(cap);
-    if (!b) {
-        pm_engine_status_free(&st);
-        return NULL;
-    }
-    size_t n = 0;
-#define M(...) n += (size_t)snprintf(b + n, n < cap ? cap - n : 0, __VA_ARGS__)
+    pm_strbuf b = {0};
+#define M(...) pm_sb_printf(&b, __VA_ARGS__)
     M("# HELP proofmill_jobs_submitted_total Jobs accepted by the engine.\n# TYPE proofmill_jobs_submitted_total counter\n");
     M("proofmill_jobs_submitted_total %" PRIu64 "\n", st.submitted);
     M("# HELP proofmill_jobs_finished_total Jobs that reached a final state.\n# TYPE proofmill_jobs_finished_total counter\n");
@@ -573,8 +534,7 @@ static char *metrics_text(pm_daemon *d) {
       "proofmill_uptime_seconds %.3f\n", st.uptime_s);
 #undef M
     pm_engine_status_free(&st);
-    if (n >= cap) b[cap - 1] = 0;
-    return b;
+    return pm_sb_take(&b);
 }
 
 static enum MHD_Result h_keys(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int preload) {

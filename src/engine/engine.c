@@ -62,23 +62,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+#include "util/strbuf.h"
+#include "util/sysmem.h"
+
 /* ---------------------------------------------------------------- small helpers */
-
-static int64_t now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static void deadline_from_us(struct timespec *ts, int64_t us_from_now) {
-    clock_gettime(CLOCK_MONOTONIC, ts);
-    ts->tv_sec += us_from_now / 1000000;
-    ts->tv_nsec += (us_from_now % 1000000) * 1000;
-    if (ts->tv_nsec >= 1000000000) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000;
-    }
-}
 
 static char *dup_str(const char *s) {
     if (!s) return NULL;
@@ -275,49 +263,15 @@ static void trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint3
     pthread_mutex_unlock(&e->trace_mu);
 }
 
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 4096;
-        while (nc < b->n + (size_t)k + 1) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 char *pm_engine_trace_json(pm_engine *e) {
     if (!e || !e->trace) return NULL;
-    sbuf b = {0};
-    sb_printf(&b, "{\"traceEvents\":[");
+    pm_strbuf b = {0};
+    pm_sb_printf(&b, "{\"traceEvents\":[");
     int first = 1;
     for (unsigned w = 0; w < e->n_workers; w++) {
-        sb_printf(&b, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+        pm_sb_printf(&b, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
                   first ? "" : ",", e->workers[w].tid, e->workers[w].name);
-        sb_printf(&b, ",{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+        pm_sb_printf(&b, ",{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
                   e->workers[w].tid, e->workers[w].tid);
         first = 0;
     }
@@ -325,7 +279,7 @@ char *pm_engine_trace_json(pm_engine *e) {
     size_t cap = e->cfg.trace_max_events;
     for (size_t i = 0; i < e->trace_n; i++) {
         const trace_ev *ev = &e->trace[(e->trace_head + i) % cap];
-        sb_printf(&b,
+        pm_sb_printf(&b,
                   "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%" PRId64
                   ",\"dur\":%" PRId64 ",\"args\":{\"job\":%" PRIu64 ",\"partition\":%u}}",
                   first ? "" : ",", stage_names[ev->stage], stage_names[ev->stage], ev->tid,
@@ -333,46 +287,8 @@ char *pm_engine_trace_json(pm_engine *e) {
         first = 0;
     }
     pthread_mutex_unlock(&e->trace_mu);
-    sb_printf(&b, "],\"displayTimeUnit\":\"ms\"}");
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p;
-}
-
-/* ---------------------------------------------------------------- system memory */
-
-static uint64_t read_u64_file(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char buf[64] = {0};
-    uint64_t v = 0;
-    if (fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9') v = strtoull(buf, NULL, 10);
-    fclose(f);
-    return v;
-}
-
-uint64_t pm_sys_memory_bytes(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    uint64_t phys = (pages > 0 && psz > 0) ? (uint64_t)pages * (uint64_t)psz : 0;
-    uint64_t cg = read_u64_file("/sys/fs/cgroup/memory.max"); /* "max" reads as 0 */
-    if (cg && (!phys || cg < phys)) phys = cg;
-    return phys;
-}
-
-void pm_proc_rss(uint64_t *rss, uint64_t *peak) {
-    *rss = 0;
-    *peak = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long kb;
-        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = kb * 1024ull;
-        else if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = kb * 1024ull;
-    }
-    fclose(f);
+    pm_sb_printf(&b, "],\"displayTimeUnit\":\"ms\"}");
+    return pm_sb_take(&b);
 }
 
 /* ---------------------------------------------------------------- queues */
@@ -468,7 +384,7 @@ static int key_make_room(pm_engine *e, uint64_t need, const keyent *keep) {
 static void key_unref(pm_engine *e, keyent *k) {
     if (!k) return;
     if (k->refs) k->refs--;
-    k->last_used_us = now_us();
+    k->last_used_us = pm_now_us();
     if (k->refs == 0 && k->state == KEY_FAILED) key_unlink_free(e, k);
     pthread_cond_broadcast(&e->cv_house);
 }
@@ -477,19 +393,19 @@ static void key_unref(pm_engine *e, keyent *k) {
  * *waited_us = time spent loading or waiting. */
 static pm_status key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid, int64_t *waited_us,
                             pm_error *err) {
-    int64_t t0 = now_us();
+    int64_t t0 = pm_now_us();
     pthread_mutex_lock(&e->mu);
     while (k->state == KEY_LOADING) pthread_cond_wait(&e->cv_keys, &e->mu);
     if (k->state == KEY_READY) {
         k->hits++;
         pthread_mutex_unlock(&e->mu);
-        *waited_us = now_us() - t0;
+        *waited_us = pm_now_us() - t0;
         return PM_OK;
     }
     if (k->state == KEY_FAILED) {
         if (err) *err = k->err;
         pthread_mutex_unlock(&e->mu);
-        *waited_us = now_us() - t0;
+        *waited_us = pm_now_us() - t0;
         return k->err.code ? k->err.code : PM_ERR_INTERNAL;
     }
     k->state = KEY_LOADING;
@@ -503,7 +419,7 @@ static pm_status key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
     pm_status st = path ? e->be.load_key(e->be.self, path, &key, &bytes, &lerr)
                         : pm_error_set(&lerr, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     free(path);
-    int64_t t1 = now_us();
+    int64_t t1 = pm_now_us();
     trace_add(e, tid, ST_SRS, jid, 0, t0, t1);
 
     pthread_mutex_lock(&e->mu);
@@ -566,7 +482,7 @@ typedef struct done_note {
 static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
     if (j->state >= PM_JOB_DONE) return 0;
     j->state = st;
-    j->t_done = now_us();
+    j->t_done = pm_now_us();
     if (j->t_first == 0) j->t_first = j->t_done;
     for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
         budget_release(e, j->parts[p].reserved);
@@ -677,7 +593,7 @@ static void admit_locked(pm_engine *e) {
             nk->path = p;
             nk->bytes = key_need; /* resident + load transient until the load returns */
             nk->state = KEY_EMPTY;
-            nk->last_used_us = now_us();
+            nk->last_used_us = pm_now_us();
             nk->next = e->keys;
             e->keys = nk;
             budget_charge(e, nk->bytes);
@@ -718,9 +634,9 @@ int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
 
 void pm_gpu_slot_enter(pm_gpu_slot *s) {
     if (s->inside) return;
-    s->t_req = now_us();
+    s->t_req = pm_now_us();
     pthread_mutex_lock(&s->dev->lock);
-    s->t_enter = now_us();
+    s->t_enter = pm_now_us();
     s->wait_us += s->t_enter - s->t_req;
     s->inside = 1;
     atomic_store(&s->dev->busy, 1);
@@ -728,7 +644,7 @@ void pm_gpu_slot_enter(pm_gpu_slot *s) {
 
 void pm_gpu_slot_leave(pm_gpu_slot *s) {
     if (!s->inside) return;
-    int64_t t = now_us();
+    int64_t t = pm_now_us();
     atomic_store(&s->dev->busy, 0);
     atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
     s->inside = 0;
@@ -760,7 +676,7 @@ static void *synth_main(void *arg) {
         e->synth_inflight++; /* take a synthesis permit */
         e->synth_busy++;
         j->parts[it.part].stage = PART_SYNTH;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         if (!j->t_first) j->t_first = t0;
         keyent *k = j->key;
         pthread_mutex_unlock(&e->mu);
@@ -770,10 +686,10 @@ static void *synth_main(void *arg) {
         int64_t waited = 0;
         void *prepared = NULL;
         pm_status st = key_ensure(e, k, w->tid, j->id, &waited, &err);
-        int64_t ts = now_us();
+        int64_t ts = pm_now_us();
         if (st == PM_OK)
             st = e->be.synthesize(e->be.self, k->key, j->inputs, j->n_inputs, it.part, &prepared, &err);
-        int64_t t1 = now_us();
+        int64_t t1 = pm_now_us();
         trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
 
         pthread_mutex_lock(&e->mu);
@@ -848,10 +764,10 @@ static void *gpu_main(void *arg) {
         pm_error err;
         pm_error_clear(&err);
         void *pending = NULL;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         pm_status st = e->be.gpu_start(e->be.self, key, prepared, &slot, &pending, &err);
         pm_gpu_slot_leave(&slot); /* in case the backend returned inside */
-        int64_t t1 = now_us();
+        int64_t t1 = pm_now_us();
         trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
 
         pthread_mutex_lock(&e->mu);
@@ -903,7 +819,7 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
     pm_error_clear(&err);
     pm_status st = PM_OK;
     char **json = calloc(n, sizeof *json);
-    int64_t t0 = now_us();
+    int64_t t0 = pm_now_us();
     if (!json) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory assembling");
     for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
         st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
@@ -918,7 +834,7 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
         json[p] = e->be.proof_json(e->be.self, j->parts[p].proof);
         if (!json[p]) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     }
-    int64_t t1 = now_us();
+    int64_t t1 = pm_now_us();
     trace_add(e, w->tid, ST_VERIFY, j->id, 0, t0, t1);
     pthread_mutex_lock(&e->mu);
     j->verify_us = t1 - t0;
@@ -973,9 +889,9 @@ static void *fin_main(void *arg) {
         pm_error err;
         pm_error_clear(&err);
         void *proof = NULL;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         pm_status st = e->be.finalize(e->be.self, key, pending, &proof, &err);
-        int64_t t1 = now_us();
+        int64_t t1 = pm_now_us();
         trace_add(e, w->tid, ST_FIN, j->id, it.part, t0, t1);
 
         pthread_mutex_lock(&e->mu);
@@ -1012,10 +928,10 @@ static void *house_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     while (!e->stop) {
         struct timespec ts;
-        deadline_from_us(&ts, 1000000);
+        pm_deadline_us(&ts, 1000000);
         pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
         if (e->stop) break;
-        int64_t t = now_us();
+        int64_t t = pm_now_us();
         if (e->cfg.key_idle_evict_s) {
             for (keyent *k = e->keys, *nx; k; k = nx) {
                 nx = k->next;
@@ -1103,7 +1019,7 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         e->budget = phys > cfg->memory_margin ? phys - cfg->memory_margin : phys / 2;
     }
     e->next_id = 1;
-    e->t_start = now_us();
+    e->t_start = pm_now_us();
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->trace_mu, NULL);
     pthread_condattr_t ca;
@@ -1277,12 +1193,12 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     if (inflight >= e->cfg.max_jobs) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
+        return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
     }
     j->id = e->next_id++;
     j->seq = e->next_seq++;
     j->state = PM_JOB_QUEUED;
-    j->t_submit = now_us();
+    j->t_submit = pm_now_us();
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     j->submit_unix_ms = (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000;
@@ -1346,7 +1262,7 @@ static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info
     info->partitions_done = j->n_finalized;
     info->working_set_bytes = job_need_bytes(j);
     info->submit_unix_ms = (uint64_t)j->submit_unix_ms;
-    int64_t end = j->t_done ? j->t_done : now_us();
+    int64_t end = j->t_done ? j->t_done : pm_now_us();
     info->t.queue_ms = ((j->t_first ? j->t_first : end) - j->t_submit) / 1000.0;
     info->t.srs_load_ms = j->srs_load_us / 1000.0;
     info->t.synth_ms = j->synth_us / 1000.0;
@@ -1376,7 +1292,7 @@ void pm_job_info_free(pm_job_info *info) {
 
 pm_status pm_engine_wait(pm_engine *e, uint64_t id, int64_t timeout_ms, pm_job_info *info) {
     struct timespec dl;
-    if (timeout_ms > 0) deadline_from_us(&dl, timeout_ms * 1000);
+    if (timeout_ms > 0) pm_deadline_us(&dl, timeout_ms * 1000);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         job *j = job_find(e, id);
@@ -1427,7 +1343,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     st->reserved_peak_bytes = e->reserved_peak;
     st->rss_bytes = rss;
     st->rss_peak_bytes = peak;
-    int64_t t = now_us();
+    int64_t t = pm_now_us();
     st->uptime_s = (t - e->t_start) / 1e6;
     st->total_synth_ms = e->tot_synth_us / 1000.0;
     st->total_gpu_ms = e->tot_gpu_us / 1000.0;
@@ -1515,7 +1431,7 @@ pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
         }
         k->path = p;
         k->bytes = est;
-        k->last_used_us = now_us();
+        k->last_used_us = pm_now_us();
         k->next = e->keys;
         e->keys = k;
         budget_charge(e, est);

@@ -20,6 +20,7 @@
 
 #include "engine/backend.h"
 #include "util/error.h"
+#include "util/sysmem.h" /* pm_sys_memory_bytes, pm_proc_rss: the budget's probes */
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,8 +115,8 @@ void pm_engine_destroy(pm_engine *engine);
 
 /* Queue a job. Runs backend->plan in the caller's thread, so bad paths and malformed inputs fail
  * here. *id = the job id (> 0). Errors: the plan's errors; PM_ERR_NOMEM when the job alone needs more
- * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_ARG when max_jobs are in flight or
- * the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
+ * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_BUSY when max_jobs are in flight
+ * (retry later); PM_ERR_ARG when the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
 pm_status pm_engine_submit(pm_engine *engine, const pm_job_spec *spec, uint64_t *id, pm_error *err);
 
 /* Cancel: a queued job is removed at once; a running one stops at its next stage boundary (work in
@@ -177,11 +178,6 @@ pm_status pm_engine_evict_key(pm_engine *engine, const char *key_path, pm_error 
 /* Chrome trace JSON ({"traceEvents":[...]}: one "X" event per stage per worker, tid = worker, plus
  * thread_name metadata), malloc'd (caller frees); NULL when tracing is off or on OOM. */
 char *pm_engine_trace_json(pm_engine *engine);
-
-/* Physical memory bytes (min of RAM and the cgroup limit) and this process's RSS / peak RSS from
- * /proc/self/status (0 when unreadable). */
-uint64_t pm_sys_memory_bytes(void);
-void pm_proc_rss(uint64_t *rss_bytes, uint64_t *peak_bytes);
 
 #ifdef __cplusplus
 }

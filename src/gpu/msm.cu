@@ -591,7 +591,7 @@ extern "C" pm_status gpu_msm_g1(g1_jac_t *r, const gpu_g1_bases *cb, size_t firs
         PMCU(cudaStreamSynchronize(st));
         level++;
         if (mx <= 1) break;
-        if (level > 40) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "gpu_msm_g1: accumulation does not converge");
+        if (level > 40) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "gpu_msm_g1: accumulation does not converge (%s:%d)", __FILE__, __LINE__);
     }
     PMCU(cudaEventRecord(b->ev[4], st));
 

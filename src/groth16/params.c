@@ -13,6 +13,7 @@
 
 #include "curve/encoding.h"
 #include "util/file.h"
+#include "util/outfile.h"
 #include "util/parallel.h"
 
 /* alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */

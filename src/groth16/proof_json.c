@@ -5,20 +5,16 @@
  */
 #include "groth16/proof_json.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "field/fp12.h"
 #include "field/fp2.h"
 #include "pairing/pairing.h"
 #include "util/file.h"
+#include "util/strbuf.h"
 
 /* ---------------------------------------------------------------------------------------------
  * decimal <-> little-endian limbs
@@ -130,56 +126,32 @@ pm_status groth16_fr_from_decimal(fr_t *r, const char *s, const char *file, cons
  * writers
  * ------------------------------------------------------------------------------------------- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s) {
-    size_t n = strlen(s);
-    if (b->oom) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (b->len + n + 1 > cap) cap *= 2;
-        char *nb = realloc(b->buf, cap);
-        if (!nb) {
-            b->oom = 1;
-            return;
-        }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, s, n + 1);
-    b->len += n;
-}
-
-static void sb_indent(sbuf *b, int level) {
-    for (int i = 0; i < level; i++) sb_put(b, " ");
+static void sb_indent(pm_strbuf *b, int level) {
+    for (int i = 0; i < level; i++) pm_sb_put(b, " ");
 }
 
 /* one array of string elements at indentation level `level` (the '[' already placed) */
-static void sb_str_array(sbuf *b, int level, const char *const *items, size_t n, int last) {
-    sb_put(b, "[\n");
+static void sb_str_array(pm_strbuf *b, int level, const char *const *items, size_t n, int last) {
+    pm_sb_put(b, "[\n");
     for (size_t i = 0; i < n; i++) {
         sb_indent(b, level + 1);
-        sb_put(b, "\"");
-        sb_put(b, items[i]);
-        sb_put(b, i + 1 < n ? "\",\n" : "\"\n");
+        pm_sb_put(b, "\"");
+        pm_sb_put(b, items[i]);
+        pm_sb_put(b, i + 1 < n ? "\",\n" : "\"\n");
     }
     sb_indent(b, level);
-    sb_put(b, last ? "]\n" : "],\n");
+    pm_sb_put(b, last ? "]\n" : "],\n");
 }
 
-static void sb_key(sbuf *b, int level, const char *key) {
+static void sb_key(pm_strbuf *b, int level, const char *key) {
     sb_indent(b, level);
-    sb_put(b, "\"");
-    sb_put(b, key);
-    sb_put(b, "\": ");
+    pm_sb_put(b, "\"");
+    pm_sb_put(b, key);
+    pm_sb_put(b, "\": ");
 }
 
 /* a G1 point as the array value at `level` ('[' continues the current line) */
-static void sb_g1_value(sbuf *b, int level, const g1_affine_t *p, int last) {
+static void sb_g1_value(pm_strbuf *b, int level, const g1_affine_t *p, int last) {
     char x[GROTH16_DEC_MAX], y[GROTH16_DEC_MAX];
     const char *items[3] = {x, y, "1"};
     if (g1_affine_is_infinity(p)) {
@@ -194,7 +166,7 @@ static void sb_g1_value(sbuf *b, int level, const g1_affine_t *p, int last) {
 }
 
 /* a G2 point as the array value at `level` */
-static void sb_g2_value(sbuf *b, int level, const g2_affine_t *p, int last) {
+static void sb_g2_value(pm_strbuf *b, int level, const g2_affine_t *p, int last) {
     char c[4][GROTH16_DEC_MAX];
     const char *rows[3][2];
     if (g2_affine_is_infinity(p)) {
@@ -210,68 +182,60 @@ static void sb_g2_value(sbuf *b, int level, const g2_affine_t *p, int last) {
         rows[1][0] = c[2], rows[1][1] = c[3];
         rows[2][0] = "1", rows[2][1] = "0";
     }
-    sb_put(b, "[\n");
+    pm_sb_put(b, "[\n");
     for (int r = 0; r < 3; r++) {
         sb_indent(b, level + 1);
         sb_str_array(b, level + 1, rows[r], 2, r == 2);
     }
     sb_indent(b, level);
-    sb_put(b, last ? "]\n" : "],\n");
+    pm_sb_put(b, last ? "]\n" : "],\n");
 }
 
-static void sb_g1(sbuf *b, const char *key, const g1_affine_t *p) {
+static void sb_g1(pm_strbuf *b, const char *key, const g1_affine_t *p) {
     sb_key(b, 1, key);
     sb_g1_value(b, 1, p, 0);
 }
 
-static void sb_g2(sbuf *b, const char *key, const g2_affine_t *p) {
+static void sb_g2(pm_strbuf *b, const char *key, const g2_affine_t *p) {
     sb_key(b, 1, key);
     sb_g2_value(b, 1, p, 0);
 }
 
 char *groth16_proof_to_json(const groth16_proof_t *proof) {
-    sbuf b = {0};
-    sb_put(&b, "{\n");
+    pm_strbuf b = {0};
+    pm_sb_put(&b, "{\n");
     sb_g1(&b, "pi_a", &proof->a);
     sb_g2(&b, "pi_b", &proof->b);
     sb_g1(&b, "pi_c", &proof->c);
-    sb_put(&b, " \"protocol\": \"groth16\",\n \"curve\": \"bls12381\"\n}");
-    if (b.oom) {
-        free(b.buf);
-        return NULL;
-    }
-    return b.buf;
+    pm_sb_put(&b, " \"protocol\": \"groth16\",\n \"curve\": \"bls12381\"\n}");
+    return pm_sb_take(&b);
 }
 
 char *groth16_public_to_json(const fr_t *x, size_t n) {
-    sbuf b = {0};
+    pm_strbuf b = {0};
     if (n == 0) {
-        sb_put(&b, "[]");
+        pm_sb_put(&b, "[]");
     } else {
         char d[GROTH16_DEC_MAX];
-        sb_put(&b, "[\n");
+        pm_sb_put(&b, "[\n");
         for (size_t i = 0; i < n; i++) {
             groth16_fr_to_decimal(d, &x[i]);
-            sb_put(&b, " \"");
-            sb_put(&b, d);
-            sb_put(&b, i + 1 < n ? "\",\n" : "\"\n");
+            pm_sb_put(&b, " \"");
+            pm_sb_put(&b, d);
+            pm_sb_put(&b, i + 1 < n ? "\",\n" : "\"\n");
         }
-        sb_put(&b, "]");
+        pm_sb_put(&b, "]");
     }
-    if (b.oom) {
-        free(b.buf);
-        return NULL;
-    }
-    return b.buf;
+    return pm_sb_take(&b);
 }
 
 char *groth16_vk_to_json(const groth16_vk_t *vk) {
-    sbuf b = {0};
+    pm_strbuf b = {0};
     char num[32];
     snprintf(num, sizeof num, "%zu", vk->n_public);
-    sb_put(&b, "{\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\",\n \"nPublic\": ");
-    sb_put(&b, num);
-    sb_put(&b, ",\n");
+    pm_sb_put(&b, "{\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\",\n \"nPublic\": ");
+    pm_sb_put(&b, num);
+    pm_sb_put(&b, ",\n");
     sb_g1(&b, "vk_alpha_1", &vk->alpha_1);
     sb_g2(&b, "vk_beta_2", &vk->beta_2);
     sb_g2(&b, "vk_gamma_2", &vk->gamma_2);
@@ -282,10 +246,10 @@ char *groth16_vk_to_json(const groth16_vk_t *vk) {
     pairing(&ab, &vk->alpha_1, &vk->beta_2);
     fp12_to_fps(f, &ab);
     sb_key(&b, 1, "vk_alphabeta_12");
-    sb_put(&b, "[\n");
+    pm_sb_put(&b, "[\n");
     for (int h = 0; h < 2; h++) {
         sb_indent(&b, 2);
-        sb_put(&b, "[\n");
+        pm_sb_put(&b, "[\n");
         for (int k = 0; k < 3; k++) {
             char d0[GROTH16_DEC_MAX], d1[GROTH16_DEC_MAX];
             const char *items[2] = {d0, d1};
@@ -295,23 +259,19 @@ char *groth16_vk_to_json(const groth16_vk_t *vk) {
             sb_str_array(&b, 3, items, 2, k == 2);
         }
         sb_indent(&b, 2);
-        sb_put(&b, h == 1 ? "]\n" : "],\n");
+        pm_sb_put(&b, h == 1 ? "]\n" : "],\n");
     }
     sb_indent(&b, 1);
-    sb_put(&b, "],\n");
+    pm_sb_put(&b, "],\n");
     sb_key(&b, 1, "IC");
-    sb_put(&b, "[\n");
+    pm_sb_put(&b, "[\n");
     for (size_t i = 0; i <= vk->n_public; i++) {
         sb_indent(&b, 2);
         sb_g1_value(&b, 2, &vk->ic[i], i == vk->n_public);
     }
     sb_indent(&b, 1);
-    sb_put(&b, "]\n}");
-    if (b.oom) {
-        free(b.buf);
-        return NULL;
-    }
-    return b.buf;
+    pm_sb_put(&b, "]\n}");
+    return pm_sb_take(&b);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -631,76 +591,10 @@ out:
  * files
  * ------------------------------------------------------------------------------------------- */
 
+/* JSON proofs, public signals and keys are read whole; a pipe (`<(cat proof.json)`) is read to its
+ * end, and anything above 256 MiB is not one of them. */
 static pm_status read_file(char **text, size_t *len, const char *path, pm_error *err) {
-    *text = NULL;
-    *len = 0;
-    /* O_NONBLOCK so that a FIFO without a writer cannot block the open; it is cleared again
-     * so that a pipe with a writer (`<(cat proof.json)`) is read to its end. Directories and
-     * devices (/dev/zero) are refused before reading anything. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int e = errno;
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET,
-                            "is %s, not a JSON file", pm_file_kind(sb.st_mode));
-    }
-    if (S_ISREG(sb.st_mode) && sb.st_size > ((off_t)256 << 20)) {
-        close(fd);
-        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
-                            "file is larger than 256 MiB (%lld bytes); not a JSON proof/key",
-                            (long long)sb.st_size);
-    }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "out of memory");
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap >= ((size_t)256 << 20)) {
-                free(buf);
-                fclose(f);
-                return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
-                                    "file is larger than 256 MiB; not a JSON proof/key");
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "out of memory");
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f), e = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "read error: %s", strerror(e));
-    }
-    *text = buf;
-    *len = n;
-    return PM_OK;
+    return pm_file_read_all(text, len, path, (uint64_t)256 << 20, PM_READ_PIPES, err);
 }
 
 pm_status groth16_proof_load_json(groth16_proof_t *proof, const char *path, pm_error *err) {
@@ -734,66 +628,4 @@ pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err
     st = groth16_vk_from_json(vk, t, n, path, err);
     free(t);
     return st;
-}
-
-static int tmp_name(char *tmp, size_t cap, const char *path) {
-    int k = snprintf(tmp, cap, "%s.tmp.%ld", path, (long)getpid());
-    return k < 0 || (size_t)k >= cap ? -1 : 0;
-}
-
-/* text -> tmp; on failure tmp is removed */
-static pm_status write_tmp(const char *tmp, const char *path, const char *text, pm_error *err) {
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
-    size_t n = strlen(text);
-    int bad = fwrite(text, 1, n, f) != n;
-    int e = errno;
-    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
-    if (bad) {
-        remove(tmp);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(e));
-    }
-    return PM_OK;
-}
-
-pm_status groth16_write_text_files(size_t n, const char *const *paths, const char *const *texts,
-                                   pm_error *err) {
-    enum { MAXF = 8 };
-    char tmp[MAXF][4200];
-    if (n > MAXF) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "too many output files");
-    size_t done = 0;
-    pm_status st = PM_OK;
-    for (; done < n; done++) {
-        if (tmp_name(tmp[done], sizeof tmp[done], paths[done])) {
-            st = pm_error_set(err, PM_ERR_IO, paths[done], PM_NO_OFFSET, "path too long");
-            break;
-        }
-        if ((st = write_tmp(tmp[done], paths[done], texts[done], err))) break;
-    }
-    /* rename(2) cannot replace a directory: say so before the first rename happens */
-    for (size_t i = 0; !st && i < n; i++) {
-        struct stat sb;
-        if (stat(paths[i], &sb) == 0 && S_ISDIR(sb.st_mode))
-            st = pm_error_set(err, PM_ERR_IO, paths[i], PM_NO_OFFSET,
-                              "is a directory, not an output file");
-    }
-    if (!st) {
-        for (size_t i = 0; i < n; i++) {
-            if (rename(tmp[i], paths[i]) != 0) {
-                int e = errno;
-                st = pm_error_set(err, PM_ERR_IO, paths[i], PM_NO_OFFSET, "write failed: %s",
-                                  strerror(e));
-                for (size_t j = i; j < n; j++) remove(tmp[j]);
-                return st;
-            }
-        }
-        return PM_OK;
-    }
-    for (size_t j = 0; j < done; j++) remove(tmp[j]);
-    return st;
-}
-
-pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err) {
-    /* write beside the target, then rename: a reader never sees half a proof */
-    return groth16_write_text_files(1, &path, &text, err);
 }

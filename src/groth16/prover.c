@@ -13,12 +13,7 @@
 
 #include "groth16/verifier.h"
 #include "msm/msm.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 void groth16_pending_free(groth16_pending_t *p) {
     if (!p) return;
@@ -76,7 +71,7 @@ static pm_status msm_fail(pm_status st, const char *what, pm_error *err) {
 
 pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t *w, size_t n,
                               const groth16_prove_opts_t *opts, pm_error *err) {
-    double t0 = now_s();
+    double t0 = pm_now_s();
     pm_status st = groth16_pending_init(p, zk, w, n, opts, err);
     if (st) return st;
 
@@ -95,7 +90,7 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
         }
         if (st) goto fail;
     }
-    double t1 = now_s();
+    double t1 = pm_now_s();
     p->t.check = t1 - t0;
 
     const size_t N = zk->domain_size;
@@ -136,10 +131,10 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
     const size_t msm_bytes = need - 3 * N * sizeof(fr_t);
     fr_t *a = work, *b = work + N, *scratch = work + 2 * N;
     st = zkey_eval_ab(a, b, N, zk, w, n, err);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     p->t.eval_ab = t2 - t1;
     if (!st) st = ntt_snarkjs_h(a, N, a, b, scratch, dom, err); /* P lands in a, plain form */
-    double t3 = now_s();
+    double t3 = pm_now_s();
     p->t.h = t3 - t2;
     if (own) ntt_domain_free(&own_domain);
     if (st) {
@@ -154,14 +149,14 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
         if (own_mem) free(mem);
         goto fail;
     }
-    double t4 = now_s();
+    double t4 = pm_now_s();
     p->t.msm_a = t4 - t3;
     if ((st = msm_g1_vartime_with_scratch(&p->sum_b1, zk->b1, p->w_plain, n, p->threads, msm_scratch, msm_bytes))) {
         msm_fail(st, "B1 (section 6)", err);
         if (own_mem) free(mem);
         goto fail;
     }
-    double t5 = now_s();
+    double t5 = pm_now_s();
     p->t.msm_b1 = t5 - t4;
     if ((st = msm_g1_vartime_with_scratch(&p->sum_c, zk->c, p->w_plain + n_pub + 1, n - n_pub - 1,
                                           p->threads, msm_scratch, msm_bytes))) {
@@ -169,7 +164,7 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
         if (own_mem) free(mem);
         goto fail;
     }
-    double t6 = now_s();
+    double t6 = pm_now_s();
     p->t.msm_c = t6 - t5;
     st = msm_g1_vartime_with_scratch(&tmp, zk->h, a, N, p->threads, msm_scratch, msm_bytes);
     if (own_mem) free(mem);
@@ -178,7 +173,7 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
         goto fail;
     }
     g1_jac_add(&p->sum_c, &p->sum_c, &tmp);
-    p->t.msm_h = now_s() - t6;
+    p->t.msm_h = pm_now_s() - t6;
     return PM_OK;
 fail:
     groth16_pending_free(p);
@@ -196,7 +191,7 @@ pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, c
     if (!zk || !p->w_plain)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "groth16_prove_finalize: handle was not started");
-    double t0 = now_s();
+    double t0 = pm_now_s();
     g2_jac_t sum_b2;
     pm_status st;
     if (p->finalize_scratch) {
@@ -211,7 +206,7 @@ pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, c
         st = msm_g2_vartime(&sum_b2, zk->b2, p->w_plain, p->n_vars, p->threads);
     }
     if (st) return msm_fail(st, "B2 (section 7, G2)", err);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     p->t.msm_b2 = t1 - t0;
 
     /* pi_a = alpha_1 + sum_a + r delta_1 */
@@ -244,7 +239,7 @@ pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, c
     g1_jac_to_affine(&proof->a, &A);
     g2_jac_to_affine(&proof->b, &B);
     g1_jac_to_affine(&proof->c, &C);
-    double t3 = now_s();
+    double t3 = pm_now_s();
     p->t.assemble = t3 - t1;
 
     if (!p->skip_self_check) {
@@ -259,7 +254,7 @@ pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, c
         pm_error_clear(&verr);
         st = groth16_verify(&valid, &vk, x, zk->n_public, proof, NULL, NULL, &verr);
         free(x);
-        p->t.self_check = now_s() - t3;
+        p->t.self_check = pm_now_s() - t3;
         if (st) {
             memset(proof, 0, sizeof *proof);
             return pm_error_set(err, st, "", PM_NO_OFFSET, "self-check failed: %s", verr.msg);

@@ -10,12 +10,7 @@
 #include "msm/msm.h"
 #include "ntt/ntt.h"
 #include "util/parallel.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 /* mark[i] = 1 for each column with a nonzero coefficient in m. */
 static void density(uint8_t *mark, const r1cs_matrix_t *m) {
@@ -26,7 +21,7 @@ static void density(uint8_t *mark, const r1cs_matrix_t *m) {
 pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_params_t *p,
                                          const r1cs_t *cs, const fr_t *w, size_t n_w,
                                          unsigned threads, pm_error *err) {
-    double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
+    double t0 = pm_now_s(), t1 = t0, t2 = t0, t3 = t0;
     memset(pd, 0, sizeof *pd);
     pd->first_bad = UINT32_MAX;
     pd->p = p;
@@ -98,7 +93,7 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
         }
     }
     for (size_t i = 0; i < ni; i++) a[cs->n_constraints + i] = w[i];
-    t1 = now_s();
+    t1 = pm_now_s();
     /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to
      * coefficients; the first m - 1 are the h-query scalars */
     if ((st = ntt_domain_init(&d, logm, NTT_ROOTS_ARKWORKS, err))) goto out;
@@ -130,7 +125,7 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
         PM_OMP(parallel for schedule(static))
         for (size_t i = 0; i < m - 1; i++) fr_from_mont(&a[i], &a[i]);
     }
-    t2 = now_s();
+    t2 = pm_now_s();
     /* G1 MSMs */
     {
         g1_jac_t jl, jh;
@@ -143,7 +138,7 @@ pm_status groth16_prove_bellperson_start(groth16_bp_pending_t *pd, const bp_para
         }
         g1_jac_add(&pd->sum_c, &jl, &jh);
     }
-    t3 = now_s();
+    t3 = pm_now_s();
     pd->sb = sb;
     pd->kb = kb;
     sb = NULL;
@@ -166,12 +161,12 @@ out:
 
 pm_status groth16_prove_bellperson_finalize(groth16_proof_t *proof, groth16_bp_pending_t *pd,
                                             const fr_t *r, const fr_t *s, pm_error *err) {
-    double t0 = now_s();
+    double t0 = pm_now_s();
     const bp_params_t *p = pd->p;
     g2_jac_t jb2;
     pm_status st = msm_g2_vartime(&jb2, p->b_g2, pd->sb, pd->kb, pd->threads);
     if (st) return pm_error_set(err, st, "", PM_NO_OFFSET, "G2 MSM failed (%s)", pm_status_name(st));
-    double t1 = now_s();
+    double t1 = pm_now_s();
     const bp_vk_t *vk = &p->vk;
     g1_jac_t A, B1, C, jt;
     g2_jac_t B, j2;
@@ -204,7 +199,7 @@ pm_status groth16_prove_bellperson_finalize(groth16_proof_t *proof, groth16_bp_p
     g2_jac_to_affine(&proof->b, &B);
     g1_jac_to_affine(&proof->c, &C);
     pd->t.msm_g2 = t1 - t0;
-    pd->t.assemble = now_s() - t1;
+    pd->t.assemble = pm_now_s() - t1;
     return PM_OK;
 }
 

@@ -104,31 +104,11 @@ static void set_reload_dump(void **state) {
     free(buf);
 }
 
-static void base64(void **state) {
-    (void)state;
-    uint8_t *out;
-    size_t n;
-    assert_int_equal(pm_base64_decode("aGVsbG8=", 8, &out, &n), 0);
-    assert_int_equal(n, 5);
-    assert_memory_equal(out, "hello", 5);
-    free(out);
-    assert_int_equal(pm_base64_decode("aGVsbG8", 7, &out, &n), 0); /* padding optional */
-    assert_int_equal(n, 5);
-    free(out);
-    assert_int_equal(pm_base64_decode("", 0, &out, &n), 0);
-    assert_int_equal(n, 0);
-    free(out);
-    assert_int_equal(pm_base64_decode("a", 1, &out, &n), -1);
-    assert_int_equal(pm_base64_decode("ab$d", 4, &out, &n), -1);
-    assert_int_equal(pm_base64_decode("ab d", 4, &out, &n), -1);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_and_parse),
         cmocka_unit_test(errors_name_the_line),
         cmocka_unit_test(set_reload_dump),
-        cmocka_unit_test(base64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

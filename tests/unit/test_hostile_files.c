@@ -6,7 +6,7 @@
  *   - an .r1cs whose wire map (section 3) disagrees with nWires is refused at that offset, and
  *     setup refuses nWires above its limit before allocating for them;
  *   - zkey header points and verification-key alpha/beta/gamma/delta at infinity are refused;
- *   - output files are replaced only when complete (groth16_write_text_files,
+ *   - output files are replaced only when complete (util/outfile.h pm_write_files,
  *     groth16_proofs_write, r1cs/wtns writers): a failing write leaves the targets untouched;
  *   - pm_same_file matches paths that name one file.
  */
@@ -32,6 +32,7 @@
 #include "r1cs/synth.h"
 #include "r1cs/wtns.h"
 #include "util/file.h"
+#include "util/outfile.h"
 
 static char DIR_[256];
 
@@ -260,9 +261,11 @@ static void test_text_files_all_or_nothing(void **state) {
     snprintf(a, sizeof a, "%s/public.json", DIR_);
     snprintf(bad, sizeof bad, "%s/missing/proof.json", DIR_);
     pm_error err;
-    const char *paths[2] = {a, bad}, *texts[2] = {"new public", "new proof"};
-    assert_int_equal(groth16_write_text_file(a, "old public", &err), PM_OK);
-    assert_int_equal(groth16_write_text_files(2, paths, texts, &err), PM_ERR_IO);
+    const char *paths[2] = {a, bad};
+    const void *texts[2] = {"new public", "new proof"};
+    const size_t lens[2] = {(size_t)-1, (size_t)-1};
+    assert_int_equal(pm_write_file(a, "old public", 10, &err), PM_OK);
+    assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_ERR_IO);
     assert_string_equal(err.file, bad);
     size_t n = 0;
     char *t = (char *)slurp(a, &n);
@@ -272,7 +275,7 @@ static void test_text_files_all_or_nothing(void **state) {
     snprintf(d, sizeof d, "%s/adir", DIR_);
     assert_int_equal(mkdir(d, 0700), 0);
     paths[1] = d;
-    assert_int_equal(groth16_write_text_files(2, paths, texts, &err), PM_ERR_IO);
+    assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_ERR_IO);
     assert_string_equal(err.file, d);
     t = (char *)slurp(a, &n);
     assert_string_equal(t, "old public");
@@ -281,7 +284,7 @@ static void test_text_files_all_or_nothing(void **state) {
     char b[400];
     snprintf(b, sizeof b, "%s/proof.json", DIR_);
     paths[1] = b;
-    assert_int_equal(groth16_write_text_files(2, paths, texts, &err), PM_OK);
+    assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_OK);
     t = (char *)slurp(b, &n);
     assert_string_equal(t, "new proof");
     free(t);
@@ -327,7 +330,7 @@ static void test_same_file(void **state) {
     assert_true(pm_same_file(a, a2)); /* neither exists yet */
     assert_false(pm_same_file(a, b));
     pm_error err;
-    assert_int_equal(groth16_write_text_file(a, "x", &err), PM_OK);
+    assert_int_equal(pm_write_file(a, "x", 1, &err), PM_OK);
     assert_true(pm_same_file(a, a2));
     assert_false(pm_same_file(a, b));
     char l[400];

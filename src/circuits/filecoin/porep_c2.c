@@ -17,12 +17,7 @@
 #include "groth16/prover.h"
 #include "groth16/prover_bellperson.h"
 #include "groth16/verifier.h"
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/clock.h"
 
 pm_status pm_porep_public_inputs(fr_t *out, size_t n, const fil_c1_t *c1, uint32_t k, pm_error *err) {
     const fil_registered_proof_t *rp = fil_registered_proof(c1->registered_proof);
@@ -84,9 +79,9 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
         fr_t *w = NULL;
         size_t n_w = 0;
         uint32_t n_inputs = 0;
-        double t0 = now_s();
+        double t0 = pm_now_s();
         st = pm_porep_witness(&w, &n_w, &n_inputs, s, c1, k, err);
-        double t1 = now_s();
+        double t1 = pm_now_s();
         if (!st && n_w != cs->n_wires)
             st = pm_error_set(err, PM_ERR_MISMATCH, "", PM_NO_OFFSET,
                               "witness has %zu values, the recorded circuit %u wires", n_w, cs->n_wires);
@@ -108,7 +103,7 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
             free(x);
             st = xs;
         }
-        double t2 = now_s();
+        double t2 = pm_now_s();
         groth16_proof_t pr;
         if (!st) {
             fr_t r, sc;
@@ -133,7 +128,7 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
             memset(&r, 0, sizeof r);
             memset(&sc, 0, sizeof sc);
         }
-        double t3 = now_s();
+        double t3 = pm_now_s();
         if (!st) {
             int valid = 0;
             st = verify_one(&valid, &vk, w, n_inputs, &pr, err);
@@ -142,7 +137,7 @@ pm_status pm_porep_c2_prove(uint8_t *out, const fil_c1_t *c1, const pm_porep_sha
                                   "partition %u: the proof does not verify with the parameters' vk", k);
             if (!st) groth16_proof_to_bytes(out + (size_t)192 * k, &pr);
         }
-        double t4 = now_s();
+        double t4 = pm_now_s();
         if (tm) {
             tm->witness += t1 - t0;
             tm->check += t2 - t1;

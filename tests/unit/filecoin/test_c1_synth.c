@@ -17,12 +17,7 @@
 #include "filecoin/sha256_fr.h"
 #include "filecoin/synth_c1.h"
 #include "filecoin/vanilla_verify.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static void params(fil_synth_params_t *p, unsigned id) {
     memset(p, 0, sizeof *p);
@@ -40,9 +35,9 @@ static void synth_verify_roundtrip(unsigned id, int time_readers) {
     params(&p, id);
     fil_c1_t c1;
     pm_error err;
-    double t0 = now();
+    double t0 = pm_now_s();
     if (fil_synth_c1(&c1, &p, &err)) fail_msg("synth %u: %s", id, err.msg);
-    double t_synth = now() - t0;
+    double t_synth = pm_now_s() - t0;
     assert_int_equal(c1.synthetic, 1);
     uint8_t z[32];
     assert_int_equal(fil_comm_d_zero(z, c1.sector_size, &err), PM_OK);
@@ -60,9 +55,9 @@ static void synth_verify_roundtrip(unsigned id, int time_readers) {
             fil_hex(h, c1.comm_d, 32);
             assert_string_equal(h, tab[t].hex);
         }
-    t0 = now();
+    t0 = pm_now_s();
     if (fil_c1_verify(&c1, NULL, &err)) fail_msg("verify %u: %s", id, err.msg);
-    double t_verify = now() - t0;
+    double t_verify = pm_now_s() - t0;
     /* columns of the same node are identical wherever they are opened */
     for (size_t a = 0; a < (size_t)c1.partitions * c1.challenges; a++)
         for (size_t b = 0; b < (size_t)c1.partitions * c1.challenges; b++) {
@@ -76,19 +71,19 @@ static void synth_verify_roundtrip(unsigned id, int time_readers) {
         }
     char *j;
     size_t n;
-    t0 = now();
+    t0 = pm_now_s();
     assert_int_equal(fil_c1_to_json(&j, &n, &c1, &err), PM_OK);
-    double t_write = now() - t0;
+    double t_write = pm_now_s() - t0;
     assert_non_null(strstr(j + n - 300, "\"_proofmill_synthetic\""));
     fil_c1_t a, b;
-    t0 = now();
+    t0 = pm_now_s();
     if (fil_c1_from_json(&a, j, n, "synth", FIL_C1_READER_FAST, &err)) fail_msg("fast: %s", err.msg);
-    double t_fast = now() - t0;
+    double t_fast = pm_now_s() - t0;
     double t_jansson = 0;
     if (time_readers) {
-        t0 = now();
+        t0 = pm_now_s();
         if (fil_c1_from_json(&b, j, n, "synth", FIL_C1_READER_JANSSON, &err)) fail_msg("jansson: %s", err.msg);
-        t_jansson = now() - t0;
+        t_jansson = pm_now_s() - t0;
         char *j2;
         size_t n2;
         assert_int_equal(fil_c1_to_json(&j2, &n2, &b, &err), PM_OK);
