@@ -21,7 +21,7 @@
  * With the same r and s, the output equals snarkjs's proof bit for bit (all points are unique
  * affine points, so equal group elements give equal JSON).
  *
- * Typical use (errors elided; see tests/unit/test_groth16_prove.c):
+ * Typical use (errors elided; see tests/groth16/test_groth16_prove.c):
  *     groth16_pending_t p;
  *     groth16_prove_opts_t opts = {.threads = 2, .wtns_name = "witness.wtns"};
  *     st = groth16_prove_start(&p, &zk, w.values, w.n_values, &opts, &err);   // H + G1 MSMs
