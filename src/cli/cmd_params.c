@@ -167,7 +167,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             fprintf(stderr, "proofmill: cannot read /dev/urandom\n");
             goto out;
         }
-        bp_prove_timings_t tm;
+        groth16_timings_t tm;
         if (groth16_prove_bellperson(&proofs[k], &p, &cs, w.values, w.n_values, &r, &s, threads, &tm, &err)) {
             if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", wp);
             pm_cli_fail(&err);
@@ -181,7 +181,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         }
         if (verbose)
             fprintf(stderr, "proof %u: spmv %.3f s, h %.3f s, msm g1 %.3f s, msm g2 %.3f s\n", k,
-                    tm.spmv, tm.h, tm.msm_g1, tm.msm_g2);
+                    tm.eval_ab, tm.h, tm.msm_a + tm.msm_b1 + tm.msm_c + tm.msm_h, tm.msm_b2);
     }
     if (groth16_proofs_write(op, proofs, count, &err)) {
         pm_cli_fail(&err);

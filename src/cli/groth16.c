@@ -25,11 +25,9 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
-#ifdef PROOFMILL_HAVE_GPU
-#include "gpu/gpu.h"
-#endif
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
+#include "groth16/start.h"
 #include "groth16/verifier.h"
 #include "groth16/zkey.h"
 #include "msm/msm.h"
@@ -70,45 +68,31 @@ static pm_status check_outputs(const char *const *outs, size_t n_out, const char
 /* The start phase on the chosen backend (issue #4): --gpu requires a CUDA device, --cpu never
  * uses one, neither means "GPU when present". On a GPU error other than a missing device (e.g.
  * out of device memory) the default mode falls back to the CPU; --gpu reports it (exit 2).
- * The GPU start computes exactly the CPU start's sums, so proofs are byte-identical for the
- * same r, s; the r1cs check (--r1cs) runs on the CPU before the GPU is used. */
-static pm_status prove_start(groth16_pending_t *pend, const char **used, int backend,
-                             const zkey_t *zk, const wtns_t *w, const groth16_prove_opts_t *opts,
-                             pm_error *err) {
-#ifdef PROOFMILL_HAVE_GPU
-    if (backend >= 0 && gpu_available() > 0) {
-        if (opts->r1cs) {
-            const char *rname = opts->r1cs_name ? opts->r1cs_name : "r1cs";
-            pm_status cst = zkey_check_r1cs(zk, opts->r1cs, rname, err);
-            if (!cst) cst = r1cs_check_satisfied(NULL, opts->r1cs, w->values, w->n_values, err);
-            if (cst) return cst;
-        }
-        gpu_groth16_key *gk = NULL;
-        pm_status st = gpu_groth16_key_upload(&gk, zk, err);
-        if (st == PM_OK) {
-            groth16_prove_opts_t o = *opts;
-            o.r1cs = NULL;
-            st = gpu_groth16_prove_start(pend, gk, w->values, w->n_values, &o, err);
-            gpu_groth16_key_free(gk);
-        }
-        if (st == PM_OK) {
-            *used = "gpu";
-            return PM_OK;
-        }
-        if (backend == 1 || (st != PM_ERR_GPU && st != PM_ERR_NOMEM)) return st;
-        fprintf(stderr, "proofmill: GPU start failed (%s), proving on the CPU\n", err->msg);
-        pm_error_clear(err);
-    } else if (backend == 1) {
-        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
-                            "no CUDA device is available on this machine");
-    }
-#else
-    if (backend == 1)
-        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
-                            "this proofmill was built without CUDA (nvcc not found at build time)");
-#endif
+ * Both run THE start phase (groth16/start.h) with the GPU or the CPU table of operations, so proofs
+ * are byte-identical for the same r, s; the r1cs check (--r1cs) runs on the CPU first either way. */
+static pm_status prove_start(groth16_pending_t *pend, const char **used, int backend, const groth16_key *k,
+                             const wtns_t *w, const groth16_prove_opts_t *opts, pm_error *err) {
+    groth16_exec x = {.ops = &groth16_ops_cpu, .threads = opts->threads};
     *used = "cpu";
-    return groth16_prove_start(pend, zk, w->values, w->n_values, opts, err);
+    if (backend >= 0) {
+        const groth16_ops *gpu = NULL;
+        pm_error gerr;
+        pm_error_clear(&gerr);
+        if (groth16_ops_gpu(&gpu, &gerr) == PM_OK) {
+            groth16_exec gx = {.ops = gpu, .device = 0, .threads = opts->threads};
+            pm_status st = groth16_start(pend, k, w->values, w->n_values, &gx, opts, err);
+            if (st == PM_OK) {
+                *used = "gpu";
+                return PM_OK;
+            }
+            if (backend == 1 || (st != PM_ERR_GPU && st != PM_ERR_NOMEM)) return st;
+            fprintf(stderr, "proofmill: GPU start failed (%s), proving on the CPU\n", err->msg);
+            pm_error_clear(err);
+        } else if (backend == 1) {
+            return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET, "%s", gerr.msg);
+        }
+    }
+    return groth16_start(pend, k, w->values, w->n_values, &x, opts, err);
 }
 
 static int cmd_prove(int argc, char **argv) {
@@ -177,6 +161,7 @@ static int cmd_prove(int argc, char **argv) {
 
     int rc = PM_EXIT_USAGE;
     zkey_t zk = {0};
+    groth16_key key = {0};
     wtns_t w = {0};
     r1cs_t cs = {0};
     char *proof_text = NULL, *public_text = NULL;
@@ -196,8 +181,9 @@ static int cmd_prove(int argc, char **argv) {
     groth16_pending_t pend;
     groth16_proof_t proof;
     const char *used = "cpu";
-    if (prove_start(&pend, &used, backend, &zk, &w, &opts, &err)) goto out;
-    pm_status st = groth16_prove_finalize(&proof, &pend, &r, &s, &err);
+    if (groth16_key_from_zkey(&key, &zk, NULL, 1, &err) || prove_start(&pend, &used, backend, &key, &w, &opts, &err))
+        goto out;
+    pm_status st = groth16_finalize(&proof, &pend, &r, &s, &err);
     groth16_timings_t tm = pend.t;
     groth16_pending_free(&pend);
     if (st) goto out;
@@ -250,6 +236,7 @@ out:
     free(pub);
     r1cs_free(&cs);
     wtns_free(&w);
+    groth16_key_free(&key);
     zkey_free(&zk);
     return rc;
 }

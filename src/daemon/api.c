@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
-#include "engine/backend_porep.h"
+#include "kinds/kind.h"
 #include "util/base64.h"
 
 json_t *daemon_job_to_json(const pm_job_info *in) {
@@ -24,6 +24,7 @@ json_t *daemon_job_to_json(const pm_job_info *in) {
                           in->t.finalize_ms, "verify", in->t.verify_ms, "total", in->t.total_ms);
     if (!j) return NULL;
     json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)in->working_set_bytes));
+    if (in->kind[0]) json_object_set_new(j, "kind", json_string(in->kind));
     if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
     if (in->error.code != PM_OK) {
         char buf[1200];
@@ -58,7 +59,6 @@ typedef struct {
     size_t n;
     double wait_s;
     int has_wait;
-    char porep_key[4096]; /* kind "porep": DIR/<stem>.params of the C1's sector size */
 } parsed_job;
 
 static void parsed_free(parsed_job *p) {
@@ -66,8 +66,64 @@ static void parsed_free(parsed_job *p) {
     free(p->inputs);
 }
 
+/* The input {"<name>": path} or {"<name>_b64": base64} (v: its value; b64: which) into *in; 0, or
+ * the 4xx sent and -1. */
+static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, json_t *v, int b64, const char *what,
+                       enum MHD_Result *ret) {
+    if (!json_is_string(v) || !json_string_length(v)) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "%s must be a non-empty string", what);
+        return -1;
+    }
+    if (!b64) {
+        in->kind = PM_INPUT_PATH;
+        in->path = json_string_value(v);
+        if (!daemon_path_allowed(d, in->path)) {
+            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s: %s is outside paths.allow_prefix", what, in->path);
+            return -1;
+        }
+        return 0;
+    }
+    uint8_t *bytes;
+    size_t len;
+    if (pm_base64_decode(&bytes, &len, json_string_value(v), json_string_length(v), PM_BASE64_PAD_OPTIONAL, NULL)) {
+        *ret = daemon_send_error(d, c, 400, "bad-base64", "%s is not valid base64", what);
+        return -1;
+    }
+    in->kind = PM_INPUT_BYTES;
+    in->bytes = bytes;
+    in->len = len;
+    return 0;
+}
+
+/* 1 when key is "<name>" (*b64 = 0) or "<name>_b64" (*b64 = 1) */
+static int is_input_key(const char *key, const char *name, int *b64) {
+    size_t n = strlen(name);
+    if (strncmp(key, name, n)) return 0;
+    if (!key[n]) return *b64 = 0, 1;
+    if (!strcmp(key + n, "_b64")) return *b64 = 1, 1;
+    return 0;
+}
+
+/* The kind whose input field key is ("<name>" or "<name>_b64"), or NULL. */
+static const pm_kind *foreign_input(const char *key) {
+    char base[64];
+    size_t n = strlen(key);
+    if (n > 4 && !strcmp(key + n - 4, "_b64") && n - 4 < sizeof base) {
+        memcpy(base, key, n - 4);
+        base[n - 4] = 0;
+        key = base;
+    }
+    return pm_kind_by_input_name(key);
+}
+
 /* Parse a submit body into p (pointers into root, which must outlive p). allow_wait: /v1/prove.
- * Returns 0, or sends the 4xx and returns -1 with *ret set. */
+ * The body names a proof kind ("kind", or the older "front_end"; default snarkjs: kinds/kind.h)
+ * and carries what that kind takes, by the kind's own input name, so that every kind has the same
+ * shapes and nothing here knows one:
+ *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
+ *    "priority", "label", "wait_s"}
+ * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
+ * "c1": path, "params_dir": dir}). Returns 0, or sends the 4xx and returns -1 with *ret set. */
 static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int allow_wait, parsed_job *p,
                      enum MHD_Result *ret) {
     memset(p, 0, sizeof *p);
@@ -76,12 +132,36 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         *ret = daemon_send_error(d, c, 400, "bad-request", "the body must be a JSON object");
         return -1;
     }
+    /* the kind first: it says which input fields exist */
+    json_t *kv = json_object_get(root, "kind"), *fe = json_object_get(root, "front_end");
+    if ((kv && (!json_is_string(kv) || !json_string_length(kv))) || (fe && !json_is_string(fe))) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", kv ? "kind" : "front_end");
+        return -1;
+    }
+    const char *kname = kv ? json_string_value(kv) : fe ? json_string_value(fe) : "snarkjs";
+    const pm_kind *kind = pm_kind_find(kname);
+    if (!kind || (kv && fe && pm_kind_find(json_string_value(fe)) != kind)) {
+        char known[512];
+        *ret = daemon_send_error(d, c, 400, "bad-request", "kind '%.64s' is not one of: %s", kname,
+                                 pm_kind_names(known, sizeof known));
+        return -1;
+    }
+    p->spec.kind = kind->name;
     const char *k;
-    json_t *v;
+    json_t *v, *ins = NULL, *top = NULL;
+    int top_b64 = 0;
     json_object_foreach(root, k, v) {
-        if (!strcmp(k, "key")) {
+        int b64 = 0;
+        const pm_kind *other;
+        if (!strcmp(k, "key") || !strcmp(k, "params_dir")) {
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
-            p->spec.key_path = json_string_value(v);
+            const char *path = json_string_value(v);
+            if (!daemon_path_allowed(d, path)) {
+                *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is outside paths.allow_prefix", k, path);
+                return -1;
+            }
+            if (k[0] == 'k') p->spec.key_path = path;
+            else p->spec.params_dir = path;
         } else if (!strcmp(k, "priority")) {
             if (!json_is_string(v) || pm_priority_parse(&p->spec.priority, json_string_value(v)) != 0) {
                 *ret = daemon_send_error(d, c, 400, "bad-request", "priority must be low, normal, high or critical");
@@ -90,71 +170,51 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         } else if (!strcmp(k, "label")) {
             if (!json_is_string(v)) goto bad_type;
             p->spec.label = json_string_value(v);
-        } else if (!strcmp(k, "front_end")) {
-            if (!json_is_string(v) || strcmp(json_string_value(v), "snarkjs")) {
-                *ret = daemon_send_error(d, c, 400, "bad-request", "front_end: only \"snarkjs\" is available");
-                return -1;
-            }
+        } else if (!strcmp(k, "kind") || !strcmp(k, "front_end")) {
+            /* read above */
         } else if (!strcmp(k, "inputs")) {
             if (!json_is_array(v)) goto bad_type;
-        } else if (!strcmp(k, "kind") || !strcmp(k, "c1") || !strcmp(k, "params_dir")) {
-            if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
+            ins = v;
+        } else if (is_input_key(k, kind->input_name, &b64)) {
+            if (top) {
+                *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or '%s_b64', not both", kind->input_name,
+                                         kind->input_name);
+                return -1;
+            }
+            top = v;
+            top_b64 = b64;
         } else if (allow_wait && !strcmp(k, "wait_s")) {
             if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
             p->wait_s = json_number_value(v);
             p->has_wait = 1;
+        } else if ((other = foreign_input(k))) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "'%s' is an input of kind %s, not of %s (give \"kind\")",
+                                     k, other->name, kind->name);
+            return -1;
         } else {
             *ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
             return -1;
         }
     }
-    const char *kind = json_string_value(json_object_get(root, "kind"));
-    if (kind && strcmp(kind, "porep") && strcmp(kind, "snarkjs")) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "kind must be \"snarkjs\" or \"porep\"");
+    if (!kind->key_path && p->spec.params_dir) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "a %s job names its 'key' (no 'params_dir')", kind->name);
         return -1;
     }
-    if (kind && !strcmp(kind, "porep")) { /* {"kind":"porep","c1":PATH,"params_dir":DIR}: the key follows from the C1 */
-        const char *c1 = json_string_value(json_object_get(root, "c1"));
-        const char *dir = json_string_value(json_object_get(root, "params_dir"));
-        if (!c1 || !dir || p->spec.key_path || json_object_get(root, "inputs")) {
-            *ret = daemon_send_error(d, c, 400, "bad-request", "a porep job takes 'c1' and 'params_dir' (no 'key' or 'inputs')");
-            return -1;
-        }
-        if (!daemon_path_allowed(d, c1) || !daemon_path_allowed(d, dir)) {
-            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s is outside paths.allow_prefix", daemon_path_allowed(d, c1) ? dir : c1);
-            return -1;
-        }
-        pm_error e;
-        pm_error_clear(&e);
-        if (pm_porep_job_key(p->porep_key, sizeof p->porep_key, dir, c1, &e) != PM_OK) {
-            *ret = daemon_send_pm_error(d, c, &e);
-            return -1;
-        }
-        p->inputs = calloc(1, sizeof *p->inputs);
-        if (!p->inputs) {
-            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
-            return -1;
-        }
-        p->n = 1;
-        p->inputs[0].kind = PM_INPUT_POREP_C1_PATH;
-        p->inputs[0].path = c1;
-        p->spec.key_path = p->porep_key;
-        p->spec.inputs = p->inputs;
-        p->spec.n_inputs = 1;
-        return 0;
-    }
-    if (json_object_get(root, "c1") || json_object_get(root, "params_dir")) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "'c1' and 'params_dir' need \"kind\": \"porep\"");
+    if (!p->spec.key_path && !p->spec.params_dir) {
+        *ret = kind->key_path
+                   ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
+                                       kind->name, kind->input_name)
+                   : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
         return -1;
     }
-    if (!p->spec.key_path) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of a .zkey)");
+    if (top && ins) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
         return -1;
     }
-    json_t *ins = json_object_get(root, "inputs");
-    size_t n = ins ? json_array_size(ins) : 0;
-    if (n == 0 || n > 4096) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..4096 witnesses");
+    size_t n = top ? 1 : ins ? json_array_size(ins) : 0;
+    if (n == 0 || n > kind->max_inputs) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
+                                 kind->max_inputs, kind->input_name);
         return -1;
     }
     p->inputs = calloc(n, sizeof *p->inputs);
@@ -163,46 +223,30 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         return -1;
     }
     p->n = n;
-    for (size_t i = 0; i < n; i++) {
-        json_t *in = json_array_get(ins, i);
-        json_t *w = json_object_get(in, "wtns"), *b = json_object_get(in, "wtns_b64");
-        if (!json_is_object(in) || json_object_size(in) != 1 || (!json_is_string(w) && !json_is_string(b))) {
-            *ret = daemon_send_error(d, c, 400, "bad-request",
-                              "inputs[%zu] must be {\"wtns\": path} or {\"wtns_b64\": base64}", i);
-            parsed_free(p);
-            return -1;
-        }
-        if (w) {
-            p->inputs[i].kind = PM_INPUT_WTNS_PATH;
-            p->inputs[i].path = json_string_value(w);
-            if (!daemon_path_allowed(d, p->inputs[i].path)) {
-                *ret = daemon_send_error(d, c, 403, "forbidden-path", "inputs[%zu]: %s is outside paths.allow_prefix", i,
-                                  p->inputs[i].path);
-                parsed_free(p);
-                return -1;
+    if (top) {
+        if (parse_input(d, c, &p->inputs[0], top, top_b64, kind->input_name, ret)) goto fail;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            json_t *in = json_array_get(ins, i);
+            const char *ik = json_is_object(in) && json_object_size(in) == 1 ? json_object_iter_key(json_object_iter(in))
+                                                                            : NULL;
+            int b64 = 0;
+            if (!ik || !is_input_key(ik, kind->input_name, &b64)) {
+                *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
+                                         i, kind->input_name, kind->input_name);
+                goto fail;
             }
-        } else {
-            uint8_t *bytes;
-            size_t len;
-            if (pm_base64_decode(&bytes, &len, json_string_value(b), json_string_length(b), PM_BASE64_PAD_OPTIONAL,
-                                 NULL) != PM_OK) {
-                *ret = daemon_send_error(d, c, 400, "bad-base64", "inputs[%zu].wtns_b64 is not valid base64", i);
-                parsed_free(p);
-                return -1;
-            }
-            p->inputs[i].kind = PM_INPUT_WTNS_BYTES;
-            p->inputs[i].bytes = bytes;
-            p->inputs[i].len = len;
+            char what[96];
+            snprintf(what, sizeof what, "inputs[%zu].%s%s", i, kind->input_name, b64 ? "_b64" : "");
+            if (parse_input(d, c, &p->inputs[i], json_object_iter_value(json_object_iter(in)), b64, what, ret)) goto fail;
         }
-    }
-    if (!daemon_path_allowed(d, p->spec.key_path)) {
-        *ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is outside paths.allow_prefix", p->spec.key_path);
-        parsed_free(p);
-        return -1;
     }
     p->spec.inputs = p->inputs;
     p->spec.n_inputs = n;
     return 0;
+fail:
+    parsed_free(p);
+    return -1;
 bad_type:
     *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", k);
     return -1;
@@ -300,15 +344,29 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
     if (!root) return ret;
     const char *k;
     json_t *v;
-    json_object_foreach(root, k, v) if (strcmp(k, "key")) {
+    json_object_foreach(root, k, v) if (strcmp(k, "key") && strcmp(k, "kind")) {
         ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
         json_decref(root);
         return ret;
     }
     const char *path = json_string_value(json_object_get(root, "key"));
-    if (!json_is_object(root) || !path || !path[0]) {
+    json_t *kv = json_object_get(root, "kind");
+    if (!json_is_object(root) || !path || !path[0] || (kv && !json_is_string(kv))) {
         json_decref(root);
-        return daemon_send_error(d, c, 400, "bad-request", "body must be {\"key\": path}");
+        return daemon_send_error(d, c, 400, "bad-request", "body must be {\"key\": path[, \"kind\": name]}");
+    }
+    /* the key's proof kind (default: the engine's, snarkjs); evict without one drops any kind's */
+    const char *kind = NULL;
+    if (kv) {
+        const pm_kind *kk = pm_kind_find(json_string_value(kv));
+        if (!kk) {
+            char known[512];
+            ret = daemon_send_error(d, c, 400, "bad-request", "kind '%.64s' is not one of: %s", json_string_value(kv),
+                                    pm_kind_names(known, sizeof known));
+            json_decref(root);
+            return ret;
+        }
+        kind = kk->name;
     }
     if (!daemon_path_allowed(d, path)) {
         ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is outside paths.allow_prefix", path);
@@ -317,7 +375,8 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
     }
     pm_error err;
     pm_error_clear(&err);
-    pm_status st = preload ? pm_engine_preload_key(d->engine, path, &err) : pm_engine_evict_key(d->engine, path, &err);
+    pm_status st = preload ? pm_engine_preload_key(d->engine, kind, path, &err)
+                           : pm_engine_evict_key(d->engine, kind, path, &err);
     if (st != PM_OK) {
         unsigned code = preload ? daemon_status_for(st) : st == PM_ERR_ARG ? 404 : 409;
         char buf[1200];

@@ -17,7 +17,7 @@ json_t *daemon_status_json(pm_daemon *d) {
     static const char *kstate[] = {"reserved", "loading", "ready"};
     for (size_t i = 0; i < st.n_keys; i++) {
         pm_key_info *k = &st.keys[i];
-        json_array_append_new(keys, json_pack("{s:s,s:s,s:b,s:i,s:I,s:f,s:I,s:I}", "path", k->path, "state",
+        json_array_append_new(keys, json_pack("{s:s,s:s,s:s,s:b,s:i,s:I,s:f,s:I,s:I}", "kind", k->kind, "path", k->path, "state",
                                               kstate[k->state < 3 ? k->state : 0], "pinned", k->pinned, "refs",
                                               (int)k->refs, "bytes", (json_int_t)k->bytes, "idle_s", k->idle_s,
                                               "loads", (json_int_t)k->loads, "hits", (json_int_t)k->hits));

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
-#include "engine/backend_groth16.h"
-#include "engine/backend_porep.h"
+#include "engine/backend_kinds.h"
+#include "kinds/kind.h"
 
 enum MHD_Result daemon_route(pm_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
                              const req_t *rq) {
@@ -99,21 +99,13 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         free(d);
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no listener: set listen.tcp and/or listen.unix");
     }
-    pm_groth16_backend_opts bo = {.start_threads = cfg->prover_msm_threads,
-                                  .finalize_threads = cfg->finalize_msm_threads};
-    /* gpu.devices set: the CUDA start phase on those devices (refuse to start without them rather
-     * than silently proving on the CPU); empty: the CPU backend on cpu.device_slots logical slots */
-    pm_status st = cfg->gpu_devices[0] ? pm_backend_groth16_gpu(&d->backend, &bo, err)
-                                       : pm_backend_groth16_cpu(&d->backend, &bo, err);
+    /* one backend for every proof kind; gpu.devices set: the start phase's CUDA table on those
+     * devices (refuse to start without them rather than silently proving on the CPU); empty: the
+     * CPU table on cpu.device_slots logical slots */
+    pm_kinds_backend_opts bo = {.gpu = cfg->gpu_devices[0] != 0, .start_threads = cfg->prover_msm_threads,
+                                .finalize_threads = cfg->finalize_msm_threads};
+    pm_status st = pm_backend_kinds(&d->backend, &bo, err);
     if (st) {
-        free(d);
-        return st;
-    }
-    /* PoRep C2 jobs (key DIR/<stem>.params) beside the snarkjs ones: the router takes the backend over */
-    pm_backend snark = d->backend;
-    pm_porep_backend_opts po = {.start_threads = cfg->prover_msm_threads};
-    if ((st = pm_backend_porep_mux(&d->backend, &snark, &po, err)) != PM_OK) {
-        snark.destroy(snark.self);
         free(d);
         return st;
     }
@@ -162,7 +154,15 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         while (*k == ' ') k++;
         if (!*k) continue;
-        st = pm_engine_preload_key(d->engine, k, err);
+        /* "KIND:PATH" for a key of another kind than snarkjs (e.g. porep-c2:/params/v28-....params) */
+        const char *kind = NULL, *colon = strchr(k, ':');
+        char kname[64];
+        if (colon && (size_t)(colon - k) < sizeof kname) {
+            snprintf(kname, sizeof kname, "%.*s", (int)(colon - k), k);
+            const pm_kind *kk = pm_kind_find(kname);
+            if (kk) kind = kk->name, k = (char *)colon + 1;
+        }
+        st = pm_engine_preload_key(d->engine, kind, k, err);
         if (st) {
             pm_daemon_stop(d);
             return st;

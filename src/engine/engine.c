@@ -273,29 +273,16 @@ void engine_admit_locked(pm_engine *e) {
         long bi = q_best(&e->pending);
         if (bi < 0) return;
         job *j = e->pending.v[bi].j;
-        keyent *k = engine_key_find(e, j->key_path);
+        keyent *k = engine_key_find(e, j->kind, j->key_path);
         uint64_t key_need = 0;
         if (!k || k->state == KEY_FAILED)
             key_need = j->plan.key_bytes + j->plan.key_load_bytes;
         uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + key_need;
         if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k)) return; /* head waits */
-        k = engine_key_find(e, j->key_path); /* make_room may have evicted an idle entry */
+        k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
         if (!k || k->state == KEY_FAILED) {
-            keyent *nk = calloc(1, sizeof *nk);
-            char *p = engine_strdup(j->key_path);
-            if (!nk || !p) {
-                free(nk);
-                free(p);
-                return; /* retry on the next event */
-            }
-            nk->path = p;
-            nk->bytes = key_need; /* resident + load transient until the load returns */
-            nk->state = KEY_EMPTY;
-            nk->last_used_us = pm_now_us();
-            nk->next = e->keys;
-            e->keys = nk;
-            engine_budget_charge(e, nk->bytes);
-            k = nk;
+            /* charged: resident + load transient until the load returns */
+            if (!(k = engine_key_new(e, j->kind, j->key_path, key_need))) return; /* retry on the next event */
         }
         k->refs++;
         j->key = k;
@@ -831,12 +818,16 @@ void pm_engine_destroy(pm_engine *e) {
 
 pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, pm_error *err) {
     *id = 0;
-    if (!spec || !spec->key_path || !spec->key_path[0] || (spec->n_inputs && !spec->inputs) ||
-        spec->priority < PM_PRIO_LOW || spec->priority > PM_PRIO_CRITICAL)
+    if (!spec || ((!spec->key_path || !spec->key_path[0]) && (!spec->params_dir || !spec->params_dir[0])) ||
+        (spec->n_inputs && !spec->inputs) || spec->priority < PM_PRIO_LOW || spec->priority > PM_PRIO_CRITICAL)
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "malformed job spec");
-    pm_job_plan plan = {0};
-    pm_status st = e->be.plan(e->be.self, spec->key_path, spec->inputs, spec->n_inputs, &plan, err);
+    pm_job_plan plan;
+    memset(&plan, 0, sizeof plan);
+    pm_job_request rq = {.kind = spec->kind, .key_path = spec->key_path, .params_dir = spec->params_dir,
+                         .inputs = spec->inputs, .n_inputs = spec->n_inputs};
+    pm_status st = e->be.plan(e->be.self, &rq, &plan, err);
     if (st != PM_OK) return st;
+    if (!plan.key_path[0]) snprintf(plan.key_path, sizeof plan.key_path, "%s", spec->key_path ? spec->key_path : "");
     if (plan.n_partitions == 0)
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "job has no partitions");
     job *j = calloc(1, sizeof *j);
@@ -844,7 +835,8 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     j->plan = plan;
     j->prio = spec->priority;
     if (spec->label) snprintf(j->label, sizeof j->label, "%s", spec->label);
-    j->key_path = engine_strdup(spec->key_path);
+    j->key_path = engine_strdup(plan.key_path);
+    memcpy(j->kind, plan.kind, sizeof j->kind);
     j->parts = calloc(plan.n_partitions, sizeof *j->parts);
     j->inputs = spec->n_inputs ? calloc(spec->n_inputs, sizeof *j->inputs) : NULL;
     int oom = !j->key_path || !j->parts || (spec->n_inputs && !j->inputs);
@@ -869,7 +861,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory copying the job");
     }
     pthread_mutex_lock(&e->mu);
-    keyent *k = engine_key_find(e, spec->key_path);
+    keyent *k = engine_key_find(e, j->kind, j->key_path);
     uint64_t pinned = 0;
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
@@ -882,7 +874,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     if (need + (k && k->state != KEY_FAILED ? k->bytes : 0) + pinned > e->budget) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
-        return pm_error_set(err, PM_ERR_NOMEM, spec->key_path, PM_NO_OFFSET,
+        return pm_error_set(err, PM_ERR_NOMEM, plan.key_path, PM_NO_OFFSET,
                             "job needs %" PRIu64 " bytes (key and %u partitions), memory budget is %" PRIu64
                             " bytes",
                             need, plan.n_partitions, e->budget);
@@ -956,6 +948,7 @@ static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info
     info->priority = j->prio;
     snprintf(info->label, sizeof info->label, "%s", j->label);
     snprintf(info->key_path, sizeof info->key_path, "%s", j->key_path);
+    memcpy(info->kind, j->kind, sizeof info->kind);
     info->n_partitions = j->plan.n_partitions;
     info->partitions_done = j->n_finalized;
     info->working_set_bytes = job_need_bytes(j);
@@ -1055,6 +1048,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
         for (keyent *k = e->keys; k; k = k->next, i++) {
             pm_key_info *ki = &st->keys[i];
             snprintf(ki->path, sizeof ki->path, "%s", k->path);
+            memcpy(ki->kind, k->kind, sizeof ki->kind);
             ki->state = k->state == KEY_FAILED ? 0 : k->state;
             ki->pinned = k->pinned;
             ki->refs = k->refs;

@@ -70,9 +70,13 @@ typedef struct {
  * 1024 jobs, no trace (65536 events when enabled). */
 void pm_engine_config_default(pm_engine_config *cfg);
 
-/* A job to submit; every pointer is borrowed for the call only. */
+/* A job to submit; every pointer is borrowed for the call only. kind names the proof kind
+ * (kinds/kind.h; NULL = the backend's default, "snarkjs"); the key is key_path, or the kind's key in
+ * params_dir when key_path is NULL (e.g. a PoRep C2 job: DIR/<stem>.params of its C1's size). */
 typedef struct {
+    const char *kind;
     const char *key_path;
+    const char *params_dir;
     pm_priority priority;
     const pm_input *inputs;
     size_t n_inputs;
@@ -93,7 +97,8 @@ typedef struct {
     pm_job_state state;
     pm_priority priority;
     char label[128];
-    char key_path[512];
+    char kind[32];            /* the proof kind it is proved as */
+    char key_path[512];       /* the key (the kind's, when the spec gave a parameter directory) */
     uint32_t n_partitions;
     uint32_t partitions_done; /* finalized so far */
     uint64_t working_set_bytes; /* reserved at admission: n_partitions x the plan's part_peak (+ inline inputs) */
@@ -136,6 +141,7 @@ void pm_engine_close(pm_engine *engine);
 void pm_engine_cancel_all(pm_engine *engine);
 
 typedef struct {
+    char kind[32];
     char path[512];
     int state;       /* 0 empty (reserved), 1 loading, 2 ready */
     int pinned;      /* preloaded: not evicted for idleness */
@@ -168,12 +174,13 @@ typedef struct {
 pm_status pm_engine_get_status(pm_engine *engine, pm_engine_status *st);
 void pm_engine_status_free(pm_engine_status *st);
 
-/* Load a key now (blocking) and pin it. Errors: the backend's load errors; PM_ERR_NOMEM if it does
- * not fit the budget even after evicting idle keys. */
-pm_status pm_engine_preload_key(pm_engine *engine, const char *key_path, pm_error *err);
-/* Unpin and drop a key when no job uses it. PM_ERR_ARG: not cached; PM_ERR_MISMATCH: in use (it is
- * unpinned and dropped when idle-evicted). */
-pm_status pm_engine_evict_key(pm_engine *engine, const char *key_path, pm_error *err);
+/* Load the key of proof kind `kind` (NULL = the backend's default) at key_path now (blocking) and
+ * pin it. Errors: the backend's plan (unknown kind, missing file) and load errors; PM_ERR_NOMEM if it
+ * does not fit the budget even after evicting idle keys. */
+pm_status pm_engine_preload_key(pm_engine *engine, const char *kind, const char *key_path, pm_error *err);
+/* Unpin and drop the key at key_path (of kind, or of any kind when NULL) when no job uses it.
+ * PM_ERR_ARG: not cached; PM_ERR_MISMATCH: in use (it is unpinned and dropped when idle-evicted). */
+pm_status pm_engine_evict_key(pm_engine *engine, const char *kind, const char *key_path, pm_error *err);
 
 /* Chrome trace JSON ({"traceEvents":[...]}: one "X" event per stage per worker, tid = worker, plus
  * thread_name metadata), malloc'd (caller frees); NULL when tracing is off or on OOM. */

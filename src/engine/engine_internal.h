@@ -27,6 +27,7 @@ enum { KEY_EMPTY = 0, KEY_LOADING = 1, KEY_READY = 2, KEY_FAILED = 3 };
 
 typedef struct keyent {
     struct keyent *next;
+    char kind[32]; /* the key's proof kind ("" for a backend without kinds) */
     char *path;
     int state;
     void *key;
@@ -53,6 +54,7 @@ typedef struct job {
     pm_priority prio;
     pm_job_state state;
     char label[128];
+    char kind[32];
     char *key_path;
     pm_input *inputs;
     size_t n_inputs;
@@ -172,7 +174,10 @@ void engine_trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint3
 /* ---- srs_cache.c (lock held unless said) ---- */
 void engine_budget_charge(pm_engine *e, uint64_t bytes);
 void engine_budget_release(pm_engine *e, uint64_t bytes);
-keyent *engine_key_find(pm_engine *e, const char *path);
+/* the entry of (kind, path); kind NULL matches any kind */
+keyent *engine_key_find(pm_engine *e, const char *kind, const char *path);
+/* a new, empty entry of `bytes` charged to the budget, linked first; NULL when out of memory */
+keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_t bytes);
 /* unlink k, release its bytes, free its key through the backend */
 void engine_key_unlink_free(pm_engine *e, keyent *k);
 /* Evict idle, unpinned, ready keys other than keep (LRU first) until need more bytes fit; 1 if

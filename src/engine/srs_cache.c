@@ -18,10 +18,29 @@ void engine_budget_release(pm_engine *e, uint64_t bytes) {
     e->reserved = bytes > e->reserved ? 0 : e->reserved - bytes;
 }
 
-keyent *engine_key_find(pm_engine *e, const char *path) {
+keyent *engine_key_find(pm_engine *e, const char *kind, const char *path) {
     for (keyent *k = e->keys; k; k = k->next)
-        if (strcmp(k->path, path) == 0) return k;
+        if (strcmp(k->path, path) == 0 && (!kind || strcmp(k->kind, kind) == 0)) return k;
     return NULL;
+}
+
+keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_t bytes) {
+    keyent *k = calloc(1, sizeof *k);
+    char *p = engine_strdup(path);
+    if (!k || !p) {
+        free(k);
+        free(p);
+        return NULL;
+    }
+    snprintf(k->kind, sizeof k->kind, "%s", kind ? kind : "");
+    k->path = p;
+    k->bytes = bytes;
+    k->state = KEY_EMPTY;
+    k->last_used_us = pm_now_us();
+    k->next = e->keys;
+    e->keys = k;
+    engine_budget_charge(e, bytes);
+    return k;
 }
 
 void engine_key_unlink_free(pm_engine *e, keyent *k) {
@@ -80,13 +99,15 @@ pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
     }
     k->state = KEY_LOADING;
     char *path = engine_strdup(k->path);
+    char kind[sizeof k->kind];
+    memcpy(kind, k->kind, sizeof kind);
     pthread_mutex_unlock(&e->mu);
 
     void *key = NULL;
     uint64_t bytes = 0;
     pm_error lerr;
     pm_error_clear(&lerr);
-    pm_status st = path ? e->be.load_key(e->be.self, path, &key, &bytes, &lerr)
+    pm_status st = path ? e->be.load_key(e->be.self, kind, path, &key, &bytes, &lerr)
                         : pm_error_set(&lerr, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     free(path);
     int64_t t1 = pm_now_us();
@@ -113,20 +134,24 @@ pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
     return st;
 }
 
-pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
+pm_status pm_engine_preload_key(pm_engine *e, const char *kind, const char *path, pm_error *err) {
     if (!path || !path[0]) return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no key path");
-    /* size the key with a zero-input plan is not possible for every front end: use the file size */
-    pm_job_plan plan = {0};
+    /* the key's size from a plan without inputs (its header), or 0 when the backend cannot tell */
+    pm_job_plan plan;
+    memset(&plan, 0, sizeof plan);
     pm_error perr;
     pm_error_clear(&perr);
+    pm_job_request rq = {.kind = kind, .key_path = path};
     uint64_t est = 0;
-    if (e->be.plan(e->be.self, path, NULL, 0, &plan, &perr) == PM_OK) est = plan.key_bytes + plan.key_load_bytes;
-    else if (perr.code == PM_ERR_IO) {
+    pm_status pst = e->be.plan(e->be.self, &rq, &plan, &perr);
+    if (pst == PM_OK) est = plan.key_bytes + plan.key_load_bytes;
+    else if (perr.code == PM_ERR_IO || pst == PM_ERR_ARG) {
         if (err) *err = perr;
-        return perr.code;
+        return perr.code ? perr.code : pst;
     }
+    const char *kname = pst == PM_OK ? plan.kind : (kind ? kind : "");
     pthread_mutex_lock(&e->mu);
-    keyent *k = engine_key_find(e, path);
+    keyent *k = engine_key_find(e, kname, path);
     if (k && k->state == KEY_FAILED && k->refs == 0) {
         engine_key_unlink_free(e, k);
         k = NULL;
@@ -138,20 +163,10 @@ pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
                                 "key needs %" PRIu64 " bytes, budget has %" PRIu64 " free", est,
                                 e->budget > e->reserved ? e->budget - e->reserved : 0);
         }
-        k = calloc(1, sizeof *k);
-        char *p = engine_strdup(path);
-        if (!k || !p) {
-            free(k);
-            free(p);
+        if (!(k = engine_key_new(e, kname, path, est))) {
             pthread_mutex_unlock(&e->mu);
             return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
         }
-        k->path = p;
-        k->bytes = est;
-        k->last_used_us = pm_now_us();
-        k->next = e->keys;
-        e->keys = k;
-        engine_budget_charge(e, est);
     }
     k->pinned = 1;
     k->refs++; /* hold it while loading */
@@ -166,9 +181,9 @@ pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
     return st;
 }
 
-pm_status pm_engine_evict_key(pm_engine *e, const char *path, pm_error *err) {
+pm_status pm_engine_evict_key(pm_engine *e, const char *kind, const char *path, pm_error *err) {
     pthread_mutex_lock(&e->mu);
-    keyent *k = path ? engine_key_find(e, path) : NULL;
+    keyent *k = path ? engine_key_find(e, kind, path) : NULL;
     if (!k) {
         pthread_mutex_unlock(&e->mu);
         return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET, "key is not cached");

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "circuits/csr_file.h"
-#include "circuits/filecoin/porep_c2.h"
+#include "kinds/filecoin/porep_c2/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
 #include "filecoin/replica_id.h"
 #include "filecoin/seal.h"

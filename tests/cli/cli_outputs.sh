@@ -3,8 +3,8 @@
 # when present, ../shared/fixtures, and write one line per output to a manifest:
 #     <name> <sha256 of the output>
 # where the output is a file the command wrote (proofs, keys, C1s, caches: hashed byte for byte) or
-# its stdout+stderr and exit code (".log": timings, i.e. numbers with a fractional part, replaced by
-# "F", so only what must not change is compared). Everything is deterministic (fixed r, s or seeds).
+# its stdout+stderr and exit code (".log": timings, i.e. numbers with a fractional part and whole
+# milliseconds, replaced, so only what must not change is compared). Everything is deterministic (fixed r, s or seeds).
 # Used to show that a refactor leaves every output byte-identical: record a manifest with the old
 # binary and with the new one, and compare (`test_cli_golden.sh` does that against the committed
 # manifest tests/cli/golden/outputs.sha256).
@@ -25,13 +25,15 @@ rm -rf ./* && ln -s "$SRC/tests/data" data
 MAN=../manifest
 : >"$MAN"
 
+# timings replaced: numbers with a fraction by "F", whole milliseconds by "N ms"
+norm() { sed -E 's/[0-9]+\.[0-9]+/F/g; s/[0-9]+ ms/N ms/g'; }
 # the normalised log of a command run: stdout, stderr, exit code
 run() { # name cmd...
     local name=$1
     shift
     "$@" >"$name.out" 2>"$name.err"
     local rc=$?
-    { sed -E 's/[0-9]+\.[0-9]+/F/g' "$name.out"; echo "--- stderr"; sed -E 's/[0-9]+\.[0-9]+/F/g' "$name.err"; echo "--- exit $rc"; } >"$name.log"
+    { norm <"$name.out"; echo "--- stderr"; norm <"$name.err"; echo "--- exit $rc"; } >"$name.log"
     rm -f "$name.out" "$name.err"
     echo "$name.log $(sha256sum <"$name.log" | cut -c1-64)" >>"$MAN"
 }
@@ -41,7 +43,7 @@ file() { # name path
 }
 # hash a text output with its timings replaced
 textfile() {
-    if [ -f "$2" ]; then echo "$1 $(sed -E 's/[0-9]+\.[0-9]+/F/g' "$2" | sha256sum | cut -c1-64)" >>"$MAN"; else echo "$1 missing" >>"$MAN"; fi
+    if [ -f "$2" ]; then echo "$1 $(norm <"$2" | sha256sum | cut -c1-64)" >>"$MAN"; else echo "$1 missing" >>"$MAN"; fi
 }
 rs() { sed -E 's/.*"r": *"([0-9]+)".*"s": *"([0-9]+)".*/--r \1 --s \2/' "$1"; }
 

@@ -4,7 +4,7 @@
  * configurable time and moves a small checksum along, so the scheduler, pools, device interlock,
  * budget, cancel and assembler can be tested quickly and deterministically without a prover.
  *
- * Inputs: one PM_INPUT_WTNS_BYTES per partition whose text selects a behaviour:
+ * Inputs: one PM_INPUT_BYTES per partition whose text selects a behaviour:
  *   "ok" (default)  proves normally
  *   "bad"           synthesize fails with PM_ERR_UNSATISFIED ("witness does not satisfy ...")
  *   "badproof"      finalize returns a proof whose checksum is wrong (verify must catch it)
@@ -93,13 +93,15 @@ static int td_is(const pm_input *in, const char *kind) {
     return in->bytes && in->len == n && memcmp(in->bytes, kind, n) == 0;
 }
 
-static pm_status td_plan(void *self, const char *key_path, const pm_input *in, size_t n, pm_job_plan *plan,
-                         pm_error *err) {
+static pm_status td_plan(void *self, const pm_job_request *rq, pm_job_plan *plan, pm_error *err) {
     td_state *s = self;
+    const char *key_path = rq->key_path ? rq->key_path : "";
+    const pm_input *in = rq->inputs;
+    size_t n = rq->n_inputs;
     if (strncmp(key_path, "missing:", 8) == 0)
         return pm_error_set(err, PM_ERR_IO, key_path, PM_NO_OFFSET, "cannot open: No such file or directory");
     for (size_t i = 0; i < n; i++)
-        if (in[i].kind != PM_INPUT_WTNS_BYTES)
+        if (in[i].kind != PM_INPUT_BYTES)
             return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "input %zu: test double takes bytes", i);
     plan->n_partitions = (uint32_t)n;
     plan->part_peak_bytes = s->part_peak;
@@ -108,7 +110,9 @@ static pm_status td_plan(void *self, const char *key_path, const pm_input *in, s
     return PM_OK;
 }
 
-static pm_status td_load_key(void *self, const char *path, void **key, uint64_t *bytes, pm_error *err) {
+static pm_status td_load_key(void *self, const char *kind, const char *path, void **key, uint64_t *bytes,
+                             pm_error *err) {
+    (void)kind;
     td_state *s = self;
     td_sleep_ms(s->load_ms);
     atomic_fetch_add(&s->loads, 1);

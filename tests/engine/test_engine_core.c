@@ -40,7 +40,7 @@ static pm_engine *engine_new(td_state *s, pm_backend *b, void (*tweak)(pm_engine
 static uint64_t submit(pm_engine *e, const char *key, pm_priority prio, const char **kinds, size_t n) {
     pm_input in[64];
     for (size_t i = 0; i < n; i++)
-        in[i] = (pm_input){.kind = PM_INPUT_WTNS_BYTES, .bytes = (const uint8_t *)kinds[i],
+        in[i] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)kinds[i],
                            .len = strlen(kinds[i])};
     pm_job_spec spec = {.key_path = key, .priority = prio, .inputs = in, .n_inputs = n};
     uint64_t id = 0;
@@ -254,7 +254,7 @@ static void bad_input_fails_alone(void **state) {
     assert_int_equal(info.error.code, PM_ERR_FORMAT);
     pm_job_info_free(&info);
     /* a missing file fails at submit */
-    pm_input in = {.kind = PM_INPUT_WTNS_BYTES, .bytes = (const uint8_t *)"ok", .len = 2};
+    pm_input in = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"ok", .len = 2};
     pm_job_spec spec = {.key_path = "missing:/nope.zkey", .inputs = &in, .n_inputs = 1};
     uint64_t id;
     pm_error err;
@@ -320,7 +320,7 @@ static void memory_budget_is_respected(void **state) {
     /* a job larger than the whole budget fails at submit, it does not wait forever */
     const char *big[8] = {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"};
     pm_input in[8];
-    for (int i = 0; i < 8; i++) in[i] = (pm_input){.kind = PM_INPUT_WTNS_BYTES, .bytes = (const uint8_t *)big[i], .len = 2};
+    for (int i = 0; i < 8; i++) in[i] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)big[i], .len = 2};
     pm_job_spec spec = {.key_path = "td:a", .inputs = in, .n_inputs = 8};
     uint64_t id;
     pm_error err;
@@ -347,7 +347,7 @@ static void srs_cache_loads_once_preload_evict(void **state) {
     assert_int_equal(atomic_load(&s->loads), 1);
     pm_error err;
     pm_error_clear(&err);
-    assert_int_equal(pm_engine_preload_key(e, "td:b", &err), PM_OK);
+    assert_int_equal(pm_engine_preload_key(e, NULL, "td:b", &err), PM_OK);
     assert_int_equal(atomic_load(&s->loads), 2);
     pm_engine_status st;
     pm_engine_get_status(e, &st);
@@ -361,8 +361,8 @@ static void srs_cache_loads_once_preload_evict(void **state) {
     assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
     pm_job_info_free(&info);
     assert_int_equal(atomic_load(&s->loads), 2); /* served from the cache */
-    assert_int_equal(pm_engine_evict_key(e, "td:b", &err), PM_OK);
-    assert_int_equal(pm_engine_evict_key(e, "td:zzz", &err), PM_ERR_ARG);
+    assert_int_equal(pm_engine_evict_key(e, NULL, "td:b", &err), PM_OK);
+    assert_int_equal(pm_engine_evict_key(e, NULL, "td:zzz", &err), PM_ERR_ARG);
     pm_engine_get_status(e, &st);
     assert_int_equal(st.n_keys, 1);
     assert_int_equal(st.reserved_bytes, s->key_bytes);

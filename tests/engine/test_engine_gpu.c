@@ -1,4 +1,4 @@
-/* The engine with the CUDA start phase (pm_backend_groth16_gpu): with snarkjs's fixed r, s the proofs
+/* The engine with the CUDA start phase (pm_backend_kinds with .gpu = 1): with snarkjs's fixed r, s the proofs
  * equal proof_det.json byte for byte (repo fixtures and, when present, ../shared/fixtures), several
  * jobs in flight with 2 workers on the device verify, and the device's kernel region was used.
  * Exit 77 (skipped) when the build has no CUDA backend or no GPU is usable. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend_groth16.h"
+#include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "groth16/proof_json.h"
 
@@ -46,8 +46,8 @@ static void check_fixture(const char *dir) {
     assert_int_equal(groth16_fr_from_decimal(&s, json_string_value(json_object_get(rs, "s")), path, "s", &err), PM_OK);
     json_decref(rs);
     pm_backend be;
-    pm_groth16_backend_opts o = {.finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
-    assert_int_equal(pm_backend_groth16_gpu(&be, &o, &err), PM_OK);
+    pm_kinds_backend_opts o = {.gpu = 1, .finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
+    assert_int_equal(pm_backend_kinds(&be, &o, &err), PM_OK);
     pm_engine_config cfg;
     pm_engine_config_default(&cfg);
     cfg.memory_budget = 8ull << 30;
@@ -58,8 +58,8 @@ static void check_fixture(const char *dir) {
     assert_int_equal(pm_engine_create(&e, &cfg, &be, &err), PM_OK);
     snprintf(key, sizeof key, "%s/circuit.zkey", dir);
     snprintf(wt, sizeof wt, "%s/witness.wtns", dir);
-    pm_input in[4] = {{.kind = PM_INPUT_WTNS_PATH, .path = wt}, {.kind = PM_INPUT_WTNS_PATH, .path = wt},
-                      {.kind = PM_INPUT_WTNS_PATH, .path = wt}, {.kind = PM_INPUT_WTNS_PATH, .path = wt}};
+    pm_input in[4] = {{.kind = PM_INPUT_PATH, .path = wt}, {.kind = PM_INPUT_PATH, .path = wt},
+                      {.kind = PM_INPUT_PATH, .path = wt}, {.kind = PM_INPUT_PATH, .path = wt}};
     pm_job_spec spec = {.key_path = key, .inputs = in, .n_inputs = 4};
     uint64_t ids[3];
     for (int i = 0; i < 3; i++) assert_int_equal(pm_engine_submit(e, &spec, &ids[i], &err), PM_OK);
@@ -121,7 +121,8 @@ int main(void) {
     pm_backend be;
     pm_error err;
     pm_error_clear(&err);
-    if (pm_backend_groth16_gpu(&be, NULL, &err) != PM_OK) {
+    pm_kinds_backend_opts o = {.gpu = 1};
+    if (pm_backend_kinds(&be, &o, &err) != PM_OK) {
         printf("SKIP: %s\n", err.msg);
         return 77;
     }

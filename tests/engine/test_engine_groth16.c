@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/backend_groth16.h"
+#include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "groth16/proof_json.h"
 #include "groth16/verifier.h"
@@ -42,8 +42,8 @@ static uint8_t *slurp(const char *path, size_t *len) {
 static pm_engine *new_engine(pm_backend *be) {
     pm_error err;
     pm_error_clear(&err);
-    pm_groth16_backend_opts o = {.start_threads = 1, .finalize_threads = 1};
-    assert_int_equal(pm_backend_groth16_cpu(be, &o, &err), PM_OK);
+    pm_kinds_backend_opts o = {.start_threads = 1, .finalize_threads = 1};
+    assert_int_equal(pm_backend_kinds(be, &o, &err), PM_OK);
     pm_engine_config cfg;
     pm_engine_config_default(&cfg);
     cfg.memory_budget = 2ull << 30;
@@ -87,16 +87,16 @@ static void proves_fixtures_through_the_engine(void **state) {
     uint8_t *bytes = slurp(g_pow_wtns, &len);
     assert_non_null(bytes);
     pm_input in[3] = {
-        {.kind = PM_INPUT_WTNS_PATH, .path = g_pow_wtns},
-        {.kind = PM_INPUT_WTNS_BYTES, .bytes = bytes, .len = len},
-        {.kind = PM_INPUT_WTNS_PATH, .path = g_pow_wtns},
+        {.kind = PM_INPUT_PATH, .path = g_pow_wtns},
+        {.kind = PM_INPUT_BYTES, .bytes = bytes, .len = len},
+        {.kind = PM_INPUT_PATH, .path = g_pow_wtns},
     };
     pm_job_spec spec = {.key_path = g_pow_key, .priority = PM_PRIO_HIGH, .inputs = in, .n_inputs = 3};
     uint64_t id1, id2;
     pm_error err;
     pm_error_clear(&err);
     assert_int_equal(pm_engine_submit(e, &spec, &id1, &err), PM_OK);
-    pm_input min = {.kind = PM_INPUT_WTNS_PATH, .path = g_mul_wtns};
+    pm_input min = {.kind = PM_INPUT_PATH, .path = g_mul_wtns};
     pm_job_spec mspec = {.key_path = g_mul_key, .priority = PM_PRIO_LOW, .inputs = &min, .n_inputs = 1};
     assert_int_equal(pm_engine_submit(e, &mspec, &id2, &err), PM_OK);
     pm_job_info info;
@@ -126,19 +126,19 @@ static void bad_witnesses_fail_clearly(void **state) {
     pm_error_clear(&err);
     uint64_t id;
     /* a witness of another circuit: refused at submit */
-    pm_input foreign = {.kind = PM_INPUT_WTNS_PATH, .path = g_mul_wtns};
+    pm_input foreign = {.kind = PM_INPUT_PATH, .path = g_mul_wtns};
     pm_job_spec spec = {.key_path = g_pow_key, .inputs = &foreign, .n_inputs = 1};
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_MISMATCH);
     assert_non_null(strstr(err.msg, "nVars"));
     /* missing files: refused at submit */
-    pm_input missing = {.kind = PM_INPUT_WTNS_PATH, .path = "/nonexistent/w.wtns"};
+    pm_input missing = {.kind = PM_INPUT_PATH, .path = "/nonexistent/w.wtns"};
     spec.inputs = &missing;
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_IO);
     spec.key_path = "/nonexistent/k.zkey";
     spec.inputs = &foreign;
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_IO);
     /* garbage bytes */
-    pm_input junk = {.kind = PM_INPUT_WTNS_BYTES, .bytes = (const uint8_t *)"hello", .len = 5};
+    pm_input junk = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"hello", .len = 5};
     spec.key_path = g_mul_key;
     spec.inputs = &junk;
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_FORMAT);
@@ -147,8 +147,8 @@ static void bad_witnesses_fail_clearly(void **state) {
     uint8_t *w = slurp(g_mul_wtns, &len);
     assert_non_null(w);
     w[len - 32] ^= 1;
-    pm_input bad = {.kind = PM_INPUT_WTNS_BYTES, .bytes = w, .len = len};
-    pm_input good = {.kind = PM_INPUT_WTNS_PATH, .path = g_mul_wtns};
+    pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = w, .len = len};
+    pm_input good = {.kind = PM_INPUT_PATH, .path = g_mul_wtns};
     spec.inputs = &bad;
     uint64_t bad_id, good_id;
     assert_int_equal(pm_engine_submit(e, &spec, &bad_id, &err), PM_OK);
@@ -190,8 +190,8 @@ static void fixed_rs_matches_snarkjs_bytes(void **state) {
         assert_int_equal(groth16_fr_from_decimal(&s, json_string_value(json_object_get(rs, "s")), path, "s", &err), PM_OK);
         json_decref(rs);
         pm_backend be;
-        pm_groth16_backend_opts o = {.start_threads = 1, .finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
-        assert_int_equal(pm_backend_groth16_cpu(&be, &o, &err), PM_OK);
+        pm_kinds_backend_opts o = {.start_threads = 1, .finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
+        assert_int_equal(pm_backend_kinds(&be, &o, &err), PM_OK);
         pm_engine_config cfg;
         pm_engine_config_default(&cfg);
         cfg.memory_budget = 1ull << 30;
@@ -200,7 +200,7 @@ static void fixed_rs_matches_snarkjs_bytes(void **state) {
         char key[1100], wt[1100];
         snprintf(key, sizeof key, "%s/tests/data/%s/circuit.zkey", pm_source_dir(), names[f]);
         snprintf(wt, sizeof wt, "%s/tests/data/%s/witness.wtns", pm_source_dir(), names[f]);
-        pm_input in = {.kind = PM_INPUT_WTNS_PATH, .path = wt};
+        pm_input in = {.kind = PM_INPUT_PATH, .path = wt};
         pm_job_spec spec = {.key_path = key, .inputs = &in, .n_inputs = 1};
         uint64_t id;
         assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_OK);

@@ -1,11 +1,13 @@
 /*
- * test_engine_porep.c — the engine's PoRep C2 front end (engine/backend_porep.h).
+ * test_engine_porep.c — porep-c2 jobs through the engine's one backend (engine/backend_kinds.h).
  *
  * Fast (always): plan() on a sealed 2 KiB C1 against a stand-in parameter file (real vk layout,
- * generator points: counts only, no setup): one partition, sizes set; a C1 whose sector size is not
- * the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input count too, missing
- * parameters give PM_ERR_IO naming the path; a 32 GiB synthetic C1 plans 10 partitions; the router
- * sends .params keys to the PoRep backend; pm_porep_job_key; the daemon answers {"kind":"porep"}
+ * generator points: counts only, no setup): one partition, sizes set; the key named by the kind
+ * from a parameter directory (also under the alias "porep", also for the C1 inline); a C1 whose
+ * sector size is not the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input
+ * count too, missing parameters give PM_ERR_IO naming the path; two inputs, a key that is not a
+ * .params, no key, an unknown kind: PM_ERR_ARG; a 32 GiB synthetic C1 plans 10 partitions; a job
+ * naming no kind is the backend's default kind's; the daemon answers {"kind":"porep"}
  * submits with missing / mismatched parameters (422 io / mismatch) and malformed bodies (400).
  * End to end (`--e2e`, ctest test_engine_porep_e2e, label slow, PROOFMILL_SLOW=1): real 2 KiB
  * parameters (PROOFMILL_POREP_PARAMS_DIR, or made once with seed 7 and cached in
@@ -23,12 +25,11 @@
 #include <unistd.h>
 
 #include "circuits/csr_file.h"
-#include "circuits/filecoin/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
 #include "daemon/client.h"
 #include "daemon/config.h"
 #include "daemon/daemon.h"
-#include "engine/backend_porep.h"
+#include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
@@ -37,6 +38,8 @@
 #include "filecoin/synth_c1.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "kinds/filecoin/porep_c2/porep_c2.h"
+#include "util/file.h"
 
 static char g_dir[256];
 
@@ -76,11 +79,18 @@ static void key_of(char *out, size_t cap, const char *dir, uint64_t sector_size)
     snprintf(out, cap, "%s/%s.params", dir, stem);
 }
 
+/* plan() of the engine's one backend for a porep-c2 job */
+static pm_status plan_of(pm_backend *be, const char *kind, const char *key, const char *params_dir,
+                         const pm_input *in, size_t n_in, pm_job_plan *plan, pm_error *err) {
+    pm_job_request rq = {.kind = kind, .key_path = key, .params_dir = params_dir, .inputs = in, .n_inputs = n_in};
+    return be->plan(be->self, &rq, plan, err);
+}
+
 static void test_plan(void **st) {
     (void)st;
     pm_error err;
-    pm_backend be, mux, other;
-    assert_int_equal(pm_backend_porep(&be, NULL, &err), PM_OK);
+    pm_backend be, bp;
+    assert_int_equal(pm_backend_kinds(&be, NULL, &err), PM_OK);
     fil_c1_t c1;
     pm_test_seal_c1(NULL, &c1, 1);
     char c1p[512], dir[512], key[1024], key8[1024];
@@ -89,21 +99,32 @@ static void test_plan(void **st) {
     snprintf(dir, sizeof dir, "%s/params", g_dir);
     fake_params(dir, 2048, 40);
     key_of(key, sizeof key, dir, 2048);
-    pm_input in = {.kind = PM_INPUT_POREP_C1_PATH, .path = c1p};
+    pm_input in = {.kind = PM_INPUT_PATH, .path = c1p};
     pm_job_plan plan;
-    if (be.plan(be.self, key, &in, 1, &plan, &err)) fail_msg("plan: %s", err.msg);
+    if (plan_of(&be, "porep-c2", key, NULL, &in, 1, &plan, &err)) fail_msg("plan: %s", err.msg);
     assert_int_equal(plan.n_partitions, 1);
     assert_true(plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0 && plan.key_bytes > 0);
+    assert_string_equal(plan.kind, "porep-c2");
+    assert_string_equal(plan.key_path, key);
 
-    /* the job key helper names the 2 KiB parameters */
-    char k2[1024];
-    assert_int_equal(pm_porep_job_key(k2, sizeof k2, dir, c1p, &err), PM_OK);
-    assert_string_equal(k2, key);
+    /* the kind names the key from a parameter directory; "porep" is its alias */
+    if (plan_of(&be, "porep", NULL, dir, &in, 1, &plan, &err)) fail_msg("plan params_dir: %s", err.msg);
+    assert_string_equal(plan.kind, "porep-c2");
+    assert_string_equal(plan.key_path, key);
+
+    /* the C1 inline (the bytes gRPC / a base64 body carry) plans the same */
+    char *bytes = NULL;
+    size_t len = 0;
+    assert_int_equal(pm_file_read_all(&bytes, &len, c1p, 0, 0, &err), PM_OK);
+    pm_input inl = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)bytes, .len = len};
+    if (plan_of(&be, "porep-c2", NULL, dir, &inl, 1, &plan, &err)) fail_msg("plan inline: %s", err.msg);
+    assert_int_equal(plan.n_partitions, 1);
+    free(bytes);
 
     /* parameters of another sector size: refused, both sizes named */
     fake_params(dir, 8ull << 20, 40);
     key_of(key8, sizeof key8, dir, 8ull << 20);
-    assert_int_equal(be.plan(be.self, key8, &in, 1, &plan, &err), PM_ERR_MISMATCH);
+    assert_int_equal(plan_of(&be, "porep-c2", key8, NULL, &in, 1, &plan, &err), PM_ERR_MISMATCH);
     printf("other size: %s\n", err.msg);
     assert_non_null(strstr(err.msg, "2048"));
 
@@ -112,23 +133,26 @@ static void test_plan(void **st) {
     snprintf(dirb, sizeof dirb, "%s/params_bad", g_dir);
     fake_params(dirb, 2048, 41);
     key_of(keyb, sizeof keyb, dirb, 2048);
-    assert_int_equal(be.plan(be.self, keyb, &in, 1, &plan, &err), PM_ERR_MISMATCH);
+    assert_int_equal(plan_of(&be, "porep-c2", keyb, NULL, &in, 1, &plan, &err), PM_ERR_MISMATCH);
     printf("bad counts: %s\n", err.msg);
 
     /* missing parameters: a clear I/O error naming the file */
     char dirm[512], keym[1024];
     snprintf(dirm, sizeof dirm, "%s/no_such_dir", g_dir);
     key_of(keym, sizeof keym, dirm, 2048);
-    assert_int_equal(be.plan(be.self, keym, &in, 1, &plan, &err), PM_ERR_IO);
+    assert_int_equal(plan_of(&be, "porep-c2", keym, NULL, &in, 1, &plan, &err), PM_ERR_IO);
     printf("missing: %s\n", err.msg);
     assert_non_null(strstr(err.msg, "no_such_dir") ? strstr(err.msg, "no_such_dir") : strstr(err.file, "no_such_dir"));
 
-    /* missing C1, wrong input kind, a key that is not a .params */
-    pm_input bad = {.kind = PM_INPUT_POREP_C1_PATH, .path = "/nonexistent/c1.json"};
-    assert_int_equal(be.plan(be.self, key, &bad, 1, &plan, &err), PM_ERR_IO);
-    pm_input wt = {.kind = PM_INPUT_WTNS_PATH, .path = c1p};
-    assert_int_equal(be.plan(be.self, key, &wt, 1, &plan, &err), PM_ERR_ARG);
-    assert_int_equal(be.plan(be.self, c1p, &in, 1, &plan, &err), PM_ERR_ARG);
+    /* missing C1, two inputs, a key that is not a .params, no key at all, an unknown kind */
+    pm_input bad = {.kind = PM_INPUT_PATH, .path = "/nonexistent/c1.json"};
+    assert_int_equal(plan_of(&be, "porep-c2", key, NULL, &bad, 1, &plan, &err), PM_ERR_IO);
+    pm_input two[2] = {in, in};
+    assert_int_equal(plan_of(&be, "porep-c2", key, NULL, two, 2, &plan, &err), PM_ERR_ARG);
+    assert_int_equal(plan_of(&be, "porep-c2", c1p, NULL, &in, 1, &plan, &err), PM_ERR_ARG);
+    assert_int_equal(plan_of(&be, "porep-c2", NULL, NULL, &in, 1, &plan, &err), PM_ERR_ARG);
+    assert_int_equal(plan_of(&be, "plonk", key, NULL, &in, 1, &plan, &err), PM_ERR_ARG);
+    printf("unknown kind: %s\n", err.msg);
 
     /* 32 GiB: a synthetic C1 plans 10 partitions (328 inputs with ONE) */
     fil_synth_params_t sp;
@@ -143,17 +167,19 @@ static void test_plan(void **st) {
     fil_c1_free(&big);
     fake_params(dir, 32ull << 30, 328);
     key_of(key32, sizeof key32, dir, 32ull << 30);
-    pm_input inb = {.kind = PM_INPUT_POREP_C1_PATH, .path = bigp};
-    if (be.plan(be.self, key32, &inb, 1, &plan, &err)) fail_msg("plan 32 GiB: %s", err.msg);
+    pm_input inb = {.kind = PM_INPUT_PATH, .path = bigp};
+    if (plan_of(&be, "porep-c2", key32, NULL, &inb, 1, &plan, &err)) fail_msg("plan 32 GiB: %s", err.msg);
     assert_int_equal(plan.n_partitions, 10);
 
-    /* the router: .params keys (and C1 inputs) go to PoRep, the rest to the wrapped backend */
-    assert_int_equal(pm_backend_porep(&other, NULL, &err), PM_OK);
-    other.name = "other";
-    assert_int_equal(pm_backend_porep_mux(&mux, &other, NULL, &err), PM_OK);
-    if (mux.plan(mux.self, key, &in, 1, &plan, &err)) fail_msg("mux plan: %s", err.msg);
+    /* routing is by kind, never by file name: a backend whose default kind is porep-c2 plans a job
+     * that names none; the snarkjs default does not take a .params for a zkey */
+    pm_kinds_backend_opts o = {.default_kind = "porep-c2"};
+    assert_int_equal(pm_backend_kinds(&bp, &o, &err), PM_OK);
+    if (plan_of(&bp, NULL, key, NULL, &in, 1, &plan, &err)) fail_msg("default-kind plan: %s", err.msg);
     assert_int_equal(plan.n_partitions, 1);
-    mux.destroy(mux.self);
+    assert_string_equal(plan.kind, "porep-c2");
+    assert_int_not_equal(plan_of(&be, NULL, key, NULL, &in, 1, &plan, &err), PM_OK);
+    bp.destroy(bp.self);
     be.destroy(be.self);
     unlink(bigp);
 
@@ -258,7 +284,7 @@ static void test_e2e(void **st) {
     fil_c1_free(&bad);
 
     pm_backend be;
-    assert_int_equal(pm_backend_porep(&be, NULL, &err), PM_OK);
+    assert_int_equal(pm_backend_kinds(&be, NULL, &err), PM_OK);
     pm_engine_config cfg;
     pm_engine_config_default(&cfg);
     cfg.synth_workers = 2; /* j = 2: two jobs in flight */
@@ -268,10 +294,9 @@ static void test_e2e(void **st) {
     const char *paths[3] = {pa, pb, pbad};
     uint64_t ids[3];
     for (int i = 0; i < 3; i++) {
-        char key[1024];
-        assert_int_equal(pm_porep_job_key(key, sizeof key, dir, paths[i], &err), PM_OK);
-        pm_input in = {.kind = PM_INPUT_POREP_C1_PATH, .path = paths[i]};
-        pm_job_spec spec = {.key_path = key, .priority = PM_PRIO_NORMAL, .inputs = &in, .n_inputs = 1};
+        pm_input in = {.kind = PM_INPUT_PATH, .path = paths[i]};
+        pm_job_spec spec = {.kind = "porep-c2", .params_dir = dir, .priority = PM_PRIO_NORMAL, .inputs = &in,
+                            .n_inputs = 1};
         if (pm_engine_submit(e, &spec, &ids[i], &err)) fail_msg("submit: %s", err.msg);
     }
     bp_vk_t vk = {0};

@@ -1,0 +1,284 @@
+/*
+ * test_kinds_toy.c — adding a proof kind is one folder and one registration line: the toy kind of
+ * tests/kinds/toy/ (compiled into this test only) is served by the kind registry, the prove driver,
+ * the engine's one backend and the daemon's HTTP API, none of which names it:
+ *  - the registry finds every kind by name and alias and by input name;
+ *  - the driver plans (key from the parameter directory, two partitions from two lines), loads the
+ *    key (circuit recorded in memory, .vk beside the .params), proves and verifies both partitions
+ *    from inline bytes and from a file, seeded proofs reproduce byte for byte, and the GPU table
+ *    (when a device is there) gives the same bytes;
+ *  - a false claim is refused by the kind's public inputs (mismatch) and a tampered witness by the
+ *    constraint check, named by the kind ("toy: the cube"), before any proof is made;
+ *  - the engine proves a toy job (DONE, the kind's proof JSON) beside a failing one;
+ *  - the daemon takes {"kind": "toy-cube", "toy_b64" | "toy": ..., "params_dir": ...} and refuses
+ *    an unknown kind and another kind's input field;
+ *  - the CLI (`proofmill prove --kind toy-cube`, the command's objects linked with the toy as
+ *    proofmill_toy) proves it by the driver and through the engine to the driver's bytes.
+ */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "daemon/client.h"
+#include "daemon/config.h"
+#include "daemon/daemon.h"
+#include "engine/backend_kinds.h"
+#include "engine/engine.h"
+#include "groth16/params.h"
+#include "groth16/setup.h"
+#include "kinds/kind.h"
+#include "prove/prove.h"
+#include "util/base64.h"
+#include "util/outfile.h"
+
+static char g_dir[256], g_params[512], g_input[512];
+static const char *g_cli; /* the proofmill command linked with the toy (argv[1]), or NULL */
+static const char g_text[] = "3 35\n5 135\n";
+
+static void make_params(void) {
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    assert_non_null(toy);
+    pm_error err;
+    pm_circuit c;
+    char key[600];
+    snprintf(key, sizeof key, "%s/toy-cube.params", g_params);
+    assert_int_equal(toy->circuit(&c, NULL, NULL, key, NULL, &err), PM_OK); /* no .csr: recorded */
+    groth16_toxic_t t;
+    uint64_t seed = 3;
+    bp_params_t p = {0};
+    assert_int_equal(groth16_toxic_draw(&t, &seed, &err), PM_OK);
+    assert_int_equal(groth16_setup_bellperson(&p, c.cs, &t, NULL, &err), PM_OK);
+    assert_int_equal(params_write(key, &p, &err), PM_OK);
+    snprintf(key, sizeof key, "%s/toy-cube.vk", g_params);
+    assert_int_equal(params_vk_write(key, &p.vk, &err), PM_OK);
+    params_free(&p);
+    pm_circuit_free(&c);
+}
+
+static void registry(void **state) {
+    (void)state;
+    const pm_kind *k[16];
+    size_t n = pm_kind_list(k, 16);
+    assert_true(n >= 3);
+    for (size_t i = 1; i < n && i < 16; i++) assert_true(strcmp(k[i - 1]->name, k[i]->name) < 0);
+    assert_ptr_equal(pm_kind_find("porep"), pm_kind_find("porep-c2"));
+    assert_non_null(pm_kind_find("snarkjs"));
+    assert_null(pm_kind_find("plonk"));
+    assert_ptr_equal(pm_kind_by_input_name("toy"), pm_kind_find("toy-cube"));
+    assert_ptr_equal(pm_kind_by_input_name("c1"), pm_kind_find("porep-c2"));
+    assert_ptr_equal(pm_kind_by_input_name("wtns"), pm_kind_find("snarkjs"));
+    char names[512];
+    printf("kinds: %s\n", pm_kind_names(names, sizeof names));
+    assert_non_null(strstr(names, "toy-cube"));
+    assert_non_null(strstr(names, "porep-c2 (porep)"));
+}
+
+/* prove the job of in through the driver; returns the proofs' bytes (n * 192) */
+static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, const groth16_exec *x, pm_error *err) {
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    pm_prove_plan plan;
+    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, 1, 1, 1, err);
+    if (st) return st;
+    assert_non_null(strstr(plan.key_path, "toy-cube.params"));
+    assert_true(plan.key_bytes > 0 && plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0);
+    pm_prove_key *key;
+    if ((st = pm_prove_key_load(&key, toy, plan.key_path, NULL, err))) return st;
+    void *job;
+    if ((st = toy->open_job(&job, in, 1, err))) {
+        pm_prove_key_free(key);
+        return st;
+    }
+    uint64_t seed = 9;
+    pm_prove_opts o = {.exec = x, .finalize_threads = 1, .blinding = {.seed = &seed}};
+    pm_prove_proof **pr = NULL;
+    st = pm_prove_job(&pr, n, key, job, in, 1, &o, NULL, err);
+    for (uint32_t i = 0; !st && i < *n; i++) {
+        pm_prove_proof_bytes(out + 192 * i, pr[i]);
+        char *j = pm_prove_proof_json(pr[i]);
+        assert_non_null(strstr(j, "\"partition\":"));
+        free(j);
+    }
+    for (uint32_t i = 0; pr && i < *n; i++) pm_prove_proof_free(pr[i]);
+    free(pr);
+    toy->close_job(job);
+    pm_prove_key_free(key);
+    assert_int_equal(plan.n_partitions, st ? plan.n_partitions : *n);
+    return st;
+}
+
+static void driver(void **state) {
+    (void)state;
+    pm_error err;
+    pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
+    pm_input path = {.kind = PM_INPUT_PATH, .path = g_input};
+    uint8_t a[192 * 2], b[192 * 2];
+    uint32_t na = 0, nb = 0;
+    if (prove(a, &na, &bytes, NULL, &err)) fail_msg("prove: %s", err.msg);
+    if (prove(b, &nb, &path, NULL, &err)) fail_msg("prove: %s", err.msg);
+    assert_int_equal(na, 2);
+    assert_int_equal(nb, 2);
+    assert_memory_equal(a, b, sizeof a); /* the same seeded proofs from bytes and from the file */
+    const groth16_ops *gpu;
+    if (groth16_ops_gpu(&gpu, &err) == PM_OK) {
+        groth16_exec gx = {.ops = gpu, .device = 0, .threads = 1};
+        if (prove(b, &nb, &bytes, &gx, &err)) fail_msg("prove on the GPU: %s", err.msg);
+        assert_memory_equal(a, b, sizeof a);
+        printf("the GPU table proves the same bytes\n");
+    } else {
+        printf("no GPU table here (%s)\n", err.msg);
+    }
+    /* a false claim: the kind's public inputs refuse it */
+    pm_input lie = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"3 36\n", .len = 5};
+    assert_int_equal(prove(b, &nb, &lie, NULL, &err), PM_ERR_MISMATCH);
+    printf("false claim: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "claimed y = 36"));
+    /* a tampered witness: the constraint check, named by the kind */
+    pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"3 35 tamper\n", .len = 12};
+    assert_int_equal(prove(b, &nb, &bad, NULL, &err), PM_ERR_UNSATISFIED);
+    printf("tampered: %s: %s\n", err.file, err.msg);
+    assert_non_null(strstr(err.msg, "partition 0"));
+    assert_non_null(strstr(err.msg, "toy: the cube"));
+    assert_string_equal(err.file, "inputs[0]");
+}
+
+static void engine_and_daemon(void **state) {
+    (void)state;
+    pm_error err;
+    pm_backend be;
+    pm_kinds_backend_opts bo = {.start_threads = 1, .finalize_threads = 1};
+    assert_int_equal(pm_backend_kinds(&be, &bo, &err), PM_OK);
+    pm_engine_config cfg;
+    pm_engine_config_default(&cfg);
+    cfg.memory_budget = 1ull << 30;
+    pm_engine *e;
+    assert_int_equal(pm_engine_create(&e, &cfg, &be, &err), PM_OK);
+    pm_input in = {.kind = PM_INPUT_PATH, .path = g_input};
+    pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"2 15 tamper\n", .len = 12};
+    pm_job_spec spec = {.kind = "toy-cube", .params_dir = g_params, .priority = PM_PRIO_NORMAL, .inputs = &in, .n_inputs = 1};
+    uint64_t id, idb;
+    if (pm_engine_submit(e, &spec, &id, &err)) fail_msg("submit: %s", err.msg);
+    spec.inputs = &bad;
+    assert_int_equal(pm_engine_submit(e, &spec, &idb, &err), PM_OK);
+    pm_job_info info;
+    assert_int_equal(pm_engine_wait(e, id, 60000, &info), PM_OK);
+    if (info.state != PM_JOB_DONE) fail_msg("toy job: %s", info.error.msg);
+    assert_int_equal(info.n_partitions, 2);
+    assert_string_equal(info.kind, "toy-cube");
+    assert_non_null(strstr(info.key_path, "toy-cube.params"));
+    assert_non_null(strstr(info.proofs[1], "\"partition\":1"));
+    pm_job_info_free(&info);
+    assert_int_equal(pm_engine_wait(e, idb, 60000, &info), PM_OK);
+    assert_int_equal(info.state, PM_JOB_FAILED);
+    assert_int_equal(info.error.code, PM_ERR_UNSATISFIED);
+    assert_non_null(strstr(info.error.msg, "toy: the cube"));
+    pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    be.destroy(be.self);
+
+    /* the daemon routes by kind name: the toy's own input field, inline or by path */
+    pm_daemon_config dc;
+    pm_daemon_config_default(&dc);
+    dc.listen_tcp[0] = 0;
+    snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", g_dir);
+    snprintf(dc.log_level, sizeof dc.log_level, "error");
+    pm_daemon *d;
+    if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
+    char base[300], body[2048];
+    snprintf(base, sizeof base, "unix:%s", dc.listen_unix);
+    char *b64 = pm_base64_encode_alloc((const uint8_t *)g_text, strlen(g_text));
+    struct {
+        const char *fmt;
+        const char *arg;
+        int status;
+        const char *want;
+    } cases[] = {
+        {"{\"kind\":\"toy-cube\",\"toy_b64\":\"%s\",\"params_dir\":\"%s\"}", b64, 200, "\"state\":\"done\""},
+        {"{\"kind\":\"toy-cube\",\"inputs\":[{\"toy\":\"%s\"}],\"params_dir\":\"%s\"}", g_input, 200, "\"partition\":1"},
+        {"{\"kind\":\"cube\",\"toy\":\"%s\",\"params_dir\":\"%s\"}", g_input, 400, "bad-request"},
+        {"{\"toy\":\"%s\",\"params_dir\":\"%s\",\"key\":\"k\"}", g_input, 400, "toy-cube"},
+        {"{\"kind\":\"toy-cube\",\"toy\":\"%s\",\"key\":\"%s/x.zkey\"}", g_input, 400, "not a toy-cube.params"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(body, sizeof body, cases[i].fmt, cases[i].arg, g_params);
+        int status = 0;
+        char *resp = NULL;
+        size_t rlen;
+        if (pm_http_call(base, "POST", "/v1/prove", body, strlen(body), 60, &status, &resp, &rlen, &err))
+            fail_msg("http: %s", err.msg);
+        printf("daemon %zu: %d %.300s\n", i, status, resp);
+        assert_int_equal(status, cases[i].status);
+        assert_non_null(strstr(resp, cases[i].want));
+        free(resp);
+    }
+    free(b64);
+    pm_daemon_stop(d);
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/pm_kinds_toy_XXXXXX");
+    if (!mkdtemp(g_dir)) return -1;
+    snprintf(g_params, sizeof g_params, "%s/params", g_dir);
+    snprintf(g_input, sizeof g_input, "%s/job.txt", g_dir);
+    mkdir(g_params, 0755);
+    pm_error err;
+    if (pm_write_file(g_input, g_text, strlen(g_text), &err)) return -1;
+    make_params();
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* the CLI routes by kind name: `proofmill prove --kind toy-cube` (the same command linked with the
+ * toy, proofmill_toy) proves the job, by the driver and through the engine, to the driver's bytes */
+static void cli(void **state) {
+    (void)state;
+    if (!g_cli) skip();
+    pm_error err;
+    uint8_t want[192 * 2];
+    uint32_t n = 0;
+    pm_input path = {.kind = PM_INPUT_PATH, .path = g_input};
+    if (prove(want, &n, &path, NULL, &err)) fail_msg("prove: %s", err.msg);
+    const char *modes[] = {"", "--engine"};
+    char cmd[2048], out[600];
+    for (int m = 0; m < 2; m++) {
+        snprintf(out, sizeof out, "%s/cli%d.bin", g_dir, m);
+        snprintf(cmd, sizeof cmd, "'%s' prove --kind toy-cube --params '%s' --out '%s' --seed 9 --threads 1 %s '%s'",
+                 g_cli, g_params, out, modes[m], g_input);
+        printf("%s\n", cmd);
+        fflush(stdout);
+        assert_int_equal(system(cmd), 0);
+        size_t len = 0;
+        uint8_t *got = pm_test_slurp(out, &len);
+        assert_non_null(got);
+        assert_int_equal(len, sizeof want);
+        assert_memory_equal(got, want, sizeof want);
+        free(got);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' prove --list | grep -q '^toy-cube '", g_cli);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' prove --kind cube --params '%s' --out '%s/x' '%s' 2>/dev/null", g_cli, g_params,
+             g_dir, g_input);
+    int rc = system(cmd);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 2); /* usage: not a kind */
+}
+
+int main(int argc, char **argv) {
+    g_cli = argc > 1 ? argv[1] : NULL;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(registry),
+        cmocka_unit_test(driver),
+        cmocka_unit_test(engine_and_daemon),
+        cmocka_unit_test(cli),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
