@@ -1,5 +1,6 @@
 /*
- * groth16_fixtures.h — fixture discovery and file helpers for the test_groth16_*.c tests.
+ * groth16_fixtures.h — fixture discovery and file helpers for the tests that prove the snarkjs
+ * fixtures (groth16, engine).
  * Fixtures: every BLS12-381 folder of ../shared/fixtures/bls12381 (when present; said visibly when
  * absent) and the repository's own tests/data/<name> folders that hold a circuit.zkey.
  */
@@ -12,6 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "field/fr.h"
+#include "groth16/decimal.h"
+#include "test_util.h"
+
 #define G16_MAX_FIXTURES 16
 
 typedef struct {
@@ -20,18 +25,18 @@ typedef struct {
     long zkey_size;
 } g16_fixture;
 
-static int g16_file_exists(const char *path) {
+static inline int g16_file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static long g16_file_size(const char *path) {
+static inline long g16_file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
 /* collect the folders under base that contain circuit.zkey + witness.wtns + proof_det.json */
-static void g16_scan(g16_fixture *out, size_t *n, const char *base, const char *label) {
+static inline void g16_scan(g16_fixture *out, size_t *n, const char *base, const char *label) {
     DIR *d = opendir(base);
     if (!d) return;
     struct dirent *e;
@@ -50,13 +55,13 @@ static void g16_scan(g16_fixture *out, size_t *n, const char *base, const char *
     closedir(d);
 }
 
-static int g16_cmp_size(const void *a, const void *b) {
+static inline int g16_cmp_size(const void *a, const void *b) {
     long x = ((const g16_fixture *)a)->zkey_size, y = ((const g16_fixture *)b)->zkey_size;
     return (x > y) - (x < y);
 }
 
 /* All fixtures, smallest zkey first. Prints what it found (and when shared fixtures are absent). */
-static size_t g16_fixtures(g16_fixture *out) {
+static inline size_t g16_fixtures(g16_fixture *out) {
     size_t n = 0;
     char base[1200];
     const char *shared = pm_shared_fixtures();
@@ -74,24 +79,30 @@ static size_t g16_fixtures(g16_fixture *out) {
 }
 
 /* whole file as a NUL-terminated malloc'd buffer (NULL if unreadable); *len set if non-NULL */
-static char *g16_read(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) b[n] = 0;
-    if (len) *len = (size_t)n;
+static inline char *g16_read(const char *path, size_t *len) {
+    size_t n = 0;
+    char *b = (char *)pm_test_slurp(path, &n);
+    if (len) *len = n;
     return b;
 }
 
-static char *g16_path(char *buf, size_t n, const g16_fixture *fx, const char *file) {
+/* snarkjs's r, s of a fixture (its proof_det_rs.json at path: {"r": "<decimal>", "s": ...}) in
+ * Montgomery form: 0, or -1 when the file is absent; a malformed file fails the test. */
+static inline int g16_read_rs(fr_t *r, fr_t *s, const char *path) {
+    size_t n;
+    char *t = (char *)pm_test_slurp(path, &n);
+    if (!t) return -1;
+    char rd[100] = {0}, sd[100] = {0};
+    const char *pr = strstr(t, "\"r\""), *ps = strstr(t, "\"s\"");
+    int ok = pr && ps && sscanf(pr, "\"r\" : \"%99[0-9]\"", rd) == 1 && sscanf(ps, "\"s\" : \"%99[0-9]\"", sd) == 1;
+    free(t);
+    if (!ok) fail_msg("%s: no \"r\" and \"s\" decimal strings", path);
+    assert_int_equal(groth16_fr_from_decimal(r, rd, path, "r", NULL), PM_OK);
+    assert_int_equal(groth16_fr_from_decimal(s, sd, path, "s", NULL), PM_OK);
+    return 0;
+}
+
+static inline char *g16_path(char *buf, size_t n, const g16_fixture *fx, const char *file) {
     int k = snprintf(buf, n, "%s/%s", fx->dir, file);
     if (k < 0 || (size_t)k >= n) buf[0] = 0;
     return buf;

@@ -3,6 +3,7 @@
  * jobs in flight with 2 workers on the device verify, and the device's kernel region was used.
  * Exit 77 (skipped) when the build has no CUDA backend or no GPU is usable. */
 #include "test_util.h"
+#include "groth16_fixtures.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -13,38 +14,18 @@
 #include "engine/engine.h"
 #include "groth16/proof_json.h"
 
-static uint8_t *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 /* dir: a fixture folder with circuit.zkey, witness.wtns, proof_det.json, proof_det_rs.json */
 static void check_fixture(const char *dir) {
     char path[1200], key[1200], wt[1200];
     snprintf(path, sizeof path, "%s/proof_det_rs.json", dir);
-    json_error_t je;
-    json_t *rs = json_load_file(path, 0, &je);
-    if (!rs) {
+    fr_t r, s;
+    if (g16_read_rs(&r, &s, path)) {
         printf("  (no %s: skipped)\n", path);
         return;
     }
-    fr_t r, s;
     pm_error err;
     pm_error_clear(&err);
-    assert_int_equal(groth16_fr_from_decimal(&r, json_string_value(json_object_get(rs, "r")), path, "r", &err), PM_OK);
-    assert_int_equal(groth16_fr_from_decimal(&s, json_string_value(json_object_get(rs, "s")), path, "s", &err), PM_OK);
-    json_decref(rs);
     pm_backend be;
     pm_kinds_backend_opts o = {.gpu = 1, .finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
     assert_int_equal(pm_backend_kinds(&be, &o, &err), PM_OK);
@@ -65,7 +46,7 @@ static void check_fixture(const char *dir) {
     for (int i = 0; i < 3; i++) assert_int_equal(pm_engine_submit(e, &spec, &ids[i], &err), PM_OK);
     snprintf(path, sizeof path, "%s/proof_det.json", dir);
     size_t len = 0;
-    uint8_t *want = slurp(path, &len);
+    uint8_t *want = pm_test_slurp(path, &len);
     assert_non_null(want);
     while (len && (want[len - 1] == '\n' || want[len - 1] == '\r')) len--;
     for (int i = 0; i < 3; i++) {
@@ -73,6 +54,7 @@ static void check_fixture(const char *dir) {
         assert_int_equal(pm_engine_wait(e, ids[i], 300000, &info), PM_OK);
         if (info.state != PM_JOB_DONE) fail_msg("%s: job failed: %s", dir, info.error.msg);
         for (int p = 0; p < 4; p++) {
+            json_error_t je;
             json_t *root = json_loads(info.proofs[p], 0, &je);
             assert_non_null(root);
             char *pj = json_dumps(json_object_get(root, "proof"), 0);

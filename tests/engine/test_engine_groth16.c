@@ -2,6 +2,7 @@
  * (tests/data/multiplier, tests/data/powchain) and, when present, ../shared/fixtures: proofs come
  * back verified, in partition order, as snarkjs JSON; bad witnesses fail alone with clear errors. */
 #include "test_util.h"
+#include "groth16_fixtures.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -23,21 +24,6 @@ static void paths(void) {
     snprintf(g_pow_wtns, sizeof g_pow_wtns, "%s/tests/data/powchain/witness.wtns", src);
 }
 
-static uint8_t *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static pm_engine *new_engine(pm_backend *be) {
     pm_error err;
@@ -84,7 +70,7 @@ static void proves_fixtures_through_the_engine(void **state) {
     pm_backend be;
     pm_engine *e = new_engine(&be);
     size_t len = 0;
-    uint8_t *bytes = slurp(g_pow_wtns, &len);
+    uint8_t *bytes = pm_test_slurp(g_pow_wtns, &len);
     assert_non_null(bytes);
     pm_input in[3] = {
         {.kind = PM_INPUT_PATH, .path = g_pow_wtns},
@@ -144,7 +130,7 @@ static void bad_witnesses_fail_clearly(void **state) {
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_FORMAT);
     /* an unsatisfying witness: a private input changed -> the prover's self-check refuses */
     size_t len;
-    uint8_t *w = slurp(g_mul_wtns, &len);
+    uint8_t *w = pm_test_slurp(g_mul_wtns, &len);
     assert_non_null(w);
     w[len - 32] ^= 1;
     pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = w, .len = len};
@@ -180,15 +166,10 @@ static void fixed_rs_matches_snarkjs_bytes(void **state) {
     for (int f = 0; f < 2; f++) {
         char path[1100];
         snprintf(path, sizeof path, "%s/tests/data/%s/proof_det_rs.json", pm_source_dir(), names[f]);
-        json_error_t je;
-        json_t *rs = json_load_file(path, 0, &je);
-        assert_non_null(rs);
         fr_t r, s;
+        assert_int_equal(g16_read_rs(&r, &s, path), 0);
         pm_error err;
         pm_error_clear(&err);
-        assert_int_equal(groth16_fr_from_decimal(&r, json_string_value(json_object_get(rs, "r")), path, "r", &err), PM_OK);
-        assert_int_equal(groth16_fr_from_decimal(&s, json_string_value(json_object_get(rs, "s")), path, "s", &err), PM_OK);
-        json_decref(rs);
         pm_backend be;
         pm_kinds_backend_opts o = {.start_threads = 1, .finalize_threads = 1, .fixed_r = &r, .fixed_s = &s};
         assert_int_equal(pm_backend_kinds(&be, &o, &err), PM_OK);
@@ -207,6 +188,7 @@ static void fixed_rs_matches_snarkjs_bytes(void **state) {
         pm_job_info info;
         assert_int_equal(pm_engine_wait(e, id, 60000, &info), PM_OK);
         assert_int_equal(info.state, PM_JOB_DONE);
+        json_error_t je;
         json_t *root = json_loads(info.proofs[0], 0, &je);
         assert_non_null(root);
         groth16_proof_t proof;
@@ -215,7 +197,7 @@ static void fixed_rs_matches_snarkjs_bytes(void **state) {
         char *ours = groth16_proof_to_json(&proof);
         snprintf(path, sizeof path, "%s/tests/data/%s/proof_det.json", pm_source_dir(), names[f]);
         size_t len;
-        uint8_t *want = slurp(path, &len);
+        uint8_t *want = pm_test_slurp(path, &len);
         assert_non_null(want);
         while (len && (want[len - 1] == '\n' || want[len - 1] == '\r')) len--;
         assert_int_equal(strlen(ours), len);

@@ -26,9 +26,7 @@
 
 #include "circuits/csr_file.h"
 #include "circuits/filecoin/porep_circuit.h"
-#include "daemon/client.h"
-#include "daemon/config.h"
-#include "daemon/daemon.h"
+#include "daemon_test_util.h"
 #include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "filecoin/c1_json.h"
@@ -184,15 +182,8 @@ static void test_plan(void **st) {
     unlink(bigp);
 
     /* the daemon's {"kind":"porep"} submit: refusals answered before anything is queued */
-    pm_daemon_config dc;
-    pm_daemon_config_default(&dc);
-    dc.listen_tcp[0] = 0;
-    snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", g_dir);
-    snprintf(dc.log_level, sizeof dc.log_level, "error");
-    pm_daemon *d;
-    if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
     char base[300], body[2048];
-    snprintf(base, sizeof base, "unix:%s", dc.listen_unix);
+    pm_daemon *d = pm_test_daemon_start(base, sizeof base, g_dir);
     struct {
         const char *fmt_dir; /* params_dir, or NULL: a body given below */
         const char *body;
@@ -211,15 +202,9 @@ static void test_plan(void **st) {
                      cases[i].fmt_dir);
         else
             snprintf(body, sizeof body, cases[i].body, c1p);
-        int status = 0;
-        char *resp = NULL;
-        size_t rlen;
-        if (pm_http_call(base, "POST", "/v1/jobs", body, strlen(body), 30, &status, &resp, &rlen, &err))
-            fail_msg("http: %s", err.msg);
-        printf("daemon %zu: %d %s\n", i, status, resp);
-        assert_int_equal(status, cases[i].status);
-        assert_non_null(strstr(resp, cases[i].code));
-        free(resp);
+        char label[32];
+        snprintf(label, sizeof label, "daemon %zu", i);
+        pm_test_post_expect(base, "/v1/jobs", body, 30, cases[i].status, cases[i].code, label);
     }
     pm_daemon_stop(d);
 }
@@ -341,15 +326,12 @@ static void test_e2e(void **st) {
 
 static int setup_dir(void **st) {
     (void)st;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pm_engine_porep_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
+    return pm_test_mkdtemp(g_dir, sizeof g_dir, "pm_engine_porep");
 }
 
 static int teardown_dir(void **st) {
     (void)st;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(g_dir);
 }
 
 int main(int argc, char **argv) {

@@ -324,14 +324,10 @@ static void test_envelope(void **st) {
                          "{\"SectorNum\":-1,\"Phase1Out\":\"\",\"SectorSize\":2048}"};
     pm_status want[] = {PM_ERR_MISMATCH, PM_ERR_FORMAT, PM_ERR_FORMAT, PM_ERR_FORMAT};
     /* reuse the good envelope's base64 for the first case */
-    FILE *f = fopen(path, "rb");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *envtxt = malloc((size_t)n + 1);
-    assert_int_equal(fread(envtxt, 1, (size_t)n, f), (size_t)n);
-    envtxt[n] = 0;
-    fclose(f);
+    size_t n;
+    char *envtxt = (char *)pm_test_slurp(path, &n);
+    assert_non_null(envtxt);
+    FILE *f;
     char *b64 = strstr(envtxt, "\"Phase1Out\":\"") + 13;
     *strchr(b64, '"') = 0;
     for (int i = 0; i < 4; i++) {

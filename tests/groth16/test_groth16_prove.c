@@ -27,12 +27,7 @@ static size_t n_fixtures;
 
 static void read_rs(fr_t *r, fr_t *s, const g16_fixture *fx) {
     char p[4096];
-    json_error_t je;
-    json_t *root = json_load_file(g16_path(p, sizeof p, fx, "proof_det_rs.json"), 0, &je);
-    assert_non_null(root);
-    assert_int_equal(groth16_fr_from_decimal(r, json_string_value(json_object_get(root, "r")), p, "r", NULL), PM_OK);
-    assert_int_equal(groth16_fr_from_decimal(s, json_string_value(json_object_get(root, "s")), p, "s", NULL), PM_OK);
-    json_decref(root);
+    assert_int_equal(g16_read_rs(r, s, g16_path(p, sizeof p, fx, "proof_det_rs.json")), 0);
 }
 
 static void load_fx(zkey_t *zk, wtns_t *w, const g16_fixture *fx) {

@@ -10,6 +10,7 @@
  *    equals proof_det.json (through the convenience groth16_prove);
  *  - groth16_ops_gpu answers PM_OK or PM_ERR_GPU with a reason (no CUDA build / no device). */
 #include "test_util.h"
+#include "groth16_fixtures.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -131,21 +132,14 @@ static void snarkjs_bytes_through_the_conveniences(void **state) {
     load(&f);
     char p[1200];
     snprintf(p, sizeof p, "%s/tests/data/powchain/proof_det_rs.json", pm_source_dir());
-    size_t n = 0;
-    char *t = (char *)pm_test_slurp(p, &n);
-    assert_non_null(t);
-    char rd[100] = {0}, sd[100] = {0};
-    assert_int_equal(sscanf(strstr(t, "\"r\""), "\"r\": \"%99[0-9]\"", rd), 1);
-    assert_int_equal(sscanf(strstr(t, "\"s\""), "\"s\": \"%99[0-9]\"", sd), 1);
-    free(t);
     pm_error err;
     fr_t r, s;
-    assert_int_equal(groth16_fr_from_decimal(&r, rd, "rs", "r", &err), PM_OK);
-    assert_int_equal(groth16_fr_from_decimal(&s, sd, "rs", "s", &err), PM_OK);
+    assert_int_equal(g16_read_rs(&r, &s, p), 0);
     groth16_proof_t proof;
     assert_int_equal(groth16_prove(&proof, &f.zk, f.w.values, f.w.n_values, &r, &s, NULL, NULL, &err), PM_OK);
     char *j = groth16_proof_to_json(&proof);
     snprintf(p, sizeof p, "%s/tests/data/powchain/proof_det.json", pm_source_dir());
+    size_t n = 0;
     char *want = (char *)pm_test_slurp(p, &n);
     assert_non_null(want);
     assert_string_equal(j, want);

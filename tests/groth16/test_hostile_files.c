@@ -36,23 +36,11 @@
 
 static char DIR_[256];
 
-static uint8_t *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)sz + 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    fclose(f);
-    b[*n] = 0;
-    return b;
-}
 
 static uint8_t *fixture(const char *rel, size_t *n) {
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/data/multiplier/%s", pm_source_dir(), rel);
-    uint8_t *b = slurp(path, n);
+    uint8_t *b = pm_test_slurp(path, n);
     if (!b) fail_msg("cannot read %s", path);
     return b;
 }
@@ -83,15 +71,12 @@ static int section(const uint8_t *img, size_t n, uint32_t id, uint64_t *off, uin
 
 static int setup_dir(void **state) {
     (void)state;
-    snprintf(DIR_, sizeof DIR_, "/tmp/pm_hostile.XXXXXX");
-    return mkdtemp(DIR_) ? 0 : -1;
+    return pm_test_mkdtemp(DIR_, sizeof DIR_, "pm_hostile");
 }
 
 static int teardown_dir(void **state) {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", DIR_);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(DIR_);
 }
 
 /* ---- FIFOs, directories, devices ---- */
@@ -268,7 +253,7 @@ static void test_text_files_all_or_nothing(void **state) {
     assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_ERR_IO);
     assert_string_equal(err.file, bad);
     size_t n = 0;
-    char *t = (char *)slurp(a, &n);
+    char *t = (char *)pm_test_slurp(a, &n);
     assert_string_equal(t, "old public"); /* not replaced: its partner could not be written */
     free(t);
     /* an existing directory as the second target: refused before the first rename */
@@ -277,7 +262,7 @@ static void test_text_files_all_or_nothing(void **state) {
     paths[1] = d;
     assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_ERR_IO);
     assert_string_equal(err.file, d);
-    t = (char *)slurp(a, &n);
+    t = (char *)pm_test_slurp(a, &n);
     assert_string_equal(t, "old public");
     free(t);
     /* both fine: both replaced, no temporary left behind */
@@ -285,7 +270,7 @@ static void test_text_files_all_or_nothing(void **state) {
     snprintf(b, sizeof b, "%s/proof.json", DIR_);
     paths[1] = b;
     assert_int_equal(pm_write_files(2, paths, texts, lens, &err), PM_OK);
-    t = (char *)slurp(b, &n);
+    t = (char *)pm_test_slurp(b, &n);
     assert_string_equal(t, "new proof");
     free(t);
     char cmd[600];

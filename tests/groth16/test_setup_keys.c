@@ -30,21 +30,7 @@
 #include "r1cs/synth.h"
 #include "r1cs/wtns.h"
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
+static char *slurp(const char *path, size_t *len) { return (char *)pm_test_slurp(path, len); }
 
 static void test_fixed_base(void **state) {
     (void)state;

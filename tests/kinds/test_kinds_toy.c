@@ -23,9 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "daemon/client.h"
-#include "daemon/config.h"
-#include "daemon/daemon.h"
+#include "daemon_test_util.h"
 #include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "groth16/params.h"
@@ -180,15 +178,8 @@ static void engine_and_daemon(void **state) {
     be.destroy(be.self);
 
     /* the daemon routes by kind name: the toy's own input field, inline or by path */
-    pm_daemon_config dc;
-    pm_daemon_config_default(&dc);
-    dc.listen_tcp[0] = 0;
-    snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", g_dir);
-    snprintf(dc.log_level, sizeof dc.log_level, "error");
-    pm_daemon *d;
-    if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
     char base[300], body[2048];
-    snprintf(base, sizeof base, "unix:%s", dc.listen_unix);
+    pm_daemon *d = pm_test_daemon_start(base, sizeof base, g_dir);
     char *b64 = pm_base64_encode_alloc((const uint8_t *)g_text, strlen(g_text));
     struct {
         const char *fmt;
@@ -204,15 +195,9 @@ static void engine_and_daemon(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(body, sizeof body, cases[i].fmt, cases[i].arg, g_params);
-        int status = 0;
-        char *resp = NULL;
-        size_t rlen;
-        if (pm_http_call(base, "POST", "/v1/prove", body, strlen(body), 60, &status, &resp, &rlen, &err))
-            fail_msg("http: %s", err.msg);
-        printf("daemon %zu: %d %.300s\n", i, status, resp);
-        assert_int_equal(status, cases[i].status);
-        assert_non_null(strstr(resp, cases[i].want));
-        free(resp);
+        char label[32];
+        snprintf(label, sizeof label, "daemon %zu", i);
+        pm_test_post_expect(base, "/v1/prove", body, 60, cases[i].status, cases[i].want, label);
     }
     free(b64);
     pm_daemon_stop(d);
@@ -220,8 +205,7 @@ static void engine_and_daemon(void **state) {
 
 static int setup(void **state) {
     (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pm_kinds_toy_XXXXXX");
-    if (!mkdtemp(g_dir)) return -1;
+    if (pm_test_mkdtemp(g_dir, sizeof g_dir, "pm_kinds_toy")) return -1;
     snprintf(g_params, sizeof g_params, "%s/params", g_dir);
     snprintf(g_input, sizeof g_input, "%s/job.txt", g_dir);
     mkdir(g_params, 0755);
@@ -233,9 +217,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(g_dir);
 }
 
 /* the CLI routes by kind name: `proofmill prove --kind toy-cube` (the same command linked with the

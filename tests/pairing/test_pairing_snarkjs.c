@@ -20,18 +20,9 @@
 
 static char *slurp(const char *dir, const char *name) {
     char path[1024];
+    size_t n;
     snprintf(path, sizeof path, "%s" FIX "%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
+    return (char *)pm_test_slurp(path, &n);
 }
 
 /* The next n quoted decimal strings after "key" in json, parsed into canonical Fp (Montgomery). */

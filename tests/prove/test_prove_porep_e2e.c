@@ -137,15 +137,12 @@ static void test_e2e_2kib(void **st) {
 
 static int setup_dir(void **st) {
     (void)st;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pm_prove_porep_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
+    return pm_test_mkdtemp(g_dir, sizeof g_dir, "pm_prove_porep");
 }
 
 static int teardown_dir(void **st) {
     (void)st;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(g_dir);
 }
 
 int main(void) {

@@ -135,15 +135,12 @@ static void strbuf_and_clock(void **state) {
 
 static int setup(void **state) {
     (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/pm_util_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
+    return pm_test_mkdtemp(g_dir, sizeof g_dir, "pm_util");
 }
 
 static int teardown(void **state) {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(g_dir);
 }
 
 int main(void) {
