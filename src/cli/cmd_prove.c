@@ -2,11 +2,11 @@
  * cmd_prove.c — `proofmill prove`: one job of any registered proof kind (kinds/kind.h), routed by
  * the kind's name, never by a file name:
  *
- *   proofmill prove --kind K (--key FILE | --params DIR) --out FILE [--csr FILE] [--threads T]
- *                   [--seed N] [--engine] [--gpu] INPUT...
+ *   proofmill prove --kind K (--key FILE | --params DIR) --out FILE [--csr FILE] [--input NAME=PATH]
+ *                   [--threads T] [--seed N] [--engine] [--gpu] INPUT...
  *
- * INPUT: the job's inputs, as the kind reads them (snarkjs: one .wtns per partition; porep-c2: one
- * C1). The key: --key, or the kind's in the parameter directory --params (porep-c2:
+ * INPUT: the job's main inputs, as the kind reads them (snarkjs: one .wtns per partition;
+ * porep-c2: one C1); --input NAME=PATH: one of the kind's further inputs (its more_inputs). The key: --key, or the kind's in the parameter directory --params (porep-c2:
  * DIR/<stem>.params of the C1's sector size). Every partition is proved and verified before
  * anything is written; --out gets the kind's proofs: bellperson kinds the 192-byte proofs of the
  * partitions concatenated (a C2 proof), snarkjs kinds a JSON array of {"proof","public"}, one per
@@ -58,7 +58,7 @@ static pm_status by_driver(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     pm_prove_proof **proofs = NULL;
     uint32_t np = 0;
     double t0 = pm_now_s();
-    pm_status st = kind->open_job(&job, j->inputs, j->n_inputs, err);
+    pm_status st = pm_kind_open_job(kind, &job, j->inputs, j->n_inputs, err);
     if (!st) {
         if (j->key) snprintf(r->key_path, sizeof r->key_path, "%s", j->key);
         else if (!kind->key_path)
@@ -157,6 +157,8 @@ static int prove_list(void) {
     size_t n = pm_kind_list(k, 64);
     for (size_t i = 0; i < n && i < 64; i++) {
         printf("%-12s input %-6s %s", k[i]->name, k[i]->input_name, k[i]->summary ? k[i]->summary : "");
+        for (const char *const *m = k[i]->more_inputs; m && *m; m++)
+            printf("%s%s", m == k[i]->more_inputs ? "; further inputs: " : ", ", *m);
         for (const char *const *a = k[i]->aliases; a && *a; a++) printf("%s%s", a == k[i]->aliases ? " (alias " : ", ", *a);
         printf("%s\n", k[i]->aliases && k[i]->aliases[0] ? ")" : "");
     }
@@ -178,7 +180,13 @@ static int cmd_prove(int argc, char **argv) {
         else if (!strcmp(a, "--params") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(a, "--out") && i + 1 < argc) outp = argv[++i];
         else if (!strcmp(a, "--csr") && i + 1 < argc) csr = argv[++i];
-        else if (!strcmp(a, "--engine")) engine = 1;
+        else if (!strcmp(a, "--input") && i + 1 < argc) { /* NAME=PATH: a further input of the kind */
+            char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i] || !eq[1]) return pm_cli_usage("prove: --input takes NAME=PATH, not '%s'", argv[i]);
+            if (n_in == MAX_INPUTS) return pm_cli_usage("prove: more than %d inputs", MAX_INPUTS);
+            *eq = 0;
+            in[n_in++] = (pm_input){.kind = PM_INPUT_PATH, .path = eq + 1, .name = argv[i]};
+        } else if (!strcmp(a, "--engine")) engine = 1;
         else if (!strcmp(a, "--gpu")) gpu = 1;
         else if (!strcmp(a, "--threads") && i + 1 < argc) {
             if (pm_cli_opt_u64(&t, "--threads", argv[++i], 0, 1024)) return PM_EXIT_USAGE;
@@ -192,7 +200,7 @@ static int cmd_prove(int argc, char **argv) {
     }
     if (!kind_name || (!key && !dir) || !outp || !n_in)
         return pm_cli_usage("usage: proofmill prove --kind K (--key FILE | --params DIR) --out FILE [--csr FILE] "
-                            "[--threads T] [--seed N] [--engine] [--gpu] INPUT...  (--list: the kinds)");
+                            "[--input NAME=PATH] [--threads T] [--seed N] [--engine] [--gpu] INPUT...  (--list: the kinds)");
     const pm_kind *kind = pm_kind_find(kind_name);
     if (!kind) {
         char names[512];

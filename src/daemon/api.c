@@ -104,6 +104,15 @@ static int is_input_key(const char *key, const char *name, int *b64) {
     return 0;
 }
 
+/* The name of kind's input that field key gives ("<name>" or "<name>_b64"): its input_name or
+ * one of its more_inputs; NULL when none. */
+static const char *input_of(const pm_kind *kind, const char *key, int *b64) {
+    if (is_input_key(key, kind->input_name, b64)) return kind->input_name;
+    for (const char *const *m = kind->more_inputs; m && *m; m++)
+        if (is_input_key(key, *m, b64)) return *m;
+    return NULL;
+}
+
 /* The kind whose input field key is ("<name>" or "<name>_b64"), or NULL. */
 static const pm_kind *foreign_input(const char *key) {
     char base[64];
@@ -123,7 +132,9 @@ static const pm_kind *foreign_input(const char *key) {
  *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
  *    "priority", "label", "wait_s"}
  * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
- * "c1": path, "params_dir": dir}). Returns 0, or sends the 4xx and returns -1 with *ret set. */
+ * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
+ * "randomness") the same way, at the top level or in "inputs", each named in the job's inputs.
+ * Returns 0, or sends the 4xx and returns -1 with *ret set. */
 static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int allow_wait, parsed_job *p,
                      enum MHD_Result *ret) {
     memset(p, 0, sizeof *p);
@@ -148,24 +159,37 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
     }
     p->spec.kind = kind->name;
     const char *k;
-    json_t *v, *ins = NULL, *top = NULL;
-    int top_b64 = 0;
+    json_t *v, *ins = NULL;
+    /* the inputs, in order: top-level fields first, then "inputs" */
+    typedef struct {
+        json_t *v;
+        int b64;
+        const char *name;
+        char what[96];
+    } field;
+    field *f = calloc(json_object_size(root) + 1, sizeof *f);
+    size_t nf = 0, n_main = 0, top_main = 0;
+    if (!f) {
+        *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+        return -1;
+    }
     json_object_foreach(root, k, v) {
         int b64 = 0;
+        const char *name;
         const pm_kind *other;
         if (!strcmp(k, "key") || !strcmp(k, "params_dir")) {
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
             const char *path = json_string_value(v);
             if (!daemon_path_allowed(d, path)) {
                 *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is outside paths.allow_prefix", k, path);
-                return -1;
+                goto fail;
             }
             if (k[0] == 'k') p->spec.key_path = path;
             else p->spec.params_dir = path;
         } else if (!strcmp(k, "priority")) {
             if (!json_is_string(v) || pm_priority_parse(&p->spec.priority, json_string_value(v)) != 0) {
                 *ret = daemon_send_error(d, c, 400, "bad-request", "priority must be low, normal, high or critical");
-                return -1;
+                goto fail;
             }
         } else if (!strcmp(k, "label")) {
             if (!json_is_string(v)) goto bad_type;
@@ -175,14 +199,15 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         } else if (!strcmp(k, "inputs")) {
             if (!json_is_array(v)) goto bad_type;
             ins = v;
-        } else if (is_input_key(k, kind->input_name, &b64)) {
-            if (top) {
+        } else if ((name = input_of(kind, k, &b64))) {
+            if (name == kind->input_name && top_main++) {
                 *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or '%s_b64', not both", kind->input_name,
                                          kind->input_name);
-                return -1;
+                goto fail;
             }
-            top = v;
-            top_b64 = b64;
+            f[nf] = (field){.v = v, .b64 = b64, .name = name};
+            snprintf(f[nf].what, sizeof f[nf].what, "%s", k);
+            nf++;
         } else if (allow_wait && !strcmp(k, "wait_s")) {
             if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
             p->wait_s = json_number_value(v);
@@ -190,65 +215,76 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         } else if ((other = foreign_input(k))) {
             *ret = daemon_send_error(d, c, 400, "bad-request", "'%s' is an input of kind %s, not of %s (give \"kind\")",
                                      k, other->name, kind->name);
-            return -1;
+            goto fail;
         } else {
             *ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
-            return -1;
+            goto fail;
         }
     }
     if (!kind->key_path && p->spec.params_dir) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "a %s job names its 'key' (no 'params_dir')", kind->name);
-        return -1;
+        goto fail;
     }
     if (!p->spec.key_path && !p->spec.params_dir) {
         *ret = kind->key_path
                    ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
                                        kind->name, kind->input_name)
                    : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
-        return -1;
+        goto fail;
     }
-    if (top && ins) {
+    if (top_main && ins) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
-        return -1;
+        goto fail;
     }
-    size_t n = top ? 1 : ins ? json_array_size(ins) : 0;
-    if (n == 0 || n > kind->max_inputs) {
+    size_t n_ins = ins ? json_array_size(ins) : 0;
+    if (n_ins) {
+        field *g = realloc(f, (nf + n_ins) * sizeof *f);
+        if (!g) {
+            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+            goto fail;
+        }
+        f = g;
+    }
+    for (size_t i = 0; i < n_ins; i++) {
+        json_t *in = json_array_get(ins, i);
+        const char *ik = json_is_object(in) && json_object_size(in) == 1 ? json_object_iter_key(json_object_iter(in))
+                                                                        : NULL;
+        int b64 = 0;
+        const char *name = ik ? input_of(kind, ik, &b64) : NULL;
+        if (!name) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
+                                     i, kind->input_name, kind->input_name);
+            goto fail;
+        }
+        f[nf] = (field){.v = json_object_iter_value(json_object_iter(in)), .b64 = b64, .name = name};
+        snprintf(f[nf].what, sizeof f[nf].what, "inputs[%zu].%s", i, ik);
+        nf++;
+    }
+    for (size_t i = 0; i < nf; i++) n_main += f[i].name == kind->input_name;
+    if (n_main == 0 || n_main > kind->max_inputs) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
                                  kind->max_inputs, kind->input_name);
-        return -1;
+        goto fail;
     }
-    p->inputs = calloc(n, sizeof *p->inputs);
+    p->inputs = calloc(nf, sizeof *p->inputs);
     if (!p->inputs) {
         *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
-        return -1;
+        goto fail;
     }
-    p->n = n;
-    if (top) {
-        if (parse_input(d, c, &p->inputs[0], top, top_b64, kind->input_name, ret)) goto fail;
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            json_t *in = json_array_get(ins, i);
-            const char *ik = json_is_object(in) && json_object_size(in) == 1 ? json_object_iter_key(json_object_iter(in))
-                                                                            : NULL;
-            int b64 = 0;
-            if (!ik || !is_input_key(ik, kind->input_name, &b64)) {
-                *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
-                                         i, kind->input_name, kind->input_name);
-                goto fail;
-            }
-            char what[96];
-            snprintf(what, sizeof what, "inputs[%zu].%s%s", i, kind->input_name, b64 ? "_b64" : "");
-            if (parse_input(d, c, &p->inputs[i], json_object_iter_value(json_object_iter(in)), b64, what, ret)) goto fail;
-        }
+    p->n = nf;
+    for (size_t i = 0; i < nf; i++) {
+        if (parse_input(d, c, &p->inputs[i], f[i].v, f[i].b64, f[i].what, ret)) goto fail;
+        if (f[i].name != kind->input_name) p->inputs[i].name = f[i].name; /* the kind's static name */
     }
     p->spec.inputs = p->inputs;
-    p->spec.n_inputs = n;
+    p->spec.n_inputs = nf;
+    free(f);
     return 0;
-fail:
-    parsed_free(p);
-    return -1;
 bad_type:
     *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", k);
+fail:
+    free(f);
+    parsed_free(p);
     return -1;
 }
 

@@ -70,7 +70,7 @@ static pm_status kb_synthesize(void *self, const void *key, const pm_input *in, 
     const pm_prove_key *k = key;
     *prepared = NULL;
     void *job = NULL;
-    pm_status st = k->kind->open_job(&job, in, n_in, err);
+    pm_status st = pm_kind_open_job(k->kind, &job, in, n_in, err);
     if (st) return st;
     groth16_exec x = {.ops = b->ops, .threads = b->start_threads};
     pm_prove_part *pp = NULL;

@@ -162,6 +162,7 @@ static void job_free(pm_engine *e, job *j) {
     for (size_t i = 0; i < j->n_inputs; i++) {
         free((char *)j->inputs[i].path);
         free((uint8_t *)j->inputs[i].bytes);
+        free((char *)j->inputs[i].name);
     }
     free(j->inputs);
     free(j->parts);
@@ -844,6 +845,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     for (size_t i = 0; !oom && i < spec->n_inputs; i++) {
         j->inputs[i].kind = spec->inputs[i].kind;
         if (spec->inputs[i].path && !(j->inputs[i].path = engine_strdup(spec->inputs[i].path))) oom = 1;
+        if (spec->inputs[i].name && !(j->inputs[i].name = engine_strdup(spec->inputs[i].name))) oom = 1;
         if (spec->inputs[i].bytes && spec->inputs[i].len) {
             uint8_t *b = malloc(spec->inputs[i].len);
             if (!b) {

@@ -37,7 +37,10 @@ extern "C" {
 #endif
 
 /* One input of a job: a file on this machine, or the file's bytes inline (an HTTP body's base64, a
- * gRPC message's bytes). In a job spec the pointers are borrowed; the engine deep-copies them. */
+ * gRPC message's bytes), and which of the kind's inputs it is: name NULL (or the kind's
+ * input_name) for its main input, which may come several times (snarkjs: one .wtns per
+ * partition), or one of the kind's more_inputs (e.g. a PoSt's "randomness", "prover_id"), each at
+ * most once. In a job spec the pointers are borrowed; the engine deep-copies them. */
 typedef enum {
     PM_INPUT_PATH = 1,  /* path: NUL-terminated */
     PM_INPUT_BYTES = 2, /* bytes, len */
@@ -48,9 +51,11 @@ typedef struct {
     const char *path;
     const uint8_t *bytes;
     size_t len;
+    const char *name;
 } pm_input;
 
-/* The name an input goes by in errors: its path, or "inputs[i]" (buf, cap bytes) when inline. */
+/* The name an input goes by in errors: its path, or "inputs[i]" (buf, cap bytes) when inline
+ * ("inputs[i] (NAME)" for a further input). */
 const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i);
 
 /* What the key file's header says, read by the prove layer without decoding points (zkey_read_info
@@ -76,11 +81,15 @@ struct pm_kind {
     const char *summary;           /* one line */
     groth16_convention conv;       /* the key format, H phase and proof encoding (groth16/key.h):
                                       snarkjs -> {"proof","public"} JSON, bellperson -> 192 bytes */
-    const char *input_name;        /* what one input is called in requests: "wtns" (snarkjs), "c1" */
-    uint32_t max_inputs;           /* inputs of one job at most (>= 1) */
+    const char *input_name;        /* what its main input is called in requests: "wtns" (snarkjs), "c1" */
+    uint32_t max_inputs;           /* main inputs of one job at most (>= 1; at least one is needed) */
+    const char *const *more_inputs; /* the names of further inputs, each given at most once, in
+                                       requests as the main one (NULL-terminated; NULL = none) */
     const char *key_hint;          /* where keys come from, for "no key here" errors (may be NULL) */
 
-    /* Read the job's inputs: in[0..n_in) (path or bytes, borrowed for the call). *job owned by the
+    /* Read the job's inputs: in[0..n_in) (path or bytes, borrowed for the call; their names checked
+     * against input_name / more_inputs and counted already: pm_kind_open_job; the named ones
+     * found with pm_input_find). *job owned by the
      * caller (close_job). Cheap enough for submit time: reads what the partition count needs
      * (a C1 is parsed whole, 0.1 s at 32 GiB; witnesses only later, per partition).
      * Errors: PM_ERR_ARG (input count), PM_ERR_IO, PM_ERR_FORMAT, ... naming the input. */
@@ -149,8 +158,19 @@ const pm_kind *pm_kind_find(const char *name);
 size_t pm_kind_list(const pm_kind **out, size_t cap);
 /* "a, b (alias), c": the names of every kind, for messages (buf, cap bytes). */
 const char *pm_kind_names(char *buf, size_t cap);
-/* The kind whose input_name is name (the daemon refuses another kind's input field); NULL. */
+/* The kind with an input called name (input_name or one of more_inputs; the daemon refuses another
+ * kind's input field); NULL. */
 const pm_kind *pm_kind_by_input_name(const char *name);
+/* Whether k takes an input called name: 1 its main input (also name NULL), 2 one of more_inputs,
+ * 0 none. */
+int pm_kind_input_role(const pm_kind *k, const char *name);
+/* Check in[0..n) against k: every name one of k's, 1..max_inputs main inputs, each further input
+ * at most once. Errors: PM_ERR_ARG naming the input. */
+pm_status pm_kind_check_inputs(const pm_kind *k, const pm_input *in, size_t n, pm_error *err);
+/* kind->open_job after pm_kind_check_inputs: how every caller opens a job. */
+pm_status pm_kind_open_job(const pm_kind *k, void **job, const pm_input *in, size_t n, pm_error *err);
+/* The input called name among in[0..n) (a further input), or NULL when not given. */
+const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name);
 
 /* ---- recorded circuits (every bellperson kind) ---- */
 /* The circuit at path when it is readable there (mapped; pm_csr_expect against tag, n_wires and

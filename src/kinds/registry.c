@@ -45,15 +45,53 @@ const char *pm_kind_names(char *buf, size_t cap) {
     return buf;
 }
 
+int pm_kind_input_role(const pm_kind *k, const char *name) {
+    if (!name || (k->input_name && !strcmp(k->input_name, name))) return 1;
+    for (const char *const *m = k->more_inputs; m && *m; m++)
+        if (!strcmp(*m, name)) return 2;
+    return 0;
+}
+
 const pm_kind *pm_kind_by_input_name(const char *name) {
     for (pm_kind_entry *e = registry; e; e = e->next)
-        if (e->kind->input_name && !strcmp(e->kind->input_name, name)) return e->kind;
+        if (name && pm_kind_input_role(e->kind, name)) return e->kind;
+    return NULL;
+}
+
+pm_status pm_kind_check_inputs(const pm_kind *k, const pm_input *in, size_t n, pm_error *err) {
+    size_t main = 0;
+    for (size_t i = 0; i < n; i++) {
+        int role = pm_kind_input_role(k, in[i].name);
+        if (!role)
+            return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "inputs[%zu]: '%s' is not an input of kind %s", i,
+                                in[i].name, k->name);
+        if (role == 1) main++;
+        for (size_t j = 0; role == 2 && j < i; j++)
+            if (in[j].name && !strcmp(in[j].name, in[i].name))
+                return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "inputs[%zu]: '%s' given twice", i, in[i].name);
+    }
+    if (main < 1 || main > k->max_inputs)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a %s job takes 1..%u '%s' inputs, not %zu", k->name,
+                            k->max_inputs, k->input_name, main);
+    return PM_OK;
+}
+
+pm_status pm_kind_open_job(const pm_kind *k, void **job, const pm_input *in, size_t n, pm_error *err) {
+    *job = NULL;
+    pm_status st = pm_kind_check_inputs(k, in, n, err);
+    return st ? st : k->open_job(job, in, n, err);
+}
+
+const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name) {
+    for (size_t i = 0; i < n; i++)
+        if (in[i].name && !strcmp(in[i].name, name)) return &in[i];
     return NULL;
 }
 
 const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i) {
     if (in->kind == PM_INPUT_PATH && in->path) return in->path;
-    snprintf(buf, cap, "inputs[%zu]", i);
+    if (in->name) snprintf(buf, cap, "inputs[%zu] (%s)", i, in->name);
+    else snprintf(buf, cap, "inputs[%zu]", i);
     return buf;
 }
 

@@ -84,7 +84,7 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
     memset(plan, 0, sizeof *plan);
     void *job = NULL, *id = NULL;
     pm_status st = PM_OK;
-    if (n_in && (st = kind->open_job(&job, in, n_in, err))) return st;
+    if (n_in && (st = pm_kind_open_job(kind, &job, in, n_in, err))) return st;
     if (key_path && key_path[0]) {
         if (snprintf(plan->key_path, sizeof plan->key_path, "%s", key_path) >= (int)sizeof plan->key_path)
             st = pm_error_set(err, PM_ERR_ARG, key_path, PM_NO_OFFSET, "key path too long");
@@ -206,9 +206,19 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
     pp->part = part;
     pp->key = k;
     pp->pd.first_bad = UINT32_MAX;
-    if (n_in) pm_input_label(pp->label, sizeof pp->label, &in[part < n_in ? part : 0], part < n_in ? part : 0);
-    if (n_in && in[part < n_in ? part : 0].kind == PM_INPUT_PATH)
-        snprintf(pp->label, sizeof pp->label, "%s", in[part < n_in ? part : 0].path);
+    /* errors name the partition's own main input when there is one per partition (snarkjs), else
+     * the job's first (a C1 holds every partition) */
+    size_t n_main = 0, first = n_in, mine = n_in;
+    for (size_t i = 0; i < n_in; i++)
+        if (pm_kind_input_role(k->kind, in[i].name) == 1) {
+            if (first == n_in) first = i;
+            if (n_main++ == part) mine = i;
+        }
+    size_t li = n_main == k->kind->partitions(job) && mine < n_in ? mine : first;
+    if (li < n_in) {
+        char buf[64];
+        snprintf(pp->label, sizeof pp->label, "%s", pm_input_label(buf, sizeof buf, &in[li], li));
+    }
     fr_t *w = NULL;
     size_t n_w = 0;
     double t0 = pm_now_s();

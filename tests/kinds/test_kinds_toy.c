@@ -7,13 +7,17 @@
  *    key (circuit recorded in memory, .vk beside the .params), proves and verifies both partitions
  *    from inline bytes and from a file, seeded proofs reproduce byte for byte, and the GPU table
  *    (when a device is there) gives the same bytes;
- *  - a false claim is refused by the kind's public inputs (mismatch) and a tampered witness by the
- *    constraint check, named by the kind ("toy: the cube"), before any proof is made;
+ *  - a false claim is refused by the kind's public inputs (mismatch) and a tampered witness (asked
+ *    for by the kind's further input "tamper") by the constraint check, named by the kind ("toy:
+ *    the cube"), before any proof is made; input names not the kind's, a further input given twice
+ *    and a job without its main input are refused;
  *  - the engine proves a toy job (DONE, the kind's proof JSON) beside a failing one;
- *  - the daemon takes {"kind": "toy-cube", "toy_b64" | "toy": ..., "params_dir": ...} and refuses
- *    an unknown kind and another kind's input field;
+ *  - the daemon takes {"kind": "toy-cube", "toy_b64" | "toy": ..., "params_dir": ...} with the
+ *    further input at the top level or in "inputs", and refuses an unknown kind and another kind's
+ *    input field;
  *  - the CLI (`proofmill prove --kind toy-cube`, the command's objects linked with the toy as
- *    proofmill_toy) proves it by the driver and through the engine to the driver's bytes.
+ *    proofmill_toy) proves it by the driver and through the engine to the driver's bytes, and takes
+ *    the further input as --input tamper=FILE.
  */
 #include "test_util.h"
 
@@ -76,24 +80,25 @@ static void registry(void **state) {
 }
 
 /* prove the job of in through the driver; returns the proofs' bytes (n * 192) */
-static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, const groth16_exec *x, pm_error *err) {
+static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_in, const groth16_exec *x,
+                       pm_error *err) {
     const pm_kind *toy = pm_kind_find("toy-cube");
     pm_prove_plan plan;
-    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, 1, 1, 1, err);
+    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, n_in, 1, 1, err);
     if (st) return st;
     assert_non_null(strstr(plan.key_path, "toy-cube.params"));
     assert_true(plan.key_bytes > 0 && plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0);
     pm_prove_key *key;
     if ((st = pm_prove_key_load(&key, toy, plan.key_path, NULL, err))) return st;
     void *job;
-    if ((st = toy->open_job(&job, in, 1, err))) {
+    if ((st = pm_kind_open_job(toy, &job, in, n_in, err))) {
         pm_prove_key_free(key);
         return st;
     }
     uint64_t seed = 9;
     pm_prove_opts o = {.exec = x, .finalize_threads = 1, .blinding = {.seed = &seed}};
     pm_prove_proof **pr = NULL;
-    st = pm_prove_job(&pr, n, key, job, in, 1, &o, NULL, err);
+    st = pm_prove_job(&pr, n, key, job, in, n_in, &o, NULL, err);
     for (uint32_t i = 0; !st && i < *n; i++) {
         pm_prove_proof_bytes(out + 192 * i, pr[i]);
         char *j = pm_prove_proof_json(pr[i]);
@@ -115,15 +120,15 @@ static void driver(void **state) {
     pm_input path = {.kind = PM_INPUT_PATH, .path = g_input};
     uint8_t a[192 * 2], b[192 * 2];
     uint32_t na = 0, nb = 0;
-    if (prove(a, &na, &bytes, NULL, &err)) fail_msg("prove: %s", err.msg);
-    if (prove(b, &nb, &path, NULL, &err)) fail_msg("prove: %s", err.msg);
+    if (prove(a, &na, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
+    if (prove(b, &nb, &path, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
     assert_int_equal(na, 2);
     assert_int_equal(nb, 2);
     assert_memory_equal(a, b, sizeof a); /* the same seeded proofs from bytes and from the file */
     const groth16_ops *gpu;
     if (groth16_ops_gpu(&gpu, &err) == PM_OK) {
         groth16_exec gx = {.ops = gpu, .device = 0, .threads = 1};
-        if (prove(b, &nb, &bytes, &gx, &err)) fail_msg("prove on the GPU: %s", err.msg);
+        if (prove(b, &nb, &bytes, 1, &gx, &err)) fail_msg("prove on the GPU: %s", err.msg);
         assert_memory_equal(a, b, sizeof a);
         printf("the GPU table proves the same bytes\n");
     } else {
@@ -131,16 +136,26 @@ static void driver(void **state) {
     }
     /* a false claim: the kind's public inputs refuse it */
     pm_input lie = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"3 36\n", .len = 5};
-    assert_int_equal(prove(b, &nb, &lie, NULL, &err), PM_ERR_MISMATCH);
+    assert_int_equal(prove(b, &nb, &lie, 1, NULL, &err), PM_ERR_MISMATCH);
     printf("false claim: %s\n", err.msg);
     assert_non_null(strstr(err.msg, "claimed y = 36"));
-    /* a tampered witness: the constraint check, named by the kind */
-    pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"3 35 tamper\n", .len = 12};
-    assert_int_equal(prove(b, &nb, &bad, NULL, &err), PM_ERR_UNSATISFIED);
+    /* a tampered witness (the further input "tamper" names partition 1): the constraint check,
+     * named by the kind */
+    pm_input bad[2] = {bytes, {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"1", .len = 1, .name = "tamper"}};
+    assert_int_equal(prove(b, &nb, bad, 2, NULL, &err), PM_ERR_UNSATISFIED);
     printf("tampered: %s: %s\n", err.file, err.msg);
-    assert_non_null(strstr(err.msg, "partition 0"));
+    assert_non_null(strstr(err.msg, "partition 1"));
     assert_non_null(strstr(err.msg, "toy: the cube"));
-    assert_string_equal(err.file, "inputs[0]");
+    assert_string_equal(err.file, "inputs[0]"); /* the job's main input, not the further one */
+    /* input names are the kind's: an unknown one, a further input twice, no main input */
+    pm_input odd[3] = {bytes, {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"1", .len = 1, .name = "salt"}, bad[1]};
+    assert_int_equal(prove(b, &nb, odd, 2, NULL, &err), PM_ERR_ARG);
+    printf("unknown input: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "'salt' is not an input of kind toy-cube"));
+    odd[1] = bad[1];
+    assert_int_equal(prove(b, &nb, odd, 3, NULL, &err), PM_ERR_ARG);
+    assert_non_null(strstr(err.msg, "given twice"));
+    assert_int_equal(prove(b, &nb, &bad[1], 1, NULL, &err), PM_ERR_ARG);
 }
 
 static void engine_and_daemon(void **state) {
@@ -155,11 +170,13 @@ static void engine_and_daemon(void **state) {
     pm_engine *e;
     assert_int_equal(pm_engine_create(&e, &cfg, &be, &err), PM_OK);
     pm_input in = {.kind = PM_INPUT_PATH, .path = g_input};
-    pm_input bad = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"2 15 tamper\n", .len = 12};
+    pm_input bad[2] = {{.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"2 15\n", .len = 5},
+                       {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"0", .len = 1, .name = "tamper"}};
     pm_job_spec spec = {.kind = "toy-cube", .params_dir = g_params, .priority = PM_PRIO_NORMAL, .inputs = &in, .n_inputs = 1};
     uint64_t id, idb;
     if (pm_engine_submit(e, &spec, &id, &err)) fail_msg("submit: %s", err.msg);
-    spec.inputs = &bad;
+    spec.inputs = bad; /* the engine copies the further input's name too */
+    spec.n_inputs = 2;
     assert_int_equal(pm_engine_submit(e, &spec, &idb, &err), PM_OK);
     pm_job_info info;
     assert_int_equal(pm_engine_wait(e, id, 60000, &info), PM_OK);
@@ -192,6 +209,13 @@ static void engine_and_daemon(void **state) {
         {"{\"kind\":\"cube\",\"toy\":\"%s\",\"params_dir\":\"%s\"}", g_input, 400, "bad-request"},
         {"{\"toy\":\"%s\",\"params_dir\":\"%s\",\"key\":\"k\"}", g_input, 400, "toy-cube"},
         {"{\"kind\":\"toy-cube\",\"toy\":\"%s\",\"key\":\"%s/x.zkey\"}", g_input, 400, "not a toy-cube.params"},
+        /* the further input "tamper", at the top level and in "inputs", inline */
+        {"{\"kind\":\"toy-cube\",\"toy\":\"%s\",\"tamper_b64\":\"MQ==\",\"params_dir\":\"%s\"}", g_input, 422,
+         "toy: the cube"},
+        {"{\"kind\":\"toy-cube\",\"inputs\":[{\"toy\":\"%s\"},{\"tamper_b64\":\"MA==\"}],\"params_dir\":\"%s\"}",
+         g_input, 422, "partition 0"},
+        {"{\"kind\":\"toy-cube\",\"tamper_b64\":\"%s\",\"params_dir\":\"%s\"}", "MA==", 400, "1..1 toy inputs"},
+        {"{\"wtns\":\"%s\",\"tamper\":\"x\",\"key\":\"%s\"}", g_input, 400, "input of kind toy-cube"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(body, sizeof body, cases[i].fmt, cases[i].arg, g_params);
@@ -229,7 +253,7 @@ static void cli(void **state) {
     uint8_t want[192 * 2];
     uint32_t n = 0;
     pm_input path = {.kind = PM_INPUT_PATH, .path = g_input};
-    if (prove(want, &n, &path, NULL, &err)) fail_msg("prove: %s", err.msg);
+    if (prove(want, &n, &path, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
     const char *modes[] = {"", "--engine"};
     char cmd[2048], out[600];
     for (int m = 0; m < 2; m++) {
@@ -246,7 +270,14 @@ static void cli(void **state) {
         assert_memory_equal(got, want, sizeof want);
         free(got);
     }
-    snprintf(cmd, sizeof cmd, "'%s' prove --list | grep -q '^toy-cube '", g_cli);
+    /* the further input from the command line */
+    char tp[600];
+    snprintf(tp, sizeof tp, "%s/tamper.txt", g_dir);
+    assert_int_equal(pm_write_file(tp, "1\n", 2, &err), PM_OK);
+    snprintf(cmd, sizeof cmd, "'%s' prove --kind toy-cube --params '%s' --out '%s/t.bin' --input tamper='%s' '%s' 2>&1 | "
+             "grep -q 'partition 1: constraint 1 of 3 not satisfied (toy: the cube'", g_cli, g_params, g_dir, tp, g_input);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' prove --list | grep -q '^toy-cube .*further inputs: tamper'", g_cli);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "'%s' prove --kind cube --params '%s' --out '%s/x' '%s' 2>/dev/null", g_cli, g_params,
              g_dir, g_input);

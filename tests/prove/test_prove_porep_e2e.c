@@ -29,7 +29,7 @@ static char g_dir[256];
 static pm_status c2(uint8_t *out, uint32_t *n, const pm_prove_key *key, const pm_input *in, const uint64_t *seed,
                     pm_error *err) {
     void *job;
-    pm_status st = key->kind->open_job(&job, in, 1, err);
+    pm_status st = pm_kind_open_job(key->kind, &job, in, 1, err);
     if (st) return st;
     pm_prove_opts o = {.blinding = {.seed = seed}};
     pm_prove_proof **pr;

@@ -5,10 +5,11 @@
  *
  * The circuit (bellperson convention, recorded with circuits/cs.h): public input y, aux x, x2, x3;
  * x·x = x2, x2·x = x3, (x3 + x + 5)·1 = y — "I know x with x³ + x + 5 = y".
- * A job's input (a file or inline bytes) is text, one partition per line: "x y" (decimal < 2^64),
- * y the claimed output; a third word "tamper" makes the witness carry a wrong x3 (a constraint
- * fails: named "toy: the cube x2 * x = x3"). The witness computes y from x; the verifier's public
- * input is the claimed y, so a false claim is PM_ERR_MISMATCH before anything is proved.
+ * A job's main input "toy" (a file or inline bytes) is text, one partition per line: "x y" (decimal
+ * < 2^64), y the claimed output. Its further input "tamper" (optional: more_inputs) lists partitions
+ * whose witness carries a wrong x3 (a constraint fails: named "toy: the cube x2 * x = x3"). The
+ * witness computes y from x; the verifier's public input is the claimed y, so a false claim is
+ * PM_ERR_MISMATCH before anything is proved.
  * Keys: DIR/toy-cube.params (+ .vk) from a parameter directory; the circuit is DIR/toy-cube.csr when
  * present, else recorded in memory.
  */
@@ -27,40 +28,60 @@ typedef struct {
     int tamper[TOY_MAX];
 } toy_job;
 
-static pm_status toy_open_job(void **out, const pm_input *in, size_t n_in, pm_error *err) {
-    *out = NULL;
-    if (n_in != 1) return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a toy job takes one input");
-    char *text = NULL;
-    size_t len = 0;
-    if (in[0].kind == PM_INPUT_PATH) {
-        FILE *f = fopen(in[0].path, "rb");
-        if (!f) return pm_error_set(err, PM_ERR_IO, in[0].path, PM_NO_OFFSET, "cannot open");
-        text = calloc(1, 4096);
-        len = text ? fread(text, 1, 4095, f) : 0;
+/* the text of input in (a file or inline bytes, at most 4 KiB), NUL-terminated; NULL when out of memory */
+static char *toy_text(const pm_input *in, pm_error *err) {
+    char *text = calloc(1, 4097);
+    if (!text) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory"), NULL;
+    if (in->kind == PM_INPUT_PATH) {
+        FILE *f = fopen(in->path, "rb");
+        if (!f) {
+            free(text);
+            pm_error_set(err, PM_ERR_IO, in->path, PM_NO_OFFSET, "cannot open");
+            return NULL;
+        }
+        if (fread(text, 1, 4096, f)) {}
         fclose(f);
     } else {
-        text = calloc(1, in[0].len + 1);
-        if (text) memcpy(text, in[0].bytes, len = in[0].len);
+        memcpy(text, in->bytes, in->len < 4096 ? in->len : 4096);
     }
+    return text;
+}
+
+static pm_status toy_open_job(void **out, const pm_input *in, size_t n_in, pm_error *err) {
+    *out = NULL;
+    const pm_input *main = NULL, *tamper = pm_input_find(in, n_in, "tamper");
+    for (size_t i = 0; i < n_in && !main; i++)
+        if (!in[i].name || !strcmp(in[i].name, "toy")) main = &in[i];
     toy_job *j = calloc(1, sizeof *j);
-    if (!text || !j) {
-        free(text);
+    if (!j) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    char *text = toy_text(main, err);
+    if (!text) {
         free(j);
-        return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+        return err->code;
     }
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && j->n < TOY_MAX;
          line = strtok_r(NULL, "\n", &save)) {
         unsigned long long x, y;
-        char word[16] = "";
-        if (sscanf(line, "%llu %llu %15s", &x, &y, word) < 2) continue;
-        j->x[j->n] = x, j->y[j->n] = y, j->tamper[j->n] = !strcmp(word, "tamper");
+        if (sscanf(line, "%llu %llu", &x, &y) < 2) continue;
+        j->x[j->n] = x, j->y[j->n] = y;
         j->n++;
     }
     free(text);
     if (!j->n) {
         free(j);
-        return pm_error_set(err, PM_ERR_FORMAT, in[0].kind == PM_INPUT_PATH ? in[0].path : "inputs[0]", PM_NO_OFFSET,
+        return pm_error_set(err, PM_ERR_FORMAT, main->kind == PM_INPUT_PATH ? main->path : "inputs[0]", PM_NO_OFFSET,
                             "no \"x y\" line");
+    }
+    if (tamper) { /* the further input: partitions whose witness is tampered with */
+        if (!(text = toy_text(tamper, err))) {
+            free(j);
+            return err->code;
+        }
+        unsigned k;
+        int used = 0;
+        for (char *p = text; sscanf(p, "%u%n", &k, &used) == 1; p += used)
+            if (k < j->n) j->tamper[k] = 1;
+        free(text);
     }
     *out = j;
     return PM_OK;
@@ -182,12 +203,15 @@ static void toy_name_row(pm_error *err, const void *id, uint32_t row, uint32_t n
                  row < 3 ? names[row] : "?");
 }
 
+static const char *const toy_more_inputs[] = {"tamper", NULL};
+
 static const pm_kind toy_kind = {
     .name = "toy-cube",
     .summary = "tests only: x^3 + x + 5 = y, one partition per \"x y\" line",
     .conv = GROTH16_BELLPERSON,
     .input_name = "toy",
     .max_inputs = 1,
+    .more_inputs = toy_more_inputs,
     .key_hint = "the test writes them",
     .open_job = toy_open_job,
     .close_job = toy_close_job,
