@@ -158,6 +158,8 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         return -1;
     }
     p->spec.kind = kind->name;
+    if (kind->default_priority && pm_priority_parse(&p->spec.priority, kind->default_priority))
+        p->spec.priority = PM_PRIO_NORMAL; /* a kind's unknown name: normal */
     const char *k;
     json_t *v, *ins = NULL;
     /* the inputs, in order: top-level fields first, then "inputs" */

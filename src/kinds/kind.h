@@ -86,6 +86,9 @@ struct pm_kind {
     const char *const *more_inputs; /* the names of further inputs, each given at most once, in
                                        requests as the main one (NULL-terminated; NULL = none) */
     const char *key_hint;          /* where keys come from, for "no key here" errors (may be NULL) */
+    const char *default_priority;  /* the scheduling priority of its jobs when a request names none
+                                      (engine.h's names: "low" .. "critical"; NULL = "normal"),
+                                      e.g. "critical" for WinningPoSt; front ends apply it */
 
     /* Read the job's inputs: in[0..n_in) (path or bytes, borrowed for the call; their names checked
      * against input_name / more_inputs and counted already: pm_kind_open_job; the named ones

@@ -13,7 +13,8 @@
  *    and a job without its main input are refused;
  *  - the engine proves a toy job (DONE, the kind's proof JSON) beside a failing one;
  *  - the daemon takes {"kind": "toy-cube", "toy_b64" | "toy": ..., "params_dir": ...} with the
- *    further input at the top level or in "inputs", and refuses an unknown kind and another kind's
+ *    further input at the top level or in "inputs", the kind's default priority unless the body
+ *    names one, and refuses an unknown kind and another kind's
  *    input field;
  *  - the CLI (`proofmill prove --kind toy-cube`, the command's objects linked with the toy as
  *    proofmill_toy) proves it by the driver and through the engine to the driver's bytes, and takes
@@ -204,8 +205,9 @@ static void engine_and_daemon(void **state) {
         int status;
         const char *want;
     } cases[] = {
-        {"{\"kind\":\"toy-cube\",\"toy_b64\":\"%s\",\"params_dir\":\"%s\"}", b64, 200, "\"state\":\"done\""},
-        {"{\"kind\":\"toy-cube\",\"inputs\":[{\"toy\":\"%s\"}],\"params_dir\":\"%s\"}", g_input, 200, "\"partition\":1"},
+        {"{\"kind\":\"toy-cube\",\"toy_b64\":\"%s\",\"params_dir\":\"%s\"}", b64, 200, "\"priority\":\"high\""},
+        {"{\"kind\":\"toy-cube\",\"inputs\":[{\"toy\":\"%s\"}],\"priority\":\"low\",\"params_dir\":\"%s\"}", g_input, 200,
+         "\"partition\":1"},
         {"{\"kind\":\"cube\",\"toy\":\"%s\",\"params_dir\":\"%s\"}", g_input, 400, "bad-request"},
         {"{\"toy\":\"%s\",\"params_dir\":\"%s\",\"key\":\"k\"}", g_input, 400, "toy-cube"},
         {"{\"kind\":\"toy-cube\",\"toy\":\"%s\",\"key\":\"%s/x.zkey\"}", g_input, 400, "not a toy-cube.params"},

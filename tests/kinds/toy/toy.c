@@ -212,6 +212,7 @@ static const pm_kind toy_kind = {
     .input_name = "toy",
     .max_inputs = 1,
     .more_inputs = toy_more_inputs,
+    .default_priority = "high", /* the daemon's default for toy jobs */
     .key_hint = "the test writes them",
     .open_job = toy_open_job,
     .close_job = toy_close_job,
