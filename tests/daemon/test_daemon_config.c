@@ -1,6 +1,6 @@
 /* The daemon's config table: defaults, INI parsing (sections, sizes, booleans), bounds, unknown
- * keys with the file's line, --set overrides, reload of reloadable knobs only, dump round trip;
- * and the base64 decoder the API uses for inline witnesses. */
+ * keys with the file's line, --set overrides, reload of reloadable knobs only, dump round trip.
+ * (The base64 codec the API uses for inline inputs: tests/util/test_util_base64.c.) */
 #include "test_util.h"
 
 #include <stdio.h>
