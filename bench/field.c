@@ -25,12 +25,7 @@
 #include "field/mont_impl.h"
 #include "pairing/pairing.h"
 #include "test_util.h"
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static int cmp_d(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -49,9 +44,9 @@ static double g_median;
         if (iters_ < 1) iters_ = 1;                                     \
         double t_[RUNS];                                                \
         for (int run_ = 0; run_ < RUNS; run_++) {                       \
-            double s_ = now_ns();                                       \
+            double s_ = (pm_now_s() * 1e9);                                       \
             for (size_t i_ = 0; i_ < iters_; i_++) { body; }            \
-            t_[run_] = (now_ns() - s_) / (double)iters_;                \
+            t_[run_] = ((pm_now_s() * 1e9) - s_) / (double)iters_;                \
         }                                                               \
         qsort(t_, RUNS, sizeof t_[0], cmp_d);                           \
         (result) = t_[0];                                               \
@@ -66,12 +61,12 @@ static double g_median;
         if (iters_ < 1) iters_ = 1;                                     \
         double a_[RUNS], b_[RUNS];                                      \
         for (int run_ = 0; run_ < RUNS; run_++) {                       \
-            double s_ = now_ns();                                       \
+            double s_ = (pm_now_s() * 1e9);                                       \
             for (size_t i_ = 0; i_ < iters_; i_++) { body; }            \
-            a_[run_] = (now_ns() - s_) / (double)iters_;                \
-            s_ = now_ns();                                              \
+            a_[run_] = ((pm_now_s() * 1e9) - s_) / (double)iters_;                \
+            s_ = (pm_now_s() * 1e9);                                              \
             for (size_t i_ = 0; i_ < iters_; i_++) { base; }            \
-            b_[run_] = (now_ns() - s_) / (double)iters_;                \
+            b_[run_] = ((pm_now_s() * 1e9) - s_) / (double)iters_;                \
         }                                                               \
         qsort(a_, RUNS, sizeof a_[0], cmp_d);                           \
         qsort(b_, RUNS, sizeof b_[0], cmp_d);                           \
@@ -149,15 +144,15 @@ int main(int argc, char **argv) {
         size_t it = (size_t)(200000 * g_scale) + 1;
         double m[4] = {1e30, 1e30, 1e30, 1e30};
         for (int run = 0; run < 2 * RUNS; run++) {
-            double s0 = now_ns();
+            double s0 = (pm_now_s() * 1e9);
             for (size_t i = 0; i < it; i++) pm_fp_mul_adx(x.l, x.l, y.l);
-            double s1 = now_ns();
+            double s1 = (pm_now_s() * 1e9);
             for (size_t i = 0; i < it; i++) fp_mul(&x, &x, &y);
-            double s2 = now_ns();
+            double s2 = (pm_now_s() * 1e9);
             for (size_t i = 0; i < it; i++) fp_mul_via_ptr(&x, &x, &y);
-            double s3 = now_ns();
+            double s3 = (pm_now_s() * 1e9);
             for (size_t i = 0; i < it; i++) g_mul_ptr(x.l, x.l, y.l);
-            double s4 = now_ns();
+            double s4 = (pm_now_s() * 1e9);
             double d[4] = {s1 - s0, s2 - s1, s3 - s2, s4 - s3};
             for (int k = 0; k < 4; k++)
                 if (d[k] / (double)it < m[k]) m[k] = d[k] / (double)it;

@@ -23,6 +23,7 @@
 #include "field/fr.h"
 #include "msm/msm.h"
 #include "msm/msm_internal.h"
+#include "util/clock.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 static uint64_t rnd(void) { /* splitmix64; benchmark data only */
@@ -41,11 +42,6 @@ static void rand_scalars(fr_t *k, size_t n) {
     }
 }
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 /* CPU seconds of the whole process (all threads): on a shared, loaded machine the wall time
  * includes waiting for a core; CPU time does not. */
 static double cpu_now(void) {
@@ -89,12 +85,12 @@ static double cpu_now(void) {
             fprintf(stderr, "out of memory\n");                                                  \
             exit(1);                                                                             \
         }                                                                                        \
-        double tg = now();                                                                       \
+        double tg = pm_now_s();                                                                       \
         G##_points(pts, nmax);                                                                   \
         rand_scalars(ks, nmax);                                                                  \
         double tadd = G##_madd_time(pts, nmax < 20000 ? nmax : 20000);                           \
         printf("# %s: %zu points generated in %.1f s; XYZZ mixed add %.0f ns\n", name, nmax,     \
-               now() - tg, tadd * 1e9);                                                          \
+               pm_now_s() - tg, tadd * 1e9);                                                          \
         for (unsigned lg = lo; lg <= hi; lg++) {                                                 \
             size_t n = (size_t)1 << lg;                                                          \
             unsigned c = force_c ? force_c : msm_window_bits(n);                                                     \
@@ -106,12 +102,12 @@ static double cpu_now(void) {
                 JAC r;                                                                           \
                 for (unsigned rep = 0; rep < reps; rep++) {                                      \
                     double c0 = cpu_now();                                                       \
-                    double t0 = now();                                                           \
+                    double t0 = pm_now_s();                                                           \
                     if (G##_msm_check(&r, pts, ks, n, thr[ti]) != PM_OK) {                       \
                         fprintf(stderr, "msm failed\n");                                         \
                         exit(1);                                                                 \
                     }                                                                            \
-                    double t = now() - t0;                                                       \
+                    double t = pm_now_s() - t0;                                                       \
                     if (t < best) best = t;                                                      \
                     if (cpu_now() - c0 < cpu) cpu = cpu_now() - c0;                              \
                 }                                                                                \

@@ -14,20 +14,15 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "pairing/pairing.h"
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static volatile uint64_t sink;
 /* statement macro: i_ is the repetition index */
 #define TIME(label, reps, stmt)                                                                    \
     do {                                                                                           \
-        double t0_ = now_ns();                                                                     \
+        double t0_ = (pm_now_s() * 1e9);                                                                     \
         for (int i_ = 0; i_ < (reps); i_++) { stmt; }                                              \
-        double ns_ = (now_ns() - t0_) / (reps);                                                    \
+        double ns_ = ((pm_now_s() * 1e9) - t0_) / (reps);                                                    \
         printf("%-28s %12.0f ns\n", label, ns_);                                                   \
         results[nres++] = ns_;                                                                     \
     } while (0)

@@ -23,12 +23,7 @@
 #include "groth16/setup.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/synth.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static int die(const pm_error *e) {
     fprintf(stderr, "error: %s: %s\n", e->file, e->msg);
@@ -70,11 +65,11 @@ int main(int argc, char **argv) {
         r1cs_synth_opts_t o = {(1u << logn) - 5, 4, 2, 0.9, 1};
         r1cs_t cs;
         fr_t *w;
-        double t0 = now_s();
+        double t0 = pm_now_s();
         if (r1cs_synth(&cs, &w, &o, &err)) return die(&err);
         printf("synth: %u constraints, %u wires, nnz A %llu B %llu C %llu (%.2f s)\n",
                cs.n_constraints, cs.n_wires, (unsigned long long)cs.A.nnz,
-               (unsigned long long)cs.B.nnz, (unsigned long long)cs.C.nnz, now_s() - t0);
+               (unsigned long long)cs.B.nnz, (unsigned long long)cs.C.nnz, pm_now_s() - t0);
         groth16_toxic_t t;
         uint64_t seed = 1;
         if (groth16_toxic_draw(&t, &seed, &err)) return die(&err);
@@ -85,9 +80,9 @@ int main(int argc, char **argv) {
                "%.2f us per constraint\n",
                logn, tm.total, tm.qap, tm.tables, tm.points, threads,
                1e6 * tm.total / (double)cs.n_constraints);
-        t0 = now_s();
+        t0 = pm_now_s();
         if (params_write(path, &p, &err)) return die(&err);
-        printf("write .params: %.3f s\n", now_s() - t0);
+        printf("write .params: %.3f s\n", pm_now_s() - t0);
         params_free(&p);
         if (zkey) {
             zkey_t zk;
@@ -112,14 +107,14 @@ int main(int argc, char **argv) {
     if (system(cmd) != 0) return 1; /* warm the page cache */
     double best_cat = 1e30, best_load = 1e30;
     for (unsigned r = 0; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = pm_now_s();
         if (system(cmd) != 0) return 1;
-        double dt = now_s() - t0;
+        double dt = pm_now_s() - t0;
         if (dt < best_cat) best_cat = dt;
         bp_params_t p;
-        t0 = now_s();
+        t0 = pm_now_s();
         if (params_read(&p, path, 0, &err)) return die(&err);
-        dt = now_s() - t0;
+        dt = pm_now_s() - t0;
         if (dt < best_load) best_load = dt;
         params_free(&p);
     }
@@ -130,9 +125,9 @@ int main(int argc, char **argv) {
     printf("ratio load / cat: %.2f\n", best_load / best_cat);
     if (subgroup) {
         bp_params_t p;
-        double t0 = now_s();
+        double t0 = pm_now_s();
         if (params_read(&p, path, BP_PARAMS_CHECK_SUBGROUP, &err)) return die(&err);
-        double dt = now_s() - t0;
+        double dt = pm_now_s() - t0;
         printf("params_read + subgroup checks, %d threads: %.3f s = %.3f GB/s (%.1fx the plain load)\n",
                threads, dt, gb / dt, dt / best_load);
         params_free(&p);

@@ -21,21 +21,16 @@
 #include "field/fr.h"
 #include "r1cs/r1cs.h"
 #include "test_util.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "util/clock.h"
 
 static double run(fr_t *a, fr_t *b, fr_t *c, const r1cs_t *cs, const fr_t *w) {
     pm_error err;
-    double t = now_s();
+    double t = pm_now_s();
     if (r1cs_spmv(a, b, c, cs->n_constraints, cs, w, cs->n_wires, &err)) {
         fprintf(stderr, "spmv: %s\n", err.msg);
         exit(2);
     }
-    return now_s() - t;
+    return pm_now_s() - t;
 }
 
 int main(int argc, char **argv) {
@@ -56,13 +51,13 @@ int main(int argc, char **argv) {
     pm_porep_shape s;
     r1cs_t dict = {0};
     uint32_t nin;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (fil_sector_size_parse(&bytes, size_text, &err) || pm_porep_shape_for_size(&s, bytes, &err) ||
         pm_porep_record(&dict, &nin, &s, &err)) {
         fprintf(stderr, "bench_circuits_spmv: %s\n", err.msg);
         return 2;
     }
-    double t1 = now_s();
+    double t1 = pm_now_s();
     /* the same matrices with full coefficients */
     r1cs_t full = dict;
     full.coef_tab_owned = NULL;

@@ -3,6 +3,7 @@
  */
 #include "circuits/csr_file.h"
 #include "util/file.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,13 +85,12 @@ pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uin
     const uint64_t *a, *bi, *ba;
     pm_status st = pm_csr_density(&bm, &a, &bi, &ba, cs, n_inputs, err);
     if (st) return st;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
+    pm_outfile of; /* written beside path, renamed into place when complete */
+    if ((st = pm_outfile_open(&of, path, err))) {
         free(bm);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
+        return st;
     }
+    FILE *f = of.f;
     uint8_t h[HDR];
     memset(h, 0, sizeof h);
     memcpy(h, MAGIC, 8);
@@ -128,12 +128,11 @@ pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uin
         pos += words(nbits[k]) * 8;
     }
     free(bm);
-    if (fclose(f)) bad = 1;
-    if (bad || rename(tmp, path)) {
-        unlink(tmp);
+    if (bad) {
+        pm_outfile_abort(&of);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(errno));
     }
-    return PM_OK;
+    return pm_outfile_commit(&of, err);
 }
 
 void pm_csr_close(pm_csr_t *f) {

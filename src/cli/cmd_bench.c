@@ -3,12 +3,14 @@
  * (--embedded, the default) or against a running daemon (--daemon URL).
  *
  *   proofmill bench single|batch --key K.zkey --witness W.wtns [--witness W2 ...] [-c N] [-j J]
- *   proofmill bench single|batch --type porep --c1 C1.json [--c1 C1b.json ...] --params DIR [-c N] [-j J]
+ *   proofmill bench single|batch --kind porep-c2 --c1 C1.json [--c1 C1b.json ...] --params DIR [-c N] [-j J]
+ *       (--kind K: any proof kind, kinds/kind.h; --type porep | groth16: the older spelling)
  *       [--partitions P] [--priority P] [--inline] [--daemon http://HOST:PORT | unix:/path | --embedded]
  *       [--gpu] [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
  *       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]
  *
- * --gpu (embedded): the CUDA start phase on devices 0..N-1 (--devices N); default the CPU backend.
+ * --gpu (embedded): the CUDA start phase on devices 0..N-1 (--devices N), for every kind (operations
+ * without a kernel run on the CPU); default the CPU backend.
  * single = one proof (c = j = 1). batch = c proofs (default 10), j clients at a time (default 2);
  * proof i uses the witnesses in turn (P of them per job when --partitions P). Each completion prints
  *     [3/20] done 12.4 s (gpu 1830 ms, queue 210 ms)
@@ -28,9 +30,13 @@
 #include "cli/cli.h"
 #include "daemon/client.h"
 #include "daemon/timeline.h"
-#include "engine/backend_groth16.h"
-#include "engine/backend_porep.h"
+#include "engine/backend_kinds.h"
 #include "engine/engine.h"
+#include "kinds/kind.h"
+#include "util/base64.h"
+#include "util/file.h"
+#include "util/outfile.h"
+#include "util/clock.h"
 
 #define MAX_WITNESSES 256
 
@@ -57,49 +63,17 @@ typedef struct {
     double t0;
     int stop_monitor;
     pthread_cond_t cv;
-    char **b64; /* inline witnesses (daemon mode) */
-    /* --type porep: C1 files (in witness[]), their parameter directory and job keys */
-    int porep;
+    char **b64; /* inline inputs (daemon mode) */
+    /* the proof kind (--kind, --type porep): its inputs are witness[] (one per partition for a kind
+     * of several inputs, one per job otherwise); the key is --key or the kind's in --params DIR */
+    const pm_kind *kind;
     const char *params_dir;
-    char **porep_keys;
 } bench_t;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static char *b64_encode(const unsigned char *in, size_t n) {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *o = malloc(4 * ((n + 2) / 3) + 1);
-    if (!o) return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        o[k++] = tab[v >> 18 & 63];
-        o[k++] = tab[v >> 12 & 63];
-        o[k++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
-        o[k++] = i + 2 < n ? tab[v & 63] : '=';
-    }
-    o[k] = 0;
-    return o;
-}
-
+/* the whole file at path (NULL when unreadable) */
 static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    char *b = NULL;
+    return pm_file_read_all(&b, len, path, 0, 0, NULL) == PM_OK ? (unsigned char *)b : NULL;
 }
 
 /* One proof through the embedded engine. */
@@ -107,23 +81,18 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
     pm_input in[64];
     size_t len[64];
     unsigned char *bytes[64] = {0};
-    int np = b->porep ? 0 : b->partitions;
-    const char *key = b->key;
-    if (b->porep) { /* one C1 per job; the engine plans its partitions */
-        int wi = i % b->n_witness;
-        in[0] = (pm_input){.kind = PM_INPUT_POREP_C1_PATH, .path = b->witness[wi]};
-        key = b->porep_keys[wi];
-    }
+    int np = b->partitions; /* inputs of one job */
     for (int p = 0; p < np; p++) {
         const char *w = b->witness[(i * np + p) % b->n_witness];
         if (b->inline_wtns) {
             bytes[p] = slurp(w, &len[p]);
-            in[p] = (pm_input){.kind = PM_INPUT_WTNS_BYTES, .bytes = bytes[p], .len = bytes[p] ? len[p] : 0};
+            in[p] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = bytes[p], .len = bytes[p] ? len[p] : 0};
         } else {
-            in[p] = (pm_input){.kind = PM_INPUT_WTNS_PATH, .path = w};
+            in[p] = (pm_input){.kind = PM_INPUT_PATH, .path = w};
         }
     }
-    pm_job_spec spec = {.key_path = key, .priority = b->prio, .inputs = in, .n_inputs = b->porep ? 1 : (size_t)np};
+    pm_job_spec spec = {.kind = b->kind->name, .key_path = b->key, .params_dir = b->params_dir, .priority = b->prio,
+                        .inputs = in, .n_inputs = (size_t)np};
     uint64_t id;
     pm_error err;
     pm_error_clear(&err);
@@ -150,16 +119,16 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
 /* One proof through the daemon (POST /v1/prove, then long-poll if it outlives the wait). */
 static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t nerr) {
     json_t *inputs = json_array();
+    char b64name[64];
+    snprintf(b64name, sizeof b64name, "%s_b64", b->kind->input_name);
     for (int p = 0; p < b->partitions; p++) {
         int wi = (i * b->partitions + p) % b->n_witness;
-        json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", "wtns_b64", b->b64[wi])
-                                                     : json_pack("{s:s}", "wtns", b->witness[wi]));
+        json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", b64name, b->b64[wi])
+                                                     : json_pack("{s:s}", b->kind->input_name, b->witness[wi]));
     }
-    json_t *body = b->porep ? json_pack("{s:s,s:s,s:s,s:s}", "kind", "porep", "c1", b->witness[i % b->n_witness],
-                                        "params_dir", b->params_dir, "priority", pm_priority_name(b->prio))
-                            : json_pack("{s:s,s:o,s:s}", "key", b->key, "inputs", inputs, "priority",
-                                        pm_priority_name(b->prio));
-    if (b->porep) json_decref(inputs);
+    json_t *body = json_pack("{s:s,s:o,s:s}", "kind", b->kind->name, "inputs", inputs, "priority",
+                             pm_priority_name(b->prio));
+    if (body) json_object_set_new(body, b->key ? "key" : "params_dir", json_string(b->key ? b->key : b->params_dir));
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     int status = 0;
@@ -225,10 +194,10 @@ static void *client_main(void *arg) {
         pthread_mutex_unlock(&b->mu);
         result_t r = {0};
         char emsg[1400] = "";
-        double t = now_s();
+        double t = pm_now_s();
         if (b->daemon) prove_daemon(b, i, &r, emsg, sizeof emsg);
         else prove_embedded(b, i, &r, emsg, sizeof emsg);
-        r.wall_ms = (now_s() - t) * 1e3;
+        r.wall_ms = (pm_now_s() - t) * 1e3;
         pthread_mutex_lock(&b->mu);
         b->running--;
         b->res[i] = r;
@@ -253,7 +222,7 @@ static void *monitor_main(void *arg) {
         ts.tv_sec += 5;
         pthread_cond_timedwait(&b->cv, &b->mu, &ts);
         if (b->stop_monitor) break;
-        double el = now_s() - b->t0;
+        double el = pm_now_s() - b->t0;
         if (el >= 5)
             fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min\n", b->done,
                     b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0);
@@ -293,19 +262,27 @@ static int write_trace(bench_t *b) {
     }
     if (!trace) return -1;
     int rc = 0;
+    pm_error err;
+    pm_error_clear(&err);
     if (b->trace_out) {
-        FILE *f = fopen(b->trace_out, "w");
-        if (!f || fputs(trace, f) < 0) rc = -1;
-        if (f) fclose(f);
-        if (!rc) printf("trace: %s (open in chrome://tracing or ui.perfetto.dev)\n", b->trace_out);
+        if (pm_write_file(b->trace_out, trace, strlen(trace), &err) != PM_OK) {
+            pm_cli_fail(&err);
+            rc = -1;
+        } else {
+            printf("trace: %s (open in chrome://tracing or ui.perfetto.dev)\n", b->trace_out);
+        }
     }
     if (b->svg_out) {
-        FILE *f = fopen(b->svg_out, "w");
-        pm_error err;
-        pm_error_clear(&err);
-        if (!f || pm_timeline_svg(f, trace, "proofmill bench", &err) != PM_OK) rc = -1;
-        if (f) fclose(f);
-        if (!rc) printf("timeline: %s\n", b->svg_out);
+        pm_outfile o;
+        pm_status st = pm_outfile_open(&o, b->svg_out, &err);
+        if (!st && (st = pm_timeline_svg(o.f, trace, "proofmill bench", &err)) != PM_OK) pm_outfile_abort(&o);
+        else if (!st) st = pm_outfile_commit(&o, &err);
+        if (st) {
+            pm_cli_fail(&err);
+            rc = -1;
+        } else {
+            printf("timeline: %s\n", b->svg_out);
+        }
     }
     free(trace);
     return rc;
@@ -337,10 +314,14 @@ static int cmd_bench(int argc, char **argv) {
         i++;                                                           \
     } while (0)
         if (!strcmp(a, "--key")) { NEED_VALUE; b.key = v; }
-        else if (!strcmp(a, "--type")) {
+        else if (!strcmp(a, "--type") || !strcmp(a, "--kind")) { /* --type groth16|porep: the older spelling */
             NEED_VALUE;
-            if (strcmp(v, "porep") && strcmp(v, "groth16")) return pm_cli_usage("bench: --type is groth16 or porep");
-            b.porep = !strcmp(v, "porep");
+            b.kind = pm_kind_find(!strcmp(v, "groth16") ? "snarkjs" : v);
+            if (!b.kind) {
+                char known[512];
+                return pm_cli_usage("bench: %s %s: the proof kinds are %s (or groth16 for snarkjs)", a, v,
+                                    pm_kind_names(known, sizeof known));
+            }
         } else if (!strcmp(a, "--params")) { NEED_VALUE; b.params_dir = v; }
         else if (!strcmp(a, "--witness") || !strcmp(a, "-w") || !strcmp(a, "--c1")) {
             NEED_VALUE;
@@ -392,22 +373,12 @@ static int cmd_bench(int argc, char **argv) {
         }
 #undef NEED_VALUE
     }
-    if (b.porep) {
-        if (!b.params_dir || !b.n_witness) return pm_cli_usage("bench: --type porep needs --params DIR and --c1 FILE");
-        if (use_gpu) return pm_cli_usage("bench: --type porep has no GPU start phase yet (drop --gpu)");
-        b.porep_keys = calloc((size_t)b.n_witness, sizeof *b.porep_keys);
-        for (int w = 0; b.porep_keys && w < b.n_witness; w++) {
-            pm_error e;
-            pm_error_clear(&e);
-            b.porep_keys[w] = malloc(4096);
-            if (!b.porep_keys[w]) return pm_cli_usage("bench: out of memory");
-            if (pm_porep_job_key(b.porep_keys[w], 4096, b.params_dir, b.witness[w], &e)) return pm_cli_fail(&e);
-        }
-        if (!b.porep_keys) return pm_cli_usage("bench: out of memory");
-        b.key = b.porep_keys[0];
-        b.inline_wtns = 0;
-    } else if (!b.key || !b.n_witness)
-        return pm_cli_usage("bench: --key and at least one --witness are required");
+    if (!b.kind) b.kind = pm_kind_find("snarkjs");
+    if (b.kind->max_inputs == 1) b.partitions = 1; /* one input per job: the kind plans its partitions */
+    if (!b.n_witness || (!b.key && !b.params_dir) || (b.params_dir && !b.kind->key_path))
+        return pm_cli_usage("bench: %s jobs need --key%s and at least one %s", b.kind->name,
+                            b.kind->key_path ? " or --params DIR" : "",
+                            b.kind->max_inputs == 1 ? "--c1 FILE (or --witness)" : "--witness");
     if (single) b.count = b.conc = 1;
     b.res = calloc((size_t)b.count, sizeof *b.res);
     if (!b.res) return pm_cli_usage("bench: out of memory");
@@ -415,11 +386,8 @@ static int cmd_bench(int argc, char **argv) {
     pm_error err;
     pm_error_clear(&err);
     if (!b.daemon) {
-        pm_groth16_backend_opts bo = {.start_threads = msm_threads, .finalize_threads = 1};
-        pm_porep_backend_opts po = {.start_threads = msm_threads};
-        if ((b.porep ? pm_backend_porep(&be, &po, &err)
-                     : use_gpu ? pm_backend_groth16_gpu(&be, &bo, &err) : pm_backend_groth16_cpu(&be, &bo, &err)) != PM_OK)
-            return pm_cli_fail(&err);
+        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads, .finalize_threads = 1};
+        if (pm_backend_kinds(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
         ec.n_devices = devices;
         for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;
         ec.trace = b.trace_out || b.svg_out;
@@ -433,17 +401,19 @@ static int cmd_bench(int argc, char **argv) {
             size_t len;
             unsigned char *bytes = slurp(b.witness[w], &len);
             if (!bytes) return pm_cli_usage("bench: cannot read %s", b.witness[w]);
-            b.b64[w] = b64_encode(bytes, len);
+            b.b64[w] = pm_base64_encode_alloc(bytes, len);
             free(bytes);
         }
     }
-    if (b.porep) printf("bench %s: %d PoRep C2 proof(s) of %d C1 file(s) (partitions per C1), params %s\n", argv[1],
-                        b.count, b.n_witness, b.params_dir);
-    printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s%s, key %s\n", argv[1], b.count,
-           b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name, b.key);
+    if (b.kind->max_inputs == 1)
+        printf("bench %s: %d %s proof(s) of %d input file(s) (partitions per input)\n", argv[1], b.count,
+               b.kind->name, b.n_witness);
+    printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s%s, %s %s\n", argv[1], b.count,
+           b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name,
+           b.key ? "key" : "params", b.key ? b.key : b.params_dir);
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
-    b.t0 = now_s();
+    b.t0 = pm_now_s();
     pthread_t mon;
     int mon_ok = pthread_create(&mon, NULL, monitor_main, &b) == 0;
     pthread_t *th = calloc((size_t)b.conc, sizeof *th);
@@ -452,7 +422,7 @@ static int cmd_bench(int argc, char **argv) {
         if (pthread_create(&th[t], NULL, client_main, &b) == 0) started++;
     if (!started) client_main(&b);
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
-    double wall = now_s() - b.t0;
+    double wall = pm_now_s() - b.t0;
     pthread_mutex_lock(&b.mu);
     b.stop_monitor = 1;
     pthread_cond_broadcast(&b.cv);
@@ -473,8 +443,6 @@ static int cmd_bench(int argc, char **argv) {
         be.destroy(be.self);
     }
     for (int w = 0; b.b64 && w < b.n_witness; w++) free(b.b64[w]);
-    for (int w = 0; b.porep_keys && w < b.n_witness; w++) free(b.porep_keys[w]);
-    free(b.porep_keys);
     free(b.b64);
     free(th);
     free(b.res);

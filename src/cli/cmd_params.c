@@ -48,12 +48,7 @@
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
 #include "util/file.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 #define PM_CLI_MAX_THREADS 1024 /* more is a typo: libgomp dies creating them */
 #define PM_CLI_MAX_PROOFS 4096  /* --count: proofs kept in memory until written */
@@ -145,13 +140,13 @@ int pm_cli_params_prove_main(int argc, char **argv) {
     groth16_proof_t *proofs = NULL;
     int rc = PM_EXIT_USAGE;
     const char *wp = wps[0];
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (params_read(&p, pp, 0, &err) || r1cs_read(&cs, rp, &err) ||
         params_vk_to_groth16_vk(&vk, &p.vk, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
-    double t1 = now_s();
+    double t1 = pm_now_s();
     proofs = calloc(count, sizeof *proofs);
     if (!proofs) {
         fprintf(stderr, "proofmill: out of memory\n");
@@ -172,7 +167,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             fprintf(stderr, "proofmill: cannot read /dev/urandom\n");
             goto out;
         }
-        bp_prove_timings_t tm;
+        groth16_timings_t tm;
         if (groth16_prove_bellperson(&proofs[k], &p, &cs, w.values, w.n_values, &r, &s, threads, &tm, &err)) {
             if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", wp);
             pm_cli_fail(&err);
@@ -186,13 +181,13 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         }
         if (verbose)
             fprintf(stderr, "proof %u: spmv %.3f s, h %.3f s, msm g1 %.3f s, msm g2 %.3f s\n", k,
-                    tm.spmv, tm.h, tm.msm_g1, tm.msm_g2);
+                    tm.eval_ab, tm.h, tm.msm_a + tm.msm_b1 + tm.msm_c + tm.msm_h, tm.msm_b2);
     }
     if (groth16_proofs_write(op, proofs, count, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
-    if (verbose) fprintf(stderr, "load %.3f s, prove %.3f s\n", t1 - t0, now_s() - t1);
+    if (verbose) fprintf(stderr, "load %.3f s, prove %.3f s\n", t1 - t0, pm_now_s() - t1);
     rc = PM_EXIT_OK;
 out:
     free(proofs);
@@ -331,11 +326,11 @@ static int cmd_copy(int argc, char **argv) {
     unsigned fl = subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0;
     pm_error err;
     pm_error_clear(&err);
-    double t0 = now_s(), t1;
+    double t0 = pm_now_s(), t1;
     if (ends_with(in, ".vk")) {
         bp_vk_t vk;
         if (params_vk_read(&vk, in, fl, &err)) return pm_cli_fail(&err);
-        t1 = now_s();
+        t1 = pm_now_s();
         pm_status st = params_vk_write(outp, &vk, &err);
         printf("vk: %zu ic; read %.3f s\n", vk.n_ic, t1 - t0);
         params_vk_free(&vk);
@@ -343,9 +338,9 @@ static int cmd_copy(int argc, char **argv) {
     }
     bp_params_t p;
     if (params_read(&p, in, fl, &err)) return pm_cli_fail(&err);
-    t1 = now_s();
+    t1 = pm_now_s();
     pm_status st = params_write(outp, &p, &err);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     uint64_t bytes = params_size(p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2);
     printf("params: ic %zu h %zu l %zu a %zu b_g1 %zu b_g2 %zu (%llu bytes); read %.3f s "
            "(%.2f GB/s), write %.3f s\n",

@@ -39,6 +39,8 @@
 #include "filecoin/synth_c1.h"
 #include "filecoin/vanilla_verify.h"
 #include "util/file.h"
+#include "util/clock.h"
+#include "util/outfile.h"
 
 typedef struct {
     uint64_t sector_size;
@@ -48,12 +50,6 @@ typedef struct {
     uint64_t miner_id, sector;
     const char *pos;
 } c1_opts_t;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int parse(c1_opts_t *o, int argc, char **argv) {
     memset(o, 0, sizeof *o);
@@ -159,7 +155,7 @@ static int porep_seal(int argc, char **argv) {
     c1_opts_t o;
     int rc = parse(&o, argc, argv);
     if (rc >= 0) return rc;
-    const fil_registered_proof_t *rp;
+    const fil_registered_proof_t *rp = NULL;
     if ((rc = pick_proof(&rp, &o)) >= 0) return rc;
     if (!o.out) return pm_cli_usage("porep seal: --out DIR is required");
     if (!!o.data == !!o.zero) return pm_cli_usage("porep seal: give exactly one of --data FILE and --zero");
@@ -179,39 +175,40 @@ static int porep_seal(int argc, char **argv) {
     }
     fil_seal_t s;
     pm_error err;
-    double t0 = now();
+    double t0 = pm_now_s();
     pm_status st = fil_seal_run(&s, &p, &err);
     free(data);
     if (st) return pm_cli_fail(&err);
-    double t_seal = now() - t0;
+    double t_seal = pm_now_s() - t0;
     fil_c1_t c1;
-    t0 = now();
+    t0 = pm_now_s();
     if (fil_c1_from_seal(&c1, &s, seed, &err)) {
         fil_seal_free(&s);
         return pm_cli_fail(&err);
     }
-    double t_c1 = now() - t0;
+    double t_c1 = pm_now_s() - t0;
     char path[4096];
     snprintf(path, sizeof path, "%s/c1.json", o.out);
-    t0 = now();
+    t0 = pm_now_s();
     st = fil_c1_write_json_file(path, &c1, &err);
     if (!st) {
         snprintf(path, sizeof path, "%s/c1.lotus-bench.json", o.out);
         st = fil_c1_write_envelope_file(path, &c1, o.sector, &err);
     }
-    double t_write = now() - t0;
+    double t_write = pm_now_s() - t0;
     if (st) {
         fil_c1_free(&c1);
         fil_seal_free(&s);
         return pm_cli_fail(&err);
     }
     snprintf(path, sizeof path, "%s/commitments.json", o.out);
-    FILE *f = fopen(path, "w");
-    if (!f) {
+    pm_outfile of;
+    if (pm_outfile_open(&of, path, &err)) {
         fil_c1_free(&c1);
         fil_seal_free(&s);
-        return pm_cli_usage("%s: %s", path, strerror(errno));
+        return pm_cli_fail(&err);
     }
+    FILE *f = of.f;
     fprintf(f, "{\n  \"registered_proof\": \"%s\",\n  \"sector_size\": %" PRIu64 ",\n  \"miner_id\": %" PRIu64
                ",\n  \"sector\": %" PRIu64 ",\n",
             rp->name, rp->sector_size, o.miner_id, o.sector);
@@ -225,7 +222,11 @@ static int porep_seal(int argc, char **argv) {
     fprintf(f, "  \"seconds\": {\"tree_d\": %.3f, \"labels\": %.3f, \"tree_c\": %.3f, \"tree_r_last\": %.3f, "
                "\"seal_total\": %.3f, \"c1\": %.3f, \"write\": %.3f}\n}\n",
             s.sec_tree_d, s.sec_labels, s.sec_tree_c, s.sec_tree_r, t_seal, t_c1, t_write);
-    fclose(f);
+    if (pm_outfile_commit(&of, &err)) {
+        fil_c1_free(&c1);
+        fil_seal_free(&s);
+        return pm_cli_fail(&err);
+    }
     char h[65];
     fil_hex(h, s.comm_r, 32);
     printf("sealed %s: comm_r %s; seal %.3f s (tree D %.3f, labels %.3f, tree C %.3f, tree R_last %.3f), "
@@ -240,7 +241,7 @@ static int porep_synth_c1(int argc, char **argv) {
     c1_opts_t o;
     int rc = parse(&o, argc, argv);
     if (rc >= 0) return rc;
-    const fil_registered_proof_t *rp;
+    const fil_registered_proof_t *rp = NULL;
     if ((rc = pick_proof(&rp, &o)) >= 0) return rc;
     if (!o.out) return pm_cli_usage("porep synth-c1: --out FILE is required");
     fil_synth_params_t p;
@@ -251,13 +252,13 @@ static int porep_synth_c1(int argc, char **argv) {
     if ((rc = randomness(p.ticket, p.seed, &o)) >= 0) return rc;
     fil_c1_t c1;
     pm_error err;
-    double t0 = now();
+    double t0 = pm_now_s();
     if (fil_synth_c1(&c1, &p, &err)) return pm_cli_fail(&err);
-    double t_synth = now() - t0;
-    t0 = now();
+    double t_synth = pm_now_s() - t0;
+    t0 = pm_now_s();
     pm_status st = o.envelope ? fil_c1_write_envelope_file(o.out, &c1, o.sector, &err)
                               : fil_c1_write_json_file(o.out, &c1, &err);
-    double t_write = now() - t0;
+    double t_write = pm_now_s() - t0;
     char h[65];
     fil_hex(h, c1.comm_r, 32);
     fil_c1_free(&c1);
@@ -274,14 +275,14 @@ static int porep_verify_c1(int argc, char **argv) {
     if (!o.pos) return pm_cli_usage("porep verify-c1: FILE is required");
     fil_c1_t c1;
     pm_error err;
-    double t0 = now();
+    double t0 = pm_now_s();
     if (fil_c1_read_file(&c1, NULL, o.pos, o.jansson ? FIL_C1_READER_JANSSON : FIL_C1_READER_FAST, &err))
         return pm_cli_fail(&err);
-    double t_read = now() - t0;
+    double t_read = pm_now_s() - t0;
     fil_verify_failure_t w;
-    t0 = now();
+    t0 = pm_now_s();
     pm_status st = fil_c1_verify(&c1, &w, &err);
-    double t_verify = now() - t0;
+    double t_verify = pm_now_s() - t0;
     const fil_registered_proof_t *rp = fil_registered_proof(c1.registered_proof);
     if (st == PM_ERR_UNSATISFIED) {
         fprintf(stderr, "proofmill: %s: INVALID: %s\n", o.pos, err.msg);

@@ -7,8 +7,9 @@
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
  *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]
  *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first;
- *       --engine: through the embedded proving engine (engine/backend_porep.h: partitions as work
- *       items), then the whole proof verified with DIR/<stem>.vk (pm_porep_c2_verify) before writing;
+ *       `proofmill prove --kind porep-c2` with its C1 spelling (cli/prove_job.h: the one driver of
+ *       prove/prove.h, or with --engine the embedded proving engine, partitions as work items, then
+ *       the whole proof verified with DIR/<stem>.vk by pm_porep_c2_verify before writing);
  *   proofmill porep verify-proof --c1 FILE --vk FILE --proof PROOF
  *       exit 0 valid, 1 invalid.
  * The CSR file is found as DIR/<stem>.csr when --csr is not given; if absent it is recorded in
@@ -23,23 +24,19 @@
 #include <unistd.h>
 
 #include "circuits/csr_file.h"
-#include "circuits/filecoin/porep_c2.h"
 #include "circuits/filecoin/porep_circuit.h"
 #include "cli/porep_cli.h"
-#include "engine/backend_porep.h"
-#include "engine/engine.h"
+#include "cli/prove_job.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
 #include "filecoin/sizes.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "kinds/filecoin/porep_c2/porep_c2.h"
+#include "kinds/kind.h"
 #include "util/file.h"
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/outfile.h"
+#include "util/clock.h"
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -57,11 +54,11 @@ static int c2_circuit_record(int argc, char **argv) {
         return pm_cli_fail(&err);
     r1cs_t cs = {0};
     uint32_t nin;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     pm_status st = pm_csr_save(outp, &cs, nin, bytes, &err);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     if (st) {
         r1cs_free(&cs);
         return pm_cli_fail(&err);
@@ -100,10 +97,10 @@ static int c2_params_setup(int argc, char **argv) {
     mkdir(dir, 0755);
     r1cs_t cs = {0};
     uint32_t nin;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
-    double t1 = now_s();
+    double t1 = pm_now_s();
     int rc = PM_EXIT_USAGE;
     bp_params_t p = {0};
     groth16_toxic_t tox;
@@ -114,7 +111,7 @@ static int c2_params_setup(int argc, char **argv) {
         goto out;
     }
     memset(&tox, 0, sizeof tox);
-    double t2 = now_s();
+    double t2 = pm_now_s();
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
     if (params_write(path, &p, &err)) {
         pm_cli_fail(&err);
@@ -146,94 +143,25 @@ static pm_status open_circuit(pm_csr_t *f, const char *path, const pm_porep_shap
     return st;
 }
 
-/* the recorded circuit: --csr, DIR/<stem>.csr, or recorded now */
-static pm_status load_circuit(pm_csr_t *f, r1cs_t *mem, const r1cs_t **cs, const char *csr, const char *dir,
-                              const char *stem, const pm_porep_shape *s, uint64_t sector_size, pm_error *err) {
-    char path[4096];
-    if (!csr) {
-        snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
-        if (access(path, R_OK) == 0) csr = path;
-    }
-    if (csr) {
-        pm_status st = open_circuit(f, csr, s, sector_size, err);
-        if (!st) *cs = &f->cs;
-        return st;
-    }
-    uint32_t nin;
-    pm_status st = pm_porep_record(mem, &nin, s, err);
-    if (!st) *cs = mem;
-    return st;
-}
-
-static int hexv(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; }
-
-/* C2 through the embedded engine: one job, its partitions' proofs concatenated and verified as a
- * whole with the .vk before *out (192 · partitions bytes, malloc'd) is returned. */
-static pm_status c2_prove_engine(uint8_t **out, uint32_t *n_parts, const char *c1p, const char *dir,
-                                 unsigned threads, const uint64_t *seed, pm_error *err) {
-    *out = NULL;
-    pm_porep_backend_opts po = {.start_threads = threads, .witness_threads = threads, .seed = seed};
-    pm_backend be;
-    pm_status st = pm_backend_porep(&be, &po, err);
-    if (st) return st;
-    pm_engine_config cfg;
-    pm_engine_config_default(&cfg);
-    pm_engine *e = NULL;
-    char key[4096];
-    uint64_t id;
-    pm_job_info info = {0};
+/* The whole C2 proof (192 · n bytes) of the C1 at c1p against the .vk beside key_path, as a
+ * verifier checks it (--engine: the engine's assembler verified each partition already). */
+static pm_status verify_whole(const uint8_t *proof, uint32_t n, const char *c1p, const char *key_path, pm_error *err) {
+    char vkp[4096];
     fil_c1_t c1 = {0};
     bp_vk_t vk = {0};
-    if ((st = pm_engine_create(&e, &cfg, &be, err))) {
-        be.destroy(be.self);
-        return st;
-    }
-    pm_input in = {.kind = PM_INPUT_POREP_C1_PATH, .path = c1p};
-    pm_job_spec spec = {.key_path = key, .priority = PM_PRIO_NORMAL, .inputs = &in, .n_inputs = 1};
-    if (!(st = pm_porep_job_key(key, sizeof key, dir, c1p, err)) && !(st = pm_engine_submit(e, &spec, &id, err))) {
-        pm_engine_wait(e, id, -1, &info);
-        if (info.state != PM_JOB_DONE) {
-            *err = info.error;
-            st = err->code ? err->code : PM_ERR_INTERNAL;
-        }
-    }
-    uint8_t *buf = NULL;
-    if (!st) {
-        fprintf(stderr, "porep prove --engine: %u partition(s); queue %.0f ms, key load %.0f ms, synthesis %.0f ms, "
-                        "start %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",
-                info.n_partitions, info.t.queue_ms, info.t.srs_load_ms, info.t.synth_ms, info.t.gpu_ms,
-                info.t.finalize_ms, info.t.verify_ms, info.t.total_ms);
-        buf = malloc((size_t)192 * info.n_partitions);
-        if (!buf) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "proof");
-        for (uint32_t k = 0; !st && k < info.n_partitions; k++) {
-            const char *h = strstr(info.proofs[k], "\"proof\":\"");
-            for (int i = 0; h && i < 192; i++) {
-                int hi = hexv(h[9 + 2 * i]), lo = hi < 0 ? -1 : hexv(h[10 + 2 * i]);
-                if (lo < 0) h = NULL;
-                else buf[192 * (size_t)k + i] = (uint8_t)(hi << 4 | lo);
-            }
-            if (!h) st = pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "partition %u: bad proof JSON", k);
-        }
-    }
-    if (!st) { /* the whole proof against the .vk, as a verifier would check it */
-        pm_porep_shape s;
-        int valid = 0;
-        strcpy(key + strlen(key) - strlen(".params"), ".vk");
-        if (!(st = fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, err)) &&
-            !(st = pm_porep_shape_for_size(&s, c1.sector_size, err)) && !(st = params_vk_read(&vk, key, 0, err)) &&
-            !(st = pm_porep_c2_verify(&valid, buf, info.n_partitions, &c1, &s, &vk, err)) && !valid)
-            st = pm_error_set(err, PM_ERR_INTERNAL, key, PM_NO_OFFSET, "the engine's proof does not verify with the .vk");
-    }
-    if (!st) {
-        *out = buf, *n_parts = info.n_partitions;
-        buf = NULL;
-    }
-    free(buf);
+    pm_porep_shape s;
+    int valid = 0;
+    size_t len = strlen(key_path);
+    if (len < 7 || snprintf(vkp, sizeof vkp, "%.*s.vk", (int)(len - 7), key_path) >= (int)sizeof vkp)
+        return pm_error_set(err, PM_ERR_ARG, key_path, PM_NO_OFFSET, "not a .params path");
+    pm_status st = fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, err);
+    if (!st) st = pm_porep_shape_for_size(&s, c1.sector_size, err);
+    if (!st) st = params_vk_read(&vk, vkp, 0, err);
+    if (!st) st = pm_porep_c2_verify(&valid, proof, n, &c1, &s, &vk, err);
+    if (!st && !valid)
+        st = pm_error_set(err, PM_ERR_INTERNAL, vkp, PM_NO_OFFSET, "the engine's proof does not verify with the .vk");
     fil_c1_free(&c1);
     params_vk_free(&vk);
-    pm_job_info_free(&info);
-    pm_engine_destroy(e);
-    be.destroy(be.self);
     return st;
 }
 
@@ -262,73 +190,34 @@ static int c2_prove(int argc, char **argv) {
     if (!c1p || !dir || !outp)
         return pm_cli_usage("usage: proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] "
                             "[--threads T] [--seed N] [--engine]");
+    if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
     pm_error err;
     pm_error_clear(&err);
-    if (engine) {
-        if (csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
-        uint8_t *proof = NULL;
-        uint32_t np = 0;
-        if (c2_prove_engine(&proof, &np, c1p, dir, threads, have_seed ? &seed : NULL, &err)) return pm_cli_fail(&err);
-        FILE *o = fopen(outp, "wb");
-        int bad = !o || fwrite(proof, 192, np, o) != np;
-        if (o && fclose(o)) bad = 1;
-        free(proof);
-        if (bad) {
-            fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
-            return PM_EXIT_USAGE;
-        }
-        fprintf(stderr, "porep prove --engine: %u partition(s) -> %s (%u bytes), verified with the .vk\n", np, outp,
-                192 * np);
-        return PM_EXIT_OK;
-    }
-    fil_c1_t c1 = {0};
-    pm_csr_t f = {0};
-    r1cs_t mem = {0};
-    const r1cs_t *cs = NULL;
-    bp_params_t p = {0};
-    uint8_t *out = NULL;
-    int rc = PM_EXIT_USAGE;
-    pm_porep_shape s;
-    char stem[256], path[4096];
-    double t0 = now_s();
-    if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
-        pm_porep_shape_for_size(&s, c1.sector_size, &err) ||
-        fil_porep_param_stem(stem, sizeof stem, c1.sector_size, &err)) {
-        pm_cli_fail(&err);
-        goto out;
-    }
-    snprintf(path, sizeof path, "%s/%s.params", dir, stem);
-    double t1 = now_s();
-    if (params_read(&p, path, 0, &err) || load_circuit(&f, &mem, &cs, csr, dir, stem, &s, c1.sector_size, &err)) {
-        pm_cli_fail(&err);
-        goto out;
-    }
-    double t2 = now_s();
-    out = malloc((size_t)192 * c1.partitions);
-    pm_c2_timings_t tm;
-    if (!out || pm_porep_c2_prove(out, &c1, &s, cs, &p, have_seed ? &seed : NULL, threads, &tm, &err)) {
-        if (out) pm_cli_fail(&err);
-        goto out;
-    }
-    FILE *o = fopen(outp, "wb");
-    if (!o || fwrite(out, 192, c1.partitions, o) != c1.partitions || fclose(o)) {
-        fprintf(stderr, "proofmill: %s: cannot write the proof\n", outp);
-        goto out;
-    }
-    double t3 = now_s();
-    fprintf(stderr,
-            "porep prove: %u partition(s) -> %s (%u bytes); read C1 %.2f s, params + circuit %.2f s, "
-            "witness %.2f s, check %.2f s, prove %.2f s, verify %.2f s, total %.2f s\n",
-            c1.partitions, outp, 192 * c1.partitions, t1 - t0, t2 - t1, tm.witness, tm.check, tm.prove, tm.verify,
-            t3 - t0);
-    rc = PM_EXIT_OK;
-out:
-    free(out);
-    params_free(&p);
-    pm_csr_close(&f);
-    r1cs_free(&mem);
-    fil_c1_free(&c1);
-    return rc;
+    /* C2 through the one job prover of the CLI (cli/prove_job.h), kind porep-c2 */
+    pm_input in = {.kind = PM_INPUT_PATH, .path = c1p};
+    pm_cli_job j = {.kind = pm_kind_find("porep-c2"), .params_dir = dir, .csr = csr, .inputs = &in, .n_inputs = 1,
+                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine};
+    pm_cli_job_result r;
+    double t0 = pm_now_s();
+    if (pm_cli_prove_job(&r, &j, &err)) return pm_cli_fail(&err);
+    if (engine)
+        fprintf(stderr, "porep prove --engine: %u partition(s); queue %.0f ms, key load %.0f ms, synthesis %.0f ms, "
+                        "start %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",
+                r.n, r.e_queue_ms, r.e_key_ms, r.e_synth_ms, r.e_start_ms, r.e_finalize_ms, r.e_verify_ms,
+                r.e_total_ms);
+    pm_status st = engine ? verify_whole(r.bytes, r.n, c1p, r.key_path, &err) : PM_OK;
+    if (!st) st = pm_write_file(outp, r.bytes, (size_t)192 * r.n, &err);
+    if (!st && engine)
+        fprintf(stderr, "porep prove --engine: %u partition(s) -> %s (%u bytes), verified with the .vk\n", r.n, outp,
+                192 * r.n);
+    else if (!st)
+        fprintf(stderr,
+                "porep prove: %u partition(s) -> %s (%u bytes); read C1 %.2f s, params + circuit %.2f s, "
+                "witness %.2f s, check %.2f s, prove %.2f s, verify %.2f s, total %.2f s\n",
+                r.n, outp, 192 * r.n, r.t_read, r.t_key, r.tm.witness, r.tm.check, r.tm.prove, r.tm.verify,
+                pm_now_s() - t0);
+    pm_cli_job_result_free(&r);
+    return st ? pm_cli_fail(&err) : PM_EXIT_OK;
 }
 
 static int c2_verify(int argc, char **argv) {
@@ -408,13 +297,13 @@ static int c2_synth(int argc, char **argv) {
     pm_porep_shape s;
     int rc = PM_EXIT_USAGE;
     fr_t *w = NULL, *va = NULL, *vb = NULL, *vc = NULL;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
         pm_porep_shape_for_size(&s, c1.sector_size, &err) || (csr && open_circuit(&f, csr, &s, c1.sector_size, &err))) {
         pm_cli_fail(&err);
         goto out;
     }
-    printf("read C1 (+ map circuit) %.2f s\n", now_s() - t0);
+    printf("read C1 (+ map circuit) %.2f s\n", pm_now_s() - t0);
     if (only != UINT32_MAX && only >= c1.partitions) {
         rc = pm_cli_usage("--partition %u: the C1 has partitions 0..%u", only, c1.partitions - 1);
         goto out;
@@ -445,25 +334,25 @@ static int c2_synth(int argc, char **argv) {
         if (only != UINT32_MAX && k != only) continue;
         size_t n_w;
         uint32_t nin;
-        double a = now_s();
+        double a = pm_now_s();
         if (pm_porep_witness_into(w, cap, &n_w, &nin, &s, &c1, k, 0, &err)) {
             pm_cli_fail(&err);
             goto out;
         }
-        double b = now_s(), c = b, d = b;
+        double b = pm_now_s(), c = b, d = b;
         if (spmv) {
             if (r1cs_spmv(va, vb, vc, n, &f.cs, w, n_w, &err)) {
                 pm_cli_fail(&err);
                 goto out;
             }
-            c = now_s();
+            c = pm_now_s();
             size_t bad = n;
             for (size_t r = 0; r < n && bad == n; r++) {
                 fr_t ab;
                 fr_mul(&ab, &va[r], &vb[r]);
                 if (!fr_eq(&ab, &vc[r])) bad = r;
             }
-            d = now_s();
+            d = pm_now_s();
             if (bad != n) {
                 fprintf(stderr, "proofmill: partition %u: constraint %zu not satisfied\n", k, bad);
                 goto out;
@@ -477,12 +366,12 @@ static int c2_synth(int argc, char **argv) {
         }
         if (stream) {
             uint64_t fb, nb;
-            double e = now_s();
+            double e = pm_now_s();
             if (pm_porep_check_streaming(&fb, &nb, &s, &c1, k, &err)) {
                 pm_cli_fail(&err);
                 goto out;
             }
-            printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, now_s() - e);
+            printf("partition %u: every constraint satisfied (streaming check, no matrices: %.2f s)\n", k, pm_now_s() - e);
         }
     }
     if (done > 1) {

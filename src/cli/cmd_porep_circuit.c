@@ -14,6 +14,7 @@
 #include "circuits/filecoin/porep_circuit.h"
 #include "cli/porep_cli.h"
 #include "filecoin/sizes.h"
+#include "util/clock.h"
 
 static int porep_circuit_info(int argc, char **argv) {
     const char *size_text = NULL;
@@ -42,15 +43,14 @@ static int porep_circuit_info(int argc, char **argv) {
     pm_cs cs;
     pm_cs_init(&cs, stats_mode ? PM_CS_STATS : 0);
     pm_porep_stats stats;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = pm_now_s();
     pm_status st = pm_porep_synthesize(&cs, &shape, NULL, 0, &stats, &err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = pm_now_s();
     if (st) {
         pm_cs_free(&cs);
         return pm_cli_fail(&err);
     }
-    double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double sec = t1 - t0;
     uint64_t rows = cs.n_constraints + cs.n_inputs;
     unsigned k = 0;
     while ((1ull << k) < rows) k++;

@@ -32,6 +32,8 @@
 #include "filecoin/parent_cache.h"
 #include "filecoin/sha256_fr.h"
 #include "filecoin/sizes.h"
+#include "util/clock.h"
+#include "util/outfile.h"
 
 typedef struct {
     uint64_t sector_size;
@@ -133,27 +135,24 @@ static int porep_parent_cache(int argc, char **argv) {
     char name[88], path[4096];
     fil_parent_cache_name(name, &g);
     FILE *f = NULL;
+    pm_outfile of;
+    pm_error err;
     if (o.out && !o.digest_only) {
         struct stat sb;
         if (!stat(o.out, &sb) && S_ISDIR(sb.st_mode)) snprintf(path, sizeof path, "%s/%s", o.out, name);
         else snprintf(path, sizeof path, "%s", o.out);
-        f = fopen(path, "wb");
-        if (!f) {
-            pm_error err;
-            pm_error_set(&err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %m");
-            return pm_cli_fail(&err);
-        }
+        if (pm_outfile_open(&of, path, &err)) return pm_cli_fail(&err);
+        f = of.f;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = pm_now_s();
     time_t last = 0;
     uint8_t d[32];
-    pm_error err;
     pm_status st = fil_parent_cache_generate(d, &g, f, f ? path : NULL, o.threads,
                                              o.quiet ? NULL : progress, &last, &err);
-    if (f && fclose(f) && !st) st = pm_error_set(&err, PM_ERR_IO, path, PM_NO_OFFSET, "close failed: %m");
+    if (f && st) pm_outfile_abort(&of);
+    else if (f) st = pm_outfile_commit(&of, &err);
     if (st) return pm_cli_fail(&err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = pm_now_s();
     char hex[65];
     fil_hex(hex, d, 32);
     const char *want = fil_parent_cache_published_digest(name);
@@ -163,7 +162,7 @@ static int porep_parent_cache(int argc, char **argv) {
     printf("name    %s\n", name);
     if (f) printf("file    %s (%llu bytes)\n", path, (unsigned long long)(g.nodes * FIL_PARENT_CACHE_ROW_BYTES));
     printf("digest  %s\n", hex);
-    printf("time    %.2f s\n", (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    printf("time    %.2f s\n", t1 - t0);
     if (!want) {
         printf("published: none for this name in parent_cache.json\n");
         return PM_EXIT_OK;

@@ -25,29 +25,23 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
-#ifdef PROOFMILL_HAVE_GPU
-#include "gpu/gpu.h"
-#endif
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
+#include "groth16/start.h"
 #include "groth16/verifier.h"
 #include "groth16/zkey.h"
 #include "msm/msm.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/wtns.h"
 #include "util/file.h"
+#include "util/outfile.h"
+#include "util/clock.h"
 
 #define PROVE_USAGE                                                                           \
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
     "[--seed S | --r DEC --s DEC] [--r1cs circuit.r1cs] [--gpu | --cpu] [-v]"
 #define VERIFY_USAGE "groth16 verify verification_key.json public.json proof.json"
 #define EXPORT_VK_USAGE "groth16 export-vk circuit.zkey verification_key.json"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Refuse an output that is one of the inputs or another output (it would be overwritten and the
  * input lost), or an existing directory; fill err and return its status. */
@@ -74,45 +68,31 @@ static pm_status check_outputs(const char *const *outs, size_t n_out, const char
 /* The start phase on the chosen backend (issue #4): --gpu requires a CUDA device, --cpu never
  * uses one, neither means "GPU when present". On a GPU error other than a missing device (e.g.
  * out of device memory) the default mode falls back to the CPU; --gpu reports it (exit 2).
- * The GPU start computes exactly the CPU start's sums, so proofs are byte-identical for the
- * same r, s; the r1cs check (--r1cs) runs on the CPU before the GPU is used. */
-static pm_status prove_start(groth16_pending_t *pend, const char **used, int backend,
-                             const zkey_t *zk, const wtns_t *w, const groth16_prove_opts_t *opts,
-                             pm_error *err) {
-#ifdef PROOFMILL_HAVE_GPU
-    if (backend >= 0 && gpu_available() > 0) {
-        if (opts->r1cs) {
-            const char *rname = opts->r1cs_name ? opts->r1cs_name : "r1cs";
-            pm_status cst = zkey_check_r1cs(zk, opts->r1cs, rname, err);
-            if (!cst) cst = r1cs_check_satisfied(NULL, opts->r1cs, w->values, w->n_values, err);
-            if (cst) return cst;
-        }
-        gpu_groth16_key *gk = NULL;
-        pm_status st = gpu_groth16_key_upload(&gk, zk, err);
-        if (st == PM_OK) {
-            groth16_prove_opts_t o = *opts;
-            o.r1cs = NULL;
-            st = gpu_groth16_prove_start(pend, gk, w->values, w->n_values, &o, err);
-            gpu_groth16_key_free(gk);
-        }
-        if (st == PM_OK) {
-            *used = "gpu";
-            return PM_OK;
-        }
-        if (backend == 1 || (st != PM_ERR_GPU && st != PM_ERR_NOMEM)) return st;
-        fprintf(stderr, "proofmill: GPU start failed (%s), proving on the CPU\n", err->msg);
-        pm_error_clear(err);
-    } else if (backend == 1) {
-        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
-                            "no CUDA device is available on this machine");
-    }
-#else
-    if (backend == 1)
-        return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET,
-                            "this proofmill was built without CUDA (nvcc not found at build time)");
-#endif
+ * Both run THE start phase (groth16/start.h) with the GPU or the CPU table of operations, so proofs
+ * are byte-identical for the same r, s; the r1cs check (--r1cs) runs on the CPU first either way. */
+static pm_status prove_start(groth16_pending_t *pend, const char **used, int backend, const groth16_key *k,
+                             const wtns_t *w, const groth16_prove_opts_t *opts, pm_error *err) {
+    groth16_exec x = {.ops = &groth16_ops_cpu, .threads = opts->threads};
     *used = "cpu";
-    return groth16_prove_start(pend, zk, w->values, w->n_values, opts, err);
+    if (backend >= 0) {
+        const groth16_ops *gpu = NULL;
+        pm_error gerr;
+        pm_error_clear(&gerr);
+        if (groth16_ops_gpu(&gpu, &gerr) == PM_OK) {
+            groth16_exec gx = {.ops = gpu, .device = 0, .threads = opts->threads};
+            pm_status st = groth16_start(pend, k, w->values, w->n_values, &gx, opts, err);
+            if (st == PM_OK) {
+                *used = "gpu";
+                return PM_OK;
+            }
+            if (backend == 1 || (st != PM_ERR_GPU && st != PM_ERR_NOMEM)) return st;
+            fprintf(stderr, "proofmill: GPU start failed (%s), proving on the CPU\n", err->msg);
+            pm_error_clear(err);
+        } else if (backend == 1) {
+            return pm_error_set(err, PM_ERR_GPU, "--gpu", PM_NO_OFFSET, "%s", gerr.msg);
+        }
+    }
+    return groth16_start(pend, k, w->values, w->n_values, &x, opts, err);
 }
 
 static int cmd_prove(int argc, char **argv) {
@@ -181,17 +161,18 @@ static int cmd_prove(int argc, char **argv) {
 
     int rc = PM_EXIT_USAGE;
     zkey_t zk = {0};
+    groth16_key key = {0};
     wtns_t w = {0};
     r1cs_t cs = {0};
     char *proof_text = NULL, *public_text = NULL;
     fr_t *pub = NULL;
-    double t0 = now_s();
+    double t0 = pm_now_s();
     if (zkey_read(&zk, zkey_path, ZKEY_SKIP_COEFS_LIST, &err)) goto out;
-    double t1 = now_s();
+    double t1 = pm_now_s();
     if (wtns_read(&w, wtns_path, &err)) goto out;
     if (zkey_check_witness(&zk, &w, wtns_path, &err)) goto out;
     if (r1cs_path && r1cs_read(&cs, r1cs_path, &err)) goto out;
-    double t2 = now_s();
+    double t2 = pm_now_s();
 
     groth16_prove_opts_t opts = {.threads = (unsigned)threads,
                                  .r1cs = r1cs_path ? &cs : NULL,
@@ -200,8 +181,9 @@ static int cmd_prove(int argc, char **argv) {
     groth16_pending_t pend;
     groth16_proof_t proof;
     const char *used = "cpu";
-    if (prove_start(&pend, &used, backend, &zk, &w, &opts, &err)) goto out;
-    pm_status st = groth16_prove_finalize(&proof, &pend, &r, &s, &err);
+    if (groth16_key_from_zkey(&key, &zk, NULL, 1, &err) || prove_start(&pend, &used, backend, &key, &w, &opts, &err))
+        goto out;
+    pm_status st = groth16_finalize(&proof, &pend, &r, &s, &err);
     groth16_timings_t tm = pend.t;
     groth16_pending_free(&pend);
     if (st) goto out;
@@ -222,10 +204,11 @@ static int cmd_prove(int argc, char **argv) {
      * on disk always has its public.json beside it */
     {
         const char *paths[2] = {public_path, proof_path};
-        const char *texts[2] = {public_text, proof_text};
-        if (groth16_write_text_files(2, paths, texts, &err)) goto out;
+        const void *texts[2] = {public_text, proof_text};
+        const size_t lens[2] = {(size_t)-1, (size_t)-1};
+        if (pm_write_files(2, paths, texts, lens, &err)) goto out;
     }
-    double t3 = now_s();
+    double t3 = pm_now_s();
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",
@@ -253,6 +236,7 @@ out:
     free(pub);
     r1cs_free(&cs);
     wtns_free(&w);
+    groth16_key_free(&key);
     zkey_free(&zk);
     return rc;
 }
@@ -309,7 +293,7 @@ static int cmd_export_vk(int argc, char **argv) {
         pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
         goto out;
     }
-    if (groth16_write_text_file(argv[2], text, &err)) goto out;
+    if (pm_write_file(argv[2], text, strlen(text), &err)) goto out;
     rc = PM_EXIT_OK;
 out:
     if (rc) pm_cli_fail(&err);

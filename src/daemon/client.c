@@ -12,6 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
+
 static int connect_base(const char *base, unsigned timeout_s, char *host_hdr, size_t nh, pm_error *err) {
     int fd = -1;
     if (!strncmp(base, "unix:", 5)) {
@@ -116,36 +118,29 @@ pm_status pm_http_call(const char *base, const char *method, const char *path, c
         close(fd);
         return PM_ERR_IO;
     }
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
+    pm_strbuf rb = {0};
     for (;;) {
-        if (!buf) {
+        char *o = pm_sb_reserve(&rb, 65536);
+        if (!o) {
             close(fd);
             return pm_error_set(err, PM_ERR_NOMEM, base, PM_NO_OFFSET, "out of memory");
         }
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                continue;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = recv(fd, buf + n, cap - n - 1, 0);
+        ssize_t k = recv(fd, o, 65536, 0);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             pm_error_set(err, PM_ERR_IO, base, PM_NO_OFFSET, "receive failed: %s", strerror(errno));
-            free(buf);
+            pm_sb_free(&rb);
             close(fd);
             return PM_ERR_IO;
         }
         if (k == 0) break;
-        n += (size_t)k;
+        rb.n += (size_t)k;
+        rb.p[rb.n] = 0;
     }
     close(fd);
-    buf[n] = 0;
+    size_t n = rb.n;
+    char *buf = pm_sb_take(&rb);
+    if (!buf) return pm_error_set(err, PM_ERR_NOMEM, base, PM_NO_OFFSET, "out of memory");
     char *sep = strstr(buf, "\r\n\r\n");
     int code = 0;
     if (!sep || sscanf(buf, "HTTP/1.%*d %d", &code) != 1) {

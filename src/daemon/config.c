@@ -70,7 +70,7 @@ static const knob_t knobs[] = {
     {"keys.idle_evict_s", K_UINT, F(keys_idle_evict_s), 0, "300", 0, 31536000, 0,
      "Unused keys (not preloaded) are evicted after this many seconds; 0: only under memory pressure."},
     {"keys.preload", K_STR, F(keys_preload), S(keys_preload), "", 0, 0, 0,
-     "Comma list of key paths loaded (and pinned) at start."},
+     "Comma list of key paths loaded (and pinned) at start; KIND:PATH for a key of another proof kind than snarkjs (e.g. porep-c2:DIR/<stem>.params)."},
     {"jobs.retain_s", K_UINT, F(jobs_retain_s), 0, "600", 1, 31536000, 0,
      "Finished jobs (and their proofs) stay queryable this long."},
     {"jobs.max", K_UINT, F(jobs_max), 0, "1024", 1, 1000000, 0,

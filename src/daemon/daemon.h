@@ -51,10 +51,6 @@ unsigned pm_daemon_tcp_port(const pm_daemon *d);
  * Returns 0 after a clean shutdown, 2 when start failed (error printed to stderr). */
 int pm_daemon_run(const pm_daemon_config *cfg, const char *config_path);
 
-/* Decode standard base64 (RFC 4648 §4, padding optional, no whitespace) into a malloc'd buffer.
- * Returns 0 and sets *out / *len, or -1 on bad input or OOM. */
-int pm_base64_decode(const char *in, size_t n, uint8_t **out, size_t *len);
-
 #ifdef __cplusplus
 }
 #endif

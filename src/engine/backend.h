@@ -14,10 +14,10 @@
  * by every worker thread: every function must be thread-safe for distinct objects; calls on one key
  * run concurrently (the key is read-only after load_key).
  *
- * Front ends: a backend decides what its inputs mean. The snarkjs front end takes one witness per
- * partition (PM_INPUT_WTNS_PATH or PM_INPUT_WTNS_BYTES) and a .zkey key; a later Filecoin PoRep
- * front end would take one C1 JSON input and plan 10 partitions from it. New input kinds are added
- * to pm_input_kind; the engine copies inputs without interpreting them.
+ * Kinds: the backend decides what a job's inputs mean from its kind (kinds/kind.h): the one
+ * backend over every kind is engine/backend_kinds.h (a snarkjs job: one witness per partition and a
+ * .zkey; a PoRep C2 job: one C1 and the partitions it holds). The engine copies inputs without
+ * interpreting them and keys its SRS cache by (kind, key path).
  *
  * The device interlock: gpu_start receives a pm_gpu_slot naming its device (a partition's whole GPU
  * part stays on that device) and must bracket its kernel region with pm_gpu_slot_enter/leave. The
@@ -31,25 +31,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kinds/kind.h" /* pm_input */
 #include "util/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Kinds of job input. Each kind is interpreted by the backend's front end. */
-typedef enum {
-    PM_INPUT_WTNS_PATH = 1,  /* path: a snarkjs .wtns file on the engine's machine */
-    PM_INPUT_WTNS_BYTES = 2, /* bytes/len: the image of a .wtns file */
-} pm_input_kind;
-
-/* One job input. In a job spec the pointers are borrowed; the engine deep-copies them. */
+/* What a job asks the backend for (from the job spec, engine.h): the proof kind by name (NULL: the
+ * backend's default), the proving key's path or a parameter directory from which the kind names
+ * it, and the inputs (kinds/kind.h pm_input: paths or inline bytes). */
 typedef struct {
-    pm_input_kind kind;
-    const char *path;     /* PM_INPUT_*_PATH: NUL-terminated path */
-    const uint8_t *bytes; /* PM_INPUT_*_BYTES: len bytes */
-    size_t len;
-} pm_input;
+    const char *kind;
+    const char *key_path;
+    const char *params_dir;
+    const pm_input *inputs;
+    size_t n_inputs;
+} pm_job_request;
 
 /* What plan() tells the engine about a job, all sizes in bytes of host memory (upper bounds).
  * part_peak_bytes: held by one partition from the start of its synthesis until gpu_start returns
@@ -64,6 +62,8 @@ typedef struct {
     uint64_t part_pending_bytes;
     uint64_t key_bytes;
     uint64_t key_load_bytes;
+    char kind[32];          /* the kind the job is proved as (its canonical name), "" if none */
+    char key_path[4096];    /* the key: the request's, or the one its kind named */
 } pm_job_plan;
 
 /* The device slot a GPU worker hands to gpu_start (engine-owned). */
@@ -80,13 +80,15 @@ struct pm_backend {
     const char *name; /* short, e.g. "snarkjs-cpu" */
     void *self;       /* backend state, passed back to every call */
 
-    /* Validate the inputs against the key cheaply (headers, readability) and size the job.
-     * Errors: PM_ERR_IO (missing/unreadable path), PM_ERR_FORMAT, PM_ERR_ARG (wrong input kind or
-     * count), PM_ERR_MISMATCH. Runs in the submitting thread; must not load the key. */
-    pm_status (*plan)(void *self, const char *key_path, const pm_input *inputs, size_t n_inputs,
-                      pm_job_plan *plan, pm_error *err);
-    /* Load the key at key_path. *key owned by the engine (free_key). *resident_bytes = its memory. */
-    pm_status (*load_key)(void *self, const char *key_path, void **key, uint64_t *resident_bytes,
+    /* Name the job's key, validate the inputs against it cheaply (headers, readability) and size
+     * the job: plan->kind and plan->key_path say what load_key will be asked for. n_inputs = 0:
+     * size the key alone (a preload; n_partitions 0). Errors: PM_ERR_IO (missing/unreadable path),
+     * PM_ERR_FORMAT, PM_ERR_ARG (unknown kind, input count, no key), PM_ERR_MISMATCH. Runs in the
+     * submitting thread; must not load the key. */
+    pm_status (*plan)(void *self, const pm_job_request *rq, pm_job_plan *plan, pm_error *err);
+    /* Load the key at key_path for kind (plan's names). *key owned by the engine (free_key).
+     * *resident_bytes = its memory. */
+    pm_status (*load_key)(void *self, const char *kind, const char *key_path, void **key, uint64_t *resident_bytes,
                           pm_error *err);
     void (*free_key)(void *self, void *key);
     /* Synthesize partition `part` (< plan.n_partitions): witness -> prepared inputs. */

@@ -49,7 +49,7 @@
  * No thread ever blocks on another stage while holding the engine mutex; the device lock is taken
  * without the engine mutex, and the two are never held together.
  */
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -62,31 +62,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+#include "util/strbuf.h"
+#include "util/sysmem.h"
+
 /* ---------------------------------------------------------------- small helpers */
-
-static int64_t now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static void deadline_from_us(struct timespec *ts, int64_t us_from_now) {
-    clock_gettime(CLOCK_MONOTONIC, ts);
-    ts->tv_sec += us_from_now / 1000000;
-    ts->tv_nsec += (us_from_now % 1000000) * 1000;
-    if (ts->tv_nsec >= 1000000000) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000;
-    }
-}
-
-static char *dup_str(const char *s) {
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
 
 const char *pm_priority_name(pm_priority p) {
     switch (p) {
@@ -118,261 +98,6 @@ const char *pm_job_state_name(pm_job_state s) {
     case PM_JOB_CANCELLED: return "cancelled";
     }
     return "unknown";
-}
-
-/* ---------------------------------------------------------------- private structs */
-
-enum { KEY_EMPTY = 0, KEY_LOADING = 1, KEY_READY = 2, KEY_FAILED = 3 };
-
-typedef struct keyent {
-    struct keyent *next;
-    char *path;
-    int state;
-    void *key;
-    uint64_t bytes; /* charged to the budget */
-    unsigned refs;
-    int pinned;
-    int64_t last_used_us;
-    uint64_t loads, hits;
-    pm_error err; /* KEY_FAILED */
-} keyent;
-
-enum { PART_WAIT = 0, PART_SYNTH_Q, PART_SYNTH, PART_GPU_Q, PART_GPU, PART_FIN_Q, PART_FIN, PART_DONE,
-       PART_DROPPED };
-
-typedef struct {
-    int stage;
-    void *prepared, *pending, *proof;
-    uint64_t reserved; /* bytes of this partition still charged to the budget */
-} part_t;
-
-typedef struct job {
-    struct job *next; /* registry list */
-    uint64_t id, seq;
-    pm_priority prio;
-    pm_job_state state;
-    char label[128];
-    char *key_path;
-    pm_input *inputs;
-    size_t n_inputs;
-    pm_job_plan plan;
-    part_t *parts;
-    uint32_t n_accounted; /* partitions DONE or DROPPED */
-    uint32_t n_finalized;
-    int cancel, failed;
-    int assembling; /* the assembler owns the partitions' proofs now */
-    pm_error err;
-    keyent *key;
-    uint64_t reserved_other; /* inline input bytes, charged while admitted */
-    int64_t t_submit, t_first, t_done;
-    int64_t submit_unix_ms;
-    int64_t srs_load_us, synth_us, gpu_us, lock_wait_us, fin_us, verify_us;
-    char **proof_json;
-} job;
-
-/* work item in a stage queue */
-typedef struct {
-    job *j;
-    uint32_t part;
-} item_t;
-
-typedef struct {
-    item_t *v;
-    size_t n, cap;
-} queue_t;
-
-typedef struct {
-    int id;
-    pthread_mutex_t lock; /* the kernel-region interlock */
-    atomic_int busy;
-    atomic_llong kernel_us;
-} device_t;
-
-struct pm_gpu_slot {
-    pm_engine *e;
-    device_t *dev;
-    unsigned tid;
-    int inside;
-    int64_t t_req, t_enter;
-    int64_t wait_us; /* accumulated lock wait for the current partition */
-    uint64_t job_id;
-    uint32_t part;
-};
-
-enum { ST_SRS = 0, ST_SYNTH, ST_GPU, ST_KERNEL, ST_FIN, ST_VERIFY, ST_N };
-static const char *const stage_names[ST_N] = {"srs-load", "synthesize", "gpu", "kernel", "finalize",
-                                              "verify"};
-
-typedef struct {
-    int64_t t0, t1;
-    uint64_t job;
-    uint32_t part;
-    uint16_t tid;
-    uint8_t stage;
-} trace_ev;
-
-typedef enum { W_SYNTH, W_GPU, W_FIN } wkind;
-typedef struct {
-    pm_engine *e;
-    wkind kind;
-    unsigned index; /* within its kind */
-    unsigned tid;   /* trace row */
-    device_t *dev;
-    pthread_t th;
-    int started;
-    char name[32];
-} worker_t;
-
-struct pm_engine {
-    pm_engine_config cfg;
-    pm_backend be;
-    pthread_mutex_t mu;
-    pthread_cond_t cv_synth, cv_gpu, cv_fin, cv_done, cv_keys, cv_house, cv_notify;
-    int stop;
-    int closing; /* pm_engine_close: no new jobs, waiters return at once */
-
-    job *jobs; /* registry: all live jobs */
-    uint64_t next_id, next_seq;
-    queue_t pending, q_synth, q_gpu, q_fin;
-    unsigned n_running;
-    unsigned synth_inflight; /* permits held: synthesizing + waiting in q_gpu */
-
-    keyent *keys;
-
-    uint64_t budget, reserved, reserved_peak;
-
-    /* counters */
-    uint64_t submitted, n_done, n_failed, n_cancelled, verify_failures;
-    unsigned synth_busy, gpu_busy, fin_busy;
-    int64_t tot_synth_us, tot_gpu_us, tot_fin_us, tot_queue_us;
-
-    device_t *devs;
-    worker_t *workers;
-    unsigned n_workers;
-    pthread_t house, notifier;
-    int house_started, notifier_started;
-    struct done_note *notes; /* completions not yet passed to on_complete */
-    size_t n_notes, cap_notes;
-    int64_t t_start;
-
-    pthread_mutex_t trace_mu;
-    trace_ev *trace;
-    size_t trace_n, trace_head; /* ring */
-};
-
-/* ---------------------------------------------------------------- trace */
-
-static void trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint32_t part, int64_t t0,
-                      int64_t t1) {
-    if (!e->trace) return;
-    pthread_mutex_lock(&e->trace_mu);
-    size_t cap = e->cfg.trace_max_events;
-    size_t pos = (e->trace_head + e->trace_n) % cap;
-    if (e->trace_n < cap) e->trace_n++;
-    else e->trace_head = (e->trace_head + 1) % cap;
-    e->trace[pos] = (trace_ev){.t0 = t0, .t1 = t1, .job = jid, .part = part, .tid = (uint16_t)tid,
-                               .stage = (uint8_t)stage};
-    pthread_mutex_unlock(&e->trace_mu);
-}
-
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 4096;
-        while (nc < b->n + (size_t)k + 1) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
-char *pm_engine_trace_json(pm_engine *e) {
-    if (!e || !e->trace) return NULL;
-    sbuf b = {0};
-    sb_printf(&b, "{\"traceEvents\":[");
-    int first = 1;
-    for (unsigned w = 0; w < e->n_workers; w++) {
-        sb_printf(&b, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
-                  first ? "" : ",", e->workers[w].tid, e->workers[w].name);
-        sb_printf(&b, ",{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-                  e->workers[w].tid, e->workers[w].tid);
-        first = 0;
-    }
-    pthread_mutex_lock(&e->trace_mu);
-    size_t cap = e->cfg.trace_max_events;
-    for (size_t i = 0; i < e->trace_n; i++) {
-        const trace_ev *ev = &e->trace[(e->trace_head + i) % cap];
-        sb_printf(&b,
-                  "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%" PRId64
-                  ",\"dur\":%" PRId64 ",\"args\":{\"job\":%" PRIu64 ",\"partition\":%u}}",
-                  first ? "" : ",", stage_names[ev->stage], stage_names[ev->stage], ev->tid,
-                  ev->t0 - e->t_start, ev->t1 - ev->t0, ev->job, ev->part);
-        first = 0;
-    }
-    pthread_mutex_unlock(&e->trace_mu);
-    sb_printf(&b, "],\"displayTimeUnit\":\"ms\"}");
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p;
-}
-
-/* ---------------------------------------------------------------- system memory */
-
-static uint64_t read_u64_file(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char buf[64] = {0};
-    uint64_t v = 0;
-    if (fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9') v = strtoull(buf, NULL, 10);
-    fclose(f);
-    return v;
-}
-
-uint64_t pm_sys_memory_bytes(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    uint64_t phys = (pages > 0 && psz > 0) ? (uint64_t)pages * (uint64_t)psz : 0;
-    uint64_t cg = read_u64_file("/sys/fs/cgroup/memory.max"); /* "max" reads as 0 */
-    if (cg && (!phys || cg < phys)) phys = cg;
-    return phys;
-}
-
-void pm_proc_rss(uint64_t *rss, uint64_t *peak) {
-    *rss = 0;
-    *peak = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long kb;
-        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) *rss = kb * 1024ull;
-        else if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) *peak = kb * 1024ull;
-    }
-    fclose(f);
 }
 
 /* ---------------------------------------------------------------- queues */
@@ -421,112 +146,6 @@ static void q_remove_job(pm_engine *e, queue_t *q, job *j, void (*fn)(pm_engine 
     }
 }
 
-/* ---------------------------------------------------------------- budget + keys (engine lock held) */
-
-static void budget_charge(pm_engine *e, uint64_t bytes) {
-    e->reserved += bytes;
-    if (e->reserved > e->reserved_peak) e->reserved_peak = e->reserved;
-}
-
-static void budget_release(pm_engine *e, uint64_t bytes) {
-    e->reserved = bytes > e->reserved ? 0 : e->reserved - bytes;
-}
-
-static keyent *key_find(pm_engine *e, const char *path) {
-    for (keyent *k = e->keys; k; k = k->next)
-        if (strcmp(k->path, path) == 0) return k;
-    return NULL;
-}
-
-static void key_unlink_free(pm_engine *e, keyent *k) {
-    for (keyent **pp = &e->keys; *pp; pp = &(*pp)->next)
-        if (*pp == k) {
-            *pp = k->next;
-            break;
-        }
-    budget_release(e, k->bytes);
-    if (k->key && e->be.free_key) e->be.free_key(e->be.self, k->key);
-    free(k->path);
-    free(k);
-}
-
-/* Evict idle, unpinned, ready keys other than `keep` (LRU first) until `need` more bytes fit.
- * Returns 1 if they fit. */
-static int key_make_room(pm_engine *e, uint64_t need, const keyent *keep) {
-    while (e->reserved + need > e->budget) {
-        keyent *victim = NULL;
-        for (keyent *k = e->keys; k; k = k->next)
-            if (k != keep && k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
-                (!victim || k->last_used_us < victim->last_used_us))
-                victim = k;
-        if (!victim) return 0;
-        key_unlink_free(e, victim);
-    }
-    return 1;
-}
-
-static void key_unref(pm_engine *e, keyent *k) {
-    if (!k) return;
-    if (k->refs) k->refs--;
-    k->last_used_us = now_us();
-    if (k->refs == 0 && k->state == KEY_FAILED) key_unlink_free(e, k);
-    pthread_cond_broadcast(&e->cv_house);
-}
-
-/* Block until k is loaded (loading it here if nobody else is). Engine lock NOT held on entry/exit.
- * *waited_us = time spent loading or waiting. */
-static pm_status key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid, int64_t *waited_us,
-                            pm_error *err) {
-    int64_t t0 = now_us();
-    pthread_mutex_lock(&e->mu);
-    while (k->state == KEY_LOADING) pthread_cond_wait(&e->cv_keys, &e->mu);
-    if (k->state == KEY_READY) {
-        k->hits++;
-        pthread_mutex_unlock(&e->mu);
-        *waited_us = now_us() - t0;
-        return PM_OK;
-    }
-    if (k->state == KEY_FAILED) {
-        if (err) *err = k->err;
-        pthread_mutex_unlock(&e->mu);
-        *waited_us = now_us() - t0;
-        return k->err.code ? k->err.code : PM_ERR_INTERNAL;
-    }
-    k->state = KEY_LOADING;
-    char *path = dup_str(k->path);
-    pthread_mutex_unlock(&e->mu);
-
-    void *key = NULL;
-    uint64_t bytes = 0;
-    pm_error lerr;
-    pm_error_clear(&lerr);
-    pm_status st = path ? e->be.load_key(e->be.self, path, &key, &bytes, &lerr)
-                        : pm_error_set(&lerr, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
-    free(path);
-    int64_t t1 = now_us();
-    trace_add(e, tid, ST_SRS, jid, 0, t0, t1);
-
-    pthread_mutex_lock(&e->mu);
-    if (st == PM_OK) {
-        k->key = key;
-        k->state = KEY_READY;
-        k->loads++;
-        /* charge what is really resident instead of the estimate */
-        budget_release(e, k->bytes);
-        k->bytes = bytes;
-        budget_charge(e, bytes);
-    } else {
-        k->state = KEY_FAILED;
-        k->err = lerr;
-        if (err) *err = lerr;
-    }
-    k->last_used_us = t1;
-    pthread_cond_broadcast(&e->cv_keys);
-    pthread_mutex_unlock(&e->mu);
-    *waited_us = t1 - t0;
-    return st;
-}
-
 /* ---------------------------------------------------------------- job lifecycle (engine lock held) */
 
 static void job_free(pm_engine *e, job *j) {
@@ -543,6 +162,7 @@ static void job_free(pm_engine *e, job *j) {
     for (size_t i = 0; i < j->n_inputs; i++) {
         free((char *)j->inputs[i].path);
         free((uint8_t *)j->inputs[i].bytes);
+        free((char *)j->inputs[i].name);
     }
     free(j->inputs);
     free(j->parts);
@@ -557,25 +177,21 @@ static void job_fail_locked(job *j, const pm_error *err) {
     if (j->err.code == PM_OK) j->err.code = PM_ERR_INTERNAL;
 }
 
-typedef struct done_note {
-    uint64_t id;
-    pm_job_state st;
-} done_note;
 
 /* Final state reached: release everything still charged, notify. Returns 1 if finished now. */
 static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
     if (j->state >= PM_JOB_DONE) return 0;
     j->state = st;
-    j->t_done = now_us();
+    j->t_done = pm_now_us();
     if (j->t_first == 0) j->t_first = j->t_done;
     for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
-        budget_release(e, j->parts[p].reserved);
+        engine_budget_release(e, j->parts[p].reserved);
         j->parts[p].reserved = 0;
     }
-    budget_release(e, j->reserved_other);
+    engine_budget_release(e, j->reserved_other);
     j->reserved_other = 0;
     if (j->key) {
-        key_unref(e, j->key);
+        engine_key_unref(e, j->key);
         j->key = NULL;
     }
     if (st == PM_JOB_DONE) e->n_done++;
@@ -600,7 +216,6 @@ static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
     return 1;
 }
 
-static void admit_locked(pm_engine *e);
 
 /* A partition leaves the pipeline without a proof (cancel / failure). */
 static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
@@ -614,7 +229,7 @@ static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
         e->be.free_pending(e->be.self, pt->pending);
         pt->pending = NULL;
     }
-    budget_release(e, pt->reserved);
+    engine_budget_release(e, pt->reserved);
     pt->reserved = 0;
     pt->stage = PART_DROPPED;
     j->n_accounted++;
@@ -635,7 +250,7 @@ static void job_maybe_end_locked(pm_engine *e, job *j) {
     } else if (j->failed) {
         job_finish_locked(e, j, PM_JOB_FAILED);
     }
-    admit_locked(e);
+    engine_admit_locked(e);
 }
 
 /* Drop all queued items of a job that will not complete; in-stage items drop at their boundary. */
@@ -654,34 +269,21 @@ static uint64_t job_need_bytes(const job *j) {
 }
 
 /* Admit queued jobs in order while the head fits the budget. */
-static void admit_locked(pm_engine *e) {
+void engine_admit_locked(pm_engine *e) {
     while (!e->stop) {
         long bi = q_best(&e->pending);
         if (bi < 0) return;
         job *j = e->pending.v[bi].j;
-        keyent *k = key_find(e, j->key_path);
+        keyent *k = engine_key_find(e, j->kind, j->key_path);
         uint64_t key_need = 0;
         if (!k || k->state == KEY_FAILED)
             key_need = j->plan.key_bytes + j->plan.key_load_bytes;
         uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + key_need;
-        if (e->reserved + need > e->budget && !key_make_room(e, need, k)) return; /* head waits */
-        k = key_find(e, j->key_path); /* make_room may have evicted an idle entry */
+        if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k)) return; /* head waits */
+        k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
         if (!k || k->state == KEY_FAILED) {
-            keyent *nk = calloc(1, sizeof *nk);
-            char *p = dup_str(j->key_path);
-            if (!nk || !p) {
-                free(nk);
-                free(p);
-                return; /* retry on the next event */
-            }
-            nk->path = p;
-            nk->bytes = key_need; /* resident + load transient until the load returns */
-            nk->state = KEY_EMPTY;
-            nk->last_used_us = now_us();
-            nk->next = e->keys;
-            e->keys = nk;
-            budget_charge(e, nk->bytes);
-            k = nk;
+            /* charged: resident + load transient until the load returns */
+            if (!(k = engine_key_new(e, j->kind, j->key_path, key_need))) return; /* retry on the next event */
         }
         k->refs++;
         j->key = k;
@@ -690,7 +292,7 @@ static void admit_locked(pm_engine *e) {
         e->n_running++;
         for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
             j->parts[p].reserved = j->plan.part_peak_bytes;
-            budget_charge(e, j->plan.part_peak_bytes);
+            engine_budget_charge(e, j->plan.part_peak_bytes);
         }
         /* inline inputs were charged at submit (reserved_other); nothing more here */
         int oom = 0;
@@ -718,9 +320,9 @@ int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
 
 void pm_gpu_slot_enter(pm_gpu_slot *s) {
     if (s->inside) return;
-    s->t_req = now_us();
+    s->t_req = pm_now_us();
     pthread_mutex_lock(&s->dev->lock);
-    s->t_enter = now_us();
+    s->t_enter = pm_now_us();
     s->wait_us += s->t_enter - s->t_req;
     s->inside = 1;
     atomic_store(&s->dev->busy, 1);
@@ -728,12 +330,12 @@ void pm_gpu_slot_enter(pm_gpu_slot *s) {
 
 void pm_gpu_slot_leave(pm_gpu_slot *s) {
     if (!s->inside) return;
-    int64_t t = now_us();
+    int64_t t = pm_now_us();
     atomic_store(&s->dev->busy, 0);
     atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
     s->inside = 0;
     pthread_mutex_unlock(&s->dev->lock);
-    trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
+    engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
 }
 
 /* ---------------------------------------------------------------- workers */
@@ -760,7 +362,7 @@ static void *synth_main(void *arg) {
         e->synth_inflight++; /* take a synthesis permit */
         e->synth_busy++;
         j->parts[it.part].stage = PART_SYNTH;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         if (!j->t_first) j->t_first = t0;
         keyent *k = j->key;
         pthread_mutex_unlock(&e->mu);
@@ -769,12 +371,12 @@ static void *synth_main(void *arg) {
         pm_error_clear(&err);
         int64_t waited = 0;
         void *prepared = NULL;
-        pm_status st = key_ensure(e, k, w->tid, j->id, &waited, &err);
-        int64_t ts = now_us();
+        pm_status st = engine_key_ensure(e, k, w->tid, j->id, &waited, &err);
+        int64_t ts = pm_now_us();
         if (st == PM_OK)
             st = e->be.synthesize(e->be.self, k->key, j->inputs, j->n_inputs, it.part, &prepared, &err);
-        int64_t t1 = now_us();
-        trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
+        int64_t t1 = pm_now_us();
+        engine_trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
 
         pthread_mutex_lock(&e->mu);
         e->synth_busy--;
@@ -848,11 +450,11 @@ static void *gpu_main(void *arg) {
         pm_error err;
         pm_error_clear(&err);
         void *pending = NULL;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         pm_status st = e->be.gpu_start(e->be.self, key, prepared, &slot, &pending, &err);
         pm_gpu_slot_leave(&slot); /* in case the backend returned inside */
-        int64_t t1 = now_us();
-        trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
+        int64_t t1 = pm_now_us();
+        engine_trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
 
         pthread_mutex_lock(&e->mu);
         e->gpu_busy--;
@@ -862,7 +464,7 @@ static void *gpu_main(void *arg) {
         /* stage boundary: the partition's peak working set shrinks to its pending size */
         uint64_t keep = st == PM_OK ? j->plan.part_pending_bytes : 0;
         if (pt->reserved > keep) {
-            budget_release(e, pt->reserved - keep);
+            engine_budget_release(e, pt->reserved - keep);
             pt->reserved = keep;
         }
         if (st != PM_OK) {
@@ -870,7 +472,7 @@ static void *gpu_main(void *arg) {
             job_fail_locked(j, &err);
             part_drop_locked(e, j, it.part);
             job_abort_queued_locked(e, j);
-            admit_locked(e);
+            engine_admit_locked(e);
             continue;
         }
         pt->pending = pending;
@@ -881,12 +483,12 @@ static void *gpu_main(void *arg) {
             }
             part_drop_locked(e, j, it.part);
             job_abort_queued_locked(e, j);
-            admit_locked(e);
+            engine_admit_locked(e);
             continue;
         }
         pt->stage = PART_FIN_Q;
         pthread_cond_signal(&e->cv_fin);
-        admit_locked(e);
+        engine_admit_locked(e);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -903,7 +505,7 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
     pm_error_clear(&err);
     pm_status st = PM_OK;
     char **json = calloc(n, sizeof *json);
-    int64_t t0 = now_us();
+    int64_t t0 = pm_now_us();
     if (!json) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory assembling");
     for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
         st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
@@ -918,8 +520,8 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
         json[p] = e->be.proof_json(e->be.self, j->parts[p].proof);
         if (!json[p]) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     }
-    int64_t t1 = now_us();
-    trace_add(e, w->tid, ST_VERIFY, j->id, 0, t0, t1);
+    int64_t t1 = pm_now_us();
+    engine_trace_add(e, w->tid, ST_VERIFY, j->id, 0, t0, t1);
     pthread_mutex_lock(&e->mu);
     j->verify_us = t1 - t0;
     j->assembling = 0;
@@ -941,7 +543,7 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
             e->be.free_proof(e->be.self, j->parts[p].proof);
             j->parts[p].proof = NULL;
         }
-    admit_locked(e);
+    engine_admit_locked(e);
 }
 
 static void *fin_main(void *arg) {
@@ -973,16 +575,16 @@ static void *fin_main(void *arg) {
         pm_error err;
         pm_error_clear(&err);
         void *proof = NULL;
-        int64_t t0 = now_us();
+        int64_t t0 = pm_now_us();
         pm_status st = e->be.finalize(e->be.self, key, pending, &proof, &err);
-        int64_t t1 = now_us();
-        trace_add(e, w->tid, ST_FIN, j->id, it.part, t0, t1);
+        int64_t t1 = pm_now_us();
+        engine_trace_add(e, w->tid, ST_FIN, j->id, it.part, t0, t1);
 
         pthread_mutex_lock(&e->mu);
         e->fin_busy--;
         j->fin_us += t1 - t0;
         e->tot_fin_us += t1 - t0;
-        budget_release(e, pt->reserved);
+        engine_budget_release(e, pt->reserved);
         pt->reserved = 0;
         if (st != PM_OK) {
             if (proof) e->be.free_proof(e->be.self, proof);
@@ -1000,7 +602,7 @@ static void *fin_main(void *arg) {
             continue;
         }
         if (j->n_finalized == j->plan.n_partitions) assemble_locked(e, w, j);
-        else admit_locked(e);
+        else engine_admit_locked(e);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -1012,16 +614,16 @@ static void *house_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     while (!e->stop) {
         struct timespec ts;
-        deadline_from_us(&ts, 1000000);
+        pm_deadline_us(&ts, 1000000);
         pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
         if (e->stop) break;
-        int64_t t = now_us();
+        int64_t t = pm_now_us();
         if (e->cfg.key_idle_evict_s) {
             for (keyent *k = e->keys, *nx; k; k = nx) {
                 nx = k->next;
                 if (k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
                     t - k->last_used_us >= (int64_t)e->cfg.key_idle_evict_s * 1000000)
-                    key_unlink_free(e, k);
+                    engine_key_unlink_free(e, k);
             }
         }
         for (job **pp = &e->jobs; *pp;) {
@@ -1033,7 +635,7 @@ static void *house_main(void *arg) {
                 pp = &j->next;
             }
         }
-        admit_locked(e);
+        engine_admit_locked(e);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -1103,7 +705,7 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         e->budget = phys > cfg->memory_margin ? phys - cfg->memory_margin : phys / 2;
     }
     e->next_id = 1;
-    e->t_start = now_us();
+    e->t_start = pm_now_us();
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->trace_mu, NULL);
     pthread_condattr_t ca;
@@ -1198,7 +800,7 @@ void pm_engine_destroy(pm_engine *e) {
         e->jobs = j->next;
         job_free(e, j);
     }
-    while (e->keys) key_unlink_free(e, e->keys);
+    while (e->keys) engine_key_unlink_free(e, e->keys);
     free(e->pending.v);
     free(e->q_synth.v);
     free(e->q_gpu.v);
@@ -1217,12 +819,16 @@ void pm_engine_destroy(pm_engine *e) {
 
 pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, pm_error *err) {
     *id = 0;
-    if (!spec || !spec->key_path || !spec->key_path[0] || (spec->n_inputs && !spec->inputs) ||
-        spec->priority < PM_PRIO_LOW || spec->priority > PM_PRIO_CRITICAL)
+    if (!spec || ((!spec->key_path || !spec->key_path[0]) && (!spec->params_dir || !spec->params_dir[0])) ||
+        (spec->n_inputs && !spec->inputs) || spec->priority < PM_PRIO_LOW || spec->priority > PM_PRIO_CRITICAL)
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "malformed job spec");
-    pm_job_plan plan = {0};
-    pm_status st = e->be.plan(e->be.self, spec->key_path, spec->inputs, spec->n_inputs, &plan, err);
+    pm_job_plan plan;
+    memset(&plan, 0, sizeof plan);
+    pm_job_request rq = {.kind = spec->kind, .key_path = spec->key_path, .params_dir = spec->params_dir,
+                         .inputs = spec->inputs, .n_inputs = spec->n_inputs};
+    pm_status st = e->be.plan(e->be.self, &rq, &plan, err);
     if (st != PM_OK) return st;
+    if (!plan.key_path[0]) snprintf(plan.key_path, sizeof plan.key_path, "%s", spec->key_path ? spec->key_path : "");
     if (plan.n_partitions == 0)
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "job has no partitions");
     job *j = calloc(1, sizeof *j);
@@ -1230,14 +836,16 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     j->plan = plan;
     j->prio = spec->priority;
     if (spec->label) snprintf(j->label, sizeof j->label, "%s", spec->label);
-    j->key_path = dup_str(spec->key_path);
+    j->key_path = engine_strdup(plan.key_path);
+    memcpy(j->kind, plan.kind, sizeof j->kind);
     j->parts = calloc(plan.n_partitions, sizeof *j->parts);
     j->inputs = spec->n_inputs ? calloc(spec->n_inputs, sizeof *j->inputs) : NULL;
     int oom = !j->key_path || !j->parts || (spec->n_inputs && !j->inputs);
     j->n_inputs = j->inputs ? spec->n_inputs : 0;
     for (size_t i = 0; !oom && i < spec->n_inputs; i++) {
         j->inputs[i].kind = spec->inputs[i].kind;
-        if (spec->inputs[i].path && !(j->inputs[i].path = dup_str(spec->inputs[i].path))) oom = 1;
+        if (spec->inputs[i].path && !(j->inputs[i].path = engine_strdup(spec->inputs[i].path))) oom = 1;
+        if (spec->inputs[i].name && !(j->inputs[i].name = engine_strdup(spec->inputs[i].name))) oom = 1;
         if (spec->inputs[i].bytes && spec->inputs[i].len) {
             uint8_t *b = malloc(spec->inputs[i].len);
             if (!b) {
@@ -1255,7 +863,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory copying the job");
     }
     pthread_mutex_lock(&e->mu);
-    keyent *k = key_find(e, spec->key_path);
+    keyent *k = engine_key_find(e, j->kind, j->key_path);
     uint64_t pinned = 0;
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
@@ -1268,7 +876,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     if (need + (k && k->state != KEY_FAILED ? k->bytes : 0) + pinned > e->budget) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
-        return pm_error_set(err, PM_ERR_NOMEM, spec->key_path, PM_NO_OFFSET,
+        return pm_error_set(err, PM_ERR_NOMEM, plan.key_path, PM_NO_OFFSET,
                             "job needs %" PRIu64 " bytes (key and %u partitions), memory budget is %" PRIu64
                             " bytes",
                             need, plan.n_partitions, e->budget);
@@ -1277,12 +885,12 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     if (inflight >= e->cfg.max_jobs) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
+        return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
     }
     j->id = e->next_id++;
     j->seq = e->next_seq++;
     j->state = PM_JOB_QUEUED;
-    j->t_submit = now_us();
+    j->t_submit = pm_now_us();
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     j->submit_unix_ms = (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000;
@@ -1291,12 +899,12 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     }
-    budget_charge(e, j->reserved_other); /* inline input copies are already in memory */
+    engine_budget_charge(e, j->reserved_other); /* inline input copies are already in memory */
     j->next = e->jobs;
     e->jobs = j;
     e->submitted++;
     *id = j->id;
-    admit_locked(e);
+    engine_admit_locked(e);
     pthread_mutex_unlock(&e->mu);
     return PM_OK;
 }
@@ -1325,7 +933,7 @@ pm_status pm_engine_cancel(pm_engine *e, uint64_t id, pm_job_state *state) {
         pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled while queued");
         e->n_running++; /* job_finish decrements it */
         job_finish_locked(e, j, PM_JOB_CANCELLED);
-        admit_locked(e);
+        engine_admit_locked(e);
     } else if (before == PM_JOB_RUNNING && !j->cancel) {
         j->cancel = 1;
         job_abort_queued_locked(e, j);
@@ -1342,11 +950,12 @@ static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info
     info->priority = j->prio;
     snprintf(info->label, sizeof info->label, "%s", j->label);
     snprintf(info->key_path, sizeof info->key_path, "%s", j->key_path);
+    memcpy(info->kind, j->kind, sizeof info->kind);
     info->n_partitions = j->plan.n_partitions;
     info->partitions_done = j->n_finalized;
     info->working_set_bytes = job_need_bytes(j);
     info->submit_unix_ms = (uint64_t)j->submit_unix_ms;
-    int64_t end = j->t_done ? j->t_done : now_us();
+    int64_t end = j->t_done ? j->t_done : pm_now_us();
     info->t.queue_ms = ((j->t_first ? j->t_first : end) - j->t_submit) / 1000.0;
     info->t.srs_load_ms = j->srs_load_us / 1000.0;
     info->t.synth_ms = j->synth_us / 1000.0;
@@ -1360,7 +969,7 @@ static void fill_info_locked(const pm_engine *e, const job *j, pm_job_info *info
     if (j->state == PM_JOB_DONE && j->proof_json) {
         info->proofs = calloc(j->plan.n_partitions, sizeof *info->proofs);
         if (info->proofs)
-            for (uint32_t p = 0; p < j->plan.n_partitions; p++) info->proofs[p] = dup_str(j->proof_json[p]);
+            for (uint32_t p = 0; p < j->plan.n_partitions; p++) info->proofs[p] = engine_strdup(j->proof_json[p]);
     }
     (void)e;
 }
@@ -1376,7 +985,7 @@ void pm_job_info_free(pm_job_info *info) {
 
 pm_status pm_engine_wait(pm_engine *e, uint64_t id, int64_t timeout_ms, pm_job_info *info) {
     struct timespec dl;
-    if (timeout_ms > 0) deadline_from_us(&dl, timeout_ms * 1000);
+    if (timeout_ms > 0) pm_deadline_us(&dl, timeout_ms * 1000);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         job *j = job_find(e, id);
@@ -1427,7 +1036,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     st->reserved_peak_bytes = e->reserved_peak;
     st->rss_bytes = rss;
     st->rss_peak_bytes = peak;
-    int64_t t = now_us();
+    int64_t t = pm_now_us();
     st->uptime_s = (t - e->t_start) / 1e6;
     st->total_synth_ms = e->tot_synth_us / 1000.0;
     st->total_gpu_ms = e->tot_gpu_us / 1000.0;
@@ -1441,6 +1050,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
         for (keyent *k = e->keys; k; k = k->next, i++) {
             pm_key_info *ki = &st->keys[i];
             snprintf(ki->path, sizeof ki->path, "%s", k->path);
+            memcpy(ki->kind, k->kind, sizeof ki->kind);
             ki->state = k->state == KEY_FAILED ? 0 : k->state;
             ki->pinned = k->pinned;
             ki->refs = k->refs;
@@ -1478,76 +1088,4 @@ void pm_engine_cancel_all(pm_engine *e) {
     pthread_mutex_unlock(&e->mu);
     for (size_t i = 0; i < n; i++) pm_engine_cancel(e, ids[i], NULL);
     if (n == 256) pm_engine_cancel_all(e);
-}
-
-pm_status pm_engine_preload_key(pm_engine *e, const char *path, pm_error *err) {
-    if (!path || !path[0]) return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no key path");
-    /* size the key with a zero-input plan is not possible for every front end: use the file size */
-    pm_job_plan plan = {0};
-    pm_error perr;
-    pm_error_clear(&perr);
-    uint64_t est = 0;
-    if (e->be.plan(e->be.self, path, NULL, 0, &plan, &perr) == PM_OK) est = plan.key_bytes + plan.key_load_bytes;
-    else if (perr.code == PM_ERR_IO) {
-        if (err) *err = perr;
-        return perr.code;
-    }
-    pthread_mutex_lock(&e->mu);
-    keyent *k = key_find(e, path);
-    if (k && k->state == KEY_FAILED && k->refs == 0) {
-        key_unlink_free(e, k);
-        k = NULL;
-    }
-    if (!k) {
-        if (e->reserved + est > e->budget && !key_make_room(e, est, NULL)) {
-            pthread_mutex_unlock(&e->mu);
-            return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET,
-                                "key needs %" PRIu64 " bytes, budget has %" PRIu64 " free", est,
-                                e->budget > e->reserved ? e->budget - e->reserved : 0);
-        }
-        k = calloc(1, sizeof *k);
-        char *p = dup_str(path);
-        if (!k || !p) {
-            free(k);
-            free(p);
-            pthread_mutex_unlock(&e->mu);
-            return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
-        }
-        k->path = p;
-        k->bytes = est;
-        k->last_used_us = now_us();
-        k->next = e->keys;
-        e->keys = k;
-        budget_charge(e, est);
-    }
-    k->pinned = 1;
-    k->refs++; /* hold it while loading */
-    pthread_mutex_unlock(&e->mu);
-    int64_t waited;
-    pm_status st = key_ensure(e, k, 0, 0, &waited, err);
-    pthread_mutex_lock(&e->mu);
-    if (st != PM_OK) k->pinned = 0;
-    key_unref(e, k);
-    admit_locked(e);
-    pthread_mutex_unlock(&e->mu);
-    return st;
-}
-
-pm_status pm_engine_evict_key(pm_engine *e, const char *path, pm_error *err) {
-    pthread_mutex_lock(&e->mu);
-    keyent *k = path ? key_find(e, path) : NULL;
-    if (!k) {
-        pthread_mutex_unlock(&e->mu);
-        return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET, "key is not cached");
-    }
-    k->pinned = 0;
-    if (k->refs || k->state == KEY_LOADING) {
-        pthread_mutex_unlock(&e->mu);
-        return pm_error_set(err, PM_ERR_MISMATCH, path, PM_NO_OFFSET,
-                            "key is in use by %u job(s); unpinned, it is dropped when idle", k->refs);
-    }
-    key_unlink_free(e, k);
-    admit_locked(e);
-    pthread_mutex_unlock(&e->mu);
-    return PM_OK;
 }

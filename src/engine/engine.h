@@ -20,6 +20,7 @@
 
 #include "engine/backend.h"
 #include "util/error.h"
+#include "util/sysmem.h" /* pm_sys_memory_bytes, pm_proc_rss: the budget's probes */
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,9 +70,13 @@ typedef struct {
  * 1024 jobs, no trace (65536 events when enabled). */
 void pm_engine_config_default(pm_engine_config *cfg);
 
-/* A job to submit; every pointer is borrowed for the call only. */
+/* A job to submit; every pointer is borrowed for the call only. kind names the proof kind
+ * (kinds/kind.h; NULL = the backend's default, "snarkjs"); the key is key_path, or the kind's key in
+ * params_dir when key_path is NULL (e.g. a PoRep C2 job: DIR/<stem>.params of its C1's size). */
 typedef struct {
+    const char *kind;
     const char *key_path;
+    const char *params_dir;
     pm_priority priority;
     const pm_input *inputs;
     size_t n_inputs;
@@ -92,7 +97,8 @@ typedef struct {
     pm_job_state state;
     pm_priority priority;
     char label[128];
-    char key_path[512];
+    char kind[32];            /* the proof kind it is proved as */
+    char key_path[512];       /* the key (the kind's, when the spec gave a parameter directory) */
     uint32_t n_partitions;
     uint32_t partitions_done; /* finalized so far */
     uint64_t working_set_bytes; /* reserved at admission: n_partitions x the plan's part_peak (+ inline inputs) */
@@ -114,8 +120,8 @@ void pm_engine_destroy(pm_engine *engine);
 
 /* Queue a job. Runs backend->plan in the caller's thread, so bad paths and malformed inputs fail
  * here. *id = the job id (> 0). Errors: the plan's errors; PM_ERR_NOMEM when the job alone needs more
- * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_ARG when max_jobs are in flight or
- * the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
+ * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_BUSY when max_jobs are in flight
+ * (retry later); PM_ERR_ARG when the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
 pm_status pm_engine_submit(pm_engine *engine, const pm_job_spec *spec, uint64_t *id, pm_error *err);
 
 /* Cancel: a queued job is removed at once; a running one stops at its next stage boundary (work in
@@ -135,6 +141,7 @@ void pm_engine_close(pm_engine *engine);
 void pm_engine_cancel_all(pm_engine *engine);
 
 typedef struct {
+    char kind[32];
     char path[512];
     int state;       /* 0 empty (reserved), 1 loading, 2 ready */
     int pinned;      /* preloaded: not evicted for idleness */
@@ -167,21 +174,17 @@ typedef struct {
 pm_status pm_engine_get_status(pm_engine *engine, pm_engine_status *st);
 void pm_engine_status_free(pm_engine_status *st);
 
-/* Load a key now (blocking) and pin it. Errors: the backend's load errors; PM_ERR_NOMEM if it does
- * not fit the budget even after evicting idle keys. */
-pm_status pm_engine_preload_key(pm_engine *engine, const char *key_path, pm_error *err);
-/* Unpin and drop a key when no job uses it. PM_ERR_ARG: not cached; PM_ERR_MISMATCH: in use (it is
- * unpinned and dropped when idle-evicted). */
-pm_status pm_engine_evict_key(pm_engine *engine, const char *key_path, pm_error *err);
+/* Load the key of proof kind `kind` (NULL = the backend's default) at key_path now (blocking) and
+ * pin it. Errors: the backend's plan (unknown kind, missing file) and load errors; PM_ERR_NOMEM if it
+ * does not fit the budget even after evicting idle keys. */
+pm_status pm_engine_preload_key(pm_engine *engine, const char *kind, const char *key_path, pm_error *err);
+/* Unpin and drop the key at key_path (of kind, or of any kind when NULL) when no job uses it.
+ * PM_ERR_ARG: not cached; PM_ERR_MISMATCH: in use (it is unpinned and dropped when idle-evicted). */
+pm_status pm_engine_evict_key(pm_engine *engine, const char *kind, const char *key_path, pm_error *err);
 
 /* Chrome trace JSON ({"traceEvents":[...]}: one "X" event per stage per worker, tid = worker, plus
  * thread_name metadata), malloc'd (caller frees); NULL when tracing is off or on OOM. */
 char *pm_engine_trace_json(pm_engine *engine);
-
-/* Physical memory bytes (min of RAM and the cgroup limit) and this process's RSS / peak RSS from
- * /proc/self/status (0 when unreadable). */
-uint64_t pm_sys_memory_bytes(void);
-void pm_proc_rss(uint64_t *rss_bytes, uint64_t *peak_bytes);
 
 #ifdef __cplusplus
 }

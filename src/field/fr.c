@@ -309,7 +309,7 @@ int fr_sqrt(fr_t *r, const fr_t *a) {
 
 void fr_multiplicative_generator(fr_t *g) {
     /* r - 1 = 2^32 * 3 * 11 * 19 * 10177 * 125527 * 859267 * 906349^2 * 2508409 * 2529403
-     *         * 52437899 * 254760293^2 (factorisation checked in tests/unit/test_field_fr.c).
+     *         * 52437899 * 254760293^2 (the generator 7 checked in tests/field/test_field_gmp.c).
      * The generator is the smallest g with g^((r-1)/q) != 1 for every prime q | r - 1. */
     static const uint64_t primes[] = {2, 3, 11, 19, 10177, 125527, 859267, 906349, 2508409,
                                       2529403, 52437899, 254760293};

@@ -11,12 +11,7 @@
 #include "filecoin/replica_id.h"
 #include "filecoin/tree_c.h"
 #include "filecoin/tree_r.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 void fil_fr32_pad(uint8_t *out, const uint8_t *in, size_t len) {
     for (size_t c = 0; c * 127 < len; c++) {
@@ -65,7 +60,7 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
     if ((st = fil_porep_tree_shapes(&s->shape_d, &s->shape_cr, s->si->sector_size, err))) return st;
     if ((st = fil_graph_init(&s->graph, nodes, s->porep_id, s->rp->api_version, err))) return st;
 
-    double t0 = now();
+    double t0 = pm_now_s();
     if ((st = fil_tree_alloc(&s->tree_d, &s->shape_d, err))) goto fail;
     if (p->data) {
         for (uint64_t v = 0; v < nodes; v++) {
@@ -83,11 +78,11 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
     }
     fil_tree_build(&s->tree_d);
     memcpy(s->comm_d, fil_tree_root(&s->tree_d), 32);
-    s->sec_tree_d = now() - t0;
+    s->sec_tree_d = pm_now_s() - t0;
 
     fil_replica_id(s->replica_id, s->prover_id, s->sector_id, s->ticket, s->comm_d, s->porep_id);
 
-    t0 = now();
+    t0 = pm_now_s();
     unsigned L = s->si->layers;
     s->labels = malloc((size_t)L * nodes * 32);
     if (!s->labels) {
@@ -99,18 +94,18 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
         const uint8_t *prev = l > 1 ? out - nodes * 32 : NULL;
         if ((st = fil_label_layer(out, prev, l, s->replica_id, &s->graph, err))) goto fail;
     }
-    s->sec_labels = now() - t0;
+    s->sec_labels = pm_now_s() - t0;
 
-    t0 = now();
+    t0 = pm_now_s();
     if ((st = fil_tree_c_build(&s->tree_c, &s->shape_cr, s->labels, L, err))) goto fail;
     memcpy(s->comm_c, fil_tree_root(&s->tree_c), 32);
-    s->sec_tree_c = now() - t0;
+    s->sec_tree_c = pm_now_s() - t0;
 
-    t0 = now();
+    t0 = pm_now_s();
     const uint8_t *key = s->labels + (size_t)(L - 1) * nodes * 32;
     if ((st = fil_tree_r_build(&s->tree_r, &s->shape_cr, key, s->tree_d.level[0], err))) goto fail;
     memcpy(s->comm_r_last, fil_tree_root(&s->tree_r), 32);
-    s->sec_tree_r = now() - t0;
+    s->sec_tree_r = pm_now_s() - t0;
 
     uint8_t two[64];
     memcpy(two, s->comm_c, 32);

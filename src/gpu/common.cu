@@ -12,8 +12,9 @@ namespace pmgpu {
 pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *file, int line) {
     pm_status st = (e == cudaErrorMemoryAllocation) ? PM_ERR_NOMEM : PM_ERR_GPU;
     (void)cudaGetLastError(); /* clear a non-sticky error so the device stays usable */
-    return pm_error_set(err, st, file, (uint64_t)line, "%s failed: %s (%s)", expr, cudaGetErrorName(e),
-                        cudaGetErrorString(e));
+    /* the source line goes into the message: pm_error.offset is a byte offset in an input file */
+    return pm_error_set(err, st, "", PM_NO_OFFSET, "%s failed at %s:%d: %s (%s)", expr, file, line,
+                        cudaGetErrorName(e), cudaGetErrorString(e));
 }
 
 template <class P> static bool limbs_match(const uint64_t *l, uint32_t (*f)(int)) {
@@ -29,7 +30,7 @@ pm_status self_check(pm_error *err) {
               limbs_match<fr_params>(FR_MODULUS.l, &fr_params::mod) && limbs_match<fr_params>(FR_ONE.l, &fr_params::one) &&
               (uint32_t)FP_N0 == fp_params::N0 && (uint32_t)FR_N0 == fr_params::N0;
     if (!ok)
-        return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, PM_NO_OFFSET,
+        return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET,
                             "src/gpu/constants.cuh disagrees with the CPU field constants: regenerate it "
                             "(python3 src/gpu/gen_constants.py)");
     return PM_OK;

@@ -18,6 +18,8 @@
  * gpu_set_device was called on this thread). Handles remember their device.
  * Thread safety: distinct handles may be used from distinct threads; one handle is not re-entrant.
  * Everything here is variable time (_vartime in spirit: MSM and NTT inputs are not secret here).
+ * This layer knows field and curve types, not the proof system: the Groth16 start phase runs these
+ * kernels through the GPU table of groth16/start.h (src/groth16/start_gpu.c).
  */
 #ifndef PROOFMILL_GPU_GPU_H
 #define PROOFMILL_GPU_GPU_H
@@ -28,8 +30,6 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fr.h"
-#include "groth16/prover.h"
-#include "groth16/zkey.h"
 #include "r1cs/r1cs.h"
 #include "util/error.h"
 
@@ -351,29 +351,6 @@ pm_status gpu_r1cs_spmv(void *a_dev, void *b_dev, void *c_dev, size_t n_out, uin
  * n_out = d->n >= rows + a_inputs. The C SpMV runs twice (check and product): +1/3 of the SpMV. */
 pm_status gpu_bellperson_h_r1cs(void **h_dev, gpu_ntt_domain *d, uint32_t a_inputs, const gpu_r1cs *g,
                                 gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err);
-
-/* ---- Groth16 start phase on the GPU (snarkjs zkeys; groth16/prover.h's split) ----
- *
- * Use (the CLI's --gpu, or the engine's GPU worker):
- *     gpu_groth16_key *gk;  gpu_groth16_key_upload(&gk, &zk, &err);   // once per key
- *     groth16_pending_t p;  gpu_groth16_prove_start(&p, gk, w, n, &opts, &err);
- *     groth16_prove_finalize(&proof, &p, &r, &s, &err);                 // CPU, unchanged
- *     groth16_pending_free(&p);  ...  gpu_groth16_key_free(gk);
- * gpu_groth16_prove_start computes exactly what groth16_prove_start does (same pending fields;
- * w: n = zk->n_vars Montgomery values) except the optional r1cs check (opts->r1cs is ignored:
- * finalize's self-verification still refuses an unsatisfying witness). opts may be NULL; its
- * threads/skip_self_check/wtns_name are copied as on the CPU path. p->t gets eval_ab, h, msm_*.
- * The key must outlive gk. Device memory: (2 n_vars + n_c + N) * 96 B of bases, 3 N * 32 B + the
- * NTT tables, plus the MSM scratch (gpu_msm_g1_scratch_size) of each of the four handles.
- * Errors: those of groth16_pending_init, zkey_eval_ab and gpu.h (PM_ERR_GPU, PM_ERR_NOMEM:
- * the caller may fall back to groth16_prove_start). On error the handle is freed.
- */
-typedef struct gpu_groth16_key gpu_groth16_key;
-
-pm_status gpu_groth16_key_upload(gpu_groth16_key **out, const zkey_t *zk, pm_error *err);
-void gpu_groth16_key_free(gpu_groth16_key *k);
-pm_status gpu_groth16_prove_start(groth16_pending_t *p, gpu_groth16_key *k, const fr_t *w, size_t n,
-                                  const groth16_prove_opts_t *opts, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -708,9 +708,9 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
             bool planned = acc.xbuckets ? red_ws<E, xyzz_t<E>>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
                                         : red_ws<E, aff_t<E>>(ex, cv, acc.buckets, B, g, &ws, &sum);
-            if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
+            if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
             xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
-            if (!S) return pm_error_set(err, PM_ERR_INTERNAL, __FILE__, __LINE__, "msm: reduction scratch plan too small");
+            if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
             /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
             ex.each(g, f_add2<E>{ws, sum, S});
             ex.d2h(&out.win[j0], S, g * sizeof(X));

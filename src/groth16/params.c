@@ -13,6 +13,7 @@
 
 #include "curve/encoding.h"
 #include "util/file.h"
+#include "util/outfile.h"
 #include "util/parallel.h"
 
 /* alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */
@@ -379,4 +380,31 @@ pm_status params_vk_to_groth16_vk(groth16_vk_t *out, const bp_vk_t *vk, pm_error
     out->delta_2 = vk->delta_g2;
     out->n_public = vk->n_ic - 1;
     return PM_OK;
+}
+
+pm_status params_read_counts(bp_params_counts_t *c, const char *path, pm_error *err) {
+    memset(c, 0, sizeof *c);
+    pm_file f;
+    pm_status st = pm_file_open(&f, path, err);
+    if (st) return st;
+    c->file_bytes = f.size;
+    uint64_t cnt[6] = {0};
+    uint64_t off = params_vk_size(0) - 4; /* n_ic sits after the six vk points */
+    for (int i = 0; i < 6; i++) {
+        if (off + 4 > f.size) {
+            st = pm_error_set(err, PM_ERR_FORMAT, path, off, "truncated: count %d missing", i);
+            break;
+        }
+        const uint8_t *b = f.data + off;
+        cnt[i] = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
+        off = i == 0 ? params_vk_size(cnt[0]) : off + 4 + cnt[i] * (i == 5 ? 192 : 96);
+    }
+    if (!st && off != f.size)
+        st = pm_error_set(err, PM_ERR_FORMAT, path, off, "file size %llu differs from its counts",
+                          (unsigned long long)f.size);
+    pm_file_close(&f);
+    if (!st) {
+        c->n_ic = cnt[0], c->n_h = cnt[1], c->n_l = cnt[2], c->n_a = cnt[3], c->n_b_g1 = cnt[4], c->n_b_g2 = cnt[5];
+    }
+    return st;
 }

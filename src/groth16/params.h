@@ -89,6 +89,16 @@ pm_status params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_e
 pm_status params_vk_write(const char *path, const bp_vk_t *vk, pm_error *err);
 pm_status params_write(const char *path, const bp_params_t *p, pm_error *err);
 
+/* The counts of a .params file without decoding any point (for schedulers sizing a job before
+ * loading its key): the vk's IC count and the five vector counts, each checked to fit the file, and
+ * the file's size, which must be exactly what the counts say. Errors: PM_ERR_IO, PM_ERR_FORMAT
+ * ("truncated: count i missing", "file size X differs from its counts") naming path and offset. */
+typedef struct {
+    uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+    uint64_t file_bytes;
+} bp_params_counts_t;
+pm_status params_read_counts(bp_params_counts_t *c, const char *path, pm_error *err);
+
 void params_vk_free(bp_vk_t *vk);
 void params_free(bp_params_t *p);
 

@@ -13,6 +13,7 @@
 #include "msm/msm.h"
 #include "pairing/pairing.h"
 #include "util/file.h"
+#include "util/outfile.h"
 
 void groth16_proof_to_bytes(uint8_t out[192], const groth16_proof_t *proof) {
     g1_to_compressed(out, &proof->a);
@@ -77,23 +78,12 @@ pm_status groth16_proofs_read(groth16_proof_t **out, size_t *n, const char *path
 pm_status groth16_proofs_write(const char *path, const groth16_proof_t *proofs, size_t n,
                                pm_error *err) {
     pm_outfile o; /* written beside path, renamed into place when complete */
-    pm_status st = pm_outfile_begin(&o, path, err);
+    pm_status st = pm_outfile_open(&o, path, err);
     if (st) return st;
-    FILE *f = fopen(o.tmp, "wb");
-    if (!f)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
-                            strerror(errno));
-    int bad = 0;
-    for (size_t i = 0; i < n && !bad; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint8_t b[192];
         groth16_proof_to_bytes(b, &proofs[i]);
-        bad = fwrite(b, 1, 192, f) != 192;
-    }
-    int e = errno;
-    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
-    if (bad) {
-        pm_outfile_abort(&o);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(e));
+        fwrite(b, 1, 192, o.f); /* a failed write is seen by the commit (ferror) */
     }
     return pm_outfile_commit(&o, err);
 }

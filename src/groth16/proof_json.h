@@ -31,27 +31,13 @@
 
 #include "field/fp.h"
 #include "field/fr.h"
+#include "groth16/decimal.h" /* the decimal codec of these forms */
 #include "groth16/proof.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Longest decimal accepted or produced (p < 10^115), including the NUL. */
-#define GROTH16_DEC_MAX 201
-
-/* Decimal <-> field elements. *_to_decimal writes the plain integer of a (a in Montgomery form)
- * into out (at least 117 bytes for Fp, 79 for Fr; GROTH16_DEC_MAX always suffices) and returns
- * its length. *_from_decimal parses s (NUL-terminated) into r in Montgomery form; returns
- * PM_OK, or PM_ERR_ENCODING with "what" (e.g. "pi_a[0]") in the message when s is not a
- * decimal integer or is >= the modulus. */
-size_t groth16_fp_to_decimal(char *out, const fp_t *a);
-size_t groth16_fr_to_decimal(char *out, const fr_t *a);
-pm_status groth16_fp_from_decimal(fp_t *r, const char *s, const char *file, const char *what,
-                                  pm_error *err);
-pm_status groth16_fr_from_decimal(fr_t *r, const char *s, const char *file, const char *what,
-                                  pm_error *err);
 
 /* Writers: return a malloc'd NUL-terminated string in snarkjs's exact bytes (caller frees), or
  * NULL when out of memory. public signals x[0..n) are in Montgomery form. */
@@ -76,21 +62,12 @@ pm_status groth16_public_from_json(fr_t **x, size_t *n, const char *text, size_t
 pm_status groth16_vk_from_json(groth16_vk_t *vk, const char *text, size_t len, const char *file,
                                pm_error *err);
 
-/* The same from a file path (read whole; PM_ERR_IO when unreadable, and files above 256 MiB
- * are refused with PM_ERR_FORMAT). */
+/* The same from a file path (read whole by pm_file_read_all, a pipe too; PM_ERR_IO when
+ * unreadable, and files above 256 MiB are refused with PM_ERR_FORMAT). Writing the texts to files
+ * is util/outfile.h's pm_write_files (atomic). */
 pm_status groth16_proof_load_json(groth16_proof_t *proof, const char *path, pm_error *err);
 pm_status groth16_public_load_json(fr_t **x, size_t *n, const char *path, pm_error *err);
 pm_status groth16_vk_load_json(groth16_vk_t *vk, const char *path, pm_error *err);
-
-/* Write a NUL-terminated string to path, atomically: into path.tmp.<pid> first, then rename(2)
- * (so path is either the old file or the whole new text). PM_ERR_IO on failure. */
-pm_status groth16_write_text_file(const char *path, const char *text, pm_error *err);
-/* Write n texts to n paths as one step: every text goes to its path.tmp.<pid> first, and only
- * when all of them are complete are they renamed into place, so a failure (an unwritable
- * directory, a full disk) leaves every path as it was: never a new public.json beside an old or
- * missing proof.json. PM_ERR_IO naming the failing path. */
-pm_status groth16_write_text_files(size_t n, const char *const *paths, const char *const *texts,
-                                   pm_error *err);
 
 #ifdef __cplusplus
 }

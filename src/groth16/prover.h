@@ -21,7 +21,7 @@
  * With the same r and s, the output equals snarkjs's proof bit for bit (all points are unique
  * affine points, so equal group elements give equal JSON).
  *
- * Typical use (errors elided; see tests/unit/test_groth16_prove.c):
+ * Typical use (errors elided; see tests/groth16/test_groth16_prove.c):
  *     groth16_pending_t p;
  *     groth16_prove_opts_t opts = {.threads = 2, .wtns_name = "witness.wtns"};
  *     st = groth16_prove_start(&p, &zk, w.values, w.n_values, &opts, &err);   // H + G1 MSMs
@@ -31,9 +31,11 @@
  * finalize does not consume the handle: it may be called again (other r, s: another valid,
  * unlinkable proof of the same witness) until groth16_pending_free.
  *
- * The pending handle is a transparent struct on purpose: a backend that computes the start
- * phase elsewhere (GPU) fills it through groth16_pending_init + its own MSMs, then calls the
- * same groth16_prove_finalize. Its fields are documented below; finalize reads only those.
+ * These are conveniences for snarkjs keys over THE start phase and assembly of start.h (which a
+ * pipeline or a GPU table uses directly): each call makes the zkey's key view (key.h) and keeps it
+ * in the handle, and the start runs on the CPU table. The handle (start.h groth16_pending_t) is a
+ * transparent struct: a caller that computes the sums elsewhere fills it through
+ * groth16_pending_init + its own MSMs, then calls the same groth16_prove_finalize.
  *
  * Soundness guard: finalize verifies the assembled proof (one multi-pairing, a few ms) against
  * the verification key contained in the zkey before returning it, unless the caller turns that
@@ -56,77 +58,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve/g1.h"
-#include "curve/g2.h"
 #include "field/fr.h"
 #include "groth16/proof.h"
+#include "groth16/start.h" /* groth16_pending_t, groth16_prove_opts_t, groth16_timings_t */
 #include "groth16/zkey.h"
-#include "ntt/ntt.h"
-#include "r1cs/r1cs.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Seconds spent per stage (wall clock, CLOCK_MONOTONIC). Zero for stages not run. */
-typedef struct {
-    double check;      /* witness length + optional r1cs constraint check */
-    double eval_ab;    /* zkey_eval_ab: a, b on the domain */
-    double h;          /* ntt_snarkjs_h: 6 NTTs -> P (H scalars) */
-    double msm_a;      /* G1 MSM over section 5 (n_vars points) */
-    double msm_b1;     /* G1 MSM over section 6 (n_vars points) */
-    double msm_c;      /* G1 MSM over section 8 (n_vars - n_public - 1 points) */
-    double msm_h;      /* G1 MSM over section 9 (N points) */
-    double msm_b2;     /* G2 MSM over section 7 (n_vars points) — in finalize */
-    double assemble;   /* r/s terms, additions, normalisation to affine — in finalize */
-    double self_check; /* pairing check of the result — in finalize */
-} groth16_timings_t;
-
-/* Options for groth16_prove_start; a zeroed struct is the default. */
-typedef struct {
-    unsigned threads;              /* MSM threads; 0 = all online cores */
-    const r1cs_t *r1cs;            /* optional circuit: cross-checked with the zkey and every
-                                      constraint checked before any heavy work */
-    const ntt_domain_t *domain;    /* optional cached domain of size N built with
-                                      NTT_ROOTS_SNARKJS; NULL = built and freed inside start */
-    int skip_self_check;           /* 1: finalize does not verify its result (benchmarks of a
-                                      known-good witness; never for untrusted witnesses) */
-    const char *wtns_name;         /* names the witness in errors ("witness" when NULL) */
-    const char *r1cs_name;         /* names the r1cs in errors ("r1cs" when NULL) */
-    void *scratch;                 /* optional caller-owned work space for start, at least
-                                      groth16_start_scratch_size(zk, threads) bytes, 8-byte
-                                      aligned; NULL = start allocates and frees its own */
-    size_t scratch_size;           /* bytes at scratch */
-} groth16_prove_opts_t;
-
-/* The state between the two phases. Fields (all Montgomery coordinates; Jacobian sums may be
- * infinity):
- *   zk       the proving key (borrowed: must outlive the handle; finalize reads b2, beta2,
- *            delta2, alpha1, beta1, delta1 and, for the self-check, gamma2 and ic).
- *   w_plain  n_vars witness values as PLAIN integers < r (fr_t limbs), owned; the scalars of the
- *            B2 MSM in finalize; w_plain[1..n_public] are the public signals.
- *   sum_a    sum_i w_i A_i                                    (section 5)
- *   sum_b1   sum_i w_i B1_i                                   (section 6)
- *   sum_c    sum_{i>nPublic} w_i C_i + sum_j P_j H_j          (sections 8 and 9)
- *   threads, skip_self_check, wtns_name: copied from the options; t: stage timings so far.
- *   finalize_scratch, finalize_scratch_size: optional caller-owned work space for finalize's G2
- *            MSM (at least groth16_finalize_scratch_size bytes); NULL (the default after init /
- *            start) = finalize allocates and frees its own. Set them between start and finalize. */
-typedef struct {
-    const zkey_t *zk;
-    fr_t *w_plain;
-    size_t n_vars;
-    g1_jac_t sum_a;
-    g1_jac_t sum_b1;
-    g1_jac_t sum_c;
-    unsigned threads;
-    int skip_self_check;
-    char wtns_name[256];
-    groth16_timings_t t;
-    void *finalize_scratch;
-    size_t finalize_scratch_size;
-} groth16_pending_t;
 
 /* Scratch queries (STYLE.md item 10), so that the engine can charge a proof's working set to its
  * memory budget and hand out buffers: bytes groth16_prove_start needs at opts.scratch (the
@@ -154,7 +94,7 @@ pm_status groth16_pending_init(groth16_pending_t *p, const zkey_t *zk, const fr_
 pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t *w, size_t n,
                               const groth16_prove_opts_t *opts, pm_error *err);
 
-/* Phase 2: pi_b's G2 MSM, the r/s terms and the assembly, then (unless p->skip_self_check) the
+/* Phase 2 (groth16_finalize of start.h): pi_b's G2 MSM, the r/s terms and the assembly, then (unless p->skip_self_check) the
  * verification of the proof with the zkey's key (alpha1, beta2, gamma2, delta2, IC) and the
  * public signals w[1..nPublic]. r, s: the blinding scalars in MONTGOMERY form (any value in Fr;
  * use groth16_random_scalar for real proofs). The handle is NOT freed (its timings stay
@@ -163,9 +103,6 @@ pm_status groth16_prove_start(groth16_pending_t *p, const zkey_t *zk, const fr_t
  * satisfy the circuit ..."; *proof is zeroed then), PM_ERR_NOMEM, PM_ERR_INTERNAL. */
 pm_status groth16_prove_finalize(groth16_proof_t *proof, groth16_pending_t *p, const fr_t *r,
                                  const fr_t *s, pm_error *err);
-
-/* Free the handle's witness copy and zero it. Safe on a zeroed or already freed handle. */
-void groth16_pending_free(groth16_pending_t *p);
 
 /* Both phases in one call (start, finalize, free). timings may be NULL. */
 pm_status groth16_prove(groth16_proof_t *proof, const zkey_t *zk, const fr_t *w, size_t n,

@@ -14,12 +14,7 @@
 #include <time.h>
 
 #include "util/parallel.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 /* ---------------------------------------------------------------- toxic waste */
 
@@ -312,7 +307,7 @@ static void ext_scalars(fr_t *out, const fr_t *u, const fr_t *v, const fr_t *w, 
 
 pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t,
                                 groth16_setup_timings_t *tm, pm_error *err) {
-    double t0 = now_s(), t1 = t0, t2 = t0;
+    double t0 = pm_now_s(), t1 = t0, t2 = t0;
     memset(zk, 0, sizeof *zk);
     uint32_t npub = r1cs_n_public(cs);
     uint64_t N = zkey_domain_size_for(cs->n_constraints, npub);
@@ -335,10 +330,10 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
     fr_t ztau;
     st = groth16_qap_at_tau(u, v, w, &ztau, cs, logN, 5, &t->tau, err);
     if (st) goto out;
-    t1 = now_s();
+    t1 = pm_now_s();
     st = tables_init(&tb, 4 * nv + N, err);
     if (st) goto out;
-    t2 = now_s();
+    t2 = pm_now_s();
 
     zk->n_vars = (uint32_t)nv;
     zk->n_public = npub;
@@ -427,7 +422,7 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
     }
 out:
     if (tm) {
-        double te = now_s();
+        double te = pm_now_s();
         tm->total = te - t0;
         if (!st) {
             tm->qap = t1 - t0;
@@ -458,7 +453,7 @@ static size_t compact_nonzero(fr_t *out, const fr_t *k, size_t n) {
 
 pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth16_toxic_t *t,
                                    groth16_setup_timings_t *tm, pm_error *err) {
-    double t0 = now_s(), t1 = t0, t2 = t0;
+    double t0 = pm_now_s(), t1 = t0, t2 = t0;
     memset(p, 0, sizeof *p);
     uint32_t npub = r1cs_n_public(cs);
     uint64_t rows = (uint64_t)cs->n_constraints + npub + 1;
@@ -480,9 +475,9 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
     }
     fr_t ztau;
     if ((st = groth16_qap_at_tau(u, v, w, &ztau, cs, logm, 7, &t->tau, err))) goto out;
-    t1 = now_s();
+    t1 = pm_now_s();
     if ((st = tables_init(&tb, 5 * nv + m, err))) goto out;
-    t2 = now_s();
+    t2 = pm_now_s();
 
     fr_t ginv, dinv;
     fr_inv_vartime(&ginv, &t->gamma);
@@ -544,7 +539,7 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
     if ((st = g2_fixed_base_mul_many_vartime(p->b_g2, p->n_b_g2, &tb.f2, sc, err))) goto out;
 out:
     if (tm) {
-        double te = now_s();
+        double te = pm_now_s();
         tm->total = te - t0;
         tm->qap = t1 - t0;
         tm->tables = t2 - t1;

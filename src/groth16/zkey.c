@@ -19,7 +19,6 @@
 
 #include "curve/encoding.h"
 #include "r1cs/primes.h"
-#include "r1cs/r1cs_internal.h"
 #include "util/file.h"
 #include "util/parallel.h"
 

@@ -11,6 +11,7 @@
 
 #include "curve/encoding.h"
 #include "util/file.h"
+#include "util/outfile.h"
 #include "util/parallel.h"
 
 typedef struct {
@@ -79,18 +80,12 @@ pm_status zkey_write(const char *path, const zkey_t *zk, const uint8_t *cs_hash,
     zw_t z = {0};
     z.path = path;
     pm_outfile o; /* written beside path, renamed into place when complete */
-    pm_status ost = pm_outfile_begin(&o, path, err);
+    pm_status ost = pm_outfile_open(&o, path, err);
     if (ost) {
         free(buf);
         return ost;
     }
-    errno = 0;
-    z.f = fopen(o.tmp, "wb");
-    if (!z.f) {
-        free(buf);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
-                            strerror(errno));
-    }
+    z.f = o.f;
     blake2b_init(&z.hs, 64);
     uint64_t nv = zk->n_vars, np = zk->n_public, N = zk->domain_size;
     zw_put(&z, "zkey", 4);
@@ -164,12 +159,9 @@ pm_status zkey_write(const char *path, const zkey_t *zk, const uint8_t *cs_hash,
     zw_put(&z, hash, 64);
     zw_u32(&z, 0);
     free(buf);
-    int failed = z.failed;
-    if (fclose(z.f) != 0 && !failed) failed = errno ? errno : EIO;
-    if (failed) {
+    if (z.failed) {
         pm_outfile_abort(&o);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s",
-                            strerror(failed));
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "write failed: %s", strerror(z.failed));
     }
     return pm_outfile_commit(&o, err);
 }

@@ -11,7 +11,7 @@
  * decomposition (ePrint 2020/875, §4 for BLS12), which raises the Miller value to
  * 3 (p^12 - 1)/r, i.e. e = (f_{x,Q}(P))^(3 (p^12-1)/r). This is the same GT element that
  * snarkjs/wasmcurves and @noble/curves compute: snarkjs's vk_alphabeta_12 is checked in
- * tests/unit/test_pairing_snarkjs.c, noble's bls12_381.pairing in test_pairing_vectors.c.
+ * tests/pairing/test_pairing_snarkjs.c, noble's bls12_381.pairing in test_pairing_vectors.c.
  * Being a power coprime to r of the reduced pairing, it is a non-degenerate bilinear pairing.
  *
  * Miller loop: x = -0xd201000000010000 (BLS parameter), T on the twist E'(Fp2):

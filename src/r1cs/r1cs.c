@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "r1cs/primes.h"
-#include "r1cs/r1cs_internal.h"
 #include "util/file.h"
 #include "util/parallel.h"
 

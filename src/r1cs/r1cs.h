@@ -97,6 +97,12 @@ pm_status r1cs_read_memory(r1cs_t *cs, const void *data, size_t size, const char
 /* Free the matrices (and an owned coefficient dictionary) and zero *cs. Accepts a zeroed struct. */
 void r1cs_free(r1cs_t *cs);
 
+/* Allocate m as n_rows x n_cols with room for nnz full-coefficient terms: row_ptr zeroed
+ * (n_rows + 1 entries), col and coef uninitialised (coef 32-byte aligned), coef_idx NULL; for the
+ * readers that fill a matrix (r1cs_read, zkey_read's section 4). name labels a PM_ERR_NOMEM.
+ * On error m is zeroed. Free with r1cs_matrix_free. */
+pm_status r1cs_matrix_alloc(r1cs_matrix_t *m, uint32_t n_rows, uint32_t n_cols, uint64_t nnz,
+                            const char *name, pm_error *err);
 /* Free one matrix's arrays (row_ptr, col, coef, coef_idx; not coef_tab) and zero it. */
 void r1cs_matrix_free(r1cs_matrix_t *m);
 /* out[k] = sum_t coef_t * w[m->col[t]] over row k's terms (coef_t = r1cs_coef(m, t)), k < n_out.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/file.h"
+#include "util/outfile.h"
 
 static uint64_t xs_next(uint64_t *s) {
     uint64_t x = *s;
@@ -142,29 +143,11 @@ static void put_prime(FILE *f) {
     fwrite(r, 1, 32, f);
 }
 
-/* close f (writing o.tmp) and rename it onto o.path, or remove it on a write error */
-static pm_status finish(FILE *f, pm_outfile *o, pm_error *err) {
-    int bad = ferror(f), e = errno;
-    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
-    if (bad) {
-        pm_outfile_abort(o);
-        return pm_error_set(err, PM_ERR_IO, o->path, PM_NO_OFFSET, "write failed: %s", strerror(e));
-    }
-    return pm_outfile_commit(o, err);
-}
-
-/* begin o for path and open its temporary file */
-static FILE *create(pm_outfile *o, const char *path, pm_error *err) {
-    if (pm_outfile_begin(o, path, err)) return NULL;
-    FILE *f = fopen(o->tmp, "wb");
-    if (!f) pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
-    return f;
-}
-
 pm_status r1cs_write(const char *path, const r1cs_t *cs, pm_error *err) {
-    pm_outfile o;
-    FILE *f = create(&o, path, err);
-    if (!f) return err ? err->code : PM_ERR_IO;
+    pm_outfile o; /* written beside path, renamed into place when complete */
+    pm_status st = pm_outfile_open(&o, path, err);
+    if (st) return st;
+    FILE *f = o.f;
     static char buf[1 << 20];
     setvbuf(f, buf, _IOFBF, sizeof buf);
     fwrite("r1cs", 1, 4, f);
@@ -197,13 +180,14 @@ pm_status r1cs_write(const char *path, const r1cs_t *cs, pm_error *err) {
     put_u32(f, 3);
     put_u64(f, 8ull * cs->n_wires);
     for (uint32_t i = 0; i < cs->n_wires; i++) put_u64(f, i);
-    return finish(f, &o, err);
+    return pm_outfile_commit(&o, err);
 }
 
 pm_status wtns_write(const char *path, const fr_t *w, size_t n, pm_error *err) {
-    pm_outfile o;
-    FILE *f = create(&o, path, err);
-    if (!f) return err ? err->code : PM_ERR_IO;
+    pm_outfile o; /* written beside path, renamed into place when complete */
+    pm_status st = pm_outfile_open(&o, path, err);
+    if (st) return st;
+    FILE *f = o.f;
     fwrite("wtns", 1, 4, f);
     put_u32(f, 2);
     put_u32(f, 2);
@@ -219,5 +203,5 @@ pm_status wtns_write(const char *path, const fr_t *w, size_t n, pm_error *err) {
         fr_to_le_bytes(b, &w[i]);
         fwrite(b, 1, 32, f);
     }
-    return finish(f, &o, err);
+    return pm_outfile_commit(&o, err);
 }

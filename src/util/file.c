@@ -54,6 +54,87 @@ pm_status pm_open_regular(int *fd, uint64_t *size, const char *path, pm_error *e
     return PM_OK;
 }
 
+pm_status pm_file_read_all(char **out, size_t *len, const char *path, uint64_t max_bytes, unsigned flags,
+                           pm_error *err) {
+    *out = NULL;
+    *len = 0;
+    if (!path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no file name given");
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not wait for a writer */
+    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(e));
+    }
+    int pipe = S_ISFIFO(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !(pipe && (flags & PM_READ_PIPES))) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "not a regular file (%s)", pm_file_kind(st.st_mode));
+    }
+    if (!pipe && max_bytes && (uint64_t)st.st_size > max_bytes) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "file is larger than %llu bytes (%llu)",
+                            (unsigned long long)max_bytes, (unsigned long long)st.st_size);
+    }
+    if (pipe) { /* a writer may be there: read to its end */
+        int fl = fcntl(fd, F_GETFL);
+        if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    uint64_t want = pipe ? 65536 : (uint64_t)st.st_size;
+    if (want > (uint64_t)SIZE_MAX - 1) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "cannot hold %llu bytes in memory",
+                            (unsigned long long)want);
+    }
+    size_t cap = (size_t)want + 1, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        close(fd);
+        return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "cannot hold %llu bytes in memory",
+                            (unsigned long long)want);
+    }
+    for (;;) {
+        if (n + 1 == cap) {
+            if (!pipe) break; /* a regular file: read up to its size at open */
+            if (max_bytes && n >= max_bytes) {
+                free(buf);
+                close(fd);
+                return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "file is larger than %llu bytes",
+                                    (unsigned long long)max_bytes);
+            }
+            char *nb = realloc(buf, 2 * cap);
+            if (!nb) {
+                free(buf);
+                close(fd);
+                return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "cannot hold %zu bytes in memory", 2 * cap);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(fd, buf + n, cap - 1 - n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "read error: %s", strerror(e));
+        }
+        if (k == 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    if (pipe && max_bytes && n > max_bytes) {
+        free(buf);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "file is larger than %llu bytes",
+                            (unsigned long long)max_bytes);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return PM_OK;
+}
+
 pm_status pm_file_open(pm_file *f, const char *path, pm_error *err) {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", path ? path : "");
@@ -251,34 +332,6 @@ pm_status pm_binfile_section_exact(pm_reader *r, const pm_binfile *bf, uint32_t 
                             what ? what : "?", (unsigned long long)size,
                             (unsigned long long)pm_reader_left(r));
     return PM_OK;
-}
-
-/* ---- output files ---- */
-
-pm_status pm_outfile_begin(pm_outfile *o, const char *path, pm_error *err) {
-    memset(o, 0, sizeof *o);
-    if (!path || !*path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no output file name");
-    int k = snprintf(o->path, sizeof o->path, "%s", path);
-    int t = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (k < 0 || (size_t)k >= sizeof o->path || t < 0 || (size_t)t >= sizeof o->tmp)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "is a directory, not an output file");
-    return PM_OK;
-}
-
-pm_status pm_outfile_commit(pm_outfile *o, pm_error *err) {
-    if (rename(o->tmp, o->path) != 0) {
-        int e = errno;
-        unlink(o->tmp);
-        return pm_error_set(err, PM_ERR_IO, o->path, PM_NO_OFFSET, "write failed: %s", strerror(e));
-    }
-    return PM_OK;
-}
-
-void pm_outfile_abort(pm_outfile *o) {
-    if (o->tmp[0]) unlink(o->tmp);
 }
 
 /* realpath of path's directory + its last name; -1 when the directory does not resolve */

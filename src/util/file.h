@@ -61,6 +61,22 @@ void pm_file_from_memory(pm_file *f, const void *data, uint64_t size, const char
 /* Unmap (if mapped) and zero *f. Idempotent; accepts a zeroed pm_file. */
 void pm_file_close(pm_file *f);
 
+/* Flags of pm_file_read_all. */
+enum {
+    PM_READ_PIPES = 1u << 0 /* also read a FIFO/pipe to its end (`<(cat proof.json)`); the open does
+                               not wait for a writer: one without a writer reads as empty */
+};
+/* The whole file at path in a malloc'd buffer: *out holds *len bytes and a NUL after them (not
+ * counted), so a text file reads as a C string; the caller frees *out. Regular files only (a
+ * directory, device or, without PM_READ_PIPES, a FIFO is refused at once, as pm_open_regular).
+ * Files of more than max_bytes are refused before anything is allocated (PM_ERR_FORMAT "file is
+ * larger than N bytes"); max_bytes = 0: no limit but memory. Errors: PM_ERR_IO (open, stat, read;
+ * errno text), PM_ERR_FORMAT (too large), PM_ERR_NOMEM ("cannot hold N bytes in memory"); on
+ * error *out = NULL, *len = 0. The one whole-file reader of the tree (JSON proofs and keys, C1
+ * files, inline inputs). */
+pm_status pm_file_read_all(char **out, size_t *len, const char *path, uint64_t max_bytes, unsigned flags,
+                           pm_error *err);
+
 /* A bounded cursor over data[pos..end) of a pm_file. Offsets (pos, end) are absolute file
  * offsets, so errors name the real byte position. */
 typedef struct {
@@ -126,20 +142,6 @@ pm_status pm_binfile_section_reader(pm_reader *r, const pm_binfile *bf, uint32_t
  * Errors: PM_ERR_FORMAT "section N (what): expected X bytes, found Y" at the payload offset. */
 pm_status pm_binfile_section_exact(pm_reader *r, const pm_binfile *bf, uint32_t id, uint64_t size,
                                    const char *what, pm_error *err);
-
-/* ---- output files: written beside the target, renamed into place only when complete ----
- * pm_outfile_begin(&o, path) checks path (not an existing directory, not too long) and names the
- * temporary o.tmp = "<path>.tmp.<pid>"; the caller creates and writes o.tmp itself (fopen/open),
- * then pm_outfile_commit renames it onto path, or pm_outfile_abort removes it. So a failed or
- * interrupted write (full disk, bad directory, a crash) leaves path as it was: never half a file.
- * Errors: PM_ERR_IO naming path. */
-typedef struct {
-    char path[4096];
-    char tmp[4200];
-} pm_outfile;
-pm_status pm_outfile_begin(pm_outfile *o, const char *path, pm_error *err);
-pm_status pm_outfile_commit(pm_outfile *o, pm_error *err);
-void pm_outfile_abort(pm_outfile *o);
 
 /* 1 when paths a and b name the same file: the same inode when both exist, else the same
  * canonical path (realpath of the directory + the last name), so "./x" and "x" match before x

@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include "util/file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,26 +140,19 @@ int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit,
 }
 
 uint8_t *pm_test_slurp(const char *path, size_t *n) {
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (sz < 0) {
-        fclose(f);
-        return NULL;
-    }
-    /* one extra byte: the buffer is always NUL-terminated, so text files can be strchr'd */
-    uint8_t *b = malloc((size_t)sz + 1);
-    if (b) b[sz] = 0;
-    if (b && fread(b, 1, (size_t)sz, f) != (size_t)sz) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) *n = (size_t)sz;
-    return b;
+    char *b = NULL;
+    return pm_file_read_all(&b, n, path, 0, 0, NULL) == PM_OK ? (uint8_t *)b : NULL;
+}
+
+int pm_test_mkdtemp(char *dir, size_t cap, const char *prefix) {
+    if (snprintf(dir, cap, "/tmp/%s_XXXXXX", prefix) >= (int)cap) return -1;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+int pm_test_rmtree(const char *dir) {
+    char cmd[1200];
+    if (snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir) >= (int)sizeof cmd) return -1;
+    return system(cmd) == 0 ? 0 : -1;
 }
 
 void pm_put_le32(uint8_t *p, uint32_t v) {

@@ -47,6 +47,10 @@ int pm_fixture_path(char *out, size_t n, const char *curve, const char *circuit,
 /* The whole file at path in a malloc'd buffer of *n bytes plus a terminating NUL (not counted
  * in *n), so text files can be read as C strings; NULL if it cannot be read. */
 uint8_t *pm_test_slurp(const char *path, size_t *n);
+/* A fresh directory /tmp/<prefix>_XXXXXX written to dir (cap bytes): 0, or -1 (cmocka group
+ * setups); pm_test_rmtree removes it and everything below (group teardowns): 0, or -1. */
+int pm_test_mkdtemp(char *dir, size_t cap, const char *prefix);
+int pm_test_rmtree(const char *dir);
 /* Little-endian stores, for forging lying headers in hostile-input tests. */
 void pm_put_le32(uint8_t *p, uint32_t v);
 void pm_put_le64(uint8_t *p, uint64_t v);

@@ -118,7 +118,7 @@ pm_status pm_porep_record(r1cs_t *out, uint32_t *n_inputs, const pm_porep_shape 
 pm_status pm_porep_unsatisfied(pm_error *err, const pm_porep_shape *s, uint32_t row, uint32_t n_rows);
 /* Check w against the recorded system (a full pass over the matrices); PM_ERR_UNSATISFIED names the
  * first failing constraint as pm_porep_unsatisfied does. The provers check on their SpMV output
- * instead (groth16_prove_bellperson_start); this is for checking without proving. */
+ * instead (the start phase's eval, groth16/start.h); this is for checking without proving. */
 pm_status pm_porep_check(const r1cs_t *cs, const pm_porep_shape *s, const fr_t *w, size_t n_w,
                          pm_error *err);
 

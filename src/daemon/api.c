@@ -1,0 +1,428 @@
+/*
+ * api.c — the daemon's job and key endpoints: POST /v1/jobs and /v1/prove (the submit body),
+ * GET and DELETE /v1/jobs/{id}, POST /v1/keys/preload|evict (daemon.h, docs/engine.md).
+ */
+#include <limits.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon_internal.h"
+#include "kinds/kind.h"
+#include "util/base64.h"
+
+json_t *daemon_job_to_json(const pm_job_info *in) {
+    char id[32];
+    snprintf(id, sizeof id, "%" PRIu64, in->id);
+    json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}}", "id", id, "state",
+                          pm_job_state_name(in->state), "priority", pm_priority_name(in->priority), "key",
+                          in->key_path, "partitions", (int)in->n_partitions, "partitions_done",
+                          (int)in->partitions_done, "submitted_unix_ms", (json_int_t)in->submit_unix_ms,
+                          "timings_ms", "queue", in->t.queue_ms, "srs_load", in->t.srs_load_ms, "synthesis",
+                          in->t.synth_ms, "gpu", in->t.gpu_ms, "gpu_lock_wait", in->t.gpu_lock_wait_ms, "finalize",
+                          in->t.finalize_ms, "verify", in->t.verify_ms, "total", in->t.total_ms);
+    if (!j) return NULL;
+    json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)in->working_set_bytes));
+    if (in->kind[0]) json_object_set_new(j, "kind", json_string(in->kind));
+    if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
+    if (in->error.code != PM_OK) {
+        char buf[1200];
+        pm_error_format(&in->error, buf, sizeof buf);
+        json_object_set_new(j, "error", json_pack("{s:s,s:s}", "code", pm_status_name(in->error.code), "message", buf));
+    }
+    if (in->proofs) {
+        json_t *arr = json_array();
+        for (uint32_t p = 0; p < in->n_partitions; p++) {
+            json_error_t je;
+            json_t *pj = in->proofs[p] ? json_loads(in->proofs[p], 0, &je) : NULL;
+            json_array_append_new(arr, pj ? pj : json_null());
+        }
+        json_object_set_new(j, "proofs", arr);
+    }
+    return j;
+}
+
+
+int daemon_path_allowed(pm_daemon *d, const char *path) {
+    if (!d->cfg.paths_allow_prefix[0]) return 1;
+    char rp[PATH_MAX];
+    if (!realpath(path, rp)) return 1; /* let the loader report the missing file */
+    size_t n = strlen(d->cfg.paths_allow_prefix);
+    return strncmp(rp, d->cfg.paths_allow_prefix, n) == 0 && (rp[n] == '/' || rp[n] == 0 ||
+                                                              d->cfg.paths_allow_prefix[n - 1] == '/');
+}
+
+typedef struct {
+    pm_job_spec spec;
+    pm_input *inputs;
+    size_t n;
+    double wait_s;
+    int has_wait;
+} parsed_job;
+
+static void parsed_free(parsed_job *p) {
+    for (size_t i = 0; p->inputs && i < p->n; i++) free((uint8_t *)p->inputs[i].bytes);
+    free(p->inputs);
+}
+
+/* The input {"<name>": path} or {"<name>_b64": base64} (v: its value; b64: which) into *in; 0, or
+ * the 4xx sent and -1. */
+static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, json_t *v, int b64, const char *what,
+                       enum MHD_Result *ret) {
+    if (!json_is_string(v) || !json_string_length(v)) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "%s must be a non-empty string", what);
+        return -1;
+    }
+    if (!b64) {
+        in->kind = PM_INPUT_PATH;
+        in->path = json_string_value(v);
+        if (!daemon_path_allowed(d, in->path)) {
+            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s: %s is outside paths.allow_prefix", what, in->path);
+            return -1;
+        }
+        return 0;
+    }
+    uint8_t *bytes;
+    size_t len;
+    if (pm_base64_decode(&bytes, &len, json_string_value(v), json_string_length(v), PM_BASE64_PAD_OPTIONAL, NULL)) {
+        *ret = daemon_send_error(d, c, 400, "bad-base64", "%s is not valid base64", what);
+        return -1;
+    }
+    in->kind = PM_INPUT_BYTES;
+    in->bytes = bytes;
+    in->len = len;
+    return 0;
+}
+
+/* 1 when key is "<name>" (*b64 = 0) or "<name>_b64" (*b64 = 1) */
+static int is_input_key(const char *key, const char *name, int *b64) {
+    size_t n = strlen(name);
+    if (strncmp(key, name, n)) return 0;
+    if (!key[n]) return *b64 = 0, 1;
+    if (!strcmp(key + n, "_b64")) return *b64 = 1, 1;
+    return 0;
+}
+
+/* The name of kind's input that field key gives ("<name>" or "<name>_b64"): its input_name or
+ * one of its more_inputs; NULL when none. */
+static const char *input_of(const pm_kind *kind, const char *key, int *b64) {
+    if (is_input_key(key, kind->input_name, b64)) return kind->input_name;
+    for (const char *const *m = kind->more_inputs; m && *m; m++)
+        if (is_input_key(key, *m, b64)) return *m;
+    return NULL;
+}
+
+/* The kind whose input field key is ("<name>" or "<name>_b64"), or NULL. */
+static const pm_kind *foreign_input(const char *key) {
+    char base[64];
+    size_t n = strlen(key);
+    if (n > 4 && !strcmp(key + n - 4, "_b64") && n - 4 < sizeof base) {
+        memcpy(base, key, n - 4);
+        base[n - 4] = 0;
+        key = base;
+    }
+    return pm_kind_by_input_name(key);
+}
+
+/* Parse a submit body into p (pointers into root, which must outlive p). allow_wait: /v1/prove.
+ * The body names a proof kind ("kind", or the older "front_end"; default snarkjs: kinds/kind.h)
+ * and carries what that kind takes, by the kind's own input name, so that every kind has the same
+ * shapes and nothing here knows one:
+ *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
+ *    "priority", "label", "wait_s"}
+ * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
+ * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
+ * "randomness") the same way, at the top level or in "inputs", each named in the job's inputs.
+ * Returns 0, or sends the 4xx and returns -1 with *ret set. */
+static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int allow_wait, parsed_job *p,
+                     enum MHD_Result *ret) {
+    memset(p, 0, sizeof *p);
+    p->spec.priority = PM_PRIO_NORMAL;
+    if (!json_is_object(root)) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "the body must be a JSON object");
+        return -1;
+    }
+    /* the kind first: it says which input fields exist */
+    json_t *kv = json_object_get(root, "kind"), *fe = json_object_get(root, "front_end");
+    if ((kv && (!json_is_string(kv) || !json_string_length(kv))) || (fe && !json_is_string(fe))) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", kv ? "kind" : "front_end");
+        return -1;
+    }
+    const char *kname = kv ? json_string_value(kv) : fe ? json_string_value(fe) : "snarkjs";
+    const pm_kind *kind = pm_kind_find(kname);
+    if (!kind || (kv && fe && pm_kind_find(json_string_value(fe)) != kind)) {
+        char known[512];
+        *ret = daemon_send_error(d, c, 400, "bad-request", "kind '%.64s' is not one of: %s", kname,
+                                 pm_kind_names(known, sizeof known));
+        return -1;
+    }
+    p->spec.kind = kind->name;
+    if (kind->default_priority && pm_priority_parse(&p->spec.priority, kind->default_priority))
+        p->spec.priority = PM_PRIO_NORMAL; /* a kind's unknown name: normal */
+    const char *k;
+    json_t *v, *ins = NULL;
+    /* the inputs, in order: top-level fields first, then "inputs" */
+    typedef struct {
+        json_t *v;
+        int b64;
+        const char *name;
+        char what[96];
+    } field;
+    field *f = calloc(json_object_size(root) + 1, sizeof *f);
+    size_t nf = 0, n_main = 0, top_main = 0;
+    if (!f) {
+        *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+        return -1;
+    }
+    json_object_foreach(root, k, v) {
+        int b64 = 0;
+        const char *name;
+        const pm_kind *other;
+        if (!strcmp(k, "key") || !strcmp(k, "params_dir")) {
+            if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
+            const char *path = json_string_value(v);
+            if (!daemon_path_allowed(d, path)) {
+                *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is outside paths.allow_prefix", k, path);
+                goto fail;
+            }
+            if (k[0] == 'k') p->spec.key_path = path;
+            else p->spec.params_dir = path;
+        } else if (!strcmp(k, "priority")) {
+            if (!json_is_string(v) || pm_priority_parse(&p->spec.priority, json_string_value(v)) != 0) {
+                *ret = daemon_send_error(d, c, 400, "bad-request", "priority must be low, normal, high or critical");
+                goto fail;
+            }
+        } else if (!strcmp(k, "label")) {
+            if (!json_is_string(v)) goto bad_type;
+            p->spec.label = json_string_value(v);
+        } else if (!strcmp(k, "kind") || !strcmp(k, "front_end")) {
+            /* read above */
+        } else if (!strcmp(k, "inputs")) {
+            if (!json_is_array(v)) goto bad_type;
+            ins = v;
+        } else if ((name = input_of(kind, k, &b64))) {
+            if (name == kind->input_name && top_main++) {
+                *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or '%s_b64', not both", kind->input_name,
+                                         kind->input_name);
+                goto fail;
+            }
+            f[nf] = (field){.v = v, .b64 = b64, .name = name};
+            snprintf(f[nf].what, sizeof f[nf].what, "%s", k);
+            nf++;
+        } else if (allow_wait && !strcmp(k, "wait_s")) {
+            if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
+            p->wait_s = json_number_value(v);
+            p->has_wait = 1;
+        } else if ((other = foreign_input(k))) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "'%s' is an input of kind %s, not of %s (give \"kind\")",
+                                     k, other->name, kind->name);
+            goto fail;
+        } else {
+            *ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
+            goto fail;
+        }
+    }
+    if (!kind->key_path && p->spec.params_dir) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "a %s job names its 'key' (no 'params_dir')", kind->name);
+        goto fail;
+    }
+    if (!p->spec.key_path && !p->spec.params_dir) {
+        *ret = kind->key_path
+                   ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
+                                       kind->name, kind->input_name)
+                   : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
+        goto fail;
+    }
+    if (top_main && ins) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
+        goto fail;
+    }
+    size_t n_ins = ins ? json_array_size(ins) : 0;
+    if (n_ins) {
+        field *g = realloc(f, (nf + n_ins) * sizeof *f);
+        if (!g) {
+            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+            goto fail;
+        }
+        f = g;
+    }
+    for (size_t i = 0; i < n_ins; i++) {
+        json_t *in = json_array_get(ins, i);
+        const char *ik = json_is_object(in) && json_object_size(in) == 1 ? json_object_iter_key(json_object_iter(in))
+                                                                        : NULL;
+        int b64 = 0;
+        const char *name = ik ? input_of(kind, ik, &b64) : NULL;
+        if (!name) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
+                                     i, kind->input_name, kind->input_name);
+            goto fail;
+        }
+        f[nf] = (field){.v = json_object_iter_value(json_object_iter(in)), .b64 = b64, .name = name};
+        snprintf(f[nf].what, sizeof f[nf].what, "inputs[%zu].%s", i, ik);
+        nf++;
+    }
+    for (size_t i = 0; i < nf; i++) n_main += f[i].name == kind->input_name;
+    if (n_main == 0 || n_main > kind->max_inputs) {
+        *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
+                                 kind->max_inputs, kind->input_name);
+        goto fail;
+    }
+    p->inputs = calloc(nf, sizeof *p->inputs);
+    if (!p->inputs) {
+        *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+        goto fail;
+    }
+    p->n = nf;
+    for (size_t i = 0; i < nf; i++) {
+        if (parse_input(d, c, &p->inputs[i], f[i].v, f[i].b64, f[i].what, ret)) goto fail;
+        if (f[i].name != kind->input_name) p->inputs[i].name = f[i].name; /* the kind's static name */
+    }
+    p->spec.inputs = p->inputs;
+    p->spec.n_inputs = nf;
+    free(f);
+    return 0;
+bad_type:
+    *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", k);
+fail:
+    free(f);
+    parsed_free(p);
+    return -1;
+}
+
+json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+    json_error_t je;
+    json_t *root = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) *ret = daemon_send_error(d, c, 400, "bad-json", "body is not valid JSON: %s at byte %d", je.text, je.position);
+    return root;
+}
+
+
+enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int await) {
+    enum MHD_Result ret;
+    json_t *root = daemon_parse_body(d, c, rq, &ret);
+    if (!root) return ret;
+    parsed_job pj;
+    if (parse_job(d, c, root, await, &pj, &ret) != 0) {
+        json_decref(root);
+        return ret;
+    }
+    uint64_t id = 0;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = pm_engine_submit(d->engine, &pj.spec, &id, &err);
+    parsed_free(&pj);
+    json_decref(root);
+    if (st != PM_OK) return daemon_send_pm_error(d, c, &err); /* PM_ERR_BUSY (jobs.max): 503 busy */
+    daemon_log(d, LOG_DEBUG, "job %" PRIu64 " submitted (%zu partitions)", id, pj.n);
+    pm_job_info info;
+    double wait = pj.has_wait ? pj.wait_s : d->cfg.http_max_wait_s;
+    if (wait > atomic_load(&d->max_wait_s)) wait = atomic_load(&d->max_wait_s);
+    if (pm_engine_wait(d->engine, id, await ? (int64_t)(wait * 1000) : 0, &info) != PM_OK)
+        return daemon_send_error(d, c, 500, "internal", "job %" PRIu64 " vanished", id);
+    unsigned code = 202;
+    if (await) {
+        if (info.state == PM_JOB_DONE) code = 200;
+        else if (info.state == PM_JOB_FAILED) code = daemon_status_for(info.error.code);
+        else if (info.state == PM_JOB_CANCELLED) code = 409;
+    }
+    json_t *j = daemon_job_to_json(&info);
+    if (j && code >= 400 && info.error.code != PM_OK) {
+        /* failed prove: the error object at top level (as every error), the job beside it */
+        json_t *e = json_object_get(j, "error");
+        json_t *wrap = json_pack("{s:O,s:O}", "error", e, "job", j);
+        json_decref(j);
+        j = wrap;
+    }
+    pm_job_info_free(&info);
+    return daemon_send_json(d, c, code, j);
+}
+
+static int parse_id(const char *s, uint64_t *id) {
+    if (!*s) return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > UINT64_MAX / 10 - 1) return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    *id = v;
+    return 0;
+}
+
+enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *ids) {
+    uint64_t id;
+    if (parse_id(ids, &id) != 0) return daemon_send_error(d, c, 404, "not-found", "no job '%s'", ids);
+    if (!strcmp(method, "DELETE")) {
+        pm_job_state st;
+        if (pm_engine_cancel(d->engine, id, &st) != PM_OK) return daemon_send_error(d, c, 404, "not-found", "no job %s", ids);
+        return daemon_send_json(d, c, 200, json_pack("{s:s,s:s}", "id", ids, "state",
+                                              st == PM_JOB_RUNNING ? "cancelling" : pm_job_state_name(st)));
+    }
+    if (strcmp(method, "GET")) return daemon_send_error(d, c, 405, "method-not-allowed", "%s is not allowed here", method);
+    double wait = 0;
+    const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+    if (w) {
+        char *end;
+        wait = strtod(w, &end);
+        if (end == w || *end || wait < 0 || wait != wait)
+            return daemon_send_error(d, c, 400, "bad-request", "wait must be a number of seconds >= 0");
+        if (wait > atomic_load(&d->max_wait_s)) wait = atomic_load(&d->max_wait_s);
+    }
+    pm_job_info info;
+    if (pm_engine_wait(d->engine, id, (int64_t)(wait * 1000), &info) != PM_OK)
+        return daemon_send_error(d, c, 404, "not-found", "no job %s (unknown or expired)", ids);
+    json_t *j = daemon_job_to_json(&info);
+    pm_job_info_free(&info);
+    return daemon_send_json(d, c, 200, j);
+}
+
+enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int preload) {
+    enum MHD_Result ret;
+    json_t *root = daemon_parse_body(d, c, rq, &ret);
+    if (!root) return ret;
+    const char *k;
+    json_t *v;
+    json_object_foreach(root, k, v) if (strcmp(k, "key") && strcmp(k, "kind")) {
+        ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
+        json_decref(root);
+        return ret;
+    }
+    const char *path = json_string_value(json_object_get(root, "key"));
+    json_t *kv = json_object_get(root, "kind");
+    if (!json_is_object(root) || !path || !path[0] || (kv && !json_is_string(kv))) {
+        json_decref(root);
+        return daemon_send_error(d, c, 400, "bad-request", "body must be {\"key\": path[, \"kind\": name]}");
+    }
+    /* the key's proof kind (default: the engine's, snarkjs); evict without one drops any kind's */
+    const char *kind = NULL;
+    if (kv) {
+        const pm_kind *kk = pm_kind_find(json_string_value(kv));
+        if (!kk) {
+            char known[512];
+            ret = daemon_send_error(d, c, 400, "bad-request", "kind '%.64s' is not one of: %s", json_string_value(kv),
+                                    pm_kind_names(known, sizeof known));
+            json_decref(root);
+            return ret;
+        }
+        kind = kk->name;
+    }
+    if (!daemon_path_allowed(d, path)) {
+        ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is outside paths.allow_prefix", path);
+        json_decref(root);
+        return ret;
+    }
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = preload ? pm_engine_preload_key(d->engine, kind, path, &err)
+                           : pm_engine_evict_key(d->engine, kind, path, &err);
+    if (st != PM_OK) {
+        unsigned code = preload ? daemon_status_for(st) : st == PM_ERR_ARG ? 404 : 409;
+        char buf[1200];
+        pm_error_format(&err, buf, sizeof buf);
+        ret = daemon_send_error(d, c, code, preload ? pm_status_name(st) : st == PM_ERR_ARG ? "not-found" : "in-use", "%s", buf);
+    } else {
+        ret = daemon_send_json(d, c, 200, json_pack("{s:s,s:s}", "key", path, "state", preload ? "ready" : "evicted"));
+    }
+    json_decref(root);
+    return ret;
+}

@@ -1,0 +1,219 @@
+/*
+ * http.c — the HTTP side of the daemon: JSON and error responses, the request body as
+ * libmicrohttpd delivers it, and the listening sockets.
+ *
+ * Request flow: libmicrohttpd calls daemon_on_request several times per request: first with no data
+ * (a req_t is allocated and Content-Length checked against http.max_body_bytes, answering 413 at
+ * once when it is too large), then with body chunks (appended, or dropped once over the limit),
+ * then once more with *upload_data_size == 0: the request is complete and is routed
+ * (daemon_route). Each connection has its own thread, so a handler may block (long-poll) without
+ * stalling others.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon_internal.h"
+
+enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *text, const char *ctype) {
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", ctype);
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* Send j (reference stolen). */
+enum MHD_Result daemon_send_json(pm_daemon *d, struct MHD_Connection *c, unsigned code, json_t *j) {
+    char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
+    json_decref(j);
+    if (!s) {
+        s = strdup("{\"error\":{\"code\":\"out-of-memory\",\"message\":\"cannot build the response\"}}");
+        code = 500;
+        if (!s) return MHD_NO;
+    }
+    if (code >= 400) atomic_fetch_add(&d->http_errors, 1);
+    return daemon_send_text(c, code, s, "application/json");
+}
+
+enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsigned code, const char *ecode,
+                                  const char *fmt, ...) {
+    char msg[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    daemon_log(d, LOG_DEBUG, "-> %u %s: %s", code, ecode, msg);
+    return daemon_send_json(d, c, code, json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg));
+}
+
+/* HTTP status for an engine/backend error met while handling a request. */
+unsigned daemon_status_for(pm_status st) {
+    switch (st) {
+    case PM_ERR_ARG: return 400;
+    case PM_ERR_IO:
+    case PM_ERR_FORMAT:
+    case PM_ERR_ENCODING:
+    case PM_ERR_NOT_ON_CURVE:
+    case PM_ERR_NOT_IN_SUBGROUP:
+    case PM_ERR_CURVE:
+    case PM_ERR_MISMATCH:
+    case PM_ERR_UNSATISFIED: return 422;
+    case PM_ERR_NOMEM: return 507;
+    case PM_ERR_BUSY:
+    case PM_ERR_CANCELLED: return 503;
+    default: return 500;
+    }
+}
+
+enum MHD_Result daemon_send_pm_error(pm_daemon *d, struct MHD_Connection *c, const pm_error *err) {
+    char buf[1200];
+    pm_error_format(err, buf, sizeof buf);
+    return daemon_send_error(d, c, daemon_status_for(err->code), pm_status_name(err->code), "%s", buf);
+}
+
+enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+    pm_daemon *d = cls;
+    req_t *rq = *con_cls;
+    if (!rq) {
+        rq = calloc(1, sizeof *rq);
+        if (!rq) return MHD_NO;
+        *con_cls = rq;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > atomic_load(&d->max_body)) {
+            rq->too_big = 1;
+            rq->answered = 1;
+            return daemon_route(d, c, url, method, rq); /* answer now; MHD closes after the response */
+        }
+        return MHD_YES;
+    }
+    if (rq->answered) {
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (rq->too_big || rq->busy) return MHD_YES;
+        int over = rq->len + n > atomic_load(&d->max_body);
+        int busy = !over && atomic_fetch_add(&d->buffered, n) + n > d->cfg.http_max_buffered;
+        if (over || busy) {
+            if (busy) atomic_fetch_sub(&d->buffered, n);
+            atomic_fetch_sub(&d->buffered, rq->len);
+            rq->too_big = over;
+            rq->busy = busy;
+            free(rq->body);
+            rq->body = NULL;
+            rq->len = rq->cap = 0;
+            return MHD_YES;
+        }
+        if (rq->len + n + 1 > rq->cap) {
+            size_t nc = rq->cap ? rq->cap : 4096;
+            while (nc < rq->len + n + 1) nc *= 2;
+            char *nb = realloc(rq->body, nc);
+            if (!nb) {
+                atomic_fetch_sub(&d->buffered, n);
+                return MHD_NO;
+            }
+            rq->body = nb;
+            rq->cap = nc;
+        }
+        memcpy(rq->body + rq->len, upload, n);
+        rq->len += n;
+        rq->body[rq->len] = 0;
+        return MHD_YES;
+    }
+    rq->answered = 1;
+    enum MHD_Result r = daemon_route(d, c, url, method, rq);
+    /* The body has been parsed (handlers keep no pointer into it): give its bytes back to
+     * http.max_buffered_bytes now. Waiting for on_completed raced with the client: with a thread
+     * per connection, the client could read the response and send its next request before this
+     * connection's thread ran the completion callback, and be refused as busy. */
+    atomic_fetch_sub(&d->buffered, rq->len);
+    free(rq->body);
+    rq->body = NULL;
+    rq->len = rq->cap = 0;
+    return r;
+}
+
+void daemon_on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
+    pm_daemon *d = cls;
+    req_t *rq = *con_cls;
+    if (rq) {
+        atomic_fetch_sub(&d->buffered, rq->len);
+        free(rq->body);
+        free(rq);
+    }
+    *con_cls = NULL;
+}
+
+int daemon_open_tcp(const char *addr, unsigned *port_out, pm_error *err) {
+    char host[256];
+    const char *colon = strrchr(addr, ':');
+    if (!colon || colon == addr) {
+        pm_error_set(err, PM_ERR_ARG, "listen.tcp", PM_NO_OFFSET, "'%s' is not host:port", addr);
+        return -1;
+    }
+    snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+    int rc = getaddrinfo(host, colon + 1, &hints, &res);
+    if (rc) {
+        pm_error_set(err, PM_ERR_ARG, "listen.tcp", PM_NO_OFFSET, "'%s': %s", addr, gai_strerror(rc));
+        return -1;
+    }
+    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+        pm_error_set(err, PM_ERR_IO, "listen.tcp", PM_NO_OFFSET, "cannot listen on %s: %s", addr, strerror(errno));
+        if (fd >= 0) close(fd);
+        freeaddrinfo(res);
+        return -1;
+    }
+    freeaddrinfo(res);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    *port_out = 0;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+        *port_out = ss.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&ss)->sin_port)
+                                            : ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    return fd;
+}
+
+int daemon_open_unix(const char *path, pm_error *err) {
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof sa.sun_path) {
+        pm_error_set(err, PM_ERR_ARG, "listen.unix", PM_NO_OFFSET, "socket path too long");
+        return -1;
+    }
+    strcpy(sa.sun_path, path);
+    unlink(path); /* a stale socket from a crashed run */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 128) != 0) {
+        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot listen: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd) {
+    return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
+                            NULL, NULL, daemon_on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+                            d->cfg.http_max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)3600,
+                            MHD_OPTION_NOTIFY_COMPLETED, daemon_on_completed, d, MHD_OPTION_END);
+}

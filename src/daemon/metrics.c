@@ -1,0 +1,111 @@
+/*
+ * metrics.c — GET /v1/status (JSON) and GET /metrics (Prometheus text format 0.0.4) from the
+ * engine's status.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon_internal.h"
+#include "util/strbuf.h"
+
+json_t *daemon_status_json(pm_daemon *d) {
+    pm_engine_status st;
+    pm_engine_get_status(d->engine, &st);
+    json_t *keys = json_array();
+    static const char *kstate[] = {"reserved", "loading", "ready"};
+    for (size_t i = 0; i < st.n_keys; i++) {
+        pm_key_info *k = &st.keys[i];
+        json_array_append_new(keys, json_pack("{s:s,s:s,s:s,s:b,s:i,s:I,s:f,s:I,s:I}", "kind", k->kind, "path", k->path, "state",
+                                              kstate[k->state < 3 ? k->state : 0], "pinned", k->pinned, "refs",
+                                              (int)k->refs, "bytes", (json_int_t)k->bytes, "idle_s", k->idle_s,
+                                              "loads", (json_int_t)k->loads, "hits", (json_int_t)k->hits));
+    }
+    json_t *devs = json_array();
+    for (unsigned i = 0; i < st.n_devices; i++)
+        json_array_append_new(devs, json_pack("{s:i,s:b,s:f,s:i}", "id", st.devices[i], "in_kernel",
+                                              st.device_busy[i], "kernel_ms", st.device_kernel_ms[i], "workers",
+                                              (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1))));
+    json_t *j = json_pack(
+        "{s:s,s:f,s:{s:{s:i,s:i,s:i,s:i},s:i,s:I,s:I,s:I,s:I,s:I},s:{s:{s:i,s:i},s:{s:i,s:i},s:{s:i,s:i}},"
+        "s:{s:i,s:i,s:i},s:o,s:{s:I,s:I,s:I,s:I,s:I},s:o}",
+        "backend", d->backend.name, "uptime_s", st.uptime_s, "jobs", "queued", "low", st.queued[0], "normal",
+        st.queued[1], "high", st.queued[2], "critical", st.queued[3], "running", st.running, "submitted",
+        (json_int_t)st.submitted, "done", (json_int_t)st.done, "failed", (json_int_t)st.failed, "cancelled",
+        (json_int_t)st.cancelled, "verify_failures", (json_int_t)st.verify_failures, "workers", "synthesis", "busy",
+        st.synth_busy, "total", st.synth_total, "gpu", "busy", st.gpu_busy, "total", st.gpu_total, "finalize",
+        "busy", st.fin_busy, "total", st.fin_total, "queues", "synthesis", st.synth_queue, "gpu", st.gpu_queue,
+        "finalize", st.fin_queue, "devices", devs, "memory", "budget_bytes", (json_int_t)st.budget_bytes,
+        "reserved_bytes", (json_int_t)st.reserved_bytes, "reserved_peak_bytes", (json_int_t)st.reserved_peak_bytes,
+        "rss_bytes", (json_int_t)st.rss_bytes, "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
+    pm_engine_status_free(&st);
+    return j;
+}
+
+char *daemon_metrics_text(pm_daemon *d) {
+    pm_engine_status st;
+    pm_engine_get_status(d->engine, &st);
+    pm_strbuf b = {0};
+#define M(...) pm_sb_printf(&b, __VA_ARGS__)
+    M("# HELP proofmill_jobs_submitted_total Jobs accepted by the engine.\n# TYPE proofmill_jobs_submitted_total counter\n");
+    M("proofmill_jobs_submitted_total %" PRIu64 "\n", st.submitted);
+    M("# HELP proofmill_jobs_finished_total Jobs that reached a final state.\n# TYPE proofmill_jobs_finished_total counter\n");
+    M("proofmill_jobs_finished_total{state=\"done\"} %" PRIu64 "\n", st.done);
+    M("proofmill_jobs_finished_total{state=\"failed\"} %" PRIu64 "\n", st.failed);
+    M("proofmill_jobs_finished_total{state=\"cancelled\"} %" PRIu64 "\n", st.cancelled);
+    M("# HELP proofmill_verify_failures_total Assembled proofs that failed verification (engine errors).\n"
+      "# TYPE proofmill_verify_failures_total counter\nproofmill_verify_failures_total %" PRIu64 "\n",
+      st.verify_failures);
+    M("# HELP proofmill_jobs_queued Jobs waiting for admission.\n# TYPE proofmill_jobs_queued gauge\n");
+    static const char *pn[] = {"low", "normal", "high", "critical"};
+    for (int i = 0; i < 4; i++) M("proofmill_jobs_queued{priority=\"%s\"} %u\n", pn[i], st.queued[i]);
+    M("# HELP proofmill_jobs_running Jobs admitted and not finished.\n# TYPE proofmill_jobs_running gauge\n"
+      "proofmill_jobs_running %u\n", st.running);
+    M("# HELP proofmill_workers_busy Workers in a stage now.\n# TYPE proofmill_workers_busy gauge\n");
+    M("proofmill_workers_busy{pool=\"synthesis\"} %u\nproofmill_workers_busy{pool=\"gpu\"} %u\n"
+      "proofmill_workers_busy{pool=\"finalize\"} %u\n", st.synth_busy, st.gpu_busy, st.fin_busy);
+    M("# HELP proofmill_workers Workers per pool.\n# TYPE proofmill_workers gauge\n");
+    M("proofmill_workers{pool=\"synthesis\"} %u\nproofmill_workers{pool=\"gpu\"} %u\n"
+      "proofmill_workers{pool=\"finalize\"} %u\n", st.synth_total, st.gpu_total, st.fin_total);
+    M("# HELP proofmill_stage_queue_length Partitions waiting for a stage.\n# TYPE proofmill_stage_queue_length gauge\n");
+    M("proofmill_stage_queue_length{stage=\"synthesis\"} %u\nproofmill_stage_queue_length{stage=\"gpu\"} %u\n"
+      "proofmill_stage_queue_length{stage=\"finalize\"} %u\n", st.synth_queue, st.gpu_queue, st.fin_queue);
+    M("# HELP proofmill_stage_seconds_total Time spent per stage, summed over partitions.\n"
+      "# TYPE proofmill_stage_seconds_total counter\n");
+    M("proofmill_stage_seconds_total{stage=\"queue\"} %.6f\nproofmill_stage_seconds_total{stage=\"synthesis\"} %.6f\n"
+      "proofmill_stage_seconds_total{stage=\"gpu\"} %.6f\nproofmill_stage_seconds_total{stage=\"finalize\"} %.6f\n",
+      st.total_queue_ms / 1e3, st.total_synth_ms / 1e3, st.total_gpu_ms / 1e3, st.total_finalize_ms / 1e3);
+    M("# HELP proofmill_device_kernel_seconds_total Time a worker held the device's kernel lock.\n"
+      "# TYPE proofmill_device_kernel_seconds_total counter\n");
+    for (unsigned i = 0; i < st.n_devices; i++)
+        M("proofmill_device_kernel_seconds_total{device=\"%d\"} %.6f\n", st.devices[i], st.device_kernel_ms[i] / 1e3);
+    M("# HELP proofmill_memory_budget_bytes Engine memory budget.\n# TYPE proofmill_memory_budget_bytes gauge\n"
+      "proofmill_memory_budget_bytes %" PRIu64 "\n", st.budget_bytes);
+    M("# HELP proofmill_memory_reserved_bytes Bytes reserved by keys and jobs now.\n"
+      "# TYPE proofmill_memory_reserved_bytes gauge\nproofmill_memory_reserved_bytes %" PRIu64 "\n",
+      st.reserved_bytes);
+    M("# HELP proofmill_memory_reserved_peak_bytes Highest reservation since start.\n"
+      "# TYPE proofmill_memory_reserved_peak_bytes gauge\nproofmill_memory_reserved_peak_bytes %" PRIu64 "\n",
+      st.reserved_peak_bytes);
+    M("# HELP proofmill_process_resident_bytes Resident set size (/proc/self/status VmRSS).\n"
+      "# TYPE proofmill_process_resident_bytes gauge\nproofmill_process_resident_bytes %" PRIu64 "\n", st.rss_bytes);
+    M("# HELP proofmill_process_resident_peak_bytes Peak resident set size (VmHWM).\n"
+      "# TYPE proofmill_process_resident_peak_bytes gauge\nproofmill_process_resident_peak_bytes %" PRIu64 "\n",
+      st.rss_peak_bytes);
+    uint64_t kb = 0;
+    for (size_t i = 0; i < st.n_keys; i++) kb += st.keys[i].bytes;
+    M("# HELP proofmill_keys_cached Proving keys in the SRS cache.\n# TYPE proofmill_keys_cached gauge\n"
+      "proofmill_keys_cached %zu\n", st.n_keys);
+    M("# HELP proofmill_keys_bytes Bytes charged for cached keys.\n# TYPE proofmill_keys_bytes gauge\n"
+      "proofmill_keys_bytes %" PRIu64 "\n", kb);
+    M("# HELP proofmill_http_requests_total HTTP requests answered.\n# TYPE proofmill_http_requests_total counter\n"
+      "proofmill_http_requests_total %llu\n", (unsigned long long)atomic_load(&d->http_requests));
+    M("# HELP proofmill_http_errors_total HTTP answers with status >= 400.\n# TYPE proofmill_http_errors_total counter\n"
+      "proofmill_http_errors_total %llu\n", (unsigned long long)atomic_load(&d->http_errors));
+    M("# HELP proofmill_uptime_seconds Seconds since the engine started.\n# TYPE proofmill_uptime_seconds gauge\n"
+      "proofmill_uptime_seconds %.3f\n", st.uptime_s);
+#undef M
+    pm_engine_status_free(&st);
+    return pm_sb_take(&b);
+}

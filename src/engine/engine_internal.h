@@ -1,0 +1,196 @@
+/*
+ * engine_internal.h — the engine's private structs and the functions its files share (engine.c:
+ * jobs, queues, workers, the public API; srs_cache.c: the SRS cache and the memory budget;
+ * trace.c: the trace ring). Not a public API: nothing outside src/engine includes it.
+ * Locking: "(lock held)" means the engine mutex e->mu; the trace ring has its own mutex.
+ */
+#ifndef PROOFMILL_ENGINE_INTERNAL_H
+#define PROOFMILL_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+static inline char *engine_strdup(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+enum { KEY_EMPTY = 0, KEY_LOADING = 1, KEY_READY = 2, KEY_FAILED = 3 };
+
+typedef struct keyent {
+    struct keyent *next;
+    char kind[32]; /* the key's proof kind ("" for a backend without kinds) */
+    char *path;
+    int state;
+    void *key;
+    uint64_t bytes; /* charged to the budget */
+    unsigned refs;
+    int pinned;
+    int64_t last_used_us;
+    uint64_t loads, hits;
+    pm_error err; /* KEY_FAILED */
+} keyent;
+
+enum { PART_WAIT = 0, PART_SYNTH_Q, PART_SYNTH, PART_GPU_Q, PART_GPU, PART_FIN_Q, PART_FIN, PART_DONE,
+       PART_DROPPED };
+
+typedef struct {
+    int stage;
+    void *prepared, *pending, *proof;
+    uint64_t reserved; /* bytes of this partition still charged to the budget */
+} part_t;
+
+typedef struct job {
+    struct job *next; /* registry list */
+    uint64_t id, seq;
+    pm_priority prio;
+    pm_job_state state;
+    char label[128];
+    char kind[32];
+    char *key_path;
+    pm_input *inputs;
+    size_t n_inputs;
+    pm_job_plan plan;
+    part_t *parts;
+    uint32_t n_accounted; /* partitions DONE or DROPPED */
+    uint32_t n_finalized;
+    int cancel, failed;
+    int assembling; /* the assembler owns the partitions' proofs now */
+    pm_error err;
+    keyent *key;
+    uint64_t reserved_other; /* inline input bytes, charged while admitted */
+    int64_t t_submit, t_first, t_done;
+    int64_t submit_unix_ms;
+    int64_t srs_load_us, synth_us, gpu_us, lock_wait_us, fin_us, verify_us;
+    char **proof_json;
+} job;
+
+/* work item in a stage queue */
+typedef struct {
+    job *j;
+    uint32_t part;
+} item_t;
+
+typedef struct {
+    item_t *v;
+    size_t n, cap;
+} queue_t;
+
+typedef struct {
+    int id;
+    pthread_mutex_t lock; /* the kernel-region interlock */
+    atomic_int busy;
+    atomic_llong kernel_us;
+} device_t;
+
+struct pm_gpu_slot {
+    pm_engine *e;
+    device_t *dev;
+    unsigned tid;
+    int inside;
+    int64_t t_req, t_enter;
+    int64_t wait_us; /* accumulated lock wait for the current partition */
+    uint64_t job_id;
+    uint32_t part;
+};
+
+enum { ST_SRS = 0, ST_SYNTH, ST_GPU, ST_KERNEL, ST_FIN, ST_VERIFY, ST_N };
+
+typedef struct {
+    int64_t t0, t1;
+    uint64_t job;
+    uint32_t part;
+    uint16_t tid;
+    uint8_t stage;
+} trace_ev;
+
+typedef enum { W_SYNTH, W_GPU, W_FIN } wkind;
+typedef struct {
+    pm_engine *e;
+    wkind kind;
+    unsigned index; /* within its kind */
+    unsigned tid;   /* trace row */
+    device_t *dev;
+    pthread_t th;
+    int started;
+    char name[32];
+} worker_t;
+
+struct pm_engine {
+    pm_engine_config cfg;
+    pm_backend be;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_synth, cv_gpu, cv_fin, cv_done, cv_keys, cv_house, cv_notify;
+    int stop;
+    int closing; /* pm_engine_close: no new jobs, waiters return at once */
+
+    job *jobs; /* registry: all live jobs */
+    uint64_t next_id, next_seq;
+    queue_t pending, q_synth, q_gpu, q_fin;
+    unsigned n_running;
+    unsigned synth_inflight; /* permits held: synthesizing + waiting in q_gpu */
+
+    keyent *keys;
+
+    uint64_t budget, reserved, reserved_peak;
+
+    /* counters */
+    uint64_t submitted, n_done, n_failed, n_cancelled, verify_failures;
+    unsigned synth_busy, gpu_busy, fin_busy;
+    int64_t tot_synth_us, tot_gpu_us, tot_fin_us, tot_queue_us;
+
+    device_t *devs;
+    worker_t *workers;
+    unsigned n_workers;
+    pthread_t house, notifier;
+    int house_started, notifier_started;
+    struct done_note *notes; /* completions not yet passed to on_complete */
+    size_t n_notes, cap_notes;
+    int64_t t_start;
+
+    pthread_mutex_t trace_mu;
+    trace_ev *trace;
+    size_t trace_n, trace_head; /* ring */
+};
+
+typedef struct done_note {
+    uint64_t id;
+    pm_job_state st;
+} done_note;
+
+/* ---- trace.c ---- */
+/* Record one stage of (job, partition) on trace row tid, [t0, t1] in pm_now_us time; a no-op when
+ * tracing is off; the oldest event is dropped when the ring is full. */
+void engine_trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint32_t part, int64_t t0, int64_t t1);
+
+/* ---- srs_cache.c (lock held unless said) ---- */
+void engine_budget_charge(pm_engine *e, uint64_t bytes);
+void engine_budget_release(pm_engine *e, uint64_t bytes);
+/* the entry of (kind, path); kind NULL matches any kind */
+keyent *engine_key_find(pm_engine *e, const char *kind, const char *path);
+/* a new, empty entry of `bytes` charged to the budget, linked first; NULL when out of memory */
+keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_t bytes);
+/* unlink k, release its bytes, free its key through the backend */
+void engine_key_unlink_free(pm_engine *e, keyent *k);
+/* Evict idle, unpinned, ready keys other than keep (LRU first) until need more bytes fit; 1 if
+ * they fit. */
+int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep);
+void engine_key_unref(pm_engine *e, keyent *k);
+/* Block until k is loaded (loading it here if nobody else is); lock NOT held on entry and exit.
+ * *waited_us = time spent loading or waiting. */
+pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid, int64_t *waited_us,
+                            pm_error *err);
+
+/* ---- engine.c ---- */
+/* Admit queued jobs in order while the head fits the budget (lock held). */
+void engine_admit_locked(pm_engine *e);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * key.h — a Groth16 proving key as the start phase (start.h) and the assembly see it, for both key
+ * conventions proofmill proves with:
+ *
+ *   GROTH16_SNARKJS     a snarkjs .zkey (zkey.h): a, b evaluated from the zkey's section 4 on the
+ *                       N-domain; H on the odd 2N coset (ntt_snarkjs_h; roots of 5); the four G1
+ *                       MSMs over A, B1 (all n_vars wires), C (wires after the public ones) and H
+ *                       (N points); the G2 MSM over all wires.
+ *   GROTH16_BELLPERSON  a bellperson parameter set (params.h) and the circuit's recorded rows
+ *                       (r1cs.h): a, b, c by SpMV on the rows, then one row per input (A = w_i),
+ *                       zero padded to m = 2^k; H = iNTT, coset NTT with g = 7, (ab − c)/Z,
+ *                       coset iNTT (roots of 7), m − 1 coefficients; the A and B bases hold only
+ *                       the inputs and the aux wires with a nonzero coefficient in A (B) (the
+ *                       densities, computed here once); L over the aux wires.
+ *
+ * Both then assemble the same way (Groth 2016 §3.2): A = alpha + sum_A + r delta1,
+ * B = beta2 + sum_B2 + s delta2 (and B1 in G1), C = sum_C + sum_H + s A + r B1 − r s delta1.
+ *
+ * The view borrows the key's arrays (the zkey_t / bp_params_t and r1cs_t must outlive it) and
+ * owns: the NTT domain (unless one was lent), the bellperson density marks, and the device-resident
+ * copies made by a GPU operations table (start.h), one slot per device, freed by groth16_key_free
+ * through the table's dev_free. Read-only once made, so it may be shared by concurrent proofs;
+ * the device slots are written only by the GPU table, inside that device's kernel region (one
+ * writer per device at a time).
+ */
+#ifndef PROOFMILL_GROTH16_KEY_H
+#define PROOFMILL_GROTH16_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "groth16/params.h"
+#include "groth16/proof.h"
+#include "groth16/zkey.h"
+#include "ntt/ntt.h"
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { GROTH16_SNARKJS = 0, GROTH16_BELLPERSON = 1 } groth16_convention;
+
+/* The G1 bases of the four start-phase MSMs. GROTH16_BASE_C is snarkjs's C (zkey section 8) or
+ * bellperson's L (one point per aux wire); both pair with the wires after the inputs. */
+typedef enum { GROTH16_BASE_A = 0, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_BASE_H, GROTH16_N_BASES } groth16_base;
+
+#define GROTH16_MAX_DEVICES 64
+
+typedef struct groth16_key {
+    groth16_convention conv;
+    const g1_affine_t *base[GROTH16_N_BASES]; /* affine, Montgomery */
+    size_t n_base[GROTH16_N_BASES];           /* points of each (= the MSM's length) */
+    const g2_affine_t *b2;                    /* the B query in G2 */
+    size_t n_b2;
+    g1_affine_t alpha1, beta1, delta1;
+    g2_affine_t beta2, delta2;
+    groth16_vk_t vk;         /* the verifying key inside the proving key (ic borrowed: never
+                                groth16_vk_free it): the self-check of groth16_finalize */
+    size_t n_vars;           /* witness length (wires, ONE included) */
+    size_t n_public;         /* public inputs, ONE not counted */
+    unsigned log_domain;
+    size_t domain;           /* N (snarkjs) or m (bellperson): a, b, c and H have this length */
+    const zkey_t *zk;        /* snarkjs: the matrices of section 4 */
+    const r1cs_t *cs;        /* bellperson: the circuit's rows (input rows not included) */
+    uint8_t *dense_a, *dense_b; /* bellperson: n_vars marks each, 1 = wire has an A (B) base */
+    const ntt_domain_t *dom; /* the CPU NTT domain of size `domain` (own_dom, or lent) */
+    ntt_domain_t own_dom;
+    void *dev[GROTH16_MAX_DEVICES];          /* device-resident copies (GPU table), by device */
+    void (*dev_free)(void *dev_state, int device);
+} groth16_key;
+
+/* The view of a snarkjs zkey. dom: a domain of size zk->domain_size built with NTT_ROOTS_SNARKJS
+ * to borrow, or NULL: with_domain = 1 builds one (owned), 0 leaves none (for callers that only
+ * assemble, e.g. groth16_pending_init). Errors: PM_ERR_ARG (a lent domain of another size),
+ * PM_ERR_NOMEM. On error *k is zeroed. */
+pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_domain_t *dom, int with_domain,
+                                pm_error *err);
+/* The view of bellperson parameters p for the circuit cs (its rows; bellperson's input rows are
+ * added by the start phase). Checks, naming "params": IC = the inputs (ONE + public), L = the aux
+ * wires, H = m − 1 for m = 2^k >= rows + inputs, and that the A, B1 and B2 bases are exactly the
+ * densities of cs (inputs dense in A) — PM_ERR_MISMATCH otherwise. Builds the domain (roots of 7)
+ * and the density marks (one pass over the A and B terms). Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM,
+ * the NTT layer's. On error *k is zeroed. */
+pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err);
+/* Release what the view owns (domain, marks, device copies) and zero it. Safe on a zeroed view. */
+void groth16_key_free(groth16_key *k);
+
+/* Bytes the view owns beyond the borrowed key (domain tables, density marks), for memory budgets. */
+uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t domain);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

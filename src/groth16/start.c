@@ -1,0 +1,304 @@
+/*
+ * start.c — the Groth16 start phase and the assembly, once, over a table of operations (start.h).
+ */
+#include "groth16/start.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16/verifier.h"
+#include "msm/msm.h"
+#include "util/clock.h"
+#include "util/parallel.h"
+
+/* the operation `f` of x's table, or the CPU table's when x's has none */
+#define OP(x, f) ((x)->ops && (x)->ops->f ? (x)->ops->f : groth16_ops_cpu.f)
+
+static size_t max_msm_bytes(const groth16_key *k, unsigned threads) {
+    size_t m = 0;
+    for (int b = 0; b < GROTH16_N_BASES; b++) {
+        size_t s = msm_g1_scratch_size(k->n_base[b], threads);
+        if (s > m) m = s;
+    }
+    return m;
+}
+
+size_t groth16_key_start_scratch_size(const groth16_key *k, unsigned threads) {
+    return 3 * k->domain * sizeof(fr_t) + max_msm_bytes(k, threads);
+}
+
+size_t groth16_key_finalize_scratch_size(const groth16_key *k, unsigned threads) {
+    return msm_g2_scratch_size(k->n_b2, threads);
+}
+
+size_t groth16_key_pending_bytes(const groth16_key *k) {
+    return (k->conv == GROTH16_BELLPERSON ? 3 : 1) * k->n_vars * sizeof(fr_t);
+}
+
+void groth16_pending_free(groth16_pending_t *p) {
+    if (!p) return;
+    uint32_t first_bad = p->first_bad;
+    free(p->w_plain);
+    free(p->sa);
+    free(p->sb);
+    if (p->own_work) free(p->work);
+    if (p->owned_key) {
+        groth16_key_free(p->owned_key);
+        free(p->owned_key);
+    }
+    memset(p, 0, sizeof *p);
+    p->first_bad = first_bad;
+}
+
+pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n,
+                                   const groth16_prove_opts_t *opts, pm_error *err) {
+    memset(p, 0, sizeof *p);
+    p->first_bad = UINT32_MAX;
+    p->key = k;
+    const char *wname = opts && opts->wtns_name ? opts->wtns_name : "witness";
+    snprintf(p->wtns_name, sizeof p->wtns_name, "%s", wname);
+    p->threads = opts ? opts->threads : 0;
+    p->skip_self_check = opts ? opts->skip_self_check : 0;
+    g1_jac_set_infinity(&p->sum_a);
+    g1_jac_set_infinity(&p->sum_b1);
+    g1_jac_set_infinity(&p->sum_c);
+    pm_status st = PM_OK;
+    if (n != k->n_vars) {
+        st = k->conv == GROTH16_SNARKJS
+                 ? pm_error_set(err, PM_ERR_MISMATCH, wname, PM_NO_OFFSET,
+                                "witness has %zu values, zkey expects nVars = %zu (a witness for another circuit?)",
+                                n, k->n_vars)
+                 : pm_error_set(err, PM_ERR_MISMATCH, wname, PM_NO_OFFSET,
+                                "witness has %zu values, r1cs has %zu wires", n, k->n_vars);
+        goto fail;
+    }
+    if (k->conv == GROTH16_BELLPERSON && (n == 0 || !fr_is_one(&w[0]))) {
+        st = pm_error_set(err, PM_ERR_UNSATISFIED, wname, PM_NO_OFFSET,
+                          "wire 0 is not 1 (not a witness for this circuit?)");
+        goto fail;
+    }
+    p->w_plain = malloc((n ? n : 1) * sizeof *p->w_plain);
+    if (!p->w_plain) {
+        st = pm_error_set(err, PM_ERR_NOMEM, wname, PM_NO_OFFSET, "out of memory");
+        goto fail;
+    }
+    fr_t *wp = p->w_plain;
+    PM_OMP(parallel for schedule(static))
+    for (size_t i = 0; i < n; i++) fr_from_mont(&wp[i], &w[i]);
+    p->n_vars = n;
+    p->b2 = p->w_plain;
+    p->n_b2 = n;
+    if (k->conv == GROTH16_BELLPERSON) { /* the scalars of the compacted A and B bases */
+        p->sa = malloc((k->n_base[GROTH16_BASE_A] ? k->n_base[GROTH16_BASE_A] : 1) * sizeof(fr_t));
+        p->sb = malloc((k->n_b2 ? k->n_b2 : 1) * sizeof(fr_t));
+        if (!p->sa || !p->sb) {
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "compacted scalars (%zu wires)", n);
+            goto fail;
+        }
+        size_t ka = 0, kb = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (k->dense_a[i]) p->sa[ka++] = wp[i];
+            if (k->dense_b[i]) p->sb[kb++] = wp[i];
+        }
+        p->b2 = p->sb;
+        p->n_b2 = kb;
+    }
+    if (opts && opts->scratch) {
+        size_t need = groth16_key_start_scratch_size(k, p->threads);
+        if (opts->scratch_size < need) {
+            st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                              "scratch of %zu bytes is smaller than groth16_start_scratch_size = %zu",
+                              opts->scratch_size, need);
+            goto fail;
+        }
+        p->work = opts->scratch;
+        p->msm_scratch = (char *)opts->scratch + 3 * k->domain * sizeof(fr_t);
+        p->msm_scratch_size = opts->scratch_size - 3 * k->domain * sizeof(fr_t);
+    }
+    return PM_OK;
+fail:
+    groth16_pending_free(p);
+    return st;
+}
+
+pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err) {
+    const groth16_key *k = p->key;
+    if (!k || !p->w_plain)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_eval: handle was not initialised");
+    double t0 = pm_now_s();
+    if (!p->work) {
+        p->work = malloc(3 * k->domain * sizeof(fr_t));
+        if (!p->work) {
+            groth16_pending_free(p);
+            return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
+                                "out of memory for a, b, c (%zu bytes)", 3 * k->domain * sizeof(fr_t));
+        }
+        p->own_work = 1;
+    }
+    pm_status st = OP(x, eval)(x, p, w, n, err);
+    p->t.eval_ab = pm_now_s() - t0;
+    if (st) {
+        groth16_pending_free(p);
+        return st;
+    }
+    p->evaluated = 1;
+    return PM_OK;
+}
+
+/* Re-label an error from a lower layer that did not know what it was computing. */
+static pm_status msm_fail(pm_status st, const char *what, pm_error *err) {
+    if (st == PM_ERR_GPU || st == PM_ERR_NOMEM) return st; /* the GPU's message names the call */
+    return pm_error_set(err, st, "", PM_NO_OFFSET, "%s MSM failed (%s)", what, pm_status_name(st));
+}
+
+pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err) {
+    const groth16_key *k = p->key;
+    if (!k || !p->evaluated)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_finish: nothing evaluated");
+    static const char *const names[2][GROTH16_N_BASES] = {
+        {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
+    double t0 = pm_now_s();
+    groth16_scalars h = {0};
+    pm_status st = k->conv == GROTH16_SNARKJS ? OP(x, h_snarkjs)(x, p, &h, err) : OP(x, h_bellperson)(x, p, &h, err);
+    double t1 = pm_now_s();
+    p->t.h = t1 - t0;
+    const size_t n_pub1 = k->n_public + 1;
+    const groth16_scalars s[GROTH16_N_BASES] = {
+        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sa, NULL},
+        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sb, NULL},
+        {p->w_plain + n_pub1, NULL}, /* the wires after ONE and the public inputs */
+        h};
+    g1_jac_t r[GROTH16_N_BASES];
+    double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
+    for (int b = 0; !st && b < GROTH16_N_BASES; b++) {
+        double a = pm_now_s();
+        st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
+        if (st) msm_fail(st, names[k->conv][b], err);
+        *tm[b] = pm_now_s() - a;
+    }
+    if (p->own_work) free(p->work);
+    p->work = NULL;
+    p->own_work = 0;
+    p->evaluated = 0;
+    if (st) {
+        groth16_pending_free(p);
+        return st;
+    }
+    p->sum_a = r[GROTH16_BASE_A];
+    p->sum_b1 = r[GROTH16_BASE_B1];
+    g1_jac_add(&p->sum_c, &r[GROTH16_BASE_C], &r[GROTH16_BASE_H]);
+    if (k->conv == GROTH16_BELLPERSON) { /* A's scalars are not needed after start */
+        free(p->sa);
+        p->sa = NULL;
+    }
+    return PM_OK;
+}
+
+pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n, const groth16_exec *x,
+                        const groth16_prove_opts_t *opts, pm_error *err) {
+    double t0 = pm_now_s();
+    pm_status st = groth16_pending_init_key(p, k, w, n, opts, err);
+    if (st) return st;
+    k = p->key;
+    if (k->conv == GROTH16_SNARKJS && opts && opts->r1cs) {
+        const char *rname = opts->r1cs_name ? opts->r1cs_name : "r1cs";
+        if ((st = zkey_check_r1cs(k->zk, opts->r1cs, rname, err))) goto fail;
+        st = r1cs_check_satisfied(NULL, opts->r1cs, w, n, err);
+        if (st == PM_ERR_UNSATISFIED) {
+            /* name the witness (what is wrong), keep r1cs's wording of the constraint */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err ? err->msg : "not satisfied");
+            pm_error_set(err, st, p->wtns_name, PM_NO_OFFSET, "%s (checked against %s)", msg, rname);
+        }
+        if (st) goto fail;
+    }
+    p->t.check = pm_now_s() - t0;
+    if ((st = groth16_start_eval(p, w, n, x, err))) return st;
+    return groth16_start_finish(p, x, err);
+fail:
+    groth16_pending_free(p);
+    return st;
+}
+
+pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const fr_t *r, const fr_t *s,
+                           pm_error *err) {
+    const groth16_key *k = p->key;
+    memset(proof, 0, sizeof *proof);
+    if (!k || !p->w_plain)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_prove_finalize: handle was not started");
+    double t0 = pm_now_s();
+    g2_jac_t sum_b2;
+    pm_status st;
+    if (p->finalize_scratch) {
+        size_t need = groth16_key_finalize_scratch_size(k, p->threads);
+        if (p->finalize_scratch_size < need)
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                                "finalize scratch of %zu bytes is smaller than groth16_finalize_scratch_size = %zu",
+                                p->finalize_scratch_size, need);
+        st = msm_g2_vartime_with_scratch(&sum_b2, k->b2, p->b2, p->n_b2, p->threads, p->finalize_scratch,
+                                         p->finalize_scratch_size);
+    } else {
+        st = msm_g2_vartime(&sum_b2, k->b2, p->b2, p->n_b2, p->threads);
+    }
+    if (st) return msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
+    double t1 = pm_now_s();
+    p->t.msm_b2 = t1 - t0;
+
+    g1_jac_t A, B1, C, t, delta1;
+    g2_jac_t B, t2, delta2;
+    fr_t rs;
+    g1_jac_from_affine(&delta1, &k->delta1);
+    g2_jac_from_affine(&delta2, &k->delta2);
+    /* A = alpha_1 + sum_a + r delta_1 */
+    g1_jac_add_affine(&A, &p->sum_a, &k->alpha1);
+    g1_jac_mul_fr(&t, &delta1, r);
+    g1_jac_add(&A, &A, &t);
+    /* B = beta_2 + sum_b2 + s delta_2 (G2), B1 = beta_1 + sum_b1 + s delta_1 (G1) */
+    g2_jac_add_affine(&B, &sum_b2, &k->beta2);
+    g2_jac_mul_fr(&t2, &delta2, s);
+    g2_jac_add(&B, &B, &t2);
+    g1_jac_add_affine(&B1, &p->sum_b1, &k->beta1);
+    g1_jac_mul_fr(&t, &delta1, s);
+    g1_jac_add(&B1, &B1, &t);
+    /* C = sum_c + s A + r B1 - r s delta_1 */
+    fr_mul(&rs, r, s);
+    C = p->sum_c;
+    g1_jac_mul_fr(&t, &A, s);
+    g1_jac_add(&C, &C, &t);
+    g1_jac_mul_fr(&t, &B1, r);
+    g1_jac_add(&C, &C, &t);
+    g1_jac_mul_fr(&t, &delta1, &rs);
+    g1_jac_neg(&t, &t);
+    g1_jac_add(&C, &C, &t);
+    g1_jac_to_affine(&proof->a, &A);
+    g2_jac_to_affine(&proof->b, &B);
+    g1_jac_to_affine(&proof->c, &C);
+    double t3 = pm_now_s();
+    p->t.assemble = t3 - t1;
+
+    if (!p->skip_self_check) {
+        const size_t np = k->n_public;
+        fr_t *x = malloc((np ? np : 1) * sizeof *x);
+        if (!x) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+        for (size_t i = 0; i < np; i++) fr_to_mont(&x[i], &p->w_plain[1 + i]);
+        int valid = 0;
+        pm_error verr;
+        pm_error_clear(&verr);
+        st = groth16_verify(&valid, &k->vk, x, np, proof, NULL, NULL, &verr);
+        free(x);
+        p->t.self_check = pm_now_s() - t3;
+        if (st) {
+            memset(proof, 0, sizeof *proof);
+            return pm_error_set(err, st, "", PM_NO_OFFSET, "self-check failed: %s", verr.msg);
+        }
+        if (!valid) {
+            memset(proof, 0, sizeof *proof);
+            return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
+                                "the witness does not satisfy the circuit: the proof made from it fails "
+                                "verification (%s); give the circuit's .r1cs to name the failing constraint",
+                                verr.msg);
+        }
+    }
+    return PM_OK;
+}

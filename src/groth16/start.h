@@ -1,0 +1,208 @@
+/*
+ * start.h — THE Groth16 start phase (witness -> a, b, c -> H -> the four G1 MSMs) and THE assembly
+ * (G2 MSM, blinding, A, B, C), written once for both key conventions (key.h) over a small table of
+ * operations that says where each step runs:
+ *
+ *   eval          a = A·w, b = B·w (bellperson also c = C·w) on the key's domain   (SpMV)
+ *   h_snarkjs     the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
+ *   h_bellperson  bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (4 NTTs + 3 iNTTs)
+ *   msm_g1        one G1 MSM against one of the key's four bases (resident where the table runs)
+ *
+ * groth16_ops_cpu runs every step on the CPU (msm/, ntt/, r1cs/). The GPU table (groth16_ops_gpu,
+ * start_gpu.c, built with CUDA) fills the steps gpu/ has kernels for today (h_snarkjs: gpu_snarkjs_h,
+ * msm_g1: gpu_msm_g1 on bases uploaded once per key and device) and leaves the others NULL: a NULL
+ * entry means "the CPU table's entry", per operation. Adding a GPU operation = writing one function
+ * in start_gpu.c and setting it in the table; nothing here changes. Proofs are bit-identical whatever
+ * runs where (every step is exact arithmetic on the same inputs; affine points are unique).
+ *
+ * Use (errors elided):
+ *     groth16_key k;  groth16_key_from_zkey(&k, &zk, NULL, 1, &err);   // or _from_params
+ *     groth16_exec x = {.ops = &groth16_ops_cpu, .threads = 2};          // or the GPU table, .device
+ *     groth16_pending_t p;
+ *     groth16_start(&p, &k, w, n, &x, &opts, &err);       // = pending_init + start_eval + start_finish
+ *     groth16_finalize(&proof, &p, &r, &s, &err);          // G2 MSM, assembly, optional self-check
+ *     groth16_pending_free(&p);  groth16_key_free(&k);
+ * A pipeline may run the three parts of groth16_start on different threads (the engine evaluates in
+ * its synthesis pool and runs start_finish inside a device's kernel region).
+ *
+ * Memory: start needs 3 · domain fr_t (a | b | c) and the largest G1 MSM's scratch
+ * (groth16_key_start_scratch_size), caller-owned when given (opts.scratch) or allocated inside and
+ * freed when start_finish returns; the handle keeps the plain witness (n_vars fr_t) and, for
+ * bellperson, the compacted A and B scalars, until groth16_pending_free.
+ * Threads: the CPU MSMs use x->threads POSIX threads (0 = all cores); SpMV and NTTs the OpenMP team.
+ */
+#ifndef PROOFMILL_GROTH16_START_H
+#define PROOFMILL_GROTH16_START_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "field/fr.h"
+#include "groth16/key.h"
+#include "groth16/proof.h"
+#include "r1cs/r1cs.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Seconds spent per stage (wall clock, util/clock.h). Zero for stages not run. */
+typedef struct {
+    double check;      /* witness checks (+ the optional r1cs constraint check, snarkjs) */
+    double eval_ab;    /* eval: a, b (and c) on the domain (snarkjs section 4; bellperson SpMV + row check) */
+    double h;          /* the H phase */
+    double msm_a;      /* G1 MSM over the A base */
+    double msm_b1;     /* G1 MSM over the B1 base */
+    double msm_c;      /* G1 MSM over C (snarkjs section 8) / L (bellperson) */
+    double msm_h;      /* G1 MSM over H */
+    double msm_b2;     /* G2 MSM over B2 — in finalize */
+    double assemble;   /* r/s terms, additions, normalisation to affine — in finalize */
+    double self_check; /* pairing check of the result — in finalize */
+} groth16_timings_t;
+
+/* Options of a start; a zeroed struct is the default. */
+typedef struct {
+    unsigned threads;              /* MSM threads (convenience wrappers of prover.h; groth16_start
+                                      takes them from groth16_exec) */
+    const r1cs_t *r1cs;            /* snarkjs: optional circuit, cross-checked with the zkey and every
+                                      constraint checked before any heavy work */
+    const ntt_domain_t *domain;    /* snarkjs wrappers (prover.h): a cached domain of size N
+                                      (NTT_ROOTS_SNARKJS); NULL = built and freed inside */
+    int skip_self_check;           /* 1: finalize does not verify its result (callers that verify
+                                      it themselves, benchmarks of a known-good witness) */
+    const char *wtns_name;         /* names the witness in errors ("witness" when NULL) */
+    const char *r1cs_name;         /* names the r1cs in errors ("r1cs" when NULL) */
+    void *scratch;                 /* optional caller-owned work space of at least
+                                      groth16_key_start_scratch_size bytes, 8-byte aligned */
+    size_t scratch_size;           /* bytes at scratch */
+} groth16_prove_opts_t;
+
+/* The state of one proof from its witness to its assembly. Fields finalize reads (all Montgomery
+ * coordinates; Jacobian sums may be infinity):
+ *   key       the proving key view (borrowed: must outlive the handle)
+ *   w_plain   n_vars witness values as PLAIN integers < r (owned); w_plain[1..n_public] are the
+ *             public inputs
+ *   b2, n_b2  the G2 MSM's scalars: w_plain (snarkjs) or the compacted B scalars (bellperson)
+ *   sum_a     sum over the A base, sum_b1 over B1, sum_c = sum over C/L + sum over H
+ *   threads   G2 MSM threads (set it between start and finalize to change them); skip_self_check,
+ *             wtns_name: from the options; t: stage timings so far
+ *   finalize_scratch(_size): optional caller-owned work space of the G2 MSM (at least
+ *             groth16_key_finalize_scratch_size bytes); NULL = allocated inside
+ *   first_bad after PM_ERR_UNSATISFIED from a bellperson eval: the first failing constraint row
+ *             (kept when the handle is freed, so a caller can name the gadget); UINT32_MAX otherwise.
+ * The rest is the start phase's own. */
+typedef struct {
+    const groth16_key *key;
+    groth16_key *owned_key;    /* a heap key view made by a convenience wrapper (prover.h), freed
+                                  (groth16_key_free + free) with the handle */
+    fr_t *w_plain;
+    size_t n_vars;
+    fr_t *sa, *sb;             /* bellperson: compacted A and B scalars (owned); snarkjs: NULL */
+    const fr_t *b2;
+    size_t n_b2;
+    fr_t *work;                /* 3 · domain: a | b | c, between start_eval and start_finish */
+    void *msm_scratch;
+    size_t msm_scratch_size;
+    int own_work, evaluated;
+    g1_jac_t sum_a, sum_b1, sum_c;
+    unsigned threads;
+    int skip_self_check;
+    char wtns_name[256];
+    groth16_timings_t t;
+    void *finalize_scratch;
+    size_t finalize_scratch_size;
+    uint32_t first_bad;
+} groth16_pending_t;
+
+/* Scalars an operation hands on: plain integers < r in host memory (always), and the same left on
+ * the device by an operation of the same table (dev, e.g. the GPU H phase's output), else NULL. */
+typedef struct {
+    const fr_t *host;
+    const void *dev;
+} groth16_scalars;
+
+typedef struct groth16_ops groth16_ops;
+
+/* Where a start runs: a table, the device for a GPU table (a CUDA ordinal < GROTH16_MAX_DEVICES;
+ * the table makes it current on the calling thread), and the CPU MSM threads (0 = all cores). */
+typedef struct {
+    const groth16_ops *ops;
+    int device;
+    unsigned threads;
+} groth16_exec;
+
+/* The table. Every entry gets the exec and the handle (p->key the key, p->work the buffers) and
+ * returns a pm_status with err filled; a NULL entry runs the CPU table's. */
+struct groth16_ops {
+    const char *name; /* "cpu", "cuda" */
+    /* a = work, b = work + domain, c = work + 2 domain (Montgomery, w Montgomery, n_w = n_vars).
+     * snarkjs: a, b from zkey section 4 (c untouched). bellperson: a, b, c over the circuit rows,
+     * every row checked a·b = c (first failing row in p->first_bad, PM_ERR_UNSATISFIED naming it),
+     * then the input rows (a = w_i) and zeros up to the domain. */
+    pm_status (*eval)(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err);
+    /* snarkjs H from a, b (destroyed; c is scratch): h->host = P (plain, domain values). */
+    pm_status (*h_snarkjs)(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err);
+    /* bellperson H from a, b, c (destroyed): h->host = the m − 1 coefficients (plain);
+     * PM_ERR_UNSATISFIED when coefficient m − 1 is not 0. */
+    pm_status (*h_bellperson)(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err);
+    /* *r = sum_{i < key->n_base[which]} s[i] base[which][i] (s: plain; s->dev when this table left it). */
+    pm_status (*msm_g1)(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                        g1_jac_t *r, pm_error *err);
+};
+
+/* The CPU table. */
+extern const groth16_ops groth16_ops_cpu;
+/* The CUDA table (start_gpu.c, library proofmill_groth16_gpu): *ops set when this build has the
+ * CUDA backend and a device is usable; else PM_ERR_GPU saying which is missing. */
+pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err);
+
+/* Scratch queries (STYLE.md item 10): bytes start needs at opts.scratch (3 · domain fr_t + the
+ * largest G1 MSM scratch for `threads`, 0 = all cores), bytes finalize needs at
+ * p->finalize_scratch (the G2 MSM's). Not counted: the handle's witness copies (below). */
+size_t groth16_key_start_scratch_size(const groth16_key *k, unsigned threads);
+size_t groth16_key_finalize_scratch_size(const groth16_key *k, unsigned threads);
+/* Bytes a handle holds from pending_init to free: the plain witness and, bellperson, its
+ * compacted copies (upper bound). */
+size_t groth16_key_pending_bytes(const groth16_key *k);
+
+/* Set up a handle for key k and witness w (n values, MONTGOMERY): the witness length
+ * (PM_ERR_MISMATCH: snarkjs "witness has n values, zkey expects nVars = m ...", file = wtns_name;
+ * bellperson "witness has n values, r1cs has m wires"), bellperson's w[0] = 1
+ * (PM_ERR_UNSATISFIED), the plain copy and the compacted A/B scalars; sums zeroed. opts may be NULL.
+ * For callers that compute the sums themselves too. Errors: those, PM_ERR_NOMEM. On error the
+ * handle is freed. */
+pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n,
+                                   const groth16_prove_opts_t *opts, pm_error *err);
+/* Step 1 (after pending_init_key): the work buffers (opts.scratch given to init, else allocated)
+ * and eval. Errors: the eval's, PM_ERR_ARG (scratch too small), PM_ERR_NOMEM. On error the handle
+ * is freed (first_bad kept). */
+pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
+/* Step 2: the H phase and the four G1 MSMs into the sums; the work buffers are released. Errors:
+ * PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations. On error the handle
+ * is freed. */
+pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
+/* The whole start: pending_init_key, snarkjs's optional r1cs check (opts->r1cs: zkey_check_r1cs +
+ * r1cs_check_satisfied, PM_ERR_UNSATISFIED naming the witness and the constraint), start_eval,
+ * start_finish. */
+pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n, const groth16_exec *x,
+                        const groth16_prove_opts_t *opts, pm_error *err);
+
+/* The assembly: the G2 MSM (p->threads), then with r, s (MONTGOMERY; any value in Fr; random for
+ * real proofs) A = alpha + sum_a + r delta1, B = beta2 + sum_b2 + s delta2, B1 = beta1 + sum_b1 +
+ * s delta1, C = sum_c + s A + r B1 − r s delta1, all normalised to affine; then, unless
+ * p->skip_self_check, the proof is verified with the key's own verifying key and the public
+ * inputs w[1..n_public]: PM_ERR_UNSATISFIED (file = wtns_name, *proof zeroed) when it fails. Does
+ * not free the handle (finalize may run again with other r, s). Errors: PM_ERR_ARG (handle not
+ * started, finalize scratch too small), PM_ERR_NOMEM, the MSM's, the verifier's. */
+pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const fr_t *r, const fr_t *s, pm_error *err);
+
+/* Free the handle's buffers (and a key view it owns) and zero it, keeping first_bad. Safe on a
+ * zeroed or already freed handle. */
+void groth16_pending_free(groth16_pending_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

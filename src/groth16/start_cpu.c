@@ -1,0 +1,116 @@
+/*
+ * start_cpu.c — the CPU table of the start phase (start.h): SpMV / zkey evaluation (r1cs/, zkey.h),
+ * both H phases (ntt/), G1 MSMs (msm/). Sources: snarkjs 0.7.6 src/groth16_prove.js (buildABC, the
+ * odd-coset H; FORMATS.md "How snarkjs proves"); bellperson src/groth16/prover/native.rs and
+ * src/domain.rs (POREP.md §7).
+ */
+#include "groth16/start.h"
+
+#include <string.h>
+
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+#include "util/parallel.h"
+
+static pm_status cpu_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
+    (void)x;
+    const groth16_key *k = p->key;
+    const size_t m = k->domain;
+    fr_t *a = p->work, *b = a + m, *c = b + m;
+    if (k->conv == GROTH16_SNARKJS) return zkey_eval_ab(a, b, m, k->zk, w, n_w, err);
+    const r1cs_t *cs = k->cs;
+    const size_t nc = cs->n_constraints, ni = k->n_public + 1;
+    pm_status st = r1cs_spmv(a, b, c, nc, cs, w, n_w, err);
+    if (st) return st;
+    /* every constraint, on the rows just computed (one multiplication per row instead of a second
+     * pass over the matrices): the first failing one is named and kept in first_bad */
+    const int64_t rows_c = (int64_t)nc;
+    int64_t first = rows_c;
+    PM_OMP(parallel for schedule(static) reduction(min : first))
+    for (int64_t r = 0; r < rows_c; r++) {
+        if (r > first) continue;
+        fr_t ab;
+        fr_mul(&ab, &a[r], &b[r]);
+        if (!fr_eq(&ab, &c[r]) && r < first) first = r;
+    }
+    if (first < rows_c) {
+        p->first_bad = (uint32_t)first;
+        return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
+                            "constraint %lld of %u not satisfied: <A,w>*<B,w> != <C,w>", (long long)first,
+                            cs->n_constraints);
+    }
+    /* the input rows (A = w_i, B = C = 0), then zeros up to m */
+    for (size_t i = 0; i < ni; i++) a[nc + i] = w[i];
+    memset(a + nc + ni, 0, (m - nc - ni) * sizeof(fr_t));
+    memset(b + nc, 0, (m - nc) * sizeof(fr_t));
+    memset(c + nc, 0, (m - nc) * sizeof(fr_t));
+    return PM_OK;
+}
+
+static pm_status cpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    (void)x;
+    const groth16_key *k = p->key;
+    const size_t n = k->domain;
+    fr_t *a = p->work, *b = a + n, *scratch = b + n;
+    if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
+    pm_status st = ntt_snarkjs_h(a, n, a, b, scratch, k->dom, err); /* P (plain) lands in a */
+    h->host = a;
+    h->dev = NULL;
+    return st;
+}
+
+static pm_status cpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    (void)x;
+    const groth16_key *k = p->key;
+    const size_t m = k->domain;
+    fr_t *a = p->work, *b = a + m, *c = b + m;
+    if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
+    /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to
+     * coefficients; the first m - 1 are the h-query scalars */
+    fr_t g, zinv;
+    fr_multiplicative_generator(&g);
+    uint64_t e = m;
+    fr_pow_vartime(&zinv, &g, &e, 1);
+    fr_sub(&zinv, &zinv, &FR_ONE);
+    fr_inv_vartime(&zinv, &zinv);
+    fr_t *v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        ntt_inverse(v[i], m, k->dom);
+        ntt_coset_forward(v[i], m, k->dom, &g);
+    }
+    PM_OMP(parallel for schedule(static))
+    for (size_t i = 0; i < m; i++) {
+        fr_t t;
+        fr_mul(&t, &a[i], &b[i]);
+        fr_sub(&t, &t, &c[i]);
+        fr_mul(&a[i], &t, &zinv);
+    }
+    ntt_coset_inverse(a, m, k->dom, &g);
+    if (!fr_is_zero(&a[m - 1]))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
+                            "H has degree m - 1: the witness does not satisfy the circuit");
+    PM_OMP(parallel for schedule(static))
+    for (size_t i = 0; i < m - 1; i++) fr_from_mont(&a[i], &a[i]);
+    h->host = a;
+    h->dev = NULL;
+    return PM_OK;
+}
+
+static pm_status cpu_msm_g1(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                            g1_jac_t *r, pm_error *err) {
+    const groth16_key *k = p->key;
+    const size_t n = k->n_base[which];
+    pm_status st = p->msm_scratch ? msm_g1_vartime_with_scratch(r, k->base[which], s->host, n, x->threads,
+                                                                p->msm_scratch, p->msm_scratch_size)
+                                  : msm_g1_vartime(r, k->base[which], s->host, n, x->threads);
+    if (st) return pm_error_set(err, st, "", PM_NO_OFFSET, "G1 MSM failed (%s)", pm_status_name(st));
+    return PM_OK;
+}
+
+const groth16_ops groth16_ops_cpu = {
+    .name = "cpu",
+    .eval = cpu_eval,
+    .h_snarkjs = cpu_h_snarkjs,
+    .h_bellperson = cpu_h_bellperson,
+    .msm_g1 = cpu_msm_g1,
+};

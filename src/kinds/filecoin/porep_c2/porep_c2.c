@@ -1,0 +1,306 @@
+/*
+ * porep_c2.c — the proof kind "porep-c2": Filecoin PoRep C2 over the C1 output (porep_c2.h).
+ */
+#include "kinds/filecoin/porep_c2/porep_c2.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "filecoin/c1_json.h"
+#include "filecoin/challenges.h"
+#include "filecoin/graph.h"
+#include "filecoin/param_names.h"
+#include "filecoin/sha256_fr.h"
+#include "filecoin/sizes.h"
+#include "groth16/proof_bytes.h"
+#include "groth16/verifier.h"
+#include "kinds/kind.h"
+
+/* ---------------------------------------------------------------- public inputs, verification */
+
+int pm_porep_public_inputs_derivable(const fil_c1_t *c1) {
+    const fil_registered_proof_t *rp = fil_registered_proof(c1->registered_proof);
+    return rp && rp->feature != FIL_FEATURE_SYNTHETIC_POREP;
+}
+
+pm_status pm_porep_public_inputs(fr_t *out, size_t n, const fil_c1_t *c1, uint32_t k, pm_error *err) {
+    const fil_registered_proof_t *rp = fil_registered_proof(c1->registered_proof);
+    if (!rp) return pm_error_set(err, PM_ERR_ARG, "c1", PM_NO_OFFSET, "unknown registered proof %u", c1->registered_proof);
+    if (rp->feature == FIL_FEATURE_SYNTHETIC_POREP)
+        return pm_error_set(err, PM_ERR_ARG, "c1", PM_NO_OFFSET,
+                            "%s: synthetic-PoRep challenges need the synthetic proof file", rp->name);
+    uint32_t C = c1->challenges;
+    if (n != 3 + 18 * (size_t)C)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "%zu public inputs asked, %u expected", n, 3 + 18 * C);
+    const fil_sector_info_t *si = fil_sector_info(c1->sector_size);
+    if (!si) return pm_error_set(err, PM_ERR_ARG, "c1", PM_NO_OFFSET, "unsupported sector size");
+    const uint8_t *doms[3] = {c1->replica_id, c1->comm_d, c1->comm_r};
+    static const char *const names[3] = {"replica_id", "comm_d", "comm_r"};
+    for (int i = 0; i < 3; i++)
+        if (fil_domain_to_fr(&out[i], doms[i]))
+            return pm_error_set(err, PM_ERR_ENCODING, "c1", PM_NO_OFFSET, "%s is not a canonical Fr", names[i]);
+    uint8_t porep_id[32];
+    fil_porep_id(porep_id, rp->id);
+    fil_graph_t g;
+    pm_status st = fil_graph_init(&g, si->nodes, porep_id, rp->api_version, err);
+    if (st) return st;
+    uint64_t *ch = malloc(sizeof(uint64_t) * C);
+    if (!ch) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "challenges");
+    if (rp->feature == FIL_FEATURE_NON_INTERACTIVE_POREP)
+        fil_challenges_ni(ch, C, si->nodes, c1->replica_id, c1->comm_r, k);
+    else
+        fil_challenges_interactive(ch, C, si->nodes, c1->replica_id, c1->seed, k);
+    for (uint32_t i = 0; i < C; i++) {
+        fr_t *o = &out[3 + 18 * (size_t)i];
+        uint32_t drg[6], exp[8];
+        fil_graph_drg_parents(drg, &g, ch[i]);
+        fil_graph_exp_parents(exp, &g, ch[i]);
+        fr_from_u64(&o[0], ch[i]);
+        for (int q = 0; q < 6; q++) fr_from_u64(&o[1 + q], drg[q]);
+        for (int q = 0; q < 8; q++) fr_from_u64(&o[7 + q], exp[q]);
+        o[15] = o[16] = o[17] = o[0];
+    }
+    free(ch);
+    return PM_OK;
+}
+
+static pm_status verify_one(int *valid, const groth16_vk_t *vk, const fr_t *w, uint32_t n_inputs,
+                            const groth16_proof_t *pr, pm_error *err) {
+    if (vk->n_public + 1 != n_inputs)
+        return pm_error_set(err, PM_ERR_MISMATCH, "vk", PM_NO_OFFSET,
+                            "verifying key has %zu inputs, the circuit %u", vk->n_public + 1, n_inputs);
+    return groth16_verify(valid, vk, w + 1, n_inputs - 1, pr, NULL, NULL, err);
+}
+
+pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
+                             const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
+    *valid = 0;
+    if (n != c1->partitions)
+        return pm_error_set(err, PM_ERR_MISMATCH, "proof", PM_NO_OFFSET, "%zu proofs for %u partitions", n,
+                            c1->partitions);
+    if (c1->challenges != s->challenges)
+        return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET, "C1 has %u challenges per partition, circuit %u",
+                            c1->challenges, s->challenges);
+    groth16_vk_t vk = {0};
+    pm_status st = params_vk_to_groth16_vk(&vk, bvk, err);
+    size_t nx = 3 + 18 * (size_t)s->challenges;
+    fr_t *x = malloc(sizeof(fr_t) * (nx + 1));
+    if (!st && !x) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "public inputs");
+    int all = 1;
+    for (uint32_t k = 0; k < n && !st; k++) {
+        groth16_proof_t pr;
+        st = groth16_proof_from_bytes(&pr, proofs + 192 * (size_t)k, "proof", 192 * (uint64_t)k, err);
+        if (!st) st = pm_porep_public_inputs(x + 1, nx, c1, k, err);
+        int v = 0;
+        if (!st) st = verify_one(&v, &vk, x, (uint32_t)nx + 1, &pr, err);
+        all &= v;
+    }
+    free(x);
+    groth16_vk_free(&vk);
+    if (!st) *valid = all;
+    return st;
+}
+
+/* ---------------------------------------------------------------- the kind */
+
+typedef struct {
+    fil_c1_t c1;
+    char name[512]; /* the C1's path, or "inputs[0]": names it in errors */
+} job_t;
+
+typedef struct {
+    uint64_t sector_size;
+    pm_porep_shape s;
+} key_id;
+
+static pm_status open_job(void **out, const pm_input *in, size_t n_in, pm_error *err) {
+    *out = NULL;
+    if (n_in != 1 || (in[0].kind == PM_INPUT_PATH && !in[0].path) || (in[0].kind == PM_INPUT_BYTES && !in[0].bytes))
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 input");
+    job_t *j = calloc(1, sizeof *j);
+    if (!j) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    pm_input_label(j->name, sizeof j->name, &in[0], 0);
+    if (in[0].kind == PM_INPUT_PATH) snprintf(j->name, sizeof j->name, "%s", in[0].path);
+    pm_status st = in[0].kind == PM_INPUT_PATH
+                       ? fil_c1_read_file(&j->c1, NULL, in[0].path, FIL_C1_READER_DEFAULT, err)
+                       : fil_c1_read_memory(&j->c1, NULL, (const char *)in[0].bytes, in[0].len, j->name,
+                                            FIL_C1_READER_DEFAULT, err);
+    if (st) {
+        free(j);
+        return st;
+    }
+    *out = j;
+    return PM_OK;
+}
+
+static void close_job(void *job) {
+    job_t *j = job;
+    if (!j) return;
+    fil_c1_free(&j->c1);
+    free(j);
+}
+
+static uint32_t partitions(const void *job) { return ((const job_t *)job)->c1.partitions; }
+
+static pm_status key_path(char *out, size_t cap, const char *params_dir, const void *job, pm_error *err) {
+    const job_t *j = job;
+    char stem[256];
+    pm_status st = fil_porep_param_stem(stem, sizeof stem, j->c1.sector_size, err);
+    if (st) return st;
+    if (snprintf(out, cap, "%s/%s.params", params_dir, stem) >= (int)cap)
+        return pm_error_set(err, PM_ERR_ARG, params_dir, PM_NO_OFFSET, "parameter path too long");
+    return PM_OK;
+}
+
+/* the sector size whose stem is the basename of key_path without ".params"; 0 when none */
+static uint64_t size_of_key(const char *key_path) {
+    const char *base = strrchr(key_path, '/');
+    base = base ? base + 1 : key_path;
+    size_t n = 0;
+    const fil_sector_info_t *t = fil_sector_infos(&n);
+    for (size_t i = 0; i < n; i++) {
+        char stem[256];
+        pm_error e;
+        if (fil_porep_param_stem(stem, sizeof stem, t[i].sector_size, &e)) continue;
+        size_t sl = strlen(stem);
+        if (!strncmp(base, stem, sl) && !strcmp(base + sl, ".params")) return t[i].sector_size;
+    }
+    return 0;
+}
+
+static pm_status open_key(void **out, const char *path, pm_error *err) {
+    *out = NULL;
+    uint64_t size = size_of_key(path);
+    if (!size)
+        return pm_error_set(err, PM_ERR_ARG, path, PM_NO_OFFSET,
+                            "not a Filecoin PoRep parameter file (DIR/<stem>.params of a sector size)");
+    key_id *id = calloc(1, sizeof *id);
+    if (!id) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    id->sector_size = size;
+    pm_status st = pm_porep_shape_for_size(&id->s, size, err);
+    if (st) {
+        free(id);
+        return st;
+    }
+    *out = id;
+    return PM_OK;
+}
+
+static void close_key(void *id) { free(id); }
+
+static pm_status check_job(const void *idv, const char *key_path, const pm_key_shape *shape, const void *job,
+                           pm_error *err) {
+    const key_id *id = idv;
+    const job_t *j = job;
+    char stem[256];
+    pm_status st = fil_porep_param_stem(stem, sizeof stem, j->c1.sector_size, err);
+    if (st) return st;
+    if (j->c1.sector_size != id->sector_size)
+        return pm_error_set(err, PM_ERR_MISMATCH, key_path, PM_NO_OFFSET,
+                            "the C1 %s is for %llu-byte sectors (parameters %s.params), these parameters for %llu",
+                            j->name, (unsigned long long)j->c1.sector_size, stem, (unsigned long long)id->sector_size);
+    if (j->c1.challenges != id->s.challenges)
+        return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET, "C1 has %u challenges, circuit %u",
+                            j->c1.challenges, id->s.challenges);
+    if (shape && shape->n_public + 1 != 3 + 18 * (uint64_t)id->s.challenges + 1)
+        return pm_error_set(err, PM_ERR_MISMATCH, key_path, PM_NO_OFFSET,
+                            "parameters have %zu public inputs (with ONE), the %llu-byte circuit %u",
+                            shape->n_public + 1, (unsigned long long)id->sector_size, 3 + 18 * id->s.challenges + 1);
+    return PM_OK;
+}
+
+/* key_path with ".params" replaced by ".csr" */
+static int csr_beside(char *out, size_t cap, const char *key_path) {
+    size_t n = strlen(key_path);
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
+    return snprintf(out, cap, "%.*s.csr", (int)(n - 7), key_path) < (int)cap ? 0 : -1;
+}
+
+static pm_status record(r1cs_t *out, uint32_t *n_inputs, const void *ctx, pm_error *err) {
+    return pm_porep_record(out, n_inputs, &((const key_id *)ctx)->s, err);
+}
+
+static pm_status circuit(pm_circuit *c, uint64_t *bytes, const void *idv, const char *key_path, const char *csr_path,
+                         pm_error *err) {
+    const key_id *id = idv;
+    char path[4096];
+    const char *p = csr_path ? csr_path : (csr_beside(path, sizeof path, key_path) ? NULL : path);
+    if (!c) { /* the estimate: the .csr's size, or the parameter file's for an in-memory recording */
+        struct stat sb;
+        *bytes = (p && stat(p, &sb) == 0) || stat(key_path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+        return PM_OK;
+    }
+    size_t n_w;
+    uint32_t nin;
+    pm_status st = pm_porep_witness_len(&n_w, &nin, &id->s, err);
+    if (!st) st = pm_circuit_load_or_record(c, p, csr_path != NULL, id->sector_size, n_w, nin, record, id, err);
+    if (!st && bytes) *bytes = pm_circuit_resident_bytes(c);
+    return st;
+}
+
+static pm_status witness(fr_t **w, size_t *n_w, const void *idv, const void *job, uint32_t part, unsigned threads,
+                         pm_error *err) {
+    const key_id *id = idv;
+    const job_t *j = job;
+    *w = NULL;
+    if (j->c1.sector_size != id->sector_size)
+        return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET, "C1 sector size %llu, parameters %llu",
+                            (unsigned long long)j->c1.sector_size, (unsigned long long)id->sector_size);
+    if (part >= j->c1.partitions)
+        return pm_error_set(err, PM_ERR_ARG, j->name, PM_NO_OFFSET, "partition %u of %u", part, j->c1.partitions);
+    uint32_t nin;
+    return pm_porep_witness_mt(w, n_w, &nin, &id->s, &j->c1, part, threads, err);
+}
+
+static pm_status public_inputs(fr_t *x, size_t n_x, const void *idv, const void *job, uint32_t part, const fr_t *w,
+                               size_t n_w, pm_error *err) {
+    (void)idv;
+    const job_t *j = job;
+    if (n_w < n_x + 1)
+        return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET, "witness of %zu values for %zu public inputs",
+                            n_w, n_x);
+    if (!pm_porep_public_inputs_derivable(&j->c1)) {
+        /* a synthetic-PoRep C1: its challenges come from the synthetic proof file, which C2 does not
+         * get; the witness's own public inputs are proved and verified */
+        memcpy(x, w + 1, n_x * sizeof *x);
+        return PM_OK;
+    }
+    pm_status st = pm_porep_public_inputs(x, n_x, &j->c1, part, err);
+    for (size_t i = 0; !st && i < n_x; i++)
+        if (!fr_eq(&x[i], &w[1 + i]))
+            st = pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
+                              "partition %u: public input %zu from the vanilla proofs differs from the one derived from "
+                              "replica_id/seed/graph (challenge %zu)",
+                              part, i + 1, i < 3 ? 0 : (i - 3) / 18);
+    return st;
+}
+
+static void name_row(pm_error *err, const void *idv, uint32_t row, uint32_t n_rows) {
+    pm_porep_unsatisfied(err, &((const key_id *)idv)->s, row, n_rows);
+}
+
+static const char *const porep_aliases[] = {"porep", NULL};
+
+static const pm_kind porep_c2_kind = {
+    .name = "porep-c2",
+    .aliases = porep_aliases,
+    .summary = "Filecoin PoRep C2: a C1 output (JSON or lotus-bench envelope) -> 192 bytes per partition",
+    .conv = GROTH16_BELLPERSON,
+    .input_name = "c1",
+    .max_inputs = 1,
+    .key_hint = "proofmill porep params-setup makes them",
+    .open_job = open_job,
+    .close_job = close_job,
+    .partitions = partitions,
+    .key_path = key_path,
+    .open_key = open_key,
+    .close_key = close_key,
+    .check_job = check_job,
+    .circuit = circuit,
+    .witness = witness,
+    .public_inputs = public_inputs,
+    .name_row = name_row,
+};
+PM_KIND_REGISTER(porep_c2_kind)

@@ -1,0 +1,137 @@
+/*
+ * registry.c — the kinds registered by PM_KIND_REGISTER, input labels, and the recorded-circuit
+ * helpers every bellperson kind shares (kind.h).
+ */
+#include "kinds/kind.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static pm_kind_entry *registry;
+
+void pm_kind_register(pm_kind_entry *e) {
+    pm_kind_entry **pp = &registry;
+    while (*pp && strcmp((*pp)->kind->name, e->kind->name) < 0) pp = &(*pp)->next;
+    e->next = *pp;
+    *pp = e;
+}
+
+const pm_kind *pm_kind_find(const char *name) {
+    if (!name) return NULL;
+    for (pm_kind_entry *e = registry; e; e = e->next) {
+        if (!strcmp(e->kind->name, name)) return e->kind;
+        for (const char *const *a = e->kind->aliases; a && *a; a++)
+            if (!strcmp(*a, name)) return e->kind;
+    }
+    return NULL;
+}
+
+size_t pm_kind_list(const pm_kind **out, size_t cap) {
+    size_t n = 0;
+    for (pm_kind_entry *e = registry; e; e = e->next, n++)
+        if (n < cap) out[n] = e->kind;
+    return n;
+}
+
+const char *pm_kind_names(char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (pm_kind_entry *e = registry; e && n < cap; e = e->next) {
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", e->kind->name);
+        for (const char *const *a = e->kind->aliases; a && *a && n < cap; a++)
+            n += (size_t)snprintf(buf + n, cap - n, " (%s)", *a);
+    }
+    return buf;
+}
+
+int pm_kind_input_role(const pm_kind *k, const char *name) {
+    if (!name || (k->input_name && !strcmp(k->input_name, name))) return 1;
+    for (const char *const *m = k->more_inputs; m && *m; m++)
+        if (!strcmp(*m, name)) return 2;
+    return 0;
+}
+
+const pm_kind *pm_kind_by_input_name(const char *name) {
+    for (pm_kind_entry *e = registry; e; e = e->next)
+        if (name && pm_kind_input_role(e->kind, name)) return e->kind;
+    return NULL;
+}
+
+pm_status pm_kind_check_inputs(const pm_kind *k, const pm_input *in, size_t n, pm_error *err) {
+    size_t main = 0;
+    for (size_t i = 0; i < n; i++) {
+        int role = pm_kind_input_role(k, in[i].name);
+        if (!role)
+            return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "inputs[%zu]: '%s' is not an input of kind %s", i,
+                                in[i].name, k->name);
+        if (role == 1) main++;
+        for (size_t j = 0; role == 2 && j < i; j++)
+            if (in[j].name && !strcmp(in[j].name, in[i].name))
+                return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "inputs[%zu]: '%s' given twice", i, in[i].name);
+    }
+    if (main < 1 || main > k->max_inputs)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a %s job takes 1..%u '%s' inputs, not %zu", k->name,
+                            k->max_inputs, k->input_name, main);
+    return PM_OK;
+}
+
+pm_status pm_kind_open_job(const pm_kind *k, void **job, const pm_input *in, size_t n, pm_error *err) {
+    *job = NULL;
+    pm_status st = pm_kind_check_inputs(k, in, n, err);
+    return st ? st : k->open_job(job, in, n, err);
+}
+
+const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name) {
+    for (size_t i = 0; i < n; i++)
+        if (in[i].name && !strcmp(in[i].name, name)) return &in[i];
+    return NULL;
+}
+
+const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i) {
+    if (in->kind == PM_INPUT_PATH && in->path) return in->path;
+    if (in->name) snprintf(buf, cap, "inputs[%zu] (%s)", i, in->name);
+    else snprintf(buf, cap, "inputs[%zu]", i);
+    return buf;
+}
+
+pm_status pm_circuit_load_or_record(pm_circuit *c, const char *path, int required, uint64_t tag, size_t n_wires,
+                                    uint32_t n_inputs,
+                                    pm_status (*record)(r1cs_t *out, uint32_t *n_inputs, const void *ctx, pm_error *err),
+                                    const void *ctx, pm_error *err) {
+    memset(c, 0, sizeof *c);
+    pm_status st;
+    if (path && (required || access(path, R_OK) == 0)) {
+        if ((st = pm_csr_open(&c->file, path, err))) return st;
+        if ((st = pm_csr_expect(&c->file, path, tag, n_wires, n_inputs, err))) {
+            pm_csr_close(&c->file);
+            memset(c, 0, sizeof *c);
+            return st;
+        }
+        c->cs = &c->file.cs;
+        c->n_inputs = c->file.n_inputs;
+        return PM_OK;
+    }
+    if ((st = record(&c->mem, &c->n_inputs, ctx, err))) {
+        r1cs_free(&c->mem);
+        memset(c, 0, sizeof *c);
+        return st;
+    }
+    c->cs = &c->mem;
+    return PM_OK;
+}
+
+uint64_t pm_circuit_resident_bytes(const pm_circuit *c) {
+    if (c->file.map) return c->file.map_len;
+    const r1cs_t *m = &c->mem;
+    return (uint64_t)(m->A.nnz + m->B.nnz + m->C.nnz) * 8 + /* col + coefficient index */
+           (m->coef_tab_owned ? (uint64_t)m->A.n_coef_tab * 32 : 0) +
+           3ull * ((uint64_t)m->n_constraints + 1) * 8; /* row pointers */
+}
+
+void pm_circuit_free(pm_circuit *c) {
+    if (!c) return;
+    pm_csr_close(&c->file);
+    r1cs_free(&c->mem);
+    memset(c, 0, sizeof *c);
+}

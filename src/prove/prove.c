@@ -1,0 +1,409 @@
+/*
+ * prove.c — jobs of any proof kind through the one start phase and assembly (prove.h).
+ */
+#include "prove/prove.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "groth16/proof_bytes.h"
+#include "groth16/proof_json.h"
+#include "groth16/prover.h"
+#include "groth16/verifier.h"
+#include "msm/msm.h"
+#include "util/clock.h"
+
+#define MIB (1ull << 20)
+
+/* ---------------------------------------------------------------- plan */
+
+/* key_path with ".params" replaced by ext (bellperson keys: the .vk beside); -1 when it is not a
+ * .params path or too long */
+static int beside(char *out, size_t cap, const char *key_path, const char *ext) {
+    size_t n = strlen(key_path);
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
+    return snprintf(out, cap, "%.*s%s", (int)(n - 7), key_path, ext) < (int)cap ? 0 : -1;
+}
+
+/* snarkjs sizes from the zkey's header */
+static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const char *path, unsigned start_threads,
+                              unsigned finalize_threads, pm_error *err) {
+    zkey_info_t h;
+    pm_status st = zkey_read_info(&h, path, err);
+    if (st) return st;
+    const uint64_t fr = sizeof(fr_t);
+    const size_t nv = h.n_vars ? h.n_vars : 1, N = h.domain_size;
+    size_t npub = h.n_public + 1 > nv ? nv - 1 : h.n_public;
+    size_t msm = msm_g1_scratch_size(nv, start_threads), t;
+    if ((t = msm_g1_scratch_size(nv - npub - 1, start_threads)) > msm) msm = t;
+    if ((t = msm_g1_scratch_size(N, start_threads)) > msm) msm = t;
+    plan->key_bytes = zkey_resident_bytes(&h, ZKEY_SKIP_COEFS_LIST) + groth16_key_view_bytes(GROTH16_SNARKJS, nv, N);
+    plan->key_load_bytes = h.file_bytes; /* zkey_read maps and touches the whole file while decoding */
+    /* witness (Montgomery) + its plain copy + a | b | c + the MSM scratch; 1 MiB for rounding */
+    plan->part_peak_bytes = 2 * (uint64_t)nv * fr + 3 * (uint64_t)N * fr + msm + MIB;
+    /* plain witness + the G2 MSM scratch of finalize */
+    plan->part_pending_bytes = (uint64_t)nv * fr + msm_g2_scratch_size(nv, finalize_threads) + MIB / 4;
+    shape->n_vars = h.n_vars;
+    shape->n_public = h.n_public;
+    shape->domain = N;
+    return PM_OK;
+}
+
+/* bellperson sizes from the .params counts and the kind's circuit estimate */
+static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const pm_kind *kind, const void *id,
+                                 const char *path, pm_error *err) {
+    bp_params_counts_t c;
+    pm_status st = params_read_counts(&c, path, err);
+    if (st) {
+        if (st == PM_ERR_IO && kind->key_hint) {
+            char why[300];
+            snprintf(why, sizeof why, "%.290s", err->msg);
+            pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "no parameters here (%s): %s", kind->key_hint, why);
+        }
+        return st;
+    }
+    uint64_t circuit = 0;
+    if (kind->circuit && (st = kind->circuit(NULL, &circuit, id, path, NULL, err))) return st;
+    const uint64_t n_w = c.n_ic + c.n_l, m = c.n_h + 1;
+    plan->key_bytes = (c.n_ic + c.n_h + c.n_l + c.n_a + c.n_b_g1) * sizeof(g1_affine_t) +
+                      c.n_b_g2 * sizeof(g2_affine_t) + circuit + groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
+    plan->key_load_bytes = c.file_bytes;
+    plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
+    plan->part_pending_bytes = 32 * c.n_b_g2 + MIB;
+    shape->n_vars = n_w;
+    shape->n_public = c.n_ic ? c.n_ic - 1 : 0;
+    shape->domain = m;
+    return PM_OK;
+}
+
+pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
+                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
+                            pm_error *err) {
+    memset(plan, 0, sizeof *plan);
+    void *job = NULL, *id = NULL;
+    pm_status st = PM_OK;
+    if (n_in && (st = pm_kind_open_job(kind, &job, in, n_in, err))) return st;
+    if (key_path && key_path[0]) {
+        if (snprintf(plan->key_path, sizeof plan->key_path, "%s", key_path) >= (int)sizeof plan->key_path)
+            st = pm_error_set(err, PM_ERR_ARG, key_path, PM_NO_OFFSET, "key path too long");
+    } else if (!kind->key_path) {
+        st = pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a %s job names its key", kind->name);
+    } else if (!params_dir || !params_dir[0] || !job) {
+        st = pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a %s job needs its key or a parameter directory",
+                          kind->name);
+    } else {
+        st = kind->key_path(plan->key_path, sizeof plan->key_path, params_dir, job, err);
+    }
+    if (!st && kind->open_key) st = kind->open_key(&id, plan->key_path, err);
+    pm_key_shape shape = {0};
+    if (!st)
+        st = kind->conv == GROTH16_SNARKJS
+                 ? plan_snarkjs(plan, &shape, plan->key_path, start_threads, finalize_threads, err)
+                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, err);
+    if (!st && job && kind->check_job) st = kind->check_job(id, plan->key_path, &shape, job, err);
+    if (!st && job) plan->n_partitions = kind->partitions(job);
+    if (id && kind->close_key) kind->close_key(id);
+    if (job) kind->close_job(job);
+    return st;
+}
+
+/* ---------------------------------------------------------------- key */
+
+void pm_prove_key_free(pm_prove_key *k) {
+    if (!k) return;
+    groth16_key_free(&k->view);
+    if (k->own_vk) groth16_vk_free(&k->vk);
+    pm_circuit_free(&k->circ);
+    params_free(&k->bp);
+    zkey_free(&k->zk);
+    if (k->id && k->kind->close_key) k->kind->close_key(k->id);
+    free(k);
+}
+
+pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char *key_path, const char *csr_path,
+                            pm_error *err) {
+    *out = NULL;
+    pm_prove_key *k = calloc(1, sizeof *k);
+    if (!k) return pm_error_set(err, PM_ERR_NOMEM, key_path, PM_NO_OFFSET, "out of memory");
+    k->kind = kind;
+    snprintf(k->path, sizeof k->path, "%s", key_path);
+    pm_status st = kind->open_key ? kind->open_key(&k->id, key_path, err) : PM_OK;
+    if (!st && kind->conv == GROTH16_SNARKJS) {
+        if (!(st = zkey_read(&k->zk, key_path, ZKEY_SKIP_COEFS_LIST, err)) &&
+            !(st = groth16_key_from_zkey(&k->view, &k->zk, NULL, 1, err))) {
+            k->vk = k->view.vk; /* ic borrowed from the zkey */
+            zkey_info_t h = {.n_vars = k->zk.n_vars, .n_public = k->zk.n_public, .domain_size = k->zk.domain_size,
+                             .n_coefs = (uint32_t)(k->zk.A_dom.nnz + k->zk.B_dom.nnz)};
+            k->resident_bytes = zkey_resident_bytes(&h, ZKEY_SKIP_COEFS_LIST) +
+                                groth16_key_view_bytes(GROTH16_SNARKJS, k->view.n_vars, k->view.domain);
+        }
+    } else if (!st) {
+        uint64_t circuit = 0;
+        if (!(st = params_read(&k->bp, key_path, 0, err))) {
+            st = kind->circuit ? kind->circuit(&k->circ, &circuit, k->id, key_path, csr_path, err)
+                               : pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "kind %s has no circuit", kind->name);
+        }
+        if (!st && k->circ.cs->n_wires != k->bp.vk.n_ic + k->bp.n_l)
+            st = pm_error_set(err, PM_ERR_MISMATCH, key_path, PM_NO_OFFSET,
+                              "parameters have %zu wires, the recorded circuit %u", k->bp.vk.n_ic + k->bp.n_l,
+                              k->circ.cs->n_wires);
+        if (!st) st = groth16_key_from_params(&k->view, &k->bp, k->circ.cs, err);
+        if (!st) { /* the verifying key: the .vk beside the parameters, else their own */
+            char vkp[4200];
+            bp_vk_t vk = {0};
+            if (!beside(vkp, sizeof vkp, key_path, ".vk") && access(vkp, R_OK) == 0) {
+                st = params_vk_read(&vk, vkp, 0, err);
+                if (!st) st = params_vk_to_groth16_vk(&k->vk, &vk, err);
+                params_vk_free(&vk);
+            } else {
+                st = params_vk_to_groth16_vk(&k->vk, &k->bp.vk, err);
+            }
+            k->own_vk = !st;
+        }
+        if (!st)
+            k->resident_bytes = (k->bp.vk.n_ic + k->bp.n_h + k->bp.n_l + k->bp.n_a + k->bp.n_b_g1) * sizeof(g1_affine_t) +
+                                k->bp.n_b_g2 * sizeof(g2_affine_t) + circuit +
+                                groth16_key_view_bytes(GROTH16_BELLPERSON, k->view.n_vars, k->view.domain);
+    }
+    if (st) {
+        pm_prove_key_free(k);
+        return st;
+    }
+    *out = k;
+    return PM_OK;
+}
+
+/* ---------------------------------------------------------------- partitions */
+
+void pm_prove_part_free(pm_prove_part *pp) {
+    if (!pp) return;
+    groth16_pending_free(&pp->pd);
+    free(pp->x);
+    free(pp->w);
+    free(pp);
+}
+
+/* err says the partition's constraint row failed: let the kind name it, prefix the partition */
+static void name_unsatisfied(pm_error *err, const pm_prove_part *pp, const pm_prove_key *k) {
+    if (!err) return;
+    if (pp->pd.first_bad != UINT32_MAX && k->kind->name_row && k->view.cs)
+        k->kind->name_row(err, k->id, pp->pd.first_bad, k->view.cs->n_constraints);
+    char msg[400];
+    snprintf(msg, sizeof msg, "%.380s", err->msg);
+    pm_error_set(err, PM_ERR_UNSATISFIED, pp->label, PM_NO_OFFSET, "partition %u: %s", pp->part, msg);
+}
+
+pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const void *job, const pm_input *in,
+                              size_t n_in, uint32_t part, const groth16_exec *x, unsigned witness_threads,
+                              pm_error *err) {
+    *out = NULL;
+    const groth16_exec cpu = {.ops = &groth16_ops_cpu};
+    if (!x) x = &cpu;
+    pm_prove_part *pp = calloc(1, sizeof *pp);
+    if (!pp) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    pp->part = part;
+    pp->key = k;
+    pp->pd.first_bad = UINT32_MAX;
+    /* errors name the partition's own main input when there is one per partition (snarkjs), else
+     * the job's first (a C1 holds every partition) */
+    size_t n_main = 0, first = n_in, mine = n_in;
+    for (size_t i = 0; i < n_in; i++)
+        if (pm_kind_input_role(k->kind, in[i].name) == 1) {
+            if (first == n_in) first = i;
+            if (n_main++ == part) mine = i;
+        }
+    size_t li = n_main == k->kind->partitions(job) && mine < n_in ? mine : first;
+    if (li < n_in) {
+        char buf[64];
+        snprintf(pp->label, sizeof pp->label, "%s", pm_input_label(buf, sizeof buf, &in[li], li));
+    }
+    fr_t *w = NULL;
+    size_t n_w = 0;
+    double t0 = pm_now_s();
+    pm_status st = k->kind->witness(&w, &n_w, k->id, job, part, witness_threads, err);
+    double t1 = pm_now_s();
+    pp->t_witness = t1 - t0;
+    pp->n_x = k->view.n_public;
+    if (!st && !(pp->x = malloc((pp->n_x ? pp->n_x : 1) * sizeof *pp->x)))
+        st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "public inputs");
+    if (!st && n_w != k->view.n_vars)
+        st = pm_error_set(err, PM_ERR_MISMATCH, pp->label, PM_NO_OFFSET,
+                          k->view.conv == GROTH16_SNARKJS
+                              ? "witness has %zu values, zkey expects nVars = %zu (a witness for another circuit?)"
+                              : "witness has %zu values, the recorded circuit %zu wires",
+                          n_w, k->view.n_vars);
+    if (!st) { /* the verifier's public inputs (checked against the witness by the kind), or the witness's */
+        if (k->kind->public_inputs) st = k->kind->public_inputs(pp->x, pp->n_x, k->id, job, part, w, n_w, err);
+        else memcpy(pp->x, w + 1, pp->n_x * sizeof *pp->x);
+    }
+    pp->t_check = pm_now_s() - t1;
+    groth16_prove_opts_t opts = {.threads = x->threads, .wtns_name = pp->label,
+                                 .skip_self_check = k->view.conv != GROTH16_SNARKJS};
+    if (!st) st = groth16_pending_init_key(&pp->pd, &k->view, w, n_w, &opts, err);
+    /* the eval here (the CPU's) unless the table evaluates on its device in pm_prove_start, which
+     * then needs the witness */
+    if (!st && !(x->ops && x->ops->eval)) st = groth16_start_eval(&pp->pd, w, n_w, &cpu, err);
+    if (st == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, k);
+    if (!st && !pp->pd.evaluated) {
+        pp->w = w, pp->n_w = n_w;
+        w = NULL;
+    }
+    free(w);
+    if (st) {
+        pm_prove_part_free(pp);
+        return st;
+    }
+    *out = pp;
+    return PM_OK;
+}
+
+pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err) {
+    const groth16_exec cpu = {.ops = &groth16_ops_cpu};
+    if (!x) x = &cpu;
+    double t0 = pm_now_s();
+    pm_status st = PM_OK;
+    if (!pp->pd.evaluated) { /* the table's own (device) eval */
+        st = groth16_start_eval(&pp->pd, pp->w, pp->n_w, x, err);
+        if (st == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, pp->key);
+        free(pp->w);
+        pp->w = NULL;
+    }
+    if (!st) st = groth16_start_finish(&pp->pd, x, err);
+    pp->t_prove += pm_now_s() - t0;
+    if (st) pm_prove_part_free(pp);
+    return st;
+}
+
+void pm_prove_proof_free(pm_prove_proof *p) {
+    if (!p) return;
+    free(p->x);
+    free(p);
+}
+
+pm_status pm_prove_finalize(pm_prove_proof **out, pm_prove_part *pp, const fr_t *r, const fr_t *s, unsigned threads,
+                            pm_error *err) {
+    *out = NULL;
+    double t0 = pm_now_s();
+    pm_prove_proof *o = calloc(1, sizeof *o);
+    pm_status st = o ? PM_OK : pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "proof");
+    pp->pd.threads = threads;
+    if (!st) st = groth16_finalize(&o->proof, &pp->pd, r, s, err);
+    if (!st) {
+        o->part = pp->part;
+        o->key = pp->key;
+        o->x = pp->x, o->n_x = pp->n_x;
+        pp->x = NULL;
+        o->t_witness = pp->t_witness;
+        o->t_check = pp->t_check;
+        o->t_prove = pp->t_prove + pm_now_s() - t0;
+        *out = o;
+        o = NULL;
+    }
+    free(o);
+    pm_prove_part_free(pp);
+    return st;
+}
+
+pm_status pm_prove_verify(const pm_prove_proof *p, pm_error *err) {
+    const groth16_vk_t *vk = &p->key->vk;
+    if (vk->n_public != p->n_x)
+        return pm_error_set(err, PM_ERR_MISMATCH, "vk", PM_NO_OFFSET, "vk has %zu public inputs, the circuit %zu",
+                            vk->n_public, p->n_x);
+    int valid = 0;
+    pm_status st = groth16_verify(&valid, vk, p->x, p->n_x, &p->proof, "proof", "public", err);
+    if (!st && !valid)
+        st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "partition %u: the proof does not verify with %s",
+                          p->part, p->key->view.conv == GROTH16_SNARKJS ? "the zkey's key" : "the .vk");
+    return st;
+}
+
+void pm_prove_proof_bytes(uint8_t out[192], const pm_prove_proof *p) { groth16_proof_to_bytes(out, &p->proof); }
+
+char *pm_prove_proof_json(const pm_prove_proof *p) {
+    if (p->key->view.conv == GROTH16_SNARKJS) {
+        char *pj = groth16_proof_to_json(&p->proof);
+        char *xj = groth16_public_to_json(p->x, p->n_x);
+        char *out = NULL;
+        if (pj && xj) {
+            size_t n = strlen(pj) + strlen(xj) + 32;
+            out = malloc(n);
+            if (out) snprintf(out, n, "{\"proof\":%s,\"public\":%s}", pj, xj);
+        }
+        free(pj);
+        free(xj);
+        return out;
+    }
+    static const char hx[] = "0123456789abcdef";
+    uint8_t b[192];
+    pm_prove_proof_bytes(b, p);
+    char *s = malloc(64 + 2 * 192);
+    if (!s) return NULL;
+    int n = sprintf(s, "{\"partition\":%u,\"proof\":\"", p->part);
+    for (int i = 0; i < 192; i++) {
+        s[n++] = hx[b[i] >> 4];
+        s[n++] = hx[b[i] & 15];
+    }
+    strcpy(s + n, "\"}");
+    return s;
+}
+
+pm_status pm_prove_blinding_draw(fr_t *r, fr_t *s, const pm_prove_blinding *b, uint32_t part, pm_error *err) {
+    if (b && b->fixed_r && b->fixed_s) {
+        *r = *b->fixed_r;
+        *s = *b->fixed_s;
+        return PM_OK;
+    }
+    if (b && b->seed) {
+        groth16_seeded_scalars(r, s, *b->seed + part);
+        return PM_OK;
+    }
+    pm_status st = groth16_random_scalar(r, err);
+    return st ? st : groth16_random_scalar(s, err);
+}
+
+/* ---------------------------------------------------------------- the driver */
+
+pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key *k, const void *job,
+                       const pm_input *in, size_t n_in, const pm_prove_opts *o, pm_prove_timings *tm, pm_error *err) {
+    *proofs = NULL;
+    *n = 0;
+    if (tm) memset(tm, 0, sizeof *tm);
+    const pm_prove_opts defaults = {0};
+    if (!o) o = &defaults;
+    uint32_t np = k->kind->partitions(job);
+    pm_prove_proof **out = calloc(np ? np : 1, sizeof *out);
+    if (!out) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    pm_status st = PM_OK;
+    for (uint32_t part = 0; part < np && !st; part++) {
+        pm_prove_part *pp = NULL;
+        fr_t r, s;
+        if ((st = pm_prove_synthesize(&pp, k, job, in, n_in, part, o->exec, o->witness_threads, err))) break;
+        if ((st = pm_prove_start(pp, o->exec, err))) break;
+        if ((st = pm_prove_blinding_draw(&r, &s, &o->blinding, part, err))) {
+            pm_prove_part_free(pp);
+            break;
+        }
+        st = pm_prove_finalize(&out[part], pp, &r, &s, o->finalize_threads, err);
+        memset(&r, 0, sizeof r);
+        memset(&s, 0, sizeof s);
+        if (st) break;
+        double t0 = pm_now_s();
+        st = pm_prove_verify(out[part], err);
+        if (tm) {
+            tm->witness += out[part]->t_witness;
+            tm->check += out[part]->t_check;
+            tm->prove += out[part]->t_prove;
+            tm->verify += pm_now_s() - t0;
+        }
+    }
+    if (st) {
+        for (uint32_t i = 0; i < np; i++) pm_prove_proof_free(out[i]);
+        free(out);
+        return st;
+    }
+    *proofs = out;
+    *n = np;
+    return PM_OK;
+}

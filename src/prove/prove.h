@@ -1,0 +1,175 @@
+/*
+ * prove.h — the kind-agnostic prover of jobs: a job of any proof kind (kinds/kind.h), its key
+ * loaded once, each partition through the same stages, written once for every kind and used by
+ * the CLI (pm_prove_job: all partitions of one job, proved and verified) and by the engine's one
+ * backend (engine/backend_kinds.c: the same stages on its pools).
+ *
+ * Per partition (the stages the engine runs on different threads):
+ *   pm_prove_synthesize   the kind's witness, the public inputs as a verifier derives them (checked
+ *                         against the witness), then the start phase's eval (SpMV / a, b on the
+ *                         domain, every constraint of a bellperson circuit checked: a failing one is
+ *                         named by the kind) when the table has no device eval      (CPU pool)
+ *   pm_prove_start        the rest of the start phase: H and the four G1 MSMs, on the table's
+ *                         device                                                     (GPU worker)
+ *   pm_prove_finalize     the G2 MSM and the assembly with r, s                      (finalizer)
+ *   pm_prove_verify       the proof against the verifying key and the public inputs  (assembler)
+ * and pm_prove_proof_json / pm_prove_proof_bytes give it in the kind's form (snarkjs
+ * {"proof","public"}; bellperson {"partition": k, "proof": hex} and the 192 bytes).
+ *
+ * Memory (pm_prove_plan_job, upper bounds in bytes, the engine's budget; by key convention):
+ *   snarkjs    key: decoded points + section 4 as CSR + the NTT domain (zkey_resident_bytes +
+ *              2 N fr); transient while loading: the file; a partition from synthesis to start:
+ *              the witness and its plain copy (2 n_vars fr) + 3 N fr + the largest G1 MSM scratch
+ *              + 1 MiB; from start to finalize: the plain witness + the G2 MSM scratch + 1/4 MiB.
+ *   bellperson key: the G1 points (n_ic + n_h + n_l + n_a + n_b_g1) and G2 points (n_b_g2), the
+ *              recorded circuit (the .csr's size; an in-memory recording is estimated at the
+ *              .params file's size), the NTT domain (2 m fr) and density marks (2 n_w); transient:
+ *              the file; a partition: witness 32 n_w, a, b, c and H work (4·32·m), the plain and
+ *              compacted A/B scalars (3·32 n_w at most), + 64 MiB of MSM scratch; pending: the B
+ *              query's scalars 32 n_b_g2 + 1 MiB.
+ */
+#ifndef PROOFMILL_PROVE_PROVE_H
+#define PROOFMILL_PROVE_PROVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "groth16/key.h"
+#include "groth16/params.h"
+#include "groth16/proof.h"
+#include "groth16/start.h"
+#include "groth16/zkey.h"
+#include "kinds/kind.h"
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a job needs, before anything is loaded (the engine's job plan). */
+typedef struct {
+    uint32_t n_partitions;
+    uint64_t part_peak_bytes;    /* one partition, synthesis until start returns */
+    uint64_t part_pending_bytes; /* one partition, start until finalize returns */
+    uint64_t key_bytes;          /* the loaded key, resident */
+    uint64_t key_load_bytes;     /* extra, only while it loads */
+    char key_path[4096];         /* the key: the one given, or the kind's from the parameter directory */
+} pm_prove_plan;
+
+/* Plan a job of kind on inputs in[0..n_in) (borrowed): the kind reads the job, the key is the given
+ * key_path or, when NULL, the kind's key in params_dir; the key file's header (not its points) is
+ * read and the job checked against it; sizes as in the file comment for start_threads MSM threads
+ * and finalize_threads G2 threads. n_in = 0: the key alone (n_partitions 0; for a preload).
+ * Errors: PM_ERR_ARG (no key and no params_dir, a kind that cannot name its key, a key path not of
+ * this kind), PM_ERR_IO (a missing key names it, with the kind's hint), the kind's and the
+ * header readers' errors. */
+pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
+                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
+                            pm_error *err);
+
+/* A key of a kind, loaded. */
+typedef struct {
+    const pm_kind *kind;
+    char path[4096];
+    void *id;              /* the kind's key identity (open_key), or NULL */
+    zkey_t zk;             /* snarkjs keys */
+    bp_params_t bp;        /* bellperson keys */
+    pm_circuit circ;       /* bellperson keys: the recorded circuit */
+    groth16_key view;      /* the start phase's view (and its device copies) */
+    groth16_vk_t vk;       /* the verifying key: snarkjs the zkey's (ic borrowed); bellperson
+                              <key>.vk beside a .params when present, else the parameters' own */
+    int own_vk;
+    uint64_t resident_bytes;
+} pm_prove_key;
+
+/* Load the key at key_path for kind (csr_path: an explicit recorded circuit for bellperson kinds,
+ * or NULL for the kind's own place). *out owned by the caller (pm_prove_key_free). Errors: the
+ * readers' (PM_ERR_IO, PM_ERR_FORMAT, ...), PM_ERR_MISMATCH (parameters vs circuit), PM_ERR_NOMEM. */
+pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char *key_path, const char *csr_path,
+                            pm_error *err);
+void pm_prove_key_free(pm_prove_key *k);
+
+/* One partition between the stages. */
+typedef struct {
+    uint32_t part;
+    const pm_prove_key *key;
+    groth16_pending_t pd;
+    fr_t *x;          /* the public inputs (ONE excluded), n_x, Montgomery */
+    size_t n_x;
+    char label[512];  /* names the partition's input in errors */
+    fr_t *w;          /* the witness, kept only when the table evaluates on its device (its eval) */
+    size_t n_w;
+    double t_witness, t_check, t_prove; /* seconds: the kind's witness, public inputs, start phase */
+} pm_prove_part;
+
+/* Synthesis of partition part of job (opened by k->kind on in[0..n_in), which must outlive it):
+ * see the file comment. x: where the start runs (its eval here when the table has none of its own;
+ * NULL = the CPU table); witness_threads for the kind. *out owned by the caller.
+ * Errors: the kind's, PM_ERR_MISMATCH, PM_ERR_UNSATISFIED ("partition k: constraint ... (kind's
+ * name of the row)", file = the input), PM_ERR_NOMEM. */
+pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const void *job, const pm_input *in,
+                              size_t n_in, uint32_t part, const groth16_exec *x, unsigned witness_threads,
+                              pm_error *err);
+/* The start phase's H and G1 MSMs on x. On error pp is freed. */
+pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
+void pm_prove_part_free(pm_prove_part *pp);
+
+/* One partition's proof. */
+typedef struct {
+    uint32_t part;
+    const pm_prove_key *key;
+    groth16_proof_t proof;
+    fr_t *x;
+    size_t n_x;
+    double t_witness, t_check, t_prove; /* seconds, from the partition's stages */
+} pm_prove_proof;
+
+/* The assembly of pp (consumed, also on error) with r, s (Montgomery) and threads G2 MSM threads
+ * (0 = all cores); snarkjs keys verify it against the zkey's key here already (an unsatisfying
+ * witness is PM_ERR_UNSATISFIED). *out owned by the caller (pm_prove_proof_free). */
+pm_status pm_prove_finalize(pm_prove_proof **out, pm_prove_part *pp, const fr_t *r, const fr_t *s, unsigned threads,
+                            pm_error *err);
+/* Verify with the key's verifying key and the derived public inputs: PM_OK when valid, else
+ * PM_ERR_INTERNAL "partition k: the proof does not verify ..." (a proof made here that fails is an
+ * engine error) or the verifier's error. */
+pm_status pm_prove_verify(const pm_prove_proof *p, pm_error *err);
+/* The proof in the kind's JSON form (malloc'd; NULL when out of memory): snarkjs {"proof":
+ * <proof.json>, "public": <public.json>}; bellperson {"partition": k, "proof": "<384 hex digits>"}. */
+char *pm_prove_proof_json(const pm_prove_proof *p);
+/* The 192 bytes (bellperson compressed A ‖ B ‖ C, groth16/proof_bytes.h). */
+void pm_prove_proof_bytes(uint8_t out[192], const pm_prove_proof *p);
+void pm_prove_proof_free(pm_prove_proof *p);
+
+/* The blinding of a job's proofs. */
+typedef struct {
+    const uint64_t *seed;          /* TESTS ONLY (not zero-knowledge): groth16_seeded_scalars(*seed +
+                                      partition) */
+    const fr_t *fixed_r, *fixed_s; /* TESTS ONLY: these r, s (Montgomery) for every partition */
+} pm_prove_blinding;
+/* r, s of partition part: fresh random (getrandom) unless b says otherwise. Errors: PM_ERR_IO. */
+pm_status pm_prove_blinding_draw(fr_t *r, fr_t *s, const pm_prove_blinding *b, uint32_t part, pm_error *err);
+
+/* ---- the driver: every partition of one job, in order ---- */
+typedef struct {
+    const groth16_exec *exec;     /* where the start runs; NULL = the CPU table, all cores */
+    unsigned finalize_threads;    /* G2 MSM threads (0 = all cores) */
+    unsigned witness_threads;     /* the kind's synthesis threads (0 = the default team) */
+    pm_prove_blinding blinding;
+} pm_prove_opts;
+
+typedef struct {
+    double witness, check, prove, verify; /* seconds, summed over partitions: the kind's witness,
+                                            the public inputs, the start phase + assembly, the check */
+} pm_prove_timings;
+
+/* Prove and verify every partition of job (opened by k->kind on in[0..n_in)): *proofs = n
+ * partition proofs in order (caller frees each with pm_prove_proof_free, then the array), or
+ * nothing on error (the first partition's error; no proof of a job is returned unless all verify).
+ * tm may be NULL. */
+pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key *k, const void *job,
+                       const pm_input *in, size_t n_in, const pm_prove_opts *o, pm_prove_timings *tm, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

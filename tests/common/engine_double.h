@@ -1,0 +1,230 @@
+/*
+ * engine_double.h — TEST DOUBLE of the engine backend (src/engine/backend.h), used ONLY by the
+ * engine unit tests (tests/engine/test_engine_*.c). It proves nothing: each stage sleeps a
+ * configurable time and moves a small checksum along, so the scheduler, pools, device interlock,
+ * budget, cancel and assembler can be tested quickly and deterministically without a prover.
+ *
+ * Inputs: one PM_INPUT_BYTES per partition whose text selects a behaviour:
+ *   "ok" (default)  proves normally
+ *   "bad"           synthesize fails with PM_ERR_UNSATISFIED ("witness does not satisfy ...")
+ *   "badproof"      finalize returns a proof whose checksum is wrong (verify must catch it)
+ *   "slow"          synthesis takes 5x longer
+ * Key paths: "td:<name>" loads after load_ms; "td:badkey" fails to load (PM_ERR_FORMAT);
+ * "missing:..." fails plan with PM_ERR_IO (like a missing file).
+ * Memory: synthesize mallocs and touches part_peak bytes (held until gpu_start), gpu_start mallocs
+ * part_pending bytes (held until finalize), so RSS follows the plan's numbers.
+ */
+#ifndef PROOFMILL_TEST_ENGINE_DOUBLE_H
+#define PROOFMILL_TEST_ENGINE_DOUBLE_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/backend.h"
+
+typedef struct {
+    int synth_ms, gpu_pre_ms, kernel_ms, gpu_post_ms, fin_ms, load_ms;
+    uint64_t part_peak, part_pending, key_bytes;
+    atomic_int loads;
+    atomic_int inside[8];     /* workers inside the kernel region, per device id */
+    atomic_int max_inside[8];
+    atomic_int in_gpu;        /* workers anywhere in gpu_start */
+    atomic_int max_in_gpu;
+    atomic_llong live_bytes, max_live_bytes;
+    atomic_int prepared_live, max_prepared_live; /* synthesized, not yet taken by gpu_start */
+    atomic_int synth_live, max_synth_live;       /* inside synthesize */
+} td_state;
+
+static void td_max(atomic_int *v, atomic_int *m, int d) {
+    int x = atomic_fetch_add(v, d) + d;
+    int cur = atomic_load(m);
+    while (x > cur && !atomic_compare_exchange_weak(m, &cur, x)) {}
+}
+
+typedef struct {
+    uint64_t value, check;
+    uint32_t part;
+    char *mem;
+    uint64_t mem_bytes;
+} td_item;
+
+static void td_sleep_ms(int ms) {
+    if (ms <= 0) return;
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t td_mix(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    return x;
+}
+
+static void td_live(td_state *s, long long delta) {
+    long long v = atomic_fetch_add(&s->live_bytes, delta) + delta;
+    long long m = atomic_load(&s->max_live_bytes);
+    while (v > m && !atomic_compare_exchange_weak(&s->max_live_bytes, &m, v)) {}
+}
+
+static char *td_alloc(td_state *s, uint64_t n) {
+    if (!n) return NULL;
+    char *p = malloc(n);
+    if (p) {
+        memset(p, 0x5a, n);
+        td_live(s, (long long)n);
+    }
+    return p;
+}
+
+static void td_release(td_state *s, td_item *it) {
+    if (it->mem) {
+        free(it->mem);
+        td_live(s, -(long long)it->mem_bytes);
+    }
+    it->mem = NULL;
+}
+
+static int td_is(const pm_input *in, const char *kind) {
+    size_t n = strlen(kind);
+    return in->bytes && in->len == n && memcmp(in->bytes, kind, n) == 0;
+}
+
+static pm_status td_plan(void *self, const pm_job_request *rq, pm_job_plan *plan, pm_error *err) {
+    td_state *s = self;
+    const char *key_path = rq->key_path ? rq->key_path : "";
+    const pm_input *in = rq->inputs;
+    size_t n = rq->n_inputs;
+    if (strncmp(key_path, "missing:", 8) == 0)
+        return pm_error_set(err, PM_ERR_IO, key_path, PM_NO_OFFSET, "cannot open: No such file or directory");
+    for (size_t i = 0; i < n; i++)
+        if (in[i].kind != PM_INPUT_BYTES)
+            return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "input %zu: test double takes bytes", i);
+    plan->n_partitions = (uint32_t)n;
+    plan->part_peak_bytes = s->part_peak;
+    plan->part_pending_bytes = s->part_pending;
+    plan->key_bytes = s->key_bytes;
+    return PM_OK;
+}
+
+static pm_status td_load_key(void *self, const char *kind, const char *path, void **key, uint64_t *bytes,
+                             pm_error *err) {
+    (void)kind;
+    td_state *s = self;
+    td_sleep_ms(s->load_ms);
+    atomic_fetch_add(&s->loads, 1);
+    if (strcmp(path, "td:badkey") == 0)
+        return pm_error_set(err, PM_ERR_FORMAT, path, 0, "bad magic (test double)");
+    uint64_t *k = malloc(sizeof *k);
+    if (!k) return PM_ERR_NOMEM;
+    *k = td_mix((uint64_t)strlen(path) + 7);
+    *key = k;
+    *bytes = s->key_bytes;
+    return PM_OK;
+}
+
+static void td_free_key(void *self, void *key) { free(key); }
+
+static pm_status td_synthesize(void *self, const void *key, const pm_input *in, size_t n, uint32_t part,
+                               void **prepared, pm_error *err) {
+    td_state *s = self;
+    td_max(&s->synth_live, &s->max_synth_live, 1);
+    td_sleep_ms(td_is(&in[part], "slow") ? 5 * s->synth_ms : s->synth_ms);
+    td_max(&s->synth_live, &s->max_synth_live, -1);
+    if (td_is(&in[part], "bad"))
+        return pm_error_set(err, PM_ERR_UNSATISFIED, "input", PM_NO_OFFSET,
+                            "witness does not satisfy constraint 0 (test double)");
+    td_item *it = calloc(1, sizeof *it);
+    if (!it) return PM_ERR_NOMEM;
+    it->part = part;
+    it->value = td_mix(*(const uint64_t *)key ^ part);
+    it->check = td_is(&in[part], "badproof") ? 1 : 0;
+    it->mem = td_alloc(s, s->part_peak);
+    it->mem_bytes = s->part_peak;
+    td_max(&s->prepared_live, &s->max_prepared_live, 1);
+    *prepared = it;
+    return PM_OK;
+}
+
+static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gpu_slot *slot, void **pending,
+                              pm_error *err) {
+    td_state *s = self;
+    td_item *it = prepared;
+    td_max(&s->prepared_live, &s->max_prepared_live, -1);
+    int in = atomic_fetch_add(&s->in_gpu, 1) + 1;
+    int m = atomic_load(&s->max_in_gpu);
+    while (in > m && !atomic_compare_exchange_weak(&s->max_in_gpu, &m, in)) {}
+    td_sleep_ms(s->gpu_pre_ms);
+    int dev = pm_gpu_slot_device(slot) & 7;
+    pm_gpu_slot_enter(slot);
+    int k = atomic_fetch_add(&s->inside[dev], 1) + 1;
+    int mk = atomic_load(&s->max_inside[dev]);
+    while (k > mk && !atomic_compare_exchange_weak(&s->max_inside[dev], &mk, k)) {}
+    td_sleep_ms(s->kernel_ms);
+    atomic_fetch_sub(&s->inside[dev], 1);
+    pm_gpu_slot_leave(slot);
+    td_sleep_ms(s->gpu_post_ms);
+    td_release(s, it);
+    it->mem = td_alloc(s, s->part_pending);
+    it->mem_bytes = s->part_pending;
+    atomic_fetch_sub(&s->in_gpu, 1);
+    *pending = it;
+    return PM_OK;
+}
+
+static pm_status td_finalize(void *self, const void *key, void *pending, void **proof, pm_error *err) {
+    td_state *s = self;
+    td_item *it = pending;
+    td_sleep_ms(s->fin_ms);
+    td_release(s, it);
+    it->check = it->check ? td_mix(it->value) ^ 1 : td_mix(it->value);
+    *proof = it;
+    return PM_OK;
+}
+
+static pm_status td_verify(void *self, const void *key, const void *proof, pm_error *err) {
+    const td_item *it = proof;
+    if (it->check != td_mix(it->value))
+        return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "checksum mismatch (test double)");
+    return PM_OK;
+}
+
+static char *td_proof_json(void *self, const void *proof) {
+    const td_item *it = proof;
+    char *s = malloc(96);
+    if (s) snprintf(s, 96, "{\"part\":%u,\"value\":\"%016llx\"}", it->part, (unsigned long long)it->value);
+    return s;
+}
+
+static void td_free_item(void *self, void *p) {
+    td_item *it = p;
+    if (!it) return;
+    td_release(self, it);
+    free(it);
+}
+
+/* A backend over state s (borrowed). */
+static pm_backend td_backend(td_state *s) {
+    pm_backend b = {
+        .name = "test-double",
+        .self = s,
+        .plan = td_plan,
+        .load_key = td_load_key,
+        .free_key = td_free_key,
+        .synthesize = td_synthesize,
+        .gpu_start = td_gpu_start,
+        .finalize = td_finalize,
+        .verify = td_verify,
+        .proof_json = td_proof_json,
+        .free_prepared = td_free_item,
+        .free_pending = td_free_item,
+        .free_proof = td_free_item,
+        .destroy = NULL,
+    };
+    return b;
+}
+
+#endif

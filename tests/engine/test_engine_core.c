@@ -1,0 +1,524 @@
+/* Engine core against the TEST DOUBLE backend (tests/common/engine_double.h): pipeline, ordering by
+ * priority, cancel, failure isolation, verification failures, memory budget, device interlock, SRS
+ * cache, trace. Every test runs in well under a second of sleeps. */
+#include "test_util.h"
+
+#include <jansson.h>
+#include <pthread.h>
+
+#include "engine/engine.h"
+#include "engine_double.h"
+
+static td_state *td_new(void) {
+    td_state *s = calloc(1, sizeof *s);
+    s->synth_ms = 5;
+    s->gpu_pre_ms = 2;
+    s->kernel_ms = 4;
+    s->gpu_post_ms = 2;
+    s->fin_ms = 2;
+    s->load_ms = 10;
+    s->part_peak = 1 << 20;
+    s->part_pending = 1 << 16;
+    s->key_bytes = 4 << 20;
+    return s;
+}
+
+static pm_engine *engine_new(td_state *s, pm_backend *b, void (*tweak)(pm_engine_config *)) {
+    *b = td_backend(s);
+    pm_engine_config cfg;
+    pm_engine_config_default(&cfg);
+    cfg.memory_budget = 1ull << 30;
+    cfg.trace = 1;
+    if (tweak) tweak(&cfg);
+    pm_engine *e = NULL;
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_engine_create(&e, &cfg, b, &err), PM_OK);
+    return e;
+}
+
+static uint64_t submit(pm_engine *e, const char *key, pm_priority prio, const char **kinds, size_t n) {
+    pm_input in[64];
+    for (size_t i = 0; i < n; i++)
+        in[i] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)kinds[i],
+                           .len = strlen(kinds[i])};
+    pm_job_spec spec = {.key_path = key, .priority = prio, .inputs = in, .n_inputs = n};
+    uint64_t id = 0;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = pm_engine_submit(e, &spec, &id, &err);
+    if (st != PM_OK) fail_msg("submit: %s", err.msg);
+    return id;
+}
+
+static pm_job_state wait_state(pm_engine *e, uint64_t id, pm_job_info *info) {
+    assert_int_equal(pm_engine_wait(e, id, 20000, info), PM_OK);
+    return info->state;
+}
+
+static void pipeline_proves_partitions_in_order(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[5] = {"ok", "ok", "ok", "ok", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 5);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    assert_int_equal(info.n_partitions, 5);
+    assert_non_null(info.proofs);
+    for (unsigned p = 0; p < 5; p++) {
+        char want[32];
+        snprintf(want, sizeof want, "{\"part\":%u,", p);
+        assert_non_null(strstr(info.proofs[p], want));
+    }
+    assert_true(info.t.synth_ms >= 5 * 4.0);
+    assert_true(info.t.gpu_ms >= 5 * 7.0);
+    assert_true(info.t.total_ms >= info.t.queue_ms);
+    assert_true(info.t.srs_load_ms >= 9.0);
+    pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    assert_int_equal(atomic_load(&s->live_bytes), 0);
+    free(s);
+}
+
+/* Two workers per device overlap their host parts but never both sit in the kernel region. */
+static void two_devices(pm_engine_config *c) {
+    c->n_devices = 2;
+    c->devices[0] = 0;
+    c->devices[1] = 1;
+    c->workers_per_device = 2;
+    c->synth_workers = 4;
+}
+
+static void device_interlock_is_exclusive(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->synth_ms = 1;
+    s->gpu_pre_ms = 10;
+    s->gpu_post_ms = 10;
+    s->kernel_ms = 5;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, two_devices);
+    const char *k[16];
+    for (int i = 0; i < 16; i++) k[i] = "ok";
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 16);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(atomic_load(&s->max_inside[0]), 1);
+    assert_int_equal(atomic_load(&s->max_inside[1]), 1);
+    assert_true(atomic_load(&s->max_in_gpu) >= 3); /* host parts overlapped */
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.gpu_total, 4);
+    assert_true(st.device_kernel_ms[0] > 0 && st.device_kernel_ms[1] > 0);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+typedef struct {
+    pthread_mutex_t mu;
+    uint64_t order[128];
+    int n;
+} done_log;
+
+static void log_done(void *arg, uint64_t id, pm_job_state st) {
+    done_log *l = arg;
+    pthread_mutex_lock(&l->mu);
+    if (l->n < 128) l->order[l->n++] = id;
+    pthread_mutex_unlock(&l->mu);
+}
+
+static done_log g_log = {.mu = PTHREAD_MUTEX_INITIALIZER};
+static void one_worker_logged(pm_engine_config *c) {
+    c->synth_workers = 1;
+    c->workers_per_device = 1;
+    c->on_complete = log_done;
+    c->on_complete_arg = &g_log;
+}
+
+static void higher_priority_finishes_first(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    g_log.n = 0;
+    pm_engine *e = engine_new(s, &b, one_worker_logged);
+    const char *k[2] = {"ok", "ok"};
+    uint64_t low[6];
+    for (int i = 0; i < 6; i++) low[i] = submit(e, "td:a", PM_PRIO_LOW, k, 2);
+    uint64_t normal = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    uint64_t crit = submit(e, "td:a", PM_PRIO_CRITICAL, k, 2);
+    pm_job_info info;
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(wait_state(e, low[i], &info), PM_JOB_DONE);
+        pm_job_info_free(&info);
+    }
+    for (int tries = 0; tries < 200; tries++) { /* notes reach on_complete asynchronously */
+        pthread_mutex_lock(&g_log.mu);
+        int n = g_log.n;
+        pthread_mutex_unlock(&g_log.mu);
+        if (n == 8) break;
+        td_sleep_ms(5);
+    }
+    pthread_mutex_lock(&g_log.mu);
+    assert_int_equal(g_log.n, 8);
+    int pos_crit = -1, pos_norm = -1, pos_last_low = -1;
+    for (int i = 0; i < g_log.n; i++) {
+        if (g_log.order[i] == crit) pos_crit = i;
+        if (g_log.order[i] == normal) pos_norm = i;
+        if (g_log.order[i] == low[5]) pos_last_low = i;
+    }
+    pthread_mutex_unlock(&g_log.mu);
+    /* at most the first low job (already in flight) may finish ahead of the critical one */
+    assert_true(pos_crit >= 0 && pos_crit <= 2);
+    assert_true(pos_crit < pos_norm);
+    assert_true(pos_norm < pos_last_low);
+    /* FIFO within a priority */
+    int prev = -1;
+    for (int i = 0; i < 6; i++)
+        for (int p = 0; p < g_log.n; p++)
+            if (g_log.order[p] == low[i]) {
+                assert_true(p > prev);
+                prev = p;
+            }
+    pm_engine_destroy(e);
+    free(s);
+}
+
+static void one_worker(pm_engine_config *c) {
+    c->synth_workers = 1;
+    c->workers_per_device = 1;
+}
+
+static void cancel_queued_and_running(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->synth_ms = 20;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_worker);
+    const char *k[24];
+    for (int i = 0; i < 24; i++) k[i] = "ok";
+    uint64_t running = submit(e, "td:a", PM_PRIO_NORMAL, k, 24); /* >= 480 ms of synthesis */
+    uint64_t queued = submit(e, "td:a", PM_PRIO_NORMAL, k, 24);
+    uint64_t after = submit(e, "td:a", PM_PRIO_NORMAL, k, 1);
+    td_sleep_ms(40);
+    pm_job_state st;
+    assert_int_equal(pm_engine_cancel(e, queued, &st), PM_OK);
+    assert_int_equal(pm_engine_cancel(e, running, &st), PM_OK);
+    assert_true(st == PM_JOB_RUNNING || st == PM_JOB_CANCELLED);
+    assert_int_equal(pm_engine_cancel(e, 999999, &st), PM_ERR_ARG);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, running, &info), PM_JOB_CANCELLED);
+    assert_int_equal(info.error.code, PM_ERR_CANCELLED);
+    assert_true(info.partitions_done < 24);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, queued, &info), PM_JOB_CANCELLED);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, after, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status es;
+    pm_engine_get_status(e, &es);
+    assert_int_equal(es.cancelled, 2);
+    assert_int_equal(es.reserved_bytes, s->key_bytes); /* only the cached key remains charged */
+    pm_engine_status_free(&es);
+    pm_engine_destroy(e);
+    assert_int_equal(atomic_load(&s->live_bytes), 0);
+    free(s);
+}
+
+static void bad_input_fails_alone(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *good[3] = {"ok", "ok", "ok"};
+    const char *bad[3] = {"ok", "bad", "ok"};
+    uint64_t a = submit(e, "td:a", PM_PRIO_NORMAL, good, 3);
+    uint64_t x = submit(e, "td:a", PM_PRIO_NORMAL, bad, 3);
+    uint64_t c = submit(e, "td:a", PM_PRIO_NORMAL, good, 3);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, x, &info), PM_JOB_FAILED);
+    assert_int_equal(info.error.code, PM_ERR_UNSATISFIED);
+    assert_non_null(strstr(info.error.msg, "does not satisfy"));
+    assert_null(info.proofs);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, a, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, c, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    /* a key that fails to load fails its job with the loader's error */
+    uint64_t bk = submit(e, "td:badkey", PM_PRIO_NORMAL, good, 2);
+    assert_int_equal(wait_state(e, bk, &info), PM_JOB_FAILED);
+    assert_int_equal(info.error.code, PM_ERR_FORMAT);
+    pm_job_info_free(&info);
+    /* a missing file fails at submit */
+    pm_input in = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"ok", .len = 2};
+    pm_job_spec spec = {.key_path = "missing:/nope.zkey", .inputs = &in, .n_inputs = 1};
+    uint64_t id;
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_IO);
+    pm_engine_destroy(e);
+    assert_int_equal(atomic_load(&s->live_bytes), 0);
+    free(s);
+}
+
+static void bad_proof_is_an_engine_error(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[3] = {"ok", "badproof", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_HIGH, k, 3);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_FAILED);
+    assert_int_equal(info.error.code, PM_ERR_INTERNAL);
+    assert_non_null(strstr(info.error.msg, "partition 1"));
+    assert_null(info.proofs);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.verify_failures, 1);
+    assert_int_equal(st.failed, 1);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* budget = key + 1.5 jobs of 4 partitions: jobs wait, nobody exceeds, everyone finishes */
+static uint64_t g_budget;
+static void small_budget(pm_engine_config *c) {
+    c->memory_budget = g_budget;
+    c->synth_workers = 4;
+}
+
+static void memory_budget_is_respected(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->part_peak = 8 << 20;
+    s->part_pending = 1 << 20;
+    uint64_t job_ws = 4 * s->part_peak;
+    g_budget = s->key_bytes + job_ws + job_ws / 2;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, small_budget);
+    const char *k[4] = {"ok", "ok", "ok", "ok"};
+    uint64_t ids[8];
+    for (int i = 0; i < 8; i++) ids[i] = submit(e, "td:a", PM_PRIO_NORMAL, k, 4);
+    pm_job_info info;
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(wait_state(e, ids[i], &info), PM_JOB_DONE);
+        pm_job_info_free(&info);
+    }
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_true(st.reserved_peak_bytes <= g_budget);
+    assert_true(st.reserved_peak_bytes >= s->key_bytes + job_ws);
+    assert_true((uint64_t)atomic_load(&s->max_live_bytes) <= g_budget - s->key_bytes);
+    pm_engine_status_free(&st);
+    /* a job larger than the whole budget fails at submit, it does not wait forever */
+    const char *big[8] = {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"};
+    pm_input in[8];
+    for (int i = 0; i < 8; i++) in[i] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)big[i], .len = 2};
+    pm_job_spec spec = {.key_path = "td:a", .inputs = in, .n_inputs = 8};
+    uint64_t id;
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_NOMEM);
+    assert_non_null(strstr(err.msg, "memory budget"));
+    pm_engine_destroy(e);
+    free(s);
+}
+
+static void srs_cache_loads_once_preload_evict(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[2] = {"ok", "ok"};
+    uint64_t ids[6];
+    for (int i = 0; i < 6; i++) ids[i] = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    pm_job_info info;
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(wait_state(e, ids[i], &info), PM_JOB_DONE);
+        pm_job_info_free(&info);
+    }
+    assert_int_equal(atomic_load(&s->loads), 1);
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_engine_preload_key(e, NULL, "td:b", &err), PM_OK);
+    assert_int_equal(atomic_load(&s->loads), 2);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 2);
+    int pinned = 0;
+    for (size_t i = 0; i < st.n_keys; i++)
+        if (strcmp(st.keys[i].path, "td:b") == 0) pinned = st.keys[i].pinned && st.keys[i].state == 2;
+    assert_true(pinned);
+    pm_engine_status_free(&st);
+    uint64_t id = submit(e, "td:b", PM_PRIO_NORMAL, k, 2);
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(atomic_load(&s->loads), 2); /* served from the cache */
+    assert_int_equal(pm_engine_evict_key(e, NULL, "td:b", &err), PM_OK);
+    assert_int_equal(pm_engine_evict_key(e, NULL, "td:zzz", &err), PM_ERR_ARG);
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    assert_int_equal(st.reserved_bytes, s->key_bytes);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+static void trace_is_chrome_json(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[2] = {"ok", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    char *tj = pm_engine_trace_json(e);
+    assert_non_null(tj);
+    json_error_t jerr;
+    json_t *root = json_loads(tj, 0, &jerr);
+    assert_non_null(root);
+    json_t *evs = json_object_get(root, "traceEvents");
+    assert_true(json_is_array(evs));
+    int seen[6] = {0};
+    const char *names[6] = {"srs-load", "synthesize", "gpu", "kernel", "finalize", "verify"};
+    size_t i;
+    json_t *ev;
+    json_array_foreach(evs, i, ev) {
+        const char *n = json_string_value(json_object_get(ev, "name"));
+        for (int q = 0; q < 6; q++)
+            if (n && strcmp(n, names[q]) == 0) seen[q]++;
+    }
+    for (int q = 0; q < 6; q++) assert_true(seen[q] > 0);
+    json_decref(root);
+    free(tj);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* the synthesis semaphore: at most synth_lookahead partitions synthesized (or synthesizing) ahead
+ * of the GPU workers, at most synth_workers synthesizing at once */
+static void lookahead_two(pm_engine_config *c) {
+    c->synth_workers = 3;
+    c->synth_lookahead = 2;
+    c->workers_per_device = 1;
+}
+
+static void synthesis_semaphore_bounds_lookahead(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->synth_ms = 1;
+    s->kernel_ms = 10;
+    s->gpu_pre_ms = 0;
+    s->gpu_post_ms = 0;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, lookahead_two);
+    const char *k[12];
+    for (int i = 0; i < 12; i++) k[i] = "ok";
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 12);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_true(atomic_load(&s->max_prepared_live) <= 2);
+    assert_true(atomic_load(&s->max_synth_live) <= 2);
+    assert_true(atomic_load(&s->max_prepared_live) >= 1);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* keys: idle ones are evicted after key_idle_evict_s, and under budget pressure (LRU first) */
+static void evict_fast(pm_engine_config *c) {
+    c->key_idle_evict_s = 1;
+}
+
+static void idle_keys_are_evicted(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, evict_fast);
+    const char *k[1] = {"ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 1);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    pm_engine_status_free(&st);
+    td_sleep_ms(2500);
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 0);
+    assert_int_equal(st.reserved_bytes, 0);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+static uint64_t g_budget2;
+static void one_key_budget(pm_engine_config *c) { c->memory_budget = g_budget2; }
+
+static void budget_pressure_evicts_lru_key(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    g_budget2 = s->key_bytes + 2 * s->part_peak + s->key_bytes / 2; /* room for one key only */
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_key_budget);
+    const char *k[2] = {"ok", "ok"};
+    pm_job_info info;
+    const char *keys[3] = {"td:a", "td:b", "td:a"};
+    for (int i = 0; i < 3; i++) {
+        uint64_t id = submit(e, keys[i], PM_PRIO_NORMAL, k, 2);
+        assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+        pm_job_info_free(&info);
+        pm_engine_status st;
+        pm_engine_get_status(e, &st);
+        assert_int_equal(st.n_keys, 1);
+        assert_string_equal(st.keys[0].path, keys[i]);
+        assert_true(st.reserved_peak_bytes <= g_budget2);
+        pm_engine_status_free(&st);
+    }
+    assert_int_equal(atomic_load(&s->loads), 3); /* a, b, a again after its eviction */
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* destroy with work in flight: no leak, no hang */
+static void destroy_with_jobs_in_flight(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[8] = {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"};
+    for (int i = 0; i < 5; i++) submit(e, "td:a", (pm_priority)(i % 4), k, 8);
+    td_sleep_ms(30);
+    pm_engine_destroy(e);
+    assert_int_equal(atomic_load(&s->live_bytes), 0);
+    free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pipeline_proves_partitions_in_order),
+        cmocka_unit_test(device_interlock_is_exclusive),
+        cmocka_unit_test(higher_priority_finishes_first),
+        cmocka_unit_test(cancel_queued_and_running),
+        cmocka_unit_test(bad_input_fails_alone),
+        cmocka_unit_test(bad_proof_is_an_engine_error),
+        cmocka_unit_test(memory_budget_is_respected),
+        cmocka_unit_test(srs_cache_loads_once_preload_evict),
+        cmocka_unit_test(trace_is_chrome_json),
+        cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
+        cmocka_unit_test(idle_keys_are_evicted),
+        cmocka_unit_test(budget_pressure_evicts_lru_key),
+        cmocka_unit_test(destroy_with_jobs_in_flight),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

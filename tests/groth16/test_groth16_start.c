@@ -1,0 +1,174 @@
+/* groth16/start.h: the one start phase over a table of operations.
+ *  - a table with one operation of its own (msm_g1, counting its calls around the CPU one) and
+ *    every other entry NULL proves exactly like the CPU table: the missing entries fall back to the
+ *    CPU's per operation, the given one is called for each of the four bases — the way a GPU table
+ *    adds a kernel;
+ *  - the split pipeline (pending_init_key, start_eval, start_finish) equals groth16_start;
+ *  - both conventions on the same circuit (tests/data/powchain's r1cs, our seeded setup of either
+ *    layout), with caller scratch full of garbage (the bellperson padding must be written, not
+ *    assumed zero): the proofs verify with their keys' verifying keys, and snarkjs's with fixed r, s
+ *    equals proof_det.json (through the convenience groth16_prove);
+ *  - groth16_ops_gpu answers PM_OK or PM_ERR_GPU with a reason (no CUDA build / no device). */
+#include "test_util.h"
+#include "groth16_fixtures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "groth16/key.h"
+#include "groth16/proof_json.h"
+#include "groth16/prover.h"
+#include "groth16/setup.h"
+#include "groth16/start.h"
+#include "groth16/verifier.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/wtns.h"
+
+static int g_msm_calls;
+
+static pm_status counting_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                              g1_jac_t *r, pm_error *err) {
+    g_msm_calls++;
+    return groth16_ops_cpu.msm_g1(x, p, which, s, r, err);
+}
+
+static const groth16_ops counting_table = {.name = "counting", .msm_g1 = counting_msm};
+
+typedef struct {
+    r1cs_t cs;
+    wtns_t w;
+    zkey_t zk;
+    bp_params_t bp;
+} fixture;
+
+static void load(fixture *f) {
+    memset(f, 0, sizeof *f);
+    char p[1200];
+    pm_error err;
+    snprintf(p, sizeof p, "%s/tests/data/powchain/circuit.r1cs", pm_source_dir());
+    assert_int_equal(r1cs_read(&f->cs, p, &err), PM_OK);
+    snprintf(p, sizeof p, "%s/tests/data/powchain/witness.wtns", pm_source_dir());
+    assert_int_equal(wtns_read(&f->w, p, &err), PM_OK);
+    snprintf(p, sizeof p, "%s/tests/data/powchain/circuit.zkey", pm_source_dir());
+    assert_int_equal(zkey_read(&f->zk, p, ZKEY_SKIP_COEFS_LIST, &err), PM_OK);
+    groth16_toxic_t t;
+    uint64_t seed = 11;
+    assert_int_equal(groth16_toxic_draw(&t, &seed, &err), PM_OK);
+    assert_int_equal(groth16_setup_bellperson(&f->bp, &f->cs, &t, NULL, &err), PM_OK);
+}
+
+static void unload(fixture *f) {
+    params_free(&f->bp);
+    zkey_free(&f->zk);
+    wtns_free(&f->w);
+    r1cs_free(&f->cs);
+}
+
+/* prove with key k on exec x (scratch: garbage-filled caller scratch when non-NULL) */
+static void prove(groth16_proof_t *proof, groth16_pending_t *sums, const groth16_key *k, const groth16_exec *x,
+                  const fixture *f, int split, int garbage) {
+    pm_error err;
+    pm_error_clear(&err);
+    size_t ss = groth16_key_start_scratch_size(k, x->threads);
+    void *scratch = garbage ? malloc(ss) : NULL;
+    if (scratch) memset(scratch, 0xa5, ss);
+    groth16_prove_opts_t opts = {.scratch = scratch, .scratch_size = ss, .skip_self_check = 1};
+    groth16_pending_t p;
+    if (split) {
+        assert_int_equal(groth16_pending_init_key(&p, k, f->w.values, f->w.n_values, &opts, &err), PM_OK);
+        assert_int_equal(groth16_start_eval(&p, f->w.values, f->w.n_values, x, &err), PM_OK);
+        assert_int_equal(groth16_start_finish(&p, x, &err), PM_OK);
+    } else {
+        pm_status st = groth16_start(&p, k, f->w.values, f->w.n_values, x, &opts, &err);
+        if (st) fail_msg("start: %s", err.msg);
+    }
+    if (sums) *sums = p;
+    fr_t r, s;
+    groth16_seeded_scalars(&r, &s, 3);
+    assert_int_equal(groth16_finalize(proof, &p, &r, &s, &err), PM_OK);
+    /* the proof verifies with the key's own verifying key and the witness's public inputs */
+    fr_t x_pub[64];
+    assert_true(k->n_public <= 64);
+    for (size_t i = 0; i < k->n_public; i++) x_pub[i] = f->w.values[1 + i];
+    int valid = 0;
+    assert_int_equal(groth16_verify(&valid, &k->vk, x_pub, k->n_public, proof, NULL, NULL, &err), PM_OK);
+    assert_int_equal(valid, 1);
+    groth16_pending_free(&p);
+    free(scratch);
+}
+
+static void table_falls_back_per_operation(void **state) {
+    (void)state;
+    fixture f;
+    load(&f);
+    pm_error err;
+    for (int conv = 0; conv < 2; conv++) {
+        groth16_key k;
+        if (conv == 0) assert_int_equal(groth16_key_from_zkey(&k, &f.zk, NULL, 1, &err), PM_OK);
+        else assert_int_equal(groth16_key_from_params(&k, &f.bp, &f.cs, &err), PM_OK);
+        groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1}, cnt = {.ops = &counting_table, .threads = 2};
+        groth16_proof_t a, b, c, d;
+        groth16_pending_t sa, sb;
+        prove(&a, &sa, &k, &cpu, &f, 0, 0);
+        g_msm_calls = 0;
+        prove(&b, &sb, &k, &cnt, &f, 0, 1);
+        assert_int_equal(g_msm_calls, GROTH16_N_BASES);
+        assert_true(g1_jac_eq(&sa.sum_a, &sb.sum_a) && g1_jac_eq(&sa.sum_b1, &sb.sum_b1) &&
+                    g1_jac_eq(&sa.sum_c, &sb.sum_c));
+        prove(&c, NULL, &k, &cnt, &f, 1, 1); /* split pipeline, garbage scratch */
+        prove(&d, NULL, &k, &cpu, &f, 1, 0);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_memory_equal(&a, &c, sizeof a);
+        assert_memory_equal(&a, &d, sizeof a);
+        printf("%s: the counting table proves like the CPU table\n", conv ? "bellperson" : "snarkjs");
+        groth16_key_free(&k);
+    }
+    unload(&f);
+}
+
+static void snarkjs_bytes_through_the_conveniences(void **state) {
+    (void)state;
+    fixture f;
+    load(&f);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/tests/data/powchain/proof_det_rs.json", pm_source_dir());
+    pm_error err;
+    fr_t r, s;
+    assert_int_equal(g16_read_rs(&r, &s, p), 0);
+    groth16_proof_t proof;
+    assert_int_equal(groth16_prove(&proof, &f.zk, f.w.values, f.w.n_values, &r, &s, NULL, NULL, &err), PM_OK);
+    char *j = groth16_proof_to_json(&proof);
+    snprintf(p, sizeof p, "%s/tests/data/powchain/proof_det.json", pm_source_dir());
+    size_t n = 0;
+    char *want = (char *)pm_test_slurp(p, &n);
+    assert_non_null(want);
+    assert_string_equal(j, want);
+    free(j);
+    free(want);
+    unload(&f);
+}
+
+static void gpu_table_answers(void **state) {
+    (void)state;
+    const groth16_ops *gpu = (const groth16_ops *)1;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = groth16_ops_gpu(&gpu, &err);
+    printf("groth16_ops_gpu: %s %s\n", pm_status_name(st), st ? err.msg : gpu->name);
+    if (st) {
+        assert_int_equal(st, PM_ERR_GPU);
+        assert_null(gpu);
+        assert_true(err.msg[0] != 0);
+    } else {
+        assert_non_null(gpu->msm_g1);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_falls_back_per_operation),
+        cmocka_unit_test(snarkjs_bytes_through_the_conveniences),
+        cmocka_unit_test(gpu_table_answers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

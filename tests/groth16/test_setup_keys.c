@@ -1,0 +1,246 @@
+/*
+ * test_setup_keys.c — groth16 setup (issue #6): fixed-base multiplication against the curve
+ * layer's scalar multiplication; snarkjs keys from tests/data circuits and from a synthetic
+ * circuit: written, read back by zkey_read, cross-checked with the r1cs, proved with the
+ * snarkjs-convention prover (whose self-check verifies against the key's own vk), written again
+ * byte-identically; bellperson keys: proved with groth16_prove_bellperson and verified.
+ * (The snarkjs oracle itself runs in tests/cli/test_setup_cli.sh.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "groth16/params.h"
+#include "groth16/proof_bytes.h"
+#include "groth16/prover.h"
+#include "groth16/prover_bellperson.h"
+#include "groth16/setup.h"
+#include "groth16/verifier.h"
+#include "groth16/zkey_write.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/synth.h"
+#include "r1cs/wtns.h"
+
+static char *slurp(const char *path, size_t *len) { return (char *)pm_test_slurp(path, len); }
+
+static void test_fixed_base(void **state) {
+    (void)state;
+    pm_test_seed();
+    pm_error err;
+    for (unsigned w = 1; w <= 10; w += 3) {
+        g1_fixed_base_t f1;
+        g2_fixed_base_t f2;
+        assert_int_equal(g1_fixed_base_init(&f1, &G1_GENERATOR, w, &err), PM_OK);
+        assert_int_equal(g2_fixed_base_init(&f2, &G2_GENERATOR, w, &err), PM_OK);
+        enum { N = 40 };
+        fr_t k[N];
+        for (int i = 0; i < N; i++) pm_rand_fr(&k[i]);
+        k[0] = FR_ZERO;
+        k[1] = FR_ONE;
+        fr_neg(&k[2], &FR_ONE);
+        g1_affine_t o1[N];
+        g2_affine_t o2[N];
+        assert_int_equal(g1_fixed_base_mul_many_vartime(o1, N, &f1, k, &err), PM_OK);
+        assert_int_equal(g2_fixed_base_mul_many_vartime(o2, N, &f2, k, &err), PM_OK);
+        for (int i = 0; i < N; i++) {
+            g1_jac_t j;
+            g1_affine_t a;
+            g1_jac_from_affine(&j, &G1_GENERATOR);
+            g1_jac_mul_fr(&j, &j, &k[i]);
+            g1_jac_to_affine(&a, &j);
+            assert_true(g1_affine_eq(&a, &o1[i]));
+            g2_jac_t j2;
+            g2_affine_t a2;
+            g2_jac_from_affine(&j2, &G2_GENERATOR);
+            g2_jac_mul_fr(&j2, &j2, &k[i]);
+            g2_jac_to_affine(&a2, &j2);
+            assert_true(g2_affine_eq(&a2, &o2[i]));
+        }
+        assert_true(g1_affine_is_infinity(&o1[0]));
+        g1_fixed_base_free(&f1);
+        g2_fixed_base_free(&f2);
+    }
+}
+
+static void test_toxic_seeded(void **state) {
+    (void)state;
+    pm_error err;
+    groth16_toxic_t a, b, c;
+    uint64_t s1 = 7, s2 = 8;
+    assert_int_equal(groth16_toxic_draw(&a, &s1, &err), PM_OK);
+    assert_int_equal(groth16_toxic_draw(&b, &s1, &err), PM_OK);
+    assert_int_equal(groth16_toxic_draw(&c, &s2, &err), PM_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_false(fr_eq(&a.tau, &c.tau));
+    assert_false(fr_eq(&a.tau, &a.alpha));
+    assert_int_equal(groth16_toxic_draw(&c, NULL, &err), PM_OK);
+    assert_false(fr_eq(&a.tau, &c.tau));
+}
+
+/* snarkjs key for cs: write, read, check, prove (self-checked), rewrite identically. */
+static void snarkjs_roundtrip(const r1cs_t *cs, const fr_t *w, uint64_t seed, const char *label) {
+    pm_error err;
+    pm_error_clear(&err);
+    groth16_toxic_t t;
+    assert_int_equal(groth16_toxic_draw(&t, &seed, &err), PM_OK);
+    zkey_t zk;
+    assert_int_equal(groth16_setup_snarkjs(&zk, cs, &t, NULL, &err), PM_OK);
+    char path[256], path2[256];
+    snprintf(path, sizeof path, "/tmp/pm_setup_%d_%s.zkey", (int)getpid(), label);
+    snprintf(path2, sizeof path2, "/tmp/pm_setup_%d_%s_2.zkey", (int)getpid(), label);
+    assert_int_equal(zkey_write(path, &zk, NULL, NULL, &err), PM_OK);
+    zkey_free(&zk);
+    zkey_t rd;
+    pm_status st = zkey_read(&rd, path, ZKEY_CHECK_SUBGROUP, &err);
+    if (st) printf("%s: %s\n", label, err.msg);
+    assert_int_equal(st, PM_OK);
+    assert_int_equal(zkey_check_r1cs(&rd, cs, label, &err), PM_OK);
+    groth16_proof_t proof;
+    fr_t r, s;
+    pm_rand_fr(&r);
+    pm_rand_fr(&s);
+    groth16_prove_opts_t opts = {0};
+    opts.r1cs = cs;
+    st = groth16_prove(&proof, &rd, w, cs->n_wires, &r, &s, &opts, NULL, &err);
+    if (st) printf("%s: %s\n", label, err.msg);
+    assert_int_equal(st, PM_OK);
+    /* read -> write: identical bytes */
+    assert_int_equal(zkey_write(path2, &rd, NULL, NULL, &err), PM_OK);
+    size_t n1, n2;
+    char *b1 = slurp(path, &n1), *b2 = slurp(path2, &n2);
+    assert_non_null(b1);
+    assert_non_null(b2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    zkey_free(&rd);
+    unlink(path);
+    unlink(path2);
+}
+
+static void bellperson_prove(const r1cs_t *cs, const fr_t *w, uint64_t seed) {
+    pm_error err;
+    groth16_toxic_t t;
+    assert_int_equal(groth16_toxic_draw(&t, &seed, &err), PM_OK);
+    bp_params_t p;
+    pm_status st = groth16_setup_bellperson(&p, cs, &t, NULL, &err);
+    if (st) printf("bellperson setup: %s\n", err.msg);
+    assert_int_equal(st, PM_OK);
+    groth16_vk_t vk;
+    assert_int_equal(params_vk_to_groth16_vk(&vk, &p.vk, &err), PM_OK);
+    fr_t r, s;
+    pm_rand_fr(&r);
+    pm_rand_fr(&s);
+    groth16_proof_t proof;
+    st = groth16_prove_bellperson(&proof, &p, cs, w, cs->n_wires, &r, &s, 0, NULL, &err);
+    if (st) printf("groth16_prove_bellperson: %s\n", err.msg);
+    assert_int_equal(st, PM_OK);
+    int valid = 0;
+    assert_int_equal(groth16_verify(&valid, &vk, w + 1, vk.n_public, &proof, NULL, NULL, &err),
+                     PM_OK);
+    assert_true(valid);
+    /* a wrong public input fails */
+    fr_t *x = malloc((vk.n_public + 1) * sizeof *x);
+    memcpy(x, w + 1, vk.n_public * sizeof *x);
+    fr_add(&x[0], &x[0], &FR_ONE);
+    assert_int_equal(groth16_verify(&valid, &vk, x, vk.n_public, &proof, NULL, NULL, &err), PM_OK);
+    assert_false(valid);
+    free(x);
+    /* an unsatisfying witness is refused */
+    fr_t *bad = malloc(cs->n_wires * sizeof *bad);
+    memcpy(bad, w, cs->n_wires * sizeof *bad);
+    fr_t two; /* +2 breaks a booleanity gate whatever the bit (b+1 would not for b = 0) */
+    fr_add(&two, &FR_ONE, &FR_ONE);
+    fr_add(&bad[cs->n_wires - 1], &bad[cs->n_wires - 1], &two);
+    assert_int_equal(groth16_prove_bellperson(&proof, &p, cs, bad, cs->n_wires, &r, &s, 0, NULL, &err),
+                     PM_ERR_UNSATISFIED);
+    free(bad);
+    groth16_vk_free(&vk);
+    params_free(&p);
+}
+
+static void test_fixtures(void **state) {
+    (void)state;
+    pm_test_seed();
+    const char *names[] = {"multiplier", "powchain"};
+    for (int i = 0; i < 2; i++) {
+        char rp[2048], wp[2048];
+        snprintf(rp, sizeof rp, "%s/tests/data/%s/circuit.r1cs", pm_source_dir(), names[i]);
+        snprintf(wp, sizeof wp, "%s/tests/data/%s/witness.wtns", pm_source_dir(), names[i]);
+        pm_error err;
+        r1cs_t cs;
+        wtns_t w;
+        assert_int_equal(r1cs_read(&cs, rp, &err), PM_OK);
+        assert_int_equal(wtns_read(&w, wp, &err), PM_OK);
+        snarkjs_roundtrip(&cs, w.values, 11 + (uint64_t)i, names[i]);
+        bellperson_prove(&cs, w.values, 21 + (uint64_t)i);
+        r1cs_free(&cs);
+        wtns_free(&w);
+    }
+}
+
+static void test_synthetic(void **state) {
+    (void)state;
+    pm_test_seed();
+    pm_error err;
+    double shares[] = {0.0, 0.5, 1.0};
+    for (int i = 0; i < 3; i++) {
+        r1cs_synth_opts_t o = {300 + 37 * (uint32_t)i, (uint32_t)i + 1, 3, shares[i], 99 + (uint64_t)i};
+        r1cs_t cs;
+        fr_t *w;
+        assert_int_equal(r1cs_synth(&cs, &w, &o, &err), PM_OK);
+        assert_int_equal(r1cs_check_satisfied(NULL, &cs, w, cs.n_wires, &err), PM_OK);
+        /* bit share: count 0/1 private values */
+        size_t bits = 0, priv = cs.n_wires - 1 - o.n_public;
+        for (size_t k = 1 + o.n_public; k < cs.n_wires; k++)
+            if (fr_is_zero(&w[k]) || fr_is_one(&w[k])) bits++;
+        printf("share %.1f: %zu of %zu private values are 0/1\n", shares[i], bits, priv);
+        if (shares[i] == 1.0) assert_int_equal(bits, priv);
+        if (shares[i] == 0.5) assert_true(bits > priv / 3 && bits < 2 * priv / 3);
+        /* write + read back the files */
+        char rp[256], wp[256];
+        snprintf(rp, sizeof rp, "/tmp/pm_synth_%d.r1cs", (int)getpid());
+        snprintf(wp, sizeof wp, "/tmp/pm_synth_%d.wtns", (int)getpid());
+        assert_int_equal(r1cs_write(rp, &cs, &err), PM_OK);
+        assert_int_equal(wtns_write(wp, w, cs.n_wires, &err), PM_OK);
+        r1cs_t cs2;
+        wtns_t w2;
+        assert_int_equal(r1cs_read(&cs2, rp, &err), PM_OK);
+        assert_int_equal(wtns_read(&w2, wp, &err), PM_OK);
+        assert_int_equal(cs2.A.nnz, cs.A.nnz);
+        assert_int_equal(cs2.B.nnz, cs.B.nnz);
+        assert_int_equal(cs2.C.nnz, cs.C.nnz);
+        assert_memory_equal(cs2.A.coef, cs.A.coef, cs.A.nnz * sizeof(fr_t));
+        assert_memory_equal(w2.values, w, cs.n_wires * sizeof(fr_t));
+        unlink(rp);
+        unlink(wp);
+        if (shares[i] > 0) { /* share 0: product gates only; fine for both conventions too */
+            snarkjs_roundtrip(&cs2, w2.values, 31 + (uint64_t)i, "synth");
+        }
+        bellperson_prove(&cs2, w2.values, 41 + (uint64_t)i);
+        r1cs_free(&cs2);
+        wtns_free(&w2);
+        r1cs_free(&cs);
+        free(w);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_base),
+        cmocka_unit_test(test_toxic_seeded),
+        cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_synthetic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
