@@ -6,10 +6,12 @@
 # Usage (repo root, on the GPU machine; .anchors/ holds the unpacked sppark and blst sources, or pass them):
 #   bash bench/gpu_round2.sh [SPPARK_SRC BLST_SRC]
 # Builds with tests/gpu/run.sh (standalone nvcc + gcc, /tmp/pmgpu-build) unless $PM_BUILD already holds
-# bench_gpu_msm (e.g. a CMake build dir with the gpu benches and tests). Writes under $OUT (default ./gpu-out):
-#   round2.tsv    impl op log2n dist median_ms min_ms date commit (impl proofmill, proofmill:VARIANT, sppark)
+# bench_gpu_msm (e.g. a CMake build dir with the gpu benches and tests). Writes 8 files under $OUT (default
+# ./gpu-out; a device call brings back 8 at most), the rest in a scratch folder:
 #   summary.txt   phase times, test results, the table with ratios against sppark and against the baseline
-#   tests.log, vs_sppark.log (+ vs_ours.log, vs_sppark.log, vs_ntt.log), ntt_tiles.log, cpu_h.log
+#   round2.tsv    impl op log2n dist median_ms min_ms date commit (impl proofmill, proofmill:VARIANT, sppark)
+#   tests.log     the device tests of every variant; vs_ours.log / vs_ntt.log / vs_sppark.log  bench_gpu_msm,
+#   bench_gpu_ntt and sppark_bench output; kernels.txt  ptxas registers/stack; other.log  build, NTT tiles, CPU H
 # Env: MSM_VARIANTS   the MSM variants timed (bench/gpu_msm.cu PM_MSM_VARIANTS syntax; first = baseline)
 #      TEST_VARIANTS  the MSM variants the device tests run (same syntax)
 #      NTT_TILES      extra PROOFMILL_GPU_NTT_TILE values timed at 2^27 (default "10 9")
@@ -18,7 +20,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-out}; mkdir -p "$OUT"
-export OUT
+W=$(mktemp -d /tmp/round2.XXXXXX) # everything but the 8 files that come back
 B=${PM_BUILD:-/tmp/pmgpu-build}
 SP=${1:-$ROOT/.anchors/sppark}; BL=${2:-$ROOT/.anchors/blst}
 MSM_VARIANTS=${MSM_VARIANTS:-"base C:ACC=2 P:PREFETCH=1 CP:ACC=2,PREFETCH=1 X:TAIL=1000000000,XINLINE=1 CPX:ACC=2,PREFETCH=1,XINLINE=1 CPXK:ACC=2,PREFETCH=1,XINLINE=1,KMIN=256,TAIL=64"}
@@ -55,8 +57,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --f
 # ---- 0. build ----
 if [ ! -x "$B/bench_gpu_msm" ]; then
   say "== build (tests/gpu/run.sh build)"
-  OUT="$OUT/build" PM_BUILD="$B" bash "$ROOT/tests/gpu/run.sh" build > "$OUT/build.log" 2>&1 || { say "BUILD FAILED"; tail -30 "$OUT/build.log"; exit 2; }
-  cp "$OUT/build/kernels.txt" "$OUT/kernels.txt" 2>/dev/null; rm -rf "$OUT/build"
+  OUT="$W/build" PM_BUILD="$B" bash "$ROOT/tests/gpu/run.sh" build > "$W/build.log" 2>&1 || {
+    say "BUILD FAILED"; tail -40 "$W/build.log" | tee "$OUT/other.log"; exit 2; }
+  cp "$W/build/kernels.txt" "$OUT/kernels.txt" 2>/dev/null
 fi
 say "build ready: $B"
 
@@ -91,33 +94,34 @@ TSV="$OUT/round2.tsv"
 printf "impl\top\tlog2n\tdist\tmedian_ms\tmin_ms\tdate\tcommit\n" > "$TSV"
 if phase "MSM variants + NTT + H vs sppark (bench/gpu_vs_sppark.sh)" 200; then
   PM_MSM_VARIANTS="$MSM_VARIANTS" MSM_LOGS=${MSM_LOGS-20 24 26 27} G2_LOGS=${G2_LOGS-20 25} NTT_LOGS=${NTT_LOGS-24 26 27} REPS=$REPS \
-    OUT_TSV="$OUT/ntt_h.tsv" PM_BENCH_COMMIT=$COMMIT timeout $(( $(left) - 60 > 120 ? $(left) - 60 : 120 )) \
-    bash "$ROOT/bench/gpu_vs_sppark.sh" "$SP" "$BL" "$B" "$OUT/vs.tsv" > "$OUT/vs_sppark_run.log" 2>&1
+    OUT_TSV="$W/ntt_h.tsv" PM_BENCH_COMMIT=$COMMIT OUT="$W" timeout $(( $(left) - 60 > 120 ? $(left) - 60 : 120 )) \
+    bash "$ROOT/bench/gpu_vs_sppark.sh" "$SP" "$BL" "$B" "$W/vs.tsv" > "$W/vs_sppark_run.log" 2>&1
   say "gpu_vs_sppark.sh: exit $?"
-  [ -f "$OUT/vs.tsv" ] && tail -n +2 "$OUT/vs.tsv" >> "$TSV"
-  [ -f "$OUT/ntt_h.tsv" ] && grep -vE "^proofmill\tntt\t" "$OUT/ntt_h.tsv" >> "$TSV" # the H rows (ntt rows came with vs.tsv)
-  grep -hE "MISMATCH|WRONG" "$OUT/vs_sppark_run.log" "$OUT"/vs_ours.log 2>/dev/null | grep -v "NTT spot" | head -5 | tee -a "$SUM"
+  for f in vs_ours.log vs_ntt.log vs_sppark.log; do [ -f "$W/$f" ] && cp "$W/$f" "$OUT/$f"; done
+  [ -f "$W/vs.tsv" ] && tail -n +2 "$W/vs.tsv" >> "$TSV"
+  [ -f "$W/ntt_h.tsv" ] && grep -vE "^proofmill\tntt\t" "$W/ntt_h.tsv" >> "$TSV" # the H rows (ntt rows came with vs.tsv)
+  grep -hE "MISMATCH|WRONG" "$W/vs_sppark_run.log" "$W"/vs_ours.log 2>/dev/null | grep -v "NTT spot" | head -5 | tee -a "$SUM"
 fi
 
 # ---- 3. CPU H phase (bench/ntt_h.c), 2^CPU_H_LOG, 1, 4, 16 threads, one rep ----
 if [ -n "$CPU_H_LOG" ] && phase "CPU H 2^$CPU_H_LOG (threads 1,4,16)" 35; then
   if [ ! -x "$B/bench_ntt_h" ]; then
     gcc -O2 -std=c17 -D_GNU_SOURCE -fopenmp -I"$ROOT/src" -I"$ROOT/tests/common" -w "$ROOT/bench/ntt_h.c" "$B/libcore.a" -lm -o "$B/bench_ntt_h" \
-      >> "$OUT/cpu_h.log" 2>&1 || say "  bench_ntt_h: build failed"
+      >> "$W/cpu_h.log" 2>&1 || say "  bench_ntt_h: build failed"
   fi
-  [ -x "$B/bench_ntt_h" ] && { timeout $(( $(left) > 30 ? $(left) : 30 )) "$B/bench_ntt_h" --log "$CPU_H_LOG" --threads 1,4,16 --reps 1 --no-seq >> "$OUT/cpu_h.log" 2>&1
+  [ -x "$B/bench_ntt_h" ] && { timeout $(( $(left) > 30 ? $(left) : 30 )) "$B/bench_ntt_h" --log "$CPU_H_LOG" --threads 1,4,16 --reps 1 --no-seq >> "$W/cpu_h.log" 2>&1
                                say "  bench_ntt_h: exit $?"; }
 fi
 
 # ---- 4. NTT tile variants at 2^27 (forward, inverse, coset, snarkjs H, bellperson H) ----
 if [ -n "$NTT_TILES" ] && phase "NTT tiles $NTT_TILES at 2^27" 40; then
-  : > "$OUT/ntt_tiles.log"
+  : > "$W/ntt_tiles.log"
   for tile in $NTT_TILES; do
-    PROOFMILL_GPU_NTT_TILE=$tile PM_BENCH_IMPL=proofmill:T$tile OUT_TSV="$OUT/ntt_tiles.tsv" PM_BENCH_COMMIT=$COMMIT PROOFMILL_BENCH_REPS=5 \
-      timeout 40 "$B/bench_gpu_ntt" 27 >> "$OUT/ntt_tiles.log" 2>&1
+    PROOFMILL_GPU_NTT_TILE=$tile PM_BENCH_IMPL=proofmill:T$tile OUT_TSV="$W/ntt_tiles.tsv" PM_BENCH_COMMIT=$COMMIT PROOFMILL_BENCH_REPS=5 \
+      timeout 40 "$B/bench_gpu_ntt" 27 >> "$W/ntt_tiles.log" 2>&1
     say "  bench_gpu_ntt tile $tile: exit $?"
   done
-  [ -f "$OUT/ntt_tiles.tsv" ] && cat "$OUT/ntt_tiles.tsv" >> "$TSV"
+  [ -f "$W/ntt_tiles.tsv" ] && cat "$W/ntt_tiles.tsv" >> "$TSV"
 fi
 
 # ---- 5. the table: every row with its ratio to sppark and to the baseline (impl proofmill) ----
@@ -132,12 +136,15 @@ fi
             printf "%-18s %-13s %-5s %-8s %11.3f %11.3f %9s %9s\n", f[1], f[2], f[3], f[4], f[5], f[6], a, b } }' "$TSV"
   echo
   echo "MSM phases per variant (last run's CUDA events):"
-  grep -hE "^msm_g[12] 2\^" "$OUT/vs_ours.log" 2>/dev/null | sed -E 's/; last run.s events:/ |/; s/ general=.*check/ check/'
-  grep -hE "^field:" "$OUT/vs_ours.log" 2>/dev/null
+  grep -hE "^msm_g[12] 2\^" "$W/vs_ours.log" 2>/dev/null | sed -E 's/; last run.s events:/ |/; s/ general=.*check/ check/'
+  grep -hE "^field:" "$W/vs_ours.log" 2>/dev/null
   echo "NTT / H (default tile, then the tiles):"
-  grep -hE "^\| (n|2\^)" "$OUT/vs_ntt.log" "$OUT/ntt_tiles.log" 2>/dev/null
-  [ -f "$OUT/cpu_h.log" ] && { echo "CPU H:"; grep -E "^\||bench_ntt_h" "$OUT/cpu_h.log"; }
+  grep -hE "^\| (n|2\^)" "$W/vs_ntt.log" "$W/ntt_tiles.log" 2>/dev/null
+  [ -f "$W/cpu_h.log" ] && { echo "CPU H:"; grep -E "^\||bench_ntt_h" "$W/cpu_h.log"; }
 } >> "$SUM"
+{ echo "==== vs_sppark_run.log"; cat "$W/vs_sppark_run.log"; echo "==== NTT tiles"; cat "$W/ntt_tiles.log"; echo "==== CPU H"; cat "$W/cpu_h.log"
+  echo "==== build.log (tail)"; tail -100 "$W/build.log"; } > "$OUT/other.log" 2>/dev/null
+rm -rf "$W"
 say "done: tests $([ $rc_tests -eq 0 ] && echo passed || echo FAILED)"
 cat "$SUM"
 exit $rc_tests

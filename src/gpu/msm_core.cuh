@@ -236,6 +236,48 @@ PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
     return lo;
 }
 
+/* The two halves of a lane's batch of a round (f_round, f_round2). Forward, pair (e, e + 1) -> output out as the
+ * lane's np-th pair: the prefix product before it and (e, out) into the lane's scratch slot np ([k][nl] layout),
+ * acc *= the pair's denominator (norm). The x coordinates alone suffice unless one is 0 (the point may be infinity)
+ * or they are equal (tangent or opposite points). */
+template <class E, class Src, class F>
+PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot) {
+    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
+    int kind = AFF_CHORD;
+    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
+        aff_t<E> P = src.get(e), Q = src.get(e + 1);
+        kind = ec_aff_add_prepare(P, Q, den);
+    } else {
+        den = f_sub(x2, x1);
+    }
+    f_store(pre + slot, acc);
+    uint2 inf;
+    inf.x = e; inf.y = out;
+    info[slot] = inf;
+    if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+}
+/* Backward over the lane's np pairs: one inversion of the product, then each pair's inverse from its prefix
+ * product and the chord / tangent into dst; pf: prefetch the previous pair's points. */
+template <class E, class Src, class F>
+PM_HD void round_bwd(const Src &src, const F &acc, uint32_t np, uint32_t nl, uint32_t lane, const F *pre, const uint2 *info,
+                     aff_t<E> *dst, uint32_t pf) {
+    F inv = fe_inv_vartime<fp_params>(acc);
+    for (uint32_t i = np; i-- > 0;) {
+        uint2 inf = info[(size_t)i * nl + lane];
+        if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
+        aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
+        E den, den_inv = f_one<E>();
+        int kind = ec_aff_add_prepare(P, Q, den);
+        if (kind <= AFF_TANGENT) {
+            F nrm = f_norm(den);
+            F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
+            inv = f_mul(inv, nrm);
+            den_inv = f_inv_from_norm(den, ninv);
+        }
+        ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
+    }
+}
+
 template <class E, class Src> struct f_round {
     typedef typename fbase<E>::type F;
     Src src;
@@ -263,21 +305,7 @@ template <class E, class Src> struct f_round {
                 uint32_t out = off_next[s] + (local >> 1);
                 if (pf && e + 3 < e1) { src.prefetch(e + 2); src.prefetch(e + 3); }
                 if (e + 1 < hi) {
-                    /* the forward pass needs only the x coordinates unless one of them is 0 (then the
-                     * point may be infinity) or they are equal (tangent or opposite points) */
-                    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
-                    int kind = AFF_CHORD;
-                    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
-                        aff_t<E> P = src.get(e), Q = src.get(e + 1);
-                        kind = ec_aff_add_prepare(P, Q, den);
-                    } else {
-                        den = f_sub(x2, x1);
-                    }
-                    f_store(pre + (size_t)np * nl + lane, acc);
-                    uint2 inf;
-                    inf.x = e; inf.y = out;
-                    info[(size_t)np * nl + lane] = inf;
-                    if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+                    round_fwd_pair<E>(src, e, out, acc, pre, info, (size_t)np * nl + lane);
                     np++;
                     e += 2;
                 } else {
@@ -285,23 +313,7 @@ template <class E, class Src> struct f_round {
                     e++;
                 }
             }
-            if (np == 0) continue;
-            F inv = fe_inv_vartime<fp_params>(acc);
-            /* backward: each pair's inverse from the prefix products, then the chord/tangent */
-            for (uint32_t i = np; i-- > 0;) {
-                uint2 inf = info[(size_t)i * nl + lane];
-                if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
-                aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
-                E den, den_inv = f_one<E>();
-                int kind = ec_aff_add_prepare(P, Q, den);
-                if (kind <= AFF_TANGENT) {
-                    F nrm = f_norm(den);
-                    F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
-                    inv = f_mul(inv, nrm);
-                    den_inv = f_inv_from_norm(den, ninv);
-                }
-                ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
-            }
+            if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
         }
     }
 };
@@ -349,41 +361,14 @@ template <class E, class Src> struct f_round2 {
                 if (pf) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
             }
             if (e + 1 < hi) {
-                E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
-                int kind = AFF_CHORD;
-                if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
-                    aff_t<E> P = src.get(e), Q = src.get(e + 1);
-                    kind = ec_aff_add_prepare(P, Q, den);
-                } else {
-                    den = f_sub(x2, x1);
-                }
-                f_store(pre + (size_t)np * nl + lane, acc);
-                uint2 inf;
-                inf.x = e; inf.y = o;
-                info[(size_t)np * nl + lane] = inf;
-                if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+                round_fwd_pair<E>(src, e, o, acc, pre, info, (size_t)np * nl + lane);
                 np++;
             } else {
                 ec_aff_store(dst + o, src.get(e));
             }
             o = o2; e = e2; hi = hi2;
         }
-        if (np == 0) return;
-        F inv = fe_inv_vartime<fp_params>(acc);
-        for (uint32_t i = np; i-- > 0;) {
-            uint2 inf = info[(size_t)i * nl + lane];
-            if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
-            aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
-            E den, den_inv = f_one<E>();
-            int kind = ec_aff_add_prepare(P, Q, den);
-            if (kind <= AFF_TANGENT) {
-                F nrm = f_norm(den);
-                F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
-                inv = f_mul(inv, nrm);
-                den_inv = f_inv_from_norm(den, ninv);
-            }
-            ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
-        }
+        if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
     }
 };
 
