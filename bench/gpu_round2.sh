@@ -73,7 +73,7 @@ if phase "tests" 60; then
       [ -x "$B/$1" ] || { say "  $1: NOT BUILT"; rc_tests=1; continue; }
       echo "==== [$v] $t" >> "$OUT/tests.log"
       with_variant "$v" timeout 60 "$B/$1" ${2:-} >> "$OUT/tests.log" 2>&1; r=$?
-      say "  [$v] $t: exit $r"
+      say "  [$v] $t: exit $r$([ $r -eq 77 ] && echo ' (skipped: no device)')"
       [ $r -ne 0 ] && rc_tests=1
     done
   done
@@ -131,8 +131,7 @@ fi
   awk -F'\t' 'NR > 1 { key = $2" "$3" "$4; row[NR] = $0; k[NR] = key; if ($1 == "sppark") sp[key] = $5; if ($1 == "proofmill") bs[key] = $5; n = NR }
     END { for (i = 2; i <= n; i++) { split(row[i], f, "\t"); a = ""; b = ""
             if (f[1] != "sppark" && (k[i] in sp) && sp[k[i]] > 0) a = sprintf("%.3f", f[5] / sp[k[i]])
-            kb = k[i]; if (f[1] ~ /^proofmill:T/ && (kb in bs) && bs[kb] > 0) b = sprintf("%.3f", f[5] / bs[kb])
-            else if (f[1] ~ /^proofmill:/ && (kb in bs) && bs[kb] > 0) b = sprintf("%.3f", f[5] / bs[kb])
+            if (f[1] ~ /^proofmill:/ && (k[i] in bs) && bs[k[i]] > 0) b = sprintf("%.3f", f[5] / bs[k[i]])
             printf "%-18s %-13s %-5s %-8s %11.3f %11.3f %9s %9s\n", f[1], f[2], f[3], f[4], f[5], f[6], a, b } }' "$TSV"
   echo
   echo "MSM phases per variant (last run's CUDA events):"
