@@ -16,18 +16,20 @@
 #      TEST_VARIANTS  the MSM variants the device tests run (same syntax)
 #      NTT_TILES      extra PROOFMILL_GPU_NTT_TILE values timed at 2^27 (default "10 9")
 #      REPS (3), MSM_LOGS ("20 24 26 27"), G2_LOGS ("20 25"), NTT_LOGS ("24 26 27"), CPU_H_LOG (22; "" = skip)
-#      BUDGET_S (420): a phase that would start after this many seconds is skipped (and said so)
+#      BUDGET_S (420): a phase that would start after this many seconds is skipped (and said so);
+#      TEST_UNTIL_S (150): no new test variant after this many seconds
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$ROOT/gpu-out}; mkdir -p "$OUT"
 W=$(mktemp -d /tmp/round2.XXXXXX) # everything but the 8 files that come back
 B=${PM_BUILD:-/tmp/pmgpu-build}
 SP=${1:-$ROOT/.anchors/sppark}; BL=${2:-$ROOT/.anchors/blst}
-MSM_VARIANTS=${MSM_VARIANTS:-"base C:ACC=2 P:PREFETCH=1 CP:ACC=2,PREFETCH=1 X:TAIL=1000000000,XINLINE=1 CPX:ACC=2,PREFETCH=1,XINLINE=1 CPXK:ACC=2,PREFETCH=1,XINLINE=1,KMIN=256,TAIL=64"}
-TEST_VARIANTS=${TEST_VARIANTS:-"base C:ACC=2 P:PREFETCH=1 X:TAIL=1000000000,XINLINE=1 CPXK:ACC=2,PREFETCH=1,XINLINE=1,KMIN=256,TAIL=64 A1:ACC=2,PREFETCH=1,TAIL=1,KMIN=2"}
+MSM_VARIANTS=${MSM_VARIANTS:-"base C:ACC=2 P:PREFETCH=1 CP:ACC=2,PREFETCH=1 X:TAIL=1000000000,XINLINE=1 CPX:ACC=2,PREFETCH=1,XINLINE=1"}
+TEST_VARIANTS=${TEST_VARIANTS:-"base CP:ACC=2,PREFETCH=1 P1:PREFETCH=1,TAIL=1,KMIN=2 X:TAIL=1000000000,XINLINE=1 A1:ACC=2,PREFETCH=1,XINLINE=1,TAIL=1,KMIN=2"}
 NTT_TILES=${NTT_TILES-10 9}
 REPS=${REPS:-3}
 BUDGET_S=${BUDGET_S:-420}
+TEST_UNTIL_S=${TEST_UNTIL_S:-150} # no new MSM test variant after this many seconds (NTT tiles: 30 s more)
 CPU_H_LOG=${CPU_H_LOG-22}
 SUM="$OUT/summary.txt"
 COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -68,20 +70,22 @@ rc_tests=0
 if phase "tests" 60; then
   : > "$OUT/tests.log"
   for v in $TEST_VARIANTS; do
+    [ "$(el)" -gt "$TEST_UNTIL_S" ] && { say "  tests: past $TEST_UNTIL_S s, variant $v and later skipped"; rc_tests=1; break; }
     for t in "test_gpu_msm 16" "test_gpu_msm_g2"; do
       set -- $t
       [ -x "$B/$1" ] || { say "  $1: NOT BUILT"; rc_tests=1; continue; }
       echo "==== [$v] $t" >> "$OUT/tests.log"
-      with_variant "$v" timeout 60 "$B/$1" ${2:-} >> "$OUT/tests.log" 2>&1; r=$?
+      with_variant "$v" timeout 45 "$B/$1" ${2:-} >> "$OUT/tests.log" 2>&1; r=$?
       say "  [$v] $t: exit $r$([ $r -eq 77 ] && echo ' (skipped: no device)')"
       [ $r -ne 0 ] && rc_tests=1
     done
   done
   for tile in 11 $NTT_TILES; do
+    [ "$(el)" -gt $(( TEST_UNTIL_S + 30 )) ] && { say "  tests: past $(( TEST_UNTIL_S + 30 )) s, tile $tile and later skipped"; rc_tests=1; break; }
     for t in "test_gpu_ntt 21 0" "test_gpu_h 20"; do
       set -- $t
       echo "==== [tile $tile] $t" >> "$OUT/tests.log"
-      PROOFMILL_GPU_NTT_TILE=$tile timeout 60 "$B/$1" ${2:-} ${3:-} >> "$OUT/tests.log" 2>&1; r=$?
+      PROOFMILL_GPU_NTT_TILE=$tile timeout 45 "$B/$1" ${2:-} ${3:-} >> "$OUT/tests.log" 2>&1; r=$?
       say "  [tile $tile] $t: exit $r"
       [ $r -ne 0 ] && rc_tests=1
     done

@@ -39,7 +39,9 @@ ABUILD=${ANCHOR_BUILD:-/tmp/anchor-build}
 COMMIT=${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 DATE=$(date -u '+%Y-%m-%d')
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# keep the full logs where the caller collects them (also when a timeout stops the script)
+keep_logs() { if [ -n "${OUT:-}" ]; then for f in sppark ours ntt; do [ -f "$TMP/$f.log" ] && cp "$TMP/$f.log" "$OUT/vs_$f.log"; done; fi; }
+trap 'keep_logs; rm -rf "$TMP"' EXIT
 
 echo "== building the sppark anchor ($HARNESS)"
 SPPARK="$SPPARK" BLST="$BLST" BUILD="$ABUILD" bash "$HARNESS/build.sh" > "$TMP/anchor-build.log" 2>&1 \
@@ -66,8 +68,7 @@ if [ -n "$NTT_LOGS" ] && [ -x "$OURS/bench_gpu_ntt" ]; then
   sed -nE 's/^\| 2\^([0-9]+) \| ([0-9.]+) \(([0-9.]+)\) ms \|.*/proofmill\tntt\t\1\tuniform\t\2\t\3/p' "$TMP/ntt.log" >> "$TMP/ours.tsv"
 fi
 
-# keep the full logs where the caller collects them
-if [ -n "${OUT:-}" ]; then for f in sppark ours ntt; do [ -f "$TMP/$f.log" ] && cp "$TMP/$f.log" "$OUT/vs_$f.log"; done; fi
+keep_logs
 
 # one table: proofmill rows first, sppark's matching row and the ratio beside
 {
