@@ -296,14 +296,17 @@ PM_UNROLL
     for (int t = 0; t < R; t++) sh_st(sh, E, sh_index(kk[t], c, a.log_c), r[t]);
 }
 
-/* Fill the geometry of a pass over stages [s0, s0+S) of an L-stage network (host or device). */
-PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S) {
+/* Fill the geometry of a pass over stages [s0, s0+S) of an L-stage network (host or device); tiles
+ * of at most 2^tile_bits elements (11: 64 KB of shared memory, 256 threads at 9 stages; 10 and 9 give
+ * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE). */
+constexpr uint32_t NTT_TILE_BITS = 11;
+PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS) {
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
     a.lr = S < 3 ? S : 3;
-    /* columns per block: tiles of at most 2^11 elements (64 KB of shared memory, 256 threads) */
-    uint32_t lc = S < 11 ? 11 - S : 0;
+    /* columns per block: tiles of at most 2^tile_bits elements */
+    uint32_t lc = S < tile_bits ? tile_bits - S : 0;
     a.log_c = lc < s0 ? lc : s0;
     a.nrounds = 0;
     for (uint32_t q = 0, lo = 0; lo < S; q++, lo += a.lr) {
@@ -347,7 +350,7 @@ struct net_ops {
  * passes smaller max_bits to run 3 and 4 passes on small sizes). */
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
-                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS) {
+                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
@@ -359,7 +362,7 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
         const uint32_t p = dif ? P - 1 - q : q;
         pass_args &a = out[q];
         memset(&a, 0, sizeof a);
-        pass_plan(a, L, start[p], size[p]);
+        pass_plan(a, L, start[p], size[p], tile_bits);
         a.dst = q == P - 1 ? dst : work;
         a.src = q == 0 ? src : work;
         a.tw = tw;

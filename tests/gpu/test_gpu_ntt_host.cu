@@ -76,10 +76,11 @@ struct host_exec {
     }
     uint32_t L = 0, max_bits = MAX_PASS_BITS;
     const fr_d *tw = nullptr;
+    static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -108,6 +109,7 @@ struct host_exec {
         return PM_OK;
     }
 };
+uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -278,12 +280,12 @@ static void bank_groups(const std::vector<uint32_t> &phys, uint32_t T) {
             for (int i = 0; i < 8; i++) worst_bank = std::max(worst_bank, cnt[i]);
         }
 }
-static void test_plans(unsigned maxL) {
+static void test_plans(unsigned maxL, uint32_t tile_bits) {
     for (unsigned L = 1; L <= maxL; L++) {
         for (int dif = 0; dif < 2; dif++) {
             pass_args pa[4];
             net_ops ops;
-            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops);
+            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits);
             std::vector<int> stage_seen(L, 0);
             for (uint32_t q = 0; q < P; q++) {
                 const pass_args &a = pa[q];
@@ -423,7 +425,17 @@ int main(int argc, char **argv) {
     rs[0] = seed ^ 0x9e3779b97f4a7c15ULL;
     rs[1] = (seed << 1) | 1;
     for (int i = 0; i < 8; i++) rnd();
-    test_plans(28);
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb);
+    /* tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE): the transforms and the H pipelines to 2^12 */
+    for (uint32_t tb = 9; tb < NTT_TILE_BITS; tb++) {
+        host_exec::tile_bits = tb;
+        const unsigned m = maxL < 12 ? maxL : 12;
+        for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, MAX_PASS_BITS);
+        for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, MAX_PASS_BITS);
+        for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, MAX_PASS_BITS);
+        printf("tiles of <= 2^%u elements: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", tb, m, failures ? "FAILURES" : "ok");
+    }
+    host_exec::tile_bits = NTT_TILE_BITS;
     /* passes of <= 10 stages as on the device (1 pass up to 2^10, 2 above), and of <= 4 and <= 3
      * stages so that 3 and 4 passes (2^21..2^28 on the device) run on small sizes */
     const uint32_t mb[3] = {MAX_PASS_BITS, 4, 3};
