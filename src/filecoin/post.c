@@ -380,6 +380,11 @@ pm_status fil_post_verify(const fil_post_config_t *c, const uint8_t randomness[3
         if ((st = canon(sp->comm_r, err, who, "comm_r")) || (st = canon(v->comm_c, err, who, "comm_c")) ||
             (st = canon(v->comm_r_last, err, who, "comm_r_last")))
             break;
+        if (v->n_inclusion && memcmp(v->comm_r_last, v->inclusion[0].root, 32)) {
+            st = pm_error_set(err, PM_ERR_MISMATCH, "", PM_NO_OFFSET,
+                              "%s: comm_r_last differs from inclusion_proofs[0].root", who);
+            break;
+        }
         uint8_t pre[64], h[32];
         memcpy(pre, v->comm_c, 32);
         memcpy(pre + 32, v->comm_r_last, 32);
