@@ -1,0 +1,757 @@
+/*
+ * cmd_proof_kinds.c — `proofmill winning-post | window-post | snapdeals <subcommand>` (issue #16):
+ * the three proof kinds a storage provider needs besides PoRep, on the CPU, one request at a time.
+ *
+ *   circuit-info --sector-size S [--json]      constraints, inputs, aux, rows, per gadget, parameter name
+ *   gen --sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K]
+ *       [--api 1.0|1.2] [--seed N] [--miner M]
+ *                                              a request as Curio sends it, over our own sealed test
+ *                                              sectors (2 KiB, 8 MiB; SnapDeals: a random-data update of
+ *                                              a sealed CC sector) or, for bigger sizes, synthetic ones
+ *   verify-vanilla --request REQ.json          the vanilla verifier (exit 1 when a proof is bad)
+ *   check --request REQ.json                   witness + every constraint, without parameters
+ *   record --sector-size S --out FILE.csr      the recorded circuit (csr_file.h; tag below)
+ *   params-setup --sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]
+ *                                              our own (test) Groth16 parameters, bellperson layout, under
+ *                                              Filecoin's names (param_safety.h rules)
+ *   prove --request REQ.json --params DIR --out PROOF [--seed N] [--threads T]
+ *                                              192 bytes per partition (filecoin-ffi's layout), each
+ *                                              verified with the .vk and the derived public inputs first
+ *   verify --request REQ.json --vk FILE --proof PROOF
+ *                                              exit 0 valid, 1 invalid
+ * A request file is proof_request.h's JSON (cuzk.v1 SubmitProofRequest fields); --vanilla V.json
+ * (Go's [][]byte JSON, as Curio stores vanilla proofs) replaces its vanilla_proofs.
+ * Recorded-circuit tag: sector size + (fil_param_kind_t << 48), so files of two kinds never mix.
+ *
+ * The kind-specific calls are the thin glue the proof-kind registry (src/kinds/) will take over:
+ * one switch per operation below (shape, stem, record, parse, partitions, witness, public inputs,
+ * failing-row name).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "circuits/csr_file.h"
+#include "circuits/filecoin/post_circuit.h"
+#include "circuits/filecoin/update_circuit.h"
+#include "cli/cli.h"
+#include "filecoin/param_names.h"
+#include "filecoin/param_safety.h"
+#include "filecoin/post.h"
+#include "filecoin/proof_request.h"
+#include "filecoin/replica_id.h"
+#include "filecoin/seal.h"
+#include "filecoin/sha256_fr.h"
+#include "filecoin/sizes.h"
+#include "filecoin/update.h"
+#include "groth16/params.h"
+#include "groth16/proof_bytes.h"
+#include "groth16/prover.h"
+#include "groth16/prover_bellperson.h"
+#include "groth16/setup.h"
+#include "groth16/verifier.h"
+#include "util/file.h"
+
+typedef enum { K_WINNING = 0, K_WINDOW = 1, K_SNAP = 2 } kind_t;
+
+static const struct {
+    const char *cmd, *title;
+    fil_param_kind_t pkind;
+} KINDS[3] = {{"winning-post", "WinningPoSt", FIL_PARAM_WINNING_POST},
+              {"window-post", "WindowPoSt", FIL_PARAM_WINDOW_POST},
+              {"snapdeals", "SnapDeals", FIL_PARAM_EMPTY_SECTOR_UPDATE}};
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- kind glue */
+typedef struct {
+    kind_t k;
+    uint64_t size;
+    fil_post_config_t pc;
+    fil_update_config_t uc;
+} shape_t;
+
+static pm_status shape_for(shape_t *s, kind_t k, uint64_t size, fil_api_version_t v, pm_error *err) {
+    memset(s, 0, sizeof *s);
+    s->k = k;
+    s->size = size;
+    if (k == K_SNAP) return fil_update_config(&s->uc, size, err);
+    return fil_post_config_for(&s->pc, k == K_WINNING ? FIL_POST_WINNING : FIL_POST_WINDOW, size,
+                               k == K_WINNING ? FIL_API_V1_0_0 : v, err);
+}
+
+static uint64_t csr_tag(const shape_t *s) { return s->size + ((uint64_t)KINDS[s->k].pkind << 48); }
+
+static pm_status stem_of(char *out, size_t cap, const shape_t *s, pm_error *err) {
+    return s->k == K_SNAP ? pm_update_param_stem(out, cap, &s->uc, err) : pm_post_param_stem(out, cap, &s->pc, err);
+}
+
+static pm_status record(r1cs_t *cs, uint32_t *nin, const shape_t *s, pm_error *err) {
+    return s->k == K_SNAP ? pm_update_record(cs, nin, &s->uc, err) : pm_post_record(cs, nin, &s->pc, err);
+}
+
+static pm_status witness_len(size_t *n, uint32_t *nin, const shape_t *s, pm_error *err) {
+    return s->k == K_SNAP ? pm_update_witness_len(n, nin, &s->uc, err) : pm_post_witness_len(n, nin, &s->pc, err);
+}
+
+typedef struct {
+    shape_t s;
+    fil_post_job_t pj;
+    fil_update_job_t uj;
+} job_t;
+
+static pm_status job_read(job_t *j, kind_t k, const char *req, const char *vanilla, pm_error *err) {
+    memset(j, 0, sizeof *j);
+    fil_proof_request_t r;
+    pm_status st = fil_proof_request_read(&r, req, err);
+    if (!st && vanilla) st = fil_vanilla_list_read(&r, vanilla, err);
+    if (st) return st;
+    if (k == K_SNAP) st = pm_update_parse(&j->uj, &r, err);
+    else st = pm_post_parse(&j->pj, k == K_WINNING ? FIL_POST_WINNING : FIL_POST_WINDOW, &r, err);
+    if (st && !strcmp(err->file, "request")) snprintf(err->file, sizeof err->file, "%s", req);
+    fil_proof_request_free(&r);
+    if (st) return st;
+    j->s.k = k;
+    if (k == K_SNAP) {
+        j->s.size = j->uj.cfg.sector_size;
+        j->s.uc = j->uj.cfg;
+    } else {
+        j->s.size = j->pj.cfg.sector_size;
+        j->s.pc = j->pj.cfg;
+    }
+    return PM_OK;
+}
+
+static void job_free(job_t *j) {
+    if (j->s.k == K_SNAP) fil_update_job_free(&j->uj);
+    else fil_post_job_free(&j->pj);
+}
+
+static uint32_t job_partitions(const job_t *j) {
+    return j->s.k == K_SNAP ? pm_update_partitions(&j->uj) : pm_post_partitions(&j->pj);
+}
+
+static pm_status job_vanilla_verify(const job_t *j, pm_error *err) {
+    return j->s.k == K_SNAP ? fil_update_job_verify(&j->uj, err) : fil_post_job_verify(&j->pj, err);
+}
+
+static pm_status job_witness(fr_t *w, size_t cap, size_t *n, uint32_t *nin, const job_t *j, uint32_t k,
+                             unsigned threads, pm_error *err) {
+    return j->s.k == K_SNAP ? pm_update_witness_into(w, cap, n, nin, &j->uj, k, threads, err)
+                            : pm_post_witness_into(w, cap, n, nin, &j->pj, k, threads, err);
+}
+
+static pm_status job_inputs(fr_t *x, size_t n, const job_t *j, uint32_t k, pm_error *err) {
+    return j->s.k == K_SNAP ? pm_update_public_inputs(x, n, &j->uj, k, err) : pm_post_public_inputs(x, n, &j->pj, k, err);
+}
+
+static pm_status job_unsatisfied(pm_error *err, const job_t *j, uint32_t k, uint64_t row, uint64_t rows) {
+    return j->s.k == K_SNAP ? pm_update_unsatisfied(err, &j->s.uc, k, row, rows)
+                            : pm_post_unsatisfied(err, &j->s.pc, j->pj.sectors, row, rows);
+}
+
+static pm_status job_check(uint64_t *fb, uint64_t *nb, const job_t *j, uint32_t k, pm_error *err) {
+    return j->s.k == K_SNAP ? pm_update_check(fb, nb, &j->uj, k, err) : pm_post_check(fb, nb, &j->pj, err);
+}
+
+/* ---------------------------------------------------------------- argument helpers */
+typedef struct {
+    const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api;
+    uint64_t sectors, partition, seed, miner, threads;
+    int have_seed, json, allow, have_sectors;
+} args_t;
+
+static int parse_args(args_t *a, int argc, char **argv, const char *sub, const char *allowed) {
+    memset(a, 0, sizeof *a);
+    a->miner = 1000;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char key[40];
+        snprintf(key, sizeof key, " %s ", o);
+        if (!strstr(allowed, key)) return pm_cli_usage("%s: unexpected argument '%s'", sub, o);
+        if (!strcmp(o, "--json")) a->json = 1;
+        else if (!strcmp(o, "--allow-filecoin-dir")) a->allow = 1;
+        else if (!v) return pm_cli_usage("%s: %s needs a value", sub, o);
+        else {
+            i++;
+            if (!strcmp(o, "--sector-size")) a->size = v;
+            else if (!strcmp(o, "--out")) a->out = v;
+            else if (!strcmp(o, "--vanilla-out")) a->vanilla_out = v;
+            else if (!strcmp(o, "--request")) a->request = v;
+            else if (!strcmp(o, "--vanilla")) a->vanilla = v;
+            else if (!strcmp(o, "--dir") || !strcmp(o, "--params")) a->dir = v;
+            else if (!strcmp(o, "--vk")) a->vk = v;
+            else if (!strcmp(o, "--proof")) a->proof = v;
+            else if (!strcmp(o, "--api")) a->api = v;
+            else if (!strcmp(o, "--sectors")) {
+                if (pm_cli_opt_u64(&a->sectors, o, v, 1, 1u << 20)) return PM_EXIT_USAGE;
+                a->have_sectors = 1;
+            } else if (!strcmp(o, "--partition")) {
+                if (pm_cli_opt_u64(&a->partition, o, v, 0, UINT32_MAX)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--miner")) {
+                if (pm_cli_opt_u64(&a->miner, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--threads")) {
+                if (pm_cli_opt_u64(&a->threads, o, v, 0, 1024)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--seed")) {
+                if (pm_cli_opt_u64(&a->seed, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+                a->have_seed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int size_shape(shape_t *s, kind_t k, const char *text, const char *api, const char *sub) {
+    pm_error err;
+    pm_error_clear(&err);
+    uint64_t bytes;
+    if (!text) return pm_cli_usage("%s: --sector-size is required", sub);
+    fil_api_version_t v = FIL_API_V1_2_0;
+    if (api && fil_api_version_parse(&v, api, &err)) return pm_cli_fail(&err);
+    if (fil_sector_size_parse(&bytes, text, &err) || shape_for(s, k, bytes, v, &err)) return pm_cli_fail(&err);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- circuit-info, record */
+static int sub_circuit_info(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "circuit-info", " --sector-size --json ");
+    shape_t s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "circuit-info"))) return rc;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_cs cs;
+    pm_cs_init(&cs, 0);
+    uint64_t gc[PM_UPD_G_COUNT] = {0}, ga[PM_UPD_G_COUNT] = {0};
+    unsigned ng;
+    const char *(*gname)(unsigned);
+    double t0 = now_s();
+    pm_status st;
+    if (k == K_SNAP) {
+        pm_update_stats us;
+        st = pm_update_synthesize(&cs, &s.uc, NULL, 0, &us, &err);
+        memcpy(gc, us.constraints, sizeof us.constraints);
+        memcpy(ga, us.aux, sizeof us.aux);
+        ng = PM_UPD_G_COUNT;
+        gname = pm_update_gadget_name;
+    } else {
+        pm_post_stats ps;
+        st = pm_post_synthesize(&cs, &s.pc, NULL, &ps, &err);
+        memcpy(gc, ps.constraints, sizeof ps.constraints);
+        memcpy(ga, ps.aux, sizeof ps.aux);
+        ng = PM_POST_G_COUNT;
+        gname = pm_post_gadget_name;
+    }
+    double sec = now_s() - t0;
+    char stem[256];
+    if (!st) st = stem_of(stem, sizeof stem, &s, &err);
+    if (st) {
+        pm_cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    uint64_t rows = cs.n_constraints + cs.n_inputs;
+    unsigned lg = 0;
+    while ((1ull << lg) < rows) lg++;
+    unsigned parts = k == K_SNAP ? s.uc.partitions : 1;
+    if (a.json) {
+        printf("{\"kind\": \"%s\", \"sector_size\": %llu, \"partitions\": %u, \"constraints\": %llu, \"inputs\": %u, "
+               "\"aux\": %llu, \"rows\": %llu, \"domain_log2\": %u, \"params\": \"%s\", \"gadgets\": {",
+               KINDS[k].cmd, (unsigned long long)s.size, parts, (unsigned long long)cs.n_constraints, cs.n_inputs,
+               (unsigned long long)cs.n_aux, (unsigned long long)rows, lg, stem);
+        for (unsigned g = 0; g < ng; g++)
+            printf("%s\"%s\": {\"constraints\": %llu, \"aux\": %llu}", g ? ", " : "", gname(g),
+                   (unsigned long long)gc[g], (unsigned long long)ga[g]);
+        printf("}}\n");
+    } else {
+        printf("%s, %s sector (%llu bytes)\n", KINDS[k].title, a.size, (unsigned long long)s.size);
+        if (k == K_SNAP)
+            printf("partitions           %u of %u challenges (h = %u, apex leaves %u)\n", s.uc.partitions,
+                   s.uc.challenges, s.uc.h, s.uc.apex_leaves);
+        else
+            printf("one partition        %u circuit sector(s) x %u challenge(s)\n", s.pc.circuit_sectors,
+                   s.pc.circuit_challenges);
+        printf("circuit constraints  %llu (per partition)\n", (unsigned long long)cs.n_constraints);
+        printf("inputs (with ONE)    %u\n", cs.n_inputs);
+        printf("aux                  %llu\n", (unsigned long long)cs.n_aux);
+        printf("rows for the QAP     %llu (constraints + one per input; domain 2^%u)\n", (unsigned long long)rows, lg);
+        printf("parameters           %s.params / .vk\n", stem);
+        printf("per gadget (partition total)        constraints          aux\n");
+        for (unsigned g = 0; g < ng; g++)
+            printf("  %-28s %16llu %12llu\n", gname(g), (unsigned long long)gc[g], (unsigned long long)ga[g]);
+        printf("counted in %.2f s (count-only synthesis, nothing stored)\n", sec);
+    }
+    pm_cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+static int sub_record(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "record", " --sector-size --out ");
+    shape_t s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "record"))) return rc;
+    if (!a.out) return pm_cli_usage("record: --out FILE.csr is required");
+    pm_error err;
+    pm_error_clear(&err);
+    r1cs_t cs = {0};
+    uint32_t nin;
+    double t0 = now_s();
+    if (record(&cs, &nin, &s, &err) || pm_csr_save(a.out, &cs, nin, csr_tag(&s), &err)) {
+        r1cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    printf("%s %s: %u constraints, %u inputs, %u aux; nnz A %llu B %llu C %llu; %.2f s -> %s\n", KINDS[k].title, a.size,
+           cs.n_constraints, nin, cs.n_wires - nin, (unsigned long long)cs.A.nnz, (unsigned long long)cs.B.nnz,
+           (unsigned long long)cs.C.nnz, now_s() - t0, a.out);
+    r1cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- gen */
+static void derive32(uint8_t out[32], const char *tag, uint64_t seed) {
+    uint8_t sb[8];
+    for (int i = 0; i < 8; i++) sb[i] = (uint8_t)(seed >> (8 * i));
+    fil_bytes_t parts[2] = {{tag, strlen(tag)}, {sb, 8}};
+    fil_sha256_parts(out, parts, 2);
+    fil_trim_fr32(out);
+}
+
+/* a sealed test sector (2 KiB / 8 MiB V1_1) of miner m, sector id; data NULL = CC */
+static pm_status seal_sector(fil_seal_t *s, uint64_t size, uint64_t miner, uint64_t id, const uint8_t *data,
+                             pm_error *err) {
+    const fil_registered_proof_t *rp = fil_registered_proof_find(size, FIL_API_V1_1_0, FIL_FEATURE_NONE);
+    if (!rp) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered seal proof for this size");
+    fil_seal_params_t p;
+    memset(&p, 0, sizeof p);
+    p.registered_proof = rp->id;
+    p.data = data;
+    fil_prover_id_from_miner(p.prover_id, miner);
+    p.sector_id = id;
+    derive32(p.ticket, "proofmill gen ticket", id);
+    return fil_seal_run(s, &p, err);
+}
+
+static int sealable(uint64_t size) { return size == 2048 || size == (8ull << 20); }
+
+static pm_status gen_post(fil_proof_request_t *r, kind_t k, const shape_t *s, const args_t *a, pm_error *err) {
+    /* the registered proof of this size: WinningPoSt V1; WindowPoSt V1 (API 1.0) or V1_2 (API 1.2) */
+    unsigned id = FIL_REGISTERED_POST_COUNT;
+    for (unsigned i = 0; i < FIL_REGISTERED_POST_COUNT; i++) {
+        const fil_registered_post_t *rp = fil_registered_post(i);
+        if (rp->sector_size == s->size && rp->type == s->pc.type && rp->api_version == s->pc.api_version) id = i;
+    }
+    if (id == FIL_REGISTERED_POST_COUNT)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered %s proof for %llu-byte sectors at API %s",
+                            KINDS[k].title, (unsigned long long)s->size, fil_api_version_name(s->pc.api_version));
+    fil_post_config_t c;
+    pm_status st = fil_post_config(&c, id, err);
+    if (st) return st;
+    size_t n = k == K_WINNING ? 1 : a->have_sectors ? (size_t)a->sectors : 1;
+    if (n > c.sector_count)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "a %s partition holds at most %u sectors",
+                            KINDS[k].title, c.sector_count);
+    r->kind = k == K_WINNING ? FIL_REQ_WINNING_POST : FIL_REQ_WINDOW_POST_PARTITION;
+    r->registered_proof = id;
+    r->sector_size = s->size;
+    r->miner_id = a->miner;
+    r->partition_index = k == K_WINNING ? 0 : (uint32_t)a->partition;
+    r->has_randomness = 1;
+    derive32(r->randomness, "proofmill gen randomness", a->seed);
+    for (size_t i = 0; i < n && !st; i++) {
+        fil_arena_t ar = {0};
+        fil_post_sector_proof_t p;
+        uint64_t sid = 1 + i, si = k == K_WINNING ? 0 : (uint64_t)r->partition_index * c.sector_count + i;
+        if (sealable(s->size)) {
+            fil_seal_t sl;
+            st = seal_sector(&sl, s->size, a->miner, sid, NULL, err);
+            if (!st) st = fil_post_prove_seal(&p, &ar, &c, &sl, r->randomness, si, err);
+            if (!st) fil_seal_free(&sl);
+        } else {
+            st = fil_post_prove_synthetic(&p, &ar, &c, sid, a->seed, r->randomness, si, err);
+        }
+        uint8_t *b = NULL;
+        size_t len;
+        if (!st) st = fil_post_sector_proof_write(&b, &len, &p, err);
+        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
+        free(b);
+        fil_arena_free(&ar);
+    }
+    return st;
+}
+
+static pm_status gen_snap(fil_proof_request_t *r, const shape_t *s, const args_t *a, pm_error *err) {
+    unsigned id = FIL_REGISTERED_UPDATE_COUNT;
+    for (unsigned i = 0; i < FIL_REGISTERED_UPDATE_COUNT; i++)
+        if (fil_registered_update(i)->sector_size == s->size) id = i;
+    if (id == FIL_REGISTERED_UPDATE_COUNT)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered update proof for %llu-byte sectors",
+                            (unsigned long long)s->size);
+    fil_update_t u;
+    fil_seal_t sl;
+    memset(&sl, 0, sizeof sl);
+    pm_status st;
+    if (sealable(s->size)) {
+        st = seal_sector(&sl, s->size, a->miner, 1, NULL, err);
+        uint8_t *d = st ? NULL : malloc(s->size);
+        if (!st && !d) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+        for (uint64_t i = 0; !st && i < s->size; i += 32) derive32(d + i, "proofmill gen update data", a->seed * 0x100000001ull + i);
+        if (!st) st = fil_update_encode(&u, &sl, d, err);
+        free(d);
+    } else {
+        st = fil_update_synthetic(&u, s->size, a->seed, err);
+    }
+    if (st) {
+        fil_seal_free(&sl);
+        return st;
+    }
+    r->kind = FIL_REQ_SNAP_DEALS_UPDATE;
+    r->registered_proof = id;
+    r->sector_size = s->size;
+    r->miner_id = a->miner;
+    r->sector_number = 1;
+    r->has_comm_r_old = r->has_comm_r_new = r->has_comm_d_new = 1;
+    memcpy(r->comm_r_old, u.comm_r_old, 32);
+    memcpy(r->comm_r_new, u.comm_r_new, 32);
+    memcpy(r->comm_d_new, u.comm_d_new, 32);
+    for (uint32_t k = 0; k < u.cfg.partitions && !st; k++) {
+        fil_arena_t ar = {0};
+        fil_update_partition_proof_t p;
+        uint8_t *b = NULL;
+        size_t len;
+        st = fil_update_prove_partition(&p, &ar, &u, k, err);
+        if (!st) st = fil_update_partition_proof_write(&b, &len, &p, err);
+        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
+        free(b);
+        fil_arena_free(&ar);
+    }
+    fil_update_free(&u);
+    fil_seal_free(&sl);
+    return st;
+}
+
+static int sub_gen(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "gen",
+                        " --sector-size --out --vanilla-out --sectors --partition --api --seed --miner ");
+    shape_t s;
+    if (rc || (rc = size_shape(&s, k, a.size, a.api, "gen"))) return rc;
+    if (!a.out) return pm_cli_usage("gen: --out REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    fil_proof_request_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = now_s();
+    pm_status st = k == K_SNAP ? gen_snap(&r, &s, &a, &err) : gen_post(&r, k, &s, &a, &err);
+    if (!st) st = fil_proof_request_write(a.out, &r, &err);
+    if (!st && a.vanilla_out) st = fil_vanilla_list_write(a.vanilla_out, &r, &err);
+    if (st) {
+        fil_proof_request_free(&r);
+        return pm_cli_fail(&err);
+    }
+    size_t bytes = 0;
+    for (size_t i = 0; i < r.n_vanilla; i++) bytes += r.vanilla_len[i];
+    printf("%s %s: %zu vanilla proof(s) (%zu bytes of bincode) over %s sector(s), registered proof %llu -> %s (%.1f s)\n",
+           KINDS[k].title, a.size, r.n_vanilla, bytes, sealable(s.size) ? "our sealed test" : "synthetic",
+           (unsigned long long)r.registered_proof, a.out, now_s() - t0);
+    fil_proof_request_free(&r);
+    return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- verify-vanilla, check */
+static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "verify-vanilla", " --request --vanilla ");
+    if (rc) return rc;
+    if (!a.request) return pm_cli_usage("verify-vanilla: --request REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    pm_status st = job_vanilla_verify(&j, &err);
+    if (st == PM_ERR_MISMATCH || st == PM_ERR_ENCODING) {
+        fprintf(stderr, "proofmill: %s: INVALID vanilla proof: %s\n", a.request, err.msg);
+        job_free(&j);
+        return PM_EXIT_INVALID;
+    }
+    if (st) {
+        job_free(&j);
+        return pm_cli_fail(&err);
+    }
+    printf("%s: vanilla proofs OK (%u partition(s))\n", a.request, job_partitions(&j));
+    job_free(&j);
+    return PM_EXIT_OK;
+}
+
+static int sub_check(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla ");
+    if (rc) return rc;
+    if (!a.request) return pm_cli_usage("check: --request REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    int out = PM_EXIT_OK;
+    for (uint32_t p = 0; p < job_partitions(&j) && out == PM_EXIT_OK; p++) {
+        uint64_t fb, nb;
+        double t0 = now_s();
+        if (job_check(&fb, &nb, &j, p, &err)) out = pm_cli_fail(&err);
+        else printf("partition %u: every constraint satisfied (%.2f s)\n", p, now_s() - t0);
+    }
+    job_free(&j);
+    return out;
+}
+
+/* ---------------------------------------------------------------- params-setup, prove, verify */
+static int sub_params_setup(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "params-setup", " --sector-size --dir --seed --allow-filecoin-dir ");
+    shape_t s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "params-setup"))) return rc;
+    if (!a.dir) return pm_cli_usage("params-setup: --dir DIR is required");
+    pm_error err;
+    pm_error_clear(&err);
+    char stem[256], path[4096], name[300];
+    if (stem_of(stem, sizeof stem, &s, &err) || fil_param_dir_check(a.dir, a.allow, &err)) return pm_cli_fail(&err);
+    mkdir(a.dir, 0755);
+    r1cs_t cs = {0};
+    bp_params_t p = {0};
+    uint32_t nin;
+    groth16_toxic_t tox;
+    groth16_setup_timings_t tm;
+    double t0 = now_s();
+    rc = PM_EXIT_USAGE;
+    if (record(&cs, &nin, &s, &err) || groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
+        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    memset(&tox, 0, sizeof tox);
+    static const char *const exts[2] = {".params", ".vk"};
+    for (int e = 0; e < 2; e++) {
+        snprintf(name, sizeof name, "%s%s", stem, exts[e]);
+        snprintf(path, sizeof path, "%s/%s", a.dir, name);
+        if (fil_param_mark_test(a.dir, name, &err) ||
+            (e ? params_vk_write(path, &p.vk, &err) : params_write(path, &p, &err))) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+    }
+    printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk}\n"
+           "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
+           KINDS[k].title, a.size, cs.n_constraints, nin, cs.n_wires - nin, now_s() - t0, a.dir, stem,
+           a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir, FIL_PARAM_MARKER);
+    rc = PM_EXIT_OK;
+out:
+    params_free(&p);
+    r1cs_free(&cs);
+    return rc;
+}
+
+/* the .vk at path: its origin said to the user */
+static pm_status announce(const char *vk, const shape_t *s, pm_error *err) {
+    fil_params_origin_t o;
+    char dg[33], line[200];
+    pm_status st = fil_param_origin(&o, dg, vk, KINDS[s->k].pkind, s->size, err);
+    if (!st) fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, KINDS[s->k].pkind, s->size));
+    return st;
+}
+
+static int sub_prove(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "prove", " --request --vanilla --params --out --seed --threads ");
+    if (rc) return rc;
+    if (!a.request || !a.dir || !a.out)
+        return pm_cli_usage("usage: proofmill %s prove --request REQ.json --params DIR --out PROOF [--seed N] [--threads T]",
+                            KINDS[k].cmd);
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    char stem[256], pp[4096], vkp[4096];
+    r1cs_t cs = {0};
+    bp_params_t p = {0};
+    groth16_vk_t vk = {0};
+    fr_t *w = NULL, *x = NULL;
+    uint8_t *out = NULL;
+    uint32_t nin = 0, parts = job_partitions(&j);
+    size_t n = 0;
+    rc = PM_EXIT_USAGE;
+    double t0 = now_s(), tw = 0, tp = 0;
+    pm_status st = stem_of(stem, sizeof stem, &j.s, &err);
+    if (!st) {
+        snprintf(pp, sizeof pp, "%s/%s.params", a.dir, stem);
+        snprintf(vkp, sizeof vkp, "%s/%s.vk", a.dir, stem);
+        st = announce(vkp, &j.s, &err);
+    }
+    if (!st) st = job_vanilla_verify(&j, &err); /* a bad vanilla proof is named before any proving */
+    if (!st) st = params_read(&p, pp, 0, &err);
+    if (!st) st = params_vk_to_groth16_vk(&vk, &p.vk, &err);
+    if (!st) st = record(&cs, &nin, &j.s, &err);
+    if (!st) st = witness_len(&n, &nin, &j.s, &err);
+    if (!st && (vk.n_public + 1 != nin || cs.n_wires != n))
+        st = pm_error_set(&err, PM_ERR_MISMATCH, pp, PM_NO_OFFSET, "parameters for %zu inputs, the circuit has %u",
+                          vk.n_public + 1, nin);
+    w = st ? NULL : malloc(n * sizeof *w);
+    x = st ? NULL : malloc(nin * sizeof *x);
+    out = st ? NULL : malloc((size_t)192 * parts);
+    if (!st && (!w || !x || !out)) st = pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+    for (uint32_t q = 0; q < parts && !st; q++) {
+        double a0 = now_s();
+        size_t got;
+        st = job_witness(w, n, &got, &nin, &j, q, (unsigned)a.threads, &err);
+        if (!st) st = job_inputs(x, nin - 1, &j, q, &err);
+        for (uint32_t i = 0; !st && i + 1 < nin; i++)
+            if (!fr_eq(&x[i], &w[1 + i]))
+                st = pm_error_set(&err, PM_ERR_MISMATCH, a.request, PM_NO_OFFSET,
+                                  "partition %u: public input %u of the vanilla proofs differs from the one derived from "
+                                  "the request",
+                                  q, i + 1);
+        double a1 = now_s();
+        tw += a1 - a0;
+        fr_t r, sc;
+        groth16_proof_t pr;
+        if (!st) {
+            if (a.have_seed) groth16_seeded_scalars(&r, &sc, a.seed + q);
+            else if (!(st = groth16_random_scalar(&r, &err))) st = groth16_random_scalar(&sc, &err);
+        }
+        if (!st) {
+            groth16_bp_pending_t pd;
+            st = groth16_prove_bellperson_start(&pd, &p, &cs, w, n, (unsigned)a.threads, &err);
+            if (st == PM_ERR_UNSATISFIED && pd.first_bad != UINT32_MAX)
+                job_unsatisfied(&err, &j, q, pd.first_bad, cs.n_constraints);
+            if (!st) st = groth16_prove_bellperson_finalize(&pr, &pd, &r, &sc, &err);
+            groth16_bp_pending_free(&pd);
+        }
+        int valid = 0;
+        if (!st) st = groth16_verify(&valid, &vk, x, nin - 1, &pr, NULL, NULL, &err);
+        if (!st && !valid)
+            st = pm_error_set(&err, PM_ERR_INTERNAL, pp, PM_NO_OFFSET, "partition %u: the proof does not verify", q);
+        if (!st) groth16_proof_to_bytes(out + (size_t)192 * q, &pr);
+        tp += now_s() - a1;
+    }
+    if (!st) {
+        FILE *o = fopen(a.out, "wb");
+        if (!o || fwrite(out, 192, parts, o) != parts || fclose(o))
+            st = pm_error_set(&err, PM_ERR_IO, a.out, PM_NO_OFFSET, "cannot write the proof");
+    }
+    if (st) pm_cli_fail(&err);
+    else {
+        fprintf(stderr, "%s prove: %u partition(s) -> %s (%u bytes), each verified; witness %.2f s, prove %.2f s, total %.2f s\n",
+                KINDS[k].title, parts, a.out, 192 * parts, tw, tp, now_s() - t0);
+        rc = PM_EXIT_OK;
+    }
+    free(w);
+    free(x);
+    free(out);
+    groth16_vk_free(&vk);
+    params_free(&p);
+    r1cs_free(&cs);
+    job_free(&j);
+    return rc;
+}
+
+static int sub_verify(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "verify", " --request --vanilla --vk --proof ");
+    if (rc) return rc;
+    if (!a.request || !a.vk || !a.proof)
+        return pm_cli_usage("usage: proofmill %s verify --request REQ.json --vk FILE --proof PROOF", KINDS[k].cmd);
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    bp_vk_t bvk = {0};
+    groth16_vk_t vk = {0};
+    pm_file f = {0};
+    fr_t *x = NULL;
+    uint32_t parts = job_partitions(&j), nin = (uint32_t)0;
+    size_t n;
+    pm_status st = announce(a.vk, &j.s, &err);
+    if (!st) st = params_vk_read(&bvk, a.vk, 0, &err);
+    if (!st) st = params_vk_to_groth16_vk(&vk, &bvk, &err);
+    if (!st) st = witness_len(&n, &nin, &j.s, &err);
+    if (!st && vk.n_public + 1 != nin)
+        st = pm_error_set(&err, PM_ERR_MISMATCH, a.vk, PM_NO_OFFSET, "verifying key for %zu inputs, the circuit has %u",
+                          vk.n_public + 1, nin);
+    if (!st) st = pm_file_open(&f, a.proof, &err);
+    if (!st && f.size != (uint64_t)192 * parts)
+        st = pm_error_set(&err, PM_ERR_FORMAT, a.proof, PM_NO_OFFSET, "%llu bytes, %u partition(s) need %u",
+                          (unsigned long long)f.size, parts, 192 * parts);
+    x = st ? NULL : malloc(nin * sizeof *x);
+    if (!st && !x) st = pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+    int all = 1;
+    for (uint32_t q = 0; q < parts && !st; q++) {
+        groth16_proof_t pr;
+        int valid = 0;
+        st = groth16_proof_from_bytes(&pr, f.data + 192 * (size_t)q, a.proof, 192 * (uint64_t)q, &err);
+        if (!st) st = job_inputs(x, nin - 1, &j, q, &err);
+        if (!st) st = groth16_verify(&valid, &vk, x, nin - 1, &pr, a.proof, NULL, &err);
+        if (!st) printf("partition %u: %s\n", q, valid ? "OK" : "INVALID");
+        all &= valid;
+    }
+    rc = st ? pm_cli_fail(&err) : all ? PM_EXIT_OK : PM_EXIT_INVALID;
+    free(x);
+    pm_file_close(&f);
+    groth16_vk_free(&vk);
+    params_vk_free(&bvk);
+    job_free(&j);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+static const struct {
+    const char *name, *usage, *summary;
+    int (*run)(kind_t, int, char **);
+} SUBS[] = {
+    {"check", "--request REQ.json [--vanilla V.json]", "witness + every constraint, no parameters", sub_check},
+    {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit",
+     sub_circuit_info},
+    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N]",
+     "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", sub_gen},
+    {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
+     "our own TEST Groth16 parameters under Filecoin's names", sub_params_setup},
+    {"prove", "--request REQ.json --params DIR --out PROOF [--seed N] [--threads T]",
+     "192-byte proof per partition, verified before writing", sub_prove},
+    {"record", "--sector-size S --out FILE.csr", "the recorded circuit (CSR file)", sub_record},
+    {"verify", "--request REQ.json --vk FILE --proof PROOF", "verify with the derived public inputs", sub_verify},
+    {"verify-vanilla", "--request REQ.json [--vanilla V.json]", "the vanilla verifier", sub_verify_vanilla},
+};
+
+static int dispatch(kind_t k, int argc, char **argv) {
+    int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help");
+    if (help) {
+        FILE *f = argc < 2 ? stderr : stdout;
+        fprintf(f, "usage: proofmill %s <subcommand> [arguments]\n\nsubcommands:\n", KINDS[k].cmd);
+        for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+            fprintf(f, "  %-15s %s\n  %-15s   proofmill %s %s %s\n", SUBS[i].name, SUBS[i].summary, "", KINDS[k].cmd,
+                    SUBS[i].name, SUBS[i].usage);
+        return argc < 2 ? PM_EXIT_USAGE : PM_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+        if (!strcmp(SUBS[i].name, argv[1])) return SUBS[i].run(k, argc - 1, argv + 1);
+    return pm_cli_usage("%s: unknown subcommand '%s' (see `proofmill %s --help`)", KINDS[k].cmd, argv[1], KINDS[k].cmd);
+}
+
+static int cmd_winning(int argc, char **argv) { return dispatch(K_WINNING, argc, argv); }
+static int cmd_window(int argc, char **argv) { return dispatch(K_WINDOW, argc, argv); }
+static int cmd_snap(int argc, char **argv) { return dispatch(K_SNAP, argc, argv); }
+
+/* The command words contain '-', so the rows are registered by hand (PM_CLI_COMMAND names a row
+ * after its C identifier). */
+static pm_cli_command g_rows[3] = {
+    {"winning-post", "winning-post <subcommand> ... (see `proofmill winning-post --help`)",
+     "Filecoin WinningPoSt: circuit, test requests, vanilla check, prove, verify", cmd_winning, 0},
+    {"window-post", "window-post <subcommand> ... (see `proofmill window-post --help`)",
+     "Filecoin WindowPoSt (one partition per request): circuit, test requests, prove, verify", cmd_window, 0},
+    {"snapdeals", "snapdeals <subcommand> ... (see `proofmill snapdeals --help`)",
+     "Filecoin SnapDeals (empty sector update): circuit, test requests, prove, verify", cmd_snap, 0},
+};
+__attribute__((constructor)) static void register_proof_kinds(void) {
+    for (int i = 0; i < 3; i++) pm_cli_register(&g_rows[i]);
+}
