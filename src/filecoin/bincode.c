@@ -95,6 +95,22 @@ pm_status fil_bc_read_merkle_proof(fil_merkle_proof_t *p, pm_reader *r, fil_aren
     return PM_OK;
 }
 
+pm_status fil_bc_read_blobs(void **items, size_t item_size, fil_arena_t *a, const uint8_t *const *blobs,
+                            const size_t *lens, size_t n, const char *name, fil_bc_blob_reader rd, pm_error *err) {
+    *items = NULL;
+    if (!n) return pm_error_set(err, PM_ERR_ARG, name, PM_NO_OFFSET, "no vanilla proofs");
+    uint8_t *v = fil_arena_alloc(a, n * item_size);
+    if (!v) return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char nm[300];
+        snprintf(nm, sizeof nm, "%s[%zu]", name, i);
+        pm_status st = rd(v + i * item_size, a, blobs[i], lens[i], nm, err);
+        if (st) return st;
+    }
+    *items = v;
+    return PM_OK;
+}
+
 /* ---- writing ---- */
 static void reserve(fil_bc_buf *b, size_t n) {
     if (b->oom) return;

@@ -63,6 +63,13 @@ pm_status fil_bc_end(const pm_reader *r, const char *what, pm_error *err);
 pm_status fil_bc_read_merkle_proof(fil_merkle_proof_t *p, pm_reader *r, fil_arena_t *a, const char *what,
                                    pm_error *err);
 
+/* Parse n blobs (blob i named "<name>[i]") with rd into an arena array of n items of item_size
+ * bytes (*items; memory from a). Errors: PM_ERR_ARG (n == 0), rd's, PM_ERR_NOMEM. */
+typedef pm_status (*fil_bc_blob_reader)(void *item, fil_arena_t *a, const uint8_t *data, size_t len,
+                                        const char *name, pm_error *err);
+pm_status fil_bc_read_blobs(void **items, size_t item_size, fil_arena_t *a, const uint8_t *const *blobs,
+                            const size_t *lens, size_t n, const char *name, fil_bc_blob_reader rd, pm_error *err);
+
 /* ---- writing ---- */
 typedef struct {
     uint8_t *p;

@@ -183,21 +183,21 @@ pm_status fil_update_partition_proof_write(uint8_t **out, size_t *len, const fil
     return fil_bc_finish(out, len, &b, err);
 }
 
+static pm_status read_one(void *item, fil_arena_t *a, const uint8_t *data, size_t len, const char *name,
+                          pm_error *err) {
+    return fil_update_partition_proof_read((fil_update_partition_proof_t *)item, a, data, len, name, err);
+}
+
 pm_status fil_update_vanilla_set_read(fil_update_vanilla_set_t *set, const uint8_t *const *blobs, const size_t *lens,
                                       size_t n, const char *name, pm_error *err) {
     memset(set, 0, sizeof *set);
-    if (!n) return pm_error_set(err, PM_ERR_ARG, name, PM_NO_OFFSET, "no partition proofs");
-    set->proofs = fil_arena_alloc(&set->arena, n * sizeof *set->proofs);
-    if (!set->proofs) return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        char nm[300];
-        snprintf(nm, sizeof nm, "%s[%zu]", name, i);
-        pm_status st = fil_update_partition_proof_read(&set->proofs[i], &set->arena, blobs[i], lens[i], nm, err);
-        if (st) {
-            fil_update_vanilla_set_free(set);
-            return st;
-        }
+    void *items;
+    pm_status st = fil_bc_read_blobs(&items, sizeof *set->proofs, &set->arena, blobs, lens, n, name, read_one, err);
+    if (st) {
+        fil_update_vanilla_set_free(set);
+        return st;
     }
+    set->proofs = items;
     set->n = n;
     return PM_OK;
 }
