@@ -9,14 +9,16 @@
  *                                              sectors (2 KiB, 8 MiB; SnapDeals: a random-data update of
  *                                              a sealed CC sector) or, for bigger sizes, synthetic ones
  *   verify-vanilla --request REQ.json          the vanilla verifier (exit 1 when a proof is bad)
- *   check --request REQ.json                   witness + every constraint, without parameters
+ *   check --request REQ.json [--witness-only]  witness + every constraint, without parameters
+ *                                              (--witness-only: the parallel witness, timed)
  *   record --sector-size S --out FILE.csr      the recorded circuit (csr_file.h; tag below)
  *   params-setup --sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]
  *                                              our own (test) Groth16 parameters, bellperson layout, under
- *                                              Filecoin's names (param_safety.h rules)
- *   prove --request REQ.json --params DIR --out PROOF [--seed N] [--threads T]
+ *                                              Filecoin's names (param_safety.h rules), and DIR/<stem>.csr
+ *   prove --request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T]
  *                                              192 bytes per partition (filecoin-ffi's layout), each
- *                                              verified with the .vk and the derived public inputs first
+ *                                              verified with the .vk and the derived public inputs first;
+ *                                              the circuit from --csr, DIR/<stem>.csr, or recorded now
  *   verify --request REQ.json --vk FILE --proof PROOF
  *                                              exit 0 valid, 1 invalid
  * A request file is proof_request.h's JSON (cuzk.v1 SubmitProofRequest fields); --vanilla V.json
@@ -162,9 +164,9 @@ static pm_status job_check(uint64_t *fb, uint64_t *nb, const job_t *j, uint32_t 
 
 /* ---------------------------------------------------------------- argument helpers */
 typedef struct {
-    const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api;
+    const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api, *csr;
     uint64_t sectors, partition, seed, miner, threads;
-    int have_seed, json, allow, have_sectors;
+    int have_seed, json, allow, have_sectors, witness_only;
 } args_t;
 
 static int parse_args(args_t *a, int argc, char **argv, const char *sub, const char *allowed) {
@@ -177,6 +179,7 @@ static int parse_args(args_t *a, int argc, char **argv, const char *sub, const c
         if (!strstr(allowed, key)) return pm_cli_usage("%s: unexpected argument '%s'", sub, o);
         if (!strcmp(o, "--json")) a->json = 1;
         else if (!strcmp(o, "--allow-filecoin-dir")) a->allow = 1;
+        else if (!strcmp(o, "--witness-only")) a->witness_only = 1;
         else if (!v) return pm_cli_usage("%s: %s needs a value", sub, o);
         else {
             i++;
@@ -189,6 +192,7 @@ static int parse_args(args_t *a, int argc, char **argv, const char *sub, const c
             else if (!strcmp(o, "--vk")) a->vk = v;
             else if (!strcmp(o, "--proof")) a->proof = v;
             else if (!strcmp(o, "--api")) a->api = v;
+            else if (!strcmp(o, "--csr")) a->csr = v;
             else if (!strcmp(o, "--sectors")) {
                 if (pm_cli_opt_u64(&a->sectors, o, v, 1, 1u << 20)) return PM_EXIT_USAGE;
                 a->have_sectors = 1;
@@ -489,22 +493,76 @@ static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
 
 static int sub_check(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla ");
+    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla --witness-only --threads ");
     if (rc) return rc;
     if (!a.request) return pm_cli_usage("check: --request REQ.json is required");
     pm_error err;
     pm_error_clear(&err);
     job_t j;
+    double t0 = now_s();
     if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    printf("request read and parsed in %.2f s\n", now_s() - t0);
     int out = PM_EXIT_OK;
+    fr_t *w = NULL, *x = NULL;
+    size_t n = 0;
+    uint32_t nin = 0;
+    if (a.witness_only) { /* the parallel witness per partition, timed, and its public inputs */
+        if (witness_len(&n, &nin, &j.s, &err)) out = pm_cli_fail(&err);
+        w = out ? NULL : malloc(n * sizeof *w);
+        x = out ? NULL : malloc(nin * sizeof *x);
+        if (!out && (!w || !x)) out = pm_cli_fail(&err);
+    }
     for (uint32_t p = 0; p < job_partitions(&j) && out == PM_EXIT_OK; p++) {
         uint64_t fb, nb;
-        double t0 = now_s();
-        if (job_check(&fb, &nb, &j, p, &err)) out = pm_cli_fail(&err);
-        else printf("partition %u: every constraint satisfied (%.2f s)\n", p, now_s() - t0);
+        size_t got;
+        t0 = now_s();
+        if (!a.witness_only) {
+            if (job_check(&fb, &nb, &j, p, &err)) out = pm_cli_fail(&err);
+            else printf("partition %u: every constraint satisfied (%.2f s)\n", p, now_s() - t0);
+            continue;
+        }
+        pm_status st = job_witness(w, n, &got, &nin, &j, p, (unsigned)a.threads, &err);
+        double t1 = now_s();
+        if (!st) st = job_inputs(x, nin - 1, &j, p, &err);
+        for (uint32_t i = 0; !st && i + 1 < nin; i++)
+            if (!fr_eq(&x[i], &w[1 + i]))
+                st = pm_error_set(&err, PM_ERR_MISMATCH, a.request, PM_NO_OFFSET,
+                                  "partition %u: public input %u of the witness differs from the derived one", p, i + 1);
+        if (st) out = pm_cli_fail(&err);
+        else printf("partition %u: witness of %zu values (%.2f GB) in %.2f s; public inputs = derived (constraints not checked)\n",
+                    p, n, (double)n * sizeof(fr_t) / 1e9, t1 - t0);
     }
+    free(w);
+    free(x);
     job_free(&j);
     return out;
+}
+
+/* the recorded circuit: --csr FILE, else DIR/<stem>.csr when present, else recorded now */
+static pm_status load_circuit(pm_csr_t *f, r1cs_t *mem, const r1cs_t **cs, const char *csr, const char *dir,
+                              const char *stem, const shape_t *s, pm_error *err) {
+    char path[4096];
+    struct stat sb;
+    if (!csr && dir) {
+        snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
+        if (stat(path, &sb) == 0) csr = path;
+    }
+    size_t n;
+    uint32_t nin;
+    pm_status st = witness_len(&n, &nin, s, err);
+    if (st) return st;
+    if (csr) {
+        if ((st = pm_csr_open(f, csr, err))) return st;
+        if ((st = pm_csr_expect(f, csr, csr_tag(s), n, nin, err))) {
+            pm_csr_close(f);
+            return st;
+        }
+        *cs = &f->cs;
+        return PM_OK;
+    }
+    if ((st = record(mem, &nin, s, err))) return st;
+    *cs = mem;
+    return PM_OK;
 }
 
 /* ---------------------------------------------------------------- params-setup, prove, verify */
@@ -532,6 +590,12 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
         goto out;
     }
     memset(&tox, 0, sizeof tox);
+    snprintf(name, sizeof name, "%s.csr", stem);
+    snprintf(path, sizeof path, "%s/%s", a.dir, name);
+    if (fil_param_mark_test(a.dir, name, &err) || pm_csr_save(path, &cs, nin, csr_tag(&s), &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
     static const char *const exts[2] = {".params", ".vk"};
     for (int e = 0; e < 2; e++) {
         snprintf(name, sizeof name, "%s%s", stem, exts[e]);
@@ -542,7 +606,7 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
             goto out;
         }
     }
-    printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk}\n"
+    printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk,csr}\n"
            "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
            KINDS[k].title, a.size, cs.n_constraints, nin, cs.n_wires - nin, now_s() - t0, a.dir, stem,
            a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir, FIL_PARAM_MARKER);
@@ -564,7 +628,7 @@ static pm_status announce(const char *vk, const shape_t *s, pm_error *err) {
 
 static int sub_prove(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "prove", " --request --vanilla --params --out --seed --threads ");
+    int rc = parse_args(&a, argc, argv, "prove", " --request --vanilla --params --csr --out --seed --threads ");
     if (rc) return rc;
     if (!a.request || !a.dir || !a.out)
         return pm_cli_usage("usage: proofmill %s prove --request REQ.json --params DIR --out PROOF [--seed N] [--threads T]",
@@ -574,7 +638,9 @@ static int sub_prove(kind_t k, int argc, char **argv) {
     job_t j;
     if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
     char stem[256], pp[4096], vkp[4096];
-    r1cs_t cs = {0};
+    r1cs_t mem = {0};
+    pm_csr_t csrf = {0};
+    const r1cs_t *csp = NULL;
     bp_params_t p = {0};
     groth16_vk_t vk = {0};
     fr_t *w = NULL, *x = NULL;
@@ -592,9 +658,9 @@ static int sub_prove(kind_t k, int argc, char **argv) {
     if (!st) st = job_vanilla_verify(&j, &err); /* a bad vanilla proof is named before any proving */
     if (!st) st = params_read(&p, pp, 0, &err);
     if (!st) st = params_vk_to_groth16_vk(&vk, &p.vk, &err);
-    if (!st) st = record(&cs, &nin, &j.s, &err);
+    if (!st) st = load_circuit(&csrf, &mem, &csp, a.csr, a.dir, stem, &j.s, &err);
     if (!st) st = witness_len(&n, &nin, &j.s, &err);
-    if (!st && (vk.n_public + 1 != nin || cs.n_wires != n))
+    if (!st && vk.n_public + 1 != nin)
         st = pm_error_set(&err, PM_ERR_MISMATCH, pp, PM_NO_OFFSET, "parameters for %zu inputs, the circuit has %u",
                           vk.n_public + 1, nin);
     w = st ? NULL : malloc(n * sizeof *w);
@@ -622,9 +688,9 @@ static int sub_prove(kind_t k, int argc, char **argv) {
         }
         if (!st) {
             groth16_bp_pending_t pd;
-            st = groth16_prove_bellperson_start(&pd, &p, &cs, w, n, (unsigned)a.threads, &err);
+            st = groth16_prove_bellperson_start(&pd, &p, csp, w, n, (unsigned)a.threads, &err);
             if (st == PM_ERR_UNSATISFIED && pd.first_bad != UINT32_MAX)
-                job_unsatisfied(&err, &j, q, pd.first_bad, cs.n_constraints);
+                job_unsatisfied(&err, &j, q, pd.first_bad, csp->n_constraints);
             if (!st) st = groth16_prove_bellperson_finalize(&pr, &pd, &r, &sc, &err);
             groth16_bp_pending_free(&pd);
         }
@@ -651,7 +717,8 @@ static int sub_prove(kind_t k, int argc, char **argv) {
     free(out);
     groth16_vk_free(&vk);
     params_free(&p);
-    r1cs_free(&cs);
+    r1cs_free(&mem);
+    pm_csr_close(&csrf);
     job_free(&j);
     return rc;
 }
@@ -709,14 +776,15 @@ static const struct {
     const char *name, *usage, *summary;
     int (*run)(kind_t, int, char **);
 } SUBS[] = {
-    {"check", "--request REQ.json [--vanilla V.json]", "witness + every constraint, no parameters", sub_check},
+    {"check", "--request REQ.json [--vanilla V.json] [--witness-only] [--threads T]",
+     "witness + every constraint (or the parallel witness alone, timed), no parameters", sub_check},
     {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit",
      sub_circuit_info},
     {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N]",
      "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", sub_gen},
     {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
      "our own TEST Groth16 parameters under Filecoin's names", sub_params_setup},
-    {"prove", "--request REQ.json --params DIR --out PROOF [--seed N] [--threads T]",
+    {"prove", "--request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T]",
      "192-byte proof per partition, verified before writing", sub_prove},
     {"record", "--sector-size S --out FILE.csr", "the recorded circuit (CSR file)", sub_record},
     {"verify", "--request REQ.json --vk FILE --proof PROOF", "verify with the derived public inputs", sub_verify},

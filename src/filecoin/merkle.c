@@ -29,8 +29,8 @@ pm_status fil_tree_shape_init(fil_tree_shape_t *s, uint64_t leaves, fil_hasher_t
     if (base_arity != 2 && base_arity != 8)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tree: base arity %u unsupported",
                             base_arity);
-    if ((sub_arity != 0 && sub_arity != 2 && sub_arity != 4 && sub_arity != 8) || (top_arity != 0 && top_arity != 2) ||
-        (top_arity && !sub_arity))
+    if ((sub_arity != 0 && sub_arity != 2 && sub_arity != 4 && sub_arity != 8) ||
+        (top_arity != 0 && top_arity != 2) || (top_arity && !sub_arity))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "tree: shape %u-%u-%u unsupported", base_arity, sub_arity, top_arity);
     if (hasher == FIL_HASHER_SHA256 && (base_arity != 2 || sub_arity))

@@ -55,7 +55,8 @@ typedef struct {
     unsigned level_arity[FIL_MERKLE_MAX_LEVELS];
 } fil_tree_shape_t;
 
-/* Fill a shape: `leaves` leaves, base arity (2 or 8), sub arity (0, 2, 4 or 8; 4 only in test shapes), top arity (0 or 2).
+/* Fill a shape: `leaves` leaves, base arity (2 or 8), sub arity (0, 2, 4 or 8; 4 only in the PoSt
+ * test shapes of rust-fil-proofs' fallback_circuit.rs), top arity (0 or 2).
  * The leaves are cut into base_count = max(sub,1)·max(top,1) base trees (POREP.md §1.2).
  * Errors: PM_ERR_ARG when leaves is not base_count · base_arity^k (k ≥ 1) or an arity is
  * unsupported (top without sub, base arity other than 2/8, SHA-256 with arity ≠ 2). */
