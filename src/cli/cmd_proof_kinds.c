@@ -493,7 +493,9 @@ static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
 
 static int sub_check(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla --witness-only --threads ");
+    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla --witness-only --threads --partition ");
+    int one = 0;
+    for (int i = 1; i < argc; i++) one |= !strcmp(argv[i], "--partition");
     if (rc) return rc;
     if (!a.request) return pm_cli_usage("check: --request REQ.json is required");
     pm_error err;
@@ -512,9 +514,16 @@ static int sub_check(kind_t k, int argc, char **argv) {
         x = out ? NULL : malloc(nin * sizeof *x);
         if (!out && (!w || !x)) out = pm_cli_fail(&err);
     }
-    for (uint32_t p = 0; p < job_partitions(&j) && out == PM_EXIT_OK; p++) {
+    uint32_t parts = job_partitions(&j);
+    if (one && a.partition >= parts) {
+        job_free(&j);
+        return pm_cli_usage("check: --partition %llu, the request has %u partition(s)", (unsigned long long)a.partition,
+                            parts);
+    }
+    for (uint32_t p = one ? (uint32_t)a.partition : 0; p < job_partitions(&j) && out == PM_EXIT_OK; p++) {
         uint64_t fb, nb;
         size_t got;
+        if (one && p != a.partition) break;
         t0 = now_s();
         if (!a.witness_only) {
             if (job_check(&fb, &nb, &j, p, &err)) out = pm_cli_fail(&err);
@@ -776,7 +785,7 @@ static const struct {
     const char *name, *usage, *summary;
     int (*run)(kind_t, int, char **);
 } SUBS[] = {
-    {"check", "--request REQ.json [--vanilla V.json] [--witness-only] [--threads T]",
+    {"check", "--request REQ.json [--vanilla V.json] [--partition K] [--witness-only] [--threads T]",
      "witness + every constraint (or the parallel witness alone, timed), no parameters", sub_check},
     {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit",
      sub_circuit_info},
