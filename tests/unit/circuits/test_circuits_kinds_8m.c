@@ -5,7 +5,8 @@
  *    vanilla proofs verify; their witnesses' public inputs equal the derived ones; every constraint
  *    is satisfied (streaming check);
  *  - SnapDeals (update id 1, random new data into the CC sector): all 4 partition proofs verify
- *    and round-trip through bincode; every constraint of every partition is satisfied (10 M each);
+ *    and round-trip through bincode; every constraint of partitions 0 and 3 is satisfied (10 M each;
+ *    all four with PROOFMILL_SLOW=1);
  *    the witness's public inputs are k | 8 << 2, comm_r_old, comm_d_new, comm_r_new.
  */
 #include "test_util.h"
@@ -69,6 +70,8 @@ static void test_update(void **state) {
     pm_error err;
     if (fil_update_job_init(&j, &r, &err) || fil_update_job_verify(&j, &err)) fail_msg("job: %s", err.msg);
     assert_int_equal(pm_update_partitions(&j), 4);
+    const char *sl = getenv("PROOFMILL_SLOW");
+    int all = sl && !strcmp(sl, "1");
     for (uint32_t k = 0; k < 4; k++) {
         uint8_t *b;
         size_t n;
@@ -89,6 +92,7 @@ static void test_update(void **state) {
             for (int q = 0; q < 4; q++) assert_true(fr_eq(&x[q], &w[1 + q]));
             free(w);
         }
+        if (!all && k != 0 && k != 3) continue; /* PROOFMILL_SLOW=1: every partition */
         uint64_t fb, nb;
         if (pm_update_check(&fb, &nb, &j, k, &err)) fail_msg("check: %s", err.msg);
         printf("  SnapDeals 8 MiB partition %u: %zu values, all constraints satisfied\n", k, nw);
