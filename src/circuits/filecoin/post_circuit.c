@@ -21,20 +21,6 @@ static const char *const NAMES[PM_POST_G_COUNT] = {"comm_r", "leaf", "inclusion_
 const char *pm_post_gadget_name(unsigned g) { return g < PM_POST_G_COUNT ? NAMES[g] : "?"; }
 
 /* ---------------------------------------------------------------- kind glue */
-pm_status pm_post_parse(fil_post_job_t *j, fil_post_type_t type, const fil_proof_request_t *r, pm_error *err) {
-    return fil_post_job_init(j, type, r, err);
-}
-
-pm_status pm_post_parse_file(fil_post_job_t *j, fil_post_type_t type, const char *path, pm_error *err) {
-    fil_proof_request_t r;
-    pm_status st = fil_proof_request_read(&r, path, err);
-    if (st) return st;
-    st = fil_post_job_init(j, type, &r, err);
-    if (st && !strcmp(err->file, "request")) snprintf(err->file, sizeof err->file, "%s", path);
-    fil_proof_request_free(&r);
-    return st;
-}
-
 uint32_t pm_post_partitions(const fil_post_job_t *j) {
     (void)j;
     return 1;

@@ -53,10 +53,6 @@ const char *pm_post_gadget_name(unsigned g);
 
 /* ---- the kind's functions (WinningPoSt and WindowPoSt) ---- */
 
-/* Parse a request (proof_request.h) into a job for `type` (fil_post_job_init). */
-pm_status pm_post_parse(fil_post_job_t *j, fil_post_type_t type, const fil_proof_request_t *r, pm_error *err);
-/* Read a request JSON file and parse it. PM_ERR_* of fil_proof_request_read / fil_post_job_init. */
-pm_status pm_post_parse_file(fil_post_job_t *j, fil_post_type_t type, const char *path, pm_error *err);
 /* Partitions of a job: 1 (Curio sends one WindowPoSt partition per request; WinningPoSt has one). */
 uint32_t pm_post_partitions(const fil_post_job_t *j);
 /* Filecoin's parameter file stem of the circuit ("v28-proof-of-spacetime-fallback-merkletree-

@@ -23,20 +23,6 @@ static const char *const NAMES[PM_UPD_G_COUNT] = {
 const char *pm_update_gadget_name(unsigned g) { return g < PM_UPD_G_COUNT ? NAMES[g] : "?"; }
 
 /* ---------------------------------------------------------------- kind glue */
-pm_status pm_update_parse(fil_update_job_t *j, const fil_proof_request_t *r, pm_error *err) {
-    return fil_update_job_init(j, r, err);
-}
-
-pm_status pm_update_parse_file(fil_update_job_t *j, const char *path, pm_error *err) {
-    fil_proof_request_t r;
-    pm_status st = fil_proof_request_read(&r, path, err);
-    if (st) return st;
-    st = fil_update_job_init(j, &r, err);
-    if (st && !strcmp(err->file, "request")) snprintf(err->file, sizeof err->file, "%s", path);
-    fil_proof_request_free(&r);
-    return st;
-}
-
 uint32_t pm_update_partitions(const fil_update_job_t *j) { return j->cfg.partitions; }
 
 pm_status pm_update_param_stem(char *out, size_t cap, const fil_update_config_t *c, pm_error *err) {

@@ -1,8 +1,8 @@
 /*
  * update_circuit.h — the SnapDeals (EmptySectorUpdate) partition circuit, in rust-fil-proofs'
- * allocation and constraint order, and the kind's functions around it (parse, partitions,
- * parameter identity, record, witness of partition k into a caller buffer, public inputs, name of
- * a failing row).
+ * allocation and constraint order, and what the kind "snapdeals" (kinds/filecoin/vanilla_kind.h)
+ * needs around it (partitions, parameter identity, record, witness of partition k into a caller
+ * buffer, public inputs, name of a failing row); jobs are read by filecoin/update.h.
  *
  * Source: rust-fil-proofs @87348a7 storage-proofs-update src/circuit.rs
  * (EmptySectorUpdateCircuit::synthesize), gadgets.rs (allocated_num_to_allocated_bits, apex_por,
@@ -67,8 +67,6 @@ typedef struct {
 const char *pm_update_gadget_name(unsigned g);
 
 /* ---- the kind's functions ---- */
-pm_status pm_update_parse(fil_update_job_t *j, const fil_proof_request_t *r, pm_error *err);
-pm_status pm_update_parse_file(fil_update_job_t *j, const char *path, pm_error *err);
 /* Partitions of a job: cfg.partitions (16 at 32/64 GiB and 512 MiB, 4 at 8 MiB, 1 at 2 KiB). */
 uint32_t pm_update_partitions(const fil_update_job_t *j);
 /* "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-<sha256 hex>" (param_names.h). */
