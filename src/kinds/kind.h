@@ -175,6 +175,10 @@ pm_status pm_kind_open_job(const pm_kind *k, void **job, const pm_input *in, siz
 /* The input called name among in[0..n) (a further input), or NULL when not given. */
 const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name);
 
+/* key_path with its ".params" replaced by ext (e.g. ".vk", ".csr": the files beside a bellperson
+ * key) into out[cap]; 0, or -1 when key_path does not end in ".params" or out is too small. */
+int pm_key_path_beside(char *out, size_t cap, const char *key_path, const char *ext);
+
 /* ---- recorded circuits (every bellperson kind) ---- */
 /* The circuit at path when it is readable there (mapped; pm_csr_expect against tag, n_wires and
  * n_inputs, so a .csr of another shape is refused naming the file), else recorded by
@@ -186,6 +190,13 @@ pm_status pm_circuit_load_or_record(pm_circuit *c, const char *path, int require
                                     const void *ctx, pm_error *err);
 /* Bytes c holds (mapping, or the recorded matrices), for the memory budget. */
 uint64_t pm_circuit_resident_bytes(const pm_circuit *c);
+/* What pm_circuit_resident_bytes will say of a circuit of n_rows rows and nnz[0..2] terms of A, B,
+ * C once recorded in memory (8 bytes a term, 24 a row, the row pointers' closing entries), plus
+ * PM_CIRCUIT_COEF_ALLOWANCE for its table of distinct coefficients, which only the recording knows
+ * (1,526 of them, 49 KB, in a 2 KiB PoRep partition; 2,466 at 32 GiB): an upper bound by that table,
+ * for a kind's circuit estimate without a .csr (its counts from a PM_CS_STATS synthesis). */
+#define PM_CIRCUIT_COEF_ALLOWANCE ((uint64_t)1 << 20)
+uint64_t pm_circuit_recorded_bytes(uint64_t n_rows, const uint64_t nnz[3]);
 void pm_circuit_free(pm_circuit *c);
 
 #ifdef __cplusplus

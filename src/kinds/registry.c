@@ -95,6 +95,12 @@ const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i) 
     return buf;
 }
 
+int pm_key_path_beside(char *out, size_t cap, const char *key_path, const char *ext) {
+    size_t n = strlen(key_path);
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
+    return snprintf(out, cap, "%.*s%s", (int)(n - 7), key_path, ext) < (int)cap ? 0 : -1;
+}
+
 pm_status pm_circuit_load_or_record(pm_circuit *c, const char *path, int required, uint64_t tag, size_t n_wires,
                                     uint32_t n_inputs,
                                     pm_status (*record)(r1cs_t *out, uint32_t *n_inputs, const void *ctx, pm_error *err),
@@ -127,6 +133,10 @@ uint64_t pm_circuit_resident_bytes(const pm_circuit *c) {
     return (uint64_t)(m->A.nnz + m->B.nnz + m->C.nnz) * 8 + /* col + coefficient index */
            (m->coef_tab_owned ? (uint64_t)m->A.n_coef_tab * 32 : 0) +
            3ull * ((uint64_t)m->n_constraints + 1) * 8; /* row pointers */
+}
+
+uint64_t pm_circuit_recorded_bytes(uint64_t n_rows, const uint64_t nnz[3]) {
+    return (nnz[0] + nnz[1] + nnz[2]) * 8 + 3 * (n_rows + 1) * 8 + PM_CIRCUIT_COEF_ALLOWANCE;
 }
 
 void pm_circuit_free(pm_circuit *c) {

@@ -19,14 +19,6 @@
 
 /* ---------------------------------------------------------------- plan */
 
-/* key_path with ".params" replaced by ext (bellperson keys: the .vk beside); -1 when it is not a
- * .params path or too long */
-static int beside(char *out, size_t cap, const char *key_path, const char *ext) {
-    size_t n = strlen(key_path);
-    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
-    return snprintf(out, cap, "%.*s%s", (int)(n - 7), key_path, ext) < (int)cap ? 0 : -1;
-}
-
 /* snarkjs sizes from the zkey's header */
 static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const char *path, unsigned start_threads,
                               unsigned finalize_threads, pm_error *err) {
@@ -153,7 +145,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
         if (!st) { /* the verifying key: the .vk beside the parameters, else their own */
             char vkp[4200];
             bp_vk_t vk = {0};
-            if (!beside(vkp, sizeof vkp, key_path, ".vk") && access(vkp, R_OK) == 0) {
+            if (!pm_key_path_beside(vkp, sizeof vkp, key_path, ".vk") && access(vkp, R_OK) == 0) {
                 st = params_vk_read(&vk, vkp, 0, err);
                 if (!st) st = params_vk_to_groth16_vk(&k->vk, &vk, err);
                 params_vk_free(&vk);

@@ -211,13 +211,6 @@ static pm_status check_job(const void *idv, const char *key_path, const pm_key_s
     return PM_OK;
 }
 
-/* key_path with ".params" replaced by ".csr" */
-static int csr_beside(char *out, size_t cap, const char *key_path) {
-    size_t n = strlen(key_path);
-    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
-    return snprintf(out, cap, "%.*s.csr", (int)(n - 7), key_path) < (int)cap ? 0 : -1;
-}
-
 static pm_status record(r1cs_t *out, uint32_t *n_inputs, const void *ctx, pm_error *err) {
     return pm_porep_record(out, n_inputs, &((const key_id *)ctx)->s, err);
 }
@@ -226,7 +219,7 @@ static pm_status circuit(pm_circuit *c, uint64_t *bytes, const void *idv, const 
                          pm_error *err) {
     const key_id *id = idv;
     char path[4096];
-    const char *p = csr_path ? csr_path : (csr_beside(path, sizeof path, key_path) ? NULL : path);
+    const char *p = csr_path ? csr_path : (pm_key_path_beside(path, sizeof path, key_path, ".csr") ? NULL : path);
     if (!c) { /* the estimate: the .csr's size, or the parameter file's for an in-memory recording */
         struct stat sb;
         *bytes = (p && stat(p, &sb) == 0) || stat(key_path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
