@@ -8,9 +8,15 @@
  *    there for its MSM) give the same three G1 sums; with the same fixed r, s both assemble the
  *    same proof, and the self-verification against the zkey's key passes;
  *  - bellperson: parameters made for the fixture's r1cs by our setup (seeded), proved with the GPU
- *    table (the MSMs on the device; SpMV and H have no kernel yet and run the CPU entries) and the
- *    CPU table: the same sums and the same 192-byte proof;
- *  - one key view proves twice on the GPU (the device copy of the key is uploaded once, reused).
+ *    table and the CPU table: the same sums and the same 192-byte proof;
+ *  - bellperson on the GPU table: SpMV on the resident circuit, H (7 NTTs), the G1 MSMs gathering the
+ *    staged witness by density and the G2 MSM, all on the device;
+ *  - one key view proves twice on the GPU (the device copy of the key is uploaded once, reused; the
+ *    two witness slots alternate);
+ *  - bellperson: a witness that does not satisfy the circuit is refused (PM_ERR_UNSATISFIED, the
+ *    CPU's first failing row); bases streamed from host memory in chunks of 3 points
+ *    (PROOFMILL_GPU_CHUNK_POINTS) give the same proof; a device budget below one chunk
+ *    (PROOFMILL_GPU_BUDGET=1K) is refused with PM_ERR_NOMEM.
  * Usage: test_gpu_groth16 [fixture dir ...]. Exit 77 when no GPU is usable.
  */
 #include "../gpu/gpu_test_util.h"
@@ -60,6 +66,46 @@ static void cpu_vs_gpu(const char *what, const groth16_key *k, const wtns_t *w, 
     groth16_pending_free(&pc);
 }
 
+/* bellperson: a witness with its last wire changed is refused by the GPU eval (the device SpMV's row
+ * check) with the CPU's first failing row, and never proved */
+static void bad_witness(const char *what, const groth16_key *k, const wtns_t *w, const groth16_ops *gpu) {
+    pm_error e;
+    fr_t *bad = malloc(w->n_values * sizeof *bad);
+    if (!bad) return;
+    memcpy(bad, w->values, w->n_values * sizeof *bad);
+    fr_add(&bad[w->n_values - 1], &bad[w->n_values - 1], &bad[0]); /* + 1 (wire 0 is ONE) */
+    groth16_exec xc = {.ops = &groth16_ops_cpu}, xg = {.ops = gpu, .device = 0};
+    groth16_prove_opts_t opts = {.skip_self_check = 1};
+    groth16_pending_t pc, pg;
+    memset(&pc, 0, sizeof pc);
+    memset(&pg, 0, sizeof pg);
+    pm_status sc = groth16_start(&pc, k, bad, w->n_values, &xc, &opts, &e);
+    pm_status sg = groth16_start(&pg, k, bad, w->n_values, &xg, &opts, &e);
+    GT_CHECK(sc == PM_ERR_UNSATISFIED && sg == PM_ERR_UNSATISFIED, "%s: bad witness: CPU %s, GPU %s (want UNSATISFIED)",
+             what, pm_status_name(sc), pm_status_name(sg));
+    GT_CHECK(pc.first_bad == pg.first_bad, "%s: bad witness: first failing row CPU %u, GPU %u", what, pc.first_bad,
+             pg.first_bad);
+    printf("%s: bad witness refused (row %u; %s)\n", what, pg.first_bad, e.msg);
+    groth16_pending_free(&pc);
+    groth16_pending_free(&pg);
+    free(bad);
+}
+
+/* bellperson key views made and proved on the GPU under the env settings given (a fresh device copy
+ * each: the settings are read when it is made) */
+static void bp_with_env(const char *what, const bp_params_t *p, const r1cs_t *cs, const wtns_t *w,
+                        const groth16_ops *gpu, const char *var, const char *val) {
+    pm_error e;
+    groth16_key k;
+    char label[1400];
+    setenv(var, val, 1);
+    GT_OK(groth16_key_from_params(&k, p, cs, &e), e);
+    snprintf(label, sizeof label, "%s, %s=%s", what, var, val);
+    cpu_vs_gpu(label, &k, w, gpu, 0, 2);
+    groth16_key_free(&k);
+    unsetenv(var);
+}
+
 static void run_fixture(const char *dir, const groth16_ops *gpu) {
     char zpath[1024], wpath[1024], rpath[1024], what[1200];
     snprintf(zpath, sizeof zpath, "%s/circuit.zkey", dir);
@@ -93,8 +139,26 @@ static void run_fixture(const char *dir, const groth16_ops *gpu) {
     GT_OK(groth16_setup_bellperson(&p, &cs, &tox, &tm, &e), e);
     GT_OK(groth16_key_from_params(&k, &p, &cs, &e), e);
     snprintf(what, sizeof what, "bellperson %s (m %zu)", dir, k.domain);
-    cpu_vs_gpu(what, &k, &w, gpu, 0, 1);
+    cpu_vs_gpu(what, &k, &w, gpu, 0, 2);
+    bad_witness(what, &k, &w, gpu);
     groth16_key_free(&k);
+    /* the chunked path: bases streamed from host memory in chunks of 3 points */
+    bp_with_env(what, &p, &cs, &w, gpu, "PROOFMILL_GPU_CHUNK_POINTS", "3");
+    /* a budget too small for even one chunk is refused with PM_ERR_NOMEM, not proved */
+    {
+        setenv("PROOFMILL_GPU_BUDGET", "1K", 1);
+        GT_OK(groth16_key_from_params(&k, &p, &cs, &e), e);
+        groth16_exec xg = {.ops = gpu, .device = 0};
+        groth16_prove_opts_t opts = {.skip_self_check = 1};
+        groth16_pending_t pg;
+        memset(&pg, 0, sizeof pg);
+        pm_status st = groth16_start(&pg, &k, w.values, w.n_values, &xg, &opts, &e);
+        GT_CHECK(st == PM_ERR_NOMEM, "%s: budget 1K: %s (want NOMEM)", what, pm_status_name(st));
+        printf("%s: budget 1K refused: %s\n", what, e.msg);
+        groth16_pending_free(&pg);
+        groth16_key_free(&k);
+        unsetenv("PROOFMILL_GPU_BUDGET");
+    }
     params_free(&p);
 out:
     r1cs_free(&cs);
