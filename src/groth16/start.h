@@ -5,19 +5,21 @@
  * each step runs:
  *
  *   stage          put the witness where the table's operations read it (e.g. an asynchronous copy
- *                  into a device witness slot), before the caller enters its kernel region
+ *                  into a device witness slot); the CUDA table's writes the device key shared by
+ *                  the device's workers, so it runs inside the device's kernel region
  *   eval_snarkjs   a = A·w, b = B·w from zkey section 4 on the N-domain
  *   eval_bellperson a, b, c = A·w, B·w, C·w on the circuit rows (SpMV), every row checked
  *   h_snarkjs      the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
  *   h_bellperson   bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (7 NTTs)
  *   msm_g1         one G1 MSM against one of the key's four bases
  *   msm_g2         the G2 MSM against the B query (NULL: the assembly runs the CPU one)
- *   release        give back what stage / eval hold for the handle (device slots)
+ * (what stage / eval hold for a handle, e.g. its device witness slot, is given back through the
+ * handle's dev_release, set by the table)
  *
  * groth16_ops_cpu runs every step on the CPU (msm/, ntt/, r1cs/) and leaves msm_g2 to the assembly.
  * The GPU table (groth16_ops_gpu, start_gpu.c, built with CUDA) fills the steps gpu/ has kernels for
  * and leaves the others NULL: a NULL entry means "the CPU table's entry", per operation (msm_g2:
- * "in the assembly", stage and release: "nothing to do"). A table with GROTH16_OPS_DEVICE_WITNESS_*
+ * "in the assembly", stage: "nothing to do"). A table with GROTH16_OPS_DEVICE_WITNESS_*
  * takes every witness scalar of msm_g1 (A, B1, C) and msm_g2 from the copy it staged, so the start
  * phase makes no host copies of the witness (plain values, compacted A/B scalars) for it. Adding a
  * GPU operation = writing one function in start_gpu.c and setting it in the table; nothing here
@@ -32,8 +34,8 @@
  *     groth16_finalize(&proof, &p, &r, &s, &err);     // (CPU G2 MSM), assembly, optional self-check
  *     groth16_pending_free(&p);  groth16_key_free(&k);
  * A pipeline may run the parts of groth16_start on different threads (the engine evaluates in its
- * synthesis pool when the table has no eval of its own, stages in the GPU worker before it enters
- * the device's kernel region and runs eval + start_finish inside it).
+ * synthesis pool when the table has no eval of its own, and runs stage + eval + start_finish in
+ * the GPU worker inside the device's kernel region).
  *
  * Memory (CPU table): start needs 3 · domain fr_t (a | b | c) and the largest G1 MSM's scratch
  * (groth16_key_start_scratch_size), caller-owned when given (opts.scratch) or allocated inside and
@@ -165,7 +167,7 @@ typedef struct {
 
 /* The table. Every entry gets the exec and the handle (p->key the key, p->work the host buffers when
  * a CPU operation made them) and returns a pm_status with err filled; a NULL entry runs the CPU
- * table's (see the file comment for stage, msm_g2, release). */
+ * table's (see the file comment for stage and msm_g2). */
 struct groth16_ops {
     const char *name; /* "cpu", "cuda" */
     unsigned flags;   /* GROTH16_OPS_* */
