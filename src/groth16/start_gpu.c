@@ -24,12 +24,14 @@
  * the same. PROOFMILL_GPU_CHUNK_POINTS=N streams them in chunks of N points whatever the budget (tests
  * of the chunked path on small keys). When five MSM scratches do not fit beside the key (the
  * budget, else the free device memory at the first use), only the running MSM's handle keeps one.
+ * PROOFMILL_GPU_VERBOSE=1 prints each device key's plan to stderr when it is made.
  */
 #include "groth16/start.h"
 
 #ifdef PROOFMILL_HAVE_GPU
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +151,14 @@ static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pendi
             g->msm_budget = left;
             g->streamed = 1;
         }
+        if (getenv("PROOFMILL_GPU_VERBOSE"))
+            fprintf(stderr,
+                    "gpu key (device %d): %.1f MiB resident + %.1f MiB of bases %s, MSM scratch up to %.1f MiB%s; "
+                    "budget %s%.1f MiB\n",
+                    d, (total - bases) / 1048576.0, bases / 1048576.0,
+                    g->streamed ? "STREAMED from host memory in chunks" : "resident", scratch / 1048576.0,
+                    g->one_scratch ? " (one at a time)" : " (per base set)", budget ? "" : "none, free ",
+                    (budget ? budget : limit) / 1048576.0);
         k->dev[d] = g;
         k->dev_free = gpu_key_free;
     }

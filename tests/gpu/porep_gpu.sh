@@ -6,13 +6,15 @@
 #   source .device-deps/deps.sh && cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON \
 #     "${PM_CMAKE_ARGS[@]}" && cmake --build /tmp/b -j 15
 # For each size, with our own seeded TEST parameters in a scratch directory (never a Filecoin
-# parameter directory): seal a zero sector (its C1), params-setup, then `prove --kind porep-c2` with
+# parameter directory): seal a zero sector (its C1), params-setup on the CPU and with --gpu (the
+# .params and .vk must be identical), then `prove --kind porep-c2` with
 # the same seeded r, s on the CPU and with --gpu, and compares the proof bytes; the same with the
 # device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks) and with
 # forced 2^16-point chunks (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
 # C1 with one label changed must be refused by the GPU prover (no proof file); then
 # bench/porep_gpu.sh (`bench batch --type porep --gpu`, -c 4 -j 2, 2 GPU workers, nvidia-smi sampling
-# device memory and utilisation). Also runs test_gpu_groth16 (fixtures, bad witness, chunked path).
+# device memory and utilisation). Also runs test_gpu_groth16 (fixtures and synthetic circuits, bad
+# witness, chunked path) and test_gpu_setup (GPU setup = CPU setup, byte for byte).
 # Output under $OUT (default ./porep-gpu-out): log.txt, summary.txt (PASS/FAIL lines, times),
 # porep-gpu.tsv, bench-SIZE.txt and timeline SVGs (bench/porep_gpu.sh).
 # Expected runtime on the H200 host (16 cores): ≈ 1.5 min at 2 KiB + 8 MiB (setup ≈ 35 s + 20 s).
@@ -38,17 +40,27 @@ fi
 commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/../.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
 say "porep_gpu.sh: commit $commit, $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores, $(date -u +%FT%TZ)"
 
-if [ -x "$B/tests/groth16/test_gpu_groth16" ] || [ -x "$B/test_gpu_groth16" ]; then
-  T=$(ls "$B"/tests/groth16/test_gpu_groth16 "$B"/test_gpu_groth16 2>/dev/null | head -1)
-  PROOFMILL_SOURCE_DIR="$(cd "$(dirname "$0")/../.." && pwd)" run "$T"; check $? "test_gpu_groth16"
-fi
+for t in test_gpu_groth16 test_gpu_setup; do
+  T=$(ls "$B/$t" "$B/tests/groth16/$t" 2>/dev/null | head -1)
+  if [ -n "$T" ]; then
+    a=$(now); PROOFMILL_SOURCE_DIR="$(cd "$(dirname "$0")/../.." && pwd)" run "$T"; check $? "$t ($(sub "$(now)" "$a") s)"
+  else
+    say "FAIL $t: not in $B"; fails=$((fails + 1))
+  fi
+done
 
 for S in $SIZES; do
   D="$W/$S"; rm -rf "$D"; mkdir -p "$D"
   t0=$(now); run "$PM" porep seal --sector-size "$S" --zero --out "$D/s"; check $? "$S seal"
   t1=$(now); run "$PM" porep params-setup --sector-size "$S" --dir "$D/p" --seed 7; check $? "$S params-setup"
   t2=$(now)
-  say "$S: seal $(sub "$t1" "$t0") s, params-setup $(sub "$t2" "$t1") s"
+  run "$PM" porep params-setup --sector-size "$S" --dir "$D/pg" --seed 7 --gpu; check $? "$S params-setup --gpu"
+  t3=$(now)
+  say "$S: seal $(sub "$t1" "$t0") s, params-setup $(sub "$t2" "$t1") s (CPU points), $(sub "$t3" "$t2") s (--gpu)"
+  for f in "$D"/p/*.params "$D"/p/*.vk; do
+    cmp "$f" "$D/pg/$(basename "$f")" >> "$LOG" 2>&1; check $? "$S params-setup --gpu: $(basename "$f" | sed 's/.*\.//') identical"
+  done
+  rm -rf "$D/pg"
   C1="$D/s/c1.json"
   prove() { # label out [env...]
     local label=$1 out=$2; shift 2
@@ -64,8 +76,10 @@ for S in $SIZES; do
   cmp "$D/cpu.bin" "$D/gpu.bin" >> "$LOG" 2>&1; check $? "$S gpu proof bytes = cpu proof bytes"
   vk=$(ls "$D"/p/*.vk | head -1)
   run "$PM" porep verify-proof --c1 "$C1" --vk "$vk" --proof "$D/gpu.bin"; check $? "$S verify-proof (gpu)"
-  prove gpu-budget "$D/gpu_budget.bin" PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}; check $? "$S prove gpu, PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}"
+  prove gpu-budget "$D/gpu_budget.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}; check $? "$S prove gpu, PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}"
   cmp "$D/cpu.bin" "$D/gpu_budget.bin" >> "$LOG" 2>&1; check $? "$S capped budget: same bytes"
+  grep "^gpu key" "$LOG" | tail -1 | sed "s/^/$S capped: /" | tee -a "$SUM"
+  grep "^gpu key" "$LOG" | tail -1 | grep -q STREAMED; check $? "$S capped budget took the streamed path"
   prove gpu-chunks "$D/gpu_chunks.bin" PROOFMILL_GPU_CHUNK_POINTS=65536; check $? "$S prove gpu, 2^16-point chunks"
   cmp "$D/cpu.bin" "$D/gpu_chunks.bin" >> "$LOG" 2>&1; check $? "$S chunked bases: same bytes"
   # a witness that does not satisfy the circuit: one label of the C1 changed
