@@ -5,8 +5,9 @@
  * each step runs:
  *
  *   stage          put the witness where the table's operations read it (e.g. an asynchronous copy
- *                  into a device witness slot); the CUDA table's writes the device key shared by
- *                  the device's workers, so it runs inside the device's kernel region
+ *                  into a device witness slot), before or inside the caller's kernel region (the
+ *                  CUDA table's takes one of its device key's two witness slots, waiting while
+ *                  both are held, until the handle's start_finish returns)
  *   eval_snarkjs   a = A·w, b = B·w from zkey section 4 on the N-domain
  *   eval_bellperson a, b, c = A·w, B·w, C·w on the circuit rows (SpMV), every row checked
  *   h_snarkjs      the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
@@ -34,8 +35,8 @@
  *     groth16_finalize(&proof, &p, &r, &s, &err);     // (CPU G2 MSM), assembly, optional self-check
  *     groth16_pending_free(&p);  groth16_key_free(&k);
  * A pipeline may run the parts of groth16_start on different threads (the engine evaluates in its
- * synthesis pool when the table has no eval of its own, and runs stage + eval + start_finish in
- * the GPU worker inside the device's kernel region).
+ * synthesis pool when the table has no eval of its own, stages in the GPU worker before it enters
+ * the device's kernel region and runs eval + start_finish inside it).
  *
  * Memory (CPU table): start needs 3 · domain fr_t (a | b | c) and the largest G1 MSM's scratch
  * (groth16_key_start_scratch_size), caller-owned when given (opts.scratch) or allocated inside and
@@ -109,7 +110,7 @@ typedef struct {
  *             groth16_key_finalize_scratch_size bytes); NULL = allocated inside
  *   first_bad after PM_ERR_UNSATISFIED from a bellperson eval: the first failing constraint row
  *             (kept when the handle is freed, so a caller can name the gadget); UINT32_MAX otherwise.
- *   dev, dev_release  the table's own state for this handle (e.g. its device witness slot) and the
+ *   dev, dev_key, dev_release  the table's own state for this handle (e.g. its device witness slot) and the
  *             function that gives it back (called once: when start_finish returns, or by
  *             groth16_pending_free)
  * The rest is the start phase's own. */
@@ -138,7 +139,7 @@ struct groth16_pending {
     void *finalize_scratch;
     size_t finalize_scratch_size;
     uint32_t first_bad;
-    void *dev;
+    void *dev, *dev_key;
     void (*dev_release)(groth16_pending_t *p);
 };
 

@@ -30,6 +30,7 @@
 
 #ifdef PROOFMILL_HAVE_GPU
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,10 @@ typedef struct {
     gpu_ntt_domain *dom;
     gpu_r1cs *cs;
     gpu_witness *ws;
-    unsigned next_slot;
+    int slot_busy[2]; /* a handle holds its slot from stage to dev_release (under mu; cv: freed) */
+    pthread_mutex_t mu; /* the bellperson state's lazy creation and the slots: stage runs OUTSIDE the
+                           kernel region, so two workers of a device may stage at once */
+    pthread_cond_t cv;
     gpu_msm_index *ix_a, *ix_b;
     int streamed; /* the bases stay in host memory and are streamed in chunks (device budget) */
     size_t msm_budget, chunk_points;
@@ -76,6 +80,8 @@ static void gpu_key_free(void *state, int device) {
     gpu_witness_free(g->ws);
     gpu_msm_index_free(g->ix_a);
     gpu_msm_index_free(g->ix_b);
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
     free(g);
 }
 
@@ -108,21 +114,36 @@ static size_t key_device_bytes(const groth16_key *k, size_t *bases_out) {
     return bases + other;
 }
 
+static pthread_mutex_t key_create_mu = PTHREAD_MUTEX_INITIALIZER;
+static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err);
+
 /* The device copy of p's key on x->device (made current), created on first use: with a budget
  * (gpu_budget) that the resident bases plus the largest MSM's scratch exceed, the bases are
  * streamed from host memory in chunks that fit what the rest of the key leaves. After a failure
  * (e.g. device memory) the next call retries only what is missing. */
 static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pending_t *p, pm_error *err) {
-    groth16_key *k = (groth16_key *)p->key; /* device slots: written under the device's kernel region only */
+    groth16_key *k = (groth16_key *)p->key; /* k->dev[d]: made under key_create_mu */
     int d = x->device;
     if (d < 0 || d >= GROTH16_MAX_DEVICES)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "device id %d out of range (0..%d)", d,
                             GROTH16_MAX_DEVICES - 1);
     pm_status st = gpu_set_device(d, err);
     if (st) return st;
-    if (!k->dev[d]) {
+    pthread_mutex_lock(&key_create_mu);
+    st = k->dev[d] ? PM_OK : gpu_key_make(k, d, err);
+    pthread_mutex_unlock(&key_create_mu);
+    if (st) return st;
+    *out = k->dev[d];
+    return PM_OK;
+}
+
+/* k->dev[d] made (the plan: resident or streamed bases, one scratch or five); under key_create_mu */
+static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err) {
+    {
         gpu_key *g = calloc(1, sizeof *g);
         if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
+        pthread_mutex_init(&g->mu, NULL);
+        pthread_cond_init(&g->cv, NULL);
         const size_t budget = gpu_budget();
         size_t bases, largest = k->n_b2;
         const size_t total = key_device_bytes(k, &bases);
@@ -142,6 +163,8 @@ static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pendi
             const size_t rest = total - bases; /* what stays resident: circuit, witness, domain */
             const size_t left = budget > rest ? budget - rest : 0;
             if (!gpu_msm_g2_chunk_points(left) || !gpu_msm_g1_chunk_points(left)) {
+                pthread_mutex_destroy(&g->mu);
+                pthread_cond_destroy(&g->cv);
                 free(g);
                 return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
                                     "device budget PROOFMILL_GPU_BUDGET=%zu bytes leaves %zu for the MSMs after %zu "
@@ -162,7 +185,6 @@ static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pendi
         k->dev[d] = g;
         k->dev_free = gpu_key_free;
     }
-    *out = k->dev[d];
     return PM_OK;
 }
 
@@ -220,16 +242,27 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
     if (k->n_vars > UINT32_MAX || k->domain > UINT32_MAX)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "circuit of %zu wires too large for the GPU table",
                             k->n_vars);
-    if (!g->cs && (st = gpu_r1cs_upload(&g->cs, k->cs, err))) return st;
-    if (!g->ws && (st = gpu_witness_init(&g->ws, k->n_vars, err))) return st;
-    if ((st = gpu_dom(g, k, err))) return st;
-    if (!g->ix_a && (st = index_upload(&g->ix_a, k->dense_a, k->n_vars, k->n_base[GROTH16_BASE_A], err))) return st;
-    if (!g->ix_b && (st = index_upload(&g->ix_b, k->dense_b, k->n_vars, k->n_b2, err))) return st;
-    return PM_OK;
+    pthread_mutex_lock(&g->mu);
+    if (!g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
+    if (!st && !g->ws) st = gpu_witness_init(&g->ws, k->n_vars, err);
+    if (!st) st = gpu_dom(g, k, err);
+    if (!st && !g->ix_a) st = index_upload(&g->ix_a, k->dense_a, k->n_vars, k->n_base[GROTH16_BASE_A], err);
+    if (!st && !g->ix_b) st = index_upload(&g->ix_b, k->dense_b, k->n_vars, k->n_b2, err);
+    pthread_mutex_unlock(&g->mu);
+    return st;
 }
 
+/* gives the handle's witness slot back (p->dev: slot + 1; p->dev_key: the device key) */
 static void gpu_release(groth16_pending_t *p) {
+    gpu_key *g = p->dev_key;
+    if (g && p->dev) {
+        pthread_mutex_lock(&g->mu);
+        g->slot_busy[(uintptr_t)p->dev - 1] = 0;
+        pthread_cond_signal(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+    }
     p->dev = NULL;
+    p->dev_key = NULL;
     p->dev_release = NULL;
 }
 
@@ -240,19 +273,25 @@ static pm_status staged_slot(unsigned *slot, const groth16_pending_t *p, pm_erro
     return PM_OK;
 }
 
-/* stage: the witness (Montgomery) into the next slot of the device key, asynchronously (pinned host
- * memory) or at once (pageable); the SpMV waits for it on the device. Snarkjs keys: nothing. */
+/* stage: a free witness slot of the device key (waiting for one while both are held), then the
+ * witness (Montgomery) into it, asynchronously (pinned host memory) or at once (pageable); the
+ * SpMV waits for it on the device. The slot is the handle's until dev_release (start_finish's end,
+ * when its MSMs are done). May run outside the kernel region (the engine stages there). Snarkjs
+ * keys: nothing. */
 static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
     if (p->key->conv != GROTH16_BELLPERSON) return PM_OK;
     gpu_key *g = NULL;
     pm_status st = gpu_bp(&g, x, p, err);
     if (st) return st;
-    const unsigned slot = g->next_slot;
-    if ((st = gpu_witness_upload_async(g->ws, slot, w, n_w, err))) return st;
-    g->next_slot ^= 1u;
+    pthread_mutex_lock(&g->mu);
+    while (g->slot_busy[0] && g->slot_busy[1]) pthread_cond_wait(&g->cv, &g->mu);
+    const unsigned slot = g->slot_busy[0] ? 1u : 0u;
+    g->slot_busy[slot] = 1;
+    pthread_mutex_unlock(&g->mu);
     p->dev = (void *)(uintptr_t)(slot + 1);
+    p->dev_key = g;
     p->dev_release = gpu_release;
-    return PM_OK;
+    return gpu_witness_upload_async(g->ws, slot, w, n_w, err); /* on error the handle's free releases it */
 }
 
 /* eval: a, b, c = A·w, B·w, C·w on the device into the domain's three buffers, every row checked,

@@ -110,9 +110,10 @@ typedef struct {
 pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const void *job, const pm_input *in,
                               size_t n_in, uint32_t part, const groth16_exec *x, unsigned witness_threads,
                               pm_error *err);
-/* The table's stage (e.g. the witness upload to the device queued); pm_prove_start runs it when it
- * was not. The CUDA table's stage writes the device key its device's workers share: call it inside
- * that device's kernel region. A no-op for a table without stage. On error pp is freed. */
+/* The table's stage (e.g. the witness upload to the device queued), for a pipeline to run BEFORE it
+ * enters the device's kernel region (the CUDA table's holds one of two witness slots of the device
+ * key from here until pm_prove_start returns, so at most two staged partitions per key and device);
+ * pm_prove_start runs it when it was not. A no-op for a table without stage. On error pp is freed. */
 pm_status pm_prove_stage(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
 /* The rest of the start phase on x: the stage if not done, the table's own eval, H, the G1 MSMs
  * and (where the table has it) the G2 MSM. On error pp is freed. */
