@@ -681,6 +681,25 @@ void pm_engine_config_default(pm_engine_config *c) {
     c->trace_max_events = 65536;
 }
 
+void pm_engine_pools_for_host(pm_engine_pools *p, int gpu, unsigned cores) {
+    if (!cores) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cores = n > 0 ? (unsigned)n : 1;
+    }
+    p->cores = cores;
+    p->finalize_msm_threads = 1;
+    p->workers_per_device = 2;
+    if (!gpu) {
+        p->synth_workers = 2;
+        p->finalize_threads = 1;
+        p->start_threads = 0;
+        return;
+    }
+    p->synth_workers = cores / 4 > 2 ? cores / 4 : 2;
+    p->finalize_threads = cores / 8 > 2 ? cores / 8 : 2;
+    p->start_threads = cores / 4 > 1 ? cores / 4 : 1;
+}
+
 pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const pm_backend *be,
                            pm_error *err) {
     *out = NULL;
