@@ -488,9 +488,11 @@ inline unsigned msm_window_bits_for(size_t ng, double rho) {
 }
 
 enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
-/* Run-time variants of the accumulation and reduction (all zero = the 2026-12-01 kernels), for
- * benchmarks that compare them in one process; msm_tune_from_env reads them at every call:
- *   PROOFMILL_GPU_MSM_ACC=2       round kernel f_round2 (lanes over adjacent outputs) instead of f_round
+/* Run-time variants of the accumulation and reduction, for benchmarks that compare them in one
+ * process; msm_tune_from_env reads them at every call (unset = the defaults):
+ *   PROOFMILL_GPU_MSM_ACC=2|1     round kernel f_round2 (lanes over adjacent outputs; the default since
+ *                                 the H200 run of 2026-12-01 15:09 UTC: 0.89x of f_round's time at G1
+ *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1)
  *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
  *   PROOFMILL_GPU_MSM_XINLINE=1   XYZZ tail and bucket reduction with inlined additions
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
@@ -503,6 +505,7 @@ struct msm_tune_t {
 inline msm_tune_t msm_tune_from_env() {
     msm_tune_t t;
     memset(&t, 0, sizeof t);
+    t.acc = 2; /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
     const char *v;
     if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
