@@ -119,6 +119,37 @@ static void test_plan(void **st) {
     assert_int_equal(plan.n_partitions, 1);
     free(bytes);
 
+    /* the further inputs registered_proof / sector_size (decimal; Curio's request fields) must be
+     * the C1's: StackedDrg2KiBV1_1 = 5, 2048 bytes (0 = not given) */
+    const struct {
+        const char *rp, *size;
+        pm_status want;
+    } req[] = {{"5", "2048", PM_OK},          {"5", "0", PM_OK},        {NULL, " 2048\n", PM_OK},
+               {"8", NULL, PM_ERR_MISMATCH},  {"0", NULL, PM_ERR_MISMATCH}, {NULL, "8388608", PM_ERR_MISMATCH},
+               {"20", NULL, PM_ERR_ARG},      {"5x", NULL, PM_ERR_FORMAT}, {NULL, "-1", PM_ERR_FORMAT}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
+        pm_input ri[3] = {in};
+        size_t n = 1;
+        if (req[i].rp)
+            ri[n++] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)req[i].rp, .len = strlen(req[i].rp),
+                                 .name = "registered_proof"};
+        if (req[i].size)
+            ri[n++] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)req[i].size,
+                                 .len = strlen(req[i].size), .name = "sector_size"};
+        pm_error_clear(&err);
+        pm_status got = plan_of(&be, "porep-c2", NULL, dir, ri, n, &plan, &err);
+        printf("registered_proof %s sector_size %s: %s %s\n", req[i].rp ? req[i].rp : "-",
+               req[i].size ? req[i].size : "-", pm_status_name(got), err.msg);
+        assert_int_equal(got, req[i].want);
+    }
+
+    /* the key of a sector size without a C1 (PreloadSRS "porep-2k"); an unsupported size refused */
+    const pm_kind *pk = pm_kind_find("porep-c2");
+    char ks[1024];
+    assert_int_equal(pk->key_for_size(ks, sizeof ks, dir, 2048, &err), PM_OK);
+    assert_string_equal(ks, key);
+    assert_int_equal(pk->key_for_size(ks, sizeof ks, dir, 3000, &err), PM_ERR_ARG);
+
     /* parameters of another sector size: refused, both sizes named */
     fake_params(dir, 8ull << 20, 40);
     key_of(key8, sizeof key8, dir, 8ull << 20);
