@@ -33,6 +33,8 @@
 #include "groth16/verifier.h"
 #include "util/file.h"
 
+#define POREP_INLINE_NAME "inline C1"
+
 typedef struct {
     pm_porep_backend_opts o;
     uint64_t seed;
@@ -100,17 +102,44 @@ static int sibling(char *out, size_t cap, const char *key_path, const char *ext)
     return snprintf(out, cap, "%.*s%s", (int)n, key_path, ext) < (int)cap ? 0 : -1;
 }
 
-pm_status pm_porep_job_key(char *out, size_t cap, const char *params_dir, const char *c1_path, pm_error *err) {
-    fil_c1_t c1 = {0};
-    pm_status st = fil_c1_read_file(&c1, NULL, c1_path, FIL_C1_READER_DEFAULT, err);
-    if (st) return st;
+/* The C1 of a PoRep job input: a file (PM_INPUT_POREP_C1_PATH) or its bytes inline
+ * (PM_INPUT_POREP_C1_BYTES, named "inline C1" in errors); JSON or the lotus-bench envelope. */
+static pm_status read_c1(fil_c1_t *c1, const pm_input *in, pm_error *err) {
+    memset(c1, 0, sizeof *c1);
+    if (in->kind == PM_INPUT_POREP_C1_PATH && in->path)
+        return fil_c1_read_file(c1, NULL, in->path, FIL_C1_READER_DEFAULT, err);
+    if (in->kind == PM_INPUT_POREP_C1_BYTES && in->bytes)
+        return fil_c1_read_bytes(c1, NULL, (const char *)in->bytes, in->len, POREP_INLINE_NAME,
+                                 FIL_C1_READER_DEFAULT, err);
+    return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 input (a path or bytes)");
+}
+
+static int is_c1_input(const pm_input *in, size_t n_in) {
+    return n_in == 1 && ((in[0].kind == PM_INPUT_POREP_C1_PATH && in[0].path) ||
+                         (in[0].kind == PM_INPUT_POREP_C1_BYTES && in[0].bytes));
+}
+
+pm_status pm_porep_key_for_size(char *out, size_t cap, const char *params_dir, uint64_t sector_size, pm_error *err) {
     char stem[256];
-    st = fil_porep_param_stem(stem, sizeof stem, c1.sector_size, err);
-    fil_c1_free(&c1);
+    pm_status st = fil_porep_param_stem(stem, sizeof stem, sector_size, err);
     if (st) return st;
     if (snprintf(out, cap, "%s/%s.params", params_dir, stem) >= (int)cap)
         return pm_error_set(err, PM_ERR_ARG, params_dir, PM_NO_OFFSET, "parameter path too long");
     return PM_OK;
+}
+
+pm_status pm_porep_input_key(char *out, size_t cap, const char *params_dir, const pm_input *in, pm_error *err) {
+    fil_c1_t c1;
+    pm_status st = read_c1(&c1, in, err);
+    if (st) return st;
+    uint64_t size = c1.sector_size;
+    fil_c1_free(&c1);
+    return pm_porep_key_for_size(out, cap, params_dir, size, err);
+}
+
+pm_status pm_porep_job_key(char *out, size_t cap, const char *params_dir, const char *c1_path, pm_error *err) {
+    pm_input in = {.kind = PM_INPUT_POREP_C1_PATH, .path = c1_path};
+    return pm_porep_input_key(out, cap, params_dir, &in, err);
 }
 
 /* The counts of a .params file without decoding points: n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2. */
@@ -142,13 +171,14 @@ static pm_status pr_plan(void *self, const char *key_path, const pm_input *in, s
                          pm_error *err) {
     (void)self;
     memset(plan, 0, sizeof *plan);
-    if (n_in != 1 || in[0].kind != PM_INPUT_POREP_C1_PATH || !in[0].path)
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 path input");
+    if (!is_c1_input(in, n_in))
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 input (a path or bytes)");
     if (!ends_with(key_path, ".params"))
         return pm_error_set(err, PM_ERR_ARG, key_path, PM_NO_OFFSET,
                             "a PoRep key is a Filecoin .params file (DIR/<stem>.params)");
-    fil_c1_t c1 = {0};
-    pm_status st = fil_c1_read_file(&c1, NULL, in[0].path, FIL_C1_READER_DEFAULT, err);
+    const char *c1name = in[0].kind == PM_INPUT_POREP_C1_PATH ? in[0].path : POREP_INLINE_NAME;
+    fil_c1_t c1;
+    pm_status st = read_c1(&c1, &in[0], err);
     if (st) return st;
     uint64_t ksize = size_of_key(key_path);
     char stem[256];
@@ -162,9 +192,9 @@ static pm_status pr_plan(void *self, const char *key_path, const pm_input *in, s
     if (ksize != c1size)
         return pm_error_set(err, PM_ERR_MISMATCH, key_path, PM_NO_OFFSET,
                             "the C1 %s is for %llu-byte sectors (parameters %s.params), these parameters for %llu",
-                            in[0].path, (unsigned long long)c1size, stem, (unsigned long long)ksize);
+                            c1name, (unsigned long long)c1size, stem, (unsigned long long)ksize);
     if (C != s.challenges)
-        return pm_error_set(err, PM_ERR_MISMATCH, in[0].path, PM_NO_OFFSET, "C1 has %u challenges, circuit %u", C,
+        return pm_error_set(err, PM_ERR_MISMATCH, c1name, PM_NO_OFFSET, "C1 has %u challenges, circuit %u", C,
                             s.challenges);
     uint64_t cnt[6], fsz;
     if ((st = params_counts(cnt, &fsz, key_path, err))) {
@@ -279,26 +309,27 @@ static pm_status pr_synthesize(void *self, const void *kv, const pm_input *in, s
     porep_self *me = self;
     const porep_key *k = kv;
     *out = NULL;
-    if (n_in != 1 || in[0].kind != PM_INPUT_POREP_C1_PATH)
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 path input");
-    fil_c1_t c1 = {0};
-    pm_status st = fil_c1_read_file(&c1, NULL, in[0].path, FIL_C1_READER_DEFAULT, err);
+    if (!is_c1_input(in, n_in))
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 input (a path or bytes)");
+    const char *c1name = in[0].kind == PM_INPUT_POREP_C1_PATH ? in[0].path : POREP_INLINE_NAME;
+    fil_c1_t c1;
+    pm_status st = read_c1(&c1, &in[0], err);
     if (st) return st;
     porep_prepared *p = calloc(1, sizeof *p);
     uint32_t n_inputs = 0;
     if (!p) st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "prepared");
     else if (c1.sector_size != k->sector_size)
-        st = pm_error_set(err, PM_ERR_MISMATCH, in[0].path, PM_NO_OFFSET, "C1 sector size %llu, parameters %llu",
+        st = pm_error_set(err, PM_ERR_MISMATCH, c1name, PM_NO_OFFSET, "C1 sector size %llu, parameters %llu",
                           (unsigned long long)c1.sector_size, (unsigned long long)k->sector_size);
     else if (part >= c1.partitions)
-        st = pm_error_set(err, PM_ERR_ARG, in[0].path, PM_NO_OFFSET, "partition %u of %u", part, c1.partitions);
+        st = pm_error_set(err, PM_ERR_ARG, c1name, PM_NO_OFFSET, "partition %u of %u", part, c1.partitions);
     if (!st) {
         p->part = part;
-        snprintf(p->c1, sizeof p->c1, "%s", in[0].path);
+        snprintf(p->c1, sizeof p->c1, "%s", c1name);
         st = pm_porep_witness_mt(&p->w, &p->n_w, &n_inputs, &k->s, &c1, part, me->o.witness_threads, err);
     }
     if (!st && p->n_w != k->cs->n_wires)
-        st = pm_error_set(err, PM_ERR_MISMATCH, in[0].path, PM_NO_OFFSET,
+        st = pm_error_set(err, PM_ERR_MISMATCH, c1name, PM_NO_OFFSET,
                           "witness has %zu values, the recorded circuit %u wires", p->n_w, k->cs->n_wires);
     /* every constraint is checked in the start phase, on the prover's a, b, c (no separate pass
      * over the matrices here: at 32 GiB that pass costs as much as the SpMV itself) */
@@ -309,7 +340,7 @@ static pm_status pr_synthesize(void *self, const void *kv, const pm_input *in, s
         else st = pm_porep_public_inputs(p->x, p->n_x, &c1, part, err);
         for (size_t j = 0; !st && j < p->n_x; j++)
             if (!fr_eq(&p->x[j], &p->w[1 + j]))
-                st = pm_error_set(err, PM_ERR_MISMATCH, in[0].path, PM_NO_OFFSET,
+                st = pm_error_set(err, PM_ERR_MISMATCH, c1name, PM_NO_OFFSET,
                                   "partition %u: public input %zu from the vanilla proofs differs from the one "
                                   "derived from replica_id/seed/graph",
                                   part, j + 1);
@@ -477,7 +508,7 @@ typedef struct {
 static int mux_which(const char *key_path, const pm_input *in, size_t n_in) {
     if (key_path && ends_with(key_path, ".params")) return 1;
     for (size_t i = 0; i < n_in; i++)
-        if (in[i].kind == PM_INPUT_POREP_C1_PATH) return 1;
+        if (in[i].kind == PM_INPUT_POREP_C1_PATH || in[i].kind == PM_INPUT_POREP_C1_BYTES) return 1;
     return 0;
 }
 

@@ -32,7 +32,7 @@
  *
  * Several front ends in one engine: pm_backend_porep_mux wraps another backend (the snarkjs one)
  * and routes each job by its key path: a key ending in ".params" (or a job whose input is
- * PM_INPUT_POREP_C1_PATH) goes to the PoRep backend, every other key to the wrapped backend.
+ * PM_INPUT_POREP_C1_PATH or PM_INPUT_POREP_C1_BYTES) goes to the PoRep backend, every other key to the wrapped backend.
  */
 #ifndef PROOFMILL_ENGINE_BACKEND_POREP_H
 #define PROOFMILL_ENGINE_BACKEND_POREP_H
@@ -46,8 +46,11 @@
 extern "C" {
 #endif
 
-/* Input kind of a PoRep job: path = a C1 JSON file (or lotus-bench envelope). */
+/* Input kinds of a PoRep job: path = a C1 JSON file (or lotus-bench envelope); bytes/len = the
+ * same document inline (e.g. the {SectorNum, Phase1Out, SectorSize} envelope Curio sends to cuzk in
+ * SubmitProofRequest.vanilla_proof), named "inline C1" in errors. */
 #define PM_INPUT_POREP_C1_PATH ((pm_input_kind)16)
+#define PM_INPUT_POREP_C1_BYTES ((pm_input_kind)17)
 
 typedef struct {
     unsigned witness_threads;  /* OpenMP threads of the witness synthesis; 0 = the default team */
@@ -71,6 +74,13 @@ pm_status pm_backend_porep_mux(pm_backend *be, const pm_backend *other, const pm
  * here; 0.1 s at 32 GiB). out: cap bytes. Errors: the C1 reader's (PM_ERR_IO, PM_ERR_FORMAT),
  * PM_ERR_ARG (unsupported size, path too long). */
 pm_status pm_porep_job_key(char *out, size_t cap, const char *params_dir, const char *c1_path, pm_error *err);
+/* The same for a job input (PM_INPUT_POREP_C1_PATH or PM_INPUT_POREP_C1_BYTES; the C1 is parsed
+ * here). Errors: as pm_porep_job_key, PM_ERR_ARG for another input kind. */
+pm_status pm_porep_input_key(char *out, size_t cap, const char *params_dir, const pm_input *in, pm_error *err);
+/* DIR/<stem>.params for a sector size in bytes, without reading any C1 (the gRPC front end picks
+ * the key from the request's registered_proof / sector_size). Errors: PM_ERR_ARG (unsupported
+ * size, path too long). */
+pm_status pm_porep_key_for_size(char *out, size_t cap, const char *params_dir, uint64_t sector_size, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1737,14 +1737,20 @@ pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
     memset(c1, 0, sizeof *c1);
     pm_status st = slurp(&buf, &len, path, err);
     if (st) return st;
+    st = fil_c1_read_bytes(c1, sector_num, buf, len, path, reader, err);
+    free(buf);
+    return st;
+}
+
+pm_status fil_c1_read_bytes(fil_c1_t *c1, uint64_t *sector_num, const char *buf, size_t len, const char *name,
+                            fil_c1_reader_t reader, pm_error *err) {
+    const char *path = name; /* errors name the file or the input */
+    pm_status st = PM_OK;
+    memset(c1, 0, sizeof *c1);
     /* An envelope starts with an object whose keys include "Phase1Out"; a C1 never has that key. */
     const char *probe = memmem(buf, len < 256 ? len : 256, "\"Phase1Out\"", 11);
     if (!probe) probe = memmem(buf, len < 256 ? len : 256, "\"SectorNum\"", 11);
-    if (!probe) {
-        st = fil_c1_from_json(c1, buf, len, path, reader, err);
-        free(buf);
-        return st;
-    }
+    if (!probe) return fil_c1_from_json(c1, buf, len, path, reader, err);
     /* The envelope is parsed with the single-pass tokenizer: jansson would copy and UTF-8-check the
      * ~50 MB Phase1Out string first (seconds on the 2-core VM), for a 3-key object. */
     env_ctx ec;
@@ -1772,16 +1778,15 @@ pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
         if (ec.blen >= 1 && ec.b64[ec.blen - 1] == '=') dn--;
         if (ec.blen >= 2 && ec.b64[ec.blen - 2] == '=') dn--;
     }
-    free(buf);
     if (st) {
         free(dec);
         return st;
     }
     uint64_t sector_size = ec.size;
     if (sector_num) *sector_num = ec.num;
-    char name[600];
-    snprintf(name, sizeof name, "%.500s (Phase1Out)", path);
-    st = fil_c1_from_json(c1, (const char *)dec, (size_t)dn, name, reader, err);
+    char inner[600];
+    snprintf(inner, sizeof inner, "%.500s (Phase1Out)", path);
+    st = fil_c1_from_json(c1, (const char *)dec, (size_t)dn, inner, reader, err);
     free(dec);
     if (!st && c1->sector_size != sector_size) {
         uint64_t have = c1->sector_size;

@@ -73,6 +73,11 @@ pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char
  * with the C1's size). Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_MISMATCH (envelope size). */
 pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
                            fil_c1_reader_t reader, pm_error *err);
+/* The same from memory: buf[len] holds the C1 JSON or the lotus-bench envelope (as Curio sends it
+ * to cuzk: {"SectorNum":N,"Phase1Out":"<base64>","SectorSize":S}); no NUL terminator needed; name
+ * labels errors (e.g. "vanilla_proof"). Errors as fil_c1_read_file, without PM_ERR_IO. */
+pm_status fil_c1_read_bytes(fil_c1_t *c1, uint64_t *sector_num, const char *buf, size_t len, const char *name,
+                            fil_c1_reader_t reader, pm_error *err);
 
 /* Tree shapes of a sector size: tree D (SHA-256 binary, Single) and trees C / R_last (Poseidon
  * 8-s-t). Errors: PM_ERR_ARG for an unsupported size. */
