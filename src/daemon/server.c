@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/grpc_glue.h"
+#include "daemon/job_proof.h"
 #include "engine/backend_groth16.h"
 #include "engine/backend_porep.h"
 #include "engine/engine.h"
@@ -42,6 +44,7 @@ struct pm_daemon {
     pm_backend backend;
     int backend_ok;
     pm_engine *engine;
+    pm_grpc_front *grpc; /* the gRPC API (grpc_glue.h), NULL when grpc.listen is empty */
     struct MHD_Daemon *mhd_tcp, *mhd_unix;
     int fd_tcp, fd_unix;
     unsigned tcp_port;
@@ -209,6 +212,16 @@ static json_t *job_to_json(const pm_job_info *in) {
             json_array_append_new(arr, pj ? pj : json_null());
         }
         json_object_set_new(j, "proofs", arr);
+        /* bellperson partition proofs (PoRep C2): the bytes filecoin-ffi's C2 returns, base64 */
+        uint8_t *pb;
+        size_t pl;
+        pm_error pe;
+        if (pm_job_proof_bytes(&pb, &pl, in, &pe) == PM_OK) {
+            char *b64 = pm_base64_encode(pb, pl);
+            if (b64) json_object_set_new(j, "proof_b64", json_string(b64));
+            free(b64);
+            free(pb);
+        }
     }
     return j;
 }
@@ -269,7 +282,7 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             }
         } else if (!strcmp(k, "inputs")) {
             if (!json_is_array(v)) goto bad_type;
-        } else if (!strcmp(k, "kind") || !strcmp(k, "c1") || !strcmp(k, "params_dir")) {
+        } else if (!strcmp(k, "kind") || !strcmp(k, "c1") || !strcmp(k, "c1_b64") || !strcmp(k, "params_dir")) {
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
         } else if (allow_wait && !strcmp(k, "wait_s")) {
             if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
@@ -285,21 +298,21 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         *ret = send_error(d, c, 400, "bad-request", "kind must be \"snarkjs\" or \"porep\"");
         return -1;
     }
-    if (kind && !strcmp(kind, "porep")) { /* {"kind":"porep","c1":PATH,"params_dir":DIR}: the key follows from the C1 */
+    if (kind && !strcmp(kind, "porep")) {
+        /* {"kind":"porep","c1":PATH | "c1_b64":BASE64, "params_dir":DIR (default filecoin.params_dir)}:
+         * the key follows from the C1's sector size */
         const char *c1 = json_string_value(json_object_get(root, "c1"));
+        json_t *c1b = json_object_get(root, "c1_b64");
         const char *dir = json_string_value(json_object_get(root, "params_dir"));
-        if (!c1 || !dir || p->spec.key_path || json_object_get(root, "inputs")) {
-            *ret = send_error(d, c, 400, "bad-request", "a porep job takes 'c1' and 'params_dir' (no 'key' or 'inputs')");
+        if (!dir) dir = pm_daemon_params_dir(&d->cfg);
+        if (!c1 == !c1b || p->spec.key_path || json_object_get(root, "inputs")) {
+            *ret = send_error(d, c, 400, "bad-request",
+                              "a porep job takes 'c1' (a path) or 'c1_b64' (the C1 or its envelope, base64), and "
+                              "optionally 'params_dir' (no 'key' or 'inputs')");
             return -1;
         }
-        if (!path_allowed(d, c1) || !path_allowed(d, dir)) {
-            *ret = send_error(d, c, 403, "forbidden-path", "%s is outside paths.allow_prefix", path_allowed(d, c1) ? dir : c1);
-            return -1;
-        }
-        pm_error e;
-        pm_error_clear(&e);
-        if (pm_porep_job_key(p->porep_key, sizeof p->porep_key, dir, c1, &e) != PM_OK) {
-            *ret = send_pm_error(d, c, &e);
+        if ((c1 && !path_allowed(d, c1)) || !path_allowed(d, dir)) {
+            *ret = send_error(d, c, 403, "forbidden-path", "%s is outside paths.allow_prefix", path_allowed(d, dir) ? c1 : dir);
             return -1;
         }
         p->inputs = calloc(1, sizeof *p->inputs);
@@ -308,15 +321,35 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             return -1;
         }
         p->n = 1;
-        p->inputs[0].kind = PM_INPUT_POREP_C1_PATH;
-        p->inputs[0].path = c1;
+        if (c1) {
+            p->inputs[0].kind = PM_INPUT_POREP_C1_PATH;
+            p->inputs[0].path = c1;
+        } else {
+            uint8_t *bytes;
+            size_t len;
+            if (pm_base64_decode(json_string_value(c1b), json_string_length(c1b), &bytes, &len) != 0) {
+                parsed_free(p);
+                *ret = send_error(d, c, 400, "bad-base64", "c1_b64 is not valid base64");
+                return -1;
+            }
+            p->inputs[0].kind = PM_INPUT_POREP_C1_BYTES;
+            p->inputs[0].bytes = bytes;
+            p->inputs[0].len = len;
+        }
+        pm_error e;
+        pm_error_clear(&e);
+        if (pm_porep_input_key(p->porep_key, sizeof p->porep_key, dir, &p->inputs[0], &e) != PM_OK) {
+            parsed_free(p);
+            *ret = send_pm_error(d, c, &e);
+            return -1;
+        }
         p->spec.key_path = p->porep_key;
         p->spec.inputs = p->inputs;
         p->spec.n_inputs = 1;
         return 0;
     }
-    if (json_object_get(root, "c1") || json_object_get(root, "params_dir")) {
-        *ret = send_error(d, c, 400, "bad-request", "'c1' and 'params_dir' need \"kind\": \"porep\"");
+    if (json_object_get(root, "c1") || json_object_get(root, "c1_b64") || json_object_get(root, "params_dir")) {
+        *ret = send_error(d, c, 400, "bad-request", "'c1', 'c1_b64' and 'params_dir' need \"kind\": \"porep\"");
         return -1;
     }
     if (!p->spec.key_path) {
@@ -804,6 +837,9 @@ static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
     pm_job_info_free(&info);
 }
 
+static char *grpc_metrics(void *arg) { return metrics_text(arg); }
+static void grpc_log(void *arg, int level, const char *msg) { dlog(arg, level, "%s", msg); }
+
 unsigned pm_daemon_tcp_port(const pm_daemon *d) { return d ? d->tcp_port : 0; }
 
 void pm_daemon_reload(pm_daemon *d, const pm_daemon_config *cfg) {
@@ -825,9 +861,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     atomic_store(&d->max_body, cfg->http_max_body);
     atomic_store(&d->max_wait_s, cfg->http_max_wait_s);
     atomic_store(&d->drain_s, cfg->shutdown_drain_s);
-    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0]) {
+    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0] && !cfg->grpc_listen[0]) {
         free(d);
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no listener: set listen.tcp and/or listen.unix");
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
+                            "no listener: set listen.tcp, listen.unix and/or grpc.listen");
     }
     pm_groth16_backend_opts bo = {.start_threads = cfg->prover_msm_threads,
                                   .finalize_threads = cfg->finalize_msm_threads};
@@ -918,6 +955,12 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         }
         dlog(d, LOG_INFO, "listening on unix:%s", cfg->listen_unix);
     }
+    pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
+                               .log = grpc_log, .log_arg = d};
+    if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
+        pm_daemon_stop(d);
+        return st;
+    }
     pm_engine_status es;
     pm_engine_get_status(d->engine, &es);
     dlog(d, LOG_INFO, "engine: backend %s, %u synthesis, %u devices x %u gpu workers, %u finalizers, budget %.1f MiB",
@@ -945,6 +988,7 @@ void pm_daemon_stop(pm_daemon *d) {
         pm_engine_cancel_all(d->engine);
         pm_engine_close(d->engine); /* long-polls return now */
     }
+    pm_grpc_front_stop(d->grpc); /* before the engine: its calls use it */
     if (d->mhd_tcp) MHD_stop_daemon(d->mhd_tcp);
     if (d->mhd_unix) MHD_stop_daemon(d->mhd_unix);
     if (d->fd_tcp >= 0) close(d->fd_tcp);

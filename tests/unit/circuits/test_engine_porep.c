@@ -6,7 +6,8 @@
  * the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input count too, missing
  * parameters give PM_ERR_IO naming the path; a 32 GiB synthetic C1 plans 10 partitions; the router
  * sends .params keys to the PoRep backend; pm_porep_job_key; the daemon answers {"kind":"porep"}
- * submits with missing / mismatched parameters (422 io / mismatch) and malformed bodies (400).
+ * submits with missing / mismatched parameters (422 io / mismatch; without params_dir the
+ * daemon's filecoin.params_dir is used) and malformed bodies (400).
  * End to end (`--e2e`, ctest test_engine_porep_e2e, label slow, PROOFMILL_SLOW=1): real 2 KiB
  * parameters (PROOFMILL_POREP_PARAMS_DIR, or made once with seed 7 and cached in
  * PROOFMILL_POREP_CACHE), two sealed sectors proved through the embedded engine at 2 jobs in flight
@@ -161,6 +162,8 @@ static void test_plan(void **st) {
     pm_daemon_config dc;
     pm_daemon_config_default(&dc);
     dc.listen_tcp[0] = 0;
+    dc.grpc_listen[0] = 0;
+    snprintf(dc.params_dir, sizeof dc.params_dir, "%.200s/no_such_dir", g_dir); /* the daemon-level directory */
     snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", g_dir);
     snprintf(dc.log_level, sizeof dc.log_level, "error");
     pm_daemon *d;
@@ -175,7 +178,8 @@ static void test_plan(void **st) {
     } cases[] = {
         {"no_such_dir", NULL, 422, "\"io\""},         /* missing parameters */
         {"params_bad", NULL, 422, "\"mismatch\""},    /* wrong input count */
-        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 400, "bad-request"},                 /* no params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 422, "no_such_dir"},                 /* filecoin.params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\",\"c1_b64\":\"e30=\"}", 400, "bad-request"}, /* both */
         {NULL, "{\"c1\":\"%s\",\"params_dir\":\"/tmp\",\"key\":\"k\"}", 400, "bad-request"}, /* no kind */
         {NULL, "{\"kind\":\"plonk\",\"c1\":\"%s\"}", 400, "bad-request"},
     };
