@@ -7,6 +7,7 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 
@@ -39,6 +41,34 @@ void fill_await(pb::AwaitProofResponse *o, const pm_grpc_await_resp &r) {
     o->set_gpu_compute_ms(r.gpu_compute_ms);
     o->set_total_ms(r.total_ms);
 }
+
+// A request that does not parse as its message is answered by gRPC itself, before any handler,
+// with INTERNAL and no details; say what it was instead (our handlers never send INTERNAL without
+// a message).
+class ParseStatus final : public grpc::experimental::Interceptor {
+  public:
+    explicit ParseStatus(grpc::experimental::ServerRpcInfo *info) : method_(info->method() ? info->method() : "") {}
+    void Intercept(grpc::experimental::InterceptorBatchMethods *m) override {
+        if (m->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+            grpc::Status s = m->GetSendStatus();
+            if (s.error_code() == grpc::StatusCode::INTERNAL && s.error_message().empty())
+                m->ModifySendStatus(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                                 "the request to " + method_ +
+                                                     " does not parse as its cuzk.v1 message (proving.proto)"));
+        }
+        m->Proceed();
+    }
+
+  private:
+    std::string method_;
+};
+
+class ParseStatusFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+  public:
+    grpc::experimental::Interceptor *CreateServerInterceptor(grpc::experimental::ServerRpcInfo *info) override {
+        return new ParseStatus(info);
+    }
+};
 
 class Service final : public pb::ProvingEngine::Service {
   public:
@@ -284,12 +314,17 @@ extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr
         grpc::ServerBuilder b;
         int selected = 0;
         b.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
+        // no SO_REUSEPORT: a second daemon on the same port must fail to start, not share the calls
+        b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
         b.SetMaxReceiveMessageSize(static_cast<int>(max_message_bytes));
         b.SetMaxSendMessageSize(static_cast<int>(max_message_bytes));
         grpc::ResourceQuota quota("proofmill-grpc");
         quota.SetMaxThreads(static_cast<int>(max_threads));
         b.SetResourceQuota(quota);
         b.RegisterService(s->service.get());
+        std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
+        icpt.emplace_back(new pmgrpc::ParseStatusFactory);
+        b.experimental().SetInterceptorCreators(std::move(icpt));
         s->server = b.BuildAndStart();
         if (!s->server || selected == 0)
             return pm_error_set(err, PM_ERR_IO, "grpc.listen", PM_NO_OFFSET,
