@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
+#include "daemon/job_proof.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
 
@@ -39,6 +40,16 @@ json_t *daemon_job_to_json(const pm_job_info *in) {
             json_array_append_new(arr, pj ? pj : json_null());
         }
         json_object_set_new(j, "proofs", arr);
+        /* a bellperson-convention kind (porep-c2, ...): the bytes filecoin-ffi returns, base64 */
+        uint8_t *pb;
+        size_t pl;
+        pm_error pe;
+        if (pm_job_proof_bytes(&pb, &pl, in, &pe) == PM_OK) {
+            char *b64 = pm_base64_encode_alloc(pb, pl);
+            if (b64) json_object_set_new(j, "proof_b64", json_string(b64));
+            free(b64);
+            free(pb);
+        }
     }
     return j;
 }
@@ -131,6 +142,7 @@ static const pm_kind *foreign_input(const char *key) {
  * shapes and nothing here knows one:
  *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
  *    "priority", "label", "wait_s"}
+ * (no "key" nor "params_dir" for a kind that names its key from a directory: filecoin.params_dir)
  * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
  * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
  * "randomness") the same way, at the top level or in "inputs", each named in the job's inputs.
@@ -228,11 +240,11 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         goto fail;
     }
     if (!p->spec.key_path && !p->spec.params_dir) {
-        *ret = kind->key_path
-                   ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
-                                       kind->name, kind->input_name)
-                   : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
-        goto fail;
+        if (!kind->key_path) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
+            goto fail;
+        }
+        p->spec.params_dir = pm_daemon_params_dir(&d->cfg); /* filecoin.params_dir */
     }
     if (top_main && ins) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);

@@ -3,12 +3,14 @@
  *
  * Fast (always): plan() on a sealed 2 KiB C1 against a stand-in parameter file (real vk layout,
  * generator points: counts only, no setup): one partition, sizes set; the key named by the kind
- * from a parameter directory (also under the alias "porep", also for the C1 inline); a C1 whose
+ * from a parameter directory (also under the alias "porep", also for the C1 inline); the further
+ * inputs registered_proof / sector_size checked against the C1; the key of a sector size; a C1 whose
  * sector size is not the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input
  * count too, missing parameters give PM_ERR_IO naming the path; two inputs, a key that is not a
  * .params, no key, an unknown kind: PM_ERR_ARG; a 32 GiB synthetic C1 plans 10 partitions; a job
  * naming no kind is the backend's default kind's; the daemon answers {"kind":"porep"}
- * submits with missing / mismatched parameters (422 io / mismatch) and malformed bodies (400).
+ * submits with missing / mismatched parameters (422 io / mismatch; without params_dir the
+ * daemon's filecoin.params_dir is used) and malformed bodies (400).
  * End to end (`--e2e`, ctest test_engine_porep_e2e, label slow, PROOFMILL_SLOW=1): real 2 KiB
  * parameters (PROOFMILL_POREP_PARAMS_DIR, or made once with seed 7 and cached in
  * PROOFMILL_POREP_CACHE), two sealed sectors proved through the embedded engine at 2 jobs in flight
@@ -213,8 +215,11 @@ static void test_plan(void **st) {
     unlink(bigp);
 
     /* the daemon's {"kind":"porep"} submit: refusals answered before anything is queued */
+    pm_daemon_config dc;
+    pm_test_daemon_config(&dc, g_dir);
+    snprintf(dc.params_dir, sizeof dc.params_dir, "%.200s/no_such_dir", g_dir); /* the daemon-level directory */
     char base[300], body[2048];
-    pm_daemon *d = pm_test_daemon_start(base, sizeof base, g_dir);
+    pm_daemon *d = pm_test_daemon_start_config(base, sizeof base, &dc);
     struct {
         const char *fmt_dir; /* params_dir, or NULL: a body given below */
         const char *body;
@@ -223,7 +228,8 @@ static void test_plan(void **st) {
     } cases[] = {
         {"no_such_dir", NULL, 422, "\"io\""},         /* missing parameters */
         {"params_bad", NULL, 422, "\"mismatch\""},    /* wrong input count */
-        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 400, "bad-request"},                 /* no params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 422, "no_such_dir"},                 /* filecoin.params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\",\"c1_b64\":\"e30=\"}", 400, "bad-request"}, /* both */
         {NULL, "{\"c1\":\"%s\",\"params_dir\":\"/tmp\",\"key\":\"k\"}", 400, "bad-request"}, /* no kind */
         {NULL, "{\"kind\":\"plonk\",\"c1\":\"%s\"}", 400, "bad-request"},
     };
