@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
-#include "filecoin/sha256_fr.h"
+#include "daemon/job_proof.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
 
@@ -34,25 +34,22 @@ json_t *daemon_job_to_json(const pm_job_info *in) {
     }
     if (in->proofs) {
         json_t *arr = json_array();
-        const pm_kind *kind = pm_kind_find(in->kind);
-        int bp = kind && kind->conv == GROTH16_BELLPERSON;
-        uint8_t *all = bp ? malloc((size_t)192 * (in->n_partitions ? in->n_partitions : 1)) : NULL;
         for (uint32_t p = 0; p < in->n_partitions; p++) {
             json_error_t je;
             json_t *pj = in->proofs[p] ? json_loads(in->proofs[p], 0, &je) : NULL;
-            const char *hex = pj ? json_string_value(json_object_get(pj, "proof")) : NULL;
-            if (all && (!hex || fil_unhex(all + (size_t)192 * p, 192, hex))) {
-                free(all);
-                all = NULL;
-            }
             json_array_append_new(arr, pj ? pj : json_null());
         }
         json_object_set_new(j, "proofs", arr);
-        if (all) { /* the job's proof as filecoin-ffi returns it: 192 bytes per partition, in order */
-            char *b64 = pm_base64_encode_alloc(all, (size_t)192 * in->n_partitions);
+        /* a bellperson-convention kind (porep-c2, the PoSt kinds, ...): the job's proof as filecoin-ffi
+         * returns it, 192 bytes per partition in order, base64 */
+        uint8_t *pb;
+        size_t pl;
+        pm_error pe;
+        if (pm_job_proof_bytes(&pb, &pl, in, &pe) == PM_OK) {
+            char *b64 = pm_base64_encode_alloc(pb, pl);
             if (b64) json_object_set_new(j, "proof_b64", json_string(b64));
             free(b64);
-            free(all);
+            free(pb);
         }
     }
     return j;
@@ -158,6 +155,7 @@ static const pm_kind *foreign_input(const char *key) {
  * shapes and nothing here knows one:
  *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
  *    "priority", "label", "wait_s"}
+ * (no "key" nor "params_dir" for a kind that names its key from a directory: filecoin.params_dir)
  * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
  * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
  * "randomness_b64", "registered_proof": 10) the same way, at the top level or in "inputs", each
@@ -256,11 +254,11 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         goto fail;
     }
     if (!p->spec.key_path && !p->spec.params_dir) {
-        *ret = kind->key_path
-                   ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
-                                       kind->name, kind->input_name)
-                   : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
-        goto fail;
+        if (!kind->key_path) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
+            goto fail;
+        }
+        p->spec.params_dir = pm_daemon_params_dir(&d->cfg); /* filecoin.params_dir */
     }
     if (top_main && ins) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);

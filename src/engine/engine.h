@@ -167,15 +167,32 @@ typedef struct {
     uint64_t loads, hits;
 } pm_key_info;
 
+/* Jobs in flight of one proof kind (pm_engine_status.kinds). */
+typedef struct {
+    char kind[32];    /* the kind's canonical name (pm_job_info.kind) */
+    unsigned queued;  /* waiting for admission */
+    unsigned running; /* admitted, not yet final */
+} pm_kind_jobs;
+
 typedef struct {
     /* jobs */
     unsigned queued[PM_PRIO_COUNT], running;
+    /* the same per proof kind: only kinds with a job queued or running, in name order; n_kinds
+     * entries, freed by pm_engine_status_free */
+    size_t n_kinds;
+    pm_kind_jobs *kinds;
     uint64_t submitted, done, failed, cancelled, verify_failures;
     /* workers: busy now / total */
     unsigned synth_busy, synth_total, gpu_busy, gpu_total, fin_busy, fin_total;
     unsigned n_devices;
     int devices[PM_ENGINE_MAX_DEVICES];
     unsigned device_busy[PM_ENGINE_MAX_DEVICES];      /* workers inside the kernel region (0/1) */
+    /* what each device works on now: the job (and partition) inside its kernel region, else one
+     * that a GPU worker of the device stages before or after its kernels; job 0 and kind "" when
+     * idle */
+    uint64_t device_job[PM_ENGINE_MAX_DEVICES];
+    uint32_t device_partition[PM_ENGINE_MAX_DEVICES];
+    char device_kind[PM_ENGINE_MAX_DEVICES][32];
     double device_kernel_ms[PM_ENGINE_MAX_DEVICES];   /* cumulative time inside the kernel region */
     unsigned synth_queue, gpu_queue, fin_queue;       /* partitions waiting per stage */
     /* memory */

@@ -5,8 +5,11 @@
 #include "kinds/kind.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/file.h"
 
 static pm_kind_entry *registry;
 
@@ -86,6 +89,41 @@ const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name) {
     for (size_t i = 0; i < n; i++)
         if (in[i].name && !strcmp(in[i].name, name)) return &in[i];
     return NULL;
+}
+
+pm_status pm_input_u64(uint64_t *v, const pm_input *in, const char *label, pm_error *err) {
+    char buf[64];
+    size_t n = 0;
+    *v = 0;
+    if (in->kind == PM_INPUT_PATH) {
+        char *text;
+        size_t len;
+        pm_status st = pm_file_read_all(&text, &len, in->path, sizeof buf - 1, 0, err);
+        if (st) return st;
+        memcpy(buf, text, len);
+        n = len;
+        free(text);
+    } else if (in->len < sizeof buf) {
+        if (in->len) memcpy(buf, in->bytes, in->len);
+        n = in->len;
+    } else {
+        return pm_error_set(err, PM_ERR_FORMAT, label, PM_NO_OFFSET, "%zu bytes: not a decimal number", in->len);
+    }
+    buf[n] = 0;
+    size_t a = strspn(buf, " \t\r\n"), d = strspn(buf + a, "0123456789");
+    size_t b = a + d + strspn(buf + a + d, " \t\r\n");
+    uint64_t x = 0;
+    int over = d > 20;
+    for (size_t i = a; !over && i < a + d; i++) {
+        unsigned dig = (unsigned)(buf[i] - '0');
+        over = x > (UINT64_MAX - dig) / 10;
+        x = x * 10 + dig;
+    }
+    if (!d || b != n || over) /* b != n also for a NUL inside */
+        return pm_error_set(err, PM_ERR_FORMAT, label, PM_NO_OFFSET, "'%.40s' is not a decimal number below 2^64",
+                            buf);
+    *v = x;
+    return PM_OK;
 }
 
 const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i) {
