@@ -5,6 +5,13 @@
  */
 #include "daemon/config.h"
 
+/* The gRPC API's default address (cuzk's); empty in a build without gRPC (-DPROOFMILL_GRPC=OFF). */
+#ifdef PROOFMILL_NO_GRPC
+#define PM_GRPC_LISTEN_DEFAULT ""
+#else
+#define PM_GRPC_LISTEN_DEFAULT "127.0.0.1:9820"
+#endif
+
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -45,7 +52,7 @@ static const knob_t knobs[] = {
      "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
      "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
-    {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), "127.0.0.1:9820", 0, 0, 0,
+    {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), PM_GRPC_LISTEN_DEFAULT, 0, 0, 0,
      "Address of the gRPC API (cuzk.v1.ProvingEngine, what Curio's [Cuzk] Address names; docs/curio.md): "
      "host:port (loopback by default; 0.0.0.0:9820 for every interface), port 0 picks a free port "
      "(logged), or unix:///path for a unix socket. Empty: no gRPC listener."},

@@ -14,8 +14,10 @@ cd "$SRC"
   echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (working tree as sent)"; } | tee "$OUT/summary.txt"
 # shellcheck disable=SC1091
 source .device-deps/deps.sh || exit 1
+# the device image has no gRPC C++ / protobuf packages: build the daemon without its gRPC API there
+GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
 if [ ! -f "$B/CMakeCache.txt" ]; then
-  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 \
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON "${GRPC[@]}" "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 \
     || { tail -30 "$OUT/configure.log"; exit 1; }
 fi
 t0=$(date +%s)
