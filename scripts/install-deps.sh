@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential cmake pkg-config libgmp-dev libjansson-dev libmicrohttpd-dev libcmocka-dev
-      libb2-dev libinih-dev libssl-dev python3 nodejs npm curl)
+      libb2-dev libinih-dev libssl-dev libsqlite3-dev python3 nodejs npm curl)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,7 +17,7 @@ typedef struct {
 
 static const char *stage_colour(const char *stage) {
     if (!strcmp(stage, "synthesize")) return "#4e79a7";
-    if (!strcmp(stage, "gpu")) return "#f28e2b";
+    if (!strcmp(stage, "start")) return "#f28e2b";
     if (!strcmp(stage, "kernel")) return "#b5580c";
     if (!strcmp(stage, "finalize")) return "#59a14f";
     if (!strcmp(stage, "verify")) return "#af7aa1";
@@ -87,7 +87,7 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
                      "stroke=\"#eee\"/>\n",
                 y + 15, rows[r].name, left, y + row_h, left + width, y + row_h);
     }
-    /* two passes so kernel bands sit on top of their gpu bars */
+    /* two passes so kernel bands sit on top of their start bars */
     for (int pass = 0; pass < 2; pass++) {
         json_array_foreach(evs, i, ev) {
             const char *ph = json_string_value(json_object_get(ev, "ph"));
@@ -118,7 +118,7 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
                 x, ay, x, ay + 4, x, ay + 16, t);
     }
     /* legend */
-    const char *stages[] = {"srs-load", "synthesize", "gpu", "kernel", "finalize", "verify"};
+    const char *stages[] = {"srs-load", "synthesize", "start", "kernel", "finalize", "verify"};
     for (int s = 0; s < 6; s++)
         fprintf(out, "<rect x=\"%.0f\" y=\"24\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" y=\"33\">%s</text>\n",
                 left + 300 + s * 110.0, stage_colour(stages[s]), left + 314 + s * 110.0, stages[s]);

@@ -32,7 +32,7 @@ def skip(msg):
 def fixtures():
     """name -> (zkey, wtns, vk) for the repo copies and, when present, ../shared/fixtures."""
     out = {}
-    data = os.path.join(SRC, "tests", "data")
+    data = os.path.join(os.path.realpath(SRC), "tests", "data")
     for name in ("multiplier", "powchain"):
         d = os.path.join(data, name)
         if os.path.exists(os.path.join(d, "circuit.zkey")):
@@ -42,6 +42,7 @@ def fixtures():
     if os.path.isdir(shared):
         for name in ("multiplier", "merkle_poseidon", "sha256_64"):
             d = os.path.join(shared, name)
+            d = os.path.realpath(d)  # no symbolic link in a path the daemon opens (paths.allow_prefix)
             if os.path.exists(os.path.join(d, "circuit.zkey")):
                 out["shared_" + name] = (os.path.join(d, "circuit.zkey"), os.path.join(d, "witness.wtns"),
                                          os.path.join(d, "verification_key.json"))
@@ -63,10 +64,19 @@ class UnixHTTPConnection(http.client.HTTPConnection):
 
 
 class Daemon:
-    def __init__(self, settings=None, unix=False, tcp=True, config_text=None):
+    """settings: --set overrides. By default the daemon keeps its journal and token in <tmp>/state
+    (state_dir= another directory, e.g. to restart over the same journal) and may open any path
+    (paths.allow_prefix = /); requests over TCP carry the token (token=False: none)."""
+
+    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, state_dir=None, token=True):
         if not BIN or not os.path.exists(BIN):
             skip("PROOFMILL_BIN not built")
-        self.tmp = tempfile.mkdtemp(prefix="pmd-")
+        self.tmp = os.path.realpath(tempfile.mkdtemp(prefix="pmd-"))
+        self.state_dir = state_dir or os.path.join(self.tmp, "state")
+        self.send_token = token
+        settings = dict(settings or {})
+        settings.setdefault("state.dir", self.state_dir)
+        settings.setdefault("paths.allow_prefix", "/")
         self.log_path = os.path.join(self.tmp, "daemon.log")
         self.unix_path = os.path.join(self.tmp, "pm.sock") if unix else None
         args = [BIN, "daemon", "--listen", "127.0.0.1:0" if tcp else ""]
@@ -79,7 +89,7 @@ class Daemon:
             args += ["--config", cp]
         if unix:
             args += ["--unix", self.unix_path]
-        for k, v in (settings or {}).items():
+        for k, v in settings.items():
             args += ["--set", "%s=%s" % (k, v)]
         self.log = open(self.log_path, "w")
         env = dict(os.environ)
@@ -92,6 +102,11 @@ class Daemon:
             m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", text)
             if (not tcp or m) and (not unix or "listening on unix:" in text):
                 self.port = int(m.group(1)) if m else None
+                self.token = None
+                tp = os.path.join(self.state_dir, "http.token")
+                if os.path.exists(tp):
+                    with open(tp) as f:
+                        self.token = f.read().strip()
                 return
             if self.proc.poll() is not None:
                 raise RuntimeError("daemon exited at start:\n" + text)
@@ -112,7 +127,10 @@ class Daemon:
         c = UnixHTTPConnection(self.unix_path) if via_unix else self.conn()
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         h = {"Content-Type": "application/json"}
+        if self.token and self.send_token and not via_unix and self.port:
+            h["Authorization"] = "Bearer " + self.token
         h.update(headers or {})
+        h = {k: v for k, v in h.items() if v is not None}  # headers=None values: leave that header out
         c.request(method, path, body=data, headers=h)
         r = c.getresponse()
         text = r.read().decode("utf-8", "replace")
