@@ -32,6 +32,11 @@ static int row_index(row_t *rows, int n, int tid) {
 }
 
 pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, pm_error *err) {
+    return pm_timeline_svg_window(out, trace_json, title, 0, 0, err);
+}
+
+pm_status pm_timeline_svg_window(FILE *out, const char *trace_json, const char *title, double from_us, double to_us,
+                                 pm_error *err) {
     json_error_t je;
     json_t *root = json_loads(trace_json, 0, &je);
     json_t *evs = root ? json_object_get(root, "traceEvents") : NULL;
@@ -73,6 +78,10 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
         double e = json_number_value(json_object_get(ev, "ts")) + json_number_value(json_object_get(ev, "dur"));
         if (e > t_end) t_end = e;
     }
+    /* the window: [from_us, to_us) of the trace's clock, or all of it */
+    double t_begin = from_us > 0 ? from_us : 0;
+    if (to_us > t_begin) t_end = to_us;
+    t_end -= t_begin;
     if (t_end <= 0) t_end = 1;
     const double left = 110, width = 1100, row_h = 22, top = 40;
     double H = top + nrows * row_h + 50;
@@ -94,7 +103,10 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
             const char *name = json_string_value(json_object_get(ev, "name"));
             if (!ph || strcmp(ph, "X") || !name || (pass == 0) == !strcmp(name, "kernel")) continue;
             int r = row_index(rows, nrows, (int)json_integer_value(json_object_get(ev, "tid")));
-            double ts = json_number_value(json_object_get(ev, "ts")), dur = json_number_value(json_object_get(ev, "dur"));
+            double ts = json_number_value(json_object_get(ev, "ts")) - t_begin, dur = json_number_value(json_object_get(ev, "dur"));
+            if (ts + dur < 0 || ts > t_end) continue; /* outside the window */
+            if (ts < 0) dur += ts, ts = 0;
+            if (ts + dur > t_end) dur = t_end - ts;
             double x = left + width * ts / t_end, w = width * dur / t_end;
             if (w < 0.5) w = 0.5;
             double y = top + r * row_h + (pass ? 7 : 3), h = pass ? row_h - 14 : row_h - 6;
