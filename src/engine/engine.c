@@ -899,7 +899,8 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         job_free(e, j);
         return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET,
                             "queued inline inputs hold %" PRIu64 " bytes; this job's %" PRIu64
-                            " would pass the bound of %" PRIu64 " (retry later, or give inputs by path)",
+                            " would pass their bound of %" PRIu64
+                            " (max_queued_inline_bytes; retry later, or give inputs by path)",
                             held, j->reserved_other, e->max_queued_inline);
     }
     unsigned inflight = e->n_running + (unsigned)e->pending.n;

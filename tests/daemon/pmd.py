@@ -77,6 +77,9 @@ class Daemon:
         settings = dict(settings or {})
         settings.setdefault("state.dir", self.state_dir)
         settings.setdefault("paths.allow_prefix", "/")
+        if settings["state.dir"] == "off":
+            settings.setdefault("http.token_file", os.path.join(self.tmp, "http.token"))
+        self.token_path = settings.get("http.token_file") or os.path.join(self.state_dir, "http.token")
         self.log_path = os.path.join(self.tmp, "daemon.log")
         self.unix_path = os.path.join(self.tmp, "pm.sock") if unix else None
         args = [BIN, "daemon", "--listen", "127.0.0.1:0" if tcp else ""]
@@ -103,7 +106,7 @@ class Daemon:
             if (not tcp or m) and (not unix or "listening on unix:" in text):
                 self.port = int(m.group(1)) if m else None
                 self.token = None
-                tp = os.path.join(self.state_dir, "http.token")
+                tp = self.token_path
                 if os.path.exists(tp):
                     with open(tp) as f:
                         self.token = f.read().strip()
