@@ -68,7 +68,8 @@ class Daemon:
     (state_dir= another directory, e.g. to restart over the same journal) and may open any path
     (paths.allow_prefix = /); requests over TCP carry the token (token=False: none)."""
 
-    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, state_dir=None, token=True):
+    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, state_dir=None, token=True,
+                 unix_path=None):
         if not BIN or not os.path.exists(BIN):
             skip("PROOFMILL_BIN not built")
         self.tmp = os.path.realpath(tempfile.mkdtemp(prefix="pmd-"))
@@ -81,7 +82,8 @@ class Daemon:
             settings.setdefault("http.token_file", os.path.join(self.tmp, "http.token"))
         self.token_path = settings.get("http.token_file") or os.path.join(self.state_dir, "http.token")
         self.log_path = os.path.join(self.tmp, "daemon.log")
-        self.unix_path = os.path.join(self.tmp, "pm.sock") if unix else None
+        self.unix_path = unix_path or (os.path.join(self.tmp, "pm.sock") if unix else None)
+        unix = unix or bool(unix_path)
         args = [BIN, "daemon", "--listen", "127.0.0.1:0" if tcp else ""]
         if not tcp:
             args[-2:] = ["--set", "listen.tcp="]
@@ -169,6 +171,13 @@ class Daemon:
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) * 1024
         return 0
+
+    def kill(self):
+        """SIGKILL (no shutdown at all: the journal and a stale socket file stay behind)."""
+        self.proc.kill()
+        self.proc.wait(timeout=60)
+        self.log.close()
+        return self.log_text()
 
     def stop(self, expect_clean=True):
         """SIGTERM; the daemon must exit 0 within 60 s with no sanitizer report."""
