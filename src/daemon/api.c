@@ -388,7 +388,7 @@ static enum MHD_Result stored_or_404(pm_daemon *d, struct MHD_Connection *c, con
         json_decref(j);
         return daemon_send_json(d, c, 200, a);
     }
-    return daemon_send_json(d, c, 200, j);
+    return daemon_send_json(d, c, 200, with_durable(d, j));
 }
 
 enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *ids) {

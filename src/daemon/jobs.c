@@ -46,12 +46,12 @@ struct daemon_jobs {
     char spool[4096];
     uint64_t spool_bytes, max_spool;
     int shutting_down;
-    /* ends reported before the submit thread filed the entry */
-    struct {
+    /* ends reported before the submit thread filed the entry (the window is one engine call) */
+    struct early_end {
         uint64_t eid;
         pm_job_state st;
-    } early[64];
-    unsigned n_early;
+    } *early;
+    unsigned n_early, cap_early;
 };
 
 static int64_t now_ms(void) {
@@ -153,6 +153,7 @@ void daemon_jobs_close(pm_daemon *d) {
             free(e);
         }
     daemon_journal_close(J->journal);
+    free(J->early);
     pthread_cond_destroy(&J->cv);
     pthread_mutex_destroy(&J->mu);
     free(J);
@@ -434,10 +435,14 @@ void daemon_jobs_on_end(pm_daemon *d, uint64_t eid, pm_job_state st) {
     daemon_jobs *J = d->jobs;
     pthread_mutex_lock(&J->mu);
     entry *x = find_eid(J, eid);
-    if (!x && J->n_early < sizeof J->early / sizeof J->early[0]) {
-        J->early[J->n_early].eid = eid;
-        J->early[J->n_early].st = st;
-        J->n_early++;
+    if (!x) {
+        if (J->n_early == J->cap_early) {
+            unsigned nc = J->cap_early ? 2 * J->cap_early : 16;
+            struct early_end *ne = realloc(J->early, nc * sizeof *ne);
+            if (ne) J->early = ne, J->cap_early = nc;
+        }
+        if (J->n_early < J->cap_early) J->early[J->n_early++] = (struct early_end){eid, st};
+        else daemon_log(d, LOG_ERROR, "out of memory keeping the end of engine job %llu", (unsigned long long)eid);
     }
     pthread_mutex_unlock(&J->mu);
     if (x) record_end(d, x, st);

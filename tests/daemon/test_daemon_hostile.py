@@ -147,7 +147,8 @@ r = subprocess.run([pmd.BIN, "daemon", "--listen", "127.0.0.1:0", "--set", "http
 F.check(r.returncode == 2 and "chmod 600" in r.stderr, "a token others can read stops the start: %s" % r.stderr)
 
 # ---------------------------------------------------------------- slow clients (8)
-d = pmd.Daemon({"http.max_connections": 16, "http.idle_timeout_s": 2, "http.per_ip_connections": 16})
+d = pmd.Daemon({"http.max_connections": 16, "http.idle_timeout_s": 2, "http.per_ip_connections": 16,
+                "prover.msm_threads": 1})
 try:
     idle = []
     for _ in range(16):
@@ -170,6 +171,9 @@ try:
             "a client is served within the idle timeout while 16 idle connections exist (%s s)" % served)
     for s in idle:
         s.close()
+    # a long wait for an answer is not idleness: POST /v1/prove longer than the idle timeout
+    st, j = d.request("POST", "/v1/prove", {"key": key0, "inputs": [{"wtns": w0}] * 12})
+    F.check(st == 200 and j["state"] == "done", "a prove longer than http.idle_timeout_s is answered: %s" % st)
 finally:
     d.stop()
 d = pmd.Daemon({"http.per_ip_connections": 4})
