@@ -113,7 +113,8 @@ static const knob_t knobs[] = {
     {"paths.allow_prefix", K_STR, F(paths_allow_prefix), S(paths_allow_prefix), "", 0, 0, 0,
      "Comma list of directories under which key, parameter and input paths must lie; symbolic links "
      "below them are not followed; anything else gets 403 before it is opened. Empty: paths.key_dir, "
-     "paths.input_dir and the directories of keys.preload. \"/\": any absolute path (still no links)."},
+     "paths.input_dir and the directories of keys.preload. \"/\": any absolute path (still no links). "
+     "\"*\": no check at all (links followed; trusted clients only)."},
     {"trace.enabled", K_BOOL, F(trace_enabled), 0, "false", 0, 1, 0,
      "Record every stage's start/end per worker (GET /v1/trace, Chrome trace JSON)."},
     {"trace.max_events", K_UINT, F(trace_max_events), 0, "65536", 1, 16777216, 0,

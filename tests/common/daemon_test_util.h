@@ -15,7 +15,7 @@
 #include "test_util.h"
 
 /* The daemon with the default configuration on the unix socket dir/d.sock only (log level
- * error); base (cap bytes) = its address for pm_http_call ("unix:<socket>"). Fails the test when
+ * error, journal in dir/state, paths not confined); base (cap bytes) = its address for pm_http_call ("unix:<socket>"). Fails the test when
  * it does not start. */
 static inline pm_daemon *pm_test_daemon_start(char *base, size_t cap, const char *dir) {
     pm_daemon_config dc;
@@ -24,6 +24,9 @@ static inline pm_daemon *pm_test_daemon_start(char *base, size_t cap, const char
     dc.listen_tcp[0] = 0;
     snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", dir);
     snprintf(dc.log_level, sizeof dc.log_level, "error");
+    /* its own journal, and any path (these tests are about kinds, not docs/daemon.md's rules) */
+    snprintf(dc.state_dir, sizeof dc.state_dir, "%.200s/state", dir);
+    snprintf(dc.paths_allow_prefix, sizeof dc.paths_allow_prefix, "*");
     pm_daemon *d = NULL;
     if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
     snprintf(base, cap, "unix:%s", dc.listen_unix);
