@@ -149,8 +149,7 @@ class Daemon:
         inputs = []
         for w in wtns_list:
             if inline:
-                with open(w, "rb") as f:
-                    inputs.append({"wtns_b64": base64.b64encode(f.read()).decode()})
+                inputs.append({"wtns_b64": b64_file(w)})
             else:
                 inputs.append({"wtns": w})
         body = {"key": key, "inputs": inputs, "priority": priority}
@@ -197,6 +196,12 @@ class Daemon:
             if self.unix_path:
                 assert not os.path.exists(self.unix_path), "unix socket left behind"
         return rc, text
+
+
+def b64_file(path):
+    """The file's bytes as base64 text (an inline input, "<input>_b64")."""
+    with open(path, "rb") as f:
+        return base64.b64encode(f.read()).decode()
 
 
 def snarkjs():

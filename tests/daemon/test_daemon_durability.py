@@ -9,10 +9,10 @@ the same unix socket path (the killed process's socket file is still there). Aft
 every acknowledged id must end "done" with a proof that verifies (`proofmill groth16 verify`); a
 proof seen before a kill must be the very same proof afterwards (the job was not proved twice);
 ids are 32 hex digits and never repeat. 3 rounds by default (~20 s); PROOFMILL_SLOW=1: 12 rounds."""
-import base64
 import os
 import random
 import re
+import tempfile
 import threading
 import time
 
@@ -23,8 +23,7 @@ fx = pmd.fixtures()
 if "powchain" not in fx:
     pmd.skip("tests/data/powchain missing")
 key, w, vk = fx["powchain"]
-with open(w, "rb") as f:
-    w64 = base64.b64encode(f.read()).decode()
+w64 = pmd.b64_file(w)
 seed = int(os.environ.get("PROOFMILL_SEED") or random.randrange(1 << 32))
 rng = random.Random(seed)
 print("seed: %d (rerun with PROOFMILL_SEED=%d)" % (seed, seed))
@@ -32,7 +31,6 @@ rounds = 12 if os.environ.get("PROOFMILL_SLOW") == "1" else 3
 ID = re.compile(r"^[0-9a-f]{32}$")
 PER_ROUND = 12  # jobs acknowledged per round at most (keeps the default run near 20 s)
 
-import tempfile
 base = os.path.realpath(tempfile.mkdtemp(prefix="pmd-dur-"))
 state = os.path.join(base, "state")
 sock = os.path.join(base, "pm.sock")

@@ -7,7 +7,6 @@ under their own bound (jobs.max_queued_inline_bytes; in the journal's spool, or 
 journal) and join the budget at admission. Checked: every job finishes with a proof, the peak
 reservation stays within the budget, with and without a journal; and a small bound refuses further
 inline submits with 503 busy while the queue holds them (by-path jobs still accepted)."""
-import base64
 import os
 import time
 
@@ -18,8 +17,7 @@ fx = pmd.fixtures()
 if "powchain" not in fx:
     pmd.skip("tests/data/powchain missing")
 key, w, vk = fx["powchain"]
-with open(w, "rb") as f:
-    w64 = base64.b64encode(f.read()).decode()
+w64 = pmd.b64_file(w)
 N, SPARE = 24, 64 << 10
 
 # size the key and one job
