@@ -30,7 +30,9 @@ json_t *daemon_job_to_json(const pm_job_info *in, const char *id) {
     if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
     if (in->error.code != PM_OK) {
         char buf[1200];
-        pm_error_format(&in->error, buf, sizeof buf);
+        pm_error shown = in->error;
+        daemon_jobs_name_inputs(&shown); /* a spooled inline input by its place, not the spool file */
+        pm_error_format(&shown, buf, sizeof buf);
         json_object_set_new(j, "error", json_pack("{s:s,s:s}", "code", pm_status_name(in->error.code), "message", buf));
     }
     if (in->proofs) {

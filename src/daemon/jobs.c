@@ -26,6 +26,7 @@
 #include "daemon/journal.h"
 
 #define NBUCKET 4096
+#define PM_MAX_SPOOLED_INPUTS 1024 /* spool names tried for a row whose inputs are not read */
 
 typedef struct entry {
     char id[PM_JOB_ID_LEN + 1];
@@ -217,6 +218,17 @@ static char *spec_json(const pm_job_spec *s) {
 
 static void record_end(pm_daemon *d, entry *x, pm_job_state st);
 
+void daemon_jobs_name_inputs(pm_error *e) {
+    /* ".../spool/<32 hex>.<i>" -> "inputs[i]": a client sent bytes, not that file */
+    const char *slash = strrchr(e->file, '/');
+    if (!slash || slash - e->file < 6 || strncmp(slash - 6, "/spool", 6)) return;
+    const char *dot = strchr(slash + 1, '.');
+    if (!dot || dot - slash - 1 != PM_JOB_ID_LEN || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1)) return;
+    char n[16];
+    snprintf(n, sizeof n, "%.8s", dot + 1);
+    snprintf(e->file, sizeof e->file, "inputs[%s]", n);
+}
+
 /* file the entry for (id, eid) and run an end that arrived first */
 static void file_entry(pm_daemon *d, entry *x) {
     daemon_jobs *J = d->jobs;
@@ -275,8 +287,8 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
         }
         for (size_t i = 0; i < spec.n_inputs; i++) {
             if (ins[i].kind != PM_INPUT_BYTES) continue;
-            spool_name(J, id, n_spool, paths[i], sizeof paths[i]);
-            n_spool++;
+            spool_name(J, id, (unsigned)i, paths[i], sizeof paths[i]); /* <id>.<input index> */
+            n_spool = (unsigned)i + 1;
             if ((st = spool_write(paths[i], ins[i].bytes, ins[i].len, err))) goto out;
             ins[i].kind = PM_INPUT_PATH;
             ins[i].path = paths[i];
@@ -312,6 +324,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
     x->spool_bytes = bytes;
     x->n_spool = n_spool;
     st = pm_engine_submit(d->engine, &spec, &x->eid, err);
+    if (st && err) daemon_jobs_name_inputs(err);
     if (st) {
         free(x);
         if (J->journal && journal_it) daemon_journal_remove(J->journal, id);
@@ -401,6 +414,7 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
     }
     if (have) {
         char eb[1200] = "";
+        daemon_jobs_name_inputs(&info.error);
         if (info.error.code != PM_OK) pm_error_format(&info.error, eb, sizeof eb);
         daemon_log_job(d, st == PM_JOB_FAILED ? LOG_WARN : LOG_INFO, x->id, x->label,
                        "%s%s: %u partitions, total %.1f ms (queue %.1f, key load %.1f, synthesis %.1f, %s %.1f, "
@@ -477,7 +491,7 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
     pm_daemon *d = rc->d;
     if (cancel) {
         end_row(d, id, "cancelled", "cancelled", "cancelled (before a restart)");
-        spool_remove(d->jobs, id, 64);
+        spool_remove(d->jobs, id, PM_MAX_SPOOLED_INPUTS);
         rc->cancelled++;
         return;
     }
@@ -514,11 +528,12 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
             unsigned ns = 0;
             uint64_t b = 0;
             char p[4200];
-            for (;; ns++) {
+            for (size_t i = 0; i < n; i++) {
                 struct stat sb;
-                spool_name(d->jobs, id, ns, p, sizeof p);
-                if (stat(p, &sb) != 0) break;
+                spool_name(d->jobs, id, (unsigned)i, p, sizeof p);
+                if (stat(p, &sb) != 0) continue;
                 b += (uint64_t)sb.st_size;
+                ns = (unsigned)i + 1;
             }
             pthread_mutex_lock(&d->jobs->mu);
             entry *x = find_id(d->jobs, id);

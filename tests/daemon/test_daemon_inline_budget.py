@@ -7,6 +7,7 @@ under their own bound (jobs.max_queued_inline_bytes; in the journal's spool, or 
 journal) and join the budget at admission. Checked: every job finishes with a proof, the peak
 reservation stays within the budget, with and without a journal; and a small bound refuses further
 inline submits with 503 busy while the queue holds them (by-path jobs still accepted)."""
+import json
 import os
 import time
 
@@ -92,4 +93,12 @@ for settings, what in (({"state.dir": "off"}, "memory"), ({}, "spool")):
         F.check("refused (503 busy)" in log, "%s bound: the refused submit is logged at info" % what)
     finally:
         d.stop()
+# a bad inline input is named by its place in the request, not by the spool file it was written to
+d = pmd.Daemon({"prover.msm_threads": 1})
+try:
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": w}, {"wtns_b64": pmd.b64_file(key)}]})
+    msg = json.dumps(b)
+    F.check(st == 422 and "inputs[1]" in msg and "spool" not in msg, "bad inline input named: %s %s" % (st, msg))
+finally:
+    d.stop()
 F.done("test_daemon_inline_budget")
