@@ -127,6 +127,8 @@ void daemon_jobs_mark_cancel(pm_daemon *d, const char *id);
 void daemon_jobs_shutting_down(pm_daemon *d);             /* cancels from now on re-queue at restart */
 void daemon_jobs_on_end(pm_daemon *d, uint64_t eid, pm_job_state st); /* engine callback */
 const char *daemon_jobs_label(pm_daemon *d, const char *id, char *out, size_t n);
+/* the daemon id of engine job eid (its decimal number when the table has none) */
+const char *daemon_jobs_name_of(pm_daemon *d, uint64_t eid, char *out, size_t n);
 /* an error naming a spooled inline input (STATE/spool/<id>.<i>) names it "inputs[i]" instead */
 void daemon_jobs_name_inputs(pm_error *e);
 

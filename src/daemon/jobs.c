@@ -345,6 +345,16 @@ out:
     return st;
 }
 
+const char *daemon_jobs_name_of(pm_daemon *d, uint64_t eid, char *out, size_t n) {
+    out[0] = 0;
+    pthread_mutex_lock(&d->jobs->mu);
+    entry *x = find_eid(d->jobs, eid);
+    if (x) snprintf(out, n, "%s", x->id);
+    pthread_mutex_unlock(&d->jobs->mu);
+    if (!out[0]) snprintf(out, n, "%" PRIu64, eid); /* not the daemon's (e.g. submitted to the engine directly) */
+    return out;
+}
+
 pm_status daemon_jobs_submit(pm_daemon *d, const pm_job_spec *spec, char id[PM_JOB_ID_LEN + 1], pm_error *err) {
     for (int tries = 0;; tries++) {
         if (new_id(id) != 0) return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "getrandom failed: %s", strerror(errno));
