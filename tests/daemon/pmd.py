@@ -198,6 +198,14 @@ class Daemon:
         return rc, text
 
 
+def fixture(name):
+    """(zkey, wtns, vk) of fixture name, or skip the test when it is missing."""
+    fx = fixtures()
+    if name not in fx:
+        skip("fixture %s missing" % name)
+    return fx[name]
+
+
 def b64_file(path):
     """The file's bytes as base64 text (an inline input, "<input>_b64")."""
     with open(path, "rb") as f:

@@ -28,10 +28,7 @@ import time
 import pmd
 
 F = pmd.Failures()
-fx = pmd.fixtures()
-if "powchain" not in fx:
-    pmd.skip("tests/data/powchain missing")
-key0, w0, vk = fx["powchain"]
+key0, w0, vk = pmd.fixture("powchain")
 slow = 3.0 if pmd.SANITIZE else 1.0
 
 

@@ -14,10 +14,7 @@ import time
 import pmd
 
 F = pmd.Failures()
-fx = pmd.fixtures()
-if "powchain" not in fx:
-    pmd.skip("tests/data/powchain missing")
-key, w, vk = fx["powchain"]
+key, w, vk = pmd.fixture("powchain")
 w64 = pmd.b64_file(w)
 N, SPARE = 24, 64 << 10
 

@@ -9,10 +9,7 @@ import time
 import pmd
 
 F = pmd.Failures()
-fx = pmd.fixtures()
-if "powchain" not in fx:
-    pmd.skip("tests/data/powchain missing")
-key, w, vk = fx["powchain"]
+key, w, vk = pmd.fixture("powchain")
 d = pmd.Daemon({"prover.msm_threads": 1, "synthesis.workers": 2, "gpu.workers_per_device": 2,
                 "cpu.device_slots": 1})
 try:
