@@ -340,7 +340,7 @@ static int cmd_bench(int argc, char **argv) {
     pm_engine_config ec;
     pm_engine_config_default(&ec);
     unsigned devices = 1, msm_threads = 0, u;
-    int use_gpu = 0;
+    int use_gpu = 0, set_synth = 0, set_workers = 0, set_fin = 0, set_msm = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE                                                     \
@@ -387,18 +387,22 @@ static int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--synthesis-workers")) {
             NEED_VALUE;
             if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad %s", a);
+            set_synth = 1;
         } else if (!strcmp(a, "--devices")) {
             NEED_VALUE;
             if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES) return pm_cli_usage("bench: bad %s", a);
         } else if (!strcmp(a, "--gpu-workers")) {
             NEED_VALUE;
             if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad %s", a);
+            set_workers = 1;
         } else if (!strcmp(a, "--finalize-threads")) {
             NEED_VALUE;
             if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad %s", a);
+            set_fin = 1;
         } else if (!strcmp(a, "--msm-threads")) {
             NEED_VALUE;
             if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad %s", a);
+            set_msm = 1;
         } else if (!strcmp(a, "--budget")) {
             NEED_VALUE;
             char *end;
@@ -422,7 +426,20 @@ static int cmd_bench(int argc, char **argv) {
     pm_error err;
     pm_error_clear(&err);
     if (!b.daemon) {
-        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads, .finalize_threads = 1};
+        /* pools sized from the machine unless given (engine.h pm_engine_pools_for_host) */
+        pm_engine_pools pools;
+        pm_engine_pools_for_host(&pools, use_gpu, 0);
+        if (!set_synth) ec.synth_workers = pools.synth_workers;
+        if (!set_workers) ec.workers_per_device = pools.workers_per_device;
+        if (!set_fin) ec.finalize_threads = pools.finalize_threads;
+        if (!set_msm) msm_threads = pools.start_threads;
+        printf("engine pools (%u cores, %u device(s)%s): %u synthesis workers%s, %u GPU workers per device%s, "
+               "%u finalize threads%s, %u start-phase MSM threads%s\n",
+               pools.cores, devices, use_gpu ? ", GPU" : ", CPU backend", ec.synth_workers, set_synth ? " (given)" : "",
+               ec.workers_per_device, set_workers ? " (given)" : "", ec.finalize_threads, set_fin ? " (given)" : "",
+               msm_threads, msm_threads ? (set_msm ? " (given)" : "") : " (0: all cores)");
+        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads,
+                                    .finalize_threads = pools.finalize_msm_threads};
         if (pm_backend_kinds(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
         ec.n_devices = devices;
         for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;

@@ -48,7 +48,9 @@ static int cmd_daemon(int argc, char **argv) {
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: proofmill daemon [--config FILE] [--set name=value]... [--listen HOST:PORT]\n"
                    "                        [--unix PATH] [--dump-config | --dump-config-markdown]\n"
-                   "Runs the HTTP/JSON proving service; SIGTERM stops it cleanly, SIGHUP reloads.\n"
+                   "Runs the proving service: HTTP/JSON (listen.tcp, default 127.0.0.1:9821) and cuzk's\n"
+                   "gRPC API for Curio (grpc.listen, default 127.0.0.1:9820; docs/curio.md).\n"
+                   "SIGTERM stops it cleanly, SIGHUP reloads.\n"
                    "Settings: proofmill daemon --dump-config (see docs/engine.md).\n");
             return PM_EXIT_OK;
         } else {

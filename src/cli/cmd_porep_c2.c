@@ -2,7 +2,7 @@
  * cmd_porep_c2.c — C2 commands (issue #9):
  *   proofmill porep circuit-record --sector-size S --out FILE.csr
  *       record the partition circuit once (CSR + density bitmaps, circuits/csr_file.h);
- *   proofmill porep params-setup --sector-size S --dir DIR [--seed N]
+ *   proofmill porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]
  *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
  *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]
@@ -32,6 +32,7 @@
 #include "filecoin/sizes.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "groth16/setup_gpu.h"
 #include "kinds/filecoin/porep_c2/porep_c2.h"
 #include "kinds/kind.h"
 #include "util/file.h"
@@ -74,9 +75,10 @@ static int c2_circuit_record(int argc, char **argv) {
 static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
-    int have_seed = 0;
+    int have_seed = 0, gpu = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
+        if (!strcmp(argv[i], "--gpu")) gpu = 1;
+        else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
@@ -85,7 +87,7 @@ static int c2_params_setup(int argc, char **argv) {
         else return pm_cli_usage("porep params-setup: unexpected argument '%s'", argv[i]);
     }
     if (!size_text || !dir)
-        return pm_cli_usage("usage: proofmill porep params-setup --sector-size S --dir DIR [--seed N]");
+        return pm_cli_usage("usage: proofmill porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
@@ -105,11 +107,15 @@ static int c2_params_setup(int argc, char **argv) {
     bp_params_t p = {0};
     groth16_toxic_t tox;
     groth16_setup_timings_t tm;
+    groth16_setup_mul gm = {0}; /* --gpu: the point multiplications on device 0 (the same parameters) */
     if (pm_csr_save(path, &cs, nin, bytes, &err) || groth16_toxic_draw(&tox, have_seed ? &seed : NULL, &err) ||
-        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        (gpu && groth16_setup_mul_gpu(&gm, 0, &err)) ||
+        groth16_setup_bellperson_mul(&p, &cs, &tox, gpu ? &gm : NULL, &tm, &err)) {
+        groth16_setup_mul_gpu_free(&gm);
         pm_cli_fail(&err);
         goto out;
     }
+    groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
     double t2 = pm_now_s();
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
@@ -122,8 +128,10 @@ static int c2_params_setup(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
-    printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s%s\n", stem, cs.n_constraints,
-           nin, cs.n_wires - nin, t1 - t0, t2 - t1, have_seed ? " (seeded: test parameters only)" : "");
+    printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s (qap %.1f s, points %.1f s on "
+           "the %s)%s\n",
+           stem, cs.n_constraints, nin, cs.n_wires - nin, t1 - t0, t2 - t1, tm.qap, tm.points, gpu ? "GPU" : "CPU",
+           have_seed ? " (seeded: test parameters only)" : "");
     rc = PM_EXIT_OK;
 out:
     params_free(&p);
@@ -396,7 +404,7 @@ PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--check] [--partiti
                     "constraint evaluated while synthesizing (no matrices)", c2_synth)
 PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FILE.csr",
                     "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
-PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N]",
+PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N] [--gpu]",
                     "our own Groth16 .params/.vk (+ .csr) for the C2 circuit, Filecoin file names", c2_params_setup)
 PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
                     "C2: 192-byte Groth16 proof per partition from a C1 output (verified before writing)", c2_prove)

@@ -3,6 +3,7 @@
  *
  *   proofmill setup circuit.r1cs --out key.zkey   [--seed S] [--threads N] [-v]
  *   proofmill setup circuit.r1cs --out key.params [--seed S] [--threads N] [-v]
+ *   ... [--gpu]   the point multiplications on CUDA device 0 (groth16/setup_gpu.h; the same key)
  *
  * .zkey: a snarkjs proving key (all 10 sections; `snarkjs groth16 prove` and `zkey export
  * verificationkey` take it). .params: bellperson parameters plus key.vk beside it (the name with
@@ -24,6 +25,7 @@
 #include "cli/cmd_setup.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "groth16/setup_gpu.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
 #include "util/file.h"
@@ -31,7 +33,7 @@
 /* more threads than this is a typo, not a machine: libgomp dies creating them */
 #define PM_CLI_MAX_THREADS 1024
 
-#define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [-v]"
+#define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [--gpu] [-v]"
 
 static int ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
@@ -41,10 +43,12 @@ static int ends_with(const char *s, const char *suf) {
 int pm_cli_setup_main(int argc, char **argv) {
     const char *r1cs_path = NULL, *out = NULL;
     uint64_t seed = 0;
-    int have_seed = 0, verbose = 0;
+    int have_seed = 0, verbose = 0, gpu = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--out") && i + 1 < argc) {
+        if (!strcmp(a, "--gpu")) {
+            gpu = 1;
+        } else if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--seed") && i + 1 < argc) {
             if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
@@ -77,13 +81,15 @@ int pm_cli_setup_main(int argc, char **argv) {
     if (r1cs_read(&cs, r1cs_path, &err)) return pm_cli_fail(&err);
     groth16_toxic_t tw;
     groth16_setup_timings_t tm = {0};
-    pm_status st = PM_OK;
-    for (int attempt = 0; attempt < 4; attempt++) {
+    groth16_setup_mul gm = {0};
+    pm_status st = gpu ? groth16_setup_mul_gpu(&gm, 0, &err) : PM_OK;
+    const groth16_setup_mul *mul = gpu ? &gm : NULL;
+    for (int attempt = 0; !(gpu && !gm.self) && attempt < 4; attempt++) {
         uint64_t s = seed + (uint64_t)attempt * 0x9e3779b97f4a7c15ull;
         if ((st = groth16_toxic_draw(&tw, have_seed ? &s : NULL, &err))) break;
         if (params) {
             bp_params_t p;
-            st = groth16_setup_bellperson(&p, &cs, &tw, &tm, &err);
+            st = groth16_setup_bellperson_mul(&p, &cs, &tw, mul, &tm, &err);
             if (!st) {
                 st = params_write(out, &p, &err);
                 if (!st) {
@@ -103,7 +109,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             }
         } else {
             zkey_t zk;
-            st = groth16_setup_snarkjs(&zk, &cs, &tw, &tm, &err);
+            st = groth16_setup_snarkjs_mul(&zk, &cs, &tw, mul, &tm, &err);
             if (!st) {
                 st = zkey_write(out, &zk, NULL, NULL, &err);
                 zkey_free(&zk);
@@ -113,6 +119,7 @@ int pm_cli_setup_main(int argc, char **argv) {
         if (st != PM_ERR_ARG || strstr(err.msg, "redraw") == NULL) break;
     }
     memset(&tw, 0, sizeof tw);
+    groth16_setup_mul_gpu_free(&gm);
     if (st) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", r1cs_path);
         r1cs_free(&cs);

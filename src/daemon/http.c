@@ -57,8 +57,15 @@ enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsign
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* bytes of a hostile file quoted in a message may not be UTF-8: shown as '?', never a failed answer */
+    json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg);
+    if (!j) {
+        for (unsigned char *q = (unsigned char *)msg; *q; q++)
+            if (*q >= 0x80 || (*q < 0x20 && *q != '\n')) *q = '?';
+        j = json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg);
+    }
     daemon_log(d, LOG_DEBUG, "-> %u %s: %s", code, ecode, msg);
-    return daemon_send_json(d, c, code, json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg));
+    return daemon_send_json(d, c, code, j);
 }
 
 /* HTTP status for an engine/backend error met while handling a request. */

@@ -26,12 +26,22 @@ json_t *daemon_status_json(pm_daemon *d) {
     unsigned lock_waiting = 0, queued = st.queued[0] + st.queued[1] + st.queued[2] + st.queued[3];
     for (unsigned i = 0; i < st.n_devices; i++) {
         lock_waiting += st.device_lock_waiters[i];
-        json_array_append_new(devs, json_pack("{s:i,s:s,s:b,s:i,s:f,s:i}", "id", st.devices[i], "kind",
-                                              d->cfg.gpu_devices[0] ? "gpu" : "cpu", "in_kernel", st.device_busy[i],
-                                              "lock_waiting", (int)st.device_lock_waiters[i], "kernel_ms",
-                                              st.device_kernel_ms[i], "workers",
-                                              (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1))));
+        json_t *dv = json_pack("{s:i,s:s,s:b,s:i,s:f,s:i}", "id", st.devices[i], "kind",
+                               d->cfg.gpu_devices[0] ? "gpu" : "cpu", "in_kernel", st.device_busy[i],
+                               "lock_waiting", (int)st.device_lock_waiters[i], "kernel_ms", st.device_kernel_ms[i],
+                               "workers", (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1)));
+        if (dv && st.device_job[i]) { /* what it works on now: the job by its daemon id */
+            char id[PM_JOB_ID_LEN + 1];
+            json_object_set_new(dv, "job", json_string(daemon_jobs_name_of(d, st.device_job[i], id, sizeof id)));
+            json_object_set_new(dv, "job_kind", json_string(st.device_kind[i]));
+            json_object_set_new(dv, "partition", json_integer(st.device_partition[i]));
+        }
+        json_array_append_new(devs, dv);
     }
+    json_t *kinds = json_object(); /* jobs in flight per proof kind */
+    for (size_t i = 0; i < st.n_kinds; i++)
+        json_object_set_new(kinds, st.kinds[i].kind,
+                            json_pack("{s:i,s:i}", "queued", (int)st.kinds[i].queued, "running", (int)st.kinds[i].running));
     /* "start": the start-phase workers (H + G1 MSMs on the device, or on the CPU when gpu.devices
      * is empty); "waiting": work waiting at every stage (jobs for admission, partitions for a
      * stage's workers, workers for the device lock), so back-pressure sees a busy daemon (#17) */
@@ -52,6 +62,7 @@ json_t *daemon_status_json(pm_daemon *d) {
         "max_queued_inline_bytes", (json_int_t)st.max_queued_inline_bytes, "rss_bytes", (json_int_t)st.rss_bytes,
         "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
     if (j) json_object_set_new(j, "durable", json_boolean(daemon_jobs_durable(d)));
+    json_object_set_new(json_object_get(j, "jobs"), "kinds", kinds);
     pm_engine_status_free(&st);
     return j;
 }
@@ -75,6 +86,10 @@ char *daemon_metrics_text(pm_daemon *d) {
     for (int i = 0; i < 4; i++) M("proofmill_jobs_queued{priority=\"%s\"} %u\n", pn[i], st.queued[i]);
     M("# HELP proofmill_jobs_running Jobs admitted and not finished.\n# TYPE proofmill_jobs_running gauge\n"
       "proofmill_jobs_running %u\n", st.running);
+    M("# HELP proofmill_kind_jobs Jobs queued or running per proof kind.\n# TYPE proofmill_kind_jobs gauge\n");
+    for (size_t i = 0; i < st.n_kinds; i++)
+        M("proofmill_kind_jobs{kind=\"%s\",state=\"queued\"} %u\nproofmill_kind_jobs{kind=\"%s\",state=\"running\"} %u\n",
+          st.kinds[i].kind, st.kinds[i].queued, st.kinds[i].kind, st.kinds[i].running);
     M("# HELP proofmill_workers_busy Workers in a stage now.\n# TYPE proofmill_workers_busy gauge\n");
     M("proofmill_workers_busy{pool=\"synthesis\"} %u\nproofmill_workers_busy{pool=\"start\"} %u\n"
       "proofmill_workers_busy{pool=\"finalize\"} %u\n", st.synth_busy, st.gpu_busy, st.fin_busy);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
+#include "daemon/grpc_glue.h"
 #include "engine/backend_kinds.h"
 #include "kinds/kind.h"
 #include "util/confine.h"
@@ -81,7 +82,7 @@ static pm_status confine_paths(pm_daemon *d, pm_error *err) {
     if (cfg->paths_allow_prefix[0]) {
         ADD("%s", cfg->paths_allow_prefix);
     } else {
-        if (cfg->paths_key_dir[0]) ADD("%s,", cfg->paths_key_dir);
+        ADD("%s,", cfg->paths_key_dir[0] ? cfg->paths_key_dir : pm_daemon_params_dir(cfg));
         if (cfg->paths_input_dir[0]) ADD("%s,", cfg->paths_input_dir);
         char pl[sizeof cfg->keys_preload];
         snprintf(pl, sizeof pl, "%s", cfg->keys_preload);
@@ -104,6 +105,33 @@ static pm_status confine_paths(pm_daemon *d, pm_error *err) {
                pm_confine_active() ? pm_confine_list(shown, sizeof shown) : "(nothing allowed)");
     return PM_OK;
 }
+
+static char *grpc_metrics(void *arg) { return daemon_metrics_text(arg); }
+/* the gRPC front end's hooks into the job table and the socket rules (grpc_glue.h) */
+static pm_status grpc_submit(void *arg, const pm_job_spec *spec, uint64_t *id, char *name, size_t cap, pm_error *err) {
+    char hid[PM_JOB_ID_LEN + 1];
+    pm_status st = daemon_jobs_submit(arg, spec, hid, err);
+    if (st == PM_OK && daemon_jobs_lookup(arg, hid, id) != 0) st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "job %s vanished", hid);
+    if (st == PM_OK) {
+        snprintf(name, cap, "%s", hid);
+        daemon_log_job(arg, LOG_INFO, hid, spec->label, "accepted over gRPC (%zu inputs%s)", spec->n_inputs,
+                       daemon_jobs_durable(arg) ? ", journaled" : ", not durable: state.dir is off");
+    }
+    return st;
+}
+static int grpc_lookup(void *arg, const char *name, uint64_t *id) {
+    return daemon_job_id_valid(name) ? daemon_jobs_lookup(arg, name, id) : -1;
+}
+static void grpc_name_of(void *arg, uint64_t id, char *name, size_t cap) { daemon_jobs_name_of(arg, id, name, cap); }
+static char *grpc_stored(void *arg, const char *name) {
+    return daemon_job_id_valid(name) ? daemon_jobs_stored(arg, name) : NULL;
+}
+static int grpc_unix_prepare(void *arg, const char *path, pm_error *err) {
+    (void)arg;
+    return daemon_unix_prepare(path, err);
+}
+static pm_status grpc_unix_perms(void *arg, const char *path, pm_error *err) { return daemon_unix_perms(arg, path, err); }
+static void grpc_log(void *arg, int level, const char *msg) { daemon_log(arg, level, "%s", msg); }
 
 unsigned pm_daemon_tcp_port(const pm_daemon *d) { return d ? d->tcp_port : 0; }
 
@@ -128,9 +156,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     atomic_store(&d->max_body, cfg->http_max_body);
     atomic_store(&d->max_wait_s, cfg->http_max_wait_s);
     atomic_store(&d->drain_s, cfg->shutdown_drain_s);
-    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0]) {
+    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0] && !cfg->grpc_listen[0]) {
         free(d);
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no listener: set listen.tcp and/or listen.unix");
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
+                            "no listener: set listen.tcp, listen.unix and/or grpc.listen");
     }
     if (strcmp(cfg->log_format, "text") && strcmp(cfg->log_format, "json")) {
         free(d);
@@ -244,6 +273,15 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         daemon_log(d, LOG_INFO, "listening on unix:%s (mode %s%s%s)", cfg->listen_unix, cfg->listen_unix_mode,
                    cfg->listen_unix_group[0] ? ", group " : "", cfg->listen_unix_group);
     }
+    pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
+                               .log = grpc_log, .log_arg = d, .submit = grpc_submit, .lookup = grpc_lookup,
+                               .name_of = grpc_name_of, .stored = grpc_stored,
+                               .name_inputs = daemon_jobs_name_inputs, .unix_prepare = grpc_unix_prepare,
+                               .unix_perms = grpc_unix_perms, .jobs_arg = d};
+    if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
+        pm_daemon_stop(d);
+        return st;
+    }
     pm_engine_status es;
     pm_engine_get_status(d->engine, &es);
     if (d->token[0]) daemon_log(d, LOG_INFO, "TCP clients authenticate with the token in %s", d->token_path);
@@ -287,6 +325,7 @@ void pm_daemon_stop(pm_daemon *d) {
         }
         pm_engine_close(d->engine); /* long-polls return now */
     }
+    pm_grpc_front_stop(d->grpc); /* before the engine: its calls use it */
     if (d->mhd_tcp) MHD_stop_daemon(d->mhd_tcp);
     if (d->mhd_unix) MHD_stop_daemon(d->mhd_unix);
     if (d->fd_tcp >= 0) close(d->fd_tcp);
