@@ -21,7 +21,7 @@ count=${4:-8}
 msm=${MSM_THREADS:-1}
 [ -x "$bin" ] || { echo "no proofmill binary at $bin (build: cmake --build build-engine --target proofmill)"; exit 2; }
 echo "engine sweep: key $key, $count proofs per row, $(nproc) cores, msm threads $msm"
-printf '%-34s %10s %10s %9s %9s %9s %7s\n' config proofs/min s/proof wall_avg gpu_avg queue_avg ratio
+printf '%-34s %10s %10s %9s %9s %9s %7s\n' config proofs/min s/proof wall_avg start_avg queue_avg ratio
 base=""
 run() { # name, then bench arguments
   local name=$1; shift
@@ -33,7 +33,7 @@ run() { # name, then bench arguments
   local ppm sp wall gpu queue
   ppm=$(sed -n 's/.* \([0-9.]*\) proofs\/min.*/\1/p' <<<"$out")
   sp=$(sed -n 's/.*, \([0-9.]*\) s\/proof.*/\1/p' <<<"$out")
-  wall=$(awk '$1=="wall"{print $3}' <<<"$out"); gpu=$(awk '$1=="gpu"{print $3}' <<<"$out"); queue=$(awk '$1=="queue"{print $3}' <<<"$out")
+  wall=$(awk '$1=="wall"{print $3}' <<<"$out"); gpu=$(awk '$1=="start"{print $3}' <<<"$out"); queue=$(awk '$1=="queue"{print $3}' <<<"$out")
   [ -z "$base" ] && base=$ppm
   printf '%-34s %10s %10s %9s %9s %9s %7.2f\n' "$name" "$ppm" "$sp" "$wall" "$gpu" "$queue" "$(echo "$ppm / $base" | bc -l)"
 }

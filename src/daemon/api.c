@@ -12,24 +12,28 @@
 #include "daemon/job_proof.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
+#include "util/confine.h"
 
-json_t *daemon_job_to_json(const pm_job_info *in) {
-    char id[32];
-    snprintf(id, sizeof id, "%" PRIu64, in->id);
+json_t *daemon_job_to_json(const pm_job_info *in, const char *id) {
+    /* "start": the start phase (H + G1 MSMs, on the device or the CPU) without the wait for the
+     * device lock, which is "device_lock_wait" */
     json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}}", "id", id, "state",
                           pm_job_state_name(in->state), "priority", pm_priority_name(in->priority), "key",
                           in->key_path, "partitions", (int)in->n_partitions, "partitions_done",
                           (int)in->partitions_done, "submitted_unix_ms", (json_int_t)in->submit_unix_ms,
                           "timings_ms", "queue", in->t.queue_ms, "srs_load", in->t.srs_load_ms, "synthesis",
-                          in->t.synth_ms, "gpu", in->t.gpu_ms, "gpu_lock_wait", in->t.gpu_lock_wait_ms, "finalize",
-                          in->t.finalize_ms, "verify", in->t.verify_ms, "total", in->t.total_ms);
+                          in->t.synth_ms, "start", in->t.gpu_ms - in->t.gpu_lock_wait_ms, "device_lock_wait",
+                          in->t.gpu_lock_wait_ms, "finalize", in->t.finalize_ms, "verify", in->t.verify_ms, "total",
+                          in->t.total_ms);
     if (!j) return NULL;
     json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)in->working_set_bytes));
     if (in->kind[0]) json_object_set_new(j, "kind", json_string(in->kind));
     if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
     if (in->error.code != PM_OK) {
         char buf[1200];
-        pm_error_format(&in->error, buf, sizeof buf);
+        pm_error shown = in->error;
+        daemon_jobs_name_inputs(&shown); /* a spooled inline input by its place, not the spool file */
+        pm_error_format(&shown, buf, sizeof buf);
         json_object_set_new(j, "error", json_pack("{s:s,s:s}", "code", pm_status_name(in->error.code), "message", buf));
     }
     if (in->proofs) {
@@ -57,13 +61,11 @@ json_t *daemon_job_to_json(const pm_job_info *in) {
 
 
 int daemon_path_allowed(pm_daemon *d, const char *path) {
-    if (!d->cfg.paths_allow_prefix[0]) return 1;
-    char rp[PATH_MAX];
-    if (!realpath(path, rp)) return 1; /* let the loader report the missing file */
-    size_t n = strlen(d->cfg.paths_allow_prefix);
-    return strncmp(rp, d->cfg.paths_allow_prefix, n) == 0 && (rp[n] == '/' || rp[n] == 0 ||
-                                                              d->cfg.paths_allow_prefix[n - 1] == '/');
+    (void)d;
+    return pm_confine_check(path, NULL) == PM_OK; /* util/confine.h: lexical, then no link followed */
 }
+
+const char *daemon_start_stage_name(const pm_daemon *d) { return d->cfg.gpu_devices[0] ? "start (gpu)" : "start (cpu)"; }
 
 typedef struct {
     pm_job_spec spec;
@@ -102,7 +104,8 @@ static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, jso
         in->kind = PM_INPUT_PATH;
         in->path = json_string_value(v);
         if (!daemon_path_allowed(d, in->path)) {
-            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s: %s is outside paths.allow_prefix", what, in->path);
+            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s: %s is not allowed (paths.allow_prefix: outside "
+                                     "the allowed directories, or through a symbolic link)", what, in->path);
             return -1;
         }
         return 0;
@@ -209,7 +212,8 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
             const char *path = json_string_value(v);
             if (!daemon_path_allowed(d, path)) {
-                *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is outside paths.allow_prefix", k, path);
+                *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed (paths.allow_prefix: outside "
+                                         "the allowed directories, or through a symbolic link)", k, path);
                 goto fail;
             }
             if (k[0] == 'k') p->spec.key_path = path;
@@ -331,6 +335,21 @@ json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *r
 }
 
 
+/* the job's answer (reference stolen) with the journal's word on it */
+static json_t *with_durable(pm_daemon *d, json_t *j) {
+    if (j) json_object_set_new(j, "durable", json_boolean(daemon_jobs_durable(d)));
+    return j;
+}
+
+/* Refused submits are logged at info (why, and the label). */
+static enum MHD_Result refuse_submit(pm_daemon *d, struct MHD_Connection *c, const char *label, const pm_error *err) {
+    char buf[1200];
+    pm_error_format(err, buf, sizeof buf);
+    daemon_log(d, LOG_INFO, "submit%s%s%s refused (%u %s): %s", label ? " [" : "", label ? label : "", label ? "]" : "",
+               daemon_status_for(err->code), pm_status_name(err->code), buf);
+    return daemon_send_pm_error(d, c, err);
+}
+
 enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int await) {
     enum MHD_Result ret;
     json_t *root = daemon_parse_body(d, c, rq, &ret);
@@ -340,26 +359,47 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const re
         json_decref(root);
         return ret;
     }
-    uint64_t id = 0;
+    char id[PM_JOB_ID_LEN + 1];
+    char label[128];
+    snprintf(label, sizeof label, "%s", pj.spec.label ? pj.spec.label : "");
     pm_error err;
     pm_error_clear(&err);
-    pm_status st = pm_engine_submit(d->engine, &pj.spec, &id, &err);
+    pm_status st = daemon_jobs_submit(d, &pj.spec, id, &err);
+    size_t n_inputs = pj.n;
     parsed_free(&pj);
     json_decref(root);
-    if (st != PM_OK) return daemon_send_pm_error(d, c, &err); /* PM_ERR_BUSY (jobs.max): 503 busy */
-    daemon_log(d, LOG_DEBUG, "job %" PRIu64 " submitted (%zu partitions)", id, pj.n);
+    if (st != PM_OK) return refuse_submit(d, c, label[0] ? label : NULL, &err); /* PM_ERR_BUSY: 503 busy */
+    daemon_log_job(d, LOG_INFO, id, label, "accepted (%zu inputs%s)", n_inputs,
+                   daemon_jobs_durable(d) ? ", journaled" : ", not durable: state.dir is off");
+    uint64_t eid;
     pm_job_info info;
     double wait = pj.has_wait ? pj.wait_s : d->cfg.http_max_wait_s;
     if (wait > atomic_load(&d->max_wait_s)) wait = atomic_load(&d->max_wait_s);
-    if (pm_engine_wait(d->engine, id, await ? (int64_t)(wait * 1000) : 0, &info) != PM_OK)
-        return daemon_send_error(d, c, 500, "internal", "job %" PRIu64 " vanished", id);
+    if (daemon_jobs_lookup(d, id, &eid) != 0 ||
+        pm_engine_wait(d->engine, eid, await ? (int64_t)(wait * 1000) : 0, &info) != PM_OK)
+        return daemon_send_error(d, c, 500, "internal", "job %s vanished", id);
+    if (await && info.state >= PM_JOB_DONE) daemon_jobs_wait_recorded(d, id);
     unsigned code = 202;
     if (await) {
         if (info.state == PM_JOB_DONE) code = 200;
         else if (info.state == PM_JOB_FAILED) code = daemon_status_for(info.error.code);
         else if (info.state == PM_JOB_CANCELLED) code = 409;
     }
-    json_t *j = daemon_job_to_json(&info);
+    if (await && atomic_load(&d->closing) && info.state != PM_JOB_DONE && info.state != PM_JOB_FAILED) {
+        /* SIGTERM while the client waits: say what really happens to the job (#17) */
+        int durable = daemon_jobs_durable(d);
+        daemon_log_job(d, LOG_WARN, id, label, "shutdown while POST /v1/prove waited: answered 503 (%s)",
+                       durable ? "journaled: it runs again after the restart" : "cancelled, not durable");
+        json_t *jj = with_durable(d, daemon_job_to_json(&info, id));
+        json_t *e = json_pack("{s:{s:s,s:s},s:o}", "error", "code", "shutting-down", "message",
+                              durable ? "the daemon is shutting down: the job was stopped and is journaled; it runs "
+                                        "again after the restart (poll its id then)"
+                                      : "the daemon is shutting down: the job was cancelled (state.dir is off: not durable)",
+                              "job", jj ? jj : json_null());
+        pm_job_info_free(&info);
+        return daemon_send_json(d, c, 503, e);
+    }
+    json_t *j = with_durable(d, daemon_job_to_json(&info, id));
     if (j && code >= 400 && info.error.code != PM_OK) {
         /* failed prove: the error object at top level (as every error), the job beside it */
         json_t *e = json_object_get(j, "error");
@@ -371,23 +411,32 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const re
     return daemon_send_json(d, c, code, j);
 }
 
-static int parse_id(const char *s, uint64_t *id) {
-    if (!*s) return -1;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > UINT64_MAX / 10 - 1) return -1;
-        v = v * 10 + (uint64_t)(*s - '0');
+/* a job the engine no longer holds: the journal's stored answer, or 404 */
+static enum MHD_Result stored_or_404(pm_daemon *d, struct MHD_Connection *c, const char *ids, int del) {
+    char *t = daemon_jobs_stored(d, ids);
+    json_error_t je;
+    json_t *j = t ? json_loads(t, 0, &je) : NULL;
+    free(t);
+    if (!j) return daemon_send_error(d, c, 404, "not-found", "no job %s (unknown or expired)", ids);
+    if (del) {
+        json_t *a = json_pack("{s:s,s:O}", "id", ids, "state", json_object_get(j, "state"));
+        json_decref(j);
+        return daemon_send_json(d, c, 200, a);
     }
-    *id = v;
-    return 0;
+    return daemon_send_json(d, c, 200, with_durable(d, j));
 }
 
 enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *ids) {
-    uint64_t id;
-    if (parse_id(ids, &id) != 0) return daemon_send_error(d, c, 404, "not-found", "no job '%s'", ids);
+    uint64_t eid;
+    if (!daemon_job_id_valid(ids)) return daemon_send_error(d, c, 404, "not-found", "no job '%.80s'", ids);
+    int known = daemon_jobs_lookup(d, ids, &eid) == 0;
     if (!strcmp(method, "DELETE")) {
         pm_job_state st;
-        if (pm_engine_cancel(d->engine, id, &st) != PM_OK) return daemon_send_error(d, c, 404, "not-found", "no job %s", ids);
+        if (!known || pm_engine_cancel(d->engine, eid, &st) != PM_OK) return stored_or_404(d, c, ids, 1);
+        if (st == PM_JOB_RUNNING || st == PM_JOB_CANCELLED) daemon_jobs_mark_cancel(d, ids);
+        char label[128];
+        daemon_log_job(d, LOG_INFO, ids, daemon_jobs_label(d, ids, label, sizeof label), "cancel requested (%s)",
+                       st == PM_JOB_RUNNING ? "cancelling" : pm_job_state_name(st));
         return daemon_send_json(d, c, 200, json_pack("{s:s,s:s}", "id", ids, "state",
                                               st == PM_JOB_RUNNING ? "cancelling" : pm_job_state_name(st)));
     }
@@ -402,9 +451,10 @@ enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char 
         if (wait > atomic_load(&d->max_wait_s)) wait = atomic_load(&d->max_wait_s);
     }
     pm_job_info info;
-    if (pm_engine_wait(d->engine, id, (int64_t)(wait * 1000), &info) != PM_OK)
-        return daemon_send_error(d, c, 404, "not-found", "no job %s (unknown or expired)", ids);
-    json_t *j = daemon_job_to_json(&info);
+    if (!known || pm_engine_wait(d->engine, eid, (int64_t)(wait * 1000), &info) != PM_OK)
+        return stored_or_404(d, c, ids, 0);
+    if (info.state >= PM_JOB_DONE) daemon_jobs_wait_recorded(d, ids);
+    json_t *j = with_durable(d, daemon_job_to_json(&info, ids));
     pm_job_info_free(&info);
     return daemon_send_json(d, c, 200, j);
 }
@@ -440,7 +490,8 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
         kind = kk->name;
     }
     if (!daemon_path_allowed(d, path)) {
-        ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is outside paths.allow_prefix", path);
+        ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is not allowed (paths.allow_prefix: outside the "
+                                "allowed directories, or through a symbolic link)", path);
         json_decref(root);
         return ret;
     }

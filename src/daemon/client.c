@@ -1,6 +1,8 @@
 /* client.c — minimal HTTP/1.1 client (client.h). */
 #include "daemon/client.h"
 
+#include "util/file.h"
+
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -100,6 +102,25 @@ static long dechunk(char *b, size_t n) {
     }
 }
 
+static char http_token[160];
+
+void pm_http_set_token(const char *token) { snprintf(http_token, sizeof http_token, "%s", token ? token : ""); }
+
+pm_status pm_http_load_token(const char *path, pm_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    pm_status st = pm_file_read_all(&text, &len, path, 4096, 0, err);
+    if (st) return st;
+    text[strcspn(text, " \t\r\n")] = 0;
+    if (!text[0]) {
+        free(text);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "empty token file");
+    }
+    pm_http_set_token(text);
+    free(text);
+    return PM_OK;
+}
+
 pm_status pm_http_call(const char *base, const char *method, const char *path, const char *body, size_t body_len,
                        unsigned timeout_s, int *status, char **resp, size_t *resp_len, pm_error *err) {
     *resp = NULL;
@@ -108,11 +129,12 @@ pm_status pm_http_call(const char *base, const char *method, const char *path, c
     char host[300];
     int fd = connect_base(base, timeout_s, host, sizeof host, err);
     if (fd < 0) return err ? err->code : PM_ERR_IO;
-    char hdr[1024];
+    char hdr[1400], auth[200] = "";
+    if (http_token[0] && !strncmp(base, "http://", 7)) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", http_token);
     int hn = snprintf(hdr, sizeof hdr,
                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                      "Content-Length: %zu\r\n\r\n",
-                      method, path, host, body ? body_len : 0);
+                      "%sContent-Length: %zu\r\n\r\n",
+                      method, path, host, auth, body ? body_len : 0);
     if (send_all(fd, hdr, (size_t)hn) != 0 || (body && send_all(fd, body, body_len) != 0)) {
         pm_error_set(err, PM_ERR_IO, base, PM_NO_OFFSET, "send failed: %s", strerror(errno));
         close(fd);

@@ -19,6 +19,13 @@ extern "C" {
  * *status = HTTP status; *resp = malloc'd NUL-terminated body (caller frees), *resp_len its length.
  * timeout_s bounds each socket read/write (0 = none). Errors: PM_ERR_ARG (bad base), PM_ERR_IO
  * (connect/send/receive failed, with errno text), PM_ERR_FORMAT (not an HTTP answer), PM_ERR_NOMEM. */
+/* The API token sent as "Authorization: Bearer <token>" on TCP (http://) calls from now on (the
+ * daemon's http.token_file; the unix socket needs none). NULL or "": none. Call before threads. */
+void pm_http_set_token(const char *token);
+/* Read the token from path (first word of the file) and set it. Errors: PM_ERR_IO (unreadable),
+ * PM_ERR_FORMAT (empty). */
+pm_status pm_http_load_token(const char *path, pm_error *err);
+
 pm_status pm_http_call(const char *base, const char *method, const char *path, const char *body, size_t body_len,
                        unsigned timeout_s, int *status, char **resp, size_t *resp_len, pm_error *err);
 

@@ -43,13 +43,36 @@ static const knob_t knobs[] = {
      "TCP address host:port of the HTTP API (empty: no TCP listener). Port 0 picks a free port (logged). "
      "9820 is the gRPC API's (grpc.listen)."},
     {"listen.unix", K_STR, F(listen_unix), S(listen_unix), "", 0, 0, 0,
-     "Unix socket path of the HTTP API (empty: none). Removed at shutdown."},
+     "Unix socket path of the HTTP API (empty: none). Removed at shutdown; a stale one left by a killed "
+     "daemon is replaced at start (a live daemon's is refused)."},
+    {"listen.unix_mode", K_STR, F(listen_unix_mode), S(listen_unix_mode), "0660", 0, 0, 0,
+     "Permission bits of the unix socket (octal), set explicitly whatever the umask: who may connect. "
+     "Clients of the socket need no token."},
+    {"listen.unix_group", K_STR, F(listen_unix_group), S(listen_unix_group), "", 0, 0, 0,
+     "Group owning the unix socket (name or number; empty: the daemon's group)."},
     {"http.max_body_bytes", K_SIZE, F(http_max_body), 0, "128M", 1024, 4 * GIB, 1,
      "Largest request body; larger requests get 413 without being read."},
     {"http.max_buffered_bytes", K_SIZE, F(http_max_buffered), 0, "512M", 1024, UINT64_MAX, 0,
      "Request bodies held in memory at once, all connections together; beyond, 503 busy."},
     {"http.max_connections", K_UINT, F(http_max_connections), 0, "256", 1, 65536, 0,
      "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
+    {"http.require_token", K_BOOL, F(http_require_token), 0, "true", 0, 1, 0,
+     "TCP clients must send 'Authorization: Bearer <token>' with the token of http.token_file (401 "
+     "otherwise). The unix socket is guarded by its permissions instead."},
+    {"http.token_file", K_STR, F(http_token_file), S(http_token_file), "", 0, 0, 0,
+     "File holding the API token; created (mode 0600, 256 random bits, hex) at first start when missing. "
+     "Empty: <state dir>/http.token."},
+    {"http.allowed_hosts", K_STR, F(http_allowed_hosts), S(http_allowed_hosts), "", 0, 0, 0,
+     "Comma list of further Host header names accepted (besides localhost, 127.0.0.1, [::1] and the "
+     "listen address); other Hosts get 421 (DNS rebinding)."},
+    {"http.allowed_origins", K_STR, F(http_allowed_origins), S(http_allowed_origins), "", 0, 0, 0,
+     "Comma list of Origin values accepted (e.g. http://dashboard:8080); a request carrying any other "
+     "Origin gets 403 (cross-site requests from a browser). Empty: none."},
+    {"http.idle_timeout_s", K_UINT, F(http_idle_timeout_s), 0, "15", 1, 3600, 0,
+     "A connection that sends nothing for this long (headers or body included) is closed; a long-poll "
+     "waiting for its answer is not idle."},
+    {"http.per_ip_connections", K_UINT, F(http_per_ip_connections), 0, "32", 1, 65536, 0,
+     "Concurrent TCP connections from one client address (beyond, new ones are refused)."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
      "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
     {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), PM_GRPC_LISTEN_DEFAULT, 0, 0, 0,
@@ -101,8 +124,23 @@ static const knob_t knobs[] = {
      "Finished jobs (and their proofs) stay queryable this long."},
     {"jobs.max", K_UINT, F(jobs_max), 0, "1024", 1, 1000000, 0,
      "Queued + running jobs at most; beyond, submit gets 503."},
+    {"jobs.max_queued_inline_bytes", K_SIZE, F(jobs_max_queued_inline), 0, "0", 0, UINT64_MAX, 0,
+     "Inline inputs (<input>_b64) of jobs not yet admitted, bytes at most (in the journal's spool, or "
+     "in memory without a journal; outside memory.budget, which they join at admission); beyond, "
+     "submit gets 503. 0: memory.budget / 4 (without a journal), 4G (spooled)."},
+    {"state.dir", K_STR, F(state_dir), S(state_dir), "", 0, 0, 0,
+     "Directory of the job journal (SQLite, WAL), the spool of inline inputs and the API token. "
+     "Empty: $STATE_DIRECTORY, else $XDG_STATE_HOME/proofmill, else ~/.local/state/proofmill. "
+     "\"off\": no journal (jobs are lost with the process; submit answers \"durable\": false)."},
+    {"paths.key_dir", K_STR, F(paths_key_dir), S(paths_key_dir), "", 0, 0, 0,
+     "Directory of proving keys and Filecoin parameters (allowed by default). Empty: filecoin.params_dir."},
+    {"paths.input_dir", K_STR, F(paths_input_dir), S(paths_input_dir), "", 0, 0, 0,
+     "Directory of witnesses, C1 files and other inputs given by path (allowed by default)."},
     {"paths.allow_prefix", K_STR, F(paths_allow_prefix), S(paths_allow_prefix), "", 0, 0, 0,
-     "If set, key and witness paths must resolve (realpath) under this directory."},
+     "Comma list of directories under which key, parameter and input paths must lie; symbolic links "
+     "below them are not followed; anything else gets 403 before it is opened. Empty: paths.key_dir, "
+     "paths.input_dir and the directories of keys.preload. \"/\": any absolute path (still no links). "
+     "\"*\": no check at all (links followed; trusted clients only)."},
     {"trace.enabled", K_BOOL, F(trace_enabled), 0, "false", 0, 1, 0,
      "Record every stage's start/end per worker (GET /v1/trace, Chrome trace JSON)."},
     {"trace.max_events", K_UINT, F(trace_max_events), 0, "65536", 1, 16777216, 0,
@@ -111,6 +149,9 @@ static const knob_t knobs[] = {
      "On SIGTERM, wait up to this long for jobs in flight before cancelling them."},
     {"log.level", K_STR, F(log_level), S(log_level), "info", 0, 0, 1,
      "error, warn, info or debug (stderr)."},
+    {"log.format", K_STR, F(log_format), S(log_format), "text", 0, 0, 1,
+     "text (\"<time> proofmill[pid] <level>: <message>\") or json (one object per line: ts, level, pid, "
+     "msg, and job/label on job lines)."},
 };
 #define N_KNOBS (sizeof knobs / sizeof knobs[0])
 
@@ -151,9 +192,19 @@ static int parse_bool(int *out, const char *v) {
 }
 
 /* Set knob k from text v. Returns 0 or -1 with why filled. */
-static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v, char *why, size_t nwhy) {
+static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v0, char *why, size_t nwhy) {
     char *base = (char *)c + k->off;
     uint64_t x;
+    /* a value in matching quotes (TOML habit: tcp = "127.0.0.1:9820") means the text inside */
+    char v[1100];
+    size_t vl = strlen(v0);
+    if (vl >= sizeof v) return snprintf(why, nwhy, "value longer than %zu bytes", sizeof v - 1), -1;
+    if (vl >= 2 && (v0[0] == '"' || v0[0] == '\'') && v0[vl - 1] == v0[0]) {
+        memcpy(v, v0 + 1, vl - 2);
+        v[vl - 2] = 0;
+    } else {
+        memcpy(v, v0, vl + 1);
+    }
     switch (k->kind) {
     case K_STR:
         if (strlen(v) >= k->len) return snprintf(why, nwhy, "value longer than %zu bytes", k->len - 1), -1;
@@ -260,12 +311,33 @@ pm_status pm_daemon_config_set(pm_daemon_config *c, const char *a, pm_error *err
     return PM_OK;
 }
 
+/* a size as the largest exact K/M/G/T multiple ("64M"), so that the dump reads back the same */
+static void size_text(uint64_t x, char *out, size_t n) {
+    static const char suf[] = "KMGT";
+    int u = -1;
+    while (u < 3 && x && x % 1024 == 0) x /= 1024, u++;
+    if (u < 0) snprintf(out, n, "%" PRIu64, x);
+    else snprintf(out, n, "%" PRIu64 "%c", x, suf[u]);
+}
+
+const char *pm_daemon_state_dir(const pm_daemon_config *c, char *out, size_t n) {
+    const char *v;
+    out[0] = 0;
+    if (!strcmp(c->state_dir, "off")) return out;
+    if (c->state_dir[0]) snprintf(out, n, "%s", c->state_dir);
+    else if ((v = getenv("STATE_DIRECTORY")) && v[0]) snprintf(out, n, "%.*s", (int)strcspn(v, ":"), v);
+    else if ((v = getenv("XDG_STATE_HOME")) && v[0]) snprintf(out, n, "%s/proofmill", v);
+    else if ((v = getenv("HOME")) && v[0]) snprintf(out, n, "%s/.local/state/proofmill", v);
+    else snprintf(out, n, "/var/lib/proofmill");
+    return out;
+}
+
 static void knob_value(const pm_daemon_config *c, const knob_t *k, char *out, size_t n) {
     const char *base = (const char *)c + k->off;
     switch (k->kind) {
     case K_STR: snprintf(out, n, "%s", base); break;
     case K_UINT: snprintf(out, n, "%u", *(const unsigned *)base); break;
-    case K_SIZE: snprintf(out, n, "%" PRIu64, *(const uint64_t *)base); break;
+    case K_SIZE: size_text(*(const uint64_t *)base, out, n); break;
     case K_BOOL: snprintf(out, n, "%s", *(const int *)base ? "true" : "false"); break;
     }
 }
@@ -290,30 +362,35 @@ void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown) {
         }
         return;
     }
-    const char *section = "";
+    /* grouped by section (first appearance order), so each [section] is printed once */
+    int printed[N_KNOBS] = {0}, first = 1;
     for (size_t i = 0; i < N_KNOBS; i++) {
-        const knob_t *k = &knobs[i];
-        const char *dot = strchr(k->name, '.');
-        size_t sl = (size_t)(dot - k->name);
-        if (strncmp(section, k->name, sl) != 0 || section[sl] != '.') {
-            fprintf(out, "%s[%.*s]\n", i ? "\n" : "", (int)sl, k->name);
-            section = k->name;
-        }
-        knob_value(c, k, v, sizeof v);
-        /* comments wrapped at ~96 columns: inih's default line limit is 200 bytes */
-        char doc[700];
-        snprintf(doc, sizeof doc, "%s%s", k->doc, k->reloadable ? " (reloadable)" : "");
-        const char *p = doc;
-        while (*p) {
-            size_t n = strlen(p);
-            if (n > 96) {
-                n = 96;
-                while (n > 40 && p[n] != ' ') n--;
+        if (printed[i]) continue;
+        size_t sl = (size_t)(strchr(knobs[i].name, '.') - knobs[i].name);
+        fprintf(out, "%s[%.*s]\n", first ? "" : "\n", (int)sl, knobs[i].name);
+        first = 0;
+        for (size_t m = i; m < N_KNOBS; m++) {
+            const knob_t *k = &knobs[m];
+            if (printed[m] || strncmp(k->name, knobs[i].name, sl + 1)) continue;
+            printed[m] = 1;
+            knob_value(c, k, v, sizeof v);
+            /* comments wrapped at ~96 columns: inih's default line limit is 200 bytes */
+            char doc[900];
+            snprintf(doc, sizeof doc, "%s%s", k->doc, k->reloadable ? " (reloadable)" : "");
+            const char *p = doc;
+            while (*p) {
+                size_t n = strlen(p);
+                if (n > 96) {
+                    n = 96;
+                    while (n > 40 && p[n] != ' ') n--;
+                }
+                fprintf(out, "; %.*s\n", (int)n, p);
+                p += n;
+                while (*p == ' ') p++;
             }
-            fprintf(out, "; %.*s\n", (int)n, p);
-            p += n;
-            while (*p == ' ') p++;
+            /* a value with spaces or ';' is quoted (read back as the text inside) */
+            int q = v[0] && (strchr(v, ';') || strchr(v, '#') || v[0] == ' ' || v[strlen(v) - 1] == ' ');
+            fprintf(out, "%s = %s%s%s\n", strchr(k->name, '.') + 1, q ? "\"" : "", v, q ? "\"" : "");
         }
-        fprintf(out, "%s = %s\n", dot + 1, v);
     }
 }

@@ -7,7 +7,7 @@
  *     [gpu]
  *     workers_per_device = 2
  * gives the knob "gpu.workers_per_device". Sizes accept K, M, G, T suffixes (powers of 1024).
- * Booleans: true/false/yes/no/on/off/1/0. Unknown keys and out-of-range values are errors naming
+ * Values may be quoted ("..." or '...', as in TOML). Booleans: true/false/yes/no/on/off/1/0. Unknown keys and out-of-range values are errors naming
  * the file and line. Reloadable knobs are re-read on SIGHUP; the others need a restart.
  */
 #ifndef PROOFMILL_DAEMON_CONFIG_H
@@ -25,6 +25,14 @@ extern "C" {
 typedef struct {
     char listen_tcp[256];   /* "host:port", "" = off */
     char listen_unix[256];  /* socket path, "" = off */
+    char listen_unix_mode[8];   /* octal permission bits of the socket, e.g. "0660" */
+    char listen_unix_group[64]; /* group owning the socket ("" = the daemon's) */
+    int http_require_token;     /* TCP clients send Authorization: Bearer <token> */
+    char http_token_file[512];  /* "" = <state dir>/http.token */
+    char http_allowed_hosts[512];   /* extra Host names accepted besides loopback names */
+    char http_allowed_origins[512]; /* Origins accepted ("" = none: requests with Origin refused) */
+    unsigned http_idle_timeout_s;
+    unsigned http_per_ip_connections;
     uint64_t http_max_body;
     uint64_t http_max_buffered;
     unsigned http_max_connections;
@@ -45,11 +53,16 @@ typedef struct {
     unsigned keys_idle_evict_s;
     char keys_preload[1024];
     unsigned jobs_retain_s, jobs_max;
-    char paths_allow_prefix[512];
+    uint64_t jobs_max_queued_inline; /* inline input bytes of queued jobs (memory or spool) */
+    char state_dir[512];             /* journal + token; "" = auto, "off" = none */
+    char paths_allow_prefix[1024];
+    char paths_key_dir[512];
+    char paths_input_dir[512];
     int trace_enabled;
     unsigned trace_max_events;
     unsigned shutdown_drain_s;
     char log_level[16];
+    char log_format[8];     /* "text" or "json" */
 } pm_daemon_config;
 
 /* The daemon-level parameter directory of kinds whose keys are named from one (Filecoin's
@@ -66,7 +79,10 @@ void pm_daemon_config_default(pm_daemon_config *c);
 pm_status pm_daemon_config_load(pm_daemon_config *c, const char *path, int reload_only, pm_error *err);
 /* Apply one "name=value" override (e.g. from --set). Errors as above. */
 pm_status pm_daemon_config_set(pm_daemon_config *c, const char *assignment, pm_error *err);
-/* Print the table with the current values: as INI (markdown = 0) or as a markdown table with
+/* The state directory cfg names: state.dir, or when it is "" $STATE_DIRECTORY (systemd),
+ * $XDG_STATE_HOME/proofmill, ~/.local/state/proofmill; "" into out when state.dir is "off". */
+const char *pm_daemon_state_dir(const pm_daemon_config *c, char *out, size_t n);
+/* Print the table with the current values, grouped by section: as INI (markdown = 0) or as a markdown table with
  * default, bounds, reloadable and description (markdown = 1). */
 void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown);
 

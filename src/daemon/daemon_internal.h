@@ -1,8 +1,10 @@
 /*
  * daemon_internal.h — what the files of the HTTP front end share (server.c: routing, start/stop,
  * signals, the gRPC front end's start and stop; http.c: responses, request bodies, listeners;
- * api.c: the job and key endpoints; metrics.c: /v1/status and /metrics; log.c). Not a public API:
- * daemon.h is; the gRPC front end (grpc_glue.c) uses only engine.h and its own header.
+ * api.c: the job and key endpoints; metrics.c: /v1/status and /metrics; log.c; auth.c: token,
+ * Origin/Host/Content-Type, socket permissions; jobs.c: job ids, the journal (journal.h), the
+ * spool, the re-queue at start). Not a public API: daemon.h is; the gRPC front end (grpc_glue.c)
+ * uses only engine.h and its own header (the journal through the hooks of its config).
  */
 #ifndef PROOFMILL_DAEMON_INTERNAL_H
 #define PROOFMILL_DAEMON_INTERNAL_H
@@ -17,6 +19,9 @@
 
 enum { LOG_ERROR = 0, LOG_WARN = 1, LOG_INFO = 2, LOG_DEBUG = 3 };
 
+#define PM_JOB_ID_LEN 32 /* a job id: 128 random bits as lowercase hex */
+typedef struct daemon_jobs daemon_jobs;
+
 struct pm_daemon {
     pm_daemon_config cfg;
     pm_backend backend;
@@ -27,6 +32,11 @@ struct pm_daemon {
     int fd_tcp, fd_unix;
     unsigned tcp_port;
     atomic_int log_level;
+    atomic_int log_json;
+    daemon_jobs *jobs;
+    char state_dir[512];    /* "" = no journal */
+    char token[128];        /* the API token ("" = none required) */
+    char token_path[600];
     atomic_ullong max_body;
     atomic_ullong buffered; /* request body bytes held now, all connections */
     atomic_uint max_wait_s;
@@ -48,6 +58,9 @@ typedef struct {
 int daemon_level_of(const char *s);
 /* "<UTC time> proofmill[pid] <level>: <message>" to stderr when level <= the log level */
 void daemon_log(pm_daemon *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* a job's line: "job <id> [<label>] <message>" (text), or with "job" and "label" fields (json) */
+void daemon_log_job(pm_daemon *d, int level, const char *job, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* ---- http.c ---- */
 enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *text, const char *ctype);
@@ -65,12 +78,15 @@ void daemon_on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 /* listening sockets: -1 with err filled on failure */
 int daemon_open_tcp(const char *addr, unsigned *port_out, pm_error *err);
 int daemon_open_unix(const char *path, pm_error *err);
-struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd);
+struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp);
 
 /* ---- api.c ---- */
-json_t *daemon_job_to_json(const pm_job_info *in);
-/* 1 when path may be used (paths.allow_prefix) */
+/* the job's JSON answer, "id" = its daemon id */
+json_t *daemon_job_to_json(const pm_job_info *in, const char *id);
+/* 1 when path may be used (paths.allow_prefix: util/confine.h) */
 int daemon_path_allowed(pm_daemon *d, const char *path);
+/* "start (gpu)" or "start (cpu)": the start phase (H + G1 MSMs) and where it runs, for log lines */
+const char *daemon_start_stage_name(const pm_daemon *d);
 /* the request body as JSON, or NULL with the 400 sent and *ret set */
 json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret);
 enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int await);
@@ -81,6 +97,42 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
 json_t *daemon_status_json(pm_daemon *d);
 /* Prometheus text format 0.0.4, malloc'd; NULL when out of memory */
 char *daemon_metrics_text(pm_daemon *d);
+
+/* ---- auth.c ---- */
+/* read (or create, 0600) the API token when TCP clients need one */
+pm_status daemon_auth_init(pm_daemon *d, pm_error *err);
+/* 1 when c came in on the TCP listener */
+int daemon_is_tcp(pm_daemon *d, struct MHD_Connection *c);
+/* Origin, Host, token, Content-Type: 0 when the request may go on, else -1 with the answer sent */
+int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, const req_t *rq, enum MHD_Result *ret);
+/* before bind: remove a stale socket file at path (0), refuse a live one or a non-socket (-1) */
+int daemon_unix_prepare(const char *path, pm_error *err);
+/* after bind: listen.unix_group and listen.unix_mode on the socket file */
+pm_status daemon_unix_perms(pm_daemon *d, const char *path, pm_error *err);
+
+/* ---- jobs.c ---- */
+pm_status daemon_jobs_open(pm_daemon *d, pm_error *err); /* state dir, journal */
+void daemon_jobs_close(pm_daemon *d);
+void daemon_jobs_recover(pm_daemon *d);                   /* re-queue accepted-unfinished jobs */
+int daemon_jobs_durable(pm_daemon *d);
+const char *daemon_jobs_spool_dir(pm_daemon *d);          /* NULL without a journal */
+int daemon_job_id_valid(const char *s);
+/* journal (spooling inline inputs), then submit to the engine; id = the new job's id */
+pm_status daemon_jobs_submit(pm_daemon *d, const pm_job_spec *spec, char id[PM_JOB_ID_LEN + 1], pm_error *err);
+/* the engine id of a job the engine holds: 0, or -1 */
+int daemon_jobs_lookup(pm_daemon *d, const char *id, uint64_t *eid);
+/* wait (bounded) until the end of a finished job is recorded */
+void daemon_jobs_wait_recorded(pm_daemon *d, const char *id);
+/* the journal's stored answer of a finished job (malloc'd JSON text), or NULL */
+char *daemon_jobs_stored(pm_daemon *d, const char *id);
+void daemon_jobs_mark_cancel(pm_daemon *d, const char *id);
+void daemon_jobs_shutting_down(pm_daemon *d);             /* cancels from now on re-queue at restart */
+void daemon_jobs_on_end(pm_daemon *d, uint64_t eid, pm_job_state st); /* engine callback */
+const char *daemon_jobs_label(pm_daemon *d, const char *id, char *out, size_t n);
+/* the daemon id of engine job eid (its decimal number when the table has none) */
+const char *daemon_jobs_name_of(pm_daemon *d, uint64_t eid, char *out, size_t n);
+/* an error naming a spooled inline input (STATE/spool/<id>.<i>) names it "inputs[i]" instead */
+void daemon_jobs_name_inputs(pm_error *e);
 
 /* ---- server.c ---- */
 enum MHD_Result daemon_route(pm_daemon *d, struct MHD_Connection *c, const char *url, const char *method,

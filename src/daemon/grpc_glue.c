@@ -20,17 +20,20 @@
 #include "daemon/grpc_glue.h"
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/grpc_server.h"
 #include "daemon/job_proof.h"
 #include "kinds/kind.h"
+#include "util/base64.h"
 #include "util/clock.h"
 #ifdef PROOFMILL_HAVE_GPU
 #include "gpu/gpu.h"
@@ -327,8 +330,17 @@ static void mark_final(pm_grpc_front *f, uint64_t id) {
 
 static int is_final(pm_job_state s) { return s == PM_JOB_DONE || s == PM_JOB_FAILED || s == PM_JOB_CANCELLED; }
 
-/* job_id: the engine id in decimal, or a request_id (not all digits) of a gRPC job. */
+/* The name job_id carries for engine job id: the daemon's job id (config hook), else decimal. */
+static void job_name(const pm_grpc_front *f, uint64_t id, char *out, size_t cap) {
+    out[0] = 0;
+    if (f->c.name_of) f->c.name_of(f->c.jobs_arg, id, out, cap);
+    if (!out[0]) snprintf(out, cap, "%" PRIu64, id);
+}
+
+/* job_id: a daemon job id (config hook), the engine id in decimal, or a request_id (not all
+ * digits) of a gRPC job. */
 static pm_grpc_code resolve(pm_grpc_front *f, const char *job_id, uint64_t *id, pm_grpc_status *st) {
+    if (f->c.lookup && f->c.lookup(f->c.jobs_arg, job_id, id) == 0) return PM_GRPC_OK;
     size_t n = strlen(job_id), digits = strspn(job_id, "0123456789");
     if (n && n == digits && n <= 19) {
         *id = strtoull(job_id, NULL, 10);
@@ -347,7 +359,7 @@ static pm_grpc_code resolve(pm_grpc_front *f, const char *job_id, uint64_t *id, 
 /* ---------------------------------------------------------------- operations */
 
 static void fill_submit_resp(pm_grpc_front *f, uint64_t id, pm_grpc_submit_resp *r) {
-    snprintf(r->job_id, sizeof r->job_id, "%" PRIu64, id);
+    job_name(f, id, r->job_id, sizeof r->job_id);
     pm_engine_status es;
     pm_job_info info;
     r->queue_position = 0;
@@ -395,10 +407,12 @@ static pm_grpc_code rid_claim(pm_grpc_front *f, const char *rid, size_t ri, uint
             break;
         }
         if (g->row != ri || g->registered_proof != rp) {
+            char name[48];
+            job_name(f, g->id, name, sizeof name);
             pm_grpc_code c = fail(st, PM_GRPC_ALREADY_EXISTS,
-                                  "request_id '%s' names job %" PRIu64 " (%s, registered_proof %" PRIu64
+                                  "request_id '%s' names job %s (%s, registered_proof %" PRIu64
                                   "), not a %s job for registered_proof %" PRIu64,
-                                  rid, g->id, ROWS[g->row].enum_name, g->registered_proof, ROWS[ri].enum_name, rp);
+                                  rid, name, ROWS[g->row].enum_name, g->registered_proof, ROWS[ri].enum_name, rp);
             pthread_mutex_unlock(&f->mu);
             return c;
         }
@@ -478,7 +492,11 @@ static pm_grpc_code op_submit(void *self, const pm_grpc_submit_req *q, pm_grpc_s
                         .n_inputs = (size_t)n_in, .label = rid[0] ? rid : NULL};
     pm_error e;
     pm_error_clear(&e);
-    pm_status ps = pm_engine_submit(f->engine, &spec, &id, &e);
+    char name[48] = "";
+    /* through the daemon's journal when it gives one (docs/daemon.md), so a gRPC job survives a
+     * restart as an HTTP one does */
+    pm_status ps = f->c.submit ? f->c.submit(f->c.jobs_arg, &spec, &id, name, sizeof name, &e)
+                               : pm_engine_submit(f->engine, &spec, &id, &e);
     free(in);
     if (ps != PM_OK) id = 0;
     if (rid[0]) rid_settle(f, rid, id);
@@ -491,16 +509,54 @@ static pm_grpc_code op_submit(void *self, const pm_grpc_submit_req *q, pm_grpc_s
     fill_submit_resp(f, id, r);
     glog(f, LOG_INFO,
          "grpc SubmitProof request_id=%s kind=%s registered_proof=%" PRIu64 " sector=%" PRIu64 " miner=%" PRIu64
-         " (%zu bytes) -> job %" PRIu64 " (queue position %u)",
-         rid, k->name, q->registered_proof, q->sector_number, q->miner_id, q->vanilla_proof_len, id, r->queue_position);
+         " (%zu bytes) -> job %s (queue position %u)",
+         rid, k->name, q->registered_proof, q->sector_number, q->miner_id, q->vanilla_proof_len, r->job_id,
+         r->queue_position);
     return PM_GRPC_OK;
+}
+
+/* AwaitProof of a job that ended before a restart: its answer from the journal (the HTTP API's job
+ * JSON: state, timings_ms, proof_b64, error). 1 when found. */
+static int stored_answer(pm_grpc_front *f, const char *job_id, pm_grpc_await_resp *r) {
+    char *text = f->c.stored ? f->c.stored(f->c.jobs_arg, job_id) : NULL;
+    json_error_t je;
+    json_t *j = text ? json_loads(text, 0, &je) : NULL;
+    free(text);
+    const char *state = json_string_value(json_object_get(j, "state"));
+    if (!state) {
+        json_decref(j);
+        return 0;
+    }
+    snprintf(r->job_id, sizeof r->job_id, "%s", job_id);
+    json_t *t = json_object_get(j, "timings_ms");
+    r->queue_wait_ms = ms_u64(json_number_value(json_object_get(t, "queue")));
+    r->srs_load_ms = ms_u64(json_number_value(json_object_get(t, "srs_load")));
+    r->synthesis_ms = ms_u64(json_number_value(json_object_get(t, "synthesis")));
+    r->gpu_compute_ms = ms_u64(json_number_value(json_object_get(t, "start")) +
+                               json_number_value(json_object_get(t, "device_lock_wait")));
+    r->total_ms = ms_u64(json_number_value(json_object_get(t, "total")));
+    const char *b64 = json_string_value(json_object_get(j, "proof_b64"));
+    json_t *e = json_object_get(j, "error");
+    if (!strcmp(state, "done") && b64 &&
+        pm_base64_decode(&r->proof, &r->proof_len, b64, strlen(b64), PM_BASE64_PAD_OPTIONAL, NULL) == PM_OK) {
+        r->status = PM_GRPC_AWAIT_COMPLETED;
+    } else if (!strcmp(state, "cancelled")) {
+        r->status = PM_GRPC_AWAIT_CANCELLED;
+    } else {
+        snprintf(r->error_message, sizeof r->error_message, "%s: %s",
+                 json_string_value(json_object_get(e, "code")) ?: "internal",
+                 json_string_value(json_object_get(e, "message")) ?: "no proof in the journal's answer");
+        r->status = PM_GRPC_AWAIT_FAILED;
+    }
+    json_decref(j);
+    return 1;
 }
 
 static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms, pm_grpc_await_resp *r,
                              pm_grpc_status *st) {
     pm_grpc_front *f = self;
     uint64_t id;
-    if (resolve(f, job_id, &id, st) != PM_GRPC_OK) return st->code;
+    if (resolve(f, job_id, &id, st) != PM_GRPC_OK) return stored_answer(f, job_id, r) ? PM_GRPC_OK : st->code;
     if (timeout_ms > SLICE_MAX_MS) timeout_ms = SLICE_MAX_MS;
     if (timeout_ms < 0) timeout_ms = 0;
     int64_t t0 = mono_ms();
@@ -508,7 +564,7 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
     if (pm_engine_wait(f->engine, id, timeout_ms, &info) != PM_OK)
         return fail(st, PM_GRPC_NOT_FOUND, "no job %" PRIu64 " (unknown, or expired jobs.retain_s = %u s after it ended)",
                     id, f->retain_s);
-    snprintf(r->job_id, sizeof r->job_id, "%" PRIu64, id);
+    job_name(f, id, r->job_id, sizeof r->job_id);
     r->queue_wait_ms = ms_u64(info.t.queue_ms);
     r->srs_load_ms = ms_u64(info.t.srs_load_ms);
     r->synthesis_ms = ms_u64(info.t.synth_ms);
@@ -525,6 +581,7 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
         break;
     case PM_JOB_FAILED: {
         char buf[1100];
+        if (f->c.name_inputs) f->c.name_inputs(&info.error); /* a spooled input by its place */
         pm_error_format(&info.error, buf, sizeof buf);
         snprintf(r->error_message, sizeof r->error_message, "%s: %s", pm_status_name(info.error.code), buf);
         r->status = PM_GRPC_AWAIT_FAILED;
@@ -588,7 +645,7 @@ static pm_grpc_code op_status(void *self, pm_grpc_status_resp *r, pm_grpc_status
             snprintf(g->name, sizeof g->name, "GPU %d (%.200s)", es.devices[i], e.msg);
         }
         if (es.device_job[i]) { /* the engine's: the job in its kernel region, else one its worker stages */
-            snprintf(g->current_job_id, sizeof g->current_job_id, "%" PRIu64, es.device_job[i]);
+            job_name(f, es.device_job[i], g->current_job_id, sizeof g->current_job_id);
             snprintf(g->current_proof_kind, sizeof g->current_proof_kind, "%s", es.device_kind[i]);
         }
     }
@@ -747,9 +804,14 @@ pm_status pm_grpc_front_start(pm_grpc_front **out, const pm_grpc_front_config *c
         const char *p = a + 5;
         if (!strncmp(p, "//", 2)) p += 2;
         snprintf(f->unix_path, sizeof f->unix_path, "%s", p);
-        unlink(f->unix_path);
+        if (!c->unix_prepare) unlink(f->unix_path);
+        else if (c->unix_prepare(c->jobs_arg, f->unix_path, err) != 0) st = err ? err->code : PM_ERR_IO;
     }
-    st = pm_grpc_server_start(&f->srv, a, cfg->grpc_max_message, cfg->grpc_max_threads, &f->ops, &f->port, err);
+    mode_t um = f->unix_path[0] ? umask(0177) : 0; /* the socket starts owner-only; unix_perms opens it */
+    if (!st) st = pm_grpc_server_start(&f->srv, a, cfg->grpc_max_message, cfg->grpc_max_threads, &f->ops, &f->port, err);
+    if (f->unix_path[0]) umask(um);
+    if (!st && f->unix_path[0] && c->unix_perms && (st = c->unix_perms(c->jobs_arg, f->unix_path, err)) != PM_OK)
+        pm_grpc_server_stop(f->srv, 0);
     if (st) {
         pthread_mutex_destroy(&f->mu);
         pthread_cond_destroy(&f->cv);

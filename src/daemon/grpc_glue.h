@@ -28,7 +28,8 @@
  *   SubmitProof  a repeated request_id returns the job it named while that job is queued, running
  *                or done (a failed or cancelled one is submitted again: Curio retries a failed
  *                task with the same id; another ProofKind or registered_proof: ALREADY_EXISTS).
- *                job_id = the engine's job id in decimal (the HTTP API's /v1/jobs/{id});
+ *                job_id = the daemon's job id (32 hex digits, journaled: docs/daemon.md; the HTTP
+ *                API's /v1/jobs/{id}), or the engine's in decimal without the config's hooks;
  *                AwaitProof/CancelProof also take a request_id that is not all digits.
  *                queue_position = jobs ahead in the admission order (0 when admitted at once);
  *                assigned_gpu = the CUDA ordinals the job's partitions may run on ("0", "0,1";
@@ -69,6 +70,25 @@ typedef struct {
     void *metrics_arg;
     void (*log)(void *arg, int level, const char *msg); /* level 0 error .. 3 debug */
     void *log_arg;
+    /* The daemon's job table (docs/daemon.md: the journal, random 128-bit job ids), all optional:
+     * submit journals the job and submits it (*id = the engine's id, name = the daemon's job id,
+     * which job_id then carries); lookup turns a daemon job id into the engine's (0, or -1);
+     * name_of the reverse. Without them: the engine's ids in decimal, nothing journaled. */
+    pm_status (*submit)(void *arg, const pm_job_spec *spec, uint64_t *id, char *name, size_t cap, pm_error *err);
+    int (*lookup)(void *arg, const char *name, uint64_t *id);
+    void (*name_of)(void *arg, uint64_t id, char *name, size_t cap);
+    /* the journal's answer (the job's JSON, malloc'd) of a job the engine no longer holds, e.g. one
+     * that ended before a restart; NULL when none: AwaitProof then answers from it */
+    char *(*stored)(void *arg, const char *name);
+    /* rewrite an error that names a spooled inline input (the journal's file) to name its place */
+    void (*name_inputs)(pm_error *e);
+    /* grpc.listen = unix:PATH: before the bind, unix_prepare removes a stale socket file of a
+     * killed daemon and refuses a live one or a file that is not a socket (-1, err filled); after
+     * it, unix_perms gives the socket the daemon's owner, group and mode (listen.unix_*). NULL:
+     * the file is removed, the mode follows the umask. */
+    int (*unix_prepare)(void *arg, const char *path, pm_error *err);
+    pm_status (*unix_perms)(void *arg, const char *path, pm_error *err);
+    void *jobs_arg;
 } pm_grpc_front_config;
 
 /* Start the gRPC server on cfg->grpc_listen (*out = NULL and PM_OK when it is empty). Errors:

@@ -69,7 +69,7 @@ typedef struct {
 } pm_grpc_submit_req;
 
 typedef struct {
-    char job_id[32];
+    char job_id[48];
     uint32_t queue_position;
     char assigned_gpu[128];
 } pm_grpc_submit_resp;
@@ -79,7 +79,7 @@ enum { PM_GRPC_AWAIT_UNKNOWN = 0, PM_GRPC_AWAIT_COMPLETED = 1, PM_GRPC_AWAIT_FAI
        PM_GRPC_AWAIT_CANCELLED = 3, PM_GRPC_AWAIT_TIMEOUT = 4 };
 
 typedef struct {
-    char job_id[32];
+    char job_id[48];
     int status;          /* PM_GRPC_AWAIT_* */
     uint8_t *proof;      /* COMPLETED: malloc'd proof_len bytes (free with free()); else NULL */
     size_t proof_len;
@@ -91,7 +91,7 @@ typedef struct {
     uint32_t ordinal;
     char name[256];
     uint64_t vram_total_bytes, vram_free_bytes;
-    char current_job_id[32];     /* "" when idle */
+    char current_job_id[48];     /* "" when idle */
     char current_proof_kind[32];
 } pm_grpc_gpu;
 

@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <inttypes.h>
@@ -56,8 +57,15 @@ enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsign
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* bytes of a hostile file quoted in a message may not be UTF-8: shown as '?', never a failed answer */
+    json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg);
+    if (!j) {
+        for (unsigned char *q = (unsigned char *)msg; *q; q++)
+            if (*q >= 0x80 || (*q < 0x20 && *q != '\n')) *q = '?';
+        j = json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg);
+    }
     daemon_log(d, LOG_DEBUG, "-> %u %s: %s", code, ecode, msg);
-    return daemon_send_json(d, c, code, json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg));
+    return daemon_send_json(d, c, code, j);
 }
 
 /* HTTP status for an engine/backend error met while handling a request. */
@@ -201,9 +209,13 @@ int daemon_open_unix(const char *path, pm_error *err) {
         return -1;
     }
     strcpy(sa.sun_path, path);
-    unlink(path); /* a stale socket from a crashed run */
+    if (daemon_unix_prepare(path, err) != 0) return -1; /* a killed daemon's stale socket goes; a live one stays */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 128) != 0) {
+    /* created owner-only, whatever the umask; daemon_unix_perms then sets listen.unix_mode/group */
+    mode_t old = umask(0177);
+    int ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    umask(old);
+    if (!ok || listen(fd, 128) != 0) {
         pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot listen: %s", strerror(errno));
         if (fd >= 0) close(fd);
         return -1;
@@ -211,9 +223,13 @@ int daemon_open_unix(const char *path, pm_error *err) {
     return fd;
 }
 
-struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd) {
+/* Slow clients (#17): a connection idle for http.idle_timeout_s (no header or body byte) is closed,
+ * and one TCP client address holds at most http.per_ip_connections of http.max_connections; a
+ * long-poll is not idle (its thread is in the handler). */
+struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp) {
     return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
                             NULL, NULL, daemon_on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-                            d->cfg.http_max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)3600,
+                            d->cfg.http_max_connections, MHD_OPTION_CONNECTION_TIMEOUT, d->cfg.http_idle_timeout_s,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, tcp ? d->cfg.http_per_ip_connections : 0u,
                             MHD_OPTION_NOTIFY_COMPLETED, daemon_on_completed, d, MHD_OPTION_END);
 }

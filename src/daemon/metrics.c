@@ -23,14 +23,17 @@ json_t *daemon_status_json(pm_daemon *d) {
                                               "loads", (json_int_t)k->loads, "hits", (json_int_t)k->hits));
     }
     json_t *devs = json_array();
+    unsigned lock_waiting = 0, queued = st.queued[0] + st.queued[1] + st.queued[2] + st.queued[3];
     for (unsigned i = 0; i < st.n_devices; i++) {
-        json_t *dv = json_pack("{s:i,s:b,s:f,s:i}", "id", st.devices[i], "in_kernel", st.device_busy[i], "kernel_ms",
-                               st.device_kernel_ms[i], "workers", (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1)));
-        if (dv && st.device_job[i]) { /* what it works on now */
-            char id[32];
-            snprintf(id, sizeof id, "%" PRIu64, st.device_job[i]);
-            json_object_set_new(dv, "job", json_string(id));
-            json_object_set_new(dv, "kind", json_string(st.device_kind[i]));
+        lock_waiting += st.device_lock_waiters[i];
+        json_t *dv = json_pack("{s:i,s:s,s:b,s:i,s:f,s:i}", "id", st.devices[i], "kind",
+                               d->cfg.gpu_devices[0] ? "gpu" : "cpu", "in_kernel", st.device_busy[i],
+                               "lock_waiting", (int)st.device_lock_waiters[i], "kernel_ms", st.device_kernel_ms[i],
+                               "workers", (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1)));
+        if (dv && st.device_job[i]) { /* what it works on now: the job by its daemon id */
+            char id[PM_JOB_ID_LEN + 1];
+            json_object_set_new(dv, "job", json_string(daemon_jobs_name_of(d, st.device_job[i], id, sizeof id)));
+            json_object_set_new(dv, "job_kind", json_string(st.device_kind[i]));
             json_object_set_new(dv, "partition", json_integer(st.device_partition[i]));
         }
         json_array_append_new(devs, dv);
@@ -39,18 +42,26 @@ json_t *daemon_status_json(pm_daemon *d) {
     for (size_t i = 0; i < st.n_kinds; i++)
         json_object_set_new(kinds, st.kinds[i].kind,
                             json_pack("{s:i,s:i}", "queued", (int)st.kinds[i].queued, "running", (int)st.kinds[i].running));
+    /* "start": the start-phase workers (H + G1 MSMs on the device, or on the CPU when gpu.devices
+     * is empty); "waiting": work waiting at every stage (jobs for admission, partitions for a
+     * stage's workers, workers for the device lock), so back-pressure sees a busy daemon (#17) */
     json_t *j = json_pack(
-        "{s:s,s:f,s:{s:{s:i,s:i,s:i,s:i},s:i,s:I,s:I,s:I,s:I,s:I},s:{s:{s:i,s:i},s:{s:i,s:i},s:{s:i,s:i}},"
-        "s:{s:i,s:i,s:i},s:o,s:{s:I,s:I,s:I,s:I,s:I},s:o}",
-        "backend", d->backend.name, "uptime_s", st.uptime_s, "jobs", "queued", "low", st.queued[0], "normal",
+        "{s:s,s:s,s:f,s:{s:{s:i,s:i,s:i,s:i},s:i,s:I,s:I,s:I,s:I,s:I},s:{s:{s:i,s:i},s:{s:i,s:i},s:{s:i,s:i}},"
+        "s:{s:i,s:i,s:i},s:{s:i,s:i,s:i,s:i,s:i},s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o}",
+        "backend", d->backend.name, "start_phase_on", d->cfg.gpu_devices[0] ? "gpu" : "cpu", "uptime_s", st.uptime_s,
+        "jobs", "queued", "low", st.queued[0], "normal",
         st.queued[1], "high", st.queued[2], "critical", st.queued[3], "running", st.running, "submitted",
         (json_int_t)st.submitted, "done", (json_int_t)st.done, "failed", (json_int_t)st.failed, "cancelled",
         (json_int_t)st.cancelled, "verify_failures", (json_int_t)st.verify_failures, "workers", "synthesis", "busy",
-        st.synth_busy, "total", st.synth_total, "gpu", "busy", st.gpu_busy, "total", st.gpu_total, "finalize",
-        "busy", st.fin_busy, "total", st.fin_total, "queues", "synthesis", st.synth_queue, "gpu", st.gpu_queue,
-        "finalize", st.fin_queue, "devices", devs, "memory", "budget_bytes", (json_int_t)st.budget_bytes,
-        "reserved_bytes", (json_int_t)st.reserved_bytes, "reserved_peak_bytes", (json_int_t)st.reserved_peak_bytes,
-        "rss_bytes", (json_int_t)st.rss_bytes, "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
+        st.synth_busy, "total", st.synth_total, "start", "busy", st.gpu_busy, "total", st.gpu_total, "finalize",
+        "busy", st.fin_busy, "total", st.fin_total, "queues", "synthesis", st.synth_queue, "start", st.gpu_queue,
+        "finalize", st.fin_queue, "waiting", "admission", queued, "synthesis", st.synth_queue, "start", st.gpu_queue,
+        "device_lock", lock_waiting, "finalize", st.fin_queue, "devices", devs, "memory", "budget_bytes",
+        (json_int_t)st.budget_bytes, "reserved_bytes", (json_int_t)st.reserved_bytes, "reserved_peak_bytes",
+        (json_int_t)st.reserved_peak_bytes, "queued_inline_bytes", (json_int_t)st.queued_inline_bytes,
+        "max_queued_inline_bytes", (json_int_t)st.max_queued_inline_bytes, "rss_bytes", (json_int_t)st.rss_bytes,
+        "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
+    if (j) json_object_set_new(j, "durable", json_boolean(daemon_jobs_durable(d)));
     json_object_set_new(json_object_get(j, "jobs"), "kinds", kinds);
     pm_engine_status_free(&st);
     return j;
@@ -80,18 +91,22 @@ char *daemon_metrics_text(pm_daemon *d) {
         M("proofmill_kind_jobs{kind=\"%s\",state=\"queued\"} %u\nproofmill_kind_jobs{kind=\"%s\",state=\"running\"} %u\n",
           st.kinds[i].kind, st.kinds[i].queued, st.kinds[i].kind, st.kinds[i].running);
     M("# HELP proofmill_workers_busy Workers in a stage now.\n# TYPE proofmill_workers_busy gauge\n");
-    M("proofmill_workers_busy{pool=\"synthesis\"} %u\nproofmill_workers_busy{pool=\"gpu\"} %u\n"
+    M("proofmill_workers_busy{pool=\"synthesis\"} %u\nproofmill_workers_busy{pool=\"start\"} %u\n"
       "proofmill_workers_busy{pool=\"finalize\"} %u\n", st.synth_busy, st.gpu_busy, st.fin_busy);
     M("# HELP proofmill_workers Workers per pool.\n# TYPE proofmill_workers gauge\n");
-    M("proofmill_workers{pool=\"synthesis\"} %u\nproofmill_workers{pool=\"gpu\"} %u\n"
+    M("proofmill_workers{pool=\"synthesis\"} %u\nproofmill_workers{pool=\"start\"} %u\n"
       "proofmill_workers{pool=\"finalize\"} %u\n", st.synth_total, st.gpu_total, st.fin_total);
     M("# HELP proofmill_stage_queue_length Partitions waiting for a stage.\n# TYPE proofmill_stage_queue_length gauge\n");
-    M("proofmill_stage_queue_length{stage=\"synthesis\"} %u\nproofmill_stage_queue_length{stage=\"gpu\"} %u\n"
+    M("proofmill_stage_queue_length{stage=\"synthesis\"} %u\nproofmill_stage_queue_length{stage=\"start\"} %u\n"
       "proofmill_stage_queue_length{stage=\"finalize\"} %u\n", st.synth_queue, st.gpu_queue, st.fin_queue);
+    unsigned lw = 0;
+    for (unsigned i = 0; i < st.n_devices; i++) lw += st.device_lock_waiters[i];
+    M("# HELP proofmill_device_lock_waiting Start-phase workers waiting for a device's lock.\n"
+      "# TYPE proofmill_device_lock_waiting gauge\nproofmill_device_lock_waiting %u\n", lw);
     M("# HELP proofmill_stage_seconds_total Time spent per stage, summed over partitions.\n"
       "# TYPE proofmill_stage_seconds_total counter\n");
     M("proofmill_stage_seconds_total{stage=\"queue\"} %.6f\nproofmill_stage_seconds_total{stage=\"synthesis\"} %.6f\n"
-      "proofmill_stage_seconds_total{stage=\"gpu\"} %.6f\nproofmill_stage_seconds_total{stage=\"finalize\"} %.6f\n",
+      "proofmill_stage_seconds_total{stage=\"start\"} %.6f\nproofmill_stage_seconds_total{stage=\"finalize\"} %.6f\n",
       st.total_queue_ms / 1e3, st.total_synth_ms / 1e3, st.total_gpu_ms / 1e3, st.total_finalize_ms / 1e3);
     M("# HELP proofmill_device_kernel_seconds_total Time a worker held the device's kernel lock.\n"
       "# TYPE proofmill_device_kernel_seconds_total counter\n");

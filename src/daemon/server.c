@@ -18,11 +18,14 @@
 #include "daemon/grpc_glue.h"
 #include "engine/backend_kinds.h"
 #include "kinds/kind.h"
+#include "util/confine.h"
 
 enum MHD_Result daemon_route(pm_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
                              const req_t *rq) {
     atomic_fetch_add(&d->http_requests, 1);
     daemon_log(d, LOG_DEBUG, "%s %s (%zu bytes)", method, url, rq->len);
+    enum MHD_Result gr;
+    if (daemon_guard(d, c, method, rq, &gr) != 0) return gr; /* auth.c: Origin, Host, token, Content-Type */
     if (rq->too_big)
         return daemon_send_error(d, c, 413, "body-too-large", "request body exceeds http.max_body_bytes = %llu",
                           (unsigned long long)atomic_load(&d->max_body));
@@ -61,27 +64,80 @@ enum MHD_Result daemon_route(pm_daemon *d, struct MHD_Connection *c, const char 
 }
 
 static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
-    pm_daemon *d = arg;
-    if (atomic_load(&d->log_level) < LOG_INFO) return;
-    pm_job_info info;
-    if (pm_engine_wait(d->engine, id, 0, &info) != PM_OK) return;
-    char eb[1200] = "";
-    if (info.error.code != PM_OK) pm_error_format(&info.error, eb, sizeof eb);
-    daemon_log(d, st == PM_JOB_FAILED ? LOG_WARN : LOG_INFO,
-         "job %" PRIu64 " %s: %u partitions, total %.1f ms (queue %.1f, srs %.1f, synth %.1f, gpu %.1f, "
-         "finalize %.1f, verify %.1f)%s%s",
-         id, pm_job_state_name(st), info.n_partitions, info.t.total_ms, info.t.queue_ms, info.t.srs_load_ms,
-         info.t.synth_ms, info.t.gpu_ms, info.t.finalize_ms, info.t.verify_ms, eb[0] ? ": " : "", eb);
-    pm_job_info_free(&info);
+    daemon_jobs_on_end(arg, id, st); /* jobs.c: journal, log line, waiters */
+}
+
+/* paths.allow_prefix, or by default paths.key_dir, paths.input_dir and keys.preload's directories;
+ * the spool of the journal is always allowed (util/confine.h). */
+static pm_status confine_paths(pm_daemon *d, pm_error *err) {
+    const pm_daemon_config *cfg = &d->cfg;
+    if (!strcmp(cfg->paths_allow_prefix, "*")) {
+        pm_confine_set(NULL, NULL);
+        daemon_log(d, LOG_WARN, "paths.allow_prefix = *: any path a client names is opened, links followed");
+        return PM_OK;
+    }
+    char list[4096] = "";
+    size_t o = 0;
+#define ADD(...) (o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, __VA_ARGS__))
+    if (cfg->paths_allow_prefix[0]) {
+        ADD("%s", cfg->paths_allow_prefix);
+    } else {
+        ADD("%s,", cfg->paths_key_dir[0] ? cfg->paths_key_dir : pm_daemon_params_dir(cfg));
+        if (cfg->paths_input_dir[0]) ADD("%s,", cfg->paths_input_dir);
+        char pl[sizeof cfg->keys_preload];
+        snprintf(pl, sizeof pl, "%s", cfg->keys_preload);
+        for (char *save = NULL, *k = strtok_r(pl, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+            char *colon = strchr(k, ':'), *slash;
+            if (colon && colon < strchr(k, '/')) k = colon + 1; /* KIND:PATH */
+            while (*k == ' ') k++;
+            if ((slash = strrchr(k, '/'))) ADD("%.*s,", (int)(slash - k) > 0 ? (int)(slash - k) : 1, k);
+            else ADD(".,");
+        }
+    }
+    const char *spool = daemon_jobs_spool_dir(d);
+    if (spool) ADD("%s%s", o && list[o - 1] != ',' ? "," : "", spool);
+#undef ADD
+    if (o >= sizeof list) return pm_error_set(err, PM_ERR_ARG, "paths.allow_prefix", PM_NO_OFFSET, "too many directories");
+    pm_status st = pm_confine_set(list, err);
+    if (st) return st;
+    char shown[4096];
+    daemon_log(d, LOG_INFO, "paths: keys and inputs only below %s (no symbolic links below them)",
+               pm_confine_active() ? pm_confine_list(shown, sizeof shown) : "(nothing allowed)");
+    return PM_OK;
 }
 
 static char *grpc_metrics(void *arg) { return daemon_metrics_text(arg); }
+/* the gRPC front end's hooks into the job table and the socket rules (grpc_glue.h) */
+static pm_status grpc_submit(void *arg, const pm_job_spec *spec, uint64_t *id, char *name, size_t cap, pm_error *err) {
+    char hid[PM_JOB_ID_LEN + 1];
+    pm_status st = daemon_jobs_submit(arg, spec, hid, err);
+    if (st == PM_OK && daemon_jobs_lookup(arg, hid, id) != 0) st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "job %s vanished", hid);
+    if (st == PM_OK) {
+        snprintf(name, cap, "%s", hid);
+        daemon_log_job(arg, LOG_INFO, hid, spec->label, "accepted over gRPC (%zu inputs%s)", spec->n_inputs,
+                       daemon_jobs_durable(arg) ? ", journaled" : ", not durable: state.dir is off");
+    }
+    return st;
+}
+static int grpc_lookup(void *arg, const char *name, uint64_t *id) {
+    return daemon_job_id_valid(name) ? daemon_jobs_lookup(arg, name, id) : -1;
+}
+static void grpc_name_of(void *arg, uint64_t id, char *name, size_t cap) { daemon_jobs_name_of(arg, id, name, cap); }
+static char *grpc_stored(void *arg, const char *name) {
+    return daemon_job_id_valid(name) ? daemon_jobs_stored(arg, name) : NULL;
+}
+static int grpc_unix_prepare(void *arg, const char *path, pm_error *err) {
+    (void)arg;
+    return daemon_unix_prepare(path, err);
+}
+static pm_status grpc_unix_perms(void *arg, const char *path, pm_error *err) { return daemon_unix_perms(arg, path, err); }
 static void grpc_log(void *arg, int level, const char *msg) { daemon_log(arg, level, "%s", msg); }
 
 unsigned pm_daemon_tcp_port(const pm_daemon *d) { return d ? d->tcp_port : 0; }
 
 void pm_daemon_reload(pm_daemon *d, const pm_daemon_config *cfg) {
     atomic_store(&d->log_level, daemon_level_of(cfg->log_level));
+    atomic_store(&d->log_json, !strcmp(cfg->log_format, "json"));
     atomic_store(&d->max_body, cfg->http_max_body);
     atomic_store(&d->max_wait_s, cfg->http_max_wait_s);
     atomic_store(&d->drain_s, cfg->shutdown_drain_s);
@@ -96,6 +152,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     d->cfg = *cfg;
     d->fd_tcp = d->fd_unix = -1;
     atomic_store(&d->log_level, daemon_level_of(cfg->log_level));
+    atomic_store(&d->log_json, !strcmp(cfg->log_format, "json"));
     atomic_store(&d->max_body, cfg->http_max_body);
     atomic_store(&d->max_wait_s, cfg->http_max_wait_s);
     atomic_store(&d->drain_s, cfg->shutdown_drain_s);
@@ -104,6 +161,20 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
                             "no listener: set listen.tcp, listen.unix and/or grpc.listen");
     }
+    if (strcmp(cfg->log_format, "text") && strcmp(cfg->log_format, "json")) {
+        free(d);
+        return pm_error_set(err, PM_ERR_ARG, "log.format", PM_NO_OFFSET, "'%s' is not text or json", cfg->log_format);
+    }
+    /* the state directory (journal, spool, token), then the allowed directories (#17) */
+    pm_daemon_state_dir(cfg, d->state_dir, sizeof d->state_dir);
+    pm_status st0 = daemon_jobs_open(d, err);
+    if (!st0) st0 = confine_paths(d, err);
+    if (!st0) st0 = daemon_auth_init(d, err);
+    if (st0) {
+        daemon_jobs_close(d);
+        free(d);
+        return st0;
+    }
     /* one backend for every proof kind; gpu.devices set: the start phase's CUDA table on those
      * devices (refuse to start without them rather than silently proving on the CPU); empty: the
      * CPU table on cpu.device_slots logical slots */
@@ -111,6 +182,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
                                 .finalize_threads = cfg->finalize_msm_threads};
     pm_status st = pm_backend_kinds(&d->backend, &bo, err);
     if (st) {
+        daemon_jobs_close(d);
         free(d);
         return st;
     }
@@ -120,12 +192,14 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     ec.synth_workers = cfg->synth_workers;
     ec.synth_lookahead = cfg->synth_lookahead;
     ec.workers_per_device = cfg->gpu_workers_per_device;
+    ec.cpu_devices = !cfg->gpu_devices[0];
     ec.finalize_threads = cfg->finalize_threads;
     ec.memory_budget = cfg->memory_budget;
     ec.memory_margin = cfg->memory_margin;
     ec.key_idle_evict_s = cfg->keys_idle_evict_s;
     ec.job_retain_s = cfg->jobs_retain_s;
     ec.max_jobs = cfg->jobs_max;
+    ec.max_queued_inline_bytes = cfg->jobs_max_queued_inline; /* without a journal: inline bytes in memory */
     ec.trace = cfg->trace_enabled;
     ec.trace_max_events = cfg->trace_max_events;
     ec.on_complete = on_job_done;
@@ -174,9 +248,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         }
         daemon_log(d, LOG_INFO, "preloaded key %s", k);
     }
+    daemon_jobs_recover(d); /* jobs accepted before a restart run again */
     if (cfg->listen_tcp[0]) {
         d->fd_tcp = daemon_open_tcp(cfg->listen_tcp, &d->tcp_port, err);
-        if (d->fd_tcp < 0 || !(d->mhd_tcp = daemon_start_mhd(d, d->fd_tcp))) {
+        if (d->fd_tcp < 0 || !(d->mhd_tcp = daemon_start_mhd(d, d->fd_tcp, 1))) {
             if (d->fd_tcp >= 0) pm_error_set(err, PM_ERR_IO, "listen.tcp", PM_NO_OFFSET, "cannot start the HTTP server");
             pm_daemon_stop(d);
             return err ? err->code : PM_ERR_IO;
@@ -186,22 +261,33 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     }
     if (cfg->listen_unix[0]) {
         d->fd_unix = daemon_open_unix(cfg->listen_unix, err);
-        if (d->fd_unix < 0 || !(d->mhd_unix = daemon_start_mhd(d, d->fd_unix))) {
+        if (d->fd_unix >= 0 && daemon_unix_perms(d, cfg->listen_unix, err) != PM_OK) {
+            pm_daemon_stop(d);
+            return err ? err->code : PM_ERR_IO;
+        }
+        if (d->fd_unix < 0 || !(d->mhd_unix = daemon_start_mhd(d, d->fd_unix, 0))) {
             if (d->fd_unix >= 0) pm_error_set(err, PM_ERR_IO, "listen.unix", PM_NO_OFFSET, "cannot start the HTTP server");
             pm_daemon_stop(d);
             return err ? err->code : PM_ERR_IO;
         }
-        daemon_log(d, LOG_INFO, "listening on unix:%s", cfg->listen_unix);
+        daemon_log(d, LOG_INFO, "listening on unix:%s (mode %s%s%s)", cfg->listen_unix, cfg->listen_unix_mode,
+                   cfg->listen_unix_group[0] ? ", group " : "", cfg->listen_unix_group);
     }
     pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
-                               .log = grpc_log, .log_arg = d};
+                               .log = grpc_log, .log_arg = d, .submit = grpc_submit, .lookup = grpc_lookup,
+                               .name_of = grpc_name_of, .stored = grpc_stored,
+                               .name_inputs = daemon_jobs_name_inputs, .unix_prepare = grpc_unix_prepare,
+                               .unix_perms = grpc_unix_perms, .jobs_arg = d};
     if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
         pm_daemon_stop(d);
         return st;
     }
     pm_engine_status es;
     pm_engine_get_status(d->engine, &es);
-    daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u devices x %u gpu workers, %u finalizers, budget %.1f MiB",
+    if (d->token[0]) daemon_log(d, LOG_INFO, "TCP clients authenticate with the token in %s", d->token_path);
+    else if (cfg->listen_tcp[0]) daemon_log(d, LOG_WARN, "http.require_token is off: any local user may use the TCP API");
+    daemon_log(d, LOG_INFO, "journal: %s", d->state_dir[0] ? d->state_dir : "off (state.dir = off: jobs are not durable)");
+    daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u devices x %u start-phase workers, %u finalizers, budget %.1f MiB",
          d->backend.name, ec.synth_workers, ec.n_devices, ec.workers_per_device, ec.finalize_threads,
          es.budget_bytes / 1048576.0);
     pm_engine_status_free(&es);
@@ -223,7 +309,20 @@ void pm_daemon_stop(pm_daemon *d) {
             struct timespec ts = {0, 100000000};
             nanosleep(&ts, NULL);
         }
+        /* jobs stopped from here on are not ended in the journal: they run again after a restart */
+        if (d->jobs) daemon_jobs_shutting_down(d);
         pm_engine_cancel_all(d->engine);
+        /* wait (bounded) for running jobs to reach their stage boundary, so that waiting clients
+         * are answered with the job's real end, not "running" */
+        for (unsigned i = 0; i < 300; i++) {
+            pm_engine_status st;
+            pm_engine_get_status(d->engine, &st);
+            unsigned left = st.running;
+            pm_engine_status_free(&st);
+            if (!left) break;
+            struct timespec ts = {0, 100000000};
+            nanosleep(&ts, NULL);
+        }
         pm_engine_close(d->engine); /* long-polls return now */
     }
     pm_grpc_front_stop(d->grpc); /* before the engine: its calls use it */
@@ -235,6 +334,8 @@ void pm_daemon_stop(pm_daemon *d) {
         unlink(d->cfg.listen_unix);
     }
     pm_engine_destroy(d->engine);
+    daemon_jobs_close(d);
+    pm_confine_set(NULL, NULL);
     if (d->backend_ok && d->backend.destroy) d->backend.destroy(d->backend.self);
     daemon_log(d, LOG_INFO, "stopped");
     free(d);

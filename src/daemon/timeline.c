@@ -17,7 +17,7 @@ typedef struct {
 
 static const char *stage_colour(const char *stage) {
     if (!strcmp(stage, "synthesize")) return "#4e79a7";
-    if (!strcmp(stage, "gpu")) return "#f28e2b";
+    if (!strcmp(stage, "start")) return "#f28e2b";
     if (!strcmp(stage, "kernel")) return "#b5580c";
     if (!strcmp(stage, "finalize")) return "#59a14f";
     if (!strcmp(stage, "verify")) return "#af7aa1";
@@ -32,6 +32,11 @@ static int row_index(row_t *rows, int n, int tid) {
 }
 
 pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, pm_error *err) {
+    return pm_timeline_svg_window(out, trace_json, title, 0, 0, err);
+}
+
+pm_status pm_timeline_svg_window(FILE *out, const char *trace_json, const char *title, double from_us, double to_us,
+                                 pm_error *err) {
     json_error_t je;
     json_t *root = json_loads(trace_json, 0, &je);
     json_t *evs = root ? json_object_get(root, "traceEvents") : NULL;
@@ -73,6 +78,10 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
         double e = json_number_value(json_object_get(ev, "ts")) + json_number_value(json_object_get(ev, "dur"));
         if (e > t_end) t_end = e;
     }
+    /* the window: [from_us, to_us) of the trace's clock, or all of it */
+    double t_begin = from_us > 0 ? from_us : 0;
+    if (to_us > t_begin) t_end = to_us;
+    t_end -= t_begin;
     if (t_end <= 0) t_end = 1;
     const double left = 110, width = 1100, row_h = 22, top = 40;
     double H = top + nrows * row_h + 50;
@@ -87,14 +96,17 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
                      "stroke=\"#eee\"/>\n",
                 y + 15, rows[r].name, left, y + row_h, left + width, y + row_h);
     }
-    /* two passes so kernel bands sit on top of their gpu bars */
+    /* two passes so kernel bands sit on top of their start bars */
     for (int pass = 0; pass < 2; pass++) {
         json_array_foreach(evs, i, ev) {
             const char *ph = json_string_value(json_object_get(ev, "ph"));
             const char *name = json_string_value(json_object_get(ev, "name"));
             if (!ph || strcmp(ph, "X") || !name || (pass == 0) == !strcmp(name, "kernel")) continue;
             int r = row_index(rows, nrows, (int)json_integer_value(json_object_get(ev, "tid")));
-            double ts = json_number_value(json_object_get(ev, "ts")), dur = json_number_value(json_object_get(ev, "dur"));
+            double ts = json_number_value(json_object_get(ev, "ts")) - t_begin, dur = json_number_value(json_object_get(ev, "dur"));
+            if (ts + dur < 0 || ts > t_end) continue; /* outside the window */
+            if (ts < 0) dur += ts, ts = 0;
+            if (ts + dur > t_end) dur = t_end - ts;
             double x = left + width * ts / t_end, w = width * dur / t_end;
             if (w < 0.5) w = 0.5;
             double y = top + r * row_h + (pass ? 7 : 3), h = pass ? row_h - 14 : row_h - 6;
@@ -118,7 +130,7 @@ pm_status pm_timeline_svg(FILE *out, const char *trace_json, const char *title, 
                 x, ay, x, ay + 4, x, ay + 16, t);
     }
     /* legend */
-    const char *stages[] = {"srs-load", "synthesize", "gpu", "kernel", "finalize", "verify"};
+    const char *stages[] = {"srs-load", "synthesize", "start", "kernel", "finalize", "verify"};
     for (int s = 0; s < 6; s++)
         fprintf(out, "<rect x=\"%.0f\" y=\"24\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%.0f\" y=\"33\">%s</text>\n",
                 left + 300 + s * 110.0, stage_colour(stages[s]), left + 314 + s * 110.0, stages[s]);

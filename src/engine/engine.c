@@ -26,7 +26,10 @@
  * N * part_peak (+ the key's size if it is not resident), then the reservation shrinks stage by
  * stage: to part_pending after gpu_start, to 0 after finalize. Keys are charged to the budget while
  * resident; unused keys are evicted (least recently used first) when admission needs room, or after
- * key_idle_evict_s. A job waits rather than exceed the budget.
+ * key_idle_evict_s. A job waits rather than exceed the budget. Inline input bytes (copied at
+ * submit) are held outside the budget while the job is queued, under their own bound
+ * (max_queued_inline_bytes: submit beyond it is PM_ERR_BUSY), and move into the budget at
+ * admission; charging them at submit let queued copies fill the budget so nothing could be admitted.
  *
  * SRS cache. One entry per key path, refcounted by admitted jobs. The first synthesis worker that
  * needs a key loads it (outside the engine lock); others needing it wait on a condition variable.
@@ -188,7 +191,8 @@ static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
         engine_budget_release(e, j->parts[p].reserved);
         j->parts[p].reserved = 0;
     }
-    engine_budget_release(e, j->reserved_other);
+    if (j->inline_admitted) engine_budget_release(e, j->reserved_other);
+    else if (e->queued_inline >= j->reserved_other) e->queued_inline -= j->reserved_other;
     j->reserved_other = 0;
     if (j->key) {
         engine_key_unref(e, j->key);
@@ -278,7 +282,9 @@ void engine_admit_locked(pm_engine *e) {
         uint64_t key_need = 0;
         if (!k || k->state == KEY_FAILED)
             key_need = j->plan.key_bytes + j->plan.key_load_bytes;
-        uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + key_need;
+        /* the job's inline inputs move from the queued-inline bound to the budget at admission, so
+         * the budget holds whatever mix of inline and path inputs is queued (#17) */
+        uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + j->reserved_other + key_need;
         if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k)) return; /* head waits */
         k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
         if (!k || k->state == KEY_FAILED) {
@@ -294,7 +300,9 @@ void engine_admit_locked(pm_engine *e) {
             j->parts[p].reserved = j->plan.part_peak_bytes;
             engine_budget_charge(e, j->plan.part_peak_bytes);
         }
-        /* inline inputs were charged at submit (reserved_other); nothing more here */
+        e->queued_inline -= j->reserved_other;
+        engine_budget_charge(e, j->reserved_other);
+        j->inline_admitted = 1;
         int oom = 0;
         for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
             if (q_push(&e->q_synth, j, p) != 0) {
@@ -321,7 +329,9 @@ int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
 void pm_gpu_slot_enter(pm_gpu_slot *s) {
     if (s->inside) return;
     s->t_req = pm_now_us();
+    atomic_fetch_add(&s->dev->lock_waiters, 1); /* /v1/status: work waiting for the device */
     pthread_mutex_lock(&s->dev->lock);
+    atomic_fetch_sub(&s->dev->lock_waiters, 1);
     s->t_enter = pm_now_us();
     s->wait_us += s->t_enter - s->t_req;
     s->inside = 1;
@@ -728,6 +738,7 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         uint64_t phys = pm_sys_memory_bytes();
         e->budget = phys > cfg->memory_margin ? phys - cfg->memory_margin : phys / 2;
     }
+    e->max_queued_inline = cfg->max_queued_inline_bytes ? cfg->max_queued_inline_bytes : e->budget / 4;
     e->next_id = 1;
     e->t_start = pm_now_us();
     pthread_mutex_init(&e->mu, NULL);
@@ -764,7 +775,8 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
     for (unsigned d = 0; d < cfg->n_devices; d++)
         for (unsigned i = 0; i < cfg->workers_per_device; i++, t++) {
             e->workers[t] = (worker_t){.e = e, .kind = W_GPU, .index = i, .tid = t, .dev = &e->devs[d]};
-            snprintf(e->workers[t].name, sizeof e->workers[t].name, "gpu%d-w%u", cfg->devices[d], i);
+            snprintf(e->workers[t].name, sizeof e->workers[t].name, "%s%d-w%u",
+                     cfg->cpu_devices ? "cpu" : "gpu", cfg->devices[d], i);
         }
     for (unsigned i = 0; i < cfg->finalize_threads; i++, t++) {
         e->workers[t] = (worker_t){.e = e, .kind = W_FIN, .index = i, .tid = t};
@@ -905,6 +917,16 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
                             " bytes",
                             need, plan.n_partitions, e->budget);
     }
+    if (j->reserved_other && e->queued_inline + j->reserved_other > e->max_queued_inline) {
+        uint64_t held = e->queued_inline;
+        pthread_mutex_unlock(&e->mu);
+        job_free(e, j);
+        return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET,
+                            "queued inline inputs hold %" PRIu64 " bytes; this job's %" PRIu64
+                            " would pass their bound of %" PRIu64
+                            " (max_queued_inline_bytes; retry later, or give inputs by path)",
+                            held, j->reserved_other, e->max_queued_inline);
+    }
     unsigned inflight = e->n_running + (unsigned)e->pending.n;
     if (inflight >= e->cfg.max_jobs) {
         pthread_mutex_unlock(&e->mu);
@@ -923,7 +945,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     }
-    engine_budget_charge(e, j->reserved_other); /* inline input copies are already in memory */
+    e->queued_inline += j->reserved_other; /* charged to the budget at admission */
     j->next = e->jobs;
     e->jobs = j;
     e->submitted++;
@@ -1084,6 +1106,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     for (unsigned d = 0; d < e->cfg.n_devices; d++) {
         st->devices[d] = e->devs[d].id;
         st->device_busy[d] = (unsigned)atomic_load(&e->devs[d].busy);
+        st->device_lock_waiters[d] = (unsigned)atomic_load(&e->devs[d].lock_waiters);
         st->device_kernel_ms[d] = atomic_load(&e->devs[d].kernel_us) / 1000.0;
         /* the worker inside the kernel region, else the first one holding a partition */
         uint64_t kj = atomic_load(&e->devs[d].kernel_job);
@@ -1105,6 +1128,8 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     st->budget_bytes = e->budget;
     st->reserved_bytes = e->reserved;
     st->reserved_peak_bytes = e->reserved_peak;
+    st->queued_inline_bytes = e->queued_inline;
+    st->max_queued_inline_bytes = e->max_queued_inline;
     st->rss_bytes = rss;
     st->rss_peak_bytes = peak;
     int64_t t = pm_now_us();

@@ -52,12 +52,16 @@ typedef struct {
     int devices[PM_ENGINE_MAX_DEVICES]; /* device ids (CUDA ordinals, or logical CPU slots) */
     unsigned n_devices;          /* >= 1 */
     unsigned workers_per_device; /* GPU workers per device sharing its kernel lock, >= 1 */
+    int cpu_devices;             /* the devices are logical CPU slots: workers are named cpuN-wM, not gpuN-wM */
     unsigned finalize_threads;   /* finalizer pool (B_G2 MSM etc.), >= 1; keep small for L3 */
     uint64_t memory_budget;      /* bytes the engine may reserve; 0 = physical RAM - memory_margin */
     uint64_t memory_margin;      /* bytes left to the rest of the machine when the budget is auto */
     unsigned key_idle_evict_s;   /* unused, unpinned keys are evicted after this many seconds; 0 = never */
     unsigned job_retain_s;       /* finished jobs stay queryable this long */
     unsigned max_jobs;           /* queued + running jobs at most (submit fails beyond) */
+    uint64_t max_queued_inline_bytes; /* inline input bytes (PM_INPUT_BYTES) of queued jobs at most:
+                                    they are held outside memory_budget until admission, which
+                                    charges them to it; submit beyond: PM_ERR_BUSY. 0 = budget / 4 */
     int trace;                   /* record every stage's start/end (pm_engine_trace_json) */
     size_t trace_max_events;     /* ring size; older events are dropped */
     /* Called (from an engine thread, engine lock NOT held) each time a job reaches a final state. */
@@ -137,7 +141,7 @@ void pm_engine_destroy(pm_engine *engine);
 /* Queue a job. Runs backend->plan in the caller's thread, so bad paths and malformed inputs fail
  * here. *id = the job id (> 0). Errors: the plan's errors; PM_ERR_NOMEM when the job alone needs more
  * than the whole budget ("job needs X bytes, budget is Y"); PM_ERR_BUSY when max_jobs are in flight
- * (retry later); PM_ERR_ARG when the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
+ * (retry later), also when the job's inline inputs would pass max_queued_inline_bytes; PM_ERR_ARG when the spec is malformed; PM_ERR_CANCELLED when the engine is shutting down. */
 pm_status pm_engine_submit(pm_engine *engine, const pm_job_spec *spec, uint64_t *id, pm_error *err);
 
 /* Cancel: a queued job is removed at once; a running one stops at its next stage boundary (work in
@@ -187,6 +191,7 @@ typedef struct {
     unsigned n_devices;
     int devices[PM_ENGINE_MAX_DEVICES];
     unsigned device_busy[PM_ENGINE_MAX_DEVICES];      /* workers inside the kernel region (0/1) */
+    unsigned device_lock_waiters[PM_ENGINE_MAX_DEVICES]; /* workers waiting to enter it */
     /* what each device works on now: the job (and partition) inside its kernel region, else one
      * that a GPU worker of the device stages before or after its kernels; job 0 and kind "" when
      * idle */
@@ -197,6 +202,7 @@ typedef struct {
     unsigned synth_queue, gpu_queue, fin_queue;       /* partitions waiting per stage */
     /* memory */
     uint64_t budget_bytes, reserved_bytes, reserved_peak_bytes, rss_bytes, rss_peak_bytes;
+    uint64_t queued_inline_bytes, max_queued_inline_bytes; /* inline inputs of queued jobs, and their bound */
     /* keys */
     size_t n_keys;
     pm_key_info *keys; /* n_keys entries, caller frees with pm_engine_status_free */

@@ -66,7 +66,8 @@ typedef struct job {
     int assembling; /* the assembler owns the partitions' proofs now */
     pm_error err;
     keyent *key;
-    uint64_t reserved_other; /* inline input bytes, charged while admitted */
+    uint64_t reserved_other; /* inline input bytes: in queued_inline while queued, in the budget once admitted */
+    int inline_admitted;     /* reserved_other moved to the budget */
     int64_t t_submit, t_first, t_done;
     int64_t submit_unix_ms;
     int64_t srs_load_us, synth_us, gpu_us, lock_wait_us, fin_us, verify_us;
@@ -88,6 +89,7 @@ typedef struct {
     int id;
     pthread_mutex_t lock; /* the kernel-region interlock */
     atomic_int busy;
+    atomic_int lock_waiters; /* workers blocked in pm_gpu_slot_enter */
     atomic_ullong kernel_job; /* the job inside the kernel region, 0 when none */
     atomic_llong kernel_us;
 } device_t;
@@ -144,6 +146,7 @@ struct pm_engine {
     keyent *keys;
 
     uint64_t budget, reserved, reserved_peak;
+    uint64_t queued_inline, max_queued_inline; /* inline input bytes of queued jobs, and their bound */
 
     /* counters */
     uint64_t submitted, n_done, n_failed, n_cancelled, verify_failures;

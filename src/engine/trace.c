@@ -8,7 +8,7 @@
 #include "engine/engine_internal.h"
 #include "util/strbuf.h"
 
-static const char *const stage_names[ST_N] = {"srs-load", "synthesize", "gpu", "kernel", "finalize",
+static const char *const stage_names[ST_N] = {"srs-load", "synthesize", "start", "kernel", "finalize",
                                               "verify"};
 
 

@@ -29,7 +29,8 @@ typedef enum {
     PM_ERR_GPU,         /* a CUDA call failed (message names call, file, line) */
     PM_ERR_CANCELLED,
     PM_ERR_INTERNAL,
-    PM_ERR_BUSY         /* a service is at capacity (e.g. the engine's jobs.max): retry later */
+    PM_ERR_BUSY,        /* a service is at capacity (e.g. the engine's jobs.max): retry later */
+    PM_ERR_FORBIDDEN    /* a path outside the allowed directories, or through a symbolic link (util/confine.h) */
 } pm_status;
 
 #define PM_NO_OFFSET UINT64_MAX

@@ -6,6 +6,8 @@
  */
 #include "util/file.h"
 
+#include "util/confine.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -37,8 +39,13 @@ pm_status pm_open_regular(int *fd, uint64_t *size, const char *path, pm_error *e
     *size = 0;
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
      * flag does not change how a regular file is read. */
-    int d = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (d < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    pm_error oe;
+    pm_error_clear(&oe);
+    int d = pm_confine_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, &oe); /* the daemon's allowed dirs */
+    if (d < 0) {
+        if (err) *err = oe;
+        return oe.code;
+    }
     struct stat st;
     if (fstat(d, &st) != 0) {
         int e = errno;
@@ -59,8 +66,13 @@ pm_status pm_file_read_all(char **out, size_t *len, const char *path, uint64_t m
     *out = NULL;
     *len = 0;
     if (!path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no file name given");
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not wait for a writer */
-    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    pm_error oe;
+    pm_error_clear(&oe);
+    int fd = pm_confine_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, &oe); /* a FIFO must not wait for a writer */
+    if (fd < 0) {
+        if (err) *err = oe;
+        return oe.code;
+    }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;

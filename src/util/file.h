@@ -51,7 +51,9 @@ pm_status pm_file_open(pm_file *f, const char *path, pm_error *err);
 /* Open path read-only (O_CLOEXEC | O_NONBLOCK, so a FIFO does not wait for a writer) and accept it
  * only if it is a regular file: *fd (the caller closes it) and *size (bytes) on success. Errors:
  * PM_ERR_IO naming path: cannot open / stat (errno text), or "not a regular file (a directory)"
- * etc. (pm_file_kind); nothing stays open. Used by every reader of a user-named input file. */
+ * etc. (pm_file_kind); nothing stays open. Used by every reader of a user-named input file. The
+ * open goes through util/confine.h (PM_ERR_FORBIDDEN outside the daemon's allowed directories, or
+ * through a link below them); pm_file_read_all and pm_file_open likewise. */
 pm_status pm_open_regular(int *fd, uint64_t *size, const char *path, pm_error *err);
 /* What kind of file a stat mode is, in words ("a directory", "a FIFO/pipe", ...), for messages. */
 const char *pm_file_kind(unsigned mode);

@@ -15,13 +15,16 @@
 #include "test_util.h"
 
 /* The default configuration of an in-process test daemon: the unix socket dir/d.sock only (no
- * TCP, no gRPC listener), log level error. */
+ * TCP, no gRPC listener), log level error, journal in dir/state, paths not confined. */
 static inline void pm_test_daemon_config(pm_daemon_config *dc, const char *dir) {
     pm_daemon_config_default(dc);
     dc->listen_tcp[0] = 0;
     dc->grpc_listen[0] = 0;
     snprintf(dc->listen_unix, sizeof dc->listen_unix, "%.200s/d.sock", dir);
     snprintf(dc->log_level, sizeof dc->log_level, "error");
+    /* its own journal, and any path (these tests are about kinds, not docs/daemon.md's rules) */
+    snprintf(dc->state_dir, sizeof dc->state_dir, "%.200s/state", dir);
+    snprintf(dc->paths_allow_prefix, sizeof dc->paths_allow_prefix, "*");
 }
 
 /* The daemon with configuration *dc; base (cap bytes) = its address for pm_http_call

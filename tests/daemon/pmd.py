@@ -34,7 +34,7 @@ def skip(msg):
 def fixtures():
     """name -> (zkey, wtns, vk) for the repo copies and, when present, ../shared/fixtures."""
     out = {}
-    data = os.path.join(SRC, "tests", "data")
+    data = os.path.join(os.path.realpath(SRC), "tests", "data")
     for name in ("multiplier", "powchain"):
         d = os.path.join(data, name)
         if os.path.exists(os.path.join(d, "circuit.zkey")):
@@ -44,6 +44,7 @@ def fixtures():
     if os.path.isdir(shared):
         for name in ("multiplier", "merkle_poseidon", "sha256_64"):
             d = os.path.join(shared, name)
+            d = os.path.realpath(d)  # no symbolic link in a path the daemon opens (paths.allow_prefix)
             if os.path.exists(os.path.join(d, "circuit.zkey")):
                 out["shared_" + name] = (os.path.join(d, "circuit.zkey"), os.path.join(d, "witness.wtns"),
                                          os.path.join(d, "verification_key.json"))
@@ -65,13 +66,27 @@ class UnixHTTPConnection(http.client.HTTPConnection):
 
 
 class Daemon:
-    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, grpc=False, bin=None):
+    """settings: --set overrides. By default the daemon keeps its journal and token in <tmp>/state
+    (state_dir= another directory, e.g. to restart over the same journal) and may open any path
+    (paths.allow_prefix = /); requests over TCP carry the token (token=False: none)."""
+
+    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, grpc=False, bin=None, state_dir=None,
+                 token=True, unix_path=None):
         bin = bin or BIN
         if not bin or not os.path.exists(bin):
             skip("%s not built" % (bin or "PROOFMILL_BIN"))
-        self.tmp = tempfile.mkdtemp(prefix="pmd-")
+        self.tmp = os.path.realpath(tempfile.mkdtemp(prefix="pmd-"))
+        self.state_dir = state_dir or os.path.join(self.tmp, "state")
+        self.send_token = token
+        settings = dict(settings or {})
+        settings.setdefault("state.dir", self.state_dir)
+        settings.setdefault("paths.allow_prefix", "/")
+        if settings["state.dir"] == "off":
+            settings.setdefault("http.token_file", os.path.join(self.tmp, "http.token"))
+        self.token_path = settings.get("http.token_file") or os.path.join(self.state_dir, "http.token")
         self.log_path = os.path.join(self.tmp, "daemon.log")
-        self.unix_path = os.path.join(self.tmp, "pm.sock") if unix else None
+        self.unix_path = unix_path or (os.path.join(self.tmp, "pm.sock") if unix else None)
+        unix = unix or bool(unix_path)
         grpc_addr = "127.0.0.1:0" if grpc is True else (grpc or "")
         args = [bin, "daemon", "--set", "grpc.listen=" + grpc_addr, "--listen", "127.0.0.1:0" if tcp else ""]
         if not tcp:
@@ -83,7 +98,7 @@ class Daemon:
             args += ["--config", cp]
         if unix:
             args += ["--unix", self.unix_path]
-        for k, v in (settings or {}).items():
+        for k, v in settings.items():
             args += ["--set", "%s=%s" % (k, v)]
         self.log = open(self.log_path, "w")
         env = dict(os.environ)
@@ -99,6 +114,11 @@ class Daemon:
             if (not tcp or m) and (not unix or "listening on unix:" in text) and (not grpc_addr or g):
                 self.port = int(m.group(1)) if m else None
                 self.grpc_port = int(g.group(2)) if g and g.group(2) else None
+                self.token = None
+                tp = self.token_path
+                if os.path.exists(tp):
+                    with open(tp) as f:
+                        self.token = f.read().strip()
                 return
             if self.proc.poll() is not None:
                 raise RuntimeError("daemon exited at start:\n" + text)
@@ -119,7 +139,10 @@ class Daemon:
         c = UnixHTTPConnection(self.unix_path) if via_unix else self.conn()
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         h = {"Content-Type": "application/json"}
+        if self.token and self.send_token and not via_unix and self.port:
+            h["Authorization"] = "Bearer " + self.token
         h.update(headers or {})
+        h = {k: v for k, v in h.items() if v is not None}  # headers=None values: leave that header out
         c.request(method, path, body=data, headers=h)
         r = c.getresponse()
         text = r.read().decode("utf-8", "replace")
@@ -133,8 +156,7 @@ class Daemon:
         inputs = []
         for w in wtns_list:
             if inline:
-                with open(w, "rb") as f:
-                    inputs.append({"wtns_b64": base64.b64encode(f.read()).decode()})
+                inputs.append({"wtns_b64": b64_file(w)})
             else:
                 inputs.append({"wtns": w})
         body = {"key": key, "inputs": inputs, "priority": priority}
@@ -156,6 +178,13 @@ class Daemon:
                     return int(line.split()[1]) * 1024
         return 0
 
+    def kill(self):
+        """SIGKILL (no shutdown at all: the journal and a stale socket file stay behind)."""
+        self.proc.kill()
+        self.proc.wait(timeout=60)
+        self.log.close()
+        return self.log_text()
+
     def stop(self, expect_clean=True):
         """SIGTERM; the daemon must exit 0 within 60 s with no sanitizer report."""
         self.proc.send_signal(signal.SIGTERM)
@@ -174,6 +203,20 @@ class Daemon:
             if self.unix_path:
                 assert not os.path.exists(self.unix_path), "unix socket left behind"
         return rc, text
+
+
+def fixture(name):
+    """(zkey, wtns, vk) of fixture name, or skip the test when it is missing."""
+    fx = fixtures()
+    if name not in fx:
+        skip("fixture %s missing" % name)
+    return fx[name]
+
+
+def b64_file(path):
+    """The file's bytes as base64 text (an inline input, "<input>_b64")."""
+    with open(path, "rb") as f:
+        return base64.b64encode(f.read()).decode()
 
 
 def snarkjs():

@@ -45,7 +45,7 @@ try:
     st, j = d.wait(j["id"])
     F.check(st == 200 and j["state"] == "done", "long-poll: %r" % (j,))
     t = j.get("timings_ms", {})
-    F.check(all(k in t for k in ("queue", "srs_load", "synthesis", "gpu", "finalize", "verify", "total")),
+    F.check(all(k in t for k in ("queue", "srs_load", "synthesis", "start", "device_lock_wait", "finalize", "verify", "total")),
             "timings: %r" % (t,))
 
     # --- malformed requests: 4xx JSON every time
@@ -94,8 +94,8 @@ try:
     # (the daemon answers 413 as soon as it sees the Content-Length, so send only the headers)
     for length in (2 << 20, (1 << 20) + 1, 1 << 40):
         s = socket.create_connection(("127.0.0.1", d.port))
-        s.sendall(b"POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: %d\r\n\r\n" % length)
+        s.sendall(b"POST /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n" % (d.token.encode(), length))
         s.settimeout(10)
         resp = b""
         try:
@@ -113,6 +113,8 @@ try:
     c = d.conn()
     c.putrequest("POST", "/v1/jobs")
     c.putheader("Transfer-Encoding", "chunked")
+    c.putheader("Content-Type", "application/json")
+    c.putheader("Authorization", "Bearer " + d.token)
     c.endheaders()
     chunk = b"y" * 65536
     for _ in range(20):
@@ -166,7 +168,7 @@ try:
     is_error(st, b, "not-found", 404)
     st, b = d.request("GET", "/v1/jobs/abc")
     is_error(st, b, "not-found", 404)
-    st, b = d.request("GET", "/v1/jobs/1?wait=banana")
+    st, b = d.request("GET", "/v1/jobs/%s?wait=banana" % ("0" * 32))
     is_error(st, b, "bad-request", 400)
     st, b = d.request("DELETE", "/v1/jobs/999999")
     is_error(st, b, "not-found", 404)
@@ -187,7 +189,7 @@ try:
 
     # --- status, metrics, trace
     st, s_ = d.request("GET", "/v1/status")
-    F.check(st == 200 and s_["jobs"]["done"] >= 3 and s_["workers"]["gpu"]["total"] == 2 and
+    F.check(st == 200 and s_["jobs"]["done"] >= 3 and s_["workers"]["start"]["total"] == 2 and
             s_["memory"]["budget_bytes"] > 0 and s_["memory"]["rss_bytes"] > 0 and s_["jobs"]["kinds"] == {} and
             all("job" not in dv for dv in s_["devices"]), "status: %r" % (s_,))
     st, m = d.request("GET", "/metrics")

@@ -17,7 +17,7 @@ if "powchain" not in fx:
 key, w, vk = fx["powchain"]
 mkey, mw, _ = fx["multiplier"]
 tmp = tempfile.mkdtemp(prefix="pmd-bench-")
-LINE = re.compile(r"^\[(\d+)/(\d+)\] done \d+\.\d s \(gpu \d+ ms, queue \d+ ms\)$")
+LINE = re.compile(r"^\[(\d+)/(\d+)\] done \d+\.\d s \(start \d+ ms, queue \d+ ms\)$")
 
 
 def bench(args):
@@ -26,7 +26,13 @@ def bench(args):
 
 
 d = pmd.Daemon({"trace.enabled": "true", "prover.msm_threads": 1}, unix=True)
+os.environ["PROOFMILL_TOKEN_FILE"] = os.path.join(d.state_dir, "http.token")  # the bench's default token
 try:
+    # an older job, then a pause: the bench's timeline must cover the bench only, not the daemon's life
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
+    F.check(st == 200, "job before the bench: %s %r" % (st, j))
+    import time
+    time.sleep(3)
     trace, svg = os.path.join(tmp, "t.json"), os.path.join(tmp, "t.svg")
     rc, out, errs = bench(["batch", "--key", key, "--witness", w, "--witness", w, "-c", "6", "-j", "3",
                            "--daemon", "http://127.0.0.1:%d" % d.port, "--trace", trace, "--timeline", svg])
@@ -34,15 +40,21 @@ try:
     F.check(rc == 0, "bench exit %d: %s %s" % (rc, out, errs))
     F.check(len(lines) == 6 and all(LINE.match(l) for l in lines), "completion lines: %r" % lines)
     F.check(re.search(r"summary: 6/6 proofs ok in [\d.]+ s wall: [\d.]+ proofs/min, [\d.]+ s/proof", out), out)
-    for name in ("wall", "gpu", "queue"):
+    for name in ("wall", "start", "queue"):
         F.check(re.search(r"^\s+%s\s+avg\s+[\d.]+ ms\s+min\s+[\d.]+ ms\s+max\s+[\d.]+ ms$" % name, out, re.M),
                 "summary row %s" % name)
     t = json.load(open(trace))
     names = {e["args"]["name"] for e in t["traceEvents"] if e.get("ph") == "M" and e["name"] == "thread_name"}
-    F.check({"synth-0", "gpu0-w0", "gpu0-w1", "finalize-0"} <= names, "trace rows: %r" % names)
+    # a CPU machine: the start-phase workers are named for the CPU slot they run on
+    F.check({"synth-0", "cpu0-w0", "cpu0-w1", "finalize-0"} <= names, "trace rows: %r" % names)
     F.check(sum(1 for e in t["traceEvents"] if e.get("name") == "kernel") >= 6, "kernel events")
     s = open(svg).read()
-    F.check(s.startswith("<svg") and s.rstrip().endswith("</svg>") and "gpu0-w1" in s and "<rect" in s, "svg")
+    F.check(s.startswith("<svg") and s.rstrip().endswith("</svg>") and "cpu0-w1" in s and "<rect" in s, "svg")
+    m = re.search(r"proofmill bench — ([\d.]+) s", s)
+    wall = re.search(r"proofs ok in ([\d.]+) s wall", out)
+    F.check(m and wall and float(m.group(1)) <= float(wall.group(1)) + 1.0,
+            "the timeline spans the bench's own window (%s s) not the daemon's life (bench wall %s s)" %
+            (m and m.group(1), wall and wall.group(1)))
     # over the unix socket, inline witnesses, a single proof
     rc, out, errs = bench(["single", "--key", key, "--witness", w, "--inline", "--daemon", "unix:" + d.unix_path])
     F.check(rc == 0 and "[1/1] done" in out, "single over unix: %d %s %s" % (rc, out, errs))
@@ -50,6 +62,22 @@ try:
     rc, out, errs = bench(["batch", "--key", key, "--witness", mw, "-c", "2", "-j", "2",
                            "--daemon", "http://127.0.0.1:%d" % d.port])
     F.check(rc == 1 and "FAILED" in out and "mismatch" in out, "failing bench: %d %s" % (rc, out))
+finally:
+    d.stop()
+
+# tracing off: the results stand (exit 0) and a line says why there is no picture
+d = pmd.Daemon({"prover.msm_threads": 1})
+try:
+    svg2 = os.path.join(tmp, "off.svg")
+    rc, out, errs = bench(["batch", "--key", key, "--witness", w, "-c", "2", "-j", "2",
+                           "--daemon", "http://127.0.0.1:%d" % d.port, "--timeline", svg2,
+                           "--token-file", os.path.join(d.state_dir, "http.token")])
+    F.check(rc == 0 and "summary: 2/2 proofs ok" in out and "no timeline: the daemon's tracing is off" in out
+            and not os.path.exists(svg2), "bench with tracing off: %d %s %s" % (rc, out, errs))
+    # without the token the daemon refuses the bench's requests (401)
+    rc, out, errs = bench(["single", "--key", key, "--witness", w, "--daemon", "http://127.0.0.1:%d" % d.port,
+                           "--token-file", "/dev/null"])
+    F.check(rc != 0, "bench with an empty token file: %d %s %s" % (rc, out, errs))
 finally:
     d.stop()
 

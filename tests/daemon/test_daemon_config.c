@@ -116,8 +116,62 @@ static void set_reload_dump(void **state) {
     free(buf);
 }
 
+/* #17 papercuts: TOML-style quoted values, sizes dumped as K/M/G, each section once, the state
+ * directory's default. */
+static void quoted_sizes_sections(void **state) {
+    (void)state;
+    pm_daemon_config c;
+    pm_daemon_config_default(&c);
+    pm_error err;
+    pm_error_clear(&err);
+    char *p = write_tmp("[listen]\ntcp = \"127.0.0.1:19821\"\nunix = '/run/pm.sock'\n[memory]\nbudget = \"32M\"\n"
+                        "[trace]\nenabled = \"true\"\n[jobs]\nmax = \"5\"\n");
+    pm_status lst = pm_daemon_config_load(&c, p, 0, &err);
+    if (lst) fprintf(stderr, "%s\n", err.msg);
+    assert_int_equal(lst, PM_OK);
+    assert_string_equal(c.listen_tcp, "127.0.0.1:19821");
+    assert_string_equal(c.listen_unix, "/run/pm.sock");
+    assert_int_equal(c.memory_budget, 32ull << 20);
+    assert_int_equal(c.trace_enabled, 1);
+    assert_int_equal(c.jobs_max, 5);
+    unlink(p);
+    assert_int_equal(pm_daemon_config_set(&c, "log.level=\"debug\"", &err), PM_OK);
+    assert_string_equal(c.log_level, "debug");
+    assert_int_equal(pm_daemon_config_set(&c, "http.max_body_bytes=5000", &err), PM_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    pm_daemon_config_dump(&c, f, 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "budget = 32M\n"));
+    assert_non_null(strstr(buf, "margin = 1G\n"));
+    assert_non_null(strstr(buf, "max_body_bytes = 5000\n")); /* not a multiple: bytes */
+    /* every [section] once */
+    for (const char *s = buf; (s = strstr(s, "\n[")); s++) {
+        char name[64];
+        size_t n = strcspn(s + 1, "\n");
+        snprintf(name, sizeof name, "\n%.*s\n", (int)n, s + 1);
+        assert_null(strstr(s + 1, name));
+    }
+    free(buf);
+    /* the state directory: set, off, or the environment's */
+    char sd[512];
+    snprintf(c.state_dir, sizeof c.state_dir, "off");
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "");
+    snprintf(c.state_dir, sizeof c.state_dir, "/srv/pm");
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/srv/pm");
+    c.state_dir[0] = 0;
+    setenv("STATE_DIRECTORY", "/var/lib/proofmill:/other", 1);
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/var/lib/proofmill");
+    unsetenv("STATE_DIRECTORY");
+    setenv("XDG_STATE_HOME", "/home/u/.st", 1);
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/home/u/.st/proofmill");
+    unsetenv("XDG_STATE_HOME");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(quoted_sizes_sections),
         cmocka_unit_test(defaults_and_parse),
         cmocka_unit_test(errors_name_the_line),
         cmocka_unit_test(set_reload_dump),

@@ -453,7 +453,7 @@ static void trace_is_chrome_json(void **state) {
     json_t *evs = json_object_get(root, "traceEvents");
     assert_true(json_is_array(evs));
     int seen[6] = {0};
-    const char *names[6] = {"srs-load", "synthesize", "gpu", "kernel", "finalize", "verify"};
+    const char *names[6] = {"srs-load", "synthesize", "start", "kernel", "finalize", "verify"};
     size_t i;
     json_t *ev;
     json_array_foreach(evs, i, ev) {

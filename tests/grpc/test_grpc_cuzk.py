@@ -28,6 +28,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -306,7 +307,7 @@ try:
     blocker = http_blocker(d, 30)
     rs = cu.svc.SubmitProof(porep_request(env, "porep-1000-2"), timeout=30)
     jid = rs.job_id
-    F.check(jid.isdigit() and rs.assigned_gpu == "cpu", "SubmitProof: %r" % rs)
+    F.check(re.match(r"^[0-9a-f]{32}$", jid) and rs.assigned_gpu == "cpu", "SubmitProof: %r" % rs)
     F.check(http_state(d, jid) == "queued", "the job waits for admission: %s" % http_state(d, jid))
     F.check(rs.queue_position == 0, "queue_position (nothing ahead of it): %d" % rs.queue_position)
     rs2 = cu.svc.SubmitProof(porep_request(env, "porep-1000-3"), timeout=30)
@@ -605,6 +606,34 @@ if os.path.exists(TOY) and os.path.exists(TOY_PARAMS):
     F.check(rc == 0 and "ERROR: AddressSanitizer" not in log and "runtime error:" not in log and
             "WINNING_POST=toy-cube" in log and "WINDOW_POST_PARTITION=never-registered-kind (not registered" in log,
             "D4 exit %d:\n%s" % (rc, log[-4000:]))
+    # gRPC jobs are journaled (#17, docs/daemon.md): kill -9 right after 12 submits, restart on the
+    # same state directory: every job_id answers COMPLETED with a proof (re-queued, or from the
+    # journal), a proof seen before the kill is the same after it
+    sd = os.path.join(W, "toy-state")
+    tset = {"filecoin.params_dir": tdir, "grpc.proof_kinds": "WINNING_POST=toy-cube", "prover.msm_threads": 1,
+            "synthesis.workers": 1}
+    d = pmd.Daemon(tset, grpc=True, bin=TOY, state_dir=sd)
+    cu = Curio("127.0.0.1:%d" % d.grpc_port)
+    subs = [cu.svc.SubmitProof(toy("dur-%d" % i, b"3 35\n5 135\n"), timeout=30) for i in range(12)]
+    first = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=subs[0].job_id, timeout_ms=0), timeout=60)
+    cu.close()
+    d.kill()
+    d = pmd.Daemon(tset, grpc=True, bin=TOY, state_dir=sd)
+    cu = Curio("127.0.0.1:%d" % d.grpc_port)
+    try:
+        F.check(all(re.match(r"^[0-9a-f]{32}$", s_.job_id) for s_ in subs), "gRPC job ids are the daemon's")
+        for s_ in subs:
+            a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=s_.job_id, timeout_ms=0), timeout=120)
+            F.check(a.status == pb.AwaitProofResponse.COMPLETED and len(a.proof) == 2 * 192 and a.job_id == s_.job_id,
+                    "gRPC job %s after kill -9 and restart: %s %r" % (s_.job_id, a.status, a.error_message))
+        a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=subs[0].job_id, timeout_ms=0), timeout=60)
+        F.check(first.status == pb.AwaitProofResponse.COMPLETED and a.proof == first.proof,
+                "the proof of a job done before the kill is kept (not proved again)")
+        st, j = d.request("GET", "/v1/jobs/%s" % subs[-1].job_id)
+        F.check(st == 200 and j.get("state") == "done", "a gRPC job through the HTTP API: %s %r" % (st, j.get("state")))
+    finally:
+        cu.close()
+        d.stop()
 else:
     F.check(os.environ.get("CI") != "true", "proofmill_toy / grpc_toy_params not built")
     print("NOTE: proofmill_toy / grpc_toy_params not built: the toy-kind part is not run")

@@ -61,8 +61,8 @@ pm_status pm_fil_request_of_inputs(fil_proof_request_t *r, const pm_fil_kind_des
     int have_rp = 0;
     pm_status st = PM_OK;
     for (size_t i = 0; i < n && !st; i++) {
-        char label[512];
-        pm_input_label(label, sizeof label, &in[i], i);
+        char label[512], lb[512]; /* pm_input_label returns a path input's path, not its buffer */
+        snprintf(label, sizeof label, "%s", pm_input_label(lb, sizeof lb, &in[i], i));
         int main = !in[i].name || !strcmp(in[i].name, PM_FIL_VANILLA);
         const uint8_t *b = NULL;
         size_t len = 0;

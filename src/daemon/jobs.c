@@ -1,0 +1,580 @@
+/*
+ * jobs.c — the daemon's job table: random 128-bit job ids (the engine's numeric ids stay inside),
+ * the journal (journal.h) of every accepted job, the spool of inline inputs, and the re-queue of
+ * accepted-unfinished jobs at start (daemon_internal.h "jobs.c").
+ *
+ * Submit: id drawn (getrandom) -> inline inputs written to STATE/spool/<id>.<n> (0600, fsync'ed;
+ * the job then reads them by path, so queued inline bytes never sit in memory and are bounded by
+ * jobs.max_queued_inline_bytes on disk) -> row committed -> engine submit (refused: row and files
+ * removed) -> the answer. End (engine callback): the job's JSON answer committed to the row, then
+ * waiters are released, so no client sees an end the journal does not hold. Without a journal
+ * (state.dir = off) inline bytes go to the engine, under the same bound in memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon_internal.h"
+#include "daemon/journal.h"
+
+#define NBUCKET 4096
+#define PM_MAX_SPOOLED_INPUTS 1024 /* spool names tried for a row whose inputs are not read */
+
+typedef struct entry {
+    char id[PM_JOB_ID_LEN + 1];
+    uint64_t eid;
+    char label[128];
+    int final;     /* the end is recorded (journal, or memory without one) */
+    int64_t finished_ms;
+    uint64_t spool_bytes;
+    unsigned n_spool;
+    struct entry *next_id, *next_eid;
+} entry;
+
+struct daemon_jobs {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    entry *by_id[NBUCKET], *by_eid[NBUCKET];
+    daemon_journal *journal;
+    char spool[4096];
+    uint64_t spool_bytes, max_spool;
+    int shutting_down;
+    /* ends reported before the submit thread filed the entry (the window is one engine call) */
+    struct early_end {
+        uint64_t eid;
+        pm_job_state st;
+    } *early;
+    unsigned n_early, cap_early;
+};
+
+static int64_t now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static unsigned hash_id(const char *id) {
+    unsigned h = 2166136261u;
+    for (; *id; id++) h = (h ^ (unsigned char)*id) * 16777619u;
+    return h % NBUCKET;
+}
+
+static entry *find_id(daemon_jobs *J, const char *id) {
+    for (entry *e = J->by_id[hash_id(id)]; e; e = e->next_id)
+        if (!strcmp(e->id, id)) return e;
+    return NULL;
+}
+
+static entry *find_eid(daemon_jobs *J, uint64_t eid) {
+    for (entry *e = J->by_eid[eid % NBUCKET]; e; e = e->next_eid)
+        if (e->eid == eid) return e;
+    return NULL;
+}
+
+static void unlink_entry(daemon_jobs *J, entry *x) {
+    for (entry **p = &J->by_id[hash_id(x->id)]; *p; p = &(*p)->next_id)
+        if (*p == x) {
+            *p = x->next_id;
+            break;
+        }
+    for (entry **p = &J->by_eid[x->eid % NBUCKET]; *p; p = &(*p)->next_eid)
+        if (*p == x) {
+            *p = x->next_eid;
+            break;
+        }
+}
+
+int daemon_job_id_valid(const char *s) {
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))) return 0;
+    return n == PM_JOB_ID_LEN;
+}
+
+static int new_id(char out[PM_JOB_ID_LEN + 1]) {
+    uint8_t r[PM_JOB_ID_LEN / 2];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t k = getrandom(r + got, sizeof r - got, 0);
+        if (k < 0 && errno != EINTR) return -1;
+        if (k > 0) got += (size_t)k;
+    }
+    for (size_t i = 0; i < sizeof r; i++) snprintf(out + 2 * i, 3, "%02x", r[i]);
+    return 0;
+}
+
+static int mkdir_p(const char *path, mode_t mode) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    if (mkdir(tmp, mode) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+pm_status daemon_jobs_open(pm_daemon *d, pm_error *err) {
+    daemon_jobs *J = calloc(1, sizeof *J);
+    if (!J) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    pthread_mutex_init(&J->mu, NULL);
+    pthread_cond_init(&J->cv, NULL);
+    d->jobs = J;
+    if (!d->state_dir[0]) return PM_OK;
+    if (mkdir_p(d->state_dir, 0700) != 0)
+        return pm_error_set(err, PM_ERR_IO, d->state_dir, PM_NO_OFFSET, "cannot create the state directory: %s",
+                            strerror(errno));
+    snprintf(J->spool, sizeof J->spool, "%s/spool", d->state_dir);
+    if (mkdir(J->spool, 0700) != 0 && errno != EEXIST)
+        return pm_error_set(err, PM_ERR_IO, J->spool, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
+    J->max_spool = d->cfg.jobs_max_queued_inline ? d->cfg.jobs_max_queued_inline : 4ull << 30;
+    return daemon_journal_open(&J->journal, d->state_dir, err);
+}
+
+int daemon_jobs_durable(pm_daemon *d) { return d->jobs && d->jobs->journal; }
+
+const char *daemon_jobs_spool_dir(pm_daemon *d) { return d->jobs && d->jobs->journal ? d->jobs->spool : NULL; }
+
+void daemon_jobs_close(pm_daemon *d) {
+    daemon_jobs *J = d->jobs;
+    if (!J) return;
+    for (unsigned b = 0; b < NBUCKET; b++)
+        for (entry *e = J->by_id[b], *n; e; e = n) {
+            n = e->next_id;
+            free(e);
+        }
+    daemon_journal_close(J->journal);
+    free(J->early);
+    pthread_cond_destroy(&J->cv);
+    pthread_mutex_destroy(&J->mu);
+    free(J);
+    d->jobs = NULL;
+}
+
+static void spool_name(const daemon_jobs *J, const char *id, unsigned i, char *out, size_t n) {
+    snprintf(out, n, "%s/%s.%u", J->spool, id, i);
+}
+
+static void spool_remove(daemon_jobs *J, const char *id, unsigned n) {
+    char p[4200];
+    for (unsigned i = 0; i < n; i++) {
+        spool_name(J, id, i, p, sizeof p);
+        unlink(p);
+    }
+}
+
+static pm_status spool_write(const char *path, const uint8_t *b, size_t len, pm_error *err) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
+    size_t off = 0;
+    while (off < len) {
+        ssize_t k = write(fd, b + off, len - off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(path);
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot write: %s", strerror(e));
+        }
+        off += (size_t)k;
+    }
+    if (fsync(fd) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(path);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot sync: %s", strerror(e));
+    }
+    close(fd);
+    return PM_OK;
+}
+
+/* the spec as the journal keeps it */
+static char *spec_json(const pm_job_spec *s) {
+    json_t *in = json_array();
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        json_t *o = json_pack("{s:s}", "path", s->inputs[i].path ? s->inputs[i].path : "");
+        if (s->inputs[i].name) json_object_set_new(o, "name", json_string(s->inputs[i].name));
+        json_array_append_new(in, o);
+    }
+    json_t *j = json_pack("{s:s,s:s,s:o}", "kind", s->kind ? s->kind : "", "priority", pm_priority_name(s->priority),
+                          "inputs", in);
+    if (s->key_path) json_object_set_new(j, "key", json_string(s->key_path));
+    if (s->params_dir) json_object_set_new(j, "params_dir", json_string(s->params_dir));
+    if (s->label) json_object_set_new(j, "label", json_string(s->label));
+    char *t = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return t;
+}
+
+static void record_end(pm_daemon *d, entry *x, pm_job_state st);
+
+void daemon_jobs_name_inputs(pm_error *e) {
+    /* ".../spool/<32 hex>.<i>" -> "inputs[i]": a client sent bytes, not that file */
+    const char *slash = strrchr(e->file, '/');
+    if (!slash || slash - e->file < 6 || strncmp(slash - 6, "/spool", 6)) return;
+    const char *dot = strchr(slash + 1, '.');
+    if (!dot || dot - slash - 1 != PM_JOB_ID_LEN || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1)) return;
+    char n[16];
+    snprintf(n, sizeof n, "%.8s", dot + 1);
+    snprintf(e->file, sizeof e->file, "inputs[%s]", n);
+}
+
+/* file the entry for (id, eid) and run an end that arrived first */
+static void file_entry(pm_daemon *d, entry *x) {
+    daemon_jobs *J = d->jobs;
+    pthread_mutex_lock(&J->mu);
+    unsigned h = hash_id(x->id);
+    x->next_id = J->by_id[h];
+    J->by_id[h] = x;
+    x->next_eid = J->by_eid[x->eid % NBUCKET];
+    J->by_eid[x->eid % NBUCKET] = x;
+    int ended = -1;
+    for (unsigned i = 0; i < J->n_early; i++)
+        if (J->early[i].eid == x->eid) {
+            ended = (int)J->early[i].st;
+            J->early[i] = J->early[--J->n_early];
+            break;
+        }
+    pthread_mutex_unlock(&J->mu);
+    if (ended >= 0) record_end(d, x, (pm_job_state)ended);
+}
+
+/* submit spec (inputs by path or bytes) to the engine as job id; spool: write inline inputs first */
+static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec0, int journal_it, pm_error *err) {
+    daemon_jobs *J = d->jobs;
+    pm_job_spec spec = *spec0;
+    pm_input *ins = NULL;
+    char (*paths)[4200] = NULL;
+    unsigned n_spool = 0;
+    uint64_t bytes = 0;
+    pm_status st = PM_OK;
+    if (J->journal && spec.n_inputs) {
+        ins = calloc(spec.n_inputs, sizeof *ins);
+        paths = calloc(spec.n_inputs, sizeof *paths);
+        if (!ins || !paths) {
+            st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < spec.n_inputs; i++) {
+            ins[i] = spec.inputs[i];
+            if (ins[i].kind == PM_INPUT_BYTES) bytes += ins[i].len;
+        }
+        if (bytes) {
+            pthread_mutex_lock(&J->mu);
+            int full = J->spool_bytes + bytes > J->max_spool;
+            uint64_t held = J->spool_bytes;
+            if (!full) J->spool_bytes += bytes;
+            pthread_mutex_unlock(&J->mu);
+            if (full) {
+                st = pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET,
+                                  "inline inputs of unfinished jobs hold %" PRIu64 " bytes; this job's %" PRIu64
+                                  " would pass jobs.max_queued_inline_bytes = %" PRIu64
+                                  " (retry later, or give inputs by path)",
+                                  held, bytes, J->max_spool);
+                bytes = 0;
+                goto out;
+            }
+        }
+        for (size_t i = 0; i < spec.n_inputs; i++) {
+            if (ins[i].kind != PM_INPUT_BYTES) continue;
+            spool_name(J, id, (unsigned)i, paths[i], sizeof paths[i]); /* <id>.<input index> */
+            n_spool = (unsigned)i + 1;
+            if ((st = spool_write(paths[i], ins[i].bytes, ins[i].len, err))) goto out;
+            ins[i].kind = PM_INPUT_PATH;
+            ins[i].path = paths[i];
+            ins[i].bytes = NULL;
+            ins[i].len = 0;
+        }
+        spec.inputs = ins;
+        if (journal_it) {
+            char *sj = spec_json(&spec);
+            if (!sj) {
+                st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+                goto out;
+            }
+            st = daemon_journal_add(J->journal, id, sj, now_ms(), err);
+            free(sj);
+            if (st) goto out;
+        }
+    } else if (J->journal && journal_it) {
+        char *sj = spec_json(&spec);
+        st = sj ? daemon_journal_add(J->journal, id, sj, now_ms(), err)
+                : pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+        free(sj);
+        if (st) goto out;
+    }
+    entry *x = calloc(1, sizeof *x);
+    if (!x) {
+        st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+        if (J->journal && journal_it) daemon_journal_remove(J->journal, id);
+        goto out;
+    }
+    snprintf(x->id, sizeof x->id, "%s", id);
+    if (spec.label) snprintf(x->label, sizeof x->label, "%s", spec.label);
+    x->spool_bytes = bytes;
+    x->n_spool = n_spool;
+    st = pm_engine_submit(d->engine, &spec, &x->eid, err);
+    if (st && err) daemon_jobs_name_inputs(err);
+    if (st) {
+        free(x);
+        if (J->journal && journal_it) daemon_journal_remove(J->journal, id);
+        goto out;
+    }
+    bytes = 0; /* the entry holds them now */
+    n_spool = 0;
+    file_entry(d, x);
+out:
+    if (n_spool) spool_remove(J, id, n_spool);
+    if (bytes) {
+        pthread_mutex_lock(&J->mu);
+        J->spool_bytes -= bytes;
+        pthread_mutex_unlock(&J->mu);
+    }
+    free(ins);
+    free(paths);
+    return st;
+}
+
+const char *daemon_jobs_name_of(pm_daemon *d, uint64_t eid, char *out, size_t n) {
+    out[0] = 0;
+    pthread_mutex_lock(&d->jobs->mu);
+    entry *x = find_eid(d->jobs, eid);
+    if (x) snprintf(out, n, "%s", x->id);
+    pthread_mutex_unlock(&d->jobs->mu);
+    if (!out[0]) snprintf(out, n, "%" PRIu64, eid); /* not the daemon's (e.g. submitted to the engine directly) */
+    return out;
+}
+
+pm_status daemon_jobs_submit(pm_daemon *d, const pm_job_spec *spec, char id[PM_JOB_ID_LEN + 1], pm_error *err) {
+    for (int tries = 0;; tries++) {
+        if (new_id(id) != 0) return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "getrandom failed: %s", strerror(errno));
+        pm_status st = submit_as(d, id, spec, 1, err);
+        if (st != PM_ERR_MISMATCH || tries > 3) return st; /* an id collision: draw again */
+    }
+}
+
+int daemon_jobs_lookup(pm_daemon *d, const char *id, uint64_t *eid) {
+    daemon_jobs *J = d->jobs;
+    pthread_mutex_lock(&J->mu);
+    entry *x = find_id(J, id);
+    if (x) *eid = x->eid;
+    pthread_mutex_unlock(&J->mu);
+    return x ? 0 : -1;
+}
+
+void daemon_jobs_wait_recorded(pm_daemon *d, const char *id) {
+    daemon_jobs *J = d->jobs;
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 30;
+    pthread_mutex_lock(&J->mu);
+    entry *x;
+    while ((x = find_id(J, id)) && !x->final)
+        if (pthread_cond_timedwait(&J->cv, &J->mu, &dl) != 0) break;
+    pthread_mutex_unlock(&J->mu);
+}
+
+char *daemon_jobs_stored(pm_daemon *d, const char *id) {
+    return d->jobs->journal ? daemon_journal_result(d->jobs->journal, id) : NULL;
+}
+
+void daemon_jobs_mark_cancel(pm_daemon *d, const char *id) {
+    if (d->jobs->journal) daemon_journal_mark_cancel(d->jobs->journal, id);
+}
+
+void daemon_jobs_shutting_down(pm_daemon *d) {
+    pthread_mutex_lock(&d->jobs->mu);
+    d->jobs->shutting_down = 1;
+    pthread_mutex_unlock(&d->jobs->mu);
+}
+
+/* the job's end into the journal (and the log), then waiters released */
+static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
+    daemon_jobs *J = d->jobs;
+    pm_job_info info;
+    int have = pm_engine_wait(d->engine, x->eid, 0, &info) == PM_OK;
+    pthread_mutex_lock(&J->mu);
+    int requeue = J->shutting_down && st == PM_JOB_CANCELLED;
+    pthread_mutex_unlock(&J->mu);
+    /* a cancel caused by shutdown is not the job's end: it stays accepted and runs after a restart
+     * (unless a client asked to cancel it: the row's cancel flag ends it at the restart) */
+    if (J->journal && have && !requeue) {
+        json_t *j = daemon_job_to_json(&info, x->id);
+        char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
+        json_decref(j);
+        pm_error err;
+        pm_error_clear(&err);
+        if (!text || daemon_journal_finish(J->journal, x->id, pm_job_state_name(st), text, now_ms(), &err) != PM_OK) {
+            char eb[1200];
+            daemon_log_job(d, LOG_ERROR, x->id, x->label, "cannot record its end: %s",
+                           text ? pm_error_format(&err, eb, sizeof eb) : "out of memory");
+        }
+        free(text);
+        daemon_journal_purge(J->journal, now_ms() - (int64_t)d->cfg.jobs_retain_s * 1000);
+    }
+    if (have) {
+        char eb[1200] = "";
+        daemon_jobs_name_inputs(&info.error);
+        if (info.error.code != PM_OK) pm_error_format(&info.error, eb, sizeof eb);
+        daemon_log_job(d, st == PM_JOB_FAILED ? LOG_WARN : LOG_INFO, x->id, x->label,
+                       "%s%s: %u partitions, total %.1f ms (queue %.1f, key load %.1f, synthesis %.1f, %s %.1f, "
+                       "device lock wait %.1f, finalize %.1f, verify %.1f)%s%s",
+                       pm_job_state_name(st), requeue ? " by shutdown (journaled: runs again at restart)" : "",
+                       info.n_partitions, info.t.total_ms, info.t.queue_ms, info.t.srs_load_ms, info.t.synth_ms,
+                       daemon_start_stage_name(d), info.t.gpu_ms - info.t.gpu_lock_wait_ms, info.t.gpu_lock_wait_ms,
+                       info.t.finalize_ms, info.t.verify_ms, eb[0] ? ": " : "", eb);
+        pm_job_info_free(&info);
+    }
+    if (J->journal && !requeue) spool_remove(J, x->id, x->n_spool);
+    pthread_mutex_lock(&J->mu);
+    J->spool_bytes -= x->spool_bytes;
+    x->spool_bytes = 0;
+    x->final = 1;
+    x->finished_ms = now_ms();
+    /* forget entries the engine no longer retains (the journal keeps their answers) */
+    int64_t old = x->finished_ms - (int64_t)d->cfg.jobs_retain_s * 1000 - 1000;
+    for (unsigned b = 0; b < NBUCKET; b++)
+        for (entry *e = J->by_id[b], *n; e; e = n) {
+            n = e->next_id;
+            if (e->final && e->finished_ms < old) {
+                unlink_entry(J, e);
+                free(e);
+            }
+        }
+    pthread_cond_broadcast(&J->cv);
+    pthread_mutex_unlock(&J->mu);
+}
+
+void daemon_jobs_on_end(pm_daemon *d, uint64_t eid, pm_job_state st) {
+    daemon_jobs *J = d->jobs;
+    pthread_mutex_lock(&J->mu);
+    entry *x = find_eid(J, eid);
+    if (!x) {
+        if (J->n_early == J->cap_early) {
+            unsigned nc = J->cap_early ? 2 * J->cap_early : 16;
+            struct early_end *ne = realloc(J->early, nc * sizeof *ne);
+            if (ne) J->early = ne, J->cap_early = nc;
+        }
+        if (J->n_early < J->cap_early) J->early[J->n_early++] = (struct early_end){eid, st};
+        else daemon_log(d, LOG_ERROR, "out of memory keeping the end of engine job %llu", (unsigned long long)eid);
+    }
+    pthread_mutex_unlock(&J->mu);
+    if (x) record_end(d, x, st);
+}
+
+const char *daemon_jobs_label(pm_daemon *d, const char *id, char *out, size_t n) {
+    out[0] = 0;
+    pthread_mutex_lock(&d->jobs->mu);
+    entry *x = find_id(d->jobs, id);
+    if (x) snprintf(out, n, "%s", x->label);
+    pthread_mutex_unlock(&d->jobs->mu);
+    return out;
+}
+
+/* ---- restart: re-queue what was accepted and did not end */
+
+typedef struct {
+    pm_daemon *d;
+    unsigned requeued, failed, cancelled;
+} recover_ctx;
+
+static void end_row(pm_daemon *d, const char *id, const char *state, const char *code, const char *msg) {
+    json_t *j = json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", id, "state", state, "error", "code", code, "message", msg);
+    char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (t) daemon_journal_finish(d->jobs->journal, id, state, t, now_ms(), NULL);
+    free(t);
+}
+
+static void recover_row(void *arg, const char *id, const char *spec_text, int cancel) {
+    recover_ctx *rc = arg;
+    pm_daemon *d = rc->d;
+    if (cancel) {
+        end_row(d, id, "cancelled", "cancelled", "cancelled (before a restart)");
+        spool_remove(d->jobs, id, PM_MAX_SPOOLED_INPUTS);
+        rc->cancelled++;
+        return;
+    }
+    json_error_t je;
+    json_t *j = json_loads(spec_text, 0, &je);
+    json_t *ins = json_object_get(j, "inputs");
+    size_t n = json_array_size(ins);
+    pm_input *in = n ? calloc(n, sizeof *in) : NULL;
+    pm_job_spec spec = {0};
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = PM_OK;
+    if (!j || !json_is_array(ins) || (n && !in)) {
+        st = pm_error_set(&err, PM_ERR_FORMAT, NULL, PM_NO_OFFSET, "journal row unreadable");
+    } else {
+        const char *kind = json_string_value(json_object_get(j, "kind"));
+        spec.kind = kind && kind[0] ? kind : NULL;
+        spec.key_path = json_string_value(json_object_get(j, "key"));
+        spec.params_dir = json_string_value(json_object_get(j, "params_dir"));
+        spec.label = json_string_value(json_object_get(j, "label"));
+        const char *pr = json_string_value(json_object_get(j, "priority"));
+        if (!pr || pm_priority_parse(&spec.priority, pr)) spec.priority = PM_PRIO_NORMAL;
+        for (size_t i = 0; i < n; i++) {
+            json_t *o = json_array_get(ins, i);
+            in[i].kind = PM_INPUT_PATH;
+            in[i].path = json_string_value(json_object_get(o, "path"));
+            in[i].name = json_string_value(json_object_get(o, "name"));
+        }
+        spec.inputs = in;
+        spec.n_inputs = n;
+        st = submit_as(d, id, &spec, 0, &err);
+        /* the spooled files are the job's again */
+        if (st == PM_OK) {
+            unsigned ns = 0;
+            uint64_t b = 0;
+            char p[4200];
+            for (size_t i = 0; i < n; i++) {
+                struct stat sb;
+                spool_name(d->jobs, id, (unsigned)i, p, sizeof p);
+                if (stat(p, &sb) != 0) continue;
+                b += (uint64_t)sb.st_size;
+                ns = (unsigned)i + 1;
+            }
+            pthread_mutex_lock(&d->jobs->mu);
+            entry *x = find_id(d->jobs, id);
+            if (x && !x->final) {
+                x->n_spool = ns;
+                x->spool_bytes = b;
+                d->jobs->spool_bytes += b;
+            }
+            pthread_mutex_unlock(&d->jobs->mu);
+        }
+    }
+    if (st == PM_OK) {
+        rc->requeued++;
+    } else {
+        char eb[1200];
+        pm_error_format(&err, eb, sizeof eb);
+        end_row(d, id, "failed", pm_status_name(st), eb);
+        spool_remove(d->jobs, id, (unsigned)n);
+        daemon_log_job(d, LOG_WARN, id, spec.label, "accepted before a restart, cannot run again: %s", eb);
+        rc->failed++;
+    }
+    free(in);
+    json_decref(j);
+}
+
+void daemon_jobs_recover(pm_daemon *d) {
+    daemon_jobs *J = d->jobs;
+    if (!J->journal) return;
+    int purged = daemon_journal_purge(J->journal, now_ms() - (int64_t)d->cfg.jobs_retain_s * 1000);
+    recover_ctx rc = {.d = d};
+    daemon_journal_each_unfinished(J->journal, recover_row, &rc);
+    daemon_log(d, LOG_INFO, "journal %s/jobs.sqlite: %u jobs re-queued, %u could not run again, %u cancelled, %d expired results dropped",
+               d->state_dir, rc.requeued, rc.failed, rc.cancelled, purged);
+}

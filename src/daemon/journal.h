@@ -1,0 +1,45 @@
+/*
+ * journal.h — the daemon's job journal: one SQLite database (WAL mode, synchronous = FULL) in the
+ * state directory, a row per accepted job from its acceptance until its retention ends.
+ *
+ * Row: id (32 hex digits, random 128 bits: never reused), seq (acceptance order), spec (the job as
+ * JSON: kind, key, params_dir, priority, label, inputs [{name, path}], inline inputs already
+ * spooled to files), state ("accepted" until it ends, then "done" / "failed" / "cancelled"),
+ * cancel (a DELETE arrived), submitted_ms / finished_ms (Unix ms), result (the job's JSON answer).
+ * A row is committed (fsync'ed) before the submit is answered, and the end before any client sees
+ * it, so a kill -9 at any moment loses no acknowledged job and finishes none twice.
+ * Thread-safe (one connection behind a mutex). Source: https://sqlite.org/wal.html.
+ */
+#ifndef PROOFMILL_DAEMON_JOURNAL_H
+#define PROOFMILL_DAEMON_JOURNAL_H
+
+#include <stdint.h>
+
+#include "util/error.h"
+
+typedef struct daemon_journal daemon_journal;
+
+/* Open (create) DIR/jobs.sqlite; DIR must exist. Errors: PM_ERR_IO naming the file and SQLite's
+ * message (also "another daemon uses this state directory" when DIR/lock is held). */
+pm_status daemon_journal_open(daemon_journal **j, const char *dir, pm_error *err);
+void daemon_journal_close(daemon_journal *j);
+/* Insert an accepted job (committed on return). PM_ERR_MISMATCH: the id exists already. */
+pm_status daemon_journal_add(daemon_journal *j, const char *id, const char *spec_json, int64_t now_ms, pm_error *err);
+/* Forget a row (a submit the engine refused after all). */
+void daemon_journal_remove(daemon_journal *j, const char *id);
+/* Record that the job was asked to cancel (a restart then ends it as cancelled). */
+void daemon_journal_mark_cancel(daemon_journal *j, const char *id);
+/* Record the job's end: state name and its JSON answer (committed on return). */
+pm_status daemon_journal_finish(daemon_journal *j, const char *id, const char *state, const char *result_json,
+                                int64_t now_ms, pm_error *err);
+/* The stored JSON answer of a finished job (malloc'd), or NULL (unknown, unfinished, or expired). */
+char *daemon_journal_result(daemon_journal *j, const char *id);
+/* 1 when the row exists and is unfinished. */
+int daemon_journal_pending(daemon_journal *j, const char *id);
+/* Call fn for every unfinished row in acceptance order (restart). */
+void daemon_journal_each_unfinished(daemon_journal *j, void (*fn)(void *arg, const char *id, const char *spec, int cancel),
+                                    void *arg);
+/* Delete finished rows that ended before before_ms. Returns the number deleted. */
+int daemon_journal_purge(daemon_journal *j, int64_t before_ms);
+
+#endif

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""A hostile local client against the daemon (#17 items 5-8, 13; label hostile: also under ASan).
+
+paths (6): with the defaults only paths.key_dir / paths.input_dir are allowed; a path outside, a
+  missing one outside, '..' or a symbolic link below them is 403 forbidden-path before anything is
+  opened (no magic bytes, no existence); a witness swapped for a link after its job was accepted
+  makes the job fail with forbidden-path, not read the other file.
+browsers (7): a text/plain POST is 415, a foreign Origin (or Sec-Fetch-Site: cross-site) 403, a
+  foreign Host 421; an Origin listed in http.allowed_origins is served.
+access (5): TCP without the token, or with a wrong one, is 401; the token file is 0600; the unix
+  socket gets listen.unix_mode whatever the umask and needs no token; a token file others can read
+  stops the start; a live daemon's socket is not taken over, a regular file is not replaced.
+slow clients (8): http.max_connections idle connections that never finish their headers are
+  closed after http.idle_timeout_s, so another client is served; http.per_ip_connections refuses
+  the connections of one address past it.
+SIGTERM during POST /v1/prove (13): the client is answered 503 shutting-down with the job (not
+  202 "running"), the log says so, and after the restart the journaled job runs and is done."""
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import threading
+import time
+
+import pmd
+
+F = pmd.Failures()
+key0, w0, vk = pmd.fixture("powchain")
+slow = 3.0 if pmd.SANITIZE else 1.0
+
+
+def err_is(st, b, code, status):
+    return F.check(st == status and isinstance(b, dict) and b.get("error", {}).get("code") == code,
+                   "expected %d %s, got %s %r" % (status, code, st, b))
+
+
+# ---------------------------------------------------------------- paths (6)
+top = os.path.realpath(__import__("tempfile").mkdtemp(prefix="pmd-host-"))
+kd, idir, out = os.path.join(top, "keys"), os.path.join(top, "inputs"), os.path.join(top, "outside")
+for p in (kd, idir, out):
+    os.mkdir(p)
+key, w = os.path.join(kd, "powchain.zkey"), os.path.join(idir, "w.wtns")
+shutil.copy(key0, key)
+shutil.copy(w0, w)
+shutil.copy(w0, os.path.join(out, "w.wtns"))
+d = pmd.Daemon({"paths.allow_prefix": "", "paths.key_dir": kd, "paths.input_dir": idir, "prover.msm_threads": 1,
+                "synthesis.workers": 1})
+try:
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
+    F.check(st == 200 and j["state"] == "done", "a job inside the allowed directories: %s %r" % (st, j))
+    for bad in ("/etc/shadow", "/etc/passwd", "/nonexistent/x.zkey", os.path.join(out, "w.wtns"),
+                kd + "/../outside/w.wtns", kd + "2/x.zkey"):
+        st, b = d.request("POST", "/v1/jobs", {"key": bad, "inputs": [{"wtns": w}]})
+        err_is(st, b, "forbidden-path", 403)
+        F.check("magic" not in json.dumps(b) and "No such file" not in json.dumps(b), "no byte or existence leaks: %r" % b)
+        st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": bad}]})
+        err_is(st, b, "forbidden-path", 403)
+        st, b = d.request("POST", "/v1/keys/preload", {"key": bad})
+        err_is(st, b, "forbidden-path", 403)
+    os.symlink("/etc/passwd", os.path.join(idir, "link.wtns"))
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": os.path.join(idir, "link.wtns")}]})
+    err_is(st, b, "forbidden-path", 403)
+    os.symlink(out, os.path.join(idir, "sub"))
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": os.path.join(idir, "sub", "w.wtns")}]})
+    err_is(st, b, "forbidden-path", 403)
+    # the swap: jobs ahead keep the target queued; then its witness becomes a link to a valid
+    # witness outside (which would prove fine if the link were followed)
+    victim = os.path.join(idir, "victim.wtns")
+    shutil.copy(w0, victim)
+    ahead = [d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": w}] * 3})[1]["id"] for _ in range(3)]
+    st, j = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": victim}]})
+    F.check(st == 202, "victim accepted: %s %r" % (st, j))
+    os.unlink(victim)
+    os.symlink(os.path.join(out, "w.wtns"), victim)
+    st, j = d.wait(j["id"])
+    F.check(st == 200 and j["state"] == "failed" and j["error"]["code"] == "forbidden-path",
+            "a witness swapped for a link after submit is not followed: %r" % (j,))
+    for a in ahead:
+        d.wait(a)
+finally:
+    d.stop()
+
+# ---------------------------------------------------------------- browsers (7) and access (5)
+old = os.umask(0)  # the socket's mode must not follow the umask
+try:
+    d = pmd.Daemon({"http.allowed_origins": "http://dash.local:8080"}, unix=True)
+finally:
+    os.umask(old)
+try:
+    mode = stat.S_IMODE(os.stat(d.unix_path).st_mode)
+    F.check(mode == 0o660, "unix socket mode %o (listen.unix_mode 0660 under umask 000)" % mode)
+    F.check(stat.S_IMODE(os.stat(d.token_path).st_mode) == 0o600, "token file is 0600")
+    body = {"key": key0, "inputs": [{"wtns": w0}]}
+    st, b = d.request("POST", "/v1/prove", body, headers={"Content-Type": "text/plain"})
+    err_is(st, b, "unsupported-media-type", 415)
+    st, b = d.request("POST", "/v1/prove", body, headers={"Content-Type": None})
+    err_is(st, b, "unsupported-media-type", 415)
+    st, b = d.request("POST", "/v1/prove", body, headers={"Origin": "http://evil.example"})
+    err_is(st, b, "foreign-origin", 403)
+    st, b = d.request("GET", "/v1/status", headers={"Origin": "null"})
+    err_is(st, b, "foreign-origin", 403)
+    st, b = d.request("GET", "/v1/status", headers={"Sec-Fetch-Site": "cross-site"})
+    err_is(st, b, "foreign-origin", 403)
+    st, b = d.request("POST", "/v1/jobs", body, headers={"Origin": "http://evil.example"}, via_unix=True)
+    err_is(st, b, "foreign-origin", 403)
+    st, b = d.request("GET", "/v1/status", headers={"Host": "attacker.example:%d" % d.port})
+    err_is(st, b, "wrong-host", 421)
+    st, b = d.request("GET", "/v1/status", headers={"Origin": "http://dash.local:8080"})
+    F.check(st == 200, "an allowed Origin is served: %s" % st)
+    st, b = d.request("GET", "/v1/status", headers={"Host": "localhost:%d" % d.port})
+    F.check(st == 200, "Host localhost is served: %s" % st)
+    d.send_token = False
+    st, b = d.request("GET", "/v1/status")
+    err_is(st, b, "unauthorized", 401)
+    st, b = d.request("POST", "/v1/jobs", body, headers={"Authorization": "Bearer " + "0" * 64})
+    err_is(st, b, "bad-token", 401)
+    st, b = d.request("GET", "/v1/status", via_unix=True)
+    F.check(st == 200, "the unix socket needs no token: %s" % st)
+    d.send_token = True
+    st, j = d.request("POST", "/v1/prove", body)
+    F.check(st == 200 and j["state"] == "done", "with the token: %s" % st)
+    # a second daemon on the live socket is refused; the socket keeps working
+    r = subprocess.run([pmd.BIN, "daemon", "--set", "listen.tcp=", "--unix", d.unix_path, "--set",
+                        "state.dir=" + os.path.join(d.tmp, "s2")], capture_output=True, text=True, timeout=60)
+    F.check(r.returncode == 2 and "another daemon is listening" in r.stderr, "live socket kept: %s" % r.stderr)
+    st, b = d.request("GET", "/v1/status", via_unix=True)
+    F.check(st == 200, "first daemon still serves its socket")
+finally:
+    d.stop()
+regular = os.path.join(top, "not-a-socket")
+open(regular, "w").write("keep me")
+r = subprocess.run([pmd.BIN, "daemon", "--set", "listen.tcp=", "--unix", regular, "--set",
+                    "state.dir=" + os.path.join(top, "s3")], capture_output=True, text=True, timeout=60)
+F.check(r.returncode == 2 and "not a socket" in r.stderr and open(regular).read() == "keep me",
+        "a regular file at listen.unix is not replaced: %s" % r.stderr)
+tf = os.path.join(top, "loose.token")
+open(tf, "w").write("x" * 64)
+os.chmod(tf, 0o644)
+r = subprocess.run([pmd.BIN, "daemon", "--listen", "127.0.0.1:0", "--set", "http.token_file=" + tf, "--set",
+                    "state.dir=" + os.path.join(top, "s4")], capture_output=True, text=True, timeout=60)
+F.check(r.returncode == 2 and "chmod 600" in r.stderr, "a token others can read stops the start: %s" % r.stderr)
+
+# ---------------------------------------------------------------- slow clients (8)
+d = pmd.Daemon({"http.max_connections": 16, "http.idle_timeout_s": 2, "http.per_ip_connections": 16,
+                "prover.msm_threads": 1})
+try:
+    idle = []
+    for _ in range(16):
+        s = socket.create_connection(("127.0.0.1", d.port))
+        s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        idle.append(s)
+    time.sleep(0.3)
+    t0 = time.time()
+    served = None
+    while time.time() - t0 < 10 * slow:
+        try:
+            st, b = d.request("GET", "/v1/status")
+            if st == 200:
+                served = time.time() - t0
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    F.check(served is not None and served < 6 * slow,
+            "a client is served within the idle timeout while 16 idle connections exist (%s s)" % served)
+    for s in idle:
+        s.close()
+    # a long wait for an answer is not idleness: POST /v1/prove longer than the idle timeout
+    st, j = d.request("POST", "/v1/prove", {"key": key0, "inputs": [{"wtns": w0}] * 12})
+    F.check(st == 200 and j["state"] == "done", "a prove longer than http.idle_timeout_s is answered: %s" % st)
+finally:
+    d.stop()
+d = pmd.Daemon({"http.per_ip_connections": 4})
+try:
+    held = [socket.create_connection(("127.0.0.1", d.port)) for _ in range(4)]
+    time.sleep(0.3)
+    s = socket.create_connection(("127.0.0.1", d.port))
+    s.settimeout(5)
+    s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n\r\n" % d.token.encode())
+    try:
+        got = s.recv(100)
+    except OSError:
+        got = b""
+    F.check(not got.startswith(b"HTTP/1.1 200"), "a 5th connection from one address is refused: %r" % got[:40])
+    s.close()
+    for h in held:
+        h.close()
+    time.sleep(0.3)
+    st, b = d.request("GET", "/v1/status")
+    F.check(st == 200, "served again once the address holds fewer connections")
+finally:
+    d.stop()
+
+# ---------------------------------------------------------------- SIGTERM during /v1/prove (13)
+sd = os.path.join(top, "state13")
+d = pmd.Daemon({"prover.msm_threads": 1, "synthesis.workers": 1}, state_dir=sd)
+res = {}
+
+
+def prove():
+    res["r"] = d.request("POST", "/v1/prove", {"key": key0, "inputs": [{"wtns": w0}] * 12, "label": "long"})
+
+
+t = threading.Thread(target=prove)
+t.start()
+time.sleep(0.8 * slow)
+d.proc.send_signal(signal.SIGTERM)
+t.join(120)
+rc, log = d.stop()
+st, b = res.get("r", (None, None))
+F.check(st == 503 and b["error"]["code"] == "shutting-down" and b["job"]["state"] in ("cancelled", "done"),
+        "SIGTERM during POST /v1/prove: answered %s %r" % (st, b))
+F.check("shutdown while POST /v1/prove waited" in log and "[long]" in log, "logged:\n" + log[-1500:])
+if st == 503:
+    d = pmd.Daemon({"prover.msm_threads": 1}, state_dir=sd)
+    try:
+        st2, j = d.wait(b["job"]["id"])
+        F.check(st2 == 200 and j["state"] == "done" and len(j["proofs"]) == 12,
+                "the journaled job ran after the restart: %s %r" % (st2, j.get("state")))
+    finally:
+        d.stop()
+F.done("test_daemon_hostile")
