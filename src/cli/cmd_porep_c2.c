@@ -25,6 +25,7 @@
 
 #include "circuits/csr_file.h"
 #include "circuits/filecoin/porep_circuit.h"
+#include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "cli/prove_job.h"
 #include "filecoin/c1_json.h"
@@ -38,14 +39,25 @@
 #include "util/outfile.h"
 #include "util/clock.h"
 
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART };
+
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
-        else return pm_cli_usage("porep circuit-record: unexpected argument '%s'", argv[i]);
+    static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
+                                      {"out", O_OUT, "FILE", "the .csr file to write"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep circuit-record", "porep circuit-record --sector-size S --out FILE.csr",
+                                     "Records the C2 partition circuit once (CSR matrices + density bitmaps, "
+                                     "memory-mappable).", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_SIZE) size_text = a.arg;
+        else if (o == O_OUT) outp = a.arg;
     }
-    if (!size_text || !outp) return pm_cli_usage("usage: proofmill porep circuit-record --sector-size S --out FILE");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!size_text || !outp) return pm_cli_spec_usage(&spec, "--sector-size and --out are required");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
@@ -75,17 +87,26 @@ static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
     int have_seed = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
-        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+    static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
+                                      {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr"},
+                                      {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep params-setup", "porep params-setup --sector-size S --dir DIR [--seed N]",
+                                     "Our own Groth16 parameters for the C2 circuit (bellperson layout), named as "
+                                     "Filecoin names them.\nProgress on stderr when it is a terminal.", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_SIZE) size_text = a.arg;
+        else if (o == O_DIR) dir = a.arg;
+        else if (o == O_SEED) {
+            if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         }
-        else return pm_cli_usage("porep params-setup: unexpected argument '%s'", argv[i]);
     }
-    if (!size_text || !dir)
-        return pm_cli_usage("usage: proofmill porep params-setup --sector-size S --dir DIR [--seed N]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!size_text || !dir) return pm_cli_spec_usage(&spec, "--sector-size and --dir are required");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
@@ -170,26 +191,40 @@ static int c2_prove(int argc, char **argv) {
     unsigned threads = 0;
     uint64_t seed = 0;
     int have_seed = 0, engine = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--params") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--engine")) engine = 1;
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
-        else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+    static const pm_cli_opt opts[] = {
+        {"c1", O_C1, "FILE", "the C1 output (JSON, or the envelope of `porep seal --envelope`)"},
+        {"params", O_DIR, "DIR", "Filecoin parameter directory (<stem>.params, .vk, optional .csr)"},
+        {"out", O_OUT, "PROOF", "where the proof bytes go (192 per partition)"},
+        {"csr", O_CSR, "FILE", "the recorded circuit (default DIR/<stem>.csr, else recorded in memory)"},
+        {"threads", O_THREADS, "T", "threads (default 0: all cores)"},
+        {"seed", O_SEED, "N", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
+        {"engine", O_ENGINE, NULL, "prove through the embedded proving engine (partitions as work items)"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "porep prove", "porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
+        "C2: the C1 is checked with the vanilla verifier (as `porep verify-c1`), then each partition is\n"
+        "proved and verified with the .vk before anything is written. Progress on stderr when it is a terminal.",
+        opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_DIR) dir = a.arg;
+        else if (o == O_ENGINE) engine = 1;
+        else if (o == O_OUT) outp = a.arg;
+        else if (o == O_CSR) csr = a.arg;
+        else if (o == O_THREADS) {
             uint64_t t;
-            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 0, 1024)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&t, "--threads", a.arg, 0, 1024)) return PM_EXIT_USAGE;
             threads = (unsigned)t;
-        }
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+        } else if (o == O_SEED) {
+            if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         }
-        else return pm_cli_usage("porep prove: unexpected argument '%s'", argv[i]);
     }
-    if (!c1p || !dir || !outp)
-        return pm_cli_usage("usage: proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] "
-                            "[--threads T] [--seed N] [--engine]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p || !dir || !outp) return pm_cli_spec_usage(&spec, "--c1, --params and --out are required");
     if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
     pm_error err;
     pm_error_clear(&err);
@@ -222,13 +257,22 @@ static int c2_prove(int argc, char **argv) {
 
 static int c2_verify(int argc, char **argv) {
     const char *c1p = NULL, *vkp = NULL, *pp = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--vk") && i + 1 < argc) vkp = argv[++i];
-        else if (!strcmp(argv[i], "--proof") && i + 1 < argc) pp = argv[++i];
-        else return pm_cli_usage("porep verify-proof: unexpected argument '%s'", argv[i]);
+    static const pm_cli_opt opts[] = {{"c1", O_C1, "FILE", "the C1 output whose public inputs the proofs are for"},
+                                      {"vk", O_VK, "FILE", "the verifying key (.vk, bellperson layout)"},
+                                      {"proof", O_PROOF, "FILE", "the C2 proof bytes (192 per partition)"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep verify-proof", "porep verify-proof --c1 FILE --vk FILE --proof FILE",
+                                     "Prints valid (exit 0) or INVALID (exit 1).", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_VK) vkp = a.arg;
+        else if (o == O_PROOF) pp = a.arg;
     }
-    if (!c1p || !vkp || !pp) return pm_cli_usage("usage: proofmill porep verify-proof --c1 FILE --vk FILE --proof FILE");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p || !vkp || !pp) return pm_cli_spec_usage(&spec, "--c1, --vk and --proof are required");
     pm_error err;
     pm_error_clear(&err);
     fil_c1_t c1 = {0};
@@ -278,18 +322,29 @@ static int c2_synth(int argc, char **argv) {
     const char *c1p = NULL, *csr = NULL;
     int spmv = 0, stream = 0;
     uint32_t only = UINT32_MAX;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i], spmv = 1;
-        else if (!strcmp(argv[i], "--partition") && i + 1 < argc) {
+    static const pm_cli_opt opts[] = {
+        {"c1", O_C1, "FILE", "the C1 output"},
+        {"csr", O_CSR, "FILE", "the recorded circuit: SpMV a, b, c and the a*b=c check per partition"},
+        {"check", O_CHECK, NULL, "the vanilla verifier on the C1 first, then every constraint evaluated while\n"
+                                 "                           synthesizing (no matrices)"},
+        {"partition", O_PART, "K", "only partition K"},
+        {0}};
+    static const pm_cli_spec spec = {"porep synth", "porep synth --c1 FILE [--csr FILE] [--check] [--partition K]",
+                                     "C2 synthesis only: the witness of each partition, timed.", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_CSR) csr = a.arg, spmv = 1;
+        else if (o == O_PART) {
             uint64_t k;
-            if (pm_cli_opt_u64(&k, "--partition", argv[++i], 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&k, "--partition", a.arg, 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
             only = (uint32_t)k;
-        }
-        else if (!strcmp(argv[i], "--check")) stream = 1;
-        else return pm_cli_usage("porep synth: unexpected argument '%s'", argv[i]);
+        } else if (o == O_CHECK) stream = 1;
     }
-    if (!c1p) return pm_cli_usage("usage: proofmill porep synth --c1 FILE [--csr FILE] [--check] [--partition K]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p) return pm_cli_spec_usage(&spec, "--c1 is required");
     pm_error err;
     pm_error_clear(&err);
     fil_c1_t c1 = {0};
