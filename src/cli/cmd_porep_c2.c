@@ -31,6 +31,7 @@
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
 #include "filecoin/sizes.h"
+#include "filecoin/vanilla_verify.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "kinds/filecoin/porep_c2/porep_c2.h"
@@ -359,6 +360,20 @@ static int c2_synth(int argc, char **argv) {
         goto out;
     }
     printf("read C1 (+ map circuit) %.2f s\n", pm_now_s() - t0);
+    if (stream) { /* --check: the C1 as `porep verify-c1` checks it, then the constraints */
+        double tv = pm_now_s();
+        pm_status vst = fil_c1_verify(&c1, NULL, &err);
+        if (vst == PM_ERR_UNSATISFIED) {
+            fprintf(stderr, "proofmill: %s: INVALID: %s\n", c1p, err.msg);
+            rc = PM_EXIT_INVALID;
+            goto out;
+        }
+        if (vst) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+        printf("vanilla proofs verified (as porep verify-c1): %.2f s\n", pm_now_s() - tv);
+    }
     if (only != UINT32_MAX && only >= c1.partitions) {
         rc = pm_cli_usage("--partition %u: the C1 has partitions 0..%u", only, c1.partitions - 1);
         goto out;
