@@ -39,6 +39,7 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "groth16/key_check.h"
 #include "cli/cmd_setup.h"
 #include "filecoin/param_names.h"
 #include "groth16/params.h"
@@ -141,8 +142,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         return pm_cli_usage("params prove: --count applies to a single --wtns");
     if (nw > 1) count = nw;
     if (!pp || !rp || !nw || !op || count == 0)
-        return pm_cli_usage("usage: proofmill params prove --params key.params --r1cs c.r1cs "
-                            "--wtns w.wtns --out proof.bin [--count K] [--seed S]");
+        return pm_cli_spec_usage(&spec, "needs --params, --r1cs, --wtns and --out");
     /* the output must not be one of the inputs: it would be overwritten and the input lost */
     if (pm_same_file(op, pp) || pm_same_file(op, rp))
         return pm_cli_usage("params prove: --out %s is also an input file", op);
@@ -195,9 +195,18 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             goto out;
         }
         int valid = 0;
-        if (groth16_verify(&valid, &vk, w.values + 1, vk.n_public, &proofs[k], op, wp, &err) ||
-            !valid) {
-            fprintf(stderr, "proofmill: internal error: proof %u does not verify\n", k);
+        if (groth16_verify(&valid, &vk, w.values + 1, vk.n_public, &proofs[k], op, wp, &err)) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+        if (!valid) { /* the witness satisfied every row (the start phase checks them): the key is at fault */
+            groth16_key view = {0};
+            char detail[64];
+            snprintf(detail, sizeof detail, "proof %u", k);
+            if (groth16_key_from_params(&view, &p, &cs, &err) == PM_OK)
+                groth16_key_inconsistent(&view, &vk, pp, detail, &err);
+            groth16_key_free(&view);
+            pm_cli_fail(&err);
             goto out;
         }
         if (verbose)

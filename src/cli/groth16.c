@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
 #include "cli/opts.h"
+#include "groth16/key_check.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
 #include "groth16/start.h"
@@ -191,6 +192,7 @@ static int cmd_prove(int argc, char **argv) {
     groth16_prove_opts_t opts = {.threads = (unsigned)threads,
                                  .r1cs = r1cs_path ? &cs : NULL,
                                  .wtns_name = wtns_path,
+                                 .key_name = zkey_path,
                                  .r1cs_name = r1cs_path};
     groth16_pending_t pend;
     groth16_proof_t proof;
@@ -317,7 +319,8 @@ static int cmd_export_vk(int argc, char **argv) {
     int rc = PM_EXIT_USAGE;
     const char *outs[1] = {argv[2]}, *ins[1] = {argv[1]};
     if (check_outputs(outs, 1, ins, 1, &err) ||
-        zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err))
+        zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err) ||
+        groth16_vk_check_points(&vk, argv[1], &err))
         goto out;
     text = groth16_vk_to_json(&vk);
     if (!text) {

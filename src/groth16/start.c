@@ -2,6 +2,7 @@
  * start.c — the Groth16 start phase and the assembly, once, over a table of operations (start.h).
  */
 #include "groth16/start.h"
+#include "groth16/key_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,8 @@ pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, c
     p->key = k;
     const char *wname = opts && opts->wtns_name ? opts->wtns_name : "witness";
     snprintf(p->wtns_name, sizeof p->wtns_name, "%s", wname);
+    snprintf(p->key_name, sizeof p->key_name, "%s", opts && opts->key_name ? opts->key_name : "key");
+    p->witness_checked = k->conv == GROTH16_BELLPERSON; /* the start phase checks every row */
     p->threads = opts ? opts->threads : 0;
     p->skip_self_check = opts ? opts->skip_self_check : 0;
     g1_jac_set_infinity(&p->sum_a);
@@ -212,6 +215,7 @@ pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *
             pm_error_set(err, st, p->wtns_name, PM_NO_OFFSET, "%s (checked against %s)", msg, rname);
         }
         if (st) goto fail;
+        p->witness_checked = 1;
     }
     p->t.check = pm_now_s() - t0;
     if ((st = groth16_start_eval(p, w, n, x, err))) return st;
@@ -294,10 +298,16 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
         }
         if (!valid) {
             memset(proof, 0, sizeof *proof);
+            /* a satisfying witness gives a valid proof with a consistent key (completeness): with
+             * every constraint checked, or a fault found in the key, the key is at fault */
+            char why[300];
+            if (p->witness_checked || groth16_key_fault(why, sizeof why, k, &k->vk))
+                return groth16_key_inconsistent(k, &k->vk, p->key_name, verr.msg, err);
             return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
-                                "the witness does not satisfy the circuit: the proof made from it fails "
-                                "verification (%s); give the circuit's .r1cs to name the failing constraint",
-                                verr.msg);
+                                "the proof made from this witness does not verify with %s's own verification key "
+                                "(%s): the witness does not satisfy the circuit, or the key is inconsistent (its "
+                                "points are all in their subgroups); give the circuit's .r1cs to tell which",
+                                p->key_name, verr.msg);
         }
     }
     return PM_OK;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "groth16/key_check.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
@@ -239,7 +240,7 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
         else memcpy(pp->x, w + 1, pp->n_x * sizeof *pp->x);
     }
     pp->t_check = pm_now_s() - t1;
-    groth16_prove_opts_t opts = {.threads = x->threads, .wtns_name = pp->label,
+    groth16_prove_opts_t opts = {.threads = x->threads, .wtns_name = pp->label, .key_name = k->path,
                                  .skip_self_check = k->view.conv != GROTH16_SNARKJS};
     if (!st) st = groth16_pending_init_key(&pp->pd, &k->view, w, n_w, &opts, err);
     /* the eval here (the CPU's) unless the table evaluates on its device in pm_prove_start, which
@@ -313,9 +314,12 @@ pm_status pm_prove_verify(const pm_prove_proof *p, pm_error *err) {
                             vk->n_public, p->n_x);
     int valid = 0;
     pm_status st = groth16_verify(&valid, vk, p->x, p->n_x, &p->proof, "proof", "public", err);
-    if (!st && !valid)
-        st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "partition %u: the proof does not verify with %s",
-                          p->part, p->key->view.conv == GROTH16_SNARKJS ? "the zkey's key" : "the .vk");
+    if (!st && !valid) { /* the witness was checked (the kind's synthesis, every row): the key is at fault */
+        char detail[200];
+        snprintf(detail, sizeof detail, "partition %u, verified with %s", p->part,
+                 p->key->view.conv == GROTH16_SNARKJS ? "the zkey's own key" : p->key->own_vk ? "the .vk beside it" : "its own vk");
+        st = groth16_key_inconsistent(&p->key->view, vk, p->key->path, detail, err);
+    }
     return st;
 }
 

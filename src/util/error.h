@@ -29,7 +29,9 @@ typedef enum {
     PM_ERR_GPU,         /* a CUDA call failed (message names call, file, line) */
     PM_ERR_CANCELLED,
     PM_ERR_INTERNAL,
-    PM_ERR_BUSY         /* a service is at capacity (e.g. the engine's jobs.max): retry later */
+    PM_ERR_BUSY,        /* a service is at capacity (e.g. the engine's jobs.max): retry later */
+    PM_ERR_KEY          /* a proving key is inconsistent: its proof of a satisfying witness does not
+                           verify with its own verifying key (groth16/key_check.h) */
 } pm_status;
 
 #define PM_NO_OFFSET UINT64_MAX
