@@ -40,6 +40,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "groth16/key_check.h"
+#include "util/progress.h"
 #include "cli/cmd_setup.h"
 #include "filecoin/param_names.h"
 #include "groth16/params.h"
@@ -174,7 +175,9 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         goto out;
     }
     (void)t1;
+    pm_progress_start("params prove");
     for (unsigned k = 0; k < count; k++) {
+        pm_progress_item("proof", k, count);
         if (k == 0 || nw > 1) { /* one witness per partition, in order */
             wtns_free(&w);
             wp = wps[nw > 1 ? k : 0];
@@ -213,6 +216,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             fprintf(stderr, "proof %u: spmv %.3f s, h %.3f s, msm g1 %.3f s, msm g2 %.3f s\n", k,
                     tm.eval_ab, tm.h, tm.msm_a + tm.msm_b1 + tm.msm_c + tm.msm_h, tm.msm_b2);
     }
+    pm_progress_stop();
     if (groth16_proofs_write(op, proofs, count, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -220,6 +224,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
     if (verbose) fprintf(stderr, "load %.3f s, prove %.3f s\n", t1 - t0, pm_now_s() - t1);
     rc = PM_EXIT_OK;
 out:
+    pm_progress_stop();
     free(proofs);
     groth16_vk_free(&vk);
     params_free(&p);

@@ -42,6 +42,7 @@
 #include "util/file.h"
 #include "util/clock.h"
 #include "util/outfile.h"
+#include "util/progress.h"
 
 #define SEAL_USAGE                                                                                 \
     "seal --sector-size S (--data FILE | --zero) --out DIR [--proof ID | --api-version V] "            \
@@ -208,7 +209,9 @@ static int porep_seal(int argc, char **argv) {
     fil_seal_t s;
     pm_error err;
     double t0 = pm_now_s();
+    pm_progress_start("porep seal");
     pm_status st = fil_seal_run(&s, &p, &err);
+    pm_progress_stop();
     free(data);
     if (st) return pm_cli_fail(&err);
     double t_seal = pm_now_s() - t0;

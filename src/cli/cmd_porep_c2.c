@@ -39,6 +39,7 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART };
 
@@ -68,9 +69,13 @@ static int c2_circuit_record(int argc, char **argv) {
     r1cs_t cs = {0};
     uint32_t nin;
     double t0 = pm_now_s();
+    pm_progress_start("porep circuit-record");
+    pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     double t1 = pm_now_s();
+    pm_progress_stage("saving the .csr", 0);
     pm_status st = pm_csr_save(outp, &cs, nin, bytes, &err);
+    pm_progress_stop();
     double t2 = pm_now_s();
     if (st) {
         r1cs_free(&cs);
@@ -120,8 +125,11 @@ static int c2_params_setup(int argc, char **argv) {
     r1cs_t cs = {0};
     uint32_t nin;
     double t0 = pm_now_s();
+    pm_progress_start("porep params-setup");
+    pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
+    pm_progress_stage("saving the .csr", 0);
     double t1 = pm_now_s();
     int rc = PM_EXIT_USAGE;
     bp_params_t p = {0};
@@ -135,6 +143,7 @@ static int c2_params_setup(int argc, char **argv) {
     memset(&tox, 0, sizeof tox);
     double t2 = pm_now_s();
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
+    pm_progress_stage("writing the .params", 0);
     if (params_write(path, &p, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -144,6 +153,7 @@ static int c2_params_setup(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    pm_progress_stop();
     printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s%s\n", stem, cs.n_constraints,
            nin, cs.n_wires - nin, t1 - t0, t2 - t1, have_seed ? " (seeded: test parameters only)" : "");
     rc = PM_EXIT_OK;
@@ -235,7 +245,9 @@ static int c2_prove(int argc, char **argv) {
                     .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine};
     pm_cli_job_result r;
     double t0 = pm_now_s();
+    pm_progress_start("porep prove");
     if (pm_cli_prove_job(&r, &j, &err)) return pm_cli_fail(&err);
+    pm_progress_stop();
     if (engine)
         fprintf(stderr, "porep prove --engine: %u partition(s); queue %.0f ms, key load %.0f ms, synthesis %.0f ms, "
                         "start %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",

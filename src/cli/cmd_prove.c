@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/prove_job.h"
+#include "util/progress.h"
 #include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "groth16/start.h"
@@ -242,7 +243,9 @@ static int cmd_prove(int argc, char **argv) {
     pm_cli_job j = {.kind = kind, .key = key, .params_dir = dir, .csr = csr, .inputs = in, .n_inputs = n_in,
                     .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine, .gpu = gpu};
     pm_cli_job_result r;
+    pm_progress_start("prove");
     if (pm_cli_prove_job(&r, &j, &err)) return pm_cli_fail(&err);
+    pm_progress_stop();
     pm_status st;
     size_t bytes;
     if (r.bytes) {

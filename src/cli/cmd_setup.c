@@ -28,6 +28,7 @@
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
 #include "util/file.h"
+#include "util/progress.h"
 
 /* more threads than this is a typo, not a machine: libgomp dies creating them */
 #define PM_CLI_MAX_THREADS 1024
@@ -89,6 +90,7 @@ int pm_cli_setup_main(int argc, char **argv) {
     groth16_toxic_t tw;
     groth16_setup_timings_t tm = {0};
     pm_status st = PM_OK;
+    pm_progress_start("setup");
     for (int attempt = 0; attempt < 4; attempt++) {
         uint64_t s = seed + (uint64_t)attempt * 0x9e3779b97f4a7c15ull;
         if ((st = groth16_toxic_draw(&tw, have_seed ? &s : NULL, &err))) break;
@@ -96,6 +98,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             bp_params_t p;
             st = groth16_setup_bellperson(&p, &cs, &tw, &tm, &err);
             if (!st) {
+                pm_progress_stage("writing the parameters", 0);
                 st = params_write(out, &p, &err);
                 if (!st) {
                     size_t n = strlen(out);
@@ -106,7 +109,7 @@ int pm_cli_setup_main(int argc, char **argv) {
                         memcpy(vk, out, n - 7);
                         strcpy(vk + n - 7, ".vk");
                         st = params_vk_write(vk, &p.vk, &err);
-                        if (!st && verbose) fprintf(stderr, "wrote %s and %s\n", out, vk);
+                        if (!st && verbose) printf("wrote %s and %s\n", out, vk);
                         free(vk);
                     }
                 }
@@ -116,6 +119,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             zkey_t zk;
             st = groth16_setup_snarkjs(&zk, &cs, &tw, &tm, &err);
             if (!st) {
+                pm_progress_stage("writing the zkey", 0);
                 st = zkey_write(out, &zk, NULL, NULL, &err);
                 zkey_free(&zk);
             }
@@ -124,6 +128,7 @@ int pm_cli_setup_main(int argc, char **argv) {
         if (st != PM_ERR_ARG || strstr(err.msg, "redraw") == NULL) break;
     }
     memset(&tw, 0, sizeof tw);
+    pm_progress_stop();
     if (st) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", r1cs_path);
         r1cs_free(&cs);

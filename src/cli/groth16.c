@@ -38,6 +38,7 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 #define PROVE_USAGE                                                                           \
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
@@ -182,6 +183,8 @@ static int cmd_prove(int argc, char **argv) {
     char *proof_text = NULL, *public_text = NULL;
     fr_t *pub = NULL;
     double t0 = pm_now_s();
+    pm_progress_start("groth16 prove");
+    pm_progress_stage("loading the zkey", 0);
     if (zkey_read(&zk, zkey_path, ZKEY_SKIP_COEFS_LIST, &err)) goto out;
     double t1 = pm_now_s();
     if (wtns_read(&w, wtns_path, &err)) goto out;
@@ -225,6 +228,7 @@ static int cmd_prove(int argc, char **argv) {
         if (pm_write_files(2, paths, texts, lens, &err)) goto out;
     }
     double t3 = pm_now_s();
+    pm_progress_stop();
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/progress.h"
 #ifdef PROOFMILL_HAVE_GPU
 #include "gpu/gpu.h"
 #endif
@@ -31,6 +32,7 @@ void pm_cli_register(pm_cli_command *cmd) {
 
 int pm_cli_fail(const pm_error *err) {
     char buf[1200];
+    pm_progress_stop(); /* the error on a line of its own */
     fprintf(stderr, "proofmill: %s\n", pm_error_format(err, buf, sizeof buf));
     return PM_EXIT_USAGE;
 }
@@ -55,6 +57,7 @@ int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max
 
 int pm_cli_usage(const char *fmt, ...) {
     va_list ap;
+    pm_progress_stop();
     va_start(ap, fmt);
     fputs("proofmill: ", stderr);
     vfprintf(stderr, fmt, ap);

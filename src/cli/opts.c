@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/progress.h"
 
 enum { HELP_ID = 'h' };
 
@@ -91,6 +92,7 @@ void pm_cli_help(const pm_cli_spec *spec, FILE *f) {
 
 int pm_cli_spec_usage(const pm_cli_spec *spec, const char *fmt, ...) {
     va_list ap;
+    pm_progress_stop();
     va_start(ap, fmt);
     fprintf(stderr, "proofmill: %s: ", spec->cmd);
     vfprintf(stderr, fmt, ap);

@@ -15,6 +15,7 @@
 
 #include "util/parallel.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 /* ---------------------------------------------------------------- toxic waste */
 
@@ -139,6 +140,7 @@ pm_status groth16_toxic_draw(groth16_toxic_t *t, const uint64_t *seed, pm_error 
             for (size_t i = lo; i < hi; i++) G##_fixed_base_mul1(&tmp[i - lo], fb, &k[i]);        \
             G##_jacs_to_affine(out + lo, tmp, hi - lo);                                           \
             free(tmp);                                                                            \
+            pm_progress_add(hi - lo);                                                             \
         }                                                                                         \
         if (fail) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "fixed-base chunk");   \
         return PM_OK;                                                                             \
@@ -328,9 +330,11 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
         goto out;
     }
     fr_t ztau;
+    pm_progress_stage("QAP at tau", 0);
     st = groth16_qap_at_tau(u, v, w, &ztau, cs, logN, 5, &t->tau, err);
     if (st) goto out;
     t1 = pm_now_s();
+    pm_progress_stage("fixed-base tables", 0);
     st = tables_init(&tb, 4 * nv + N, err);
     if (st) goto out;
     t2 = pm_now_s();
@@ -360,14 +364,18 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
         st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "zkey arrays");
         goto out;
     }
+    pm_progress_stage("A (G1)", nv);
     if ((st = g1_fixed_base_mul_many_vartime(zk->a, nv, &tb.f1, u, err))) goto out;
+    pm_progress_stage("B1 (G1)", nv);
     if ((st = g1_fixed_base_mul_many_vartime(zk->b1, nv, &tb.f1, v, err))) goto out;
+    pm_progress_stage("B2 (G2)", nv);
     if ((st = g2_fixed_base_mul_many_vartime(zk->b2, nv, &tb.f2, v, err))) goto out;
     ext_scalars(sc, u, v, w, 0, npub + 1, t, NULL); /* gamma = 1 */
     if ((st = g1_fixed_base_mul_many_vartime(zk->ic, npub + 1, &tb.f1, sc, err))) goto out;
     fr_t dinv;
     fr_inv_vartime(&dinv, &t->delta);
     ext_scalars(sc, u, v, w, npub + 1, nv, t, &dinv);
+    pm_progress_stage("C (G1)", nc);
     if ((st = g1_fixed_base_mul_many_vartime(zk->c, nc, &tb.f1, sc, err))) goto out;
 
     /* H_j = L^{(2N)}_{2j+1}(tau) / delta: x_j = w2^(2j+1), zn = (tau^2N - 1) / (2N) / delta. */
@@ -393,6 +401,7 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
             st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tau on the 2N-domain; redraw");
             goto out;
         }
+        pm_progress_stage("H (G1)", N);
         if ((st = g1_fixed_base_mul_many_vartime(zk->h, N, &tb.f1, sc, err))) goto out;
     }
 
@@ -474,8 +483,10 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
         goto out;
     }
     fr_t ztau;
+    pm_progress_stage("QAP at tau", 0);
     if ((st = groth16_qap_at_tau(u, v, w, &ztau, cs, logm, 7, &t->tau, err))) goto out;
     t1 = pm_now_s();
+    pm_progress_stage("fixed-base tables", 0);
     if ((st = tables_init(&tb, 5 * nv + m, err))) goto out;
     t2 = pm_now_s();
 
@@ -519,9 +530,11 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
                 fr_mul(&x, &x, &t->tau);
             }
         }
+        pm_progress_stage("H query (G1)", n);
         if ((st = g1_fixed_base_mul_many_vartime(p->h, n, &tb.f1, sc, err))) goto out;
     }
     ext_scalars(sc, u, v, w, 0, ni, t, &ginv);
+    pm_progress_stage("IC (G1)", ni);
     if ((st = g1_fixed_base_mul_many_vartime(vk->ic, ni, &tb.f1, sc, err))) goto out;
     ext_scalars(sc, u, v, w, ni, nv, t, &dinv);
     for (size_t i = 0; i < na; i++)
@@ -531,11 +544,15 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
                               ni + i);
             goto out;
         }
+    pm_progress_stage("L query (G1)", na);
     if ((st = g1_fixed_base_mul_many_vartime(p->l, na, &tb.f1, sc, err))) goto out;
     p->n_a = compact_nonzero(sc, u, nv);
+    pm_progress_stage("A query (G1)", p->n_a);
     if ((st = g1_fixed_base_mul_many_vartime(p->a, p->n_a, &tb.f1, sc, err))) goto out;
     p->n_b_g1 = p->n_b_g2 = compact_nonzero(sc, v, nv);
+    pm_progress_stage("B query (G1)", p->n_b_g1);
     if ((st = g1_fixed_base_mul_many_vartime(p->b_g1, p->n_b_g1, &tb.f1, sc, err))) goto out;
+    pm_progress_stage("B query (G2)", p->n_b_g2);
     if ((st = g2_fixed_base_mul_many_vartime(p->b_g2, p->n_b_g2, &tb.f2, sc, err))) goto out;
 out:
     if (tm) {

@@ -11,6 +11,7 @@
 #include "groth16/verifier.h"
 #include "msm/msm.h"
 #include "util/clock.h"
+#include "util/progress.h"
 #include "util/parallel.h"
 
 /* the operation `f` of x's table, or the CPU table's when x's has none */
@@ -139,6 +140,7 @@ pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, cons
         }
         p->own_work = 1;
     }
+    pm_progress_stage("a, b, c on the domain", 0);
     pm_status st = OP(x, eval)(x, p, w, n, err);
     p->t.eval_ab = pm_now_s() - t0;
     if (st) {
@@ -161,8 +163,10 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_finish: nothing evaluated");
     static const char *const names[2][GROTH16_N_BASES] = {
         {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
+    static const char *const stages[GROTH16_N_BASES] = {"MSM A (G1)", "MSM B1 (G1)", "MSM C (G1)", "MSM H (G1)"};
     double t0 = pm_now_s();
     groth16_scalars h = {0};
+    pm_progress_stage("H (NTTs)", 0);
     pm_status st = k->conv == GROTH16_SNARKJS ? OP(x, h_snarkjs)(x, p, &h, err) : OP(x, h_bellperson)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
@@ -176,6 +180,7 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
     for (int b = 0; !st && b < GROTH16_N_BASES; b++) {
         double a = pm_now_s();
+        pm_progress_stage(stages[b], 0);
         st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
         if (st) msm_fail(st, names[k->conv][b], err);
         *tm[b] = pm_now_s() - a;
@@ -233,6 +238,7 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_prove_finalize: handle was not started");
     double t0 = pm_now_s();
     g2_jac_t sum_b2;
+    pm_progress_stage("MSM B2 (G2)", 0);
     pm_status st;
     if (p->finalize_scratch) {
         size_t need = groth16_key_finalize_scratch_size(k, p->threads);
@@ -282,6 +288,7 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
     p->t.assemble = t3 - t1;
 
     if (!p->skip_self_check) {
+        pm_progress_stage("self-check (pairings)", 0);
         const size_t np = k->n_public;
         fr_t *x = malloc((np ? np : 1) * sizeof *x);
         if (!x) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");

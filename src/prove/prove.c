@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "groth16/key_check.h"
+#include "util/progress.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
@@ -125,6 +126,7 @@ void pm_prove_key_free(pm_prove_key *k) {
 
 pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char *key_path, const char *csr_path,
                             pm_error *err) {
+    pm_progress_stage("loading the key", 0);
     *out = NULL;
     pm_prove_key *k = calloc(1, sizeof *k);
     if (!k) return pm_error_set(err, PM_ERR_NOMEM, key_path, PM_NO_OFFSET, "out of memory");
@@ -382,6 +384,8 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
     pm_status st = PM_OK;
     for (uint32_t part = 0; part < np && !st; part++) {
         pm_prove_part *pp = NULL;
+        pm_progress_item("partition", part, np);
+        pm_progress_stage("witness synthesis", 0);
         fr_t r, s;
         if ((st = pm_prove_synthesize(&pp, k, job, in, n_in, part, o->exec, o->witness_threads, err))) break;
         if ((st = pm_prove_start(pp, o->exec, err))) break;
@@ -394,6 +398,7 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
         memset(&s, 0, sizeof s);
         if (st) break;
         double t0 = pm_now_s();
+        pm_progress_stage("verify", 0);
         st = pm_prove_verify(out[part], err);
         if (tm) {
             tm->witness += out[part]->t_witness;
