@@ -90,6 +90,11 @@ int main(int argc, char **argv) {
         return PM_EXIT_OK;
     }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            printf("usage: proofmill version\n\nPrints the version, the field backends and the CUDA devices it sees.\n\n"
+                   "options:\n  %-24s %s\n", "-h, --help", "this text");
+            return PM_EXIT_OK;
+        }
         if (argc > 2) return pm_cli_usage("version: unexpected argument '%s'", argv[2]);
         printf("proofmill %s (Fp %s, Fr %s)\n", PROOFMILL_VERSION, fp_backend(), fr_backend());
 #ifdef PROOFMILL_HAVE_GPU
