@@ -81,7 +81,7 @@ while :; do
   printf '   job %s: %-9s %s/%s partitions, %ss%s\n' "$id" "$state" \
     "$(printf '%s' "$job" | json 'd["partitions_done"]')" "$(printf '%s' "$job" | json 'd["partitions"]')" \
     "$(($(date +%s) - t0))" "$(printf '%s' "$job" | json '"".join("; %s %.1f s" % (k, v / 1e3) for k, v in
-      d["timings_ms"].items() if v > 0 and k not in ("total", "queue")))')"
+      d["timings_ms"].items() if v > 0 and k not in ("total", "queue"))')"
   case $state in done|failed|cancelled) break ;; esac
 done
 [ "$state" = done ] || { echo "demo: the C2 job ended $state: $job"; exit 1; }
