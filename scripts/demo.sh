@@ -97,12 +97,13 @@ kill "$daemon_pid"
 wait "$daemon_pid" 2>/dev/null || true
 daemon_pid=""
 
+pm=${pm#"$root"/} # shown relative to the checkout
 cat <<EOF
 
 demo: both proofs verified.
 What to run next:
-  $pm --help                       every command; \`proofmill <command> --help\` lists its options
-  $pm porep --help                 PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)
+  $pm --help            every command; \`proofmill <command> --help\` lists its options
+  $pm porep --help      PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)
   $pm daemon --config proofmill.conf.example
                                    the proving service (HTTP/JSON API and settings: docs/engine.md)
   sudo cmake --install $build      install proofmill, its config and the systemd unit (docs/install.md)
