@@ -98,15 +98,11 @@ wait "$daemon_pid" 2>/dev/null || true
 daemon_pid=""
 
 pm=${pm#"$root"/} # shown relative to the checkout
-cat <<EOF
-
-demo: both proofs verified.
-What to run next:
-  $pm --help            every command; \`proofmill <command> --help\` lists its options
-  $pm porep --help      PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)
-  $pm daemon --config proofmill.conf.example
-                                   the proving service (HTTP/JSON API and settings: docs/engine.md)
-  sudo cmake --install $build      install proofmill, its config and the systemd unit (docs/install.md)
-  bash scripts/test.sh             the whole test suite, then the hostile inputs under ASan
-EOF
+printf '\ndemo: both proofs verified.\nWhat to run next:\n'
+next() { printf '  %-40s %s\n' "$1" "$2"; }
+next "$pm --help" "every command; \`proofmill <command> --help\` lists its options"
+next "$pm porep --help" "PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)"
+next "$pm daemon --config proofmill.conf.example" "the proving service (API, settings: docs/engine.md)"
+next "sudo cmake --install $build" "install proofmill, a config, the systemd unit (docs/install.md)"
+next "bash scripts/test.sh" "the whole test suite, then the hostile inputs under ASan"
 if [ "${DEMO_KEEP:-0}" = 1 ]; then echo "demo: work files kept in $out"; fi
