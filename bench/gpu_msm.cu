@@ -11,6 +11,11 @@
  *        PM_MSM_TSV             also write the rows (impl, op, log2n, dist, median_ms, min_ms) to this file
  *        PM_MSM_FIELD=0         skip the multiplier throughput section
  *        PM_BENCH_C_SWEEP=L     for G1 sizes <= 2^L also time the windows c-2..c+2 (uniform, one run each)
+ *        PM_MSM_VARIANTS        run-time variants of the accumulation (msm_core.cuh msm_tune_t) timed one after
+ *                               the other on the same bases and scalars, each checked against the oracle:
+ *                               "NAME[:VAR=V,VAR=V...] ..." with VAR the suffix of PROOFMILL_GPU_MSM_VAR, e.g.
+ *                               "base C:ACC=2 CP:ACC=2,PREFETCH=1 X:TAIL=1000000000,XINLINE=1"; rows of a
+ *                               variant other than the first have impl "proofmill:NAME" (default: "base")
  * Prints first the multiplier throughput (fused-chain fe_mul against the row-by-row fe_mul_rows it
  * replaced, Fp and Fr, 4 independent chains per thread on a full grid), then per row the device
  * phases (CUDA events: scalars, sort, accumulate, reduce) and whether the first result equals the
@@ -66,7 +71,8 @@ template <class P, int V> __global__ void __launch_bounds__(256) k_mulbench(fe<P
     const fe<P> b = io[0];
     for (int i = 0; i < iters; i++) {
         if (V == 0) { a0 = fe_mul<P>(a0, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); a3 = fe_mul<P>(a3, b); }
-        else { a0 = fe_mul_rows<P>(a0, b); a1 = fe_mul_rows<P>(a1, b); a2 = fe_mul_rows<P>(a2, b); a3 = fe_mul_rows<P>(a3, b); }
+        else if (V == 1) { a0 = fe_mul_rows<P>(a0, b); a1 = fe_mul_rows<P>(a1, b); a2 = fe_mul_rows<P>(a2, b); a3 = fe_mul_rows<P>(a3, b); }
+        else { a0 = fe_mul_generic<P>(a0, b); a1 = fe_mul_generic<P>(a1, b); a2 = fe_mul_generic<P>(a2, b); a3 = fe_mul_generic<P>(a3, b); }
     }
     io[4 * t] = a0; io[4 * t + 1] = a1; io[4 * t + 2] = a2; io[4 * t + 3] = a3;
 }
@@ -90,12 +96,53 @@ template <class P, int V> static double mul_rate(int sms, const char *name) {
     cudaEventDestroy(e0); cudaEventDestroy(e1);
     cudaFree(d);
     double rate = (double)n * iters / (ms * 1e-3);
-    printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name, V == 0 ? "fe_mul (fused chains)" : "fe_mul_rows (row CIOS)", rate / 1e9,
+    printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name, V == 0 ? "fe_mul (fused chains)" : V == 1 ? "fe_mul_rows (row CIOS)" : "fe_mul_generic (fused, no Fr shortcut)", rate / 1e9,
            ms, n, iters);
     return rate;
 }
 
-struct row { std::string op, dist; int lg; double med, mn; std::string check; gpu_msm_timing_t tm; };
+struct row { std::string impl, op, dist; int lg; double med, mn; std::string check; gpu_msm_timing_t tm; };
+
+/* ---- run-time variants (PM_MSM_VARIANTS) ---- */
+struct variant { std::string name; std::vector<std::pair<std::string, std::string>> env; };
+static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN"};
+static std::vector<variant> parse_variants(const char *spec) {
+    std::vector<variant> out;
+    std::string s = spec ? spec : "base";
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && s[i] == ' ') i++;
+        size_t j = s.find(' ', i);
+        if (j == std::string::npos) j = s.size();
+        if (j > i) {
+            std::string tok = s.substr(i, j - i);
+            variant v;
+            size_t c = tok.find(':');
+            v.name = tok.substr(0, c);
+            if (c != std::string::npos) {
+                std::string rest = tok.substr(c + 1);
+                size_t a = 0;
+                while (a < rest.size()) {
+                    size_t b = rest.find(',', a);
+                    if (b == std::string::npos) b = rest.size();
+                    std::string kv = rest.substr(a, b - a);
+                    size_t eq = kv.find('=');
+                    if (eq != std::string::npos) v.env.push_back({"PROOFMILL_GPU_MSM_" + kv.substr(0, eq), kv.substr(eq + 1)});
+                    a = b + 1;
+                }
+            }
+            out.push_back(v);
+        }
+        i = j;
+    }
+    if (out.empty()) out.push_back(variant{"base", {}});
+    return out;
+}
+static void apply_variant(const variant &v) {
+    for (const char *t : TUNE_VARS) unsetenv((std::string("PROOFMILL_GPU_MSM_") + t).c_str());
+    for (auto &kv : v.env) setenv(kv.first.c_str(), kv.second.c_str(), 1);
+}
+static std::vector<variant> g_variants;
 
 /* one G1 or G2 size: both distributions */
 template <bool G2> static void bench_size(int L, int reps, const std::vector<std::string> &dists, std::vector<row> &rows, int sweep) {
@@ -113,32 +160,42 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
     if (gpu_host_alloc((void **)&k, n * sizeof(fr_t), &e) != PM_OK) { printf("pinned alloc failed\n"); return; }
     for (const std::string &d : dists) {
         fill(k, n, d == "witness");
+        g1_jac_t r1, q1;
+        g2_jac_t r2, q2;
+        auto run = [&]() { return G2 ? gpu_msm_g2(&r2, b2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, b1, 0, k, n, 0, &e); };
+        /* oracle: [sum k_i t_i] G through a 1-point MSM on a separate handle holding G (the base variant's
+         * environment: the 1-point MSM takes no accumulation round) */
+        bool have_oracle = false;
+        if (L <= 26) {
+            apply_variant(g_variants[0]);
+            fr_t acc = FR_ZERO, tm, pr, one = {{1, 0, 0, 0}};
+            for (size_t i = 0; i < n; i++) { fr_to_mont(&tm, &t[i]); fr_mul(&pr, &k[i], &tm); fr_add(&acc, &acc, &pr); }
+            if (G2) {
+                gpu_g2_bases *g = nullptr;
+                have_oracle = gpu_g2_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g2(&q2, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK;
+                gpu_g2_bases_free(g);
+            } else {
+                gpu_g1_bases *g = nullptr;
+                have_oracle = gpu_g1_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g1(&q1, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK;
+                gpu_g1_bases_free(g);
+            }
+        }
+        /* 2^27: no oracle (the CPU sum takes too long); the variants are checked against the base run */
+        g1_jac_t ref1;
+        g2_jac_t ref2;
+        for (size_t vi = 0; vi < g_variants.size(); vi++) {
+        const variant &var = g_variants[vi];
+        apply_variant(var);
         row rw;
+        rw.impl = vi == 0 ? "proofmill" : "proofmill:" + var.name;
         rw.op = G2 ? "msm_g2" : "msm_g1";
         rw.dist = d;
         rw.lg = L;
         rw.check = "unchecked";
-        g1_jac_t r1, q1;
-        g2_jac_t r2, q2;
-        auto run = [&]() { return G2 ? gpu_msm_g2(&r2, b2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, b1, 0, k, n, 0, &e); };
-        if (run() != PM_OK) { char buf[1200]; printf("msm: %s\n", pm_error_format(&e, buf, sizeof buf)); break; }
-        if (L <= 26) { /* oracle: [sum k_i t_i] G through a 1-point MSM on a separate handle holding G */
-            fr_t acc = FR_ZERO, tm, pr, one = {{1, 0, 0, 0}};
-            for (size_t i = 0; i < n; i++) { fr_to_mont(&tm, &t[i]); fr_mul(&pr, &k[i], &tm); fr_add(&acc, &acc, &pr); }
-            bool ok = false;
-            if (G2) {
-                gpu_g2_bases *g = nullptr;
-                if (gpu_g2_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g2(&q2, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK)
-                    ok = g2_jac_eq(&r2, &q2);
-                gpu_g2_bases_free(g);
-            } else {
-                gpu_g1_bases *g = nullptr;
-                if (gpu_g1_bases_from_scalars(&g, &one, 1, &e) == PM_OK && gpu_msm_g1(&q1, g, 0, &acc, 1, GPU_MSM_NO_01_SPLIT, &e) == PM_OK)
-                    ok = g1_jac_eq(&r1, &q1);
-                gpu_g1_bases_free(g);
-            }
-            rw.check = ok ? "ok" : "WRONG";
-        }
+        if (run() != PM_OK) { char buf[1200]; printf("msm (%s): %s\n", var.name.c_str(), pm_error_format(&e, buf, sizeof buf)); rw.check = "WRONG"; rows.push_back(rw); continue; }
+        if (have_oracle) rw.check = (G2 ? g2_jac_eq(&r2, &q2) : g1_jac_eq(&r1, &q1)) ? "ok" : "WRONG";
+        else if (vi == 0) { ref1 = r1; ref2 = r2; }
+        else rw.check = (G2 ? g2_jac_eq(&r2, &ref2) : g1_jac_eq(&r1, &ref1)) ? "same-as-base" : "WRONG";
         std::vector<double> w;
         for (int i = 0; i < reps; i++) {
             double a = now_ms();
@@ -148,11 +205,13 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
         if (G2) gpu_msm_g2_last_timing(&rw.tm, b2); else gpu_msm_g1_last_timing(&rw.tm, b1);
         rw.med = median(w);
         rw.mn = vmin(w);
-        printf("%s 2^%d %s: wall median %.2f ms (min %.2f); last run's events: scalars %.2f sort %.2f accumulate %.2f reduce %.2f total %.2f ms; "
-               "c=%u W=%u rounds=%u general=%zu ones=%zu zeros=%zu; check %s\n",
-               rw.op.c_str(), L, d.c_str(), rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate, rw.tm.reduce, rw.tm.total,
-               rw.tm.window_bits, rw.tm.windows, rw.tm.rounds, rw.tm.general, rw.tm.ones, rw.tm.zeros, rw.check.c_str());
+        printf("%s 2^%d %s [%s]: wall median %.2f ms (min %.2f); last run's events: scalars %.2f sort %.2f accumulate %.2f reduce %.2f total %.2f ms; "
+               "c=%u W=%u rounds=%u tail=%u general=%zu ones=%zu zeros=%zu; check %s\n",
+               rw.op.c_str(), L, d.c_str(), var.name.c_str(), rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate, rw.tm.reduce,
+               rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.rounds, rw.tm.tail_levels, rw.tm.general, rw.tm.ones, rw.tm.zeros,
+               rw.check.c_str());
         rows.push_back(rw);
+        if (vi + 1 < g_variants.size()) continue;
         if (!G2 && d == "uniform" && sweep && L <= sweep) {
             for (int dc = -2; dc <= 2; dc++) {
                 int c = (int)rw.tm.window_bits + dc;
@@ -167,7 +226,9 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
             }
             unsetenv("PROOFMILL_GPU_MSM_WINDOW");
         }
+        }
     }
+    apply_variant(g_variants[0]);
     gpu_host_free(k);
     gpu_g1_bases_free(b1);
     gpu_g2_bases_free(b2);
@@ -200,6 +261,7 @@ int main(int argc, char **argv) {
         if (s.find("witness") != std::string::npos) dists.push_back("witness");
     }
     int sweep = getenv("PM_BENCH_C_SWEEP") ? atoi(getenv("PM_BENCH_C_SWEEP")) : 0;
+    g_variants = parse_variants(getenv("PM_MSM_VARIANTS"));
     if (gpu_available() == 0) { printf("SKIPPED: no CUDA device\n"); return 77; }
     gpu_device_info_t info;
     pm_error e;
@@ -209,18 +271,21 @@ int main(int argc, char **argv) {
     if (!getenv("PM_MSM_FIELD") || atoi(getenv("PM_MSM_FIELD"))) {
         double f1 = mul_rate<fp_params, 0>(info.sm_count, "Fp"), f0 = mul_rate<fp_params, 1>(info.sm_count, "Fp");
         double r1 = mul_rate<fr_params, 0>(info.sm_count, "Fr"), r0 = mul_rate<fr_params, 1>(info.sm_count, "Fr");
-        printf("field: fused / rows: Fp %.2fx, Fr %.2fx\n", f0 > 0 ? f1 / f0 : 0, r0 > 0 ? r1 / r0 : 0);
+        double rg = mul_rate<fr_params, 2>(info.sm_count, "Fr");
+        printf("field: fused / rows: Fp %.2fx, Fr %.2fx; Fr fe_mul (cios_reduce_rf) / fe_mul_generic: %.3fx\n", f0 > 0 ? f1 / f0 : 0,
+               r0 > 0 ? r1 / r0 : 0, rg > 0 ? r1 / rg : 0);
     }
     std::vector<row> rows;
     for (int L : logs) bench_size<false>(L, reps, dists, rows, sweep);
     for (int L : g2) bench_size<true>(L, reps, dists, rows, 0);
-    printf("\n%-10s %-7s %-6s %-8s %12s %12s  %s\n", "impl", "op", "log2n", "dist", "median_ms", "min_ms", "check");
-    for (auto &r : rows) printf("%-10s %-7s %-6d %-8s %12.3f %12.3f  %s\n", "proofmill", r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn, r.check.c_str());
+    printf("\n%-16s %-7s %-6s %-8s %12s %12s  %s\n", "impl", "op", "log2n", "dist", "median_ms", "min_ms", "check");
+    for (auto &r : rows)
+        printf("%-16s %-7s %-6d %-8s %12.3f %12.3f  %s\n", r.impl.c_str(), r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn, r.check.c_str());
     if (const char *p = getenv("PM_MSM_TSV")) {
         FILE *f = fopen(p, "w");
         if (!f) { perror(p); return 1; }
         fprintf(f, "impl\top\tlog2n\tdist\tmedian_ms\tmin_ms\n");
-        for (auto &r : rows) fprintf(f, "proofmill\t%s\t%d\t%s\t%.4f\t%.4f\n", r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn);
+        for (auto &r : rows) fprintf(f, "%s\t%s\t%d\t%s\t%.4f\t%.4f\n", r.impl.c_str(), r.op.c_str(), r.lg, r.dist.c_str(), r.med, r.mn);
         fclose(f);
     }
     int wrong = 0;

@@ -6,7 +6,9 @@
  *        OUT_TSV=path appends the rows in the same-run table format of docs/perf/gpu-vs-sppark.tsv
  *        (impl, op, log2n, dist, median_ms, min_ms, date, commit; op = ntt for the forward
  *        natural-order transform, which is what sppark_bench's ntt_fwd_NN times; h_snarkjs and
- *        h_bellperson for the pipelines); PM_BENCH_COMMIT / PM_BENCH_DATE fill the last columns.
+ *        h_bellperson for the pipelines); PM_BENCH_COMMIT / PM_BENCH_DATE fill the last columns;
+ *        PM_BENCH_IMPL names the impl column (default proofmill; e.g. proofmill:T10 for a run with
+ *        PROOFMILL_GPU_NTT_TILE=10).
  * For each size: random Montgomery Fr data uploaded once; one warm-up, then REPS timed calls of each
  * transform (forward = bit reversal + DIT passes, inverse = DIF passes + scaled bit reversal, coset
  * forward) through gpu_ntt_device, the snarkjs H (6 transforms, host copies excluded from the event
@@ -90,8 +92,9 @@ int main(int argc, char **argv) {
     if (getenv("PM_BENCH_DATE")) snprintf(date, sizeof date, "%s", getenv("PM_BENCH_DATE"));
     else { time_t t = time(nullptr); strftime(date, sizeof date, "%Y-%m-%d", gmtime(&t)); }
     FILE *tsv = getenv("OUT_TSV") ? fopen(getenv("OUT_TSV"), "a") : nullptr;
+    const char *impl = getenv("PM_BENCH_IMPL") ? getenv("PM_BENCH_IMPL") : "proofmill";
     auto row = [&](const char *op, int L, const std::vector<double> &t) {
-        if (tsv) fprintf(tsv, "proofmill\t%s\t%d\tuniform\t%.4f\t%.4f\t%s\t%s\n", op, L, median(t), vmin(t), date, commit);
+        if (tsv) fprintf(tsv, "%s\t%s\t%d\tuniform\t%.4f\t%.4f\t%s\t%s\n", impl, op, L, median(t), vmin(t), date, commit);
     };
     printf("| n | forward (NN) median (min) | floor | inverse median (min) | coset fwd median (min) | snarkjs H events median (min) | floor | H wall incl. copies | bellperson H events median (min) | floor |\n"
            "|---|---|---|---|---|---|---|---|---|---|\n");

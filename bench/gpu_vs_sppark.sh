@@ -9,6 +9,7 @@
 #   TSV_OUT               file the rows are appended to (header written when new); default
 #                         $OUT/gpu-vs-sppark.tsv when $OUT is set, else ./gpu-vs-sppark.tsv
 # Env: MSM_LOGS (G1 sizes, default "24 26 27"), G2_LOGS (default "20 25"; "" = none),
+#      PM_MSM_VARIANTS (bench/gpu_msm.cu: run-time MSM variants; their rows have impl proofmill:NAME),
 #      NTT_LOGS (default "24 26 27"; "" = none), REPS (default 5), HARNESS (the anchor harness dir
 #      holding build.sh and sppark_bench.cu; default .anchors/ of the checkout if it has build.sh,
 #      else ../shared/anchors beside it), ANCHOR_BUILD (default /tmp/anchor-build), COMMIT (default
@@ -38,7 +39,9 @@ ABUILD=${ANCHOR_BUILD:-/tmp/anchor-build}
 COMMIT=${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 DATE=$(date -u '+%Y-%m-%d')
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# keep the full logs where the caller collects them (also when a timeout stops the script)
+keep_logs() { if [ -n "${OUT:-}" ]; then for f in sppark ours ntt; do [ -f "$TMP/$f.log" ] && cp "$TMP/$f.log" "$OUT/vs_$f.log"; done; fi; }
+trap 'keep_logs; rm -rf "$TMP"' EXIT
 
 echo "== building the sppark anchor ($HARNESS)"
 SPPARK="$SPPARK" BLST="$BLST" BUILD="$ABUILD" bash "$HARNESS/build.sh" > "$TMP/anchor-build.log" 2>&1 \
@@ -65,22 +68,21 @@ if [ -n "$NTT_LOGS" ] && [ -x "$OURS/bench_gpu_ntt" ]; then
   sed -nE 's/^\| 2\^([0-9]+) \| ([0-9.]+) \(([0-9.]+)\) ms \|.*/proofmill\tntt\t\1\tuniform\t\2\t\3/p' "$TMP/ntt.log" >> "$TMP/ours.tsv"
 fi
 
-# keep the full logs where the caller collects them
-if [ -n "${OUT:-}" ]; then for f in sppark ours ntt; do [ -f "$TMP/$f.log" ] && cp "$TMP/$f.log" "$OUT/vs_$f.log"; done; fi
+keep_logs
 
 # one table: proofmill rows first, sppark's matching row and the ratio beside
 {
-  [ -f "$TMP/ours.tsv" ] && awk -F'\t' '$1 == "proofmill" { print $1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6 }' "$TMP/ours.tsv"
+  [ -f "$TMP/ours.tsv" ] && awk -F'\t' '$1 ~ /^proofmill/ { print $1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6 }' "$TMP/ours.tsv"
   [ -f "$TMP/sppark.tsv" ] && awk -F'\t' 'NR > 1 {
       op = $4; dist = $5
       if (op ~ /^ntt_fwd_NN/) { op = "ntt"; dist = "uniform" } else if (op ~ /^ntt/) next
       print "sppark\t"op"\t"$2"\t"dist"\t"$7"\t"$8 }' "$TMP/sppark.tsv"
 } > "$TMP/all.tsv"
-printf "\n%-10s %-7s %-6s %-8s %12s %12s %18s\n" impl op log2n dist median_ms min_ms "proofmill/sppark"
+printf "\n%-16s %-7s %-6s %-8s %12s %12s %18s\n" impl op log2n dist median_ms min_ms "proofmill/sppark"
 awk -F'\t' '{ key = $2" "$3" "$4; if ($1 == "sppark") sp[key] = $5; row[NR] = $0; k[NR] = key; impl[NR] = $1 }
   END { for (i = 1; i <= NR; i++) { split(row[i], f, "\t"); r = ""
-          if (impl[i] == "proofmill" && (k[i] in sp) && sp[k[i]] > 0) r = sprintf("%.2f", f[5] / sp[k[i]])
-          printf "%-10s %-7s %-6s %-8s %12.3f %12.3f %18s\n", f[1], f[2], f[3], f[4], f[5], f[6], r } }' "$TMP/all.tsv"
+          if (impl[i] ~ /^proofmill/ && (k[i] in sp) && sp[k[i]] > 0) r = sprintf("%.2f", f[5] / sp[k[i]])
+          printf "%-16s %-7s %-6s %-8s %12.3f %12.3f %18s\n", f[1], f[2], f[3], f[4], f[5], f[6], r } }' "$TMP/all.tsv"
 
 mkdir -p "$(dirname "$TSV")"
 [ -s "$TSV" ] || printf "impl\top\tlog2n\tdist\tmedian_ms\tmin_ms\tdate\tcommit\n" > "$TSV"

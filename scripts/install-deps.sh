@@ -4,8 +4,11 @@
 # Idempotent: skips what is already there. Needs root (or sudo) for apt-get.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# gRPC (the daemon's cuzk.v1 API, issue #15): the C++ library, protoc with the C++ and Python
+# plugins, and Debian's Python gRPC for the test client generated from the same .proto.
 pkgs=(build-essential cmake pkg-config libgmp-dev libjansson-dev libmicrohttpd-dev libcmocka-dev
-      libb2-dev libinih-dev libssl-dev python3 nodejs npm curl)
+      libb2-dev libinih-dev libssl-dev python3 nodejs npm curl
+      libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc python3-grpcio python3-protobuf)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -137,6 +137,25 @@ pm_var pm_sha256_hash2_nums(pm_cs *cs, pm_var a, pm_var b);
 /* rfp util.rs reverse_bit_numbering: out[256] from in[255] (padded with constant false). */
 void pm_reverse_bit_numbering_255(pm_bool *out, const pm_bool *in);
 
+/* ---- gadgets of the SnapDeals circuit (rust-fil-proofs storage-proofs-update src/gadgets.rs,
+ * storage-proofs-core gadgets/insertion.rs select and por.rs por_no_challenge_input; bellpepper-core
+ * num.rs AllocatedNum::mul) ---- */
+/* allocated_num_to_allocated_bits: field_into_allocated_bits_le (255 AllocatedBits LSB first, each
+ * with booleanity) then one constraint A = Σ 2^i·b_i, B = ONE, C = num (not to_bits_le's form).
+ * 256 constraints, 255 aux. out[255]. */
+void pm_num_to_allocated_bits(pm_bool *out, pm_cs *cs, pm_var num);
+/* AllocatedNum::mul: alloc p = a·b; A = a, B = b, C = p. */
+pm_var pm_num_mul(pm_cs *cs, pm_var a, pm_var b);
+/* insertion.rs select: from[2^nbits] by path bits (LSB first; consumed most significant first),
+ * halving with pick(bit, upper half, lower half): 2^nbits − 1 constraints. */
+pm_var pm_select(pm_cs *cs, const pm_var *from, const pm_bool *bits, unsigned nbits);
+/* por_no_challenge_input: the path siblings are already allocated (sib: Σ (arity−1) variables,
+ * level order); per level insert(cur, the level's bits of `bits`, siblings) and hash (Poseidon of
+ * the arity, or the SHA-256 node hash for PM_POR_SHA256); then A = computed root, B = ONE, C = root.
+ * No input is made. nlevels may be 0 (then only the root equality). */
+void pm_por_no_challenge_input(pm_cs *cs, pm_por_hasher h, const pm_bool *bits, pm_var leaf, const pm_var *sib,
+                               const unsigned *arity, unsigned nlevels, pm_var root);
+
 #ifdef __cplusplus
 }
 #endif

@@ -309,7 +309,7 @@ static int cmd_bench(int argc, char **argv) {
     pm_engine_config ec;
     pm_engine_config_default(&ec);
     unsigned devices = 1, msm_threads = 0, u;
-    int use_gpu = 0;
+    int use_gpu = 0, set_synth = 0, set_workers = 0, set_fin = 0, set_msm = 0;
     enum { O_KEY = 256, O_KIND, O_PARAMS, O_PARTS, O_PRIO, O_INLINE, O_GPU, O_DAEMON, O_EMBEDDED, O_TRACE,
            O_TIMELINE, O_SYNTH, O_DEVICES, O_GPU_WORKERS, O_FIN, O_MSM, O_BUDGET };
     static const pm_cli_opt opts[] = {
@@ -328,10 +328,12 @@ static int cmd_bench(int argc, char **argv) {
         {"embedded", O_EMBEDDED, NULL, "an engine in this process (the default)"},
         {"gpu", O_GPU, NULL, "embedded: the CUDA start phase on devices 0..N-1"},
         {"devices", O_DEVICES, "N", "embedded: devices (with --gpu)"},
-        {"gpu-workers", O_GPU_WORKERS, "N", "embedded: workers per device"},
-        {"synthesis-workers", O_SYNTH, "N", "embedded: synthesis workers"},
-        {"finalize-threads", O_FIN, "N", "embedded: finalize threads"},
-        {"msm-threads", O_MSM, "N", "embedded: MSM threads (0: all cores)"},
+        {"gpu-workers", O_GPU_WORKERS, "N", "embedded: workers per device (default: from the machine)"},
+        {"synthesis-workers", O_SYNTH, "N", "embedded: synthesis workers (default: sized from the machine,\n"
+         "                           printed as `engine pools`)"},
+        {"finalize-threads", O_FIN, "N", "embedded: finalize threads (default: from the machine)"},
+        {"msm-threads", O_MSM, "N", "embedded: start-phase MSM threads (0: all cores; default: from\n"
+         "                           the machine)"},
         {"budget", O_BUDGET, "BYTES", "embedded: memory budget in bytes"},
         {"trace", O_TRACE, "FILE", "write the engine's Chrome trace (daemon: GET /v1/trace, trace.enabled)"},
         {"timeline", O_TIMELINE, "FILE", "write an SVG timeline of the trace (one row per worker)"},
@@ -391,6 +393,7 @@ static int cmd_bench(int argc, char **argv) {
         case O_TIMELINE: b.svg_out = v; break;
         case O_SYNTH:
             if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad --synthesis-workers");
+            set_synth = 1;
             break;
         case O_DEVICES:
             if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES)
@@ -398,12 +401,15 @@ static int cmd_bench(int argc, char **argv) {
             break;
         case O_GPU_WORKERS:
             if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad --gpu-workers");
+            set_workers = 1;
             break;
         case O_FIN:
             if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad --finalize-threads");
+            set_fin = 1;
             break;
         case O_MSM:
             if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad --msm-threads");
+            set_msm = 1;
             break;
         case O_BUDGET: {
             char *end;
@@ -428,7 +434,20 @@ static int cmd_bench(int argc, char **argv) {
     pm_error err;
     pm_error_clear(&err);
     if (!b.daemon) {
-        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads, .finalize_threads = 1};
+        /* pools sized from the machine unless given (engine.h pm_engine_pools_for_host) */
+        pm_engine_pools pools;
+        pm_engine_pools_for_host(&pools, use_gpu, 0);
+        if (!set_synth) ec.synth_workers = pools.synth_workers;
+        if (!set_workers) ec.workers_per_device = pools.workers_per_device;
+        if (!set_fin) ec.finalize_threads = pools.finalize_threads;
+        if (!set_msm) msm_threads = pools.start_threads;
+        printf("engine pools (%u cores, %u device(s)%s): %u synthesis workers%s, %u GPU workers per device%s, "
+               "%u finalize threads%s, %u start-phase MSM threads%s\n",
+               pools.cores, devices, use_gpu ? ", GPU" : ", CPU backend", ec.synth_workers, set_synth ? " (given)" : "",
+               ec.workers_per_device, set_workers ? " (given)" : "", ec.finalize_threads, set_fin ? " (given)" : "",
+               msm_threads, msm_threads ? (set_msm ? " (given)" : "") : " (0: all cores)");
+        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads,
+                                    .finalize_threads = pools.finalize_msm_threads};
         if (pm_backend_kinds(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
         ec.n_devices = devices;
         for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;

@@ -29,14 +29,16 @@ static int cmd_daemon(int argc, char **argv) {
     static const pm_cli_opt opts[] = {
         {"config", O_CONFIG, "FILE", "settings file (proofmill.conf.example); flags below override it"},
         {"set", O_SET, "name=value", "one setting, e.g. --set memory.budget=32G (repeatable)"},
-        {"listen", O_LISTEN, "HOST:PORT", "TCP listener (listen.tcp)"},
-        {"unix", O_UNIX, "PATH", "unix-socket listener (listen.unix)"},
+        {"listen", O_LISTEN, "HOST:PORT", "HTTP TCP listener (listen.tcp)"},
+        {"unix", O_UNIX, "PATH", "HTTP unix-socket listener (listen.unix)"},
         {"dump-config", O_DUMP, NULL, "print every setting with its value and exit"},
         {"dump-config-markdown", O_DUMP_MD, NULL, "the same as a markdown table"},
         {0}};
     static const pm_cli_spec spec = {"daemon", "daemon [--config FILE] [--set name=value]... [--listen HOST:PORT] "
                                                "[--unix PATH] [--dump-config | --dump-config-markdown]",
-                                     "Runs the HTTP/JSON proving service; SIGTERM stops it cleanly, SIGHUP reloads.\n"
+                                     "Runs the proving service: HTTP/JSON (listen.tcp, default 127.0.0.1:9821) and cuzk's\n"
+                                     "gRPC API for Curio (grpc.listen, default 127.0.0.1:9820; docs/curio.md).\n"
+                                     "SIGTERM stops it cleanly, SIGHUP reloads.\n"
                                      "Settings: proofmill daemon --dump-config (see docs/engine.md).", opts};
     /* the config file first, whatever its position, so that flags override it: flags are kept
      * as "name=value" in their order and applied after loading it */

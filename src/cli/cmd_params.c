@@ -439,9 +439,9 @@ static int cmd_check(int argc, char **argv) {
     pm_error_clear(&err);
     fil_param_check_t res;
     if (!manifest) {
-        /* no manifest: the digests recorded in POREP.md for the files that are present */
+        /* no manifest: the built-in digests (param_names.h) of the files that are present */
         if (fil_param_check_known(&res, dir, skip, stdout, &err)) return pm_cli_fail(&err);
-        printf("%zu known: %zu ok, %zu bad, %zu absent (%s; built-in v28 PoRep digests, give "
+        printf("%zu known: %zu ok, %zu bad, %zu absent (%s; built-in v28 PoRep, PoSt and SnapDeals digests, give "
                "--manifest parameters.json for the full list)\n",
                res.checked, res.ok, res.bad, res.missing, dir);
         return res.bad ? PM_EXIT_INVALID : PM_EXIT_OK;

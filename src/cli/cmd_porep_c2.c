@@ -2,7 +2,7 @@
  * cmd_porep_c2.c — C2 commands (issue #9):
  *   proofmill porep circuit-record --sector-size S --out FILE.csr
  *       record the partition circuit once (CSR + density bitmaps, circuits/csr_file.h);
- *   proofmill porep params-setup --sector-size S --dir DIR [--seed N]
+ *   proofmill porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]
  *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
  *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]
@@ -34,6 +34,7 @@
 #include "filecoin/vanilla_verify.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "groth16/setup_gpu.h"
 #include "kinds/filecoin/porep_c2/porep_c2.h"
 #include "kinds/kind.h"
 #include "util/file.h"
@@ -41,7 +42,7 @@
 #include "util/clock.h"
 #include "util/progress.h"
 
-enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART };
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU };
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -92,12 +93,13 @@ static int c2_circuit_record(int argc, char **argv) {
 static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
-    int have_seed = 0;
+    int have_seed = 0, gpu = 0;
     static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
                                       {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr"},
                                       {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only"},
+                                      {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same parameters)"},
                                       {0}};
-    static const pm_cli_spec spec = {"porep params-setup", "porep params-setup --sector-size S --dir DIR [--seed N]",
+    static const pm_cli_spec spec = {"porep params-setup", "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]",
                                      "Our own Groth16 parameters for the C2 circuit (bellperson layout), named as "
                                      "Filecoin names them.\nProgress on stderr when it is a terminal.", opts};
     pm_cli_args a;
@@ -106,6 +108,7 @@ static int c2_params_setup(int argc, char **argv) {
         if (o == PM_CLI_EXIT) return a.rc;
         if (o == O_SIZE) size_text = a.arg;
         else if (o == O_DIR) dir = a.arg;
+        else if (o == O_GPU) gpu = 1;
         else if (o == O_SEED) {
             if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
@@ -135,11 +138,15 @@ static int c2_params_setup(int argc, char **argv) {
     bp_params_t p = {0};
     groth16_toxic_t tox;
     groth16_setup_timings_t tm;
+    groth16_setup_mul gm = {0}; /* --gpu: the point multiplications on device 0 (the same parameters) */
     if (pm_csr_save(path, &cs, nin, bytes, &err) || groth16_toxic_draw(&tox, have_seed ? &seed : NULL, &err) ||
-        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        (gpu && groth16_setup_mul_gpu(&gm, 0, &err)) ||
+        groth16_setup_bellperson_mul(&p, &cs, &tox, gpu ? &gm : NULL, &tm, &err)) {
+        groth16_setup_mul_gpu_free(&gm);
         pm_cli_fail(&err);
         goto out;
     }
+    groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
     double t2 = pm_now_s();
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
@@ -154,8 +161,10 @@ static int c2_params_setup(int argc, char **argv) {
         goto out;
     }
     pm_progress_stop();
-    printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s%s\n", stem, cs.n_constraints,
-           nin, cs.n_wires - nin, t1 - t0, t2 - t1, have_seed ? " (seeded: test parameters only)" : "");
+    printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s (qap %.1f s, points %.1f s on "
+           "the %s)%s\n",
+           stem, cs.n_constraints, nin, cs.n_wires - nin, t1 - t0, t2 - t1, tm.qap, tm.points, gpu ? "GPU" : "CPU",
+           have_seed ? " (seeded: test parameters only)" : "");
     rc = PM_EXIT_OK;
 out:
     params_free(&p);
@@ -478,7 +487,7 @@ PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--check] [--partiti
                     "constraint evaluated while synthesizing (no matrices)", c2_synth)
 PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FILE.csr",
                     "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
-PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N]",
+PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N] [--gpu]",
                     "our own Groth16 .params/.vk (+ .csr) for the C2 circuit, Filecoin file names", c2_params_setup)
 PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
                     "C2: 192-byte Groth16 proof per partition from a C1 output (verified before writing)", c2_prove)

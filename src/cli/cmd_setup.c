@@ -3,6 +3,7 @@
  *
  *   proofmill setup circuit.r1cs --out key.zkey   [--seed S] [--threads N] [-v]
  *   proofmill setup circuit.r1cs --out key.params [--seed S] [--threads N] [-v]
+ *   ... [--gpu]   the point multiplications on CUDA device 0 (groth16/setup_gpu.h; the same key)
  *
  * .zkey: a snarkjs proving key (all 10 sections; `snarkjs groth16 prove` and `zkey export
  * verificationkey` take it). .params: bellperson parameters plus key.vk beside it (the name with
@@ -25,6 +26,7 @@
 #include "cli/opts.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
+#include "groth16/setup_gpu.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
 #include "util/file.h"
@@ -33,7 +35,7 @@
 /* more threads than this is a typo, not a machine: libgomp dies creating them */
 #define PM_CLI_MAX_THREADS 1024
 
-#define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [-v]"
+#define SETUP_USAGE "setup circuit.r1cs --out key.zkey|key.params [--seed S] [--threads N] [--gpu] [-v]"
 
 static int ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
@@ -43,12 +45,13 @@ static int ends_with(const char *s, const char *suf) {
 int pm_cli_setup_main(int argc, char **argv) {
     const char *r1cs_path = NULL, *out = NULL;
     uint64_t seed = 0;
-    int have_seed = 0, verbose = 0;
-    enum { O_OUT = 256, O_SEED, O_THREADS };
+    int have_seed = 0, verbose = 0, gpu = 0;
+    enum { O_OUT = 256, O_SEED, O_THREADS, O_GPU };
     static const pm_cli_opt opts[] = {
         {"out", O_OUT, "FILE", "key.zkey (snarkjs proving key) or key.params (bellperson; key.vk beside it)"},
         {"seed", O_SEED, "S", "toxic waste from a deterministic stream: tests only, the key is forgeable"},
         {"threads", O_THREADS, "N", "threads (1..1024; default all cores)"},
+        {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same key as on the CPU)"},
         {"verbose", 'v', NULL, "stage timings on stderr"},
         {0}};
     static const pm_cli_spec spec = {"setup", SETUP_USAGE,
@@ -61,6 +64,7 @@ int pm_cli_setup_main(int argc, char **argv) {
         switch (o) {
         case PM_CLI_EXIT: return pa.rc;
         case O_OUT: out = pa.arg; break;
+        case O_GPU: gpu = 1; break;
         case O_SEED:
             if (pm_cli_opt_u64(&seed, "--seed", pa.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
@@ -89,14 +93,16 @@ int pm_cli_setup_main(int argc, char **argv) {
     if (r1cs_read(&cs, r1cs_path, &err)) return pm_cli_fail(&err);
     groth16_toxic_t tw;
     groth16_setup_timings_t tm = {0};
-    pm_status st = PM_OK;
+    groth16_setup_mul gm = {0};
     pm_progress_start("setup");
-    for (int attempt = 0; attempt < 4; attempt++) {
+    pm_status st = gpu ? groth16_setup_mul_gpu(&gm, 0, &err) : PM_OK;
+    const groth16_setup_mul *mul = gpu ? &gm : NULL;
+    for (int attempt = 0; !(gpu && !gm.self) && attempt < 4; attempt++) {
         uint64_t s = seed + (uint64_t)attempt * 0x9e3779b97f4a7c15ull;
         if ((st = groth16_toxic_draw(&tw, have_seed ? &s : NULL, &err))) break;
         if (params) {
             bp_params_t p;
-            st = groth16_setup_bellperson(&p, &cs, &tw, &tm, &err);
+            st = groth16_setup_bellperson_mul(&p, &cs, &tw, mul, &tm, &err);
             if (!st) {
                 pm_progress_stage("writing the parameters", 0);
                 st = params_write(out, &p, &err);
@@ -117,7 +123,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             }
         } else {
             zkey_t zk;
-            st = groth16_setup_snarkjs(&zk, &cs, &tw, &tm, &err);
+            st = groth16_setup_snarkjs_mul(&zk, &cs, &tw, mul, &tm, &err);
             if (!st) {
                 pm_progress_stage("writing the zkey", 0);
                 st = zkey_write(out, &zk, NULL, NULL, &err);
@@ -129,6 +135,7 @@ int pm_cli_setup_main(int argc, char **argv) {
     }
     memset(&tw, 0, sizeof tw);
     pm_progress_stop();
+    groth16_setup_mul_gpu_free(&gm);
     if (st) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", r1cs_path);
         r1cs_free(&cs);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
+#include "daemon/job_proof.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
 
@@ -39,6 +40,17 @@ json_t *daemon_job_to_json(const pm_job_info *in) {
             json_array_append_new(arr, pj ? pj : json_null());
         }
         json_object_set_new(j, "proofs", arr);
+        /* a bellperson-convention kind (porep-c2, the PoSt kinds, ...): the job's proof as filecoin-ffi
+         * returns it, 192 bytes per partition in order, base64 */
+        uint8_t *pb;
+        size_t pl;
+        pm_error pe;
+        if (pm_job_proof_bytes(&pb, &pl, in, &pe) == PM_OK) {
+            char *b64 = pm_base64_encode_alloc(pb, pl);
+            if (b64) json_object_set_new(j, "proof_b64", json_string(b64));
+            free(b64);
+            free(pb);
+        }
     }
     return j;
 }
@@ -66,12 +78,24 @@ static void parsed_free(parsed_job *p) {
     free(p->inputs);
 }
 
-/* The input {"<name>": path} or {"<name>_b64": base64} (v: its value; b64: which) into *in; 0, or
- * the 4xx sent and -1. */
+/* The input {"<name>": path | number} or {"<name>_b64": base64} (v: its value; b64: which) into
+ * *in (a number, e.g. a registered proof id, is its decimal text inline); 0, or the 4xx sent and -1. */
 static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, json_t *v, int b64, const char *what,
                        enum MHD_Result *ret) {
+    if (!b64 && json_is_integer(v) && json_integer_value(v) >= 0) { /* a number: its decimal text, inline */
+        char *t = malloc(24);
+        if (!t) {
+            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+            return -1;
+        }
+        in->kind = PM_INPUT_BYTES;
+        in->len = (size_t)snprintf(t, 24, "%" PRId64, (int64_t)json_integer_value(v));
+        in->bytes = (const uint8_t *)t;
+        return 0;
+    }
     if (!json_is_string(v) || !json_string_length(v)) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "%s must be a non-empty string", what);
+        *ret = daemon_send_error(d, c, 400, "bad-request", "%s must be a non-empty string%s", what,
+                                 b64 ? "" : " (or a non-negative integer)");
         return -1;
     }
     if (!b64) {
@@ -131,9 +155,11 @@ static const pm_kind *foreign_input(const char *key) {
  * shapes and nothing here knows one:
  *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
  *    "priority", "label", "wait_s"}
+ * (no "key" nor "params_dir" for a kind that names its key from a directory: filecoin.params_dir)
  * and, for one input, "<input>": path or "<input>_b64": b64 at the top level (e.g. {"kind": "porep",
  * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
- * "randomness") the same way, at the top level or in "inputs", each named in the job's inputs.
+ * "randomness_b64", "registered_proof": 10) the same way, at the top level or in "inputs", each
+ * named in the job's inputs; an input given as a JSON number is its decimal text, inline.
  * Returns 0, or sends the 4xx and returns -1 with *ret set. */
 static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int allow_wait, parsed_job *p,
                      enum MHD_Result *ret) {
@@ -228,11 +254,11 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         goto fail;
     }
     if (!p->spec.key_path && !p->spec.params_dir) {
-        *ret = kind->key_path
-                   ? daemon_send_error(d, c, 400, "bad-request", "a %s job takes 'params_dir' (or 'key') and its '%s'",
-                                       kind->name, kind->input_name)
-                   : daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
-        goto fail;
+        if (!kind->key_path) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
+            goto fail;
+        }
+        p->spec.params_dir = pm_daemon_params_dir(&d->cfg); /* filecoin.params_dir */
     }
     if (top_main && ins) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
@@ -262,7 +288,14 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         snprintf(f[nf].what, sizeof f[nf].what, "inputs[%zu].%s", i, ik);
         nf++;
     }
-    for (size_t i = 0; i < nf; i++) n_main += f[i].name == kind->input_name;
+    /* the main inputs first, in order (so "inputs[k]" in an error is the body's k-th main input),
+     * then the further ones */
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].name == kind->input_name) {
+            field t = f[i];
+            memmove(f + n_main + 1, f + n_main, (i - n_main) * sizeof *f);
+            f[n_main++] = t;
+        }
     if (n_main == 0 || n_main > kind->max_inputs) {
         *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
                                  kind->max_inputs, kind->input_name);

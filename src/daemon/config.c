@@ -32,11 +32,12 @@ typedef struct {
 #define GIB (1ull << 30)
 
 static const knob_t knobs[] = {
-    {"listen.tcp", K_STR, F(listen_tcp), S(listen_tcp), "127.0.0.1:9820", 0, 0, 0,
-     "TCP address host:port of the HTTP API (empty: no TCP listener). Port 0 picks a free port (logged)."},
+    {"listen.tcp", K_STR, F(listen_tcp), S(listen_tcp), "127.0.0.1:9821", 0, 0, 0,
+     "TCP address host:port of the HTTP API (empty: no TCP listener). Port 0 picks a free port (logged). "
+     "9820 is the gRPC API's (grpc.listen)."},
     {"listen.unix", K_STR, F(listen_unix), S(listen_unix), "", 0, 0, 0,
      "Unix socket path of the HTTP API (empty: none). Removed at shutdown."},
-    {"http.max_body_bytes", K_SIZE, F(http_max_body), 0, "64M", 1024, 4 * GIB, 1,
+    {"http.max_body_bytes", K_SIZE, F(http_max_body), 0, "128M", 1024, 4 * GIB, 1,
      "Largest request body; larger requests get 413 without being read."},
     {"http.max_buffered_bytes", K_SIZE, F(http_max_buffered), 0, "512M", 1024, UINT64_MAX, 0,
      "Request bodies held in memory at once, all connections together; beyond, 503 busy."},
@@ -44,6 +45,24 @@ static const knob_t knobs[] = {
      "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
      "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
+    {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), "127.0.0.1:9820", 0, 0, 0,
+     "Address of the gRPC API (cuzk.v1.ProvingEngine, what Curio's [Cuzk] Address names; docs/curio.md): "
+     "host:port (loopback by default; 0.0.0.0:9820 for every interface), port 0 picks a free port "
+     "(logged), or unix:///path for a unix socket. Empty: no gRPC listener."},
+    {"grpc.max_message_bytes", K_SIZE, F(grpc_max_message), 0, "128M", 1 << 20, 2047ull << 20, 0,
+     "Largest gRPC message received or sent (a 32 GiB C1 in SubmitProofRequest.vanilla_proof is about "
+     "50 MB); larger ones get RESOURCE_EXHAUSTED."},
+    {"grpc.max_threads", K_UINT, F(grpc_max_threads), 0, "256", 8, 65536, 0,
+     "Threads serving gRPC calls at most (each waiting AwaitProof/Prove holds one); beyond, new calls "
+     "get RESOURCE_EXHAUSTED."},
+    {"grpc.proof_kinds", K_STR, F(grpc_proof_kinds), S(grpc_proof_kinds), "", 0, 0, 0,
+     "Which registered proof kind serves each cuzk ProofKind, as PROOF_KIND=kind,... overriding the "
+     "built-in POREP_SEAL_COMMIT=porep-c2, SNAP_DEALS_UPDATE=snapdeals, WINDOW_POST_PARTITION=window-post, "
+     "WINNING_POST=winning-post. A kind that is not registered answers UNIMPLEMENTED."},
+    {"filecoin.params_dir", K_STR, F(params_dir), S(params_dir), "", 0, 0, 0,
+     "Parameter directory (<stem>.params, .vk, optional .csr) of jobs whose kind names its key from one "
+     "(porep-c2, ...) and that name none: every gRPC job, HTTP jobs without params_dir or key. Empty: "
+     "$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters, as Filecoin's tools."},
     {"synthesis.workers", K_UINT, F(synth_workers), 0, "2", 1, 1024, 0,
      "Synthesis threads: partitions synthesized concurrently (the synthesis semaphore)."},
     {"synthesis.lookahead", K_UINT, F(synth_lookahead), 0, "0", 0, 65536, 0,
@@ -153,6 +172,12 @@ static const knob_t *knob_find(const char *name) {
     for (size_t i = 0; i < N_KNOBS; i++)
         if (!strcmp(knobs[i].name, name)) return &knobs[i];
     return NULL;
+}
+
+const char *pm_daemon_params_dir(const pm_daemon_config *c) {
+    if (c->params_dir[0]) return c->params_dir;
+    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    return env && env[0] ? env : "/var/tmp/filecoin-proof-parameters";
 }
 
 void pm_daemon_config_default(pm_daemon_config *c) {

@@ -29,6 +29,11 @@ typedef struct {
     uint64_t http_max_buffered;
     unsigned http_max_connections;
     unsigned http_max_wait_s;
+    char grpc_listen[256];  /* "host:port" or "unix:///path", "" = off */
+    uint64_t grpc_max_message;
+    unsigned grpc_max_threads;
+    char grpc_proof_kinds[512]; /* "PROOF_KIND=kind,..." overriding grpc_glue.c's table; "" = the table */
+    char params_dir[512];   /* "" = pm_daemon_params_dir's default */
     unsigned synth_workers, synth_lookahead;
     char gpu_devices[256];  /* comma list of device ids; "" = cpu.device_slots logical slots */
     unsigned gpu_workers_per_device;
@@ -47,6 +52,12 @@ typedef struct {
     char log_level[16];
 } pm_daemon_config;
 
+/* The daemon-level parameter directory of kinds whose keys are named from one (Filecoin's
+ * porep-c2, ...): filecoin.params_dir when set, else
+ * $FIL_PROOFS_PARAMETER_CACHE when set and non-empty, else /var/tmp/filecoin-proof-parameters
+ * (rust-fil-proofs parameter_cache.rs: the same variable and default). Points into c or the
+ * environment; never NULL. */
+const char *pm_daemon_params_dir(const pm_daemon_config *c);
 /* Fill every field with its default. */
 void pm_daemon_config_default(pm_daemon_config *c);
 /* Read an INI file over *c (keys not in the file keep their value). reload_only: apply only the

@@ -1,5 +1,6 @@
 /*
- * daemon.h — the HTTP/JSON proving service around one engine (engine/engine.h).
+ * daemon.h — the HTTP/JSON proving service around one engine (engine/engine.h), and beside it the
+ * gRPC API cuzk.v1.ProvingEngine that Curio calls (daemon/grpc_glue.h, on grpc.listen).
  *
  * API (every body JSON; every error {"error":{"code","message"}} with a 4xx/5xx status; the full
  * reference with examples is docs/engine.md "HTTP API"):

@@ -1,7 +1,8 @@
 /*
  * daemon_internal.h — what the files of the HTTP front end share (server.c: routing, start/stop,
- * signals; http.c: responses, request bodies, listeners; api.c: the job and key endpoints;
- * metrics.c: /v1/status and /metrics; log.c). Not a public API: daemon.h is.
+ * signals, the gRPC front end's start and stop; http.c: responses, request bodies, listeners;
+ * api.c: the job and key endpoints; metrics.c: /v1/status and /metrics; log.c). Not a public API:
+ * daemon.h is; the gRPC front end (grpc_glue.c) uses only engine.h and its own header.
  */
 #ifndef PROOFMILL_DAEMON_INTERNAL_H
 #define PROOFMILL_DAEMON_INTERNAL_H
@@ -21,6 +22,7 @@ struct pm_daemon {
     pm_backend backend;
     int backend_ok;
     pm_engine *engine;
+    struct pm_grpc_front *grpc; /* the gRPC API (grpc_glue.h), NULL when grpc.listen is empty */
     struct MHD_Daemon *mhd_tcp, *mhd_unix;
     int fd_tcp, fd_unix;
     unsigned tcp_port;

@@ -23,10 +23,22 @@ json_t *daemon_status_json(pm_daemon *d) {
                                               "loads", (json_int_t)k->loads, "hits", (json_int_t)k->hits));
     }
     json_t *devs = json_array();
-    for (unsigned i = 0; i < st.n_devices; i++)
-        json_array_append_new(devs, json_pack("{s:i,s:b,s:f,s:i}", "id", st.devices[i], "in_kernel",
-                                              st.device_busy[i], "kernel_ms", st.device_kernel_ms[i], "workers",
-                                              (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1))));
+    for (unsigned i = 0; i < st.n_devices; i++) {
+        json_t *dv = json_pack("{s:i,s:b,s:f,s:i}", "id", st.devices[i], "in_kernel", st.device_busy[i], "kernel_ms",
+                               st.device_kernel_ms[i], "workers", (int)(st.gpu_total / (st.n_devices ? st.n_devices : 1)));
+        if (dv && st.device_job[i]) { /* what it works on now */
+            char id[32];
+            snprintf(id, sizeof id, "%" PRIu64, st.device_job[i]);
+            json_object_set_new(dv, "job", json_string(id));
+            json_object_set_new(dv, "kind", json_string(st.device_kind[i]));
+            json_object_set_new(dv, "partition", json_integer(st.device_partition[i]));
+        }
+        json_array_append_new(devs, dv);
+    }
+    json_t *kinds = json_object(); /* jobs in flight per proof kind */
+    for (size_t i = 0; i < st.n_kinds; i++)
+        json_object_set_new(kinds, st.kinds[i].kind,
+                            json_pack("{s:i,s:i}", "queued", (int)st.kinds[i].queued, "running", (int)st.kinds[i].running));
     json_t *j = json_pack(
         "{s:s,s:f,s:{s:{s:i,s:i,s:i,s:i},s:i,s:I,s:I,s:I,s:I,s:I},s:{s:{s:i,s:i},s:{s:i,s:i},s:{s:i,s:i}},"
         "s:{s:i,s:i,s:i},s:o,s:{s:I,s:I,s:I,s:I,s:I},s:o}",
@@ -39,6 +51,7 @@ json_t *daemon_status_json(pm_daemon *d) {
         "finalize", st.fin_queue, "devices", devs, "memory", "budget_bytes", (json_int_t)st.budget_bytes,
         "reserved_bytes", (json_int_t)st.reserved_bytes, "reserved_peak_bytes", (json_int_t)st.reserved_peak_bytes,
         "rss_bytes", (json_int_t)st.rss_bytes, "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
+    json_object_set_new(json_object_get(j, "jobs"), "kinds", kinds);
     pm_engine_status_free(&st);
     return j;
 }
@@ -62,6 +75,10 @@ char *daemon_metrics_text(pm_daemon *d) {
     for (int i = 0; i < 4; i++) M("proofmill_jobs_queued{priority=\"%s\"} %u\n", pn[i], st.queued[i]);
     M("# HELP proofmill_jobs_running Jobs admitted and not finished.\n# TYPE proofmill_jobs_running gauge\n"
       "proofmill_jobs_running %u\n", st.running);
+    M("# HELP proofmill_kind_jobs Jobs queued or running per proof kind.\n# TYPE proofmill_kind_jobs gauge\n");
+    for (size_t i = 0; i < st.n_kinds; i++)
+        M("proofmill_kind_jobs{kind=\"%s\",state=\"queued\"} %u\nproofmill_kind_jobs{kind=\"%s\",state=\"running\"} %u\n",
+          st.kinds[i].kind, st.kinds[i].queued, st.kinds[i].kind, st.kinds[i].running);
     M("# HELP proofmill_workers_busy Workers in a stage now.\n# TYPE proofmill_workers_busy gauge\n");
     M("proofmill_workers_busy{pool=\"synthesis\"} %u\nproofmill_workers_busy{pool=\"gpu\"} %u\n"
       "proofmill_workers_busy{pool=\"finalize\"} %u\n", st.synth_busy, st.gpu_busy, st.fin_busy);

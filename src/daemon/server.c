@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "daemon/daemon_internal.h"
+#include "daemon/grpc_glue.h"
 #include "engine/backend_kinds.h"
 #include "kinds/kind.h"
 
@@ -74,6 +75,9 @@ static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
     pm_job_info_free(&info);
 }
 
+static char *grpc_metrics(void *arg) { return daemon_metrics_text(arg); }
+static void grpc_log(void *arg, int level, const char *msg) { daemon_log(arg, level, "%s", msg); }
+
 unsigned pm_daemon_tcp_port(const pm_daemon *d) { return d ? d->tcp_port : 0; }
 
 void pm_daemon_reload(pm_daemon *d, const pm_daemon_config *cfg) {
@@ -95,9 +99,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     atomic_store(&d->max_body, cfg->http_max_body);
     atomic_store(&d->max_wait_s, cfg->http_max_wait_s);
     atomic_store(&d->drain_s, cfg->shutdown_drain_s);
-    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0]) {
+    if (!cfg->listen_tcp[0] && !cfg->listen_unix[0] && !cfg->grpc_listen[0]) {
         free(d);
-        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no listener: set listen.tcp and/or listen.unix");
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
+                            "no listener: set listen.tcp, listen.unix and/or grpc.listen");
     }
     /* one backend for every proof kind; gpu.devices set: the start phase's CUDA table on those
      * devices (refuse to start without them rather than silently proving on the CPU); empty: the
@@ -188,6 +193,12 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         }
         daemon_log(d, LOG_INFO, "listening on unix:%s", cfg->listen_unix);
     }
+    pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
+                               .log = grpc_log, .log_arg = d};
+    if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
+        pm_daemon_stop(d);
+        return st;
+    }
     pm_engine_status es;
     pm_engine_get_status(d->engine, &es);
     daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u devices x %u gpu workers, %u finalizers, budget %.1f MiB",
@@ -215,6 +226,7 @@ void pm_daemon_stop(pm_daemon *d) {
         pm_engine_cancel_all(d->engine);
         pm_engine_close(d->engine); /* long-polls return now */
     }
+    pm_grpc_front_stop(d->grpc); /* before the engine: its calls use it */
     if (d->mhd_tcp) MHD_stop_daemon(d->mhd_tcp);
     if (d->mhd_unix) MHD_stop_daemon(d->mhd_unix);
     if (d->fd_tcp >= 0) close(d->fd_tcp);

@@ -86,8 +86,14 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
     kb_self *b = self;
     (void)key;
     groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads};
+    /* the witness staged (its upload queued) outside the kernel region, under the other worker's kernels */
+    pm_status st = pm_prove_stage(prepared, &x, err); /* frees prepared on error */
+    if (st) {
+        *pending = NULL;
+        return st;
+    }
     pm_gpu_slot_enter(slot);
-    pm_status st = pm_prove_start(prepared, &x, err); /* frees prepared on error */
+    st = pm_prove_start(prepared, &x, err); /* frees prepared on error */
     pm_gpu_slot_leave(slot);
     *pending = st ? NULL : prepared;
     return st;

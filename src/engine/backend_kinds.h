@@ -10,7 +10,8 @@
  *               public inputs (checked against the witness), the start phase's CPU eval (SpMV, a
  *               bellperson circuit's constraints checked: a wrong input fails here, naming
  *               partition, constraint and the kind's name for it).
- *   gpu_start   pm_prove_start inside the slot's kernel region: H and the four G1 MSMs on the start
+ *   gpu_start   pm_prove_stage before the slot's kernel region (the CUDA table's witness upload),
+ *               then pm_prove_start inside it: eval, H, the G1 MSMs (and the G2 MSM) on the start
  *               phase's table (CPU, or CUDA on the slot's device with the key's device copy,
  *               uploaded there on first use).
  *   finalize    r, s (random; seeded or fixed for tests), pm_prove_finalize (G2 MSM, assembly).

@@ -326,11 +326,13 @@ void pm_gpu_slot_enter(pm_gpu_slot *s) {
     s->wait_us += s->t_enter - s->t_req;
     s->inside = 1;
     atomic_store(&s->dev->busy, 1);
+    atomic_store(&s->dev->kernel_job, s->job_id);
 }
 
 void pm_gpu_slot_leave(pm_gpu_slot *s) {
     if (!s->inside) return;
     int64_t t = pm_now_us();
+    atomic_store(&s->dev->kernel_job, 0);
     atomic_store(&s->dev->busy, 0);
     atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
     s->inside = 0;
@@ -441,6 +443,8 @@ static void *gpu_main(void *arg) {
         pt->prepared = NULL;
         pt->stage = PART_GPU;
         e->gpu_busy++;
+        w->cur = j;
+        w->cur_part = it.part;
         const void *key = j->key->key;
         pthread_mutex_unlock(&e->mu);
 
@@ -458,6 +462,7 @@ static void *gpu_main(void *arg) {
 
         pthread_mutex_lock(&e->mu);
         e->gpu_busy--;
+        w->cur = NULL;
         j->gpu_us += t1 - t0;
         j->lock_wait_us += slot.wait_us;
         e->tot_gpu_us += t1 - t0;
@@ -680,6 +685,25 @@ void pm_engine_config_default(pm_engine_config *c) {
     c->max_jobs = 1024;
     c->trace = 0;
     c->trace_max_events = 65536;
+}
+
+void pm_engine_pools_for_host(pm_engine_pools *p, int gpu, unsigned cores) {
+    if (!cores) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cores = n > 0 ? (unsigned)n : 1;
+    }
+    p->cores = cores;
+    p->finalize_msm_threads = 1;
+    p->workers_per_device = 2;
+    if (!gpu) {
+        p->synth_workers = 2;
+        p->finalize_threads = 1;
+        p->start_threads = 0;
+        return;
+    }
+    p->synth_workers = cores / 4 > 2 ? cores / 4 : 2;
+    p->finalize_threads = cores / 8 > 2 ? cores / 8 : 2;
+    p->start_threads = cores / 4 > 1 ? cores / 4 : 1;
 }
 
 pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const pm_backend *be,
@@ -1005,6 +1029,39 @@ pm_status pm_engine_wait(pm_engine *e, uint64_t id, int64_t timeout_ms, pm_job_i
     }
 }
 
+/* st->kinds: the queued / running jobs per kind, in name order (lock held). Out of memory leaves
+ * the list empty. */
+static void status_kinds_locked(pm_engine *e, pm_engine_status *st) {
+    size_t n = 0, cap = 0;
+    pm_kind_jobs *v = NULL;
+    for (job *j = e->jobs; j; j = j->next) {
+        if (j->state != PM_JOB_QUEUED && j->state != PM_JOB_RUNNING) continue;
+        size_t i = 0;
+        int c = 1;
+        while (i < n && (c = strcmp(v[i].kind, j->kind)) < 0) i++;
+        if (i == n || c) { /* a new kind at i */
+            if (n == cap) {
+                size_t nc = cap ? 2 * cap : 8;
+                pm_kind_jobs *nv = realloc(v, nc * sizeof *nv);
+                if (!nv) {
+                    free(v);
+                    return;
+                }
+                v = nv;
+                cap = nc;
+            }
+            memmove(&v[i + 1], &v[i], (n - i) * sizeof *v);
+            memset(&v[i], 0, sizeof *v);
+            memcpy(v[i].kind, j->kind, sizeof v[i].kind);
+            n++;
+        }
+        if (j->state == PM_JOB_QUEUED) v[i].queued++;
+        else v[i].running++;
+    }
+    st->kinds = v;
+    st->n_kinds = n;
+}
+
 pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     memset(st, 0, sizeof *st);
     uint64_t rss, peak;
@@ -1012,6 +1069,7 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     pthread_mutex_lock(&e->mu);
     for (size_t i = 0; i < e->pending.n; i++) st->queued[e->pending.v[i].j->prio]++;
     st->running = e->n_running;
+    status_kinds_locked(e, st);
     st->submitted = e->submitted;
     st->done = e->n_done;
     st->failed = e->n_failed;
@@ -1028,6 +1086,19 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
         st->devices[d] = e->devs[d].id;
         st->device_busy[d] = (unsigned)atomic_load(&e->devs[d].busy);
         st->device_kernel_ms[d] = atomic_load(&e->devs[d].kernel_us) / 1000.0;
+        /* the worker inside the kernel region, else the first one holding a partition */
+        uint64_t kj = atomic_load(&e->devs[d].kernel_job);
+        const worker_t *cur = NULL;
+        for (unsigned i = 0; i < e->n_workers; i++) {
+            const worker_t *w = &e->workers[i];
+            if (w->kind != W_GPU || w->dev != &e->devs[d] || !w->cur) continue;
+            if (!cur || w->cur->id == kj) cur = w;
+        }
+        if (cur) {
+            st->device_job[d] = cur->cur->id;
+            st->device_partition[d] = cur->cur_part;
+            memcpy(st->device_kind[d], cur->cur->kind, sizeof st->device_kind[d]);
+        }
     }
     st->synth_queue = (unsigned)e->q_synth.n;
     st->gpu_queue = (unsigned)e->q_gpu.n;
@@ -1068,6 +1139,9 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
 
 void pm_engine_status_free(pm_engine_status *st) {
     if (!st) return;
+    free(st->kinds);
+    st->kinds = NULL;
+    st->n_kinds = 0;
     free(st->keys);
     st->keys = NULL;
     st->n_keys = 0;

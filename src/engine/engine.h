@@ -70,6 +70,22 @@ typedef struct {
  * 1024 jobs, no trace (65536 events when enabled). */
 void pm_engine_config_default(pm_engine_config *cfg);
 
+/* Pool sizes that fit a host (issue #13 item 5), for callers whose user gave no explicit value:
+ *   CPU backend: the defaults above (2 synthesis workers, 2 workers per device slot, 1 finalizer),
+ *     the start phase's MSMs on every core, one G2 MSM thread per finalize;
+ *   GPU backend (the start phase, G2 MSM included, on the devices): max(2, cores / 4) synthesis
+ *     workers (the kinds' witness and snarkjs's zkey evaluation run there), 2 workers per device
+ *     (one uploads / stages while the other's kernels run), max(2, cores / 8) finalizers (assembly
+ *     and verification only), max(1, cores / 4) threads for the CPU steps left in the start phase.
+ * cores = 0 reads the online processor count. */
+typedef struct {
+    unsigned synth_workers, workers_per_device, finalize_threads;
+    unsigned start_threads;        /* pm_kinds_backend_opts.start_threads (0: all cores) */
+    unsigned finalize_msm_threads; /* pm_kinds_backend_opts.finalize_threads */
+    unsigned cores;                /* what the sizes were derived from */
+} pm_engine_pools;
+void pm_engine_pools_for_host(pm_engine_pools *p, int gpu, unsigned cores);
+
 /* A job to submit; every pointer is borrowed for the call only. kind names the proof kind
  * (kinds/kind.h; NULL = the backend's default, "snarkjs"); the key is key_path, or the kind's key in
  * params_dir when key_path is NULL (e.g. a PoRep C2 job: DIR/<stem>.params of its C1's size). */
@@ -151,15 +167,32 @@ typedef struct {
     uint64_t loads, hits;
 } pm_key_info;
 
+/* Jobs in flight of one proof kind (pm_engine_status.kinds). */
+typedef struct {
+    char kind[32];    /* the kind's canonical name (pm_job_info.kind) */
+    unsigned queued;  /* waiting for admission */
+    unsigned running; /* admitted, not yet final */
+} pm_kind_jobs;
+
 typedef struct {
     /* jobs */
     unsigned queued[PM_PRIO_COUNT], running;
+    /* the same per proof kind: only kinds with a job queued or running, in name order; n_kinds
+     * entries, freed by pm_engine_status_free */
+    size_t n_kinds;
+    pm_kind_jobs *kinds;
     uint64_t submitted, done, failed, cancelled, verify_failures;
     /* workers: busy now / total */
     unsigned synth_busy, synth_total, gpu_busy, gpu_total, fin_busy, fin_total;
     unsigned n_devices;
     int devices[PM_ENGINE_MAX_DEVICES];
     unsigned device_busy[PM_ENGINE_MAX_DEVICES];      /* workers inside the kernel region (0/1) */
+    /* what each device works on now: the job (and partition) inside its kernel region, else one
+     * that a GPU worker of the device stages before or after its kernels; job 0 and kind "" when
+     * idle */
+    uint64_t device_job[PM_ENGINE_MAX_DEVICES];
+    uint32_t device_partition[PM_ENGINE_MAX_DEVICES];
+    char device_kind[PM_ENGINE_MAX_DEVICES][32];
     double device_kernel_ms[PM_ENGINE_MAX_DEVICES];   /* cumulative time inside the kernel region */
     unsigned synth_queue, gpu_queue, fin_queue;       /* partitions waiting per stage */
     /* memory */

@@ -88,6 +88,7 @@ typedef struct {
     int id;
     pthread_mutex_t lock; /* the kernel-region interlock */
     atomic_int busy;
+    atomic_ullong kernel_job; /* the job inside the kernel region, 0 when none */
     atomic_llong kernel_us;
 } device_t;
 
@@ -119,6 +120,8 @@ typedef struct {
     unsigned index; /* within its kind */
     unsigned tid;   /* trace row */
     device_t *dev;
+    struct job *cur;   /* W_GPU: the job whose partition cur_part it holds (lock held), or NULL */
+    uint32_t cur_part;
     pthread_t th;
     int started;
     char name[32];

@@ -29,8 +29,8 @@ pm_status fil_tree_shape_init(fil_tree_shape_t *s, uint64_t leaves, fil_hasher_t
     if (base_arity != 2 && base_arity != 8)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tree: base arity %u unsupported",
                             base_arity);
-    if ((sub_arity != 0 && sub_arity != 2 && sub_arity != 8) || (top_arity != 0 && top_arity != 2) ||
-        (top_arity && !sub_arity))
+    if ((sub_arity != 0 && sub_arity != 2 && sub_arity != 4 && sub_arity != 8) ||
+        (top_arity != 0 && top_arity != 2) || (top_arity && !sub_arity))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "tree: shape %u-%u-%u unsupported", base_arity, sub_arity, top_arity);
     if (hasher == FIL_HASHER_SHA256 && (base_arity != 2 || sub_arity))
@@ -169,11 +169,9 @@ void fil_tree_free(fil_tree_t *t) {
 }
 
 /* The inclusion path of leaf `index` in a tree of shape s whose node (level k, position i) is
- * node(t, k, i): shared by the dense and the sparse tree. */
-typedef const uint8_t *(*node_fn)(const void *t, unsigned k, uint64_t i);
-
-static pm_status tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_shape_t *s,
-                            const void *t, node_fn node, uint64_t index, pm_error *err) {
+ * node(t, k, i): shared by the dense, the sparse and the bucket tree. */
+pm_status fil_tree_prove_nodes(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_shape_t *s,
+                               const void *t, fil_tree_node_fn node, uint64_t index, pm_error *err) {
     if (index >= s->leaves)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tree: leaf %llu out of range",
                             (unsigned long long)index);
@@ -201,14 +199,14 @@ static pm_status tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const
     return PM_OK;
 }
 
-static const uint8_t *dense_node(const void *tv, unsigned k, uint64_t i) {
+const uint8_t *fil_tree_node_dense(const void *tv, unsigned k, uint64_t i) {
     const fil_tree_t *t = tv;
     return t->level[k] + 32 * i;
 }
 
 pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_t *t,
                          uint64_t index, pm_error *err) {
-    return tree_prove(p, elems, &t->shape, t, dense_node, index, err);
+    return fil_tree_prove_nodes(p, elems, &t->shape, t, fil_tree_node_dense, index, err);
 }
 
 /* ---------------------------------------------------------------- sparse */
@@ -298,11 +296,11 @@ void fil_sparse_tree_free(fil_sparse_tree_t *t) {
     memset(t, 0, sizeof *t);
 }
 
-static const uint8_t *sparse_node(const void *tv, unsigned k, uint64_t i) {
+const uint8_t *fil_tree_node_sparse(const void *tv, unsigned k, uint64_t i) {
     return sparse_get((const fil_sparse_tree_t *)tv, k, i);
 }
 
 pm_status fil_sparse_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems,
                                 const fil_sparse_tree_t *t, uint64_t index, pm_error *err) {
-    return tree_prove(p, elems, &t->shape, t, sparse_node, index, err);
+    return fil_tree_prove_nodes(p, elems, &t->shape, t, fil_tree_node_sparse, index, err);
 }

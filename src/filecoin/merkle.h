@@ -55,7 +55,8 @@ typedef struct {
     unsigned level_arity[FIL_MERKLE_MAX_LEVELS];
 } fil_tree_shape_t;
 
-/* Fill a shape: `leaves` leaves, base arity (2 or 8), sub arity (0, 2 or 8), top arity (0 or 2).
+/* Fill a shape: `leaves` leaves, base arity (2 or 8), sub arity (0, 2, 4 or 8; 4 only in the PoSt
+ * test shapes of rust-fil-proofs' fallback_circuit.rs), top arity (0 or 2).
  * The leaves are cut into base_count = max(sub,1)·max(top,1) base trees (POREP.md §1.2).
  * Errors: PM_ERR_ARG when leaves is not base_count · base_arity^k (k ≥ 1) or an arity is
  * unsupported (top without sub, base arity other than 2/8, SHA-256 with arity ≠ 2). */
@@ -146,6 +147,16 @@ pm_status fil_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fi
                          uint64_t index, pm_error *err);
 pm_status fil_sparse_tree_prove(fil_merkle_proof_t *p, fil_path_elem_t *elems,
                                 const fil_sparse_tree_t *t, uint64_t index, pm_error *err);
+
+/* A tree given by its nodes: node(t, k, i) = the 32 domain bytes of node i at level k (level 0 =
+ * leaves, level nlevels = the root). Dense and sparse trees have one each; other layouts (the
+ * bucket trees of bucket_tree.h) bring their own. */
+typedef const uint8_t *(*fil_tree_node_fn)(const void *t, unsigned k, uint64_t i);
+const uint8_t *fil_tree_node_dense(const void *t, unsigned k, uint64_t i);  /* t: fil_tree_t */
+const uint8_t *fil_tree_node_sparse(const void *t, unsigned k, uint64_t i); /* t: fil_sparse_tree_t */
+/* Inclusion proof of leaf `index` of a tree of shape s given by node (elems as fil_tree_prove). */
+pm_status fil_tree_prove_nodes(fil_merkle_proof_t *p, fil_path_elem_t *elems, const fil_tree_shape_t *s,
+                               const void *t, fil_tree_node_fn node, uint64_t index, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,13 +44,42 @@ pm_status fil_porep_param_stem(char *out, size_t cap, uint64_t sector_size, pm_e
  * Errors: PM_ERR_IO. */
 pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err);
 
-/* The digests published in rust-fil-proofs parameters.json that ../shared/filecoin/POREP.md §1.5
- * records (v28 PoRep: the .vk of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB and the 32 GiB .params).
- * ext is ".vk" or ".params"; the file name is fil_porep_param_stem(size) + ext. */
+/* The proof kinds with Groth16 parameters of their own. */
+typedef enum {
+    FIL_PARAM_POREP = 0,             /* v28-stacked-proof-of-replication-... */
+    FIL_PARAM_WINNING_POST = 1,      /* v28-proof-of-spacetime-fallback-... (66 sectors x 1 challenge) */
+    FIL_PARAM_WINDOW_POST = 2,       /* v28-proof-of-spacetime-fallback-... (sector_count x 10) */
+    FIL_PARAM_EMPTY_SECTOR_UPDATE = 3 /* v28-empty-sector-update-... (SnapDeals) */
+} fil_param_kind_t;
+
+/* "porep", "winning-post", "window-post", "empty-sector-update". */
+const char *fil_param_kind_name(fil_param_kind_t k);
+
+/* WINDOW_POST_SECTOR_COUNT (rust-fil-proofs filecoin-proofs constants.rs): sectors per WindowPoSt
+ * partition: 2349 at 32 GiB, 2300 at 64 GiB, 2 for the other sizes of the table; 0 if unknown. */
+unsigned fil_window_post_sector_count(uint64_t sector_size);
+
+/* The file stem of a kind's parameters for sector_size (150 bytes suffice):
+ *  PoRep: fil_porep_param_stem;
+ *  PoSt (storage-proofs-post fallback compound.rs cache_prefix, vanilla.rs identifier):
+ *    v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-{b}-{s}-{t}-{H}, H = hex SHA-256 of
+ *    "FallbackPoSt::PublicParams{sector_size: S, challenge_count: C, sector_count: N}" with
+ *    (C, N) = (1, 66) for WinningPoSt, (10, fil_window_post_sector_count) for WindowPoSt;
+ *  SnapDeals (storage-proofs-update compound.rs, vanilla.rs): v28-empty-sector-update-merkletree-
+ *    poseidon_hasher-{b}-{s}-{t}-{H}, H = hex SHA-256 of "empty_sector_update::PublicParams{
+ *    sector_nodes: N }".
+ * Errors: PM_ERR_ARG (size not in the table, unknown kind, cap too small). */
+pm_status fil_param_stem(char *out, size_t cap, fil_param_kind_t kind, uint64_t sector_size, pm_error *err);
+
+/* The digests published in rust-fil-proofs parameters.json: for PoRep those that
+ * ../shared/filecoin/POREP.md §1.5 records (the .vk of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB and the
+ * 32 GiB .params), for WinningPoSt, WindowPoSt and SnapDeals the .params and .vk of the five
+ * published sizes. ext is ".vk" or ".params"; the file name is fil_param_stem(kind, size) + ext. */
 typedef struct {
     uint64_t sector_size;
     const char *ext;
     const char *digest; /* 32 lowercase hex chars */
+    fil_param_kind_t kind;
 } fil_known_digest_t;
 const fil_known_digest_t *fil_known_digests(size_t *n);
 

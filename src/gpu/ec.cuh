@@ -11,7 +11,9 @@
  *    g1_xyzz_t / g2_xyzz_t.
  *  - jac_t<E>: Jacobian (X, Y, Z), same bytes as g1_jac_t / g2_jac_t; infinity has Z = 0.
  * Formulas from the Explicit-Formulas Database, g1p/auto-shortw-xyzz (Bernstein-Lange):
- *   madd-2008-s 8M+2S (mixed add), add-2008-s 12M+2S, dbl-2008-s-1 6M+3S (a = 0). The add routines are complete: they detect P = Q (then double),
+ *   madd-2008-s 8M+2S (mixed add), add-2008-s 12M+2S, dbl-2008-s-1 6M+3S (a = 0). Each XYZZ routine comes twice:
+ *   ec_x_*_i is forced inline (for hot loops: no call, no operands in local memory), ec_x_* is a real call
+ *   on the device (small kernels, fast compiles) with the same body. The add routines are complete: they detect P = Q (then double),
  *   P = -Q (then infinity) and infinity inputs. Affine addition with a caller-supplied inverse
  *   (ec_aff_add_prepare / ec_aff_add_finish, for batch inversion): the chord and tangent rules,
  *   lambda = (y2 - y1)/(x2 - x1) or 3 x1^2 / (2 y1), x3 = lambda^2 - x1 - x2,
@@ -49,7 +51,7 @@ template <class E> PM_HD xyzz_t<E> ec_x_neg(const xyzz_t<E> &p) { xyzz_t<E> r = 
 
 /* dbl-2008-s-1 with a = 0: U = 2Y, V = U^2, W = U*V, S = X*V, M = 3X^2, X3 = M^2 - 2S,
  * Y3 = M(S - X3) - W*Y, ZZ3 = V*ZZ, ZZZ3 = W*ZZZ. 6M + 3S. */
-template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
+template <class E> PM_HD xyzz_t<E> ec_x_dbl_i(const xyzz_t<E> &p) {
     if (ec_x_is_inf(p)) return p;
     E U = f_dbl(p.Y);
     E V = f_sqr(U);
@@ -64,11 +66,12 @@ template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) {
     r.ZZZ = f_mul(W, p.ZZZ);
     return r;
 }
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_dbl(const xyzz_t<E> &p) { return ec_x_dbl_i(p); }
 
 /* madd-2008-s: p + q, q affine. U2 = x2*ZZ1, S2 = y2*ZZZ1, P = U2 - X1, R = S2 - Y1,
  * PP = P^2, PPP = P*PP, Q = X1*PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - Y1*PPP,
  * ZZ3 = ZZ1*PP, ZZZ3 = ZZZ1*PPP. 8M + 2S. */
-template <class E> PM_HD_CALL xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const aff_t<E> &q) {
+template <class E> PM_HD xyzz_t<E> ec_x_add_aff_i(const xyzz_t<E> &p, const aff_t<E> &q) {
     if (ec_aff_is_inf(q)) return p;
     if (ec_x_is_inf(p)) return ec_x_from_aff(q);
     E U2 = f_mul(q.x, p.ZZ);
@@ -89,9 +92,10 @@ template <class E> PM_HD_CALL xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const a
     r.ZZZ = f_mul(p.ZZZ, PPP);
     return r;
 }
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_add_aff(const xyzz_t<E> &p, const aff_t<E> &q) { return ec_x_add_aff_i(p, q); }
 
 /* add-2008-s: p + q, both XYZZ. 12M + 2S. */
-template <class E> PM_HD_CALL xyzz_t<E> ec_x_add(const xyzz_t<E> &p, const xyzz_t<E> &q) {
+template <class E> PM_HD xyzz_t<E> ec_x_add_i(const xyzz_t<E> &p, const xyzz_t<E> &q) {
     if (ec_x_is_inf(q)) return p;
     if (ec_x_is_inf(p)) return q;
     E U1 = f_mul(p.X, q.ZZ);
@@ -114,6 +118,7 @@ template <class E> PM_HD_CALL xyzz_t<E> ec_x_add(const xyzz_t<E> &p, const xyzz_
     r.ZZZ = f_mul(f_mul(p.ZZZ, q.ZZZ), PPP);
     return r;
 }
+template <class E> PM_HD_CALL xyzz_t<E> ec_x_add(const xyzz_t<E> &p, const xyzz_t<E> &q) { return ec_x_add_i(p, q); }
 
 /* XYZZ -> Jacobian without inversion: Z = ZZZ, X = X*ZZ^2, Y = Y*ZZZ^2 (uses ZZ^3 = ZZZ^2). */
 template <class E> PM_HD jac_t<E> ec_x_to_jac(const xyzz_t<E> &p) {

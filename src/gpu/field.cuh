@@ -20,9 +20,10 @@
  * ptxas fuses every lo/hi pair into one IMAD.WIDE.U32(.X) and needs no separate carry additions.
  * After the reduction step (m = E_0 * (-1/p) mod 2^32, += m*p in both accumulators) the shift by
  * one word swaps the roles: O becomes the next E, and E shifted down by two words (done by the
- * mad's addend operand, free) becomes the next O. 2N^2 IMAD.WIDE per product (288 for Fp, 128
- * for Fr); the row-by-row form with separate lo and hi chains (fe_mul_rows, kept for the
- * benchmark) compiles to about as many IMAD plus one IADD3.X per carry (docs/perf/gpu.md).
+ * mad's addend operand, free) becomes the next O. 2N^2 IMAD.WIDE per product (288 for Fp; 128
+ * for Fr, 112 with cios_reduce_rf: Fr's limbs 1 and 2^32 - 1 turn 2 products per step into additions);
+ * the row-by-row form with separate lo and hi chains (fe_mul_rows, kept for the benchmark) compiles
+ * to about as many IMAD plus one IADD3.X per carry (docs/perf/gpu.md).
  * Bound: a, b < m and m < 2^(32N-1) keep every intermediate below 2^33 m < 2^(32(N+1)) and the
  * result below 2m, so one conditional subtraction suffices.
  *
@@ -162,6 +163,16 @@ PM_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
 #undef PM_ASM1
 #undef PM_ASM2
 
+/* Ask the L2 for the 128-byte line holding p (device; no-op on the host): the memory round trip of a
+ * later load then overlaps the work in between. p must be a global-memory address. */
+PM_HD void prefetch_l2(const void *p) {
+#ifdef __CUDA_ARCH__
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
 template <class P> struct fe {
     uint32_t v[P::N];
 };
@@ -253,6 +264,42 @@ PM_UNROLL
     O[N - 1] = addc(O[N - 1], 0);
 }
 
+/* The same step for a modulus whose low limbs are m_0 = 1 and m_1 = 2^32 - 1 (BLS12-381 Fr): then
+ * N0 = -1, m = -E_0 mod 2^32, and the first product of each chain is an addition:
+ * m m_0 + E_0 = m + E_0 = 0 mod 2^32 with carry nz = (E_0 != 0), and m m_1 = m 2^32 - m = (m - nz) 2^32 + E_0.
+ * 2 of the N IMAD.WIDE of the step become IADD3s (Fr: 112 instead of 128 IMAD.WIDE per product). */
+template <class P> PM_HD void cios_reduce_rf(uint32_t *E, uint32_t *O) {
+    constexpr int N = P::N;
+    static_assert(P::mod(0) == 1u && P::mod(1) == 0xffffffffu && P::N0 == 0xffffffffu, "cios_reduce_rf: modulus shape");
+    const uint32_t e0 = E[0];
+    const uint32_t m = e0 * P::N0;
+    const uint32_t nz = e0 != 0u ? 1u : 0u;
+    /* odd limbs of p into O: limb 1 contributes (m - nz : e0) at weights (2, 1) */
+    O[0] = add_cc(O[0], e0);
+    O[1] = addc_cc(O[1], m - nz);
+PM_UNROLL
+    for (int j = 3; j < N - 1; j += 2) {
+        O[j - 1] = madc_lo_cc(m, P::mod(j), O[j - 1]);
+        O[j] = madc_hi_cc(m, P::mod(j), O[j]);
+    }
+    O[N - 2] = madc_lo_cc(m, P::mod(N - 1), O[N - 2]);
+    O[N - 1] = madc_hi(m, P::mod(N - 1), O[N - 1]);
+    /* even limbs into E: limb 0 contributes m at weight 0 (E_0 + m = 0, carry nz) */
+    E[0] = add_cc(e0, m);
+    E[1] = addc_cc(E[1], 0u);
+PM_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        E[j] = madc_lo_cc(m, P::mod(j), E[j]);
+        E[j + 1] = madc_hi_cc(m, P::mod(j), E[j + 1]);
+    }
+    O[N - 1] = addc(O[N - 1], 0);
+}
+/* RF: take cios_reduce_rf where the modulus allows it */
+template <class P, bool RF> PM_HD void cios_reduce_sel(uint32_t *E, uint32_t *O) {
+    if constexpr (RF && P::mod(0) == 1u && P::mod(1) == 0xffffffffu && P::N0 == 0xffffffffu) cios_reduce_rf<P>(E, O);
+    else cios_reduce<P>(E, O);
+}
+
 /* Shift by one word and add a*bi: on entry (E, O) with E[0] == 0; on exit the new E is in O's
  * registers and the new O in E's (the caller swaps the names). */
 template <class P> PM_HD void cios_shift_row(uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t bi) {
@@ -276,8 +323,8 @@ PM_UNROLL
     E[N - 1] = addc(E[N - 1], 0);
 }
 
-/* Montgomery product a*b/R mod m (fused-chain CIOS, 2N^2 IMAD.WIDE). N must be even. */
-template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) {
+/* Montgomery product a*b/R mod m (fused-chain CIOS, 2N^2 IMAD.WIDE; RF and Fr: 2N^2 - 2N). N must be even. */
+template <class P, bool RF> PM_HD fe<P> fe_mul_t(const fe<P> &A, const fe<P> &B) {
     constexpr int N = P::N;
     static_assert(N % 2 == 0 && N >= 4, "fe_mul needs an even limb count");
     const uint32_t *a = A.v;
@@ -290,15 +337,15 @@ PM_UNROLL
         Y[j] = mul_lo(a[j + 1], b0);
         Y[j + 1] = mul_hi(a[j + 1], b0);
     }
-    cios_reduce<P>(X, Y);
+    cios_reduce_sel<P, RF>(X, Y);
 PM_UNROLL
     for (int i = 1; i < N; i++) {
         if (i & 1) {
             cios_shift_row<P>(X, Y, a, B.v[i]);
-            cios_reduce<P>(Y, X);
+            cios_reduce_sel<P, RF>(Y, X);
         } else {
             cios_shift_row<P>(Y, X, a, B.v[i]);
-            cios_reduce<P>(X, Y);
+            cios_reduce_sel<P, RF>(X, Y);
         }
     }
     /* row N-1 is odd: T = Y + 2^32 X with Y[0] == 0; result = T / 2^32 = X + (Y >> one word) < 2m */
@@ -309,6 +356,12 @@ PM_UNROLL
     t[N - 1] = addc(X[N - 1], 0);
     return fe_reduce_once<P>(t, 0);
 }
+
+/* The product of the library: for Fr with the additions of cios_reduce_rf; fe_mul_generic is the same
+ * fused-chain CIOS with every reduction product a multiplication (the 2026-12-01 multiplier, kept for the
+ * benchmark and PROOFMILL_GPU_NTT_MUL=generic). */
+template <class P> PM_HD fe<P> fe_mul(const fe<P> &A, const fe<P> &B) { return fe_mul_t<P, true>(A, B); }
+template <class P> PM_HD fe<P> fe_mul_generic(const fe<P> &A, const fe<P> &B) { return fe_mul_t<P, false>(A, B); }
 
 /* The row-by-row CIOS (separate lo and hi chains per row, 4N^2 IMAD + one IADD3.X per carry in
  * SASS): the multiplier before the fused chains, kept so bench_gpu_msm measures both. */

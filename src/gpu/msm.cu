@@ -124,6 +124,7 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     a.mont = (flags & GPU_MSM_SCALARS_MONT) ? 1 : 0;
     a.split = (flags & GPU_MSM_NO_01_SPLIT) ? 0 : 1;
     a.item_cap = b->item_cap;
+    a.tune = msm_tune_from_env(); /* run-time variants (PROOFMILL_GPU_MSM_ACC, ...; msm_core.cuh) */
     /* PROOFMILL_GPU_MSM_WINDOW=c forces the window (benchmarks of the cost model; 1..22) */
     if (const char *ce = getenv("PROOFMILL_GPU_MSM_WINDOW")) {
         int c = atoi(ce);

@@ -193,6 +193,11 @@ struct f_bounds {
 };
 
 /* ---------------- step 4: affine accumulation rounds ---------------- */
+/* the L2 lines of an affine point (its first and last byte: G1 96 B spans at most 2 lines) */
+template <class E> PM_HD void ec_aff_prefetch(const aff_t<E> *p) {
+    prefetch_l2(p);
+    prefetch_l2(reinterpret_cast<const unsigned char *>(p + 1) - 1);
+}
 template <class E> struct src_items { /* round 0: entries are items pointing into the bases */
     const uint32_t *items;
     const aff_t<E> *pts;
@@ -203,11 +208,13 @@ template <class E> struct src_items { /* round 0: entries are items pointing int
         return p;
     }
     PM_HD E get_x(uint32_t e) const { return f_load(&pts[items[e] & 0x7fffffffu].x); } /* x alone: the sign only flips y */
+    PM_HD void prefetch(uint32_t e) const { ec_aff_prefetch(pts + (items[e] & 0x7fffffffu)); }
 };
 template <class E> struct src_points {
     const aff_t<E> *pts;
     PM_HD aff_t<E> get(uint32_t e) const { return ec_aff_load(pts + e); }
     PM_HD E get_x(uint32_t e) const { return f_load(&pts[e].x); }
+    PM_HD void prefetch(uint32_t e) const { ec_aff_prefetch(pts + e); }
 };
 
 /* out[s] = ceil(cnt_s / K), out[nseg] = 0: entries per bucket after a round (K = 2) or tasks per
@@ -229,6 +236,48 @@ PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
     return lo;
 }
 
+/* The two halves of a lane's batch of a round (f_round, f_round2). Forward, pair (e, e + 1) -> output out as the
+ * lane's np-th pair: the prefix product before it and (e, out) into the lane's scratch slot np ([k][nl] layout),
+ * acc *= the pair's denominator (norm). The x coordinates alone suffice unless one is 0 (the point may be infinity)
+ * or they are equal (tangent or opposite points). */
+template <class E, class Src, class F>
+PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot) {
+    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
+    int kind = AFF_CHORD;
+    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
+        aff_t<E> P = src.get(e), Q = src.get(e + 1);
+        kind = ec_aff_add_prepare(P, Q, den);
+    } else {
+        den = f_sub(x2, x1);
+    }
+    f_store(pre + slot, acc);
+    uint2 inf;
+    inf.x = e; inf.y = out;
+    info[slot] = inf;
+    if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+}
+/* Backward over the lane's np pairs: one inversion of the product, then each pair's inverse from its prefix
+ * product and the chord / tangent into dst; pf: prefetch the previous pair's points. */
+template <class E, class Src, class F>
+PM_HD void round_bwd(const Src &src, const F &acc, uint32_t np, uint32_t nl, uint32_t lane, const F *pre, const uint2 *info,
+                     aff_t<E> *dst, uint32_t pf) {
+    F inv = fe_inv_vartime<fp_params>(acc);
+    for (uint32_t i = np; i-- > 0;) {
+        uint2 inf = info[(size_t)i * nl + lane];
+        if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
+        aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
+        E den, den_inv = f_one<E>();
+        int kind = ec_aff_add_prepare(P, Q, den);
+        if (kind <= AFF_TANGENT) {
+            F nrm = f_norm(den);
+            F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
+            inv = f_mul(inv, nrm);
+            den_inv = f_inv_from_norm(den, ninv);
+        }
+        ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
+    }
+}
+
 template <class E, class Src> struct f_round {
     typedef typename fbase<E>::type F;
     Src src;
@@ -238,6 +287,7 @@ template <class E, class Src> struct f_round {
     uint32_t chunk, nchunks, nl; /* chunk = 2k entries, nl lanes */
     F *pre;                      /* [k][nl] prefix products */
     uint2 *info;                 /* [k][nl] (first entry, output position) */
+    uint32_t pf;                 /* 1: prefetch the next pair's points into L2 (msm_tune_t::prefetch) */
     PM_HD void operator()(size_t lane_) const {
         const uint32_t lane = (uint32_t)lane_;
         for (uint32_t ch = lane; ch < nchunks; ch += nl) {
@@ -253,22 +303,9 @@ template <class E, class Src> struct f_round {
                 uint32_t local = e - lo;
                 if (local & 1) { e++; continue; } /* second of a pair owned by the previous chunk */
                 uint32_t out = off_next[s] + (local >> 1);
+                if (pf && e + 3 < e1) { src.prefetch(e + 2); src.prefetch(e + 3); }
                 if (e + 1 < hi) {
-                    /* the forward pass needs only the x coordinates unless one of them is 0 (then the
-                     * point may be infinity) or they are equal (tangent or opposite points) */
-                    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
-                    int kind = AFF_CHORD;
-                    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
-                        aff_t<E> P = src.get(e), Q = src.get(e + 1);
-                        kind = ec_aff_add_prepare(P, Q, den);
-                    } else {
-                        den = f_sub(x2, x1);
-                    }
-                    f_store(pre + (size_t)np * nl + lane, acc);
-                    uint2 inf;
-                    inf.x = e; inf.y = out;
-                    info[(size_t)np * nl + lane] = inf;
-                    if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
+                    round_fwd_pair<E>(src, e, out, acc, pre, info, (size_t)np * nl + lane);
                     np++;
                     e += 2;
                 } else {
@@ -276,23 +313,62 @@ template <class E, class Src> struct f_round {
                     e++;
                 }
             }
-            if (np == 0) continue;
-            F inv = fe_inv_vartime<fp_params>(acc);
-            /* backward: each pair's inverse from the prefix products, then the chord/tangent */
-            for (uint32_t i = np; i-- > 0;) {
-                uint2 inf = info[(size_t)i * nl + lane];
-                aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
-                E den, den_inv = f_one<E>();
-                int kind = ec_aff_add_prepare(P, Q, den);
-                if (kind <= AFF_TANGENT) {
-                    F nrm = f_norm(den);
-                    F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
-                    inv = f_mul(inv, nrm);
-                    den_inv = f_inv_from_norm(den, ninv);
-                }
-                ec_aff_store(dst + inf.y, ec_aff_add_finish(P, Q, kind, den_inv));
-            }
+            if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
         }
+    }
+};
+
+/* ids[o] = the bucket of output o of a round (the last s with off_next[s] <= o), for f_round2 */
+struct f_seg_ids {
+    const uint32_t *off_next;
+    uint32_t nseg;
+    uint32_t *ids;
+    PM_HD void operator()(size_t o) const { ids[o] = seg_of(off_next, nseg, (uint32_t)o); }
+};
+
+/* Round kernel v2 (msm_tune_t::acc = 2): the same pairwise round as f_round, indexed by the round's
+ * OUTPUTS: lane l of nl takes outputs o = l, l + nl, ..., l + (k-1) nl (one inversion for its pairs),
+ * so the 32 lanes of a warp work on 32 adjacent outputs = 64 adjacent entries at each step (loads
+ * and stores of a warp are contiguous runs, where f_round's lanes each walk their own chunk).
+ * Output o of bucket s = ids[o] is entries e = off[s] + 2 (o - off_next[s]) and e + 1 (a pass-through
+ * when e + 1 is past the bucket). The scratch is f_round's [k][nl] layout. */
+template <class E, class Src> struct f_round2 {
+    typedef typename fbase<E>::type F;
+    Src src;
+    const uint32_t *off, *off_next, *ids;
+    uint32_t next; /* outputs of the round */
+    aff_t<E> *dst;
+    uint32_t k, nl;
+    F *pre;
+    uint2 *info;
+    uint32_t pf;
+    PM_HD uint32_t entry(uint32_t o, uint32_t &hi) const {
+        const uint32_t s = ids[o];
+        hi = off[s + 1];
+        return off[s] + 2 * (o - off_next[s]);
+    }
+    PM_HD void operator()(size_t lane_) const {
+        const uint32_t lane = (uint32_t)lane_;
+        uint32_t np = 0;
+        F acc = fe_one<fp_params>();
+        uint32_t o = lane, hi = 0;
+        uint32_t e = o < next ? entry(o, hi) : 0;
+        for (uint32_t i = 0; i < k && o < next; i++) {
+            const uint32_t o2 = o + nl;
+            uint32_t hi2 = 0, e2 = 0;
+            if (i + 1 < k && o2 < next) {
+                e2 = entry(o2, hi2);
+                if (pf) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
+            }
+            if (e + 1 < hi) {
+                round_fwd_pair<E>(src, e, o, acc, pre, info, (size_t)np * nl + lane);
+                np++;
+            } else {
+                ec_aff_store(dst + o, src.get(e));
+            }
+            o = o2; e = e2; hi = hi2;
+        }
+        if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
     }
 };
 
@@ -307,8 +383,13 @@ template <class E, class Src> struct f_bucket_vals {
 };
 
 
-template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const aff_t<E> &b) { return ec_x_add_aff(a, b); }
-template <class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const xyzz_t<E> &b) { return ec_x_add(a, b); }
+/* XI (msm_tune_t::xinline): the forced-inline copies of the additions (ec.cuh *_i), else real calls */
+template <bool XI, class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const aff_t<E> &b) {
+    if constexpr (XI) return ec_x_add_aff_i(a, b); else return ec_x_add_aff(a, b);
+}
+template <bool XI, class E> PM_HD xyzz_t<E> red_add(const xyzz_t<E> &a, const xyzz_t<E> &b) {
+    if constexpr (XI) return ec_x_add_i(a, b); else return ec_x_add(a, b);
+}
 template <class E> PM_HD aff_t<E> red_load(const aff_t<E> *p) { return ec_aff_load(p); }
 template <class E> PM_HD xyzz_t<E> red_load(const xyzz_t<E> *p) { return ec_x_load(p); }
 
@@ -322,7 +403,7 @@ template <class E> struct src_xyzz {
     const xyzz_t<E> *p;
     PM_HD xyzz_t<E> get(uint32_t e) const { return ec_x_load(p + e); }
 };
-template <class E, class Src> struct f_xtask {
+template <class E, class Src, bool XI = false> struct f_xtask {
     Src src;
     const uint32_t *off, *toff;
     uint32_t nseg;
@@ -333,7 +414,7 @@ template <class E, class Src> struct f_xtask {
         const uint32_t start = off[s] + (t - toff[s]) * XT_K, end = off[s + 1];
         const uint32_t stop = end - start < XT_K ? end : start + XT_K;
         xyzz_t<E> acc = ec_x_inf<E>();
-        for (uint32_t e = start; e < stop; e++) acc = red_add(acc, src.get(e));
+        for (uint32_t e = start; e < stop; e++) acc = red_add<XI>(acc, src.get(e));
         ec_x_store(out + t, acc);
     }
 };
@@ -346,7 +427,7 @@ template <class E> struct f_bucket_xvals {
 
 /* ---------------- step 5: bucket reduction ---------------- */
 /* segment g = (window w, segment s) of L values: T = sum_t t V_t, R = sum_t V_t */
-template <class E, class In> struct f_red_seg {
+template <class E, class In, bool XI = false> struct f_red_seg {
     const In *v;
     size_t m;  /* values per window */
     uint32_t L, S; /* S = m / L segments per window */
@@ -356,22 +437,22 @@ template <class E, class In> struct f_red_seg {
         const In *base = v + w * m + s * L;
         xyzz_t<E> run = ec_x_inf<E>(), tot = ec_x_inf<E>();
         for (uint32_t t = L - 1; t >= 1; t--) {
-            run = red_add(run, red_load(base + t));
-            tot = ec_x_add(tot, run);
+            run = red_add<XI>(run, red_load(base + t));
+            tot = red_add<XI>(tot, run);
         }
-        run = red_add(run, red_load(base));
+        run = red_add<XI>(run, red_load(base));
         ec_x_store(T + g, tot);
         ec_x_store(R + g, run);
     }
 };
 /* out[g] = sum of in[g*G .. g*G+G) */
-template <class E> struct f_sum_groups {
+template <class E, bool XI = false> struct f_sum_groups {
     const xyzz_t<E> *in;
     uint32_t G;
     xyzz_t<E> *out;
     PM_HD void operator()(size_t g) const {
         xyzz_t<E> acc = ec_x_load(in + g * G);
-        for (uint32_t t = 1; t < G; t++) acc = ec_x_add(acc, ec_x_load(in + g * G + t));
+        for (uint32_t t = 1; t < G; t++) acc = red_add<XI>(acc, ec_x_load(in + g * G + t));
         ec_x_store(out + g, acc);
     }
 };
@@ -407,6 +488,32 @@ inline unsigned msm_window_bits_for(size_t ng, double rho) {
 }
 
 enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
+/* Run-time variants of the accumulation and reduction, for benchmarks that compare them in one
+ * process; msm_tune_from_env reads them at every call (unset = the defaults):
+ *   PROOFMILL_GPU_MSM_ACC=2|1     round kernel f_round2 (lanes over adjacent outputs; the default since
+ *                                 the H200 run of 2026-12-01 15:09 UTC: 0.89x of f_round's time at G1
+ *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1)
+ *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
+ *   PROOFMILL_GPU_MSM_XINLINE=1   XYZZ tail and bucket reduction with inlined additions
+ *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
+ *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
+ *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128) */
+struct msm_tune_t {
+    unsigned acc, prefetch, xinline;
+    size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
+};
+inline msm_tune_t msm_tune_from_env() {
+    msm_tune_t t;
+    memset(&t, 0, sizeof t);
+    t.acc = 2; /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
+    const char *v;
+    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
+    if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
+    if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
+    if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
+    if ((v = getenv("PROOFMILL_GPU_MSM_KMIN"))) { t.kmin = (size_t)strtoull(v, nullptr, 10); if (t.kmin > 1024) t.kmin = 1024; }
+    return t;
+}
 struct msm_args_t {
     const void *pts;        /* n affine bases (device memory of the executor) */
     size_t n;
@@ -419,6 +526,7 @@ struct msm_args_t {
     unsigned force_c;       /* 0 = cost model */
     size_t item_cap;        /* items per window group (memory budget); 0 = the group's default */
     unsigned scalar_chunks; /* host scalars: copies in flight (0 = 16 from 2^16 points on, else 1) */
+    msm_tune_t tune;        /* variants (zero = default) */
 };
 struct msm_stats_t {
     float t_scalars, t_sort, t_accum, t_reduce, t_total;
@@ -429,6 +537,18 @@ struct msm_stats_t {
 /* the buckets' values: affine (all rounds affine) or XYZZ (the tail ran), one per bucket */
 template <class E> struct seg_result { const aff_t<E> *buckets; const xyzz_t<E> *xbuckets; unsigned rounds, tail_levels; };
 
+/* one level of the XYZZ tail: level 0 reads the items (round 0) or the last round's points */
+template <class E, bool XI, class Ex>
+void xtask_level(Ex &ex, unsigned level, int round, const uint32_t *items, const aff_t<E> *pts, const aff_t<E> *src_pts,
+                 const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, xyzz_t<E> *dst) {
+    if (level > 0)
+        ex.each(ntasks, f_xtask<E, src_xyzz<E>, XI>{src_xyzz<E>{xp}, off, toff, nseg, dst});
+    else if (round == 0)
+        ex.each(ntasks, f_xtask<E, src_items<E>, XI>{src_items<E>{items, pts}, off, toff, nseg, dst});
+    else
+        ex.each(ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
+}
+
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
@@ -437,7 +557,8 @@ constexpr size_t RND_TAIL = 32;
  * nseg + 1 entries in executor memory; items past off[nseg] are ignored). Returns one value per
  * bucket (device slot SLOT_BUCKET), affine or, after the XYZZ tail, XYZZ. */
 template <class G, class Ex>
-seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, const aff_t<typename G::E> *pts) {
+seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, const aff_t<typename G::E> *pts,
+                                         const msm_tune_t &tu) {
     typedef typename G::E E;
     typedef typename fbase<E>::type F;
     uint32_t *offs[2] = {off, static_cast<uint32_t *>(ex.grow(SLOT_OFF1, ((size_t)nseg + 1) * 4))};
@@ -446,7 +567,9 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
+    const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
@@ -457,23 +580,35 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
          * use fewer lanes rather than one inversion per handful of additions; at most RND_KMAX
          * (the lane scratch is about 56 B per pair of the round either way) */
         const uint32_t pairs = total - next;
-        if (pairs < NL_MAX * RND_TAIL) break; /* too few to fill the card: the XYZZ tail */
+        if ((double)pairs < (double)NL_MAX * (double)tail) break; /* too few to fill the card: the XYZZ tail */
         size_t k = (pairs + NL_MAX - 1) / NL_MAX;
-        k = k < RND_KMIN ? RND_KMIN : (k > RND_KMAX ? RND_KMAX : k);
+        k = k < kmin ? kmin : (k > RND_KMAX ? RND_KMAX : k);
+        /* v1: chunks of 2k entries over the lanes; v2: at most k outputs per lane */
         const uint32_t chunk = (uint32_t)(2 * k);
-        const uint32_t nchunks = (uint32_t)(((size_t)total + chunk - 1) / chunk);
+        const uint32_t nchunks = tu.acc == 2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
         const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
+        const uint32_t k2 = (uint32_t)(((size_t)next + nl - 1) / nl); /* v2: outputs per lane (<= k when nl = nchunks) */
         aff_t<E> *dst = static_cast<aff_t<E> *>(ex.grow(round % 2 ? SLOT_PTS1 : SLOT_PTS0, (size_t)next * sizeof(aff_t<E>)));
-        unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * k * (sizeof(F) + sizeof(uint2))));
+        const size_t kscr = tu.acc == 2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
+        unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * kscr * (sizeof(F) + sizeof(uint2))));
         F *pre = reinterpret_cast<F *>(lane);
-        uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * k * sizeof(F));
+        uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * kscr * sizeof(F));
+        uint32_t *ids = tu.acc == 2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
         if (!ex.ok()) break;
-        if (round == 0)
+        if (tu.acc == 2) {
+            ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
+            if (round == 0)
+                ex.template each<128>(nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                    pre, info, pf});
+            else
+                ex.template each<128>(nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                     pre, info, pf});
+        } else if (round == 0)
             ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
-                                                               chunk, nchunks, nl, pre, info});
+                                                               chunk, nchunks, nl, pre, info, pf});
         else
             ex.template each<128>(nl, f_round<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
-                                                                chunk, nchunks, nl, pre, info});
+                                                                chunk, nchunks, nl, pre, info, pf});
         src_pts = dst;
         total = next;
         cur ^= 1;
@@ -503,12 +638,8 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (level > 0 && ntasks == total) break;
         xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
         if (!ex.ok()) return res;
-        if (level > 0)
-            ex.each(ntasks, f_xtask<E, src_xyzz<E>>{src_xyzz<E>{xp}, offs[cur], offs[cur ^ 1], nseg, dst});
-        else if (round == 0)
-            ex.each(ntasks, f_xtask<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, dst});
-        else
-            ex.each(ntasks, f_xtask<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], nseg, dst});
+        if (tu.xinline) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
+        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
         xp = dst;
         total = ntasks;
         cur ^= 1;
@@ -549,30 +680,30 @@ template <class E> size_t red_bytes(size_t m, size_t nwin) {
 }
 
 /* tree sum of S values per window (S a power of two) -> one per window */
-template <class E, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t &cv, const xyzz_t<E> *in, size_t S, size_t nwin) {
+template <class E, bool XI, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t &cv, const xyzz_t<E> *in, size_t S, size_t nwin) {
     while (S > 1) {
         uint32_t G = (uint32_t)(S < RED_L ? S : RED_L);
         S /= G;
         xyzz_t<E> *out = cv.template take<xyzz_t<E>>(nwin * S);
         if (!out) return nullptr;
-        ex.each(nwin * S, f_sum_groups<E>{in, G, out});
+        ex.each(nwin * S, f_sum_groups<E, XI>{in, G, out});
         in = out;
     }
     return in;
 }
 
 /* (ws[w], sum[w]) = (sum_i i V_{w,i}, sum_i V_{w,i}) over m values per window (m a power of two) */
-template <class E, class In, class Ex>
+template <class E, class In, bool XI, class Ex>
 bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out) {
     uint32_t L = (uint32_t)(m < RED_L ? m : RED_L);
     uint32_t S = (uint32_t)(m / L);
     xyzz_t<E> *T = cv.template take<xyzz_t<E>>(nwin * S), *R = cv.template take<xyzz_t<E>>(nwin * S);
     if (!T || !R) return false;
-    ex.each(nwin * S, f_red_seg<E, In>{v, m, L, S, T, R});
+    ex.each(nwin * S, f_red_seg<E, In, XI>{v, m, L, S, T, R});
     if (S == 1) { *ws_out = T; *sum_out = R; return true; }
-    const xyzz_t<E> *sum_t = red_tree<E>(ex, cv, T, S, nwin);
+    const xyzz_t<E> *sum_t = red_tree<E, XI>(ex, cv, T, S, nwin);
     const xyzz_t<E> *ws2 = nullptr, *sum2 = nullptr;
-    if (!sum_t || !red_ws<E, xyzz_t<E>>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2)) return false;
+    if (!sum_t || !red_ws<E, xyzz_t<E>, XI>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2)) return false;
     xyzz_t<E> *ws = cv.template take<xyzz_t<E>>(nwin);
     if (!ws) return false;
     int log_l = 0;
@@ -600,6 +731,7 @@ template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t la
     size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
     b += (items / 2 + nseg) * sizeof(aff_t<E>) + (items / 4 + nseg) * sizeof(aff_t<E>) + nseg * sizeof(aff_t<E>);
     b += (items / 2 + lanes * RND_KMIN) * (sizeof(fp_d) + 8) + red_bytes<E>(B, gw); /* lane scratch: <= 56 B per pair */
+    b += (items / 2 + nseg) * 4; /* f_round2's output bucket ids (msm_tune_t::acc = 2) */
     return b + ((size_t)64 << 20); /* CUB temporaries */
 }
 
@@ -697,7 +829,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             ex.sort_pairs(k1, v1, k0, v0, items, bits);
             ex.each(items + 1, f_bounds{k1, items, nseg, off});
             ex.mark(3);
-            seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts);
+            seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts, a.tune);
             if (!ex.ok()) return ex.fail(err, "msm accumulation");
             ex.mark(4);
             carve_t cv;
@@ -706,8 +838,10 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             cv.used = 0;
             if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-            bool planned = acc.xbuckets ? red_ws<E, xyzz_t<E>>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                        : red_ws<E, aff_t<E>>(ex, cv, acc.buckets, B, g, &ws, &sum);
+            bool planned = a.tune.xinline ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                          : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
+                                          : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                          : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
             if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
             xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
             if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
@@ -729,7 +863,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
         uint32_t h[2] = {0, (uint32_t)n1};
         if (!ex.ok()) return ex.fail(err, "msm ones");
         ex.h2d(off, h, 8);
-        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts, a.tune);
         if (acc.xbuckets) {
             ex.d2h(&out.ones, acc.xbuckets, sizeof out.ones);
         } else {

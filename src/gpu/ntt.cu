@@ -18,6 +18,7 @@
 #include <cstring>
 #include <new>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 #include "ntt_domain.cuh"
 
@@ -106,7 +107,14 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
 pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                       const net_ops &ops, pm_error *err) {
     ntc::pass_args pa[ntc::MAX_PASSES];
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops);
+    /* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
+     * every network so one process can compare them */
+    uint32_t tile_bits = ntc::NTT_TILE_BITS;
+    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
+        const int v = atoi(t);
+        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
+    }
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
         cudaError_t e;

@@ -1,6 +1,7 @@
 /*
- * ntt_core.cuh — the algorithmic core of the device NTT, the H pipelines' fused passes and the SpMV,
- * written once as __host__ __device__ code (internal to src/gpu).
+ * ntt_core.cuh — the algorithmic core of the device NTT and the H pipelines' fused passes, and the
+ * field / memory primitives the SpMV rows (spmv_core.cuh) use, written once as __host__ __device__
+ * code (internal to src/gpu).
  *
  * Why host + device: the kernels in ntt.cu / h_pipeline.cu / spmv.cu are thin shells that call the
  * phase functions below between __syncthreads(); tests/gpu/test_gpu_ntt_host.cu runs the very same
@@ -45,9 +46,7 @@
  * swaps the two tiles (reads and writes are runs of 2^tb contiguous elements). Optional scaling by
  * c * x^e with e the source or the destination index.
  *
- * ---- SpMV row (R1CS) ----
- * out_k = sum_t coef_t * w[col_t] over row k; coefficients 1 and -1 (by dictionary index, or by value
- * for full-coefficient matrices) are an add / a sub, the others one multiplication (as r1cs.c).
+ * The SpMV rows (R1CS) are spmv_core.cuh, on these primitives.
  *
  * Sources: Cooley & Tukey 1965; Gentleman & Sande 1966; the pass/tile decomposition is the usual
  * "four-step" blocking (Bailey 1990), here with the mixed twiddles of the in-place network.
@@ -296,14 +295,17 @@ PM_UNROLL
     for (int t = 0; t < R; t++) sh_st(sh, E, sh_index(kk[t], c, a.log_c), r[t]);
 }
 
-/* Fill the geometry of a pass over stages [s0, s0+S) of an L-stage network (host or device). */
-PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S) {
+/* Fill the geometry of a pass over stages [s0, s0+S) of an L-stage network (host or device); tiles
+ * of at most 2^tile_bits elements (11: 64 KB of shared memory, 256 threads at 9 stages; 10 and 9 give
+ * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE). */
+constexpr uint32_t NTT_TILE_BITS = 11;
+PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS) {
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
     a.lr = S < 3 ? S : 3;
-    /* columns per block: tiles of at most 2^11 elements (64 KB of shared memory, 256 threads) */
-    uint32_t lc = S < 11 ? 11 - S : 0;
+    /* columns per block: tiles of at most 2^tile_bits elements */
+    uint32_t lc = S < tile_bits ? tile_bits - S : 0;
     a.log_c = lc < s0 ? lc : s0;
     a.nrounds = 0;
     for (uint32_t q = 0, lo = 0; lo < S; q++, lo += a.lr) {
@@ -347,7 +349,7 @@ struct net_ops {
  * passes smaller max_bits to run 3 and 4 passes on small sizes). */
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
-                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS) {
+                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
@@ -359,7 +361,7 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
         const uint32_t p = dif ? P - 1 - q : q;
         pass_args &a = out[q];
         memset(&a, 0, sizeof a);
-        pass_plan(a, L, start[p], size[p]);
+        pass_plan(a, L, start[p], size[p], tile_bits);
         a.dst = q == P - 1 ? dst : work;
         a.src = q == 0 ? src : work;
         a.tw = tw;
@@ -529,35 +531,6 @@ template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, cons
     pm_status st;
     if ((st = seq_to_coset(x, A, C, t.bp_pre, rsub)) != PM_OK || (st = x.net(true, true, A, A, A, none)) != PM_OK) return st;
     return x.bitrev(A, t.bp_post, false);
-}
-
-/* ---- SpMV over one CSR matrix ---- */
-template <class RP> struct csr_d {
-    const RP *row_ptr;       /* n_rows + 1 */
-    const uint32_t *col;     /* nnz */
-    const uint32_t *coef_idx; /* nnz indices into tab, or NULL */
-    const fr_d *coef;        /* nnz coefficients when coef_idx is NULL */
-    const fr_d *tab;         /* dictionary */
-    uint32_t one_i, neg_i;   /* dictionary indices of 1 and -1 (UINT32_MAX: absent) */
-    fr_d one, neg;           /* 1 and -1 (Montgomery) for full coefficients */
-};
-template <class RP> PM_HD fr_d csr_term(const csr_d<RP> &m, uint64_t t, const fr_d &x, const fr_d &acc) {
-    if (m.coef_idx) {
-        const uint32_t ci = ld_ro_u(m.coef_idx + t);
-        if (ci == m.one_i) return f_add(acc, x);
-        if (ci == m.neg_i) return f_sub(acc, x);
-        return f_add(acc, f_mul(ld_ro(m.tab + ci), x));
-    }
-    const fr_d c = ld_ro(m.coef + t);
-    if (f_eq(c, m.one)) return f_add(acc, x);
-    if (f_eq(c, m.neg)) return f_sub(acc, x);
-    return f_add(acc, f_mul(c, x));
-}
-/* terms [beg, end) with stride step (a warp's lanes take every 32nd term of a long row) */
-template <class RP> PM_HD fr_d csr_dot(const csr_d<RP> &m, uint64_t beg, uint64_t end, uint32_t step, const fr_d *w) {
-    fr_d acc = f_zero();
-    for (uint64_t t = beg; t < end; t += step) acc = csr_term(m, t, ld_ro(w + ld_ro_u(m.col + t)), acc);
-    return acc;
 }
 
 } /* namespace ntc */

@@ -3,65 +3,38 @@
  * uploaded per partition into one of two slots (asynchronous, on its own stream, with events), and
  * a = A.w, b = B.w, c = C.w with the constraint check a_k b_k = c_k. Contracts in gpu.h.
  *
- * Kernels: one thread per row computes the selected products over the three matrices
- * (ntc::csr_dot: coefficient 1 / -1 an add / a sub, others one multiplication, as r1cs.c), writes
- * them and checks the row (atomicMin of the failing row index, so the lowest one is reported);
- * rows with more than LONG_ROW terms in any matrix (listed at upload) are skipped there and take a
- * warp each (lanes stride the terms, a shuffle tree sums the partials). A third kernel zero-fills
- * rows [rows, n_out) and puts the input rows a[rows + i] = w[i].
+ * Kernels (shells around spmv_core.cuh, which the host test runs too): one thread per row computes
+ * the selected products over the three matrices (coefficient 1 / -1 an add / a sub, others one
+ * multiplication, as r1cs.c), writes them and checks the row (atomicMin of the failing row index, so
+ * the lowest one is reported); rows with more than LONG_ROW terms in any matrix (listed at upload)
+ * are skipped there and take a warp each (lanes stride the terms, a shuffle tree sums the partials).
+ * A third kernel zero-fills rows [rows, n_out) and puts the input rows a[rows + i] = w[i].
+ * Matrices that share one coefficient dictionary read ONE device copy of it: the first matrix's
+ * (spmv_plan_make; the fix of the 2^24-row bench's illegal address: C read the copy of B, which
+ * had none of its own, whenever A, B and C shared a dictionary and C had a coefficient other than
+ * +-1 — the test circuits' C rows had only 1).
  * Memory-bound: per term 4 B column + 4 B dictionary index + a 32 B witness gather (random, the
  * dominant stream: the witness is far bigger than L2) and for 31 % of the terms (PoRep) one Fr
  * multiplication with a dictionary entry (80 KB, cached); per row 4-8 B of row pointer and 32 B of
  * output per product. Counted at 32 GiB in docs/perf/gpu.md.
  */
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <vector>
 #include "cpu_headers.cuh"
 #include "common.cuh"
-#include "ntt_core.cuh"
+#include "spmv_core.cuh"
 
 using namespace pmgpu;
 using ntc::fr_d;
+using ntc::spmv_args;
 
 namespace {
-constexpr uint32_t LONG_ROW = 32;
-constexpr size_t NARROW_CHUNK = (size_t)1 << 23; /* row pointers narrowed 8 M at a time */
-
-template <class RP> struct spmv_args {
-    ntc::csr_d<RP> m[3];
-    fr_d *out[3];
-    const fr_d *w;
-    uint32_t rows;
-    uint32_t mask; /* products computed: bit i for matrix i (A, B, C) */
-    int check;
-    uint32_t *first_bad;
-    const uint32_t *long_rows;
-    uint32_t n_long;
-};
-
-template <class RP> __device__ __forceinline__ bool row_is_long(const spmv_args<RP> &a, uint32_t row) {
-    bool lng = false;
-#pragma unroll
-    for (int i = 0; i < 3; i++) lng |= (uint64_t)(a.m[i].row_ptr[row + 1] - a.m[i].row_ptr[row]) > LONG_ROW;
-    return lng;
-}
-
-template <class RP> __device__ __forceinline__ void finish_row(const spmv_args<RP> &a, uint32_t row, const fr_d *v) {
-#pragma unroll
-    for (int i = 0; i < 3; i++)
-        if (a.out[i]) ntc::st(a.out[i] + row, v[i]);
-    if (a.check && !ntc::f_eq(ntc::f_mul(v[0], v[1]), v[2])) atomicMin(a.first_bad, row);
-}
 
 template <class RP> __global__ void __launch_bounds__(256) k_spmv_rows(const __grid_constant__ spmv_args<RP> a) {
     const uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= a.rows || row_is_long(a, row)) return;
-    fr_d v[3];
-#pragma unroll
-    for (int i = 0; i < 3; i++)
-        v[i] = ((a.mask >> i) & 1) ? ntc::csr_dot(a.m[i], a.m[i].row_ptr[row], a.m[i].row_ptr[row + 1], 1, a.w) : ntc::f_zero();
-    finish_row(a, row, v);
+    if (row < a.rows) ntc::spmv_thread_row(a, row);
 }
 
 __device__ __forceinline__ fr_d shfl_down_fr(const fr_d &x, int off) {
@@ -71,31 +44,26 @@ __device__ __forceinline__ fr_d shfl_down_fr(const fr_d &x, int off) {
     return r;
 }
 
-/* one warp per long row */
+/* one warp per long row: lane partials, a shuffle tree, lane 0 stores and checks */
 template <class RP> __global__ void __launch_bounds__(256) k_spmv_long(const __grid_constant__ spmv_args<RP> a) {
-    const uint32_t wid = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    const uint32_t wid = (uint32_t)(((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5), lane = threadIdx.x & 31;
     if (wid >= a.n_long) return; /* whole warps leave together */
     const uint32_t row = a.long_rows[wid];
     fr_d v[3];
 #pragma unroll
     for (int i = 0; i < 3; i++) {
-        fr_d p = ((a.mask >> i) & 1) ? ntc::csr_dot(a.m[i], a.m[i].row_ptr[row] + lane, a.m[i].row_ptr[row + 1], 32, a.w)
-                                     : ntc::f_zero();
+        fr_d p = ntc::spmv_lane_partial(a, row, lane, i);
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) p = ntc::f_add(p, shfl_down_fr(p, off));
         v[i] = p;
     }
-    if (lane == 0) finish_row(a, row, v);
+    if (lane == 0) ntc::spmv_finish_row(a, row, v);
 }
 
 /* rows [rows, n_out): zero, and a[rows + i] = w[i] for i < a_inputs */
 __global__ void k_pad_rows(fr_d *a, fr_d *b, fr_d *c, uint32_t rows, size_t n_out, uint32_t a_inputs, const fr_d *w) {
     const size_t r = rows + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= n_out) return;
-    const fr_d z = ntc::f_zero();
-    if (a) ntc::st(a + r, r - rows < a_inputs ? ntc::ld(w + (r - rows)) : z);
-    if (b) ntc::st(b + r, z);
-    if (c) ntc::st(c + r, z);
+    if (r < n_out) ntc::spmv_pad_row(a, b, c, rows, r, a_inputs, w);
 }
 
 __global__ void k_narrow(uint32_t *out, const uint64_t *in, size_t count) {
@@ -113,8 +81,7 @@ struct gpu_r1cs {
         dev_buf rp, col, idx, coef, tab;
         uint64_t nnz = 0;
         uint32_t one_i = UINT32_MAX, neg_i = UINT32_MAX;
-        const fr_t *host_tab = nullptr;
-        const mat *tab_owner = nullptr; /* the matrix whose table this one shares */
+        int tab_owner = -1; /* the matrix whose dictionary copy this one reads (-1: its own) */
     } m[3];
     dev_buf long_rows;
     uint32_t n_long = 0;
@@ -134,17 +101,20 @@ struct gpu_witness {
     float ms = 0, spmv_ms = 0;
 };
 
-static const r1cs_matrix_t *mat_of(const r1cs_t *cs, int i) { return i == 0 ? &cs->A : i == 1 ? &cs->B : &cs->C; }
+using ntc::spmv_mat;
 
 extern "C" size_t gpu_r1cs_device_bytes(const r1cs_t *cs) {
     if (!cs) return 0;
     uint64_t nnz_max = 0;
-    for (int i = 0; i < 3; i++) nnz_max = mat_of(cs, i)->nnz > nnz_max ? mat_of(cs, i)->nnz : nnz_max;
+    for (int i = 0; i < 3; i++) nnz_max = spmv_mat(cs, i)->nnz > nnz_max ? spmv_mat(cs, i)->nnz : nnz_max;
     const size_t rpw = nnz_max <= UINT32_MAX ? 4 : 8;
     size_t b = 0;
     for (int i = 0; i < 3; i++) {
-        const r1cs_matrix_t *m = mat_of(cs, i);
-        b += ((size_t)m->n_rows + 1) * rpw + m->nnz * 4 + (m->coef_idx ? m->nnz * 4 + (size_t)m->n_coef_tab * 32 : m->nnz * 32);
+        const r1cs_matrix_t *m = spmv_mat(cs, i);
+        bool shared = false; /* a dictionary already counted for an earlier matrix */
+        for (int j = 0; j < i; j++) shared |= m->coef_idx && spmv_mat(cs, j)->coef_tab == m->coef_tab;
+        b += ((size_t)m->n_rows + 1) * rpw + m->nnz * 4 +
+             (m->coef_idx ? m->nnz * 4 + (shared ? 0 : (size_t)m->n_coef_tab * 32) : m->nnz * 32);
     }
     return b;
 }
@@ -176,7 +146,7 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
     *out = nullptr;
     if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "no CUDA device");
     for (int i = 0; i < 3; i++) {
-        const r1cs_matrix_t *m = mat_of(cs, i);
+        const r1cs_matrix_t *m = spmv_mat(cs, i);
         if (m->n_rows != cs->n_constraints || m->n_cols > cs->n_wires || (m->nnz && (!m->col || (!m->coef && !m->coef_idx))) ||
             !m->row_ptr || m->row_ptr[m->n_rows] != m->nnz || (m->coef_idx && (!m->coef_tab || !m->n_coef_tab)))
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_r1cs_upload: matrix %c is malformed (%u rows, %u cols, %llu terms)",
@@ -191,53 +161,50 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
     cudaStream_t st_up = nullptr; /* the upload's own stream */
     PMCU(cudaStreamCreateWithFlags(&st_up, cudaStreamNonBlocking));
     struct sguard { cudaStream_t s; ~sguard() { cudaStreamDestroy(s); } } sg{st_up};
-    for (int i = 0; i < 3; i++) g->rp32 = g->rp32 && mat_of(cs, i)->nnz <= UINT32_MAX;
-    fr_t m1;
-    fr_neg(&m1, &FR_ONE);
+    /* the decisions (row pointer width, shared dictionaries, 1 / -1, long rows): spmv_core.cuh;
+     * PROOFMILL_GPU_R1CS_RP64=1 keeps u64 row pointers (tests of that path) */
+    ntc::spmv_plan plan;
+    const char *rp64 = getenv("PROOFMILL_GPU_R1CS_RP64");
+    ntc::spmv_plan_make(plan, cs, rp64 && atoi(rp64) != 0);
+    g->rp32 = plan.rp32;
     pm_status st;
     for (int i = 0; i < 3; i++) {
-        const r1cs_matrix_t *m = mat_of(cs, i);
+        const r1cs_matrix_t *m = spmv_mat(cs, i);
         gpu_r1cs::mat &d = g->m[i];
         d.nnz = m->nnz;
         const size_t nrp = (size_t)m->n_rows + 1;
         if (g->rp32) { /* narrow on the device, chunk by chunk through a u64 staging buffer */
             dev_buf stage;
             PMCU(d.rp.alloc(nrp * 4));
-            PMCU(stage.alloc((nrp < NARROW_CHUNK ? nrp : NARROW_CHUNK) * 8));
-            for (size_t o = 0; o < nrp; o += NARROW_CHUNK) {
-                const size_t cnt = nrp - o < NARROW_CHUNK ? nrp - o : NARROW_CHUNK;
-                PMCU(cudaMemcpyAsync(stage.p, m->row_ptr + o, cnt * 8, cudaMemcpyHostToDevice, st_up));
-                k_narrow<<<(unsigned)((cnt + 255) / 256), 256, 0, st_up>>>(d.rp.as<uint32_t>() + o, stage.as<uint64_t>(), cnt);
-                PMCU_LAUNCH();
-                PMCU(cudaStreamSynchronize(st_up));
-            }
+            PMCU(stage.alloc((nrp < ntc::NARROW_CHUNK ? nrp : ntc::NARROW_CHUNK) * 8));
+            cudaError_t ce = cudaSuccess;
+            ntc::for_chunks(nrp, ntc::NARROW_CHUNK, [&](size_t o, size_t cnt) {
+                if (ce != cudaSuccess) return;
+                ce = cudaMemcpyAsync(stage.p, m->row_ptr + o, cnt * 8, cudaMemcpyHostToDevice, st_up);
+                if (ce == cudaSuccess) {
+                    k_narrow<<<(unsigned)((cnt + 255) / 256), 256, 0, st_up>>>(d.rp.as<uint32_t>() + o, stage.as<uint64_t>(), cnt);
+                    ce = cudaGetLastError();
+                }
+                if (ce == cudaSuccess) ce = cudaStreamSynchronize(st_up);
+            });
+            PMCU(ce);
         } else if ((st = upload(d.rp, m->row_ptr, nrp * 8, st_up, err)) != PM_OK) {
             return st;
         }
         if ((st = upload(d.col, m->col, m->nnz * 4, st_up, err)) != PM_OK) return st;
         if (m->coef_idx) {
             if ((st = upload(d.idx, m->coef_idx, m->nnz * 4, st_up, err)) != PM_OK) return st;
-            d.host_tab = m->coef_tab;
-            for (int j = 0; j < i; j++)
-                if (g->m[j].host_tab == m->coef_tab && mat_of(cs, j)->n_coef_tab == m->n_coef_tab) d.tab_owner = &g->m[j];
-            if (!d.tab_owner && (st = upload(d.tab, m->coef_tab, (size_t)m->n_coef_tab * 32, st_up, err)) != PM_OK) return st;
-            for (uint32_t t = 0; t < m->n_coef_tab; t++) {
-                if (d.one_i == UINT32_MAX && fr_is_one(&m->coef_tab[t])) d.one_i = t;
-                if (d.neg_i == UINT32_MAX && fr_eq(&m->coef_tab[t], &m1)) d.neg_i = t;
-            }
+            d.tab_owner = plan.tab_owner[i];
+            if (d.tab_owner < 0 && (st = upload(d.tab, m->coef_tab, (size_t)m->n_coef_tab * 32, st_up, err)) != PM_OK) return st;
+            d.one_i = plan.one_i[i];
+            d.neg_i = plan.neg_i[i];
         } else if ((st = upload(d.coef, m->coef, m->nnz * 32, st_up, err)) != PM_OK) {
             return st;
         }
     }
     /* rows with a long row in any matrix: a warp each */
-    std::vector<uint32_t> lr;
-    for (uint32_t r = 0; r < cs->n_constraints; r++) {
-        bool lng = false;
-        for (int i = 0; i < 3; i++) lng |= mat_of(cs, i)->row_ptr[r + 1] - mat_of(cs, i)->row_ptr[r] > LONG_ROW;
-        if (lng) lr.push_back(r);
-    }
-    g->n_long = (uint32_t)lr.size();
-    if ((st = upload(g->long_rows, lr.data(), lr.size() * 4, st_up, err)) != PM_OK) return st;
+    g->n_long = (uint32_t)plan.long_rows.size();
+    if ((st = upload(g->long_rows, plan.long_rows.data(), plan.long_rows.size() * 4, st_up, err)) != PM_OK) return st;
     *out = g;
     g = nullptr;
     return PM_OK;
@@ -326,7 +293,7 @@ template <class RP> static void fill_args(spmv_args<RP> &a, const gpu_r1cs *g) {
         c.col = d.col.as<uint32_t>();
         c.coef_idx = d.idx.p ? d.idx.as<uint32_t>() : nullptr;
         c.coef = d.coef.p ? d.coef.as<fr_d>() : nullptr;
-        c.tab = (d.tab_owner ? d.tab_owner->tab : d.tab).as<fr_d>();
+        c.tab = (d.tab_owner >= 0 ? g->m[d.tab_owner].tab : d.tab).as<fr_d>();
         c.one_i = d.one_i;
         c.neg_i = d.neg_i;
         memcpy(&c.one, &FR_ONE, 32);

@@ -49,7 +49,7 @@ pm_status groth16_pending_init(groth16_pending_t *p, const zkey_t *zk, const fr_
     groth16_key *k = NULL;
     pm_status st = zkey_view(&k, zk, NULL, 0, err);
     if (st) return st;
-    if ((st = groth16_pending_init_key(p, k, w, n, opts, err))) {
+    if ((st = groth16_pending_init_key(p, k, w, n, opts, err)) || (st = groth16_pending_host_scalars(p, w, err))) {
         view_free(k);
         return st;
     }

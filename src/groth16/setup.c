@@ -240,6 +240,7 @@ pm_status groth16_qap_at_tau(fr_t *u, fr_t *v, fr_t *w, fr_t *z_tau, const r1cs_
 typedef struct {
     g1_fixed_base_t f1;
     g2_fixed_base_t f2;
+    const groth16_setup_mul *mul; /* set: the multiplications run there, no CPU tables */
 } tables_t;
 
 static unsigned window_for(size_t n_points) {
@@ -251,8 +252,10 @@ static unsigned window_for(size_t n_points) {
     return 16;
 }
 
-static pm_status tables_init(tables_t *tb, size_t n_points, pm_error *err) {
+static pm_status tables_init(tables_t *tb, size_t n_points, const groth16_setup_mul *mul, pm_error *err) {
     memset(tb, 0, sizeof *tb);
+    tb->mul = mul;
+    if (mul) return PM_OK;
     unsigned w = window_for(n_points);
     pm_status st = g1_fixed_base_init(&tb->f1, &G1_GENERATOR, w, err);
     if (st) return st;
@@ -264,6 +267,26 @@ static pm_status tables_init(tables_t *tb, size_t n_points, pm_error *err) {
 static void tables_free(tables_t *tb) {
     g1_fixed_base_free(&tb->f1);
     g2_fixed_base_free(&tb->f2);
+}
+
+/* out[i] = [k_i] G on the setup's engine */
+/* out[i] = k[i]·G by the hook or the tables; `stage` names the progress stage (util/progress.h:
+ * the CPU tables count their chunks, the hook's batch counts as a whole) */
+static pm_status tb_g1(const tables_t *tb, const char *stage, g1_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
+    if (!n) return PM_OK;
+    pm_progress_stage(stage, n);
+    if (!tb->mul) return g1_fixed_base_mul_many_vartime(out, n, &tb->f1, k, err);
+    pm_status st = tb->mul->g1_mul(tb->mul->self, out, k, n, err);
+    if (!st) pm_progress_add(n);
+    return st;
+}
+static pm_status tb_g2(const tables_t *tb, const char *stage, g2_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
+    if (!n) return PM_OK;
+    pm_progress_stage(stage, n);
+    if (!tb->mul) return g2_fixed_base_mul_many_vartime(out, n, &tb->f2, k, err);
+    pm_status st = tb->mul->g2_mul(tb->mul->self, out, k, n, err);
+    if (!st) pm_progress_add(n);
+    return st;
 }
 
 static void g1_mul_gen(g1_affine_t *r, const fr_t *k) {
@@ -309,6 +332,11 @@ static void ext_scalars(fr_t *out, const fr_t *u, const fr_t *v, const fr_t *w, 
 
 pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t,
                                 groth16_setup_timings_t *tm, pm_error *err) {
+    return groth16_setup_snarkjs_mul(zk, cs, t, NULL, tm, err);
+}
+
+pm_status groth16_setup_snarkjs_mul(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t, const groth16_setup_mul *mul,
+                                    groth16_setup_timings_t *tm, pm_error *err) {
     double t0 = pm_now_s(), t1 = t0, t2 = t0;
     memset(zk, 0, sizeof *zk);
     uint32_t npub = r1cs_n_public(cs);
@@ -335,7 +363,7 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
     if (st) goto out;
     t1 = pm_now_s();
     pm_progress_stage("fixed-base tables", 0);
-    st = tables_init(&tb, 4 * nv + N, err);
+    st = tables_init(&tb, 4 * nv + N, mul, err);
     if (st) goto out;
     t2 = pm_now_s();
 
@@ -364,19 +392,15 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
         st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "zkey arrays");
         goto out;
     }
-    pm_progress_stage("A (G1)", nv);
-    if ((st = g1_fixed_base_mul_many_vartime(zk->a, nv, &tb.f1, u, err))) goto out;
-    pm_progress_stage("B1 (G1)", nv);
-    if ((st = g1_fixed_base_mul_many_vartime(zk->b1, nv, &tb.f1, v, err))) goto out;
-    pm_progress_stage("B2 (G2)", nv);
-    if ((st = g2_fixed_base_mul_many_vartime(zk->b2, nv, &tb.f2, v, err))) goto out;
+    if ((st = tb_g1(&tb, "A (G1)", zk->a, nv, u, err))) goto out;
+    if ((st = tb_g1(&tb, "B1 (G1)", zk->b1, nv, v, err))) goto out;
+    if ((st = tb_g2(&tb, "B2 (G2)", zk->b2, nv, v, err))) goto out;
     ext_scalars(sc, u, v, w, 0, npub + 1, t, NULL); /* gamma = 1 */
-    if ((st = g1_fixed_base_mul_many_vartime(zk->ic, npub + 1, &tb.f1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "IC (G1)", zk->ic, npub + 1, sc, err))) goto out;
     fr_t dinv;
     fr_inv_vartime(&dinv, &t->delta);
     ext_scalars(sc, u, v, w, npub + 1, nv, t, &dinv);
-    pm_progress_stage("C (G1)", nc);
-    if ((st = g1_fixed_base_mul_many_vartime(zk->c, nc, &tb.f1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "C (G1)", zk->c, nc, sc, err))) goto out;
 
     /* H_j = L^{(2N)}_{2j+1}(tau) / delta: x_j = w2^(2j+1), zn = (tau^2N - 1) / (2N) / delta. */
     {
@@ -401,8 +425,7 @@ pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxi
             st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tau on the 2N-domain; redraw");
             goto out;
         }
-        pm_progress_stage("H (G1)", N);
-        if ((st = g1_fixed_base_mul_many_vartime(zk->h, N, &tb.f1, sc, err))) goto out;
+        if ((st = tb_g1(&tb, "H (G1)", zk->h, N, sc, err))) goto out;
     }
 
     /* Section 4: per constraint A then B terms, then the input rows; value = coef * R^2. */
@@ -462,6 +485,11 @@ static size_t compact_nonzero(fr_t *out, const fr_t *k, size_t n) {
 
 pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth16_toxic_t *t,
                                    groth16_setup_timings_t *tm, pm_error *err) {
+    return groth16_setup_bellperson_mul(p, cs, t, NULL, tm, err);
+}
+
+pm_status groth16_setup_bellperson_mul(bp_params_t *p, const r1cs_t *cs, const groth16_toxic_t *t,
+                                       const groth16_setup_mul *mul, groth16_setup_timings_t *tm, pm_error *err) {
     double t0 = pm_now_s(), t1 = t0, t2 = t0;
     memset(p, 0, sizeof *p);
     uint32_t npub = r1cs_n_public(cs);
@@ -487,7 +515,7 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
     if ((st = groth16_qap_at_tau(u, v, w, &ztau, cs, logm, 7, &t->tau, err))) goto out;
     t1 = pm_now_s();
     pm_progress_stage("fixed-base tables", 0);
-    if ((st = tables_init(&tb, 5 * nv + m, err))) goto out;
+    if ((st = tables_init(&tb, 5 * nv + m, mul, err))) goto out;
     t2 = pm_now_s();
 
     fr_t ginv, dinv;
@@ -530,12 +558,10 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
                 fr_mul(&x, &x, &t->tau);
             }
         }
-        pm_progress_stage("H query (G1)", n);
-        if ((st = g1_fixed_base_mul_many_vartime(p->h, n, &tb.f1, sc, err))) goto out;
+        if ((st = tb_g1(&tb, "H query (G1)", p->h, n, sc, err))) goto out;
     }
     ext_scalars(sc, u, v, w, 0, ni, t, &ginv);
-    pm_progress_stage("IC (G1)", ni);
-    if ((st = g1_fixed_base_mul_many_vartime(vk->ic, ni, &tb.f1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "IC (G1)", vk->ic, ni, sc, err))) goto out;
     ext_scalars(sc, u, v, w, ni, nv, t, &dinv);
     for (size_t i = 0; i < na; i++)
         if (fr_is_zero(&sc[i])) {
@@ -544,16 +570,12 @@ pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth
                               ni + i);
             goto out;
         }
-    pm_progress_stage("L query (G1)", na);
-    if ((st = g1_fixed_base_mul_many_vartime(p->l, na, &tb.f1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "L query (G1)", p->l, na, sc, err))) goto out;
     p->n_a = compact_nonzero(sc, u, nv);
-    pm_progress_stage("A query (G1)", p->n_a);
-    if ((st = g1_fixed_base_mul_many_vartime(p->a, p->n_a, &tb.f1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "A query (G1)", p->a, p->n_a, sc, err))) goto out;
     p->n_b_g1 = p->n_b_g2 = compact_nonzero(sc, v, nv);
-    pm_progress_stage("B query (G1)", p->n_b_g1);
-    if ((st = g1_fixed_base_mul_many_vartime(p->b_g1, p->n_b_g1, &tb.f1, sc, err))) goto out;
-    pm_progress_stage("B query (G2)", p->n_b_g2);
-    if ((st = g2_fixed_base_mul_many_vartime(p->b_g2, p->n_b_g2, &tb.f2, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "B query (G1)", p->b_g1, p->n_b_g1, sc, err))) goto out;
+    if ((st = tb_g2(&tb, "B query (G2)", p->b_g2, p->n_b_g2, sc, err))) goto out;
 out:
     if (tm) {
         double te = pm_now_s();

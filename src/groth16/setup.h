@@ -98,6 +98,17 @@ typedef struct {
     double qap, tables, points, total;
 } groth16_setup_timings_t;
 
+/* Where the batch fixed-base multiplications of a setup run (out[i] = [k_i] G for the generator G of
+ * G1 / G2, n scalars k MONTGOMERY, affine Montgomery results with infinity = (0, 0), the layout and
+ * values of g1/g2_fixed_base_mul_many_vartime, so the keys are byte-identical): NULL = the CPU
+ * tables here; groth16_setup_mul_gpu (setup_gpu.h) = the device. */
+typedef struct {
+    const char *name;
+    void *self;
+    pm_status (*g1_mul)(void *self, g1_affine_t *out, const fr_t *k, size_t n, pm_error *err);
+    pm_status (*g2_mul)(void *self, g2_affine_t *out, const fr_t *k, size_t n, pm_error *err);
+} groth16_setup_mul;
+
 /* Build a snarkjs Groth16 proving key for cs in memory: header fields, all point sections and
  * coefs (snarkjs's order: per constraint the A terms then the B terms, then the nPublic+1 input
  * entries; value = coef * R^2 mod r as the zkey stores it) are filled, ready for zkey_write.
@@ -107,12 +118,18 @@ typedef struct {
  * domain or nPublic >= nWires), PM_ERR_NOMEM. Threads: OpenMP default team. */
 pm_status groth16_setup_snarkjs(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t,
                                 groth16_setup_timings_t *tm, pm_error *err);
+/* The same with the point multiplications on mul (NULL = CPU); errors also mul's. */
+pm_status groth16_setup_snarkjs_mul(zkey_t *zk, const r1cs_t *cs, const groth16_toxic_t *t, const groth16_setup_mul *mul,
+                                    groth16_setup_timings_t *tm, pm_error *err);
 
 /* Build a bellperson parameter set (vk + h, l, a, b_g1, b_g2 as bellperson generator.rs makes
  * them, file comment) for cs. Errors: PM_ERR_ARG, PM_ERR_FORMAT (an unconstrained aux wire,
  * i.e. a zero L point: "wire i is unconstrained"), PM_ERR_NOMEM. */
 pm_status groth16_setup_bellperson(bp_params_t *p, const r1cs_t *cs, const groth16_toxic_t *t,
                                    groth16_setup_timings_t *tm, pm_error *err);
+/* The same with the point multiplications on mul (NULL = CPU); errors also mul's. */
+pm_status groth16_setup_bellperson_mul(bp_params_t *p, const r1cs_t *cs, const groth16_toxic_t *t,
+                                       const groth16_setup_mul *mul, groth16_setup_timings_t *tm, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -34,13 +34,17 @@ size_t groth16_key_finalize_scratch_size(const groth16_key *k, unsigned threads)
     return msm_g2_scratch_size(k->n_b2, threads);
 }
 
-size_t groth16_key_pending_bytes(const groth16_key *k) {
-    return (k->conv == GROTH16_BELLPERSON ? 3 : 1) * k->n_vars * sizeof(fr_t);
+size_t groth16_key_pending_bytes(const groth16_key *k, int device_witness) {
+    const size_t pub = (k->n_public ? k->n_public : 1) * sizeof(fr_t);
+    if (device_witness) return pub;
+    return pub + (k->conv == GROTH16_BELLPERSON ? 3 : 1) * k->n_vars * sizeof(fr_t);
 }
 
 void groth16_pending_free(groth16_pending_t *p) {
     if (!p) return;
     uint32_t first_bad = p->first_bad;
+    if (p->dev_release) p->dev_release(p);
+    free(p->x_pub);
     free(p->w_plain);
     free(p->sa);
     free(p->sb);
@@ -67,6 +71,7 @@ pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, c
     g1_jac_set_infinity(&p->sum_a);
     g1_jac_set_infinity(&p->sum_b1);
     g1_jac_set_infinity(&p->sum_c);
+    g2_jac_set_infinity(&p->sum_b2);
     pm_status st = PM_OK;
     if (n != k->n_vars) {
         st = k->conv == GROTH16_SNARKJS
@@ -82,32 +87,17 @@ pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, c
                           "wire 0 is not 1 (not a witness for this circuit?)");
         goto fail;
     }
-    p->w_plain = malloc((n ? n : 1) * sizeof *p->w_plain);
-    if (!p->w_plain) {
+    if (k->n_public + 1 > n) {
+        st = pm_error_set(err, PM_ERR_MISMATCH, wname, PM_NO_OFFSET, "witness has %zu values for %zu public inputs", n,
+                          k->n_public);
+        goto fail;
+    }
+    p->n_vars = n;
+    if (!(p->x_pub = malloc((k->n_public ? k->n_public : 1) * sizeof *p->x_pub))) {
         st = pm_error_set(err, PM_ERR_NOMEM, wname, PM_NO_OFFSET, "out of memory");
         goto fail;
     }
-    fr_t *wp = p->w_plain;
-    PM_OMP(parallel for schedule(static))
-    for (size_t i = 0; i < n; i++) fr_from_mont(&wp[i], &w[i]);
-    p->n_vars = n;
-    p->b2 = p->w_plain;
-    p->n_b2 = n;
-    if (k->conv == GROTH16_BELLPERSON) { /* the scalars of the compacted A and B bases */
-        p->sa = malloc((k->n_base[GROTH16_BASE_A] ? k->n_base[GROTH16_BASE_A] : 1) * sizeof(fr_t));
-        p->sb = malloc((k->n_b2 ? k->n_b2 : 1) * sizeof(fr_t));
-        if (!p->sa || !p->sb) {
-            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "compacted scalars (%zu wires)", n);
-            goto fail;
-        }
-        size_t ka = 0, kb = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (k->dense_a[i]) p->sa[ka++] = wp[i];
-            if (k->dense_b[i]) p->sb[kb++] = wp[i];
-        }
-        p->b2 = p->sb;
-        p->n_b2 = kb;
-    }
+    memcpy(p->x_pub, w + 1, k->n_public * sizeof *p->x_pub);
     if (opts && opts->scratch) {
         size_t need = groth16_key_start_scratch_size(k, p->threads);
         if (opts->scratch_size < need) {
@@ -126,22 +116,91 @@ fail:
     return st;
 }
 
+pm_status groth16_pending_host_scalars(groth16_pending_t *p, const fr_t *w, pm_error *err) {
+    const groth16_key *k = p->key;
+    const size_t n = p->n_vars;
+    if (p->w_plain) return PM_OK;
+    p->w_plain = malloc((n ? n : 1) * sizeof *p->w_plain);
+    if (!p->w_plain) {
+        groth16_pending_free(p);
+        return pm_error_set(err, PM_ERR_NOMEM, p->wtns_name, PM_NO_OFFSET, "out of memory");
+    }
+    fr_t *wp = p->w_plain;
+    PM_OMP(parallel for schedule(static))
+    for (size_t i = 0; i < n; i++) fr_from_mont(&wp[i], &w[i]);
+    p->b2 = p->w_plain;
+    p->n_b2 = n;
+    if (k->conv == GROTH16_BELLPERSON) { /* the scalars of the compacted A and B bases */
+        p->sa = malloc((k->n_base[GROTH16_BASE_A] ? k->n_base[GROTH16_BASE_A] : 1) * sizeof(fr_t));
+        p->sb = malloc((k->n_b2 ? k->n_b2 : 1) * sizeof(fr_t));
+        if (!p->sa || !p->sb) {
+            groth16_pending_free(p);
+            return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "compacted scalars (%zu wires)", n);
+        }
+        size_t ka = 0, kb = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (k->dense_a[i]) p->sa[ka++] = wp[i];
+            if (k->dense_b[i]) p->sb[kb++] = wp[i];
+        }
+        p->b2 = p->sb;
+        p->n_b2 = kb;
+    }
+    return PM_OK;
+}
+
+pm_status groth16_pending_work(groth16_pending_t *p, pm_error *err) {
+    if (p->work) return PM_OK;
+    const size_t bytes = 3 * p->key->domain * sizeof(fr_t);
+    if (!(p->work = malloc(bytes)))
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory for a, b, c (%zu bytes)", bytes);
+    p->own_work = 1;
+    return PM_OK;
+}
+
+int groth16_exec_evaluates(const groth16_exec *x, const groth16_key *k) {
+    if (!x || !x->ops) return 0;
+    return k->conv == GROTH16_SNARKJS ? x->ops->eval_snarkjs != NULL : x->ops->eval_bellperson != NULL;
+}
+
+int groth16_exec_stages(const groth16_exec *x) { return x && x->ops && x->ops->stage; }
+
+int groth16_exec_device_witness(const groth16_exec *x, const groth16_key *k) {
+    const unsigned f = k->conv == GROTH16_SNARKJS ? GROTH16_OPS_DEVICE_WITNESS_SNARKJS : GROTH16_OPS_DEVICE_WITNESS_BELLPERSON;
+    return x && x->ops && (x->ops->flags & f);
+}
+
+pm_status groth16_start_stage(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err) {
+    if (!p->key || !p->x_pub)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_stage: handle was not initialised");
+    if (p->staged || !groth16_exec_stages(x)) return PM_OK;
+    double t0 = pm_now_s();
+    pm_status st = x->ops->stage(x, p, w, n, err);
+    p->t.stage += pm_now_s() - t0;
+    if (st) {
+        groth16_pending_free(p);
+        return st;
+    }
+    p->staged = 1;
+    return PM_OK;
+}
+
 pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err) {
     const groth16_key *k = p->key;
-    if (!k || !p->w_plain)
+    if (!k || !p->x_pub)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_eval: handle was not initialised");
-    double t0 = pm_now_s();
-    if (!p->work) {
-        p->work = malloc(3 * k->domain * sizeof(fr_t));
-        if (!p->work) {
-            groth16_pending_free(p);
-            return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
-                                "out of memory for a, b, c (%zu bytes)", 3 * k->domain * sizeof(fr_t));
-        }
-        p->own_work = 1;
+    pm_status st;
+    const int dw = groth16_exec_device_witness(x, k);
+    if (dw && (!x->ops->msm_g1 || !x->ops->msm_g2 || !x->ops->stage)) {
+        groth16_pending_free(p);
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                            "table %s takes the witness from its device but lacks stage, msm_g1 or msm_g2", x->ops->name);
     }
     pm_progress_stage("a, b, c on the domain", 0);
-    pm_status st = OP(x, eval)(x, p, w, n, err);
+    if (!dw && (st = groth16_pending_host_scalars(p, w, err))) return st;
+    /* the table's own eval and a device-witness table's MSMs read what its stage put in place */
+    if ((dw || groth16_exec_evaluates(x, k)) && (st = groth16_start_stage(p, w, n, x, err))) return st;
+    double t0 = pm_now_s();
+    st = k->conv == GROTH16_SNARKJS ? OP(x, eval_snarkjs)(x, p, w, n, err) : OP(x, eval_bellperson)(x, p, w, n, err);
     p->t.eval_ab = pm_now_s() - t0;
     if (st) {
         groth16_pending_free(p);
@@ -174,7 +233,7 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     const groth16_scalars s[GROTH16_N_BASES] = {
         {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sa, NULL},
         {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sb, NULL},
-        {p->w_plain + n_pub1, NULL}, /* the wires after ONE and the public inputs */
+        {p->w_plain ? p->w_plain + n_pub1 : NULL, NULL}, /* the wires after ONE and the public inputs */
         h};
     g1_jac_t r[GROTH16_N_BASES];
     double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
@@ -185,10 +244,21 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         if (st) msm_fail(st, names[k->conv][b], err);
         *tm[b] = pm_now_s() - a;
     }
+    if (!st && x && x->ops && x->ops->msm_g2) { /* the G2 MSM where the table has it (else: finalize) */
+        double a = pm_now_s();
+        pm_progress_stage("MSM B2 (G2)", 0);
+        const groth16_scalars s2 = {p->b2, NULL};
+        st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
+        if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
+        else p->have_b2 = 1;
+        p->t.msm_b2 = pm_now_s() - a;
+    }
+    if (p->dev_release) p->dev_release(p);
     if (p->own_work) free(p->work);
     p->work = NULL;
     p->own_work = 0;
     p->evaluated = 0;
+    p->abc_host = 0;
     if (st) {
         groth16_pending_free(p);
         return st;
@@ -199,6 +269,12 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     if (k->conv == GROTH16_BELLPERSON) { /* A's scalars are not needed after start */
         free(p->sa);
         p->sa = NULL;
+    }
+    if (p->have_b2) { /* nor the host witness: finalize needs only the public inputs now */
+        free(p->w_plain);
+        free(p->sb);
+        p->w_plain = p->sb = NULL;
+        p->b2 = NULL;
     }
     return PM_OK;
 }
@@ -223,6 +299,7 @@ pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *
         p->witness_checked = 1;
     }
     p->t.check = pm_now_s() - t0;
+    if ((st = groth16_start_stage(p, w, n, x, err))) return st;
     if ((st = groth16_start_eval(p, w, n, x, err))) return st;
     return groth16_start_finish(p, x, err);
 fail:
@@ -234,27 +311,30 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
                            pm_error *err) {
     const groth16_key *k = p->key;
     memset(proof, 0, sizeof *proof);
-    if (!k || !p->w_plain)
+    if (!k || !p->x_pub)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_prove_finalize: handle was not started");
     double t0 = pm_now_s();
-    g2_jac_t sum_b2;
-    pm_progress_stage("MSM B2 (G2)", 0);
+    g2_jac_t sum_b2 = p->sum_b2;
     pm_status st;
-    if (p->finalize_scratch) {
-        size_t need = groth16_key_finalize_scratch_size(k, p->threads);
-        if (p->finalize_scratch_size < need)
-            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
-                                "finalize scratch of %zu bytes is smaller than groth16_finalize_scratch_size = %zu",
-                                p->finalize_scratch_size, need);
-        st = msm_g2_vartime_with_scratch(&sum_b2, k->b2, p->b2, p->n_b2, p->threads, p->finalize_scratch,
-                                         p->finalize_scratch_size);
-    } else {
-        st = msm_g2_vartime(&sum_b2, k->b2, p->b2, p->n_b2, p->threads);
+    if (!p->have_b2) { /* the CPU G2 MSM */
+        pm_progress_stage("MSM B2 (G2)", 0);
+        if (!p->b2 && p->n_b2)
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_finalize: no host scalars for the G2 MSM");
+        if (p->finalize_scratch) {
+            size_t need = groth16_key_finalize_scratch_size(k, p->threads);
+            if (p->finalize_scratch_size < need)
+                return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                                    "finalize scratch of %zu bytes is smaller than groth16_finalize_scratch_size = %zu",
+                                    p->finalize_scratch_size, need);
+            st = msm_g2_vartime_with_scratch(&sum_b2, k->b2, p->b2, p->n_b2, p->threads, p->finalize_scratch,
+                                             p->finalize_scratch_size);
+        } else {
+            st = msm_g2_vartime(&sum_b2, k->b2, p->b2, p->n_b2, p->threads);
+        }
+        if (st) return msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
+        p->t.msm_b2 = pm_now_s() - t0;
     }
-    if (st) return msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
     double t1 = pm_now_s();
-    p->t.msm_b2 = t1 - t0;
-
     g1_jac_t A, B1, C, t, delta1;
     g2_jac_t B, t2, delta2;
     fr_t rs;
@@ -292,7 +372,7 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
         const size_t np = k->n_public;
         fr_t *x = malloc((np ? np : 1) * sizeof *x);
         if (!x) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
-        for (size_t i = 0; i < np; i++) fr_to_mont(&x[i], &p->w_plain[1 + i]);
+        memcpy(x, p->x_pub, np * sizeof *x);
         int valid = 0;
         pm_error verr;
         pm_error_clear(&verr);

@@ -1,34 +1,49 @@
 /*
- * start.h — THE Groth16 start phase (witness -> a, b, c -> H -> the four G1 MSMs) and THE assembly
- * (G2 MSM, blinding, A, B, C), written once for both key conventions (key.h) over a small table of
- * operations that says where each step runs:
+ * start.h — THE Groth16 start phase (witness -> a, b, c -> H -> the four G1 MSMs, and the G2 MSM
+ * where the table has it) and THE assembly (the CPU G2 MSM when the table has none, blinding, A, B,
+ * C), written once for both key conventions (key.h) over a small table of operations that says where
+ * each step runs:
  *
- *   eval          a = A·w, b = B·w (bellperson also c = C·w) on the key's domain   (SpMV)
- *   h_snarkjs     the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
- *   h_bellperson  bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (4 NTTs + 3 iNTTs)
- *   msm_g1        one G1 MSM against one of the key's four bases (resident where the table runs)
+ *   stage          put the witness where the table's operations read it (e.g. an asynchronous copy
+ *                  into a device witness slot), before or inside the caller's kernel region (the
+ *                  CUDA table's takes one of its device key's two witness slots, waiting while
+ *                  both are held, until the handle's start_finish returns)
+ *   eval_snarkjs   a = A·w, b = B·w from zkey section 4 on the N-domain
+ *   eval_bellperson a, b, c = A·w, B·w, C·w on the circuit rows (SpMV), every row checked
+ *   h_snarkjs      the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
+ *   h_bellperson   bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (7 NTTs)
+ *   msm_g1         one G1 MSM against one of the key's four bases
+ *   msm_g2         the G2 MSM against the B query (NULL: the assembly runs the CPU one)
+ * (what stage / eval hold for a handle, e.g. its device witness slot, is given back through the
+ * handle's dev_release, set by the table)
  *
- * groth16_ops_cpu runs every step on the CPU (msm/, ntt/, r1cs/). The GPU table (groth16_ops_gpu,
- * start_gpu.c, built with CUDA) fills the steps gpu/ has kernels for today (h_snarkjs: gpu_snarkjs_h,
- * msm_g1: gpu_msm_g1 on bases uploaded once per key and device) and leaves the others NULL: a NULL
- * entry means "the CPU table's entry", per operation. Adding a GPU operation = writing one function
- * in start_gpu.c and setting it in the table; nothing here changes. Proofs are bit-identical whatever
- * runs where (every step is exact arithmetic on the same inputs; affine points are unique).
+ * groth16_ops_cpu runs every step on the CPU (msm/, ntt/, r1cs/) and leaves msm_g2 to the assembly.
+ * The GPU table (groth16_ops_gpu, start_gpu.c, built with CUDA) fills the steps gpu/ has kernels for
+ * and leaves the others NULL: a NULL entry means "the CPU table's entry", per operation (msm_g2:
+ * "in the assembly", stage: "nothing to do"). A table with GROTH16_OPS_DEVICE_WITNESS_*
+ * takes every witness scalar of msm_g1 (A, B1, C) and msm_g2 from the copy it staged, so the start
+ * phase makes no host copies of the witness (plain values, compacted A/B scalars) for it. Adding a
+ * GPU operation = writing one function in start_gpu.c and setting it in the table; nothing here
+ * changes. Proofs are bit-identical whatever runs where (every step is exact arithmetic on the same
+ * inputs; affine points are unique).
  *
  * Use (errors elided):
  *     groth16_key k;  groth16_key_from_zkey(&k, &zk, NULL, 1, &err);   // or _from_params
  *     groth16_exec x = {.ops = &groth16_ops_cpu, .threads = 2};          // or the GPU table, .device
  *     groth16_pending_t p;
- *     groth16_start(&p, &k, w, n, &x, &opts, &err);       // = pending_init + start_eval + start_finish
- *     groth16_finalize(&proof, &p, &r, &s, &err);          // G2 MSM, assembly, optional self-check
+ *     groth16_start(&p, &k, w, n, &x, &opts, &err);  // = pending_init_key + stage + eval + finish
+ *     groth16_finalize(&proof, &p, &r, &s, &err);     // (CPU G2 MSM), assembly, optional self-check
  *     groth16_pending_free(&p);  groth16_key_free(&k);
- * A pipeline may run the three parts of groth16_start on different threads (the engine evaluates in
- * its synthesis pool and runs start_finish inside a device's kernel region).
+ * A pipeline may run the parts of groth16_start on different threads (the engine evaluates in its
+ * synthesis pool when the table has no eval of its own, stages in the GPU worker before it enters
+ * the device's kernel region and runs eval + start_finish inside it).
  *
- * Memory: start needs 3 · domain fr_t (a | b | c) and the largest G1 MSM's scratch
+ * Memory (CPU table): start needs 3 · domain fr_t (a | b | c) and the largest G1 MSM's scratch
  * (groth16_key_start_scratch_size), caller-owned when given (opts.scratch) or allocated inside and
  * freed when start_finish returns; the handle keeps the plain witness (n_vars fr_t) and, for
- * bellperson, the compacted A and B scalars, until groth16_pending_free.
+ * bellperson, the compacted A and B scalars, until groth16_pending_free. With a
+ * GROTH16_OPS_DEVICE_WITNESS_* table the handle keeps only the public inputs; the table's device
+ * memory is its own (start_gpu.c).
  * Threads: the CPU MSMs use x->threads POSIX threads (0 = all cores); SpMV and NTTs the OpenMP team.
  */
 #ifndef PROOFMILL_GROTH16_START_H
@@ -51,13 +66,14 @@ extern "C" {
 /* Seconds spent per stage (wall clock, util/clock.h). Zero for stages not run. */
 typedef struct {
     double check;      /* witness checks (+ the optional r1cs constraint check, snarkjs) */
+    double stage;      /* the table's stage (e.g. the witness into pinned memory and its upload queued) */
     double eval_ab;    /* eval: a, b (and c) on the domain (snarkjs section 4; bellperson SpMV + row check) */
     double h;          /* the H phase */
     double msm_a;      /* G1 MSM over the A base */
     double msm_b1;     /* G1 MSM over the B1 base */
     double msm_c;      /* G1 MSM over C (snarkjs section 8) / L (bellperson) */
     double msm_h;      /* G1 MSM over H */
-    double msm_b2;     /* G2 MSM over B2 — in finalize */
+    double msm_b2;     /* G2 MSM over B2 — in start (a table's msm_g2) or in finalize */
     double assemble;   /* r/s terms, additions, normalisation to affine — in finalize */
     double self_check; /* pairing check of the result — in finalize */
 } groth16_timings_t;
@@ -84,31 +100,40 @@ typedef struct {
 /* The state of one proof from its witness to its assembly. Fields finalize reads (all Montgomery
  * coordinates; Jacobian sums may be infinity):
  *   key       the proving key view (borrowed: must outlive the handle)
- *   w_plain   n_vars witness values as PLAIN integers < r (owned); w_plain[1..n_public] are the
- *             public inputs
- *   b2, n_b2  the G2 MSM's scalars: w_plain (snarkjs) or the compacted B scalars (bellperson)
+ *   x_pub     the n_public public inputs w[1..n_public] (Montgomery, owned): the self-check's
+ *   w_plain   n_vars witness values as PLAIN integers < r (owned), or NULL when the table takes the
+ *             witness from its device copy (GROTH16_OPS_DEVICE_WITNESS_*)
+ *   b2, n_b2  the CPU G2 MSM's scalars: w_plain (snarkjs) or the compacted B scalars (bellperson)
  *   sum_a     sum over the A base, sum_b1 over B1, sum_c = sum over C/L + sum over H
- *   threads   G2 MSM threads (set it between start and finalize to change them); skip_self_check,
- *             wtns_name: from the options; t: stage timings so far
- *   finalize_scratch(_size): optional caller-owned work space of the G2 MSM (at least
+ *   have_b2, sum_b2  the G2 sum when the table computed it in start (msm_g2), else 0
+ *   threads   G2 MSM threads of the CPU (set it between start and finalize to change them);
+ *             skip_self_check, wtns_name: from the options; t: stage timings so far
+ *   finalize_scratch(_size): optional caller-owned work space of the CPU G2 MSM (at least
  *             groth16_key_finalize_scratch_size bytes); NULL = allocated inside
  *   first_bad after PM_ERR_UNSATISFIED from a bellperson eval: the first failing constraint row
  *             (kept when the handle is freed, so a caller can name the gadget); UINT32_MAX otherwise.
+ *   dev, dev_key, dev_release  the table's own state for this handle (e.g. its device witness slot) and the
+ *             function that gives it back (called once: when start_finish returns, or by
+ *             groth16_pending_free)
  * The rest is the start phase's own. */
-typedef struct {
+typedef struct groth16_pending groth16_pending_t;
+struct groth16_pending {
     const groth16_key *key;
     groth16_key *owned_key;    /* a heap key view made by a convenience wrapper (prover.h), freed
                                   (groth16_key_free + free) with the handle */
+    fr_t *x_pub;
     fr_t *w_plain;
     size_t n_vars;
     fr_t *sa, *sb;             /* bellperson: compacted A and B scalars (owned); snarkjs: NULL */
     const fr_t *b2;
     size_t n_b2;
-    fr_t *work;                /* 3 · domain: a | b | c, between start_eval and start_finish */
+    fr_t *work;                /* 3 · domain: a | b | c, host, when a CPU operation needs them */
     void *msm_scratch;
     size_t msm_scratch_size;
-    int own_work, evaluated;
+    int own_work, evaluated, staged, abc_host;
     g1_jac_t sum_a, sum_b1, sum_c;
+    g2_jac_t sum_b2;
+    int have_b2;
     unsigned threads;
     int skip_self_check;
     char wtns_name[256];
@@ -118,7 +143,9 @@ typedef struct {
     void *finalize_scratch;
     size_t finalize_scratch_size;
     uint32_t first_bad;
-} groth16_pending_t;
+    void *dev, *dev_key;
+    void (*dev_release)(groth16_pending_t *p);
+};
 
 /* Scalars an operation hands on: plain integers < r in host memory (always), and the same left on
  * the device by an operation of the same table (dev, e.g. the GPU H phase's output), else NULL. */
@@ -137,23 +164,38 @@ typedef struct {
     unsigned threads;
 } groth16_exec;
 
-/* The table. Every entry gets the exec and the handle (p->key the key, p->work the buffers) and
- * returns a pm_status with err filled; a NULL entry runs the CPU table's. */
+/* Table flags. */
+/* For keys of one convention, msm_g1 (A, B1, C) and msm_g2 read the witness the table staged (their
+ * s->host is NULL; stage, msm_g1 and msm_g2 are set), so the start phase makes no host copies of it. */
+#define GROTH16_OPS_DEVICE_WITNESS_SNARKJS 1u
+#define GROTH16_OPS_DEVICE_WITNESS_BELLPERSON 2u
+
+/* The table. Every entry gets the exec and the handle (p->key the key, p->work the host buffers when
+ * a CPU operation made them) and returns a pm_status with err filled; a NULL entry runs the CPU
+ * table's (see the file comment for stage and msm_g2). */
 struct groth16_ops {
     const char *name; /* "cpu", "cuda" */
-    /* a = work, b = work + domain, c = work + 2 domain (Montgomery, w Montgomery, n_w = n_vars).
-     * snarkjs: a, b from zkey section 4 (c untouched). bellperson: a, b, c over the circuit rows,
-     * every row checked a·b = c (first failing row in p->first_bad, PM_ERR_UNSATISFIED naming it),
-     * then the input rows (a = w_i) and zeros up to the domain. */
-    pm_status (*eval)(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err);
-    /* snarkjs H from a, b (destroyed; c is scratch): h->host = P (plain, domain values). */
+    unsigned flags;   /* GROTH16_OPS_* */
+    /* w: n_w = n_vars witness values (Montgomery, the caller's: valid until eval returns). */
+    pm_status (*stage)(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err);
+    /* a = work, b = work + domain (Montgomery): zkey section 4 on the domain. */
+    pm_status (*eval_snarkjs)(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err);
+    /* a, b, c over the circuit rows, every row checked a·b = c (first failing row in p->first_bad,
+     * PM_ERR_UNSATISFIED naming it), then the input rows (a = w_i) and zeros up to the domain; where
+     * they are kept is the table's (CPU: p->work, p->abc_host = 1). */
+    pm_status (*eval_bellperson)(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err);
+    /* snarkjs H from a, b (destroyed; c is scratch): h->host = P (plain, domain values) and/or h->dev. */
     pm_status (*h_snarkjs)(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err);
-    /* bellperson H from a, b, c (destroyed): h->host = the m − 1 coefficients (plain);
+    /* bellperson H from a, b, c (destroyed): the m − 1 coefficients (plain) in h->host and/or h->dev;
      * PM_ERR_UNSATISFIED when coefficient m − 1 is not 0. */
     pm_status (*h_bellperson)(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err);
-    /* *r = sum_{i < key->n_base[which]} s[i] base[which][i] (s: plain; s->dev when this table left it). */
+    /* *r = sum_{i < key->n_base[which]} s[i] base[which][i] (s: plain; s->dev when this table left it;
+     * s->host NULL for A, B1, C with GROTH16_OPS_DEVICE_WITNESS_*). */
     pm_status (*msm_g1)(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
                         g1_jac_t *r, pm_error *err);
+    /* *r = sum_{i < key->n_b2} s[i] b2[i] (s->host = p->b2, NULL with GROTH16_OPS_DEVICE_WITNESS_*). */
+    pm_status (*msm_g2)(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
+                        pm_error *err);
 };
 
 /* The CPU table. */
@@ -167,33 +209,60 @@ pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err);
  * p->finalize_scratch (the G2 MSM's). Not counted: the handle's witness copies (below). */
 size_t groth16_key_start_scratch_size(const groth16_key *k, unsigned threads);
 size_t groth16_key_finalize_scratch_size(const groth16_key *k, unsigned threads);
-/* Bytes a handle holds from pending_init to free: the plain witness and, bellperson, its
- * compacted copies (upper bound). */
-size_t groth16_key_pending_bytes(const groth16_key *k);
+/* Bytes a handle holds from pending_init to free: the public inputs, and with a table that reads
+ * host scalars (device_witness = 0) the plain witness and, bellperson, its compacted copies (upper
+ * bound). */
+size_t groth16_key_pending_bytes(const groth16_key *k, int device_witness);
 
 /* Set up a handle for key k and witness w (n values, MONTGOMERY): the witness length
  * (PM_ERR_MISMATCH: snarkjs "witness has n values, zkey expects nVars = m ...", file = wtns_name;
  * bellperson "witness has n values, r1cs has m wires"), bellperson's w[0] = 1
- * (PM_ERR_UNSATISFIED), the plain copy and the compacted A/B scalars; sums zeroed. opts may be NULL.
- * For callers that compute the sums themselves too. Errors: those, PM_ERR_NOMEM. On error the
- * handle is freed. */
+ * (PM_ERR_UNSATISFIED), the public inputs; sums zeroed. opts may be NULL. The host copies of the
+ * witness the CPU MSMs need are made by start_eval (or groth16_pending_host_scalars). Errors: those,
+ * PM_ERR_NOMEM. On error the handle is freed. */
 pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n,
                                    const groth16_prove_opts_t *opts, pm_error *err);
-/* Step 1 (after pending_init_key): the work buffers (opts.scratch given to init, else allocated)
- * and eval. Errors: the eval's, PM_ERR_ARG (scratch too small), PM_ERR_NOMEM. On error the handle
- * is freed (first_bad kept). */
+/* The host copies of the witness w (n_vars values, Montgomery) that the CPU MSMs read: w_plain, and
+ * for bellperson the compacted A and B scalars; b2 / n_b2 set. For callers that compute the sums
+ * themselves (prover.h groth16_pending_init). Errors: PM_ERR_NOMEM (the handle is then freed). */
+pm_status groth16_pending_host_scalars(groth16_pending_t *p, const fr_t *w, pm_error *err);
+/* The host buffers a | b | c (3 · domain fr_t: opts.scratch given to init, else allocated and
+ * owned), for the CPU operations. Errors: PM_ERR_NOMEM. */
+pm_status groth16_pending_work(groth16_pending_t *p, pm_error *err);
+/* 1 when x's table evaluates a, b (c) itself for keys of k's convention (its eval entry is set), so
+ * a pipeline must keep the witness until start_eval; 0 when the CPU's eval runs (a caller may run
+ * it early, on another thread, with the CPU table). */
+int groth16_exec_evaluates(const groth16_exec *x, const groth16_key *k);
+/* 1 when x's table takes the witness of k's convention from its device copy
+ * (GROTH16_OPS_DEVICE_WITNESS_*): the handle then holds no host copy of it. */
+int groth16_exec_device_witness(const groth16_exec *x, const groth16_key *k);
+/* 1 when x's table stages the witness (a caller keeps it until start_eval). */
+int groth16_exec_stages(const groth16_exec *x);
+/* Step 0 (after pending_init_key, for a table with a stage): the table's stage, before the
+ * caller's kernel region; start_eval runs it when the table's own eval needs it and it was not
+ * called, otherwise it must come before start_finish (a DEVICE_WITNESS table's MSMs read what it
+ * staged: PM_ERR_ARG "witness not staged" without it). w must stay valid until start_eval
+ * returns. A no-op for a table without stage, or when already staged. Errors: the table's. On
+ * error the handle is freed. */
+pm_status groth16_start_stage(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
+/* Step 1: the host copies of the witness unless the table takes it from its device
+ * (GROTH16_OPS_DEVICE_WITNESS_*), the stage if the table's own eval needs it, and eval (the table's
+ * or the CPU's: a pipeline may run the CPU's early, on another thread, with the same exec). Errors: the eval's, PM_ERR_ARG
+ * (scratch too small; a DEVICE_WITNESS table without msm_g1 / msm_g2), PM_ERR_NOMEM. On error the
+ * handle is freed (first_bad kept). */
 pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
-/* Step 2: the H phase and the four G1 MSMs into the sums; the work buffers are released. Errors:
+/* Step 2: the H phase, the four G1 MSMs into the sums and, when the table has msm_g2, the G2 MSM
+ * (have_b2); the work buffers and the table's per-handle state are released. Errors:
  * PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations. On error the handle
  * is freed. */
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
 /* The whole start: pending_init_key, snarkjs's optional r1cs check (opts->r1cs: zkey_check_r1cs +
- * r1cs_check_satisfied, PM_ERR_UNSATISFIED naming the witness and the constraint), start_eval,
- * start_finish. */
+ * r1cs_check_satisfied, PM_ERR_UNSATISFIED naming the witness and the constraint), start_stage,
+ * start_eval, start_finish. */
 pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *w, size_t n, const groth16_exec *x,
                         const groth16_prove_opts_t *opts, pm_error *err);
 
-/* The assembly: the G2 MSM (p->threads), then with r, s (MONTGOMERY; any value in Fr; random for
+/* The assembly: the CPU G2 MSM (p->threads) unless start computed it (have_b2), then with r, s (MONTGOMERY; any value in Fr; random for
  * real proofs) A = alpha + sum_a + r delta1, B = beta2 + sum_b2 + s delta2, B1 = beta1 + sum_b1 +
  * s delta1, C = sum_c + s A + r B1 − r s delta1, all normalised to affine; then, unless
  * p->skip_self_check, the proof is verified with the key's own verifying key and the public
@@ -202,8 +271,8 @@ pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *
  * started, finalize scratch too small), PM_ERR_NOMEM, the MSM's, the verifier's. */
 pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const fr_t *r, const fr_t *s, pm_error *err);
 
-/* Free the handle's buffers (and a key view it owns) and zero it, keeping first_bad. Safe on a
- * zeroed or already freed handle. */
+/* Free the handle's buffers (and a key view it owns), give back the table's state (dev_release)
+ * and zero it, keeping first_bad. Safe on a zeroed or already freed handle. */
 void groth16_pending_free(groth16_pending_t *p);
 
 #ifdef __cplusplus

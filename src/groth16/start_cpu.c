@@ -12,16 +12,27 @@
 #include "ntt/ntt.h"
 #include "util/parallel.h"
 
-static pm_status cpu_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
+static pm_status cpu_eval_snarkjs(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w,
+                                  pm_error *err) {
+    (void)x;
+    const groth16_key *k = p->key;
+    pm_status st = groth16_pending_work(p, err);
+    if (st) return st;
+    p->abc_host = 1;
+    return zkey_eval_ab(p->work, p->work + k->domain, k->domain, k->zk, w, n_w, err);
+}
+
+static pm_status cpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w,
+                                     pm_error *err) {
     (void)x;
     const groth16_key *k = p->key;
     const size_t m = k->domain;
+    pm_status st = groth16_pending_work(p, err);
+    if (st) return st;
     fr_t *a = p->work, *b = a + m, *c = b + m;
-    if (k->conv == GROTH16_SNARKJS) return zkey_eval_ab(a, b, m, k->zk, w, n_w, err);
     const r1cs_t *cs = k->cs;
     const size_t nc = cs->n_constraints, ni = k->n_public + 1;
-    pm_status st = r1cs_spmv(a, b, c, nc, cs, w, n_w, err);
-    if (st) return st;
+    if ((st = r1cs_spmv(a, b, c, nc, cs, w, n_w, err))) return st;
     /* every constraint, on the rows just computed (one multiplication per row instead of a second
      * pass over the matrices): the first failing one is named and kept in first_bad */
     const int64_t rows_c = (int64_t)nc;
@@ -44,16 +55,25 @@ static pm_status cpu_eval(const groth16_exec *x, groth16_pending_t *p, const fr_
     memset(a + nc + ni, 0, (m - nc - ni) * sizeof(fr_t));
     memset(b + nc, 0, (m - nc) * sizeof(fr_t));
     memset(c + nc, 0, (m - nc) * sizeof(fr_t));
+    p->abc_host = 1;
     return PM_OK;
+}
+
+/* the CPU H phases read a, b, c from host memory: a table that kept them elsewhere has its own H */
+static pm_status need_host_abc(const groth16_pending_t *p, pm_error *err) {
+    if (p->abc_host && p->work) return PM_OK;
+    return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "CPU H phase: a, b, c are not in host memory");
 }
 
 static pm_status cpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
     (void)x;
     const groth16_key *k = p->key;
     const size_t n = k->domain;
+    pm_status st = need_host_abc(p, err);
+    if (st) return st;
     fr_t *a = p->work, *b = a + n, *scratch = b + n;
     if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
-    pm_status st = ntt_snarkjs_h(a, n, a, b, scratch, k->dom, err); /* P (plain) lands in a */
+    st = ntt_snarkjs_h(a, n, a, b, scratch, k->dom, err); /* P (plain) lands in a */
     h->host = a;
     h->dev = NULL;
     return st;
@@ -63,6 +83,8 @@ static pm_status cpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
     (void)x;
     const groth16_key *k = p->key;
     const size_t m = k->domain;
+    pm_status st0 = need_host_abc(p, err);
+    if (st0) return st0;
     fr_t *a = p->work, *b = a + m, *c = b + m;
     if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
     /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to
@@ -100,6 +122,8 @@ static pm_status cpu_msm_g1(const groth16_exec *x, groth16_pending_t *p, groth16
                             g1_jac_t *r, pm_error *err) {
     const groth16_key *k = p->key;
     const size_t n = k->n_base[which];
+    if (!s->host && n)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "CPU G1 MSM: no host scalars for base %d", (int)which);
     pm_status st = p->msm_scratch ? msm_g1_vartime_with_scratch(r, k->base[which], s->host, n, x->threads,
                                                                 p->msm_scratch, p->msm_scratch_size)
                                   : msm_g1_vartime(r, k->base[which], s->host, n, x->threads);
@@ -109,8 +133,12 @@ static pm_status cpu_msm_g1(const groth16_exec *x, groth16_pending_t *p, groth16
 
 const groth16_ops groth16_ops_cpu = {
     .name = "cpu",
-    .eval = cpu_eval,
+    .flags = 0,
+    .stage = NULL,
+    .eval_snarkjs = cpu_eval_snarkjs,
+    .eval_bellperson = cpu_eval_bellperson,
     .h_snarkjs = cpu_h_snarkjs,
     .h_bellperson = cpu_h_bellperson,
     .msm_g1 = cpu_msm_g1,
+    .msm_g2 = NULL, /* the assembly's (finalize) */
 };

@@ -1,65 +1,215 @@
 /*
  * start_gpu.c — the GPU table of the start phase (start.h) over the CUDA kernels of gpu/gpu.h, and
- * the one device-resident copy of a proving key: per key view and device, the four G1 bases and the
- * NTT domain are uploaded on first use (inside the caller's kernel region) and kept until
- * groth16_key_free. Built into the library proofmill_groth16_gpu; the CUDA part only when the build
+ * the one device-resident copy of a proving key: per key view and device, the G1 and G2 bases, the
+ * NTT domain and (bellperson) the recorded circuit are uploaded on first use (inside the caller's
+ * kernel region), shared by the device's workers and kept until groth16_key_free. Built into the library proofmill_groth16_gpu; the CUDA part only when the build
  * has the backend (PROOFMILL_HAVE_GPU), otherwise groth16_ops_gpu says so.
  *
- * Operations with a kernel today: h_snarkjs (gpu_snarkjs_h; its result stays on the device for the
- * H MSM) and msm_g1 (gpu_msm_g1, Pippenger on resident bases). Not yet: eval (SpMV) and
- * h_bellperson: their entries are NULL, so the start phase runs the CPU table's. Adding one = a
- * function here with the signature of start.h's table and its name in groth16_gpu_table.
+ * Operations (every one with a kernel but snarkjs's eval, which runs the CPU's):
+ *   stage            bellperson: the witness into one of two device slots (gpu_witness_upload_async)
+ *   eval_bellperson  a, b, c by SpMV on the recorded circuit resident on the device (gpu_r1cs_spmv),
+ *                    every row checked, into the NTT domain's three buffers
+ *   h_snarkjs        gpu_snarkjs_h (its result stays on the device for the H MSM)
+ *   h_bellperson     gpu_bellperson_h (7 NTTs), result on the device for the H MSM
+ *   msm_g1           Pippenger on resident (or streamed) bases; bellperson's A and B1 gather the
+ *                    staged witness by the key's densities, L reads its aux wires, all with the 0/1
+ *                    split (GPU_MSM_SCALARS_MONT: the witness stays Montgomery)
+ *   msm_g2           the B query in G2 on the device (snarkjs: host scalars; bellperson: gathered)
+ * so a bellperson proof uploads only its witness (GROTH16_OPS_DEVICE_WITNESS_BELLPERSON: no host
+ * copies of it either). Device memory per key and device: the bases (G1 and G2), for bellperson the
+ * circuit (gpu_r1cs_device_bytes), two witness slots, the density index lists and the domain with
+ * three buffers, plus each MSM's scratch (kept by its bases handle). PROOFMILL_GPU_BUDGET caps it:
+ * when the bases + the largest MSM scratch do not fit, every base set stays in host memory and
+ * is streamed in chunks (gpu_g1_bases_host) sized from what the resident part leaves; the proof is
+ * the same. PROOFMILL_GPU_CHUNK_POINTS=N streams them in chunks of N points whatever the budget (tests
+ * of the chunked path on small keys). When five MSM scratches do not fit beside the key (the
+ * budget, else the free device memory at the first use), only the running MSM's handle keeps one.
+ * PROOFMILL_GPU_VERBOSE=1 prints each device key's plan to stderr when it is made.
  */
 #include "groth16/start.h"
 
 #ifdef PROOFMILL_HAVE_GPU
 
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h"
 
-/* One device's copy of a key (k->dev[device]). */
+/* One device's copy of a key (k->dev[device]), shared by every GPU worker of the device (they use it
+ * one at a time, inside the device's kernel region). Bellperson keys also keep the recorded circuit
+ * (gpu_r1cs), the witness slots and the A / B density index lists there. */
 typedef struct {
     gpu_g1_bases *base[GROTH16_N_BASES];
+    gpu_g2_bases *b2;
     gpu_ntt_domain *dom;
+    gpu_r1cs *cs;
+    gpu_witness *ws;
+    int slot_busy[2]; /* a handle holds its slot from stage to dev_release (under mu; cv: freed) */
+    pthread_mutex_t mu; /* the bellperson state's lazy creation and the slots: stage runs OUTSIDE the
+                           kernel region, so two workers of a device may stage at once */
+    pthread_cond_t cv;
+    gpu_msm_index *ix_a, *ix_b;
+    int streamed; /* the bases stay in host memory and are streamed in chunks (device budget) */
+    size_t msm_budget, chunk_points;
+    int one_scratch; /* one MSM scratch per device: the other handles' scratch is freed first */
+    gpu_g1_bases *scratch_g1; /* the handle holding it (or scratch_g2) */
+    gpu_g2_bases *scratch_g2;
 } gpu_key;
+
+/* With one_scratch, the scratch of the handle about to run an MSM is the only one kept: at 32 GiB a
+ * 2^27-point MSM's is ~21 GB, five handles' would not fit beside the key. */
+static void scratch_take(gpu_key *g, gpu_g1_bases *b1, gpu_g2_bases *b2) {
+    if (!g->one_scratch || (b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
+    if (g->scratch_g1) gpu_g1_bases_release_scratch(g->scratch_g1);
+    if (g->scratch_g2) gpu_g2_bases_release_scratch(g->scratch_g2);
+    g->scratch_g1 = b1;
+    g->scratch_g2 = b2;
+}
 
 static void gpu_key_free(void *state, int device) {
     gpu_key *g = state;
     if (!g) return;
     gpu_set_device(device, NULL);
     for (int b = 0; b < GROTH16_N_BASES; b++) gpu_g1_bases_free(g->base[b]);
+    gpu_g2_bases_free(g->b2);
     gpu_ntt_domain_free(g->dom);
+    gpu_r1cs_free(g->cs);
+    gpu_witness_free(g->ws);
+    gpu_msm_index_free(g->ix_a);
+    gpu_msm_index_free(g->ix_b);
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
     free(g);
 }
 
-/* The device copy of p's key on x->device (made current), created on first use. After a failure
+/* Bytes of device memory a key may use per device: PROOFMILL_GPU_BUDGET (bytes, or with a K, M, G
+ * suffix: powers of 1024), 0 = no cap (the bases are resident). */
+static size_t gpu_budget(void) {
+    const char *e = getenv("PROOFMILL_GPU_BUDGET");
+    if (!e || !*e) return 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(e, &end, 10);
+    switch (end ? *end : 0) {
+    case 'k': case 'K': v <<= 10; break;
+    case 'm': case 'M': v <<= 20; break;
+    case 'g': case 'G': v <<= 30; break;
+    default: break;
+    }
+    return (size_t)v;
+}
+
+/* Device bytes of k's resident copy besides the MSM scratch: the G1 and G2 bases, and for bellperson
+ * the recorded circuit, two witness slots, the index lists and the domain with its three buffers. */
+static size_t key_device_bytes(const groth16_key *k, size_t *bases_out) {
+    size_t bases = k->n_b2 * sizeof(g2_affine_t);
+    for (int b = 0; b < GROTH16_N_BASES; b++) bases += k->n_base[b] * sizeof(g1_affine_t);
+    size_t other = gpu_ntt_domain_device_bytes(k->log_domain, 3);
+    if (k->conv == GROTH16_BELLPERSON)
+        other += gpu_r1cs_device_bytes(k->cs) + 2 * k->n_vars * sizeof(fr_t) +
+                 (k->n_base[GROTH16_BASE_A] + k->n_b2) * sizeof(uint32_t);
+    *bases_out = bases;
+    return bases + other;
+}
+
+static pthread_mutex_t key_create_mu = PTHREAD_MUTEX_INITIALIZER;
+static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err);
+
+/* The device copy of p's key on x->device (made current), created on first use: with a budget
+ * (gpu_budget) that the resident bases plus the largest MSM's scratch exceed, the bases are
+ * streamed from host memory in chunks that fit what the rest of the key leaves. After a failure
  * (e.g. device memory) the next call retries only what is missing. */
 static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pending_t *p, pm_error *err) {
-    groth16_key *k = (groth16_key *)p->key; /* device slots: written under the device's kernel region only */
+    groth16_key *k = (groth16_key *)p->key; /* k->dev[d]: made under key_create_mu */
     int d = x->device;
     if (d < 0 || d >= GROTH16_MAX_DEVICES)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "device id %d out of range (0..%d)", d,
                             GROTH16_MAX_DEVICES - 1);
     pm_status st = gpu_set_device(d, err);
     if (st) return st;
-    if (!k->dev[d]) {
-        gpu_key *g = calloc(1, sizeof *g);
-        if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
-        k->dev[d] = g;
-        k->dev_free = gpu_key_free;
-    }
+    pthread_mutex_lock(&key_create_mu);
+    st = k->dev[d] ? PM_OK : gpu_key_make(k, d, err);
+    pthread_mutex_unlock(&key_create_mu);
+    if (st) return st;
     *out = k->dev[d];
     return PM_OK;
 }
 
+/* k->dev[d] made (the plan: resident or streamed bases, one scratch or five); under key_create_mu */
+static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err) {
+    {
+        gpu_key *g = calloc(1, sizeof *g);
+        if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
+        pthread_mutex_init(&g->mu, NULL);
+        pthread_cond_init(&g->cv, NULL);
+        const size_t budget = gpu_budget();
+        size_t bases, largest = k->n_b2;
+        const size_t total = key_device_bytes(k, &bases);
+        for (int b = 0; b < GROTH16_N_BASES; b++) largest = k->n_base[b] > largest ? k->n_base[b] : largest;
+        const size_t scratch = gpu_msm_g1_scratch_size(largest) > gpu_msm_g2_scratch_size(k->n_b2)
+                                   ? gpu_msm_g1_scratch_size(largest)
+                                   : gpu_msm_g2_scratch_size(k->n_b2);
+        gpu_device_info_t info;
+        size_t limit = budget;
+        if (!limit && gpu_device_info(&info, d, NULL) == PM_OK) limit = info.mem_free;
+        /* five handles (four G1 bases, B2) each keep their scratch unless that does not fit */
+        g->one_scratch = limit && total + (GROTH16_N_BASES + 1) * scratch > limit;
+        const char *ce = getenv("PROOFMILL_GPU_CHUNK_POINTS");
+        g->chunk_points = ce && *ce ? (size_t)strtoull(ce, NULL, 10) : 0;
+        if (g->chunk_points) g->streamed = 1;
+        if (budget && !g->chunk_points && total + scratch > budget) {
+            const size_t rest = total - bases; /* what stays resident: circuit, witness, domain */
+            const size_t left = budget > rest ? budget - rest : 0;
+            if (!gpu_msm_g2_chunk_points(left) || !gpu_msm_g1_chunk_points(left)) {
+                pthread_mutex_destroy(&g->mu);
+                pthread_cond_destroy(&g->cv);
+                free(g);
+                return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
+                                    "device budget PROOFMILL_GPU_BUDGET=%zu bytes leaves %zu for the MSMs after %zu "
+                                    "resident bytes (circuit, witness, NTT domain): below one 2^16-point chunk",
+                                    budget, left, rest);
+            }
+            g->msm_budget = left;
+            g->streamed = 1;
+        }
+        if (getenv("PROOFMILL_GPU_VERBOSE"))
+            fprintf(stderr,
+                    "gpu key (device %d): %.1f MiB resident + %.1f MiB of bases %s, MSM scratch up to %.1f MiB%s; "
+                    "budget %s%.1f MiB\n",
+                    d, (total - bases) / 1048576.0, bases / 1048576.0,
+                    g->streamed ? "STREAMED from host memory in chunks" : "resident", scratch / 1048576.0,
+                    g->one_scratch ? " (one at a time)" : " (per base set)", budget ? "" : "none, free ",
+                    (budget ? budget : limit) / 1048576.0);
+        k->dev[d] = g;
+        k->dev_free = gpu_key_free;
+    }
+    return PM_OK;
+}
+
+/* The NTT domain of the key's convention (roots of 5 for snarkjs, 7 for bellperson) on the device. */
+static pm_status gpu_dom(gpu_key *g, const groth16_key *k, pm_error *err) {
+    if (g->dom) return PM_OK;
+    return gpu_ntt_domain_init(&g->dom, k->log_domain,
+                               k->conv == GROTH16_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_ARKWORKS, err);
+}
+
+static pm_status gpu_g1_base(gpu_g1_bases **out, gpu_key *g, const groth16_key *k, groth16_base which, pm_error *err) {
+    pm_status st = PM_OK;
+    if (!g->base[which])
+        st = g->streamed ? gpu_g1_bases_host(&g->base[which], k->base[which], k->n_base[which], g->chunk_points,
+                                             g->msm_budget, err)
+                         : gpu_g1_bases_upload(&g->base[which], k->base[which], k->n_base[which], err);
+    *out = g->base[which];
+    return st;
+}
+
 static pm_status gpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
     const groth16_key *k = p->key;
-    gpu_key *g;
+    gpu_key *g = NULL;
     pm_status st = gpu_key_get(&g, x, p, err);
-    if (st) return st;
-    if (!g->dom && (st = gpu_ntt_domain_init(&g->dom, k->log_domain, NTT_ROOTS_SNARKJS, err))) return st;
+    if (st || (st = gpu_dom(g, k, err))) return st;
     fr_t *a = p->work, *b = a + k->domain;
     const void *dev = NULL;
     st = gpu_snarkjs_h(a, k->domain, a, b, g->dom, &dev, err); /* P in a, and on the device */
@@ -68,24 +218,172 @@ static pm_status gpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, grot
     return st;
 }
 
+/* ---- bellperson: the circuit resident, the witness in a device slot ---- */
+
+static pm_status index_upload(gpu_msm_index **out, const uint8_t *mark, size_t n_vars, size_t count, pm_error *err) {
+    uint32_t *idx = malloc((count ? count : 1) * sizeof *idx);
+    if (!idx) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "density index (%zu wires)", count);
+    size_t j = 0;
+    for (size_t i = 0; i < n_vars && j < count; i++)
+        if (mark[i]) idx[j++] = (uint32_t)i;
+    pm_status st = j == count ? gpu_msm_index_upload(out, idx, count, err)
+                              : pm_error_set(err, PM_ERR_MISMATCH, "params", PM_NO_OFFSET,
+                                             "density marks %zu wires, the base has %zu points", j, count);
+    free(idx);
+    return st;
+}
+
+/* The bellperson state of the device key: circuit, witness slots, domain, index lists. */
+static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t *p, pm_error *err) {
+    const groth16_key *k = p->key;
+    pm_status st = gpu_key_get(out, x, p, err);
+    if (st) return st;
+    gpu_key *g = *out;
+    if (k->n_vars > UINT32_MAX || k->domain > UINT32_MAX)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "circuit of %zu wires too large for the GPU table",
+                            k->n_vars);
+    pthread_mutex_lock(&g->mu);
+    if (!g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
+    if (!st && !g->ws) st = gpu_witness_init(&g->ws, k->n_vars, err);
+    if (!st) st = gpu_dom(g, k, err);
+    if (!st && !g->ix_a) st = index_upload(&g->ix_a, k->dense_a, k->n_vars, k->n_base[GROTH16_BASE_A], err);
+    if (!st && !g->ix_b) st = index_upload(&g->ix_b, k->dense_b, k->n_vars, k->n_b2, err);
+    pthread_mutex_unlock(&g->mu);
+    return st;
+}
+
+/* gives the handle's witness slot back (p->dev: slot + 1; p->dev_key: the device key) */
+static void gpu_release(groth16_pending_t *p) {
+    gpu_key *g = p->dev_key;
+    if (g && p->dev) {
+        pthread_mutex_lock(&g->mu);
+        g->slot_busy[(uintptr_t)p->dev - 1] = 0;
+        pthread_cond_signal(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+    }
+    p->dev = NULL;
+    p->dev_key = NULL;
+    p->dev_release = NULL;
+}
+
+/* p->dev holds slot + 1 of the device key's witness slots */
+static pm_status staged_slot(unsigned *slot, const groth16_pending_t *p, pm_error *err) {
+    if (!p->dev) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "GPU table: witness not staged");
+    *slot = (unsigned)((uintptr_t)p->dev - 1);
+    return PM_OK;
+}
+
+/* stage: a free witness slot of the device key (waiting for one while both are held), then the
+ * witness (Montgomery) into it, asynchronously (pinned host memory) or at once (pageable); the
+ * SpMV waits for it on the device. The slot is the handle's until dev_release (start_finish's end,
+ * when its MSMs are done). May run outside the kernel region (the engine stages there). Snarkjs
+ * keys: nothing. */
+static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
+    if (p->key->conv != GROTH16_BELLPERSON) return PM_OK;
+    gpu_key *g = NULL;
+    pm_status st = gpu_bp(&g, x, p, err);
+    if (st) return st;
+    pthread_mutex_lock(&g->mu);
+    while (g->slot_busy[0] && g->slot_busy[1]) pthread_cond_wait(&g->cv, &g->mu);
+    const unsigned slot = g->slot_busy[0] ? 1u : 0u;
+    g->slot_busy[slot] = 1;
+    pthread_mutex_unlock(&g->mu);
+    p->dev = (void *)(uintptr_t)(slot + 1);
+    p->dev_key = g;
+    p->dev_release = gpu_release;
+    return gpu_witness_upload_async(g->ws, slot, w, n_w, err); /* on error the handle's free releases it */
+}
+
+/* eval: a, b, c = A·w, B·w, C·w on the device into the domain's three buffers, every row checked,
+ * the input rows (a = w_i) and zeros up to the domain (gpu_r1cs_spmv). */
+static pm_status gpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w,
+                                     pm_error *err) {
+    (void)w;
+    const groth16_key *k = p->key;
+    gpu_key *g = NULL;
+    unsigned slot = 0;
+    void *buf[3];
+    pm_status st = gpu_bp(&g, x, p, err);
+    if (st || (st = staged_slot(&slot, p, err)) || (st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
+    uint32_t bad = UINT32_MAX;
+    st = gpu_r1cs_spmv(buf[0], buf[1], buf[2], k->domain, (uint32_t)(k->n_public + 1), g->cs, g->ws, slot, n_w,
+                       &bad, err);
+    if (st == PM_ERR_UNSATISFIED) p->first_bad = bad;
+    p->abc_host = 0;
+    return st;
+}
+
+/* H as bellperson (7 NTTs, gpu_bellperson_h) on the domain's buffers; a, b, c from host memory when a
+ * CPU eval made them. The m - 1 coefficients stay on the device for the H MSM. */
+static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    const groth16_key *k = p->key;
+    const size_t m = k->domain;
+    gpu_key *g = NULL;
+    void *buf[3];
+    pm_status st = gpu_key_get(&g, x, p, err);
+    if (st || (st = gpu_dom(g, k, err)) || (st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
+    if (p->abc_host)
+        for (int i = 0; i < 3 && !st; i++) st = gpu_copy_to_device(buf[i], p->work + i * m, m * sizeof(fr_t), err);
+    if (!st) st = gpu_bellperson_h(buf[0], buf[1], buf[2], m, g->dom, err);
+    h->host = NULL;
+    h->dev = buf[0];
+    return st;
+}
+
 static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
                          g1_jac_t *r, pm_error *err) {
     const groth16_key *k = p->key;
-    gpu_key *g;
+    const size_t n = k->n_base[which];
+    gpu_key *g = NULL;
+    gpu_g1_bases *bb;
+    pm_status st = gpu_key_get(&g, x, p, err);
+    if (st || (st = gpu_g1_base(&bb, g, k, which, err))) return st;
+    scratch_take(g, bb, NULL);
+    if (s->dev) return gpu_msm_g1(r, bb, 0, s->dev, n, GPU_MSM_SCALARS_DEVICE, err);
+    if (s->host) return gpu_msm_g1(r, bb, 0, s->host, n, 0, err);
+    /* the staged witness (bellperson): A and B1 gathered by density, L over the aux wires */
+    unsigned slot = 0;
+    if ((st = staged_slot(&slot, p, err))) return st;
+    const fr_t *wd = gpu_witness_device(g->ws, slot);
+    const unsigned f = GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT;
+    switch (which) {
+    case GROTH16_BASE_A: return gpu_msm_g1_gather(r, bb, 0, wd, k->n_vars, g->ix_a, f, err);
+    case GROTH16_BASE_B1: return gpu_msm_g1_gather(r, bb, 0, wd, k->n_vars, g->ix_b, f, err);
+    case GROTH16_BASE_C: return gpu_msm_g1(r, bb, 0, wd + k->n_public + 1, n, f, err);
+    default: return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "GPU table: no scalars for the H MSM");
+    }
+}
+
+/* The G2 MSM on the device: host scalars (snarkjs: the plain witness), or the staged witness
+ * gathered by the B density (bellperson). */
+static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
+                          pm_error *err) {
+    const groth16_key *k = p->key;
+    gpu_key *g = NULL;
     pm_status st = gpu_key_get(&g, x, p, err);
     if (st) return st;
-    if (!g->base[which] && (st = gpu_g1_bases_upload(&g->base[which], k->base[which], k->n_base[which], err)))
-        return st;
-    return s->dev ? gpu_msm_g1(r, g->base[which], 0, s->dev, k->n_base[which], GPU_MSM_SCALARS_DEVICE, err)
-                  : gpu_msm_g1(r, g->base[which], 0, s->host, k->n_base[which], 0, err);
+    if (!g->b2)
+        st = g->streamed ? gpu_g2_bases_host(&g->b2, k->b2, k->n_b2, g->chunk_points, g->msm_budget, err)
+                         : gpu_g2_bases_upload(&g->b2, k->b2, k->n_b2, err);
+    if (st) return st;
+    scratch_take(g, NULL, g->b2);
+    if (s->host) return gpu_msm_g2(r, g->b2, 0, s->host, k->n_b2, 0, err);
+    unsigned slot = 0;
+    if ((st = staged_slot(&slot, p, err))) return st;
+    return gpu_msm_g2_gather(r, g->b2, 0, gpu_witness_device(g->ws, slot), k->n_vars, g->ix_b,
+                             GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT, err);
 }
 
 static const groth16_ops groth16_gpu_table = {
     .name = "cuda",
-    .eval = NULL,         /* no SpMV kernel yet: the CPU's */
+    .flags = GROTH16_OPS_DEVICE_WITNESS_BELLPERSON,
+    .stage = gpu_stage,
+    .eval_snarkjs = NULL, /* no kernel for zkey section 4: the CPU's */
+    .eval_bellperson = gpu_eval_bellperson,
     .h_snarkjs = gpu_h_snarkjs,
-    .h_bellperson = NULL, /* no kernel yet: the CPU's */
+    .h_bellperson = gpu_h_bellperson,
     .msm_g1 = gpu_msm,
+    .msm_g2 = gpu_msm2,
 };
 
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {

@@ -105,6 +105,11 @@ struct pm_kind {
      * (Filecoin: DIR/<stem>.params of the C1's sector size). NULL: jobs of this kind name their key
      * (a .zkey). Errors: PM_ERR_ARG (no key for this job's shape, path too long). */
     pm_status (*key_path)(char *out, size_t cap, const char *params_dir, const void *job, pm_error *err);
+    /* The key of the kind's circuit of one size, without a job: out (cap bytes) = its path in
+     * params_dir for size bytes (Filecoin kinds: the sector size, DIR/<stem>.params; what the gRPC
+     * API's PreloadSRS / EvictSRS circuit ids such as "porep-32g" name). NULL: the kind's keys are
+     * named by its jobs only. Errors: PM_ERR_ARG (no circuit of that size, path too long). */
+    pm_status (*key_for_size)(char *out, size_t cap, const char *params_dir, uint64_t size, pm_error *err);
     /* The key's identity from its path (e.g. the sector size of a Filecoin parameter file name):
      * *id owned by the caller (close_key). NULL: the kind needs none (*id = NULL).
      * Errors: PM_ERR_ARG (not a key of this kind). */
@@ -174,6 +179,16 @@ pm_status pm_kind_check_inputs(const pm_kind *k, const pm_input *in, size_t n, p
 pm_status pm_kind_open_job(const pm_kind *k, void **job, const pm_input *in, size_t n, pm_error *err);
 /* The input called name among in[0..n) (a further input), or NULL when not given. */
 const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name);
+/* A further input that holds one number: *v = the decimal text of in (inline bytes, or the file at
+ * its path; at most 20 digits, surrounding white space allowed), named label in errors. Front ends
+ * give request fields that are numbers this way (the gRPC API: registered_proof, sector_size,
+ * miner_id, ...: daemon/grpc_glue.h). Errors: PM_ERR_FORMAT (not a decimal number < 2^64, naming
+ * label), PM_ERR_IO (the file). */
+pm_status pm_input_u64(uint64_t *v, const pm_input *in, const char *label, pm_error *err);
+
+/* key_path with its ".params" replaced by ext (e.g. ".vk", ".csr": the files beside a bellperson
+ * key) into out[cap]; 0, or -1 when key_path does not end in ".params" or out is too small. */
+int pm_key_path_beside(char *out, size_t cap, const char *key_path, const char *ext);
 
 /* ---- recorded circuits (every bellperson kind) ---- */
 /* The circuit at path when it is readable there (mapped; pm_csr_expect against tag, n_wires and
@@ -186,6 +201,13 @@ pm_status pm_circuit_load_or_record(pm_circuit *c, const char *path, int require
                                     const void *ctx, pm_error *err);
 /* Bytes c holds (mapping, or the recorded matrices), for the memory budget. */
 uint64_t pm_circuit_resident_bytes(const pm_circuit *c);
+/* What pm_circuit_resident_bytes will say of a circuit of n_rows rows and nnz[0..2] terms of A, B,
+ * C once recorded in memory (8 bytes a term, 24 a row, the row pointers' closing entries), plus
+ * PM_CIRCUIT_COEF_ALLOWANCE for its table of distinct coefficients, which only the recording knows
+ * (1,526 of them, 49 KB, in a 2 KiB PoRep partition; 2,466 at 32 GiB): an upper bound by that table,
+ * for a kind's circuit estimate without a .csr (its counts from a PM_CS_STATS synthesis). */
+#define PM_CIRCUIT_COEF_ALLOWANCE ((uint64_t)1 << 20)
+uint64_t pm_circuit_recorded_bytes(uint64_t n_rows, const uint64_t nnz[3]);
 void pm_circuit_free(pm_circuit *c);
 
 #ifdef __cplusplus

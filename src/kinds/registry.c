@@ -5,8 +5,11 @@
 #include "kinds/kind.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/file.h"
 
 static pm_kind_entry *registry;
 
@@ -88,11 +91,52 @@ const pm_input *pm_input_find(const pm_input *in, size_t n, const char *name) {
     return NULL;
 }
 
+pm_status pm_input_u64(uint64_t *v, const pm_input *in, const char *label, pm_error *err) {
+    char buf[64];
+    size_t n = 0;
+    *v = 0;
+    if (in->kind == PM_INPUT_PATH) {
+        char *text;
+        size_t len;
+        pm_status st = pm_file_read_all(&text, &len, in->path, sizeof buf - 1, 0, err);
+        if (st) return st;
+        memcpy(buf, text, len);
+        n = len;
+        free(text);
+    } else if (in->len < sizeof buf) {
+        if (in->len) memcpy(buf, in->bytes, in->len);
+        n = in->len;
+    } else {
+        return pm_error_set(err, PM_ERR_FORMAT, label, PM_NO_OFFSET, "%zu bytes: not a decimal number", in->len);
+    }
+    buf[n] = 0;
+    size_t a = strspn(buf, " \t\r\n"), d = strspn(buf + a, "0123456789");
+    size_t b = a + d + strspn(buf + a + d, " \t\r\n");
+    uint64_t x = 0;
+    int over = d > 20;
+    for (size_t i = a; !over && i < a + d; i++) {
+        unsigned dig = (unsigned)(buf[i] - '0');
+        over = x > (UINT64_MAX - dig) / 10;
+        x = x * 10 + dig;
+    }
+    if (!d || b != n || over) /* b != n also for a NUL inside */
+        return pm_error_set(err, PM_ERR_FORMAT, label, PM_NO_OFFSET, "'%.40s' is not a decimal number below 2^64",
+                            buf);
+    *v = x;
+    return PM_OK;
+}
+
 const char *pm_input_label(char *buf, size_t cap, const pm_input *in, size_t i) {
     if (in->kind == PM_INPUT_PATH && in->path) return in->path;
     if (in->name) snprintf(buf, cap, "inputs[%zu] (%s)", i, in->name);
     else snprintf(buf, cap, "inputs[%zu]", i);
     return buf;
+}
+
+int pm_key_path_beside(char *out, size_t cap, const char *key_path, const char *ext) {
+    size_t n = strlen(key_path);
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
+    return snprintf(out, cap, "%.*s%s", (int)(n - 7), key_path, ext) < (int)cap ? 0 : -1;
 }
 
 pm_status pm_circuit_load_or_record(pm_circuit *c, const char *path, int required, uint64_t tag, size_t n_wires,
@@ -127,6 +171,10 @@ uint64_t pm_circuit_resident_bytes(const pm_circuit *c) {
     return (uint64_t)(m->A.nnz + m->B.nnz + m->C.nnz) * 8 + /* col + coefficient index */
            (m->coef_tab_owned ? (uint64_t)m->A.n_coef_tab * 32 : 0) +
            3ull * ((uint64_t)m->n_constraints + 1) * 8; /* row pointers */
+}
+
+uint64_t pm_circuit_recorded_bytes(uint64_t n_rows, const uint64_t nnz[3]) {
+    return (nnz[0] + nnz[1] + nnz[2]) * 8 + 3 * (n_rows + 1) * 8 + PM_CIRCUIT_COEF_ALLOWANCE;
 }
 
 void pm_circuit_free(pm_circuit *c) {

@@ -21,14 +21,6 @@
 
 /* ---------------------------------------------------------------- plan */
 
-/* key_path with ".params" replaced by ext (bellperson keys: the .vk beside); -1 when it is not a
- * .params path or too long */
-static int beside(char *out, size_t cap, const char *key_path, const char *ext) {
-    size_t n = strlen(key_path);
-    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
-    return snprintf(out, cap, "%.*s%s", (int)(n - 7), key_path, ext) < (int)cap ? 0 : -1;
-}
-
 /* snarkjs sizes from the zkey's header */
 static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const char *path, unsigned start_threads,
                               unsigned finalize_threads, pm_error *err) {
@@ -156,7 +148,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
         if (!st) { /* the verifying key: the .vk beside the parameters, else their own */
             char vkp[4200];
             bp_vk_t vk = {0};
-            if (!beside(vkp, sizeof vkp, key_path, ".vk") && access(vkp, R_OK) == 0) {
+            if (!pm_key_path_beside(vkp, sizeof vkp, key_path, ".vk") && access(vkp, R_OK) == 0) {
                 st = params_vk_read(&vk, vkp, 0, err);
                 if (!st) st = params_vk_to_groth16_vk(&k->vk, &vk, err);
                 params_vk_free(&vk);
@@ -246,10 +238,11 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
                                  .skip_self_check = k->view.conv != GROTH16_SNARKJS};
     if (!st) st = groth16_pending_init_key(&pp->pd, &k->view, w, n_w, &opts, err);
     /* the eval here (the CPU's) unless the table evaluates on its device in pm_prove_start, which
-     * then needs the witness */
-    if (!st && !(x->ops && x->ops->eval)) st = groth16_start_eval(&pp->pd, w, n_w, &cpu, err);
+     * then needs the witness; a table that stages it (its device copy) needs it there too */
+    const int dev_eval = groth16_exec_evaluates(x, &k->view);
+    if (!st && !dev_eval) st = groth16_start_eval(&pp->pd, w, n_w, x, err);
     if (st == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, k);
-    if (!st && !pp->pd.evaluated) {
+    if (!st && (dev_eval || groth16_exec_device_witness(x, &k->view))) {
         pp->w = w, pp->n_w = n_w;
         w = NULL;
     }
@@ -262,18 +255,30 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
     return PM_OK;
 }
 
+pm_status pm_prove_stage(pm_prove_part *pp, const groth16_exec *x, pm_error *err) {
+    const groth16_exec cpu = {.ops = &groth16_ops_cpu};
+    if (!x) x = &cpu;
+    if (!pp->w || pp->pd.staged || !groth16_exec_stages(x)) return PM_OK;
+    double t0 = pm_now_s();
+    pm_status st = groth16_start_stage(&pp->pd, pp->w, pp->n_w, x, err);
+    pp->t_prove += pm_now_s() - t0;
+    if (st) pm_prove_part_free(pp);
+    return st;
+}
+
 pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err) {
     const groth16_exec cpu = {.ops = &groth16_ops_cpu};
     if (!x) x = &cpu;
+    pm_status st = pm_prove_stage(pp, x, err); /* frees pp on error */
+    if (st) return st;
     double t0 = pm_now_s();
-    pm_status st = PM_OK;
     if (!pp->pd.evaluated) { /* the table's own (device) eval */
         st = groth16_start_eval(&pp->pd, pp->w, pp->n_w, x, err);
         if (st == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, pp->key);
-        free(pp->w);
-        pp->w = NULL;
     }
-    if (!st) st = groth16_start_finish(&pp->pd, x, err);
+    free(pp->w);
+    pp->w = NULL;
+    if (!st && (st = groth16_start_finish(&pp->pd, x, err)) == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, pp->key);
     pp->t_prove += pm_now_s() - t0;
     if (st) pm_prove_part_free(pp);
     return st;

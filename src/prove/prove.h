@@ -97,7 +97,7 @@ typedef struct {
     fr_t *x;          /* the public inputs (ONE excluded), n_x, Montgomery */
     size_t n_x;
     char label[512];  /* names the partition's input in errors */
-    fr_t *w;          /* the witness, kept only when the table evaluates on its device (its eval) */
+    fr_t *w;          /* the witness, kept only when the table evaluates or stages it (its device copy) */
     size_t n_w;
     double t_witness, t_check, t_prove; /* seconds: the kind's witness, public inputs, start phase */
 } pm_prove_part;
@@ -110,7 +110,13 @@ typedef struct {
 pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const void *job, const pm_input *in,
                               size_t n_in, uint32_t part, const groth16_exec *x, unsigned witness_threads,
                               pm_error *err);
-/* The start phase's H and G1 MSMs on x. On error pp is freed. */
+/* The table's stage (e.g. the witness upload to the device queued), for a pipeline to run BEFORE it
+ * enters the device's kernel region (the CUDA table's holds one of two witness slots of the device
+ * key from here until pm_prove_start returns, so at most two staged partitions per key and device);
+ * pm_prove_start runs it when it was not. A no-op for a table without stage. On error pp is freed. */
+pm_status pm_prove_stage(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
+/* The rest of the start phase on x: the stage if not done, the table's own eval, H, the G1 MSMs
+ * and (where the table has it) the G2 MSM. On error pp is freed. */
 pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
 void pm_prove_part_free(pm_prove_part *pp);
 

@@ -14,20 +14,31 @@
 #include "daemon/daemon.h"
 #include "test_util.h"
 
-/* The daemon with the default configuration on the unix socket dir/d.sock only (log level
- * error); base (cap bytes) = its address for pm_http_call ("unix:<socket>"). Fails the test when
- * it does not start. */
+/* The default configuration of an in-process test daemon: the unix socket dir/d.sock only (no
+ * TCP, no gRPC listener), log level error. */
+static inline void pm_test_daemon_config(pm_daemon_config *dc, const char *dir) {
+    pm_daemon_config_default(dc);
+    dc->listen_tcp[0] = 0;
+    dc->grpc_listen[0] = 0;
+    snprintf(dc->listen_unix, sizeof dc->listen_unix, "%.200s/d.sock", dir);
+    snprintf(dc->log_level, sizeof dc->log_level, "error");
+}
+
+/* The daemon with configuration *dc; base (cap bytes) = its address for pm_http_call
+ * ("unix:<socket>"). Fails the test when it does not start. */
+static inline pm_daemon *pm_test_daemon_start_config(char *base, size_t cap, const pm_daemon_config *dc) {
+    pm_error err;
+    pm_daemon *d = NULL;
+    if (pm_daemon_start(&d, dc, &err)) fail_msg("daemon: %s", err.msg);
+    snprintf(base, cap, "unix:%s", dc->listen_unix);
+    return d;
+}
+
+/* The daemon of pm_test_daemon_config(dir). */
 static inline pm_daemon *pm_test_daemon_start(char *base, size_t cap, const char *dir) {
     pm_daemon_config dc;
-    pm_error err;
-    pm_daemon_config_default(&dc);
-    dc.listen_tcp[0] = 0;
-    snprintf(dc.listen_unix, sizeof dc.listen_unix, "%.200s/d.sock", dir);
-    snprintf(dc.log_level, sizeof dc.log_level, "error");
-    pm_daemon *d = NULL;
-    if (pm_daemon_start(&d, &dc, &err)) fail_msg("daemon: %s", err.msg);
-    snprintf(base, cap, "unix:%s", dc.listen_unix);
-    return d;
+    pm_test_daemon_config(&dc, dir);
+    return pm_test_daemon_start_config(base, cap, &dc);
 }
 
 /* POST body to path of the daemon at base (timeout_s): the answer's status must be status and its

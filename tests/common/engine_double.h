@@ -104,6 +104,7 @@ static pm_status td_plan(void *self, const pm_job_request *rq, pm_job_plan *plan
         if (in[i].kind != PM_INPUT_BYTES)
             return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "input %zu: test double takes bytes", i);
     plan->n_partitions = (uint32_t)n;
+    if (rq->kind) snprintf(plan->kind, sizeof plan->kind, "%s", rq->kind); /* any name: the kind it is proved as */
     plan->part_peak_bytes = s->part_peak;
     plan->part_pending_bytes = s->part_pending;
     plan->key_bytes = s->key_bytes;

@@ -1,8 +1,10 @@
 """pmd.py — helpers for the daemon's black-box tests (tests/daemon/test_*.py).
 
 Starts `proofmill daemon` ($PROOFMILL_BIN) on 127.0.0.1 with a free port (port 0; the bound port
-is read from the daemon's log) and/or a unix socket, talks HTTP/1.1 to it with the standard
+is read from the daemon's log) and/or a unix socket (gRPC off unless grpc=True: then also on a free
+loopback port, self.grpc_port, or grpc="unix:///path"), talks HTTP/1.1 to it with the standard
 library only, and stops it with SIGTERM, checking a clean exit (status 0, no sanitizer report).
+bin= runs another build of the command (e.g. proofmill_toy, linked with a test-only kind).
 Exit code 77 = skipped (ctest SKIP_RETURN_CODE) when the binary is missing.
 """
 import base64
@@ -63,13 +65,15 @@ class UnixHTTPConnection(http.client.HTTPConnection):
 
 
 class Daemon:
-    def __init__(self, settings=None, unix=False, tcp=True, config_text=None):
-        if not BIN or not os.path.exists(BIN):
-            skip("PROOFMILL_BIN not built")
+    def __init__(self, settings=None, unix=False, tcp=True, config_text=None, grpc=False, bin=None):
+        bin = bin or BIN
+        if not bin or not os.path.exists(bin):
+            skip("%s not built" % (bin or "PROOFMILL_BIN"))
         self.tmp = tempfile.mkdtemp(prefix="pmd-")
         self.log_path = os.path.join(self.tmp, "daemon.log")
         self.unix_path = os.path.join(self.tmp, "pm.sock") if unix else None
-        args = [BIN, "daemon", "--listen", "127.0.0.1:0" if tcp else ""]
+        grpc_addr = "127.0.0.1:0" if grpc is True else (grpc or "")
+        args = [bin, "daemon", "--set", "grpc.listen=" + grpc_addr, "--listen", "127.0.0.1:0" if tcp else ""]
         if not tcp:
             args[-2:] = ["--set", "listen.tcp="]
         if config_text is not None:
@@ -86,12 +90,15 @@ class Daemon:
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         self.port = None
+        self.grpc_port = None
         deadline = time.time() + 30
         while time.time() < deadline:
             text = self.log_text()
             m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", text)
-            if (not tcp or m) and (not unix or "listening on unix:" in text):
+            g = re.search(r"ProvingEngine listening on (grpc://127\.0\.0\.1:(\d+)|unix:)", text)
+            if (not tcp or m) and (not unix or "listening on unix:" in text) and (not grpc_addr or g):
                 self.port = int(m.group(1)) if m else None
+                self.grpc_port = int(g.group(2)) if g and g.group(2) else None
                 return
             if self.proc.poll() is not None:
                 raise RuntimeError("daemon exited at start:\n" + text)

@@ -188,7 +188,8 @@ try:
     # --- status, metrics, trace
     st, s_ = d.request("GET", "/v1/status")
     F.check(st == 200 and s_["jobs"]["done"] >= 3 and s_["workers"]["gpu"]["total"] == 2 and
-            s_["memory"]["budget_bytes"] > 0 and s_["memory"]["rss_bytes"] > 0, "status: %r" % (s_,))
+            s_["memory"]["budget_bytes"] > 0 and s_["memory"]["rss_bytes"] > 0 and s_["jobs"]["kinds"] == {} and
+            all("job" not in dv for dv in s_["devices"]), "status: %r" % (s_,))
     st, m = d.request("GET", "/metrics")
     F.check(st == 200 and "proofmill_jobs_finished_total{state=\"done\"}" in m and
             "proofmill_memory_budget_bytes" in m and "# TYPE proofmill_http_requests_total counter" in m,

@@ -25,9 +25,21 @@ static void defaults_and_parse(void **state) {
     (void)state;
     pm_daemon_config c;
     pm_daemon_config_default(&c);
-    assert_string_equal(c.listen_tcp, "127.0.0.1:9820");
+    assert_string_equal(c.listen_tcp, "127.0.0.1:9821");
+    assert_string_equal(c.grpc_listen, "127.0.0.1:9820"); /* cuzk's port, loopback only */
+    assert_true(c.grpc_max_message >= 64ull << 20);       /* a 32 GiB C1 is ~50 MB */
     assert_int_equal(c.gpu_workers_per_device, 2);
-    assert_int_equal(c.http_max_body, 64ull << 20);
+    assert_int_equal(c.http_max_body, 128ull << 20);
+    /* the parameter directory: the knob, else $FIL_PROOFS_PARAMETER_CACHE, else Filecoin's default */
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+    assert_string_equal(pm_daemon_params_dir(&c), "/var/tmp/filecoin-proof-parameters");
+    setenv("FIL_PROOFS_PARAMETER_CACHE", "/data/params", 1);
+    assert_string_equal(pm_daemon_params_dir(&c), "/data/params");
+    setenv("FIL_PROOFS_PARAMETER_CACHE", "", 1);
+    assert_string_equal(pm_daemon_params_dir(&c), "/var/tmp/filecoin-proof-parameters");
+    snprintf(c.params_dir, sizeof c.params_dir, "/srv/p");
+    assert_string_equal(pm_daemon_params_dir(&c), "/srv/p");
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
     assert_int_equal(c.memory_margin, 1ull << 30);
     assert_int_equal(c.trace_enabled, 0);
     char *p = write_tmp("; comment\n[gpu]\nworkers_per_device = 3\ndevices = 0,1\n[memory]\nbudget = 12G\n"

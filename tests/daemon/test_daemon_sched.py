@@ -78,6 +78,10 @@ try:
     ids = [d.submit(key, [w] * 6)[1]["id"] for _ in range(2)]
     st, b = d.submit(key, [w])
     F.check(st == 503 and b["error"]["code"] == "busy", "jobs.max: %s %r" % (st, b))
+    st, s = d.request("GET", "/v1/status")  # both in flight, counted under their kind
+    k = s["jobs"]["kinds"].get("snarkjs", {})
+    F.check(k.get("queued", 0) + k.get("running", 0) == 2 and list(s["jobs"]["kinds"]) == ["snarkjs"],
+            "jobs per kind: %r" % (s["jobs"],))
     for jid in ids:
         d.request("DELETE", "/v1/jobs/%s" % jid)
     for jid in ids:

@@ -228,6 +228,70 @@ static void cancel_queued_and_running(void **state) {
     free(s);
 }
 
+/* pm_engine_status per kind (queued / running from the engine's own jobs) and per device (the job
+ * in its kernel region or staged by its worker) */
+static void status_per_kind_and_device(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->kernel_ms = 30;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_worker);
+    uint64_t ids[3];
+    const char *kinds[3] = {"beta", "alpha", "beta"};
+    for (int i = 0; i < 3; i++) {
+        pm_input in[8];
+        for (int p = 0; p < 8; p++) in[p] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"ok", .len = 2};
+        pm_job_spec spec = {.kind = kinds[i], .key_path = "td:a", .priority = PM_PRIO_NORMAL, .inputs = in,
+                            .n_inputs = 8};
+        pm_error err;
+        assert_int_equal(pm_engine_submit(e, &spec, &ids[i], &err), PM_OK);
+    }
+    pm_engine_status es;
+    pm_engine_get_status(e, &es);
+    assert_int_equal(es.n_kinds, 2);
+    assert_string_equal(es.kinds[0].kind, "alpha"); /* name order */
+    assert_string_equal(es.kinds[1].kind, "beta");
+    assert_int_equal(es.kinds[0].queued + es.kinds[0].running, 1);
+    assert_int_equal(es.kinds[1].queued + es.kinds[1].running, 2);
+    unsigned queued = 0;
+    for (int p = 0; p < PM_PRIO_COUNT; p++) queued += es.queued[p];
+    assert_int_equal(es.kinds[0].queued + es.kinds[1].queued, queued);
+    assert_int_equal(es.kinds[0].running + es.kinds[1].running, es.running);
+    pm_engine_status_free(&es);
+    assert_null(es.kinds);
+    /* a device busy with one of the jobs, named with its kind and a partition of it */
+    int seen = 0;
+    for (int t = 0; t < 400 && !seen; t++) {
+        pm_engine_get_status(e, &es);
+        for (unsigned d = 0; d < es.n_devices; d++) {
+            if (!es.device_job[d]) {
+                assert_string_equal(es.device_kind[d], "");
+                continue;
+            }
+            int i = es.device_job[d] == ids[0] ? 0 : es.device_job[d] == ids[1] ? 1 : es.device_job[d] == ids[2] ? 2 : -1;
+            assert_true(i >= 0);
+            assert_string_equal(es.device_kind[d], kinds[i]);
+            assert_true(es.device_partition[d] < 8);
+            seen = 1;
+        }
+        pm_engine_status_free(&es);
+        td_sleep_ms(5);
+    }
+    assert_true(seen);
+    pm_job_info info;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(wait_state(e, ids[i], &info), PM_JOB_DONE);
+        assert_string_equal(info.kind, kinds[i]);
+        pm_job_info_free(&info);
+    }
+    pm_engine_get_status(e, &es);
+    assert_int_equal(es.n_kinds, 0); /* nothing in flight */
+    for (unsigned d = 0; d < es.n_devices; d++) assert_true(es.device_job[d] == 0);
+    pm_engine_status_free(&es);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 static void bad_input_fails_alone(void **state) {
     (void)state;
     td_state *s = td_new();
@@ -510,6 +574,7 @@ int main(void) {
         cmocka_unit_test(device_interlock_is_exclusive),
         cmocka_unit_test(higher_priority_finishes_first),
         cmocka_unit_test(cancel_queued_and_running),
+        cmocka_unit_test(status_per_kind_and_device),
         cmocka_unit_test(bad_input_fails_alone),
         cmocka_unit_test(bad_proof_is_an_engine_error),
         cmocka_unit_test(memory_budget_is_respected),

@@ -3,12 +3,14 @@
  *
  * Fast (always): plan() on a sealed 2 KiB C1 against a stand-in parameter file (real vk layout,
  * generator points: counts only, no setup): one partition, sizes set; the key named by the kind
- * from a parameter directory (also under the alias "porep", also for the C1 inline); a C1 whose
+ * from a parameter directory (also under the alias "porep", also for the C1 inline); the further
+ * inputs registered_proof / sector_size checked against the C1; the key of a sector size; a C1 whose
  * sector size is not the parameters' is refused (PM_ERR_MISMATCH), parameters with the wrong input
  * count too, missing parameters give PM_ERR_IO naming the path; two inputs, a key that is not a
  * .params, no key, an unknown kind: PM_ERR_ARG; a 32 GiB synthetic C1 plans 10 partitions; a job
  * naming no kind is the backend's default kind's; the daemon answers {"kind":"porep"}
- * submits with missing / mismatched parameters (422 io / mismatch) and malformed bodies (400).
+ * submits with missing / mismatched parameters (422 io / mismatch; without params_dir the
+ * daemon's filecoin.params_dir is used) and malformed bodies (400).
  * End to end (`--e2e`, ctest test_engine_porep_e2e, label slow, PROOFMILL_SLOW=1): real 2 KiB
  * parameters (PROOFMILL_POREP_PARAMS_DIR, or made once with seed 7 and cached in
  * PROOFMILL_POREP_CACHE), two sealed sectors proved through the embedded engine at 2 jobs in flight
@@ -119,6 +121,37 @@ static void test_plan(void **st) {
     assert_int_equal(plan.n_partitions, 1);
     free(bytes);
 
+    /* the further inputs registered_proof / sector_size (decimal; Curio's request fields) must be
+     * the C1's: StackedDrg2KiBV1_1 = 5, 2048 bytes (0 = not given) */
+    const struct {
+        const char *rp, *size;
+        pm_status want;
+    } req[] = {{"5", "2048", PM_OK},          {"5", "0", PM_OK},        {NULL, " 2048\n", PM_OK},
+               {"8", NULL, PM_ERR_MISMATCH},  {"0", NULL, PM_ERR_MISMATCH}, {NULL, "8388608", PM_ERR_MISMATCH},
+               {"20", NULL, PM_ERR_ARG},      {"5x", NULL, PM_ERR_FORMAT}, {NULL, "-1", PM_ERR_FORMAT}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
+        pm_input ri[3] = {in};
+        size_t n = 1;
+        if (req[i].rp)
+            ri[n++] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)req[i].rp, .len = strlen(req[i].rp),
+                                 .name = "registered_proof"};
+        if (req[i].size)
+            ri[n++] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)req[i].size,
+                                 .len = strlen(req[i].size), .name = "sector_size"};
+        pm_error_clear(&err);
+        pm_status got = plan_of(&be, "porep-c2", NULL, dir, ri, n, &plan, &err);
+        printf("registered_proof %s sector_size %s: %s %s\n", req[i].rp ? req[i].rp : "-",
+               req[i].size ? req[i].size : "-", pm_status_name(got), err.msg);
+        assert_int_equal(got, req[i].want);
+    }
+
+    /* the key of a sector size without a C1 (PreloadSRS "porep-2k"); an unsupported size refused */
+    const pm_kind *pk = pm_kind_find("porep-c2");
+    char ks[1024];
+    assert_int_equal(pk->key_for_size(ks, sizeof ks, dir, 2048, &err), PM_OK);
+    assert_string_equal(ks, key);
+    assert_int_equal(pk->key_for_size(ks, sizeof ks, dir, 3000, &err), PM_ERR_ARG);
+
     /* parameters of another sector size: refused, both sizes named */
     fake_params(dir, 8ull << 20, 40);
     key_of(key8, sizeof key8, dir, 8ull << 20);
@@ -182,8 +215,11 @@ static void test_plan(void **st) {
     unlink(bigp);
 
     /* the daemon's {"kind":"porep"} submit: refusals answered before anything is queued */
+    pm_daemon_config dc;
+    pm_test_daemon_config(&dc, g_dir);
+    snprintf(dc.params_dir, sizeof dc.params_dir, "%.200s/no_such_dir", g_dir); /* the daemon-level directory */
     char base[300], body[2048];
-    pm_daemon *d = pm_test_daemon_start(base, sizeof base, g_dir);
+    pm_daemon *d = pm_test_daemon_start_config(base, sizeof base, &dc);
     struct {
         const char *fmt_dir; /* params_dir, or NULL: a body given below */
         const char *body;
@@ -192,7 +228,8 @@ static void test_plan(void **st) {
     } cases[] = {
         {"no_such_dir", NULL, 422, "\"io\""},         /* missing parameters */
         {"params_bad", NULL, 422, "\"mismatch\""},    /* wrong input count */
-        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 400, "bad-request"},                 /* no params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\"}", 422, "no_such_dir"},                 /* filecoin.params_dir */
+        {NULL, "{\"kind\":\"porep\",\"c1\":\"%s\",\"c1_b64\":\"e30=\"}", 400, "bad-request"}, /* both */
         {NULL, "{\"c1\":\"%s\",\"params_dir\":\"/tmp\",\"key\":\"k\"}", 400, "bad-request"}, /* no kind */
         {NULL, "{\"kind\":\"plonk\",\"c1\":\"%s\"}", 400, "bad-request"},
     };

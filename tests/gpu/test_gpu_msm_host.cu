@@ -85,8 +85,11 @@ static void test_field(void) {
         gt_rand_fr_mont(&x);
         gt_rand_fr_mont(&y);
         if (it == 2) { fr_sub(&x, &FR_ZERO, &FR_ONE); y = x; }
+        if (it == 4) x = FR_ZERO; /* reduction steps with E_0 = 0 (cios_reduce_rf's carry case) */
+        if (it == 5) { x = FR_ZERO; x.l[0] = 1; y = x; }
         fr_mul(&z, &x, &y);
         bad += memcmp(&z, &(const fr_d &)fe_mul<fr_params>(as<fr_d>(x), as<fr_d>(y)), 32) != 0;
+        bad += memcmp(&z, &(const fr_d &)fe_mul_generic<fr_params>(as<fr_d>(x), as<fr_d>(y)), 32) != 0;
         bad += memcmp(&z, &(const fr_d &)fe_mul_rows<fr_params>(as<fr_d>(x), as<fr_d>(y)), 32) != 0;
         fr_from_mont(&z, &x);
         bad += memcmp(&z, &(const fr_d &)fe_from_mont<fr_params>(as<fr_d>(x)), 32) != 0;
@@ -217,18 +220,29 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     a.pts = pts.data();
     a.n = n;
     a.scalars = kin.data();
-    msm_host_out<G> o;
-    msm_stats_t st;
-    pm_error e;
-    pm_status s = msm_run<G>(ex, o, st, a, &e);
-    GT_OK(s, e);
     typename G::cpu_jac got, want;
-    msm_finish<G>(&got, o, st.c);
+    pm_error e;
     GT_OK(C::msm(&want, pts.data(), k, n), e);
-    int ok = C::jac_eq(&got, &want);
-    GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u) differs from the CPU MSM", C::name(), what, n, st.c);
-    printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu  %s\n", C::name(), what, n, st.c, st.W,
-           st.rounds, st.tail_levels, st.general, st.ones, st.zeros, ok ? "ok" : "MISMATCH");
+    /* every run-time variant of msm_core.cuh (msm_tune_t): the default, then {acc, prefetch, xinline,
+     * tail, kmin}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only */
+    static const msm_tune_t tunes[] = {{0, 0, 0, 0, 0}, {2, 1, 0, 1, 2}, {0, 0, 1, 1000000000, 0}, {2, 1, 1, 0, 0}, {0, 1, 0, 1, 2}};
+    /* the first three (v1, v2 affine to the end, XYZZ only) always; all five with PROOFMILL_SLOW=1 */
+    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 5 : 3;
+    for (size_t ti = 0; ti < ntunes; ti++) {
+        const msm_tune_t &tu = tunes[ti];
+        msm_host_out<G> o;
+        msm_stats_t st;
+        a.tune = tu;
+        pm_status s = msm_run<G>(ex, o, st, a, &e);
+        GT_OK(s, e);
+        msm_finish<G>(&got, o, st.c);
+        int ok = C::jac_eq(&got, &want);
+        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu) differs from the CPU MSM", C::name(), what, n,
+                 st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin);
+        printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu [acc=%u pf=%u xi=%u tail=%zu kmin=%zu]  %s\n",
+               C::name(), what, n, st.c, st.W, st.rounds, st.tail_levels, st.general, st.ones, st.zeros, tu.acc, tu.prefetch, tu.xinline,
+               tu.tail, tu.kmin, ok ? "ok" : "MISMATCH");
+    }
 }
 
 template <class C> static void test_msm(void) {

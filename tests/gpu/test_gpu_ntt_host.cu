@@ -19,9 +19,12 @@
  *  - the pass plans of log n = 1..28: threads <= 256, tiles <= 2^11, every round and the load/store
  *    a bijection of (thread, register) onto the tile, stages covered once; shared-memory bank groups
  *    of every warp access (reported; at most 2-way);
- *  - the SpMV row dot (thread per row, and a warp's 32-lane split of long rows) on random matrices,
- *    dictionary-coded and full, with 1 / -1 / other coefficients, empty and long rows, against
- *    r1cs_spmv.
+ *  - the SpMV (spmv_core.cuh: the upload's plan, the row-pointer narrowing in chunks, the thread
+ *    rows, a warp's 32-lane split of long rows and its shuffle tree, the padding rows, the
+ *    lowest-failing-row reduction) on satisfied random circuits whose A, B, C use 1 / -1 / other
+ *    coefficients (C too), with empty and long rows, one dictionary shared by all three matrices, B's
+ *    own shared by C, and full coefficients, u32 and u64 row pointers: outputs against r1cs_spmv
+ *    and the first failing row (a long one, two planted) against r1cs_check_satisfied.
  * Usage: test_gpu_ntt_host [max_log_n] (default 14). PROOFMILL_SEED reproduces a run.
  */
 #include <cstdio>
@@ -30,6 +33,7 @@
 #include <vector>
 #include <algorithm>
 #include "gpu/ntt_core.cuh"
+#include "gpu/spmv_core.cuh"
 #include "ntt/ntt.h"
 #include "r1cs/r1cs.h"
 #include "../common/ntt_ref.h"
@@ -76,10 +80,11 @@ struct host_exec {
     }
     uint32_t L = 0, max_bits = MAX_PASS_BITS;
     const fr_d *tw = nullptr;
+    static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -108,6 +113,7 @@ struct host_exec {
         return PM_OK;
     }
 };
+uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -278,12 +284,12 @@ static void bank_groups(const std::vector<uint32_t> &phys, uint32_t T) {
             for (int i = 0; i < 8; i++) worst_bank = std::max(worst_bank, cnt[i]);
         }
 }
-static void test_plans(unsigned maxL) {
+static void test_plans(unsigned maxL, uint32_t tile_bits) {
     for (unsigned L = 1; L <= maxL; L++) {
         for (int dif = 0; dif < 2; dif++) {
             pass_args pa[4];
             net_ops ops;
-            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops);
+            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits);
             std::vector<int> stage_seen(L, 0);
             for (uint32_t q = 0; q < P; q++) {
                 const pass_args &a = pa[q];
@@ -334,7 +340,12 @@ static void test_plans(unsigned maxL) {
     CHECK(worst_bank <= 2, "bank conflicts %d-way", worst_bank);
 }
 
-/* ---- SpMV ---- */
+/* ---- SpMV (spmv_core.cuh: the upload's plan and the kernels' row bodies, run on the host) ---- */
+/* row lengths: 10 % empty, mostly 1..4, some 5..32, 3 % long (33..232: the warp path) */
+static uint32_t rand_len(void) {
+    uint32_t u = (uint32_t)(rnd() % 100);
+    return u < 10 ? 0 : u < 90 ? 1 + (uint32_t)(rnd() % 4) : u < 97 ? 5 + (uint32_t)(rnd() % 28) : 33 + (uint32_t)(rnd() % 200);
+}
 static void rand_matrix(r1cs_matrix_t *m, uint32_t rows, uint32_t cols, const fr_t *tab, uint32_t ntab, bool dict) {
     memset(m, 0, sizeof *m);
     m->n_rows = rows;
@@ -343,8 +354,7 @@ static void rand_matrix(r1cs_matrix_t *m, uint32_t rows, uint32_t cols, const fr
     std::vector<uint32_t> col, idx;
     m->row_ptr[0] = 0;
     for (uint32_t r = 0; r < rows; r++) {
-        uint32_t u = (uint32_t)(rnd() % 100), len = u < 10 ? 0 : u < 90 ? 1 + (uint32_t)(rnd() % 4) : u < 97 ? 5 + (uint32_t)(rnd() % 28)
-                                                                                                  : 33 + (uint32_t)(rnd() % 200);
+        uint32_t len = rand_len();
         for (uint32_t t = 0; t < len; t++) {
             col.push_back((uint32_t)(rnd() % cols));
             idx.push_back((uint32_t)(rnd() % ntab));
@@ -364,54 +374,210 @@ static void rand_matrix(r1cs_matrix_t *m, uint32_t rows, uint32_t cols, const fr
         for (uint64_t t = 0; t < m->nnz; t++) m->coef[t] = tab[idx[t]];
     }
 }
-static void test_spmv(bool dict) {
-    const uint32_t rows = 3000, cols = 2000, ntab = 50;
-    std::vector<fr_t> tab(ntab), w(cols), ref(rows), got(rows);
-    for (auto &v : tab) rand_fr(&v);
-    tab[3] = FR_ONE;
-    fr_neg(&tab[7], &FR_ONE);
-    for (auto &v : w) rand_fr(&v);
-    w[0] = FR_ONE;
-    r1cs_matrix_t m;
-    rand_matrix(&m, rows, cols, tab.data(), ntab, dict);
-    pm_error e;
-    CHECK(r1cs_matrix_mul(ref.data(), rows, &m, w.data(), cols, &e) == PM_OK, "r1cs_matrix_mul");
-    csr_d<uint64_t> c;
-    memset(&c, 0, sizeof c);
-    c.row_ptr = m.row_ptr;
-    c.col = m.col;
-    c.coef_idx = m.coef_idx;
-    c.coef = reinterpret_cast<const fr_d *>(m.coef);
-    c.tab = reinterpret_cast<const fr_d *>(tab.data());
-    c.one_i = 3;
-    c.neg_i = 7;
+
+/* The device image gpu_r1cs_upload makes (row pointers narrowed chunk by chunk, `chunk` at a time,
+ * or kept 64-bit; dictionary copies only for the plan's owners), in host memory. Every row through spmv_thread_row / spmv_lane_partial + the warp's tree / spmv_finish_row, padding
+ * through spmv_pad_row, the check reduced as on the device: outputs and first_bad compared with
+ * r1cs_spmv + the input rows and r1cs_check_satisfied. tab_kind: 0 = A, B, C share one dictionary
+ * (the shape of a recorded PoRep circuit; the case the device got wrong), 1 = B has its own and C
+ * shares B's (C's copy is B's), 2 = full coefficients. */
+template <class RP>
+static void spmv_case(const r1cs_t *cs, const fr_t *w, uint32_t inputs, size_t chunk, const char *what, uint32_t want_bad) {
+    const uint32_t rows = cs->n_constraints;
+    spmv_plan plan;
+    spmv_plan_make(plan, cs, sizeof(RP) == 8);
+    CHECK(plan.rp32 == (sizeof(RP) == 4), "%s: plan chose %s row pointers", what, plan.rp32 ? "u32" : "u64");
+    /* dictionary copies: only owners have one; a reader of another's must find one there */
+    std::vector<fr_t> dev_tab[3];
+    for (int i = 0; i < 3; i++) {
+        const r1cs_matrix_t *m = spmv_mat(cs, i);
+        if (m->coef_idx && plan.tab_owner[i] < 0) dev_tab[i].assign(m->coef_tab, m->coef_tab + m->n_coef_tab);
+        if (m->coef_idx && plan.tab_owner[i] >= 0)
+            CHECK(plan.tab_owner[plan.tab_owner[i]] < 0 && !dev_tab[plan.tab_owner[i]].empty(),
+                  "%s: matrix %c reads the dictionary of %c, which has no copy", what, "ABC"[i], "ABC"[plan.tab_owner[i]]);
+    }
+    std::vector<RP> rp[3];
+    spmv_args<RP> a;
+    memset(&a, 0, sizeof a);
     fr_t m1;
     fr_neg(&m1, &FR_ONE);
-    memcpy(&c.one, &FR_ONE, 32);
-    memcpy(&c.neg, &m1, 32);
-    size_t nlong = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-        const uint64_t beg = m.row_ptr[r], end = m.row_ptr[r + 1];
-        fr_d v;
-        if (end - beg > 32) { /* the warp path: 32 lane partials, then their sum */
-            nlong++;
-            fr_d lanes[32];
-            for (uint32_t l = 0; l < 32; l++) lanes[l] = csr_dot(c, beg + l, end, 32, reinterpret_cast<const fr_d *>(w.data()));
-            for (uint32_t off = 16; off > 0; off >>= 1)
-                for (uint32_t l = 0; l < off; l++) lanes[l] = f_add(lanes[l], lanes[l + off]);
-            v = lanes[0];
-        } else {
-            v = csr_dot(c, beg, end, 1, reinterpret_cast<const fr_d *>(w.data()));
-        }
-        memcpy(&got[r], &v, 32);
+    for (int i = 0; i < 3; i++) {
+        const r1cs_matrix_t *m = spmv_mat(cs, i);
+        const size_t nrp = (size_t)m->n_rows + 1;
+        rp[i].assign(nrp, (RP)0x5a5a5a5a); /* poison: every entry must be written by a chunk */
+        size_t chunks = 0;
+        for_chunks(nrp, chunk, [&](size_t o, size_t cnt) {
+            for (size_t k = 0; k < cnt; k++) rp[i][o + k] = (RP)m->row_ptr[o + k];
+            chunks++;
+        });
+        CHECK(chunks == (nrp + chunk - 1) / chunk, "%s: %zu chunks for %zu row pointers of %zu", what, chunks, nrp, chunk);
+        for (size_t k = 0; k < nrp; k++)
+            if ((uint64_t)rp[i][k] != m->row_ptr[k]) {
+                CHECK(0, "%s: row pointer %zu of %c not narrowed right", what, k, "ABC"[i]);
+                break;
+            }
+        csr_d<RP> &c = a.m[i];
+        c.row_ptr = rp[i].data();
+        c.col = m->col;
+        c.coef_idx = m->coef_idx;
+        c.coef = reinterpret_cast<const fr_d *>(m->coef);
+        const int own = plan.tab_owner[i] >= 0 ? plan.tab_owner[i] : i;
+        c.tab = dev_tab[own].empty() ? nullptr : reinterpret_cast<const fr_d *>(dev_tab[own].data());
+        c.one_i = plan.one_i[i];
+        c.neg_i = plan.neg_i[i];
+        memcpy(&c.one, &FR_ONE, 32);
+        memcpy(&c.neg, &m1, 32);
     }
-    size_t bad = first_diff(got, ref);
-    CHECK(bad == (size_t)-1, "SpMV (%s): row %zu differs from r1cs_matrix_mul", dict ? "dictionary" : "full coefficients", bad);
-    CHECK(nlong > 0, "no long rows generated");
-    printf("SpMV %s: %u rows, %llu terms, %zu long rows: %s\n", dict ? "dictionary" : "full", rows, (unsigned long long)m.nnz, nlong,
-           bad == (size_t)-1 ? "ok" : "MISMATCH");
-    m.coef_tab = nullptr;
-    r1cs_matrix_free(&m);
+    unsigned L = 1;
+    while (((size_t)1 << L) < (size_t)rows + inputs) L++;
+    const size_t n_out = (size_t)1 << L;
+    std::vector<fr_t> out[3], ref[3];
+    for (int i = 0; i < 3; i++) {
+        out[i].assign(n_out, FR_ONE); /* poison */
+        ref[i].assign(n_out, FR_ZERO);
+        a.out[i] = reinterpret_cast<fr_d *>(out[i].data());
+    }
+    uint32_t bad = UINT32_MAX;
+    a.w = reinterpret_cast<const fr_d *>(w);
+    a.rows = rows;
+    a.mask = 7;
+    a.check = 1;
+    a.first_bad = &bad;
+    a.long_rows = plan.long_rows.data();
+    a.n_long = (uint32_t)plan.long_rows.size();
+    /* the long rows in reverse order, so the reduction cannot rely on meeting the lowest first */
+    for (uint32_t r = rows; r-- > 0;) spmv_thread_row(a, r);
+    for (uint32_t k = a.n_long; k-- > 0;) {
+        const uint32_t row = a.long_rows[k];
+        fr_d v[3];
+        for (int i = 0; i < 3; i++) {
+            fr_d lanes[32];
+            for (uint32_t l = 0; l < 32; l++) lanes[l] = spmv_lane_partial(a, row, l, i);
+            for (uint32_t off = 16; off > 0; off >>= 1) /* __shfl_down: lane l adds lane l + off */
+                for (uint32_t l = 0; l < 32 - off; l++) lanes[l] = f_add(lanes[l], lanes[l + off]);
+            v[i] = lanes[0];
+        }
+        spmv_finish_row(a, row, v);
+    }
+    for (size_t r = rows; r < n_out; r++) spmv_pad_row(a.out[0], a.out[1], a.out[2], rows, r, inputs, a.w);
+    pm_error e;
+    CHECK(r1cs_spmv(ref[0].data(), ref[1].data(), ref[2].data(), rows, cs, w, cs->n_wires, &e) == PM_OK, "r1cs_spmv");
+    for (uint32_t i = 0; i < inputs; i++) ref[0][rows + i] = w[i];
+    for (int i = 0; i < 3; i++) {
+        size_t d = first_diff(out[i], ref[i]);
+        CHECK(d == (size_t)-1, "%s: %c differs from r1cs_spmv (+ padding) at row %zu", what, "abc"[i], d);
+    }
+    uint32_t cpu_bad = UINT32_MAX;
+    r1cs_check_satisfied(&cpu_bad, cs, w, cs->n_wires, &e);
+    CHECK(bad == cpu_bad && bad == want_bad, "%s: first failing row %u, r1cs_check_satisfied %u, planted %u", what, bad, cpu_bad,
+          want_bad);
+    printf("SpMV %-44s %6u rows %8llu terms, %5zu long rows, chunk %zu: %s (first bad row %d)\n", what, rows,
+           (unsigned long long)(cs->A.nnz + cs->B.nnz + cs->C.nnz), plan.long_rows.size(), chunk, failures ? "FAILURES" : "ok",
+           bad == UINT32_MAX ? -1 : (int)bad);
+}
+
+/* A, B random over earlier wires; C = coef * wire(inputs + k) + (for long rows) more terms, with that
+ * wire solved so that row k holds: a satisfied circuit whose C uses general dictionary coefficients */
+static void test_spmv(int tab_kind) {
+    const uint32_t rows = 3000, inputs = 4, nw = inputs + rows, ntab = 50;
+    std::vector<fr_t> tab(ntab), tab2(ntab), inv(ntab), w(nw);
+    for (auto &v : tab) rand_fr(&v);
+    for (auto &v : tab2) rand_fr(&v);
+    tab[3] = FR_ONE;
+    fr_neg(&tab[7], &FR_ONE);
+    tab2[1] = FR_ONE;
+    fr_neg(&tab2[2], &FR_ONE);
+    const bool dict = tab_kind != 2;
+    const fr_t *tb = tab_kind == 1 ? tab2.data() : tab.data(); /* B's (and C's) dictionary */
+    for (uint32_t t = 0; t < ntab; t++) fr_inv_vartime(&inv[t], &tb[t]);
+    r1cs_t cs;
+    memset(&cs, 0, sizeof cs);
+    cs.n_wires = nw;
+    cs.n_pub_in = inputs - 1;
+    cs.n_constraints = rows;
+    rand_matrix(&cs.A, rows, nw, tab.data(), ntab, dict);
+    rand_matrix(&cs.B, rows, nw, tb, ntab, dict);
+    w[0] = FR_ONE;
+    for (uint32_t i = 1; i < inputs; i++) rand_fr(&w[i]);
+    /* columns of A and B restricted to earlier wires, then C row by row */
+    r1cs_matrix_t *M[2] = {&cs.A, &cs.B};
+    for (int m = 0; m < 2; m++)
+        for (uint32_t r = 0; r < rows; r++)
+            for (uint64_t t = M[m]->row_ptr[r]; t < M[m]->row_ptr[r + 1]; t++) M[m]->col[t] %= inputs + r;
+    r1cs_matrix_t *C = &cs.C;
+    C->n_rows = rows;
+    C->n_cols = nw;
+    C->row_ptr = (uint64_t *)malloc((rows + 1) * sizeof(uint64_t));
+    std::vector<uint32_t> col, idx;
+    C->row_ptr[0] = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        fr_t va = FR_ZERO, vb = FR_ZERO, t;
+        for (int m = 0; m < 2; m++)
+            for (uint64_t k = M[m]->row_ptr[r]; k < M[m]->row_ptr[r + 1]; k++) {
+                fr_mul(&t, r1cs_coef(M[m], k), &w[M[m]->col[k]]);
+                fr_add(m ? &vb : &va, m ? &vb : &va, &t);
+            }
+        /* extra C terms on earlier wires: none, a few, or a long row */
+        uint32_t extra = (rnd() % 100) < 4 ? 33 + (uint32_t)(rnd() % 100) : (uint32_t)(rnd() % 3);
+        fr_t rest = FR_ZERO;
+        const uint32_t lead = (uint32_t)(rnd() % ntab);
+        col.push_back(inputs + r);
+        idx.push_back(lead);
+        for (uint32_t e = 0; e < extra; e++) {
+            uint32_t cc = (uint32_t)(rnd() % (inputs + r)), ci = (uint32_t)(rnd() % ntab);
+            col.push_back(cc);
+            idx.push_back(ci);
+            fr_mul(&t, &tb[ci], &w[cc]);
+            fr_add(&rest, &rest, &t);
+        }
+        fr_mul(&t, &va, &vb);
+        fr_sub(&t, &t, &rest);
+        fr_mul(&w[inputs + r], &t, &inv[lead]); /* lead * w = a b - rest */
+        C->row_ptr[r + 1] = col.size();
+    }
+    C->nnz = col.size();
+    C->col = (uint32_t *)malloc((C->nnz + 1) * 4);
+    memcpy(C->col, col.data(), C->nnz * 4);
+    if (dict) {
+        C->coef_idx = (uint32_t *)malloc((C->nnz + 1) * 4);
+        memcpy(C->coef_idx, idx.data(), C->nnz * 4);
+        C->coef_tab = tb;
+        C->n_coef_tab = ntab;
+    } else {
+        C->coef = (fr_t *)aligned_alloc(32, (C->nnz + 1) * 32);
+        for (uint64_t k = 0; k < C->nnz; k++) C->coef[k] = tb[idx[k]];
+    }
+    static const char *kinds[3] = {"one dictionary for A, B, C", "A's own, B's shared by C", "full coefficients"};
+    char what[160];
+    for (int v = 0; v < 2; v++) {
+        snprintf(what, sizeof what, "%s, %s", kinds[tab_kind], v ? "u64 row ptrs" : "u32 row ptrs");
+        /* chunks: the device's (one chunk here), and 1000 rows (several, the last one partial) */
+        if (v == 0) spmv_case<uint32_t>(&cs, w.data(), inputs, NARROW_CHUNK, what, UINT32_MAX);
+        if (v == 0) spmv_case<uint32_t>(&cs, w.data(), inputs, 1000, what, UINT32_MAX);
+        if (v == 1) spmv_case<uint64_t>(&cs, w.data(), inputs, 1000, what, UINT32_MAX);
+    }
+    /* failing rows: one in a long C row and a lower one in a short row, and a witness where only the
+     * last row fails; the lowest is found whatever order the rows finish in */
+    uint32_t long_r = UINT32_MAX;
+    for (uint32_t r = rows / 2; r < rows && long_r == UINT32_MAX; r++)
+        if (C->row_ptr[r + 1] - C->row_ptr[r] > LONG_ROW) long_r = r;
+    CHECK(long_r != UINT32_MAX, "no long C row generated");
+    std::vector<fr_t> wb = w;
+    fr_add(&wb[inputs + long_r], &wb[inputs + long_r], &FR_ONE);
+    uint32_t want = UINT32_MAX;
+    pm_error e;
+    r1cs_check_satisfied(&want, &cs, wb.data(), nw, &e);
+    snprintf(what, sizeof what, "%s, a bad long row", kinds[tab_kind]);
+    spmv_case<uint32_t>(&cs, wb.data(), inputs, 1000, what, want);
+    fr_add(&wb[inputs + rows / 5], &wb[inputs + rows / 5], &FR_ONE);
+    r1cs_check_satisfied(&want, &cs, wb.data(), nw, &e);
+    CHECK(want <= rows / 5, "the planted lower row %u is not the first failing one (%u)", rows / 5, want);
+    snprintf(what, sizeof what, "%s, two bad rows", kinds[tab_kind]);
+    spmv_case<uint64_t>(&cs, wb.data(), inputs, 700, what, want);
+    cs.A.coef_tab = cs.B.coef_tab = cs.C.coef_tab = nullptr;
+    r1cs_matrix_free(&cs.A);
+    r1cs_matrix_free(&cs.B);
+    r1cs_matrix_free(&cs.C);
 }
 
 int main(int argc, char **argv) {
@@ -423,7 +589,17 @@ int main(int argc, char **argv) {
     rs[0] = seed ^ 0x9e3779b97f4a7c15ULL;
     rs[1] = (seed << 1) | 1;
     for (int i = 0; i < 8; i++) rnd();
-    test_plans(28);
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb);
+    /* tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE): the transforms and the H pipelines to 2^12 */
+    for (uint32_t tb = 9; tb < NTT_TILE_BITS; tb++) {
+        host_exec::tile_bits = tb;
+        const unsigned m = maxL < 12 ? maxL : 12;
+        for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, MAX_PASS_BITS);
+        for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, MAX_PASS_BITS);
+        for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, MAX_PASS_BITS);
+        printf("tiles of <= 2^%u elements: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", tb, m, failures ? "FAILURES" : "ok");
+    }
+    host_exec::tile_bits = NTT_TILE_BITS;
     /* passes of <= 10 stages as on the device (1 pass up to 2^10, 2 above), and of <= 4 and <= 3
      * stages so that 3 and 4 passes (2^21..2^28 on the device) run on small sizes */
     const uint32_t mb[3] = {MAX_PASS_BITS, 4, 3};
@@ -452,8 +628,7 @@ int main(int argc, char **argv) {
         printf("2^21 (three passes of 7) forward: %s\n", bad == (size_t)-1 ? "ok" : "MISMATCH");
         ntt_domain_free(&cd);
     }
-    test_spmv(true);
-    test_spmv(false);
+    for (int k = 0; k < 3; k++) test_spmv(k);
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
 }

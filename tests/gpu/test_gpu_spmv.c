@@ -5,8 +5,11 @@
  * Circuits are generated here and satisfied by construction: wires 0..I-1 are inputs (wire 0 = 1),
  * row k's A and B terms use earlier wires only (random coefficients from a dictionary holding 1, -1
  * and random values; 10 % empty rows, 3 % rows of 33..232 terms: the warp path), and row k's C is
- * 1 * (wire I + k) with that wire set to a_k * b_k. Both codings (dictionary indices as a .csr v2,
- * full coefficients as a circom .r1cs).
+ * lead * (wire I + k) + 0..2 terms on earlier wires (3 % of rows: 33..96 more, a long C row), with
+ * general dictionary coefficients (the shape that made bench_gpu_spmv fail: A, B and C sharing one
+ * dictionary, C reading it) and wire I + k solved so that a_k * b_k = c_k. Both codings (dictionary
+ * indices as a .csr v2, full coefficients as a circom .r1cs); u32 row pointers and, with
+ * PROOFMILL_GPU_R1CS_RP64=1, the u64 path.
  * Checked, each a FAIL on any difference:
  *  - a, b, c bytes equal r1cs_spmv's on the rows; rows [rows, n_out) zero except a[rows + i] = w[i]
  *    for the input rows; any NULL output skipped;
@@ -16,7 +19,7 @@
  *  - gpu_bellperson_h_r1cs (two buffers) = r1cs_spmv + padding + ntt_bellperson_h, and a witness that
  *    does not satisfy is refused with the row;
  *  - argument errors (wrong witness length, too few output rows, slot 2).
- * Usage: test_gpu_spmv [log2 rows of the big case, default 20]. Exit 77 without a GPU.
+ * Usage: test_gpu_spmv [log2 rows of the big case, 13..27, default 20]. Exit 77 without a GPU.
  */
 #include "gpu_test_util.h"
 #include "ntt/ntt.h"
@@ -24,7 +27,7 @@
 
 typedef struct {
     r1cs_t cs;
-    fr_t *tab;
+    fr_t *tab, *tab_inv;
     uint32_t ntab, inputs;
     fr_t *w; /* n_wires, satisfying */
 } circuit;
@@ -45,9 +48,11 @@ static void make_circuit(circuit *c, uint32_t rows, uint32_t inputs, int dict) {
     c->inputs = inputs;
     c->ntab = 64;
     c->tab = malloc(c->ntab * sizeof(fr_t));
+    c->tab_inv = malloc(c->ntab * sizeof(fr_t));
     for (uint32_t i = 0; i < c->ntab; i++) rand_fr_m(&c->tab[i]);
     c->tab[5] = FR_ONE;
     fr_neg(&c->tab[9], &FR_ONE);
+    for (uint32_t i = 0; i < c->ntab; i++) fr_inv_vartime(&c->tab_inv[i], &c->tab[i]);
     c->w = malloc(nw * sizeof(fr_t));
     c->w[0] = FR_ONE;
     for (uint32_t i = 1; i < inputs; i++) rand_fr_m(&c->w[i]);
@@ -89,11 +94,28 @@ static void make_circuit(circuit *c, uint32_t rows, uint32_t inputs, int dict) {
             }
             v[m] = acc;
         }
-        fr_mul(&c->w[inputs + k], &v[0], &v[1]);
+        /* C: lead * wire(inputs + k) + 0..2 terms on earlier wires (3 % of rows: a long C row), with
+         * general dictionary coefficients; the wire solves a_k b_k = c_k */
+        uint32_t extra = (uint32_t)(gt_rand64() % 100) < 3 ? 33 + (uint32_t)(gt_rand64() % 64) : (uint32_t)(gt_rand64() % 3);
         uint64_t o = M[2]->row_ptr[k];
+        if (o + 1 + extra > cap[2]) {
+            cap[2] = 2 * (o + 1 + extra);
+            M[2]->col = realloc(M[2]->col, cap[2] * 4);
+            idx[2] = realloc(idx[2], cap[2] * 4);
+        }
+        const uint32_t lead = (uint32_t)(gt_rand64() % c->ntab);
         M[2]->col[o] = inputs + k;
-        idx[2][o] = 5; /* 1 */
-        M[2]->row_ptr[k + 1] = o + 1;
+        idx[2][o] = lead;
+        fr_t rest = FR_ZERO, t;
+        gen_matrix_row(M[2]->col + o + 1, idx[2] + o + 1, extra, limit, c->ntab);
+        for (uint32_t j = 0; j < extra; j++) {
+            fr_mul(&t, &c->tab[idx[2][o + 1 + j]], &c->w[M[2]->col[o + 1 + j]]);
+            fr_add(&rest, &rest, &t);
+        }
+        fr_mul(&t, &v[0], &v[1]);
+        fr_sub(&t, &t, &rest);
+        fr_mul(&c->w[inputs + k], &t, &c->tab_inv[lead]);
+        M[2]->row_ptr[k + 1] = o + 1 + extra;
     }
     for (int m = 0; m < 3; m++) {
         M[m]->nnz = M[m]->row_ptr[rows];
@@ -115,6 +137,7 @@ static void free_circuit(circuit *c) {
     r1cs_matrix_free(&c->cs.B);
     r1cs_matrix_free(&c->cs.C);
     free(c->tab);
+    free(c->tab_inv);
     free(c->w);
 }
 
@@ -265,7 +288,13 @@ int main(int argc, char **argv) {
     test_circuit(100, 3, 1, 1);
     test_circuit(5000, 7, 1, 1);
     test_circuit(5000, 7, 0, 1);
-    if (big > 12 && big <= 26) test_circuit((1u << big) - 100, 5, 1, 1);
+    /* the u64 row-pointer path (taken by matrices of >= 2^32 terms) on a small circuit */
+    setenv("PROOFMILL_GPU_R1CS_RP64", "1", 1);
+    test_circuit(70000, 5, 1, 1);
+    unsetenv("PROOFMILL_GPU_R1CS_RP64");
+    /* the big case: 2^big - 100 rows (up to 2^27, the 32 GiB partition's domain; the bellperson H
+     * against the CPU up to 2^24), more than one row-pointer narrowing chunk from 2^23 rows on */
+    if (big > 12 && big <= 27) test_circuit((1u << big) - 100, 5, 1, big <= 24);
     printf("%s: %d failure(s)\n", gt_failures ? "FAILED" : "PASSED", gt_failures);
     return gt_failures ? 1 : 0;
 }

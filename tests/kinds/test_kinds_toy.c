@@ -37,29 +37,15 @@
 #include "prove/prove.h"
 #include "util/base64.h"
 #include "util/outfile.h"
+#include "toy/toy_params.h"
 
 static char g_dir[256], g_params[512], g_input[512];
 static const char *g_cli; /* the proofmill command linked with the toy (argv[1]), or NULL */
 static const char g_text[] = "3 35\n5 135\n";
 
 static void make_params(void) {
-    const pm_kind *toy = pm_kind_find("toy-cube");
-    assert_non_null(toy);
     pm_error err;
-    pm_circuit c;
-    char key[600];
-    snprintf(key, sizeof key, "%s/toy-cube.params", g_params);
-    assert_int_equal(toy->circuit(&c, NULL, NULL, key, NULL, &err), PM_OK); /* no .csr: recorded */
-    groth16_toxic_t t;
-    uint64_t seed = 3;
-    bp_params_t p = {0};
-    assert_int_equal(groth16_toxic_draw(&t, &seed, &err), PM_OK);
-    assert_int_equal(groth16_setup_bellperson(&p, c.cs, &t, NULL, &err), PM_OK);
-    assert_int_equal(params_write(key, &p, &err), PM_OK);
-    snprintf(key, sizeof key, "%s/toy-cube.vk", g_params);
-    assert_int_equal(params_vk_write(key, &p.vk, &err), PM_OK);
-    params_free(&p);
-    pm_circuit_free(&c);
+    if (pm_test_toy_params(g_params, 3, &err)) fail_msg("toy parameters: %s", err.msg);
 }
 
 static void registry(void **state) {

@@ -106,6 +106,8 @@ pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const 
 
 /* ---------------------------------------------------------------- the kind */
 
+static const pm_kind porep_c2_kind;
+
 typedef struct {
     fil_c1_t c1;
     char name[512]; /* the C1's path, or "inputs[0]": names it in errors */
@@ -129,18 +131,52 @@ static pm_status check_vanilla(const fil_c1_t *c1, const char *name, pm_error *e
     return st;
 }
 
+/* The further inputs "registered_proof" and "sector_size" (decimal; what a Curio request carries
+ * beside the C1, SubmitProofRequest's fields of those names) must agree with the C1. sector_size 0
+ * is "not given" (proto3's default); registered_proof 0 is StackedDrg2KiBV1. */
+static pm_status check_request(const job_t *j, const pm_input *in, size_t n_in, pm_error *err) {
+    const pm_input *rpi = pm_input_find(in, n_in, "registered_proof"), *ssi = pm_input_find(in, n_in, "sector_size");
+    uint64_t v;
+    pm_status st;
+    if (rpi) {
+        if ((st = pm_input_u64(&v, rpi, "registered_proof", err))) return st;
+        const fil_registered_proof_t *rp = v < FIL_REGISTERED_PROOF_COUNT ? fil_registered_proof((unsigned)v) : NULL;
+        const fil_registered_proof_t *have = fil_registered_proof(j->c1.registered_proof);
+        if (!rp)
+            return pm_error_set(err, PM_ERR_ARG, "registered_proof", PM_NO_OFFSET,
+                                "%llu is not a RegisteredSealProof id (0..%u; e.g. 8 = StackedDrg32GiBV1_1)",
+                                (unsigned long long)v, FIL_REGISTERED_PROOF_COUNT - 1);
+        if (rp->id != j->c1.registered_proof)
+            return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
+                                "registered_proof %u (%s) is given, the C1 is %s (%u)", rp->id, rp->name,
+                                have ? have->name : "?", j->c1.registered_proof);
+    }
+    if (ssi) {
+        if ((st = pm_input_u64(&v, ssi, "sector_size", err))) return st;
+        if (v && v != j->c1.sector_size)
+            return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
+                                "sector_size %llu is given, the C1 is for %llu-byte sectors", (unsigned long long)v,
+                                (unsigned long long)j->c1.sector_size);
+    }
+    return PM_OK;
+}
+
 static pm_status open_job(void **out, const pm_input *in, size_t n_in, pm_error *err) {
     *out = NULL;
-    if (n_in != 1 || (in[0].kind == PM_INPUT_PATH && !in[0].path) || (in[0].kind == PM_INPUT_BYTES && !in[0].bytes))
+    const pm_input *c1 = NULL;
+    for (size_t i = 0; i < n_in; i++)
+        if (pm_kind_input_role(&porep_c2_kind, in[i].name) == 1) c1 = &in[i];
+    if (!c1 || (c1->kind == PM_INPUT_PATH && !c1->path) || (c1->kind == PM_INPUT_BYTES && !c1->bytes))
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "a PoRep job takes exactly one C1 input");
     job_t *j = calloc(1, sizeof *j);
     if (!j) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
-    pm_input_label(j->name, sizeof j->name, &in[0], 0);
-    if (in[0].kind == PM_INPUT_PATH) snprintf(j->name, sizeof j->name, "%s", in[0].path);
-    pm_status st = in[0].kind == PM_INPUT_PATH
-                       ? fil_c1_read_file(&j->c1, NULL, in[0].path, FIL_C1_READER_DEFAULT, err)
-                       : fil_c1_read_memory(&j->c1, NULL, (const char *)in[0].bytes, in[0].len, j->name,
+    char lb[64];
+    snprintf(j->name, sizeof j->name, "%s", pm_input_label(lb, sizeof lb, c1, (size_t)(c1 - in)));
+    pm_status st = c1->kind == PM_INPUT_PATH
+                       ? fil_c1_read_file(&j->c1, NULL, c1->path, FIL_C1_READER_DEFAULT, err)
+                       : fil_c1_read_memory(&j->c1, NULL, (const char *)c1->bytes, c1->len, j->name,
                                             FIL_C1_READER_DEFAULT, err);
+    if (!st && (st = check_request(j, in, n_in, err))) fil_c1_free(&j->c1);
     if (st) {
         free(j);
         return st;
@@ -163,14 +199,17 @@ static void close_job(void *job) {
 
 static uint32_t partitions(const void *job) { return ((const job_t *)job)->c1.partitions; }
 
-static pm_status key_path(char *out, size_t cap, const char *params_dir, const void *job, pm_error *err) {
-    const job_t *j = job;
+static pm_status key_for_size(char *out, size_t cap, const char *params_dir, uint64_t sector_size, pm_error *err) {
     char stem[256];
-    pm_status st = fil_porep_param_stem(stem, sizeof stem, j->c1.sector_size, err);
+    pm_status st = fil_porep_param_stem(stem, sizeof stem, sector_size, err);
     if (st) return st;
     if (snprintf(out, cap, "%s/%s.params", params_dir, stem) >= (int)cap)
         return pm_error_set(err, PM_ERR_ARG, params_dir, PM_NO_OFFSET, "parameter path too long");
     return PM_OK;
+}
+
+static pm_status key_path(char *out, size_t cap, const char *params_dir, const void *job, pm_error *err) {
+    return key_for_size(out, cap, params_dir, ((const job_t *)job)->c1.sector_size, err);
 }
 
 /* the sector size whose stem is the basename of key_path without ".params"; 0 when none */
@@ -230,13 +269,6 @@ static pm_status check_job(const void *idv, const char *key_path, const pm_key_s
     return PM_OK;
 }
 
-/* key_path with ".params" replaced by ".csr" */
-static int csr_beside(char *out, size_t cap, const char *key_path) {
-    size_t n = strlen(key_path);
-    if (n < 7 || strcmp(key_path + n - 7, ".params")) return -1;
-    return snprintf(out, cap, "%.*s.csr", (int)(n - 7), key_path) < (int)cap ? 0 : -1;
-}
-
 static pm_status record(r1cs_t *out, uint32_t *n_inputs, const void *ctx, pm_error *err) {
     return pm_porep_record(out, n_inputs, &((const key_id *)ctx)->s, err);
 }
@@ -245,7 +277,7 @@ static pm_status circuit(pm_circuit *c, uint64_t *bytes, const void *idv, const 
                          pm_error *err) {
     const key_id *id = idv;
     char path[4096];
-    const char *p = csr_path ? csr_path : (csr_beside(path, sizeof path, key_path) ? NULL : path);
+    const char *p = csr_path ? csr_path : (pm_key_path_beside(path, sizeof path, key_path, ".csr") ? NULL : path);
     if (!c) { /* the estimate: the .csr's size, or the parameter file's for an in-memory recording */
         struct stat sb;
         *bytes = (p && stat(p, &sb) == 0) || stat(key_path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
@@ -301,6 +333,7 @@ static void name_row(pm_error *err, const void *idv, uint32_t row, uint32_t n_ro
 }
 
 static const char *const porep_aliases[] = {"porep", NULL};
+static const char *const porep_more_inputs[] = {"registered_proof", "sector_size", NULL};
 
 static const pm_kind porep_c2_kind = {
     .name = "porep-c2",
@@ -309,11 +342,13 @@ static const pm_kind porep_c2_kind = {
     .conv = GROTH16_BELLPERSON,
     .input_name = "c1",
     .max_inputs = 1,
+    .more_inputs = porep_more_inputs,
     .key_hint = "proofmill porep params-setup makes them",
     .open_job = open_job,
     .close_job = close_job,
     .partitions = partitions,
     .key_path = key_path,
+    .key_for_size = key_for_size,
     .open_key = open_key,
     .close_key = close_key,
     .check_job = check_job,

@@ -6,7 +6,13 @@
  * filecoin/param_names.h); one partition per C1 partition (10 at 32 GiB, 1 at 2 KiB), one 192-byte
  * proof each (bellperson compressed A ‖ B ‖ C), concatenated in partition order = the C2 proof.
  *
- * The kind (registered in porep_c2.c): open_job reads the C1; key_path names DIR/<stem>.params;
+ * Further inputs (optional, decimal text: pm_input_u64): "registered_proof" (a RegisteredSealProof
+ * id) and "sector_size" (bytes; 0 = not given), the fields Curio's request carries beside the C1
+ * (the gRPC API passes them): when given they must be the C1's (PM_ERR_ARG for an id that is no
+ * RegisteredSealProof, PM_ERR_MISMATCH for another one or another size).
+ *
+ * The kind (registered in porep_c2.c): open_job reads the C1; key_path names DIR/<stem>.params
+ * (key_for_size the same for a sector size without a C1: PreloadSRS "porep-32g");
  * the key's identity is the sector size in its file name; check_job compares the C1's sector size
  * and challenges and the parameters' input count with the circuit; the circuit is DIR/<stem>.csr
  * when present (checked against the shape), else recorded in memory (2 KiB: ~10 s); the witness

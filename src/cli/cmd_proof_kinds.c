@@ -1,0 +1,718 @@
+/*
+ * cmd_proof_kinds.c — `proofmill winning-post | window-post | snapdeals <subcommand>` (issue #16):
+ * the kind-specific commands of the three proof kinds a storage provider needs besides PoRep
+ * (kinds/filecoin/vanilla_kind.h: winning-post, window-post, snapdeals), one request at a time.
+ *
+ *   circuit-info --sector-size S [--json]      constraints, inputs, aux, rows, per gadget, parameter name
+ *   gen --sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K]
+ *       [--api 1.0|1.2] [--seed N] [--miner M]
+ *                                              a request as Curio sends it, over our own sealed test
+ *                                              sectors (2 KiB, 8 MiB; SnapDeals: a random-data update of
+ *                                              a sealed CC sector) or, for bigger sizes, synthetic ones
+ *   verify-vanilla --request REQ.json          the vanilla verifier (exit 1 when a proof is bad)
+ *   check --request REQ.json [--witness-only]  witness + every constraint, without parameters
+ *                                              (--witness-only: the kind's parallel witness, timed)
+ *   record --sector-size S --out FILE.csr      the recorded circuit (csr_file.h; the kind's tag)
+ *   params-setup --sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]
+ *                                              our own (test) Groth16 parameters, bellperson layout, under
+ *                                              Filecoin's names (param_safety.h rules), and DIR/<stem>.csr
+ *   prove --request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T] [--engine] [--gpu]
+ *                                              `proofmill prove --kind K` with the request file's
+ *                                              spelling: the vanilla proofs verified first, then the
+ *                                              kind through the one driver (or the embedded engine);
+ *                                              192 bytes per partition (filecoin-ffi's layout), each
+ *                                              verified with the .vk and the derived public inputs
+ *   verify --request REQ.json --vk FILE --proof PROOF
+ *                                              exit 0 valid, 1 invalid
+ * A request file is proof_request.h's JSON (cuzk.v1 SubmitProofRequest fields); --vanilla V.json
+ * (Go's [][]byte JSON, as Curio stores vanilla proofs) replaces its vanilla_proofs. The request
+ * becomes the kind's inputs (vanilla_kind.h: one "vanilla" per blob, the fields by name), so the
+ * job read here is the one the engine and the HTTP API read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "circuits/csr_file.h"
+#include "circuits/filecoin/post_circuit.h"
+#include "circuits/filecoin/update_circuit.h"
+#include "cli/cli.h"
+#include "cli/prove_job.h"
+#include "filecoin/param_names.h"
+#include "filecoin/param_safety.h"
+#include "filecoin/post.h"
+#include "filecoin/proof_request.h"
+#include "filecoin/replica_id.h"
+#include "filecoin/seal.h"
+#include "filecoin/sha256_fr.h"
+#include "filecoin/sizes.h"
+#include "filecoin/update.h"
+#include "groth16/params.h"
+#include "groth16/proof_bytes.h"
+#include "groth16/setup.h"
+#include "groth16/verifier.h"
+#include "kinds/filecoin/vanilla_kind.h"
+#include "util/clock.h"
+#include "util/file.h"
+#include "util/outfile.h"
+
+typedef enum { K_WINNING = 0, K_WINDOW = 1, K_SNAP = 2 } kind_t;
+
+/* ---------------------------------------------------------------- the kind and its jobs */
+static const pm_fil_kind_desc *desc_of(kind_t k) {
+    return k == K_WINNING ? &pm_fil_winning_post : k == K_WINDOW ? &pm_fil_window_post : &pm_fil_snapdeals;
+}
+
+typedef struct {
+    pm_fil_key s; /* the circuit of the job's sector size */
+    pm_fil_job *j;
+} job_t;
+
+/* request r (read from file req) as the kind's job */
+static pm_status job_of_request(job_t *j, kind_t k, const fil_proof_request_t *r, const char *req, pm_error *err) {
+    memset(j, 0, sizeof *j);
+    const pm_kind *kind = pm_kind_find(desc_of(k)->name);
+    pm_input *in = NULL;
+    size_t n = 0;
+    uint8_t *store = NULL;
+    void *job = NULL;
+    pm_status st = PM_OK;
+    if (!kind) st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "kind %s is not registered", desc_of(k)->name);
+    if (!st && r->kind && r->kind != desc_of(k)->req)
+        st = pm_error_set(err, PM_ERR_ARG, req, PM_NO_OFFSET, "proof_kind %s: the request is not a %s proof",
+                          fil_request_kind_name(r->kind), desc_of(k)->title);
+    if (!st) st = pm_fil_inputs_of_request(&in, &n, &store, kind, r, err);
+    if (!st) st = pm_kind_open_job(kind, &job, in, n, err);
+    if (st && (!err->file[0] || !strncmp(err->file, "inputs[", 7))) snprintf(err->file, sizeof err->file, "%s", req);
+    free(in);
+    free(store);
+    if (st) return st;
+    j->j = job;
+    return pm_fil_key_for_size(&j->s, desc_of(k), j->j->sector_size, err);
+}
+
+/* the request file (+ a vanilla list) as the kind's job */
+static pm_status job_read(job_t *j, kind_t k, const char *req, const char *vanilla, pm_error *err) {
+    memset(j, 0, sizeof *j);
+    fil_proof_request_t r;
+    pm_status st = fil_proof_request_read(&r, req, err);
+    if (!st && vanilla) st = fil_vanilla_list_read(&r, vanilla, err);
+    if (!st) st = job_of_request(j, k, &r, req, err);
+    fil_proof_request_free(&r);
+    return st;
+}
+
+static void job_free(job_t *j) {
+    pm_fil_close_job(j->j);
+    j->j = NULL;
+}
+
+static uint32_t job_partitions(const job_t *j) { return pm_fil_partitions(j->j); }
+
+static pm_status job_check(uint64_t *fb, uint64_t *nb, const job_t *j, uint32_t k, pm_error *err) {
+    return j->s.d->post_type ? pm_post_check(fb, nb, &j->j->post, err) : pm_update_check(fb, nb, &j->j->upd, k, err);
+}
+
+/* ---------------------------------------------------------------- argument helpers */
+typedef struct {
+    const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api, *csr;
+    uint64_t sectors, partition, seed, miner, threads;
+    int have_seed, json, allow, have_sectors, witness_only, engine, gpu;
+} args_t;
+
+static int parse_args(args_t *a, int argc, char **argv, const char *sub, const char *allowed) {
+    memset(a, 0, sizeof *a);
+    a->miner = 1000;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char key[40];
+        snprintf(key, sizeof key, " %s ", o);
+        if (!strstr(allowed, key)) return pm_cli_usage("%s: unexpected argument '%s'", sub, o);
+        if (!strcmp(o, "--json")) a->json = 1;
+        else if (!strcmp(o, "--allow-filecoin-dir")) a->allow = 1;
+        else if (!strcmp(o, "--witness-only")) a->witness_only = 1;
+        else if (!strcmp(o, "--engine")) a->engine = 1;
+        else if (!strcmp(o, "--gpu")) a->gpu = 1;
+        else if (!v) return pm_cli_usage("%s: %s needs a value", sub, o);
+        else {
+            i++;
+            if (!strcmp(o, "--sector-size")) a->size = v;
+            else if (!strcmp(o, "--out")) a->out = v;
+            else if (!strcmp(o, "--vanilla-out")) a->vanilla_out = v;
+            else if (!strcmp(o, "--request")) a->request = v;
+            else if (!strcmp(o, "--vanilla")) a->vanilla = v;
+            else if (!strcmp(o, "--dir") || !strcmp(o, "--params")) a->dir = v;
+            else if (!strcmp(o, "--vk")) a->vk = v;
+            else if (!strcmp(o, "--proof")) a->proof = v;
+            else if (!strcmp(o, "--api")) a->api = v;
+            else if (!strcmp(o, "--csr")) a->csr = v;
+            else if (!strcmp(o, "--sectors")) {
+                if (pm_cli_opt_u64(&a->sectors, o, v, 1, 1u << 20)) return PM_EXIT_USAGE;
+                a->have_sectors = 1;
+            } else if (!strcmp(o, "--partition")) {
+                if (pm_cli_opt_u64(&a->partition, o, v, 0, UINT32_MAX)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--miner")) {
+                if (pm_cli_opt_u64(&a->miner, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--threads")) {
+                if (pm_cli_opt_u64(&a->threads, o, v, 0, 1024)) return PM_EXIT_USAGE;
+            } else if (!strcmp(o, "--seed")) {
+                if (pm_cli_opt_u64(&a->seed, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+                a->have_seed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* the circuit of --sector-size for kind k (WindowPoSt at --api's version, default 1.2) */
+static int size_shape(pm_fil_key *s, kind_t k, const char *text, const char *api, const char *sub) {
+    pm_error err;
+    pm_error_clear(&err);
+    uint64_t bytes;
+    if (!text) return pm_cli_usage("%s: --sector-size is required", sub);
+    fil_api_version_t v = FIL_API_V1_2_0;
+    if (api && fil_api_version_parse(&v, api, &err)) return pm_cli_fail(&err);
+    if (fil_sector_size_parse(&bytes, text, &err) || pm_fil_key_for_size(s, desc_of(k), bytes, &err))
+        return pm_cli_fail(&err);
+    if (k == K_WINDOW && v != FIL_API_V1_2_0 && fil_post_config_for(&s->pc, FIL_POST_WINDOW, bytes, v, &err))
+        return pm_cli_fail(&err);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- circuit-info, record */
+static int sub_circuit_info(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "circuit-info", " --sector-size --json ");
+    pm_fil_key s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "circuit-info"))) return rc;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_cs cs;
+    pm_cs_init(&cs, 0);
+    uint64_t gc[PM_UPD_G_COUNT] = {0}, ga[PM_UPD_G_COUNT] = {0};
+    unsigned ng;
+    const char *(*gname)(unsigned);
+    double t0 = pm_now_s();
+    pm_status st;
+    if (k == K_SNAP) {
+        pm_update_stats us;
+        st = pm_update_synthesize(&cs, &s.uc, NULL, 0, &us, &err);
+        memcpy(gc, us.constraints, sizeof us.constraints);
+        memcpy(ga, us.aux, sizeof us.aux);
+        ng = PM_UPD_G_COUNT;
+        gname = pm_update_gadget_name;
+    } else {
+        pm_post_stats ps;
+        st = pm_post_synthesize(&cs, &s.pc, NULL, &ps, &err);
+        memcpy(gc, ps.constraints, sizeof ps.constraints);
+        memcpy(ga, ps.aux, sizeof ps.aux);
+        ng = PM_POST_G_COUNT;
+        gname = pm_post_gadget_name;
+    }
+    double sec = pm_now_s() - t0;
+    const char *stem = s.stem;
+    if (st) {
+        pm_cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    uint64_t rows = cs.n_constraints + cs.n_inputs;
+    unsigned lg = 0;
+    while ((1ull << lg) < rows) lg++;
+    unsigned parts = k == K_SNAP ? s.uc.partitions : 1;
+    if (a.json) {
+        printf("{\"kind\": \"%s\", \"sector_size\": %llu, \"partitions\": %u, \"constraints\": %llu, \"inputs\": %u, "
+               "\"aux\": %llu, \"rows\": %llu, \"domain_log2\": %u, \"params\": \"%s\", \"gadgets\": {",
+               desc_of(k)->name, (unsigned long long)s.sector_size, parts, (unsigned long long)cs.n_constraints, cs.n_inputs,
+               (unsigned long long)cs.n_aux, (unsigned long long)rows, lg, stem);
+        for (unsigned g = 0; g < ng; g++)
+            printf("%s\"%s\": {\"constraints\": %llu, \"aux\": %llu}", g ? ", " : "", gname(g),
+                   (unsigned long long)gc[g], (unsigned long long)ga[g]);
+        printf("}}\n");
+    } else {
+        printf("%s, %s sector (%llu bytes)\n", desc_of(k)->title, a.size, (unsigned long long)s.sector_size);
+        if (k == K_SNAP)
+            printf("partitions           %u of %u challenges (h = %u, apex leaves %u)\n", s.uc.partitions,
+                   s.uc.challenges, s.uc.h, s.uc.apex_leaves);
+        else
+            printf("one partition        %u circuit sector(s) x %u challenge(s)\n", s.pc.circuit_sectors,
+                   s.pc.circuit_challenges);
+        printf("circuit constraints  %llu (per partition)\n", (unsigned long long)cs.n_constraints);
+        printf("inputs (with ONE)    %u\n", cs.n_inputs);
+        printf("aux                  %llu\n", (unsigned long long)cs.n_aux);
+        printf("rows for the QAP     %llu (constraints + one per input; domain 2^%u)\n", (unsigned long long)rows, lg);
+        printf("parameters           %s.params / .vk\n", stem);
+        printf("per gadget (partition total)        constraints          aux\n");
+        for (unsigned g = 0; g < ng; g++)
+            printf("  %-28s %16llu %12llu\n", gname(g), (unsigned long long)gc[g], (unsigned long long)ga[g]);
+        printf("counted in %.2f s (count-only synthesis, nothing stored)\n", sec);
+    }
+    pm_cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+static int sub_record(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "record", " --sector-size --out ");
+    pm_fil_key s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "record"))) return rc;
+    if (!a.out) return pm_cli_usage("record: --out FILE.csr is required");
+    pm_error err;
+    pm_error_clear(&err);
+    r1cs_t cs = {0};
+    uint32_t nin;
+    double t0 = pm_now_s();
+    if (pm_fil_record(&cs, &nin, &s, &err) || pm_csr_save(a.out, &cs, nin, pm_fil_csr_tag(&s), &err)) {
+        r1cs_free(&cs);
+        return pm_cli_fail(&err);
+    }
+    printf("%s %s: %u constraints, %u inputs, %u aux; nnz A %llu B %llu C %llu; %.2f s -> %s\n", desc_of(k)->title, a.size,
+           cs.n_constraints, nin, cs.n_wires - nin, (unsigned long long)cs.A.nnz, (unsigned long long)cs.B.nnz,
+           (unsigned long long)cs.C.nnz, pm_now_s() - t0, a.out);
+    r1cs_free(&cs);
+    return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- gen */
+static void derive32(uint8_t out[32], const char *tag, uint64_t seed) {
+    uint8_t sb[8];
+    for (int i = 0; i < 8; i++) sb[i] = (uint8_t)(seed >> (8 * i));
+    fil_bytes_t parts[2] = {{tag, strlen(tag)}, {sb, 8}};
+    fil_sha256_parts(out, parts, 2);
+    fil_trim_fr32(out);
+}
+
+/* a sealed test sector (2 KiB / 8 MiB V1_1) of miner m, sector id; data NULL = CC */
+static pm_status seal_sector(fil_seal_t *s, uint64_t size, uint64_t miner, uint64_t id, const uint8_t *data,
+                             pm_error *err) {
+    const fil_registered_proof_t *rp = fil_registered_proof_find(size, FIL_API_V1_1_0, FIL_FEATURE_NONE);
+    if (!rp) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered seal proof for this size");
+    fil_seal_params_t p;
+    memset(&p, 0, sizeof p);
+    p.registered_proof = rp->id;
+    p.data = data;
+    fil_prover_id_from_miner(p.prover_id, miner);
+    p.sector_id = id;
+    derive32(p.ticket, "proofmill gen ticket", id);
+    return fil_seal_run(s, &p, err);
+}
+
+static int sealable(uint64_t size) { return size == 2048 || size == (8ull << 20); }
+
+static pm_status gen_post(fil_proof_request_t *r, kind_t k, const pm_fil_key *s, const args_t *a, pm_error *err) {
+    /* the registered proof of this size: WinningPoSt V1; WindowPoSt V1 (API 1.0) or V1_2 (API 1.2) */
+    unsigned id = FIL_REGISTERED_POST_COUNT;
+    for (unsigned i = 0; i < FIL_REGISTERED_POST_COUNT; i++) {
+        const fil_registered_post_t *rp = fil_registered_post(i);
+        if (rp->sector_size == s->sector_size && rp->type == s->pc.type && rp->api_version == s->pc.api_version) id = i;
+    }
+    if (id == FIL_REGISTERED_POST_COUNT)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered %s proof for %llu-byte sectors at API %s",
+                            desc_of(k)->title, (unsigned long long)s->sector_size, fil_api_version_name(s->pc.api_version));
+    fil_post_config_t c;
+    pm_status st = fil_post_config(&c, id, err);
+    if (st) return st;
+    size_t n = k == K_WINNING ? 1 : a->have_sectors ? (size_t)a->sectors : 1;
+    if (n > c.sector_count)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "a %s partition holds at most %u sectors",
+                            desc_of(k)->title, c.sector_count);
+    r->kind = k == K_WINNING ? FIL_REQ_WINNING_POST : FIL_REQ_WINDOW_POST_PARTITION;
+    r->registered_proof = id;
+    r->sector_size = s->sector_size;
+    r->miner_id = a->miner;
+    r->has_miner_id = 1;
+    r->partition_index = k == K_WINNING ? 0 : (uint32_t)a->partition;
+    r->has_randomness = 1;
+    derive32(r->randomness, "proofmill gen randomness", a->seed);
+    for (size_t i = 0; i < n && !st; i++) {
+        fil_arena_t ar = {0};
+        fil_post_sector_proof_t p;
+        uint64_t sid = 1 + i, si = k == K_WINNING ? 0 : (uint64_t)r->partition_index * c.sector_count + i;
+        if (sealable(s->sector_size)) {
+            fil_seal_t sl;
+            st = seal_sector(&sl, s->sector_size, a->miner, sid, NULL, err);
+            if (!st) st = fil_post_prove_seal(&p, &ar, &c, &sl, r->randomness, si, err);
+            if (!st) fil_seal_free(&sl);
+        } else {
+            st = fil_post_prove_synthetic(&p, &ar, &c, sid, a->seed, r->randomness, si, err);
+        }
+        uint8_t *b = NULL;
+        size_t len;
+        if (!st) st = fil_post_sector_proof_write(&b, &len, &p, err);
+        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
+        free(b);
+        fil_arena_free(&ar);
+    }
+    return st;
+}
+
+static pm_status gen_snap(fil_proof_request_t *r, const pm_fil_key *s, const args_t *a, pm_error *err) {
+    unsigned id = FIL_REGISTERED_UPDATE_COUNT;
+    for (unsigned i = 0; i < FIL_REGISTERED_UPDATE_COUNT; i++)
+        if (fil_registered_update(i)->sector_size == s->sector_size) id = i;
+    if (id == FIL_REGISTERED_UPDATE_COUNT)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered update proof for %llu-byte sectors",
+                            (unsigned long long)s->sector_size);
+    fil_update_t u;
+    fil_seal_t sl;
+    memset(&sl, 0, sizeof sl);
+    pm_status st;
+    if (sealable(s->sector_size)) {
+        st = seal_sector(&sl, s->sector_size, a->miner, 1, NULL, err);
+        uint8_t *d = st ? NULL : malloc(s->sector_size);
+        if (!st && !d) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+        for (uint64_t i = 0; !st && i < s->sector_size; i += 32) derive32(d + i, "proofmill gen update data", a->seed * 0x100000001ull + i);
+        if (!st) st = fil_update_encode(&u, &sl, d, err);
+        free(d);
+    } else {
+        st = fil_update_synthetic(&u, s->sector_size, a->seed, err);
+    }
+    if (st) {
+        fil_seal_free(&sl);
+        return st;
+    }
+    r->kind = FIL_REQ_SNAP_DEALS_UPDATE;
+    r->registered_proof = id;
+    r->sector_size = s->sector_size;
+    r->miner_id = a->miner;
+    r->has_miner_id = 1;
+    r->sector_number = 1;
+    r->has_comm_r_old = r->has_comm_r_new = r->has_comm_d_new = 1;
+    memcpy(r->comm_r_old, u.comm_r_old, 32);
+    memcpy(r->comm_r_new, u.comm_r_new, 32);
+    memcpy(r->comm_d_new, u.comm_d_new, 32);
+    for (uint32_t k = 0; k < u.cfg.partitions && !st; k++) {
+        fil_arena_t ar = {0};
+        fil_update_partition_proof_t p;
+        uint8_t *b = NULL;
+        size_t len;
+        st = fil_update_prove_partition(&p, &ar, &u, k, err);
+        if (!st) st = fil_update_partition_proof_write(&b, &len, &p, err);
+        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
+        free(b);
+        fil_arena_free(&ar);
+    }
+    fil_update_free(&u);
+    fil_seal_free(&sl);
+    return st;
+}
+
+static int sub_gen(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "gen",
+                        " --sector-size --out --vanilla-out --sectors --partition --api --seed --miner ");
+    pm_fil_key s;
+    if (rc || (rc = size_shape(&s, k, a.size, a.api, "gen"))) return rc;
+    if (!a.out) return pm_cli_usage("gen: --out REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    fil_proof_request_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = pm_now_s();
+    pm_status st = k == K_SNAP ? gen_snap(&r, &s, &a, &err) : gen_post(&r, k, &s, &a, &err);
+    if (!st) st = fil_proof_request_write(a.out, &r, &err);
+    if (!st && a.vanilla_out) st = fil_vanilla_list_write(a.vanilla_out, &r, &err);
+    if (st) {
+        fil_proof_request_free(&r);
+        return pm_cli_fail(&err);
+    }
+    size_t bytes = 0;
+    for (size_t i = 0; i < r.n_vanilla; i++) bytes += r.vanilla_len[i];
+    printf("%s %s: %zu vanilla proof(s) (%zu bytes of bincode) over %s sector(s), registered proof %llu -> %s (%.1f s)\n",
+           desc_of(k)->title, a.size, r.n_vanilla, bytes, sealable(s.sector_size) ? "our sealed test" : "synthetic",
+           (unsigned long long)r.registered_proof, a.out, pm_now_s() - t0);
+    fil_proof_request_free(&r);
+    return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- verify-vanilla, check */
+static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "verify-vanilla", " --request --vanilla ");
+    if (rc) return rc;
+    if (!a.request) return pm_cli_usage("verify-vanilla: --request REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    pm_status st = pm_fil_verify_vanilla(j.j, &err);
+    if (st == PM_ERR_MISMATCH || st == PM_ERR_ENCODING) {
+        fprintf(stderr, "proofmill: %s: INVALID vanilla proof: %s\n", a.request, err.msg);
+        job_free(&j);
+        return PM_EXIT_INVALID;
+    }
+    if (st) {
+        job_free(&j);
+        return pm_cli_fail(&err);
+    }
+    printf("%s: vanilla proofs OK (%u partition(s))\n", a.request, job_partitions(&j));
+    job_free(&j);
+    return PM_EXIT_OK;
+}
+
+static int sub_check(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla --witness-only --threads --partition ");
+    int one = 0;
+    for (int i = 1; i < argc; i++) one |= !strcmp(argv[i], "--partition");
+    if (rc) return rc;
+    if (!a.request) return pm_cli_usage("check: --request REQ.json is required");
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    double t0 = pm_now_s();
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    printf("request read and parsed in %.2f s\n", pm_now_s() - t0);
+    int out = PM_EXIT_OK;
+    uint32_t parts = job_partitions(&j);
+    if (one && a.partition >= parts) {
+        job_free(&j);
+        return pm_cli_usage("check: --partition %llu, the request has %u partition(s)", (unsigned long long)a.partition,
+                            parts);
+    }
+    for (uint32_t p = one ? (uint32_t)a.partition : 0; p < parts && out == PM_EXIT_OK; p++) {
+        uint64_t fb, nb;
+        if (one && p != a.partition) break;
+        t0 = pm_now_s();
+        if (!a.witness_only) {
+            if (job_check(&fb, &nb, &j, p, &err)) out = pm_cli_fail(&err);
+            else printf("partition %u: every constraint satisfied (%.2f s)\n", p, pm_now_s() - t0);
+            continue;
+        }
+        /* the kind's witness (parallel) and public inputs, as the prover runs them */
+        fr_t *w = NULL, *x = NULL;
+        size_t n = 0, n_x = 0;
+        pm_status st = pm_fil_witness(&w, &n, &j.s, j.j, p, (unsigned)a.threads, &err);
+        double t1 = pm_now_s();
+        uint32_t nin = 0;
+        size_t nw;
+        if (!st) st = j.s.d->post_type ? pm_post_witness_len(&nw, &nin, &j.s.pc, &err)
+                                       : pm_update_witness_len(&nw, &nin, &j.s.uc, &err);
+        n_x = nin ? nin - 1 : 0;
+        if (!st && !(x = malloc((n_x ? n_x : 1) * sizeof *x)))
+            st = pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+        if (!st) st = pm_fil_public_inputs(x, n_x, &j.s, j.j, p, w, n, &err);
+        if (st) out = pm_cli_fail(&err);
+        else printf("partition %u: witness of %zu values (%.2f GB) in %.2f s; public inputs = derived (constraints not checked)\n",
+                    p, n, (double)n * sizeof(fr_t) / 1e9, t1 - t0);
+        free(w);
+        free(x);
+    }
+    job_free(&j);
+    return out;
+}
+
+/* ---------------------------------------------------------------- params-setup, prove, verify */
+static int sub_params_setup(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "params-setup", " --sector-size --dir --seed --allow-filecoin-dir ");
+    pm_fil_key s;
+    if (rc || (rc = size_shape(&s, k, a.size, NULL, "params-setup"))) return rc;
+    if (!a.dir) return pm_cli_usage("params-setup: --dir DIR is required");
+    pm_error err;
+    pm_error_clear(&err);
+    char path[4096], name[300];
+    if (fil_param_dir_check(a.dir, a.allow, &err)) return pm_cli_fail(&err);
+    mkdir(a.dir, 0755);
+    r1cs_t cs = {0};
+    bp_params_t p = {0};
+    uint32_t nin;
+    groth16_toxic_t tox;
+    groth16_setup_timings_t tm;
+    double t0 = pm_now_s();
+    rc = PM_EXIT_USAGE;
+    if (pm_fil_record(&cs, &nin, &s, &err) || groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
+        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    memset(&tox, 0, sizeof tox);
+    snprintf(name, sizeof name, "%s.csr", s.stem);
+    snprintf(path, sizeof path, "%s/%s", a.dir, name);
+    if (fil_param_mark_test(a.dir, name, &err) || pm_csr_save(path, &cs, nin, pm_fil_csr_tag(&s), &err)) {
+        pm_cli_fail(&err);
+        goto out;
+    }
+    static const char *const exts[2] = {".params", ".vk"};
+    for (int e = 0; e < 2; e++) {
+        snprintf(name, sizeof name, "%s%s", s.stem, exts[e]);
+        snprintf(path, sizeof path, "%s/%s", a.dir, name);
+        if (fil_param_mark_test(a.dir, name, &err) ||
+            (e ? params_vk_write(path, &p.vk, &err) : params_write(path, &p, &err))) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+    }
+    printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk,csr}\n"
+           "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
+           desc_of(k)->title, a.size, cs.n_constraints, nin, cs.n_wires - nin, pm_now_s() - t0, a.dir, s.stem,
+           a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir, FIL_PARAM_MARKER);
+    rc = PM_EXIT_OK;
+out:
+    params_free(&p);
+    r1cs_free(&cs);
+    return rc;
+}
+
+/* the .vk at path: its origin said to the user */
+static pm_status announce(const char *vk, const pm_fil_key *s, pm_error *err) {
+    fil_params_origin_t o;
+    char dg[33], line[200];
+    pm_status st = fil_param_origin(&o, dg, vk, s->d->param, s->sector_size, err);
+    if (!st)
+        fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, s->d->param, s->sector_size));
+    return st;
+}
+
+static int sub_prove(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "prove",
+                        " --request --vanilla --params --csr --out --seed --threads --engine --gpu ");
+    if (rc) return rc;
+    if (!a.request || !a.dir || !a.out)
+        return pm_cli_usage("usage: proofmill %s prove --request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] "
+                            "[--threads T] [--engine] [--gpu]",
+                            desc_of(k)->name);
+    pm_error err;
+    pm_error_clear(&err);
+    fil_proof_request_t r;
+    pm_status st = fil_proof_request_read(&r, a.request, &err);
+    if (!st && a.vanilla) st = fil_vanilla_list_read(&r, a.vanilla, &err);
+    if (st) return pm_cli_fail(&err);
+    job_t j;
+    char vkp[4200];
+    if (!st) st = job_of_request(&j, k, &r, a.request, &err);
+    if (!st) {
+        snprintf(vkp, sizeof vkp, "%s/%s.vk", a.dir, j.s.stem);
+        st = announce(vkp, &j.s, &err);
+        if (!st) st = pm_fil_verify_vanilla(j.j, &err); /* a bad vanilla proof is named before any proving */
+        job_free(&j);
+    }
+    const pm_kind *kind = pm_kind_find(desc_of(k)->name);
+    pm_input *in = NULL;
+    size_t n_in = 0;
+    uint8_t *store = NULL;
+    if (!st) st = pm_fil_inputs_of_request(&in, &n_in, &store, kind, &r, &err);
+    pm_cli_job_result res = {0};
+    if (!st) {
+        pm_cli_job cj = {.kind = kind, .params_dir = a.dir, .csr = a.csr, .inputs = in, .n_inputs = n_in,
+                         .threads = (unsigned)a.threads, .seed = a.have_seed ? &a.seed : NULL, .engine = a.engine,
+                         .gpu = a.gpu};
+        st = pm_cli_prove_job(&res, &cj, &err);
+        if (st && !strncmp(err.file, "inputs[", 7)) snprintf(err.file, sizeof err.file, "%s", a.request);
+    }
+    if (!st) st = pm_write_file(a.out, res.bytes, (size_t)192 * res.n, &err);
+    if (st) rc = pm_cli_fail(&err);
+    else {
+        fprintf(stderr, "%s prove: %u partition(s) -> %s (%u bytes), each verified; %s%.2f s total\n",
+                desc_of(k)->title, res.n, a.out, 192 * res.n, a.engine ? "[engine] " : "",
+                a.engine ? res.e_total_ms / 1e3 : res.t_total);
+        rc = PM_EXIT_OK;
+    }
+    pm_cli_job_result_free(&res);
+    free(in);
+    free(store);
+    fil_proof_request_free(&r);
+    return rc;
+}
+
+static int sub_verify(kind_t k, int argc, char **argv) {
+    args_t a;
+    int rc = parse_args(&a, argc, argv, "verify", " --request --vanilla --vk --proof ");
+    if (rc) return rc;
+    if (!a.request || !a.vk || !a.proof)
+        return pm_cli_usage("usage: proofmill %s verify --request REQ.json --vk FILE --proof PROOF", desc_of(k)->name);
+    pm_error err;
+    pm_error_clear(&err);
+    job_t j;
+    if (job_read(&j, k, a.request, a.vanilla, &err)) return pm_cli_fail(&err);
+    bp_vk_t bvk = {0};
+    groth16_vk_t vk = {0};
+    pm_file f = {0};
+    fr_t *x = NULL;
+    uint32_t parts = job_partitions(&j), nin = 0;
+    size_t n;
+    pm_status st = announce(a.vk, &j.s, &err);
+    if (!st) st = params_vk_read(&bvk, a.vk, 0, &err);
+    if (!st) st = params_vk_to_groth16_vk(&vk, &bvk, &err);
+    if (!st) st = j.s.d->post_type ? pm_post_witness_len(&n, &nin, &j.s.pc, &err) : pm_update_witness_len(&n, &nin, &j.s.uc, &err);
+    if (!st && vk.n_public + 1 != nin)
+        st = pm_error_set(&err, PM_ERR_MISMATCH, a.vk, PM_NO_OFFSET, "verifying key for %zu inputs, the circuit has %u",
+                          vk.n_public + 1, nin);
+    if (!st) st = pm_file_open(&f, a.proof, &err);
+    if (!st && f.size != (uint64_t)192 * parts)
+        st = pm_error_set(&err, PM_ERR_FORMAT, a.proof, PM_NO_OFFSET, "%llu bytes, %u partition(s) need %u",
+                          (unsigned long long)f.size, parts, 192 * parts);
+    x = st ? NULL : malloc(nin * sizeof *x);
+    if (!st && !x) st = pm_error_set(&err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+    int all = 1;
+    for (uint32_t q = 0; q < parts && !st; q++) {
+        groth16_proof_t pr;
+        int valid = 0;
+        st = groth16_proof_from_bytes(&pr, f.data + 192 * (size_t)q, a.proof, 192 * (uint64_t)q, &err);
+        if (!st) st = pm_fil_derive_inputs(x, nin - 1, j.j, q, &err);
+        if (!st) st = groth16_verify(&valid, &vk, x, nin - 1, &pr, a.proof, NULL, &err);
+        if (!st) printf("partition %u: %s\n", q, valid ? "OK" : "INVALID");
+        all &= valid;
+    }
+    rc = st ? pm_cli_fail(&err) : all ? PM_EXIT_OK : PM_EXIT_INVALID;
+    free(x);
+    pm_file_close(&f);
+    groth16_vk_free(&vk);
+    params_vk_free(&bvk);
+    job_free(&j);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+static const struct {
+    const char *name, *usage, *summary;
+    int (*run)(kind_t, int, char **);
+} SUBS[] = {
+    {"check", "--request REQ.json [--vanilla V.json] [--partition K] [--witness-only] [--threads T]",
+     "witness + every constraint (or the parallel witness alone, timed), no parameters", sub_check},
+    {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit",
+     sub_circuit_info},
+    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N]",
+     "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", sub_gen},
+    {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
+     "our own TEST Groth16 parameters under Filecoin's names", sub_params_setup},
+    {"prove", "--request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T] [--engine] [--gpu]",
+     "192-byte proof per partition through the kind, verified before writing", sub_prove},
+    {"record", "--sector-size S --out FILE.csr", "the recorded circuit (CSR file)", sub_record},
+    {"verify", "--request REQ.json --vk FILE --proof PROOF", "verify with the derived public inputs", sub_verify},
+    {"verify-vanilla", "--request REQ.json [--vanilla V.json]", "the vanilla verifier", sub_verify_vanilla},
+};
+
+static int dispatch(kind_t k, int argc, char **argv) {
+    int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help");
+    if (help) {
+        FILE *f = argc < 2 ? stderr : stdout;
+        fprintf(f, "usage: proofmill %s <subcommand> [arguments]\n\nsubcommands:\n", desc_of(k)->name);
+        for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+            fprintf(f, "  %-15s %s\n  %-15s   proofmill %s %s %s\n", SUBS[i].name, SUBS[i].summary, "", desc_of(k)->name,
+                    SUBS[i].name, SUBS[i].usage);
+        return argc < 2 ? PM_EXIT_USAGE : PM_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+        if (!strcmp(SUBS[i].name, argv[1])) return SUBS[i].run(k, argc - 1, argv + 1);
+    return pm_cli_usage("%s: unknown subcommand '%s' (see `proofmill %s --help`)", desc_of(k)->name, argv[1], desc_of(k)->name);
+}
+
+static int cmd_winning(int argc, char **argv) { return dispatch(K_WINNING, argc, argv); }
+static int cmd_window(int argc, char **argv) { return dispatch(K_WINDOW, argc, argv); }
+static int cmd_snap(int argc, char **argv) { return dispatch(K_SNAP, argc, argv); }
+
+/* The command words contain '-', so the rows are registered by hand (PM_CLI_COMMAND names a row
+ * after its C identifier). */
+static pm_cli_command g_rows[3] = {
+    {"winning-post", "winning-post <subcommand> ... (see `proofmill winning-post --help`)",
+     "Filecoin WinningPoSt: circuit, test requests, vanilla check, prove, verify", cmd_winning, 0},
+    {"window-post", "window-post <subcommand> ... (see `proofmill window-post --help`)",
+     "Filecoin WindowPoSt (one partition per request): circuit, test requests, prove, verify", cmd_window, 0},
+    {"snapdeals", "snapdeals <subcommand> ... (see `proofmill snapdeals --help`)",
+     "Filecoin SnapDeals (empty sector update): circuit, test requests, prove, verify", cmd_snap, 0},
+};
+__attribute__((constructor)) static void register_proof_kinds(void) {
+    for (int i = 0; i < 3; i++) pm_cli_register(&g_rows[i]);
+}

@@ -1,0 +1,369 @@
+// grpc_server.cc — cuzk.v1.ProvingEngine on gRPC's synchronous C++ server (grpc_server.h). This
+// file only moves fields between the generated protobuf classes and the C structs of
+// grpc_server.h and loops AwaitProof/Prove waits in slices; what each RPC means is grpc_glue.c's.
+// C++ stays in this file: exceptions (std::bad_alloc from protobuf or std::string) are caught in
+// every handler and answered as a status, never propagated into gRPC or C.
+#include "daemon/grpc_server.h"
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
+#include <grpcpp/support/server_interceptor.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+
+namespace pmgrpc {
+namespace {
+
+namespace pb = ::cuzk::v1;
+constexpr int64_t kSliceMs = 200;
+
+const uint8_t *bytes_of(const std::string &b) { return reinterpret_cast<const uint8_t *>(b.data()); }
+
+grpc::Status to_status(const pm_grpc_status &st) {
+    return grpc::Status(static_cast<grpc::StatusCode>(st.code), st.message);
+}
+
+void fill_await(pb::AwaitProofResponse *o, const pm_grpc_await_resp &r) {
+    o->set_job_id(r.job_id);
+    o->set_status(static_cast<pb::AwaitProofResponse_Status>(r.status));
+    if (r.proof && r.proof_len) o->set_proof(reinterpret_cast<const char *>(r.proof), r.proof_len);
+    o->set_error_message(r.error_message);
+    o->set_queue_wait_ms(r.queue_wait_ms);
+    o->set_srs_load_ms(r.srs_load_ms);
+    o->set_synthesis_ms(r.synthesis_ms);
+    o->set_gpu_compute_ms(r.gpu_compute_ms);
+    o->set_total_ms(r.total_ms);
+}
+
+// A request that does not parse as its message is answered by gRPC itself, before any handler,
+// with INTERNAL and no details; say what it was instead (our handlers never send INTERNAL without
+// a message).
+class ParseStatus final : public grpc::experimental::Interceptor {
+  public:
+    explicit ParseStatus(grpc::experimental::ServerRpcInfo *info) : method_(info->method() ? info->method() : "") {}
+    void Intercept(grpc::experimental::InterceptorBatchMethods *m) override {
+        if (m->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+            grpc::Status s = m->GetSendStatus();
+            if (s.error_code() == grpc::StatusCode::INTERNAL && s.error_message().empty())
+                m->ModifySendStatus(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                                 "the request to " + method_ +
+                                                     " does not parse as its cuzk.v1 message (proving.proto)"));
+        }
+        m->Proceed();
+    }
+
+  private:
+    std::string method_;
+};
+
+class ParseStatusFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+  public:
+    grpc::experimental::Interceptor *CreateServerInterceptor(grpc::experimental::ServerRpcInfo *info) override {
+        return new ParseStatus(info);
+    }
+};
+
+class Service final : public pb::ProvingEngine::Service {
+  public:
+    explicit Service(const pm_grpc_ops *ops) : ops_(ops) {}
+
+    grpc::Status SubmitProof(grpc::ServerContext *, const pb::SubmitProofRequest *in,
+                             pb::SubmitProofResponse *out) override {
+        try {
+            pm_grpc_submit_resp r;
+            pm_grpc_status st;
+            grpc::Status s = submit(*in, &r, &st);
+            if (!s.ok()) return s;
+            out->set_job_id(r.job_id);
+            out->set_queue_position(r.queue_position);
+            out->set_assigned_gpu(r.assigned_gpu);
+            return grpc::Status::OK;
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+    grpc::Status AwaitProof(grpc::ServerContext *ctx, const pb::AwaitProofRequest *in,
+                            pb::AwaitProofResponse *out) override {
+        try {
+            return await(ctx, in->job_id(), in->timeout_ms(), out);
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+    grpc::Status Prove(grpc::ServerContext *ctx, const pb::ProveRequest *in, pb::ProveResponse *out) override {
+        try {
+            if (!in->has_submit())
+                return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                    "ProveRequest.submit is missing (the SubmitProofRequest to prove)");
+            pm_grpc_submit_resp r;
+            pm_grpc_status st;
+            grpc::Status s = submit(in->submit(), &r, &st);
+            if (!s.ok()) return s;
+            return await(ctx, r.job_id, 0, out->mutable_result());
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+    grpc::Status CancelProof(grpc::ServerContext *, const pb::CancelProofRequest *in,
+                             pb::CancelProofResponse *out) override {
+        try {
+            int was_running = 0;
+            pm_grpc_status st;
+            if (ops_->cancel(ops_->self, in->job_id().c_str(), &was_running, &st) != PM_GRPC_OK) return to_status(st);
+            out->set_was_running(was_running != 0);
+            return grpc::Status::OK;
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+    grpc::Status GetStatus(grpc::ServerContext *, const pb::GetStatusRequest *, pb::GetStatusResponse *out) override {
+        pm_grpc_status_resp r;
+        std::memset(&r, 0, sizeof r);
+        grpc::Status s = grpc::Status::OK;
+        try {
+            pm_grpc_status st;
+            if (ops_->status(ops_->self, &r, &st) != PM_GRPC_OK) {
+                s = to_status(st);
+            } else {
+                for (size_t i = 0; i < r.n_gpus; i++) {
+                    pb::GPUStatus *g = out->add_gpus();
+                    g->set_ordinal(r.gpus[i].ordinal);
+                    g->set_name(r.gpus[i].name);
+                    g->set_vram_total_bytes(r.gpus[i].vram_total_bytes);
+                    g->set_vram_free_bytes(r.gpus[i].vram_free_bytes);
+                    g->set_current_job_id(r.gpus[i].current_job_id);
+                    g->set_current_proof_kind(r.gpus[i].current_proof_kind);
+                }
+                for (size_t i = 0; i < r.n_srs; i++) {
+                    pb::SRSStatus *k = out->add_loaded_srs();
+                    k->set_circuit_id(r.srs[i].circuit_id);
+                    k->set_tier(static_cast<pb::SRSStatus_Tier>(r.srs[i].tier));
+                    k->set_size_bytes(r.srs[i].size_bytes);
+                    k->set_ref_count(r.srs[i].ref_count);
+                }
+                for (size_t i = 0; i < r.n_queues; i++) {
+                    pb::QueueStatus *q = out->add_queues();
+                    q->set_proof_kind(r.queues[i].proof_kind);
+                    q->set_pending(r.queues[i].pending);
+                    q->set_in_progress(r.queues[i].in_progress);
+                }
+                out->set_total_proofs_completed(r.total_completed);
+                out->set_total_proofs_failed(r.total_failed);
+                out->set_uptime_seconds(r.uptime_s);
+                out->set_pinned_memory_bytes(r.pinned_bytes);
+                out->set_pinned_memory_limit_bytes(r.pinned_limit_bytes);
+            }
+        } catch (const std::bad_alloc &) {
+            s = oom();
+        } catch (...) {
+            s = internal();
+        }
+        std::free(r.gpus);
+        std::free(r.srs);
+        std::free(r.queues);
+        return s;
+    }
+
+    grpc::Status GetMetrics(grpc::ServerContext *, const pb::GetMetricsRequest *, pb::GetMetricsResponse *out) override {
+        char *t = ops_->metrics(ops_->self);
+        if (!t) return oom();
+        grpc::Status s = grpc::Status::OK;
+        try {
+            out->set_prometheus_text(t);
+        } catch (const std::bad_alloc &) {
+            s = oom();
+        }
+        std::free(t);
+        return s;
+    }
+
+    grpc::Status PreloadSRS(grpc::ServerContext *, const pb::PreloadSrsRequest *in, pb::PreloadSrsResponse *out) override {
+        try {
+            int already = 0;
+            uint64_t ms = 0;
+            pm_grpc_status st;
+            if (ops_->preload(ops_->self, in->circuit_id().c_str(), &already, &ms, &st) != PM_GRPC_OK)
+                return to_status(st);
+            out->set_already_loaded(already != 0);
+            out->set_load_time_ms(ms);
+            return grpc::Status::OK;
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+    grpc::Status EvictSRS(grpc::ServerContext *, const pb::EvictSrsRequest *in, pb::EvictSrsResponse *out) override {
+        try {
+            int was = 0;
+            uint64_t freed = 0;
+            pm_grpc_status st;
+            if (ops_->evict(ops_->self, in->circuit_id().c_str(), &was, &freed, &st) != PM_GRPC_OK) return to_status(st);
+            out->set_was_loaded(was != 0);
+            out->set_freed_bytes(freed);
+            return grpc::Status::OK;
+        } catch (const std::bad_alloc &) {
+            return oom();
+        } catch (...) {
+            return internal();
+        }
+    }
+
+  private:
+    static grpc::Status oom() { return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory"); }
+    static grpc::Status internal() {
+        return grpc::Status(grpc::StatusCode::INTERNAL, "internal error in the gRPC front end");
+    }
+
+    grpc::Status submit(const pb::SubmitProofRequest &in, pm_grpc_submit_resp *r, pm_grpc_status *st) {
+        pm_grpc_submit_req q;
+        std::memset(&q, 0, sizeof q);
+        q.request_id = in.request_id().c_str();
+        q.proof_kind = static_cast<int>(in.proof_kind());
+        q.sector_size = in.sector_size();
+        q.registered_proof = in.registered_proof();
+        q.priority = static_cast<int>(in.priority());
+        q.vanilla_proof = bytes_of(in.vanilla_proof());
+        q.vanilla_proof_len = in.vanilla_proof().size();
+        std::vector<const uint8_t *> vp(static_cast<size_t>(in.vanilla_proofs_size()));
+        std::vector<size_t> vl(vp.size());
+        for (size_t i = 0; i < vp.size(); i++) {
+            vp[i] = bytes_of(in.vanilla_proofs(static_cast<int>(i)));
+            vl[i] = in.vanilla_proofs(static_cast<int>(i)).size();
+        }
+        q.vanilla_proofs = vp.data();
+        q.vanilla_proofs_len = vl.data();
+        q.n_vanilla_proofs = vp.size();
+        q.sector_number = in.sector_number();
+        q.miner_id = in.miner_id();
+        q.partition_index = in.partition_index();
+        q.randomness = bytes_of(in.randomness());
+        q.randomness_len = in.randomness().size();
+        q.comm_r_old = bytes_of(in.comm_r_old());
+        q.comm_r_old_len = in.comm_r_old().size();
+        q.comm_r_new = bytes_of(in.comm_r_new());
+        q.comm_r_new_len = in.comm_r_new().size();
+        q.comm_d_new = bytes_of(in.comm_d_new());
+        q.comm_d_new_len = in.comm_d_new().size();
+        std::memset(r, 0, sizeof *r);
+        if (ops_->submit(ops_->self, &q, r, st) != PM_GRPC_OK) return to_status(*st);
+        return grpc::Status::OK;
+    }
+
+    // timeout_ms 0 = until the job ends (AwaitProofRequest.timeout_ms); the client's deadline or
+    // cancellation and the daemon's shutdown end the wait sooner.
+    grpc::Status await(grpc::ServerContext *ctx, const std::string &id, uint64_t timeout_ms, pb::AwaitProofResponse *out) {
+        using clock = std::chrono::steady_clock;
+        const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms ? timeout_ms : 0);
+        for (;;) {
+            int64_t slice = kSliceMs;
+            if (timeout_ms) {
+                auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+                slice = left < 0 ? 0 : left < kSliceMs ? left : kSliceMs;
+            }
+            pm_grpc_await_resp r;
+            std::memset(&r, 0, sizeof r);
+            pm_grpc_status st;
+            if (ops_->await(ops_->self, id.c_str(), slice, &r, &st) != PM_GRPC_OK) {
+                std::free(r.proof);
+                return to_status(st);
+            }
+            if (r.status != PM_GRPC_AWAIT_TIMEOUT || (timeout_ms && clock::now() >= deadline)) {
+                try {
+                    fill_await(out, r);
+                } catch (...) {
+                    std::free(r.proof);
+                    throw;
+                }
+                std::free(r.proof);
+                return grpc::Status::OK;
+            }
+            std::free(r.proof);
+            if (ctx->IsCancelled())
+                return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away; the job goes on");
+        }
+    }
+
+    const pm_grpc_ops *ops_;
+};
+
+}  // namespace
+}  // namespace pmgrpc
+
+struct pm_grpc_server {
+    std::unique_ptr<pmgrpc::Service> service;
+    std::unique_ptr<grpc::Server> server;
+};
+
+extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr, uint64_t max_message_bytes,
+                                          unsigned max_threads, const pm_grpc_ops *ops, unsigned *port,
+                                          pm_error *err) {
+    *out = nullptr;
+    if (port) *port = 0;
+    if (!addr || !addr[0] || !ops)
+        return pm_error_set(err, PM_ERR_ARG, "grpc.listen", PM_NO_OFFSET, "no gRPC listen address");
+    if (max_message_bytes == 0 || max_message_bytes > 2147483647u)
+        return pm_error_set(err, PM_ERR_ARG, "grpc.max_message_bytes", PM_NO_OFFSET,
+                            "%llu is not a gRPC message limit (1..2^31-1)", (unsigned long long)max_message_bytes);
+    try {
+        std::unique_ptr<pm_grpc_server> s(new pm_grpc_server);
+        s->service.reset(new pmgrpc::Service(ops));
+        grpc::ServerBuilder b;
+        int selected = 0;
+        b.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
+        // no SO_REUSEPORT: a second daemon on the same port must fail to start, not share the calls
+        b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+        b.SetMaxReceiveMessageSize(static_cast<int>(max_message_bytes));
+        b.SetMaxSendMessageSize(static_cast<int>(max_message_bytes));
+        grpc::ResourceQuota quota("proofmill-grpc");
+        quota.SetMaxThreads(static_cast<int>(max_threads));
+        b.SetResourceQuota(quota);
+        b.RegisterService(s->service.get());
+        std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
+        icpt.emplace_back(new pmgrpc::ParseStatusFactory);
+        b.experimental().SetInterceptorCreators(std::move(icpt));
+        s->server = b.BuildAndStart();
+        if (!s->server || selected == 0)
+            return pm_error_set(err, PM_ERR_IO, "grpc.listen", PM_NO_OFFSET,
+                                "cannot listen on %s (address in use, or not host:port / unix:///path)", addr);
+        if (port && std::strncmp(addr, "unix:", 5) != 0) *port = static_cast<unsigned>(selected);
+        *out = s.release();
+        return PM_OK;
+    } catch (const std::bad_alloc &) {
+        return pm_error_set(err, PM_ERR_NOMEM, "grpc.listen", PM_NO_OFFSET, "out of memory starting the gRPC server");
+    } catch (...) {
+        return pm_error_set(err, PM_ERR_INTERNAL, "grpc.listen", PM_NO_OFFSET, "the gRPC server failed to start");
+    }
+}
+
+extern "C" void pm_grpc_server_stop(pm_grpc_server *s, unsigned grace_ms) {
+    if (!s) return;
+    try {
+        s->server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(grace_ms));
+        s->server->Wait();
+    } catch (...) {
+    }
+    delete s;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# ctest_gpu.sh — one device call: build proofmill with CUDA by CMake (the project's own build, with the
+# Debian libraries carried in .device-deps) and run the GPU-labelled ctests (kernels against the CPU,
+# the Groth16/engine/daemon GPU paths). Logs under $OUT (or ./gpu-out).
+#   tests/gpu/ctest_gpu.sh [BUILD_DIR] [ctest -L regex]   (defaults /tmp/b, "gpu")
+# The build directory is reused when it exists (a warm machine keeps /tmp between calls).
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$SRC/gpu-out}; mkdir -p "$OUT"
+B=${1:-/tmp/b}; LABEL=${2:-gpu}
+cd "$SRC"
+{ date -u '+date: %Y-%m-%d %H:%M UTC'
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (working tree as sent)"; } | tee "$OUT/summary.txt"
+# shellcheck disable=SC1091
+source .device-deps/deps.sh || exit 1
+if [ ! -f "$B/CMakeCache.txt" ]; then
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 \
+    || { tail -30 "$OUT/configure.log"; exit 1; }
+fi
+t0=$(date +%s)
+cmake --build "$B" -j "$(nproc)" -- -k > "$OUT/build.log" 2>&1; brc=$?
+echo "build rc=$brc in $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
+[ $brc -ne 0 ] && grep -E "error|Error" "$OUT/build.log" | head -30
+export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+(cd "$B" && ctest -L "$LABEL" --output-on-failure --timeout 300 -j 2) > "$OUT/ctest.log" 2>&1; rc=$?
+grep -E "tests passed|Passed|Failed|\*\*\*|Skipped|Not Run" "$OUT/ctest.log" | tail -40 | tee -a "$OUT/summary.txt"
+exit $rc
