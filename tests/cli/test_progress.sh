@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_progress.sh — long commands show what they are doing on a terminal (issue #17 item 9,
 # util/progress.h): with PROOFMILL_PROGRESS=1 (what a terminal gets, as full lines) porep seal,
-# setup (.params and .zkey), groth16 prove and prove --kind print periodic lines on stderr naming
+# setup (.params and .zkey), groth16 prove, prove --kind and window-post params-setup/prove print periodic lines on stderr naming
 # the command and the stage (partition k/n for the driver; counts for setup's queries); by default,
 # with stderr not a terminal, nothing extra is printed; on a pseudo-terminal (script(1)) the line is
 # redrawn in place and erased before the command's summary; PROOFMILL_PROGRESS=0 silences it there.
@@ -24,6 +24,14 @@ expect_rc 0 "groth16 prove" prog "$PM" groth16 prove "$F/circuit.zkey" "$F/witne
 grep -q "total" "$TMP/out" && pass "groth16 prove -v: stage table still printed" || fail "groth16 prove -v: no table"
 expect_rc 0 "prove --kind snarkjs" prog "$PM" prove --kind snarkjs --key "$F/circuit.zkey" --out "$T/p2.json" --threads 1 "$F/witness.wtns"
 grep -q "^proofmill prove: .*partition 1/1: " "$TMP/out" && pass "prove: names the partition" || fail "prove: no partition named"
+# the PoSt kinds (#16): window-post params-setup names the setup's stages, prove the partition
+expect_rc 0 "window-post gen" "$PM" window-post gen --sector-size 2KiB --out "$T/wd.json"
+expect_rc 0 "window-post params-setup" prog "$PM" window-post params-setup --sector-size 2KiB --dir "$T/wp" --seed 5
+grep -qE "^proofmill window-post params-setup: .*(recording|QAP|tables|query|writing)" "$TMP/out" &&
+  pass "window-post params-setup: names its stage" || fail "window-post params-setup: no stage named"
+expect_rc 0 "window-post prove" prog "$PM" window-post prove --request "$T/wd.json" --params "$T/wp" --out "$T/wd.proof" --seed 1
+grep -q "^proofmill window-post prove: .*partition 1/1: " "$TMP/out" && pass "window-post prove: names the partition" ||
+  fail "window-post prove: no partition named"
 
 # not a terminal (ctest, pipes, logs): quiet
 "$PM" porep seal --sector-size 2KiB --zero --out "$T/seal2" >"$TMP/out" 2>&1
