@@ -30,6 +30,7 @@
 #include "cli/prove_job.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
+#include "filecoin/param_safety.h"
 #include "filecoin/sizes.h"
 #include "filecoin/vanilla_verify.h"
 #include "groth16/params.h"
@@ -42,7 +43,7 @@
 #include "util/clock.h"
 #include "util/progress.h"
 
-enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU };
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW };
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -93,13 +94,17 @@ static int c2_circuit_record(int argc, char **argv) {
 static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
-    int have_seed = 0, gpu = 0;
+    int have_seed = 0, gpu = 0, allow = 0;
     static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
                                       {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr"},
                                       {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only"},
                                       {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same parameters)"},
+                                      {"allow-filecoin-dir", O_ALLOW, NULL,
+                                       "write even into Filecoin's parameter cache or a directory holding\n"
+                                       "                           Filecoin's v28 files (refused without it)"},
                                       {0}};
-    static const pm_cli_spec spec = {"porep params-setup", "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]",
+    static const pm_cli_spec spec = {"porep params-setup",
+                                     "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
                                      "Our own Groth16 parameters for the C2 circuit (bellperson layout), named as "
                                      "Filecoin names them.\nProgress on stderr when it is a terminal.", opts};
     pm_cli_args a;
@@ -109,6 +114,7 @@ static int c2_params_setup(int argc, char **argv) {
         if (o == O_SIZE) size_text = a.arg;
         else if (o == O_DIR) dir = a.arg;
         else if (o == O_GPU) gpu = 1;
+        else if (o == O_ALLOW) allow = 1;
         else if (o == O_SEED) {
             if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
@@ -124,6 +130,9 @@ static int c2_params_setup(int argc, char **argv) {
     if (fil_sector_size_parse(&bytes, size_text, &err) || pm_porep_shape_for_size(&s, bytes, &err) ||
         fil_porep_param_stem(stem, sizeof stem, bytes, &err))
         return pm_cli_fail(&err);
+    /* our parameters go under Filecoin's names: never into Filecoin's cache or beside its files
+     * unasked, and each file is listed in DIR/proofmill-test-parameters (param_safety.h) */
+    if (fil_param_dir_check(dir, allow, &err)) return pm_cli_fail(&err);
     mkdir(dir, 0755);
     r1cs_t cs = {0};
     uint32_t nin;
@@ -131,6 +140,8 @@ static int c2_params_setup(int argc, char **argv) {
     pm_progress_start("porep params-setup");
     pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
+    snprintf(path, sizeof path, "%s.csr", stem);
+    if (fil_param_mark_test(dir, path, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
     pm_progress_stage("saving the .csr", 0);
     double t1 = pm_now_s();
@@ -149,6 +160,14 @@ static int c2_params_setup(int argc, char **argv) {
     groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
     double t2 = pm_now_s();
+    static const char *const exts[2] = {".params", ".vk"};
+    for (int e = 0; e < 2; e++) {
+        snprintf(path, sizeof path, "%s%s", stem, exts[e]);
+        if (fil_param_mark_test(dir, path, &err)) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+    }
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
     pm_progress_stage("writing the .params", 0);
     if (params_write(path, &p, &err)) {
@@ -165,6 +184,8 @@ static int c2_params_setup(int argc, char **argv) {
            "the %s)%s\n",
            stem, cs.n_constraints, nin, cs.n_wires - nin, t1 - t0, t2 - t1, tm.qap, tm.points, gpu ? "GPU" : "CPU",
            have_seed ? " (seeded: test parameters only)" : "");
+    printf("TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
+           have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", dir, FIL_PARAM_MARKER);
     rc = PM_EXIT_OK;
 out:
     params_free(&p);
@@ -204,6 +225,40 @@ static pm_status verify_whole(const uint8_t *proof, uint32_t n, const char *c1p,
     fil_c1_free(&c1);
     params_vk_free(&vk);
     return st;
+}
+
+/* Say on stderr whose parameters the .vk at vk is for a sector_size-byte PoRep (param_safety.h
+ * rule 3: a digest that is not the published one is "test parameters"); an unreadable .vk says
+ * nothing here (its loader names it). */
+static void announce_vk(const char *vk, uint64_t sector_size) {
+    pm_error e;
+    pm_error_clear(&e);
+    fil_params_origin_t o;
+    char dg[33], line[200];
+    if (!fil_param_origin(&o, dg, vk, FIL_PARAM_POREP, sector_size, &e))
+        fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, FIL_PARAM_POREP, sector_size));
+}
+
+/* pm_cli_job's on_key: key_path is DIR/<stem>.params; the sector size is the one whose PoRep stem
+ * that is (0 when none: no published digest), the .vk beside it */
+static void announce_key(void *arg, const char *key_path) {
+    (void)arg;
+    size_t n = strlen(key_path), nk;
+    const char *base = strrchr(key_path, '/');
+    base = base ? base + 1 : key_path;
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return;
+    uint64_t size = 0;
+    const fil_known_digest_t *kd = fil_known_digests(&nk);
+    for (size_t i = 0; i < nk; i++) {
+        char stem[256];
+        pm_error e;
+        if (kd[i].kind != FIL_PARAM_POREP || fil_porep_param_stem(stem, sizeof stem, kd[i].sector_size, &e)) continue;
+        size_t ls = strlen(stem);
+        if (!strncmp(base, stem, ls) && !strcmp(base + ls, ".params")) size = kd[i].sector_size;
+    }
+    char vk[4200];
+    snprintf(vk, sizeof vk, "%.*s.vk", (int)(n - 7), key_path);
+    announce_vk(vk, size);
 }
 
 static int c2_prove(int argc, char **argv) {
@@ -251,7 +306,8 @@ static int c2_prove(int argc, char **argv) {
     /* C2 through the one job prover of the CLI (cli/prove_job.h), kind porep-c2 */
     pm_input in = {.kind = PM_INPUT_PATH, .path = c1p};
     pm_cli_job j = {.kind = pm_kind_find("porep-c2"), .params_dir = dir, .csr = csr, .inputs = &in, .n_inputs = 1,
-                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine};
+                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine,
+                    .on_key = announce_key};
     pm_cli_job_result r;
     double t0 = pm_now_s();
     pm_progress_start("porep prove");
@@ -307,6 +363,7 @@ static int c2_verify(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    announce_vk(vkp, c1.sector_size);
     pm_file pf;
     if (pm_file_open(&pf, pp, &err)) { /* refuses FIFOs, directories and devices at once */
         pm_cli_fail(&err);

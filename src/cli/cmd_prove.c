@@ -68,6 +68,7 @@ static pm_status by_driver(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
         else st = kind->key_path(r->key_path, sizeof r->key_path, j->params_dir, job, err);
     }
     double t1 = pm_now_s();
+    if (!st && j->on_key) j->on_key(j->on_key_arg, r->key_path);
     if (!st) st = pm_prove_key_load(&key, kind, r->key_path, j->csr, err);
     double t2 = pm_now_s();
     const groth16_ops *ops = &groth16_ops_cpu;
@@ -116,6 +117,11 @@ static pm_status by_engine(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     pm_job_spec spec = {.kind = j->kind->name, .key_path = j->key, .params_dir = j->params_dir,
                         .priority = PM_PRIO_NORMAL, .inputs = j->inputs, .n_inputs = j->n_inputs};
     if (!(st = pm_engine_submit(e, &spec, &id, err))) {
+        if (j->on_key && pm_engine_wait(e, id, 0, &info) == PM_OK) { /* planned: its key is named */
+            j->on_key(j->on_key_arg, info.key_path);
+            pm_job_info_free(&info);
+            memset(&info, 0, sizeof info);
+        }
         pm_engine_wait(e, id, -1, &info);
         if (info.state != PM_JOB_DONE) {
             *err = info.error;
