@@ -60,8 +60,8 @@ else
   "$pm" porep params-setup --sector-size 2KiB --dir "$params" --seed 1
 fi
 sock=$out/proofmill.sock
-echo "-- start the daemon on $sock (no TCP listener)"
-"$pm" daemon --listen "" --unix "$sock" --set "paths.allow_prefix=$work" --set log.level=warn \
+echo "-- start the daemon on $sock (no TCP listener: HTTP on the socket, the gRPC API off)"
+"$pm" daemon --listen "" --unix "$sock" --set grpc.listen= --set "paths.allow_prefix=$work" --set log.level=warn \
   >"$out/daemon.log" 2>&1 &
 daemon_pid=$!
 for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
