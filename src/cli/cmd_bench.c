@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "daemon/client.h"
 #include "daemon/config.h"
 #include "daemon/timeline.h"
@@ -331,88 +332,134 @@ static int parse_uint(const char *s, unsigned *out) {
     return 0;
 }
 
+#define BENCH_USAGE                                                                                \
+    "bench single|batch (--key K.zkey | --kind K --params DIR) --witness W [--witness W2 ...] [-c N] [-j J]\n"      \
+    "                       [--partitions P] [--priority P] [--inline] [--daemon URL | --embedded] [--gpu]\n"        \
+    "                       [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]\n"        \
+    "                       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]\n"      \
+    "                       [--token-file F]"
+
 static int cmd_bench(int argc, char **argv) {
-    if (argc < 2 || (strcmp(argv[1], "single") && strcmp(argv[1], "batch")))
-        return pm_cli_usage("usage: proofmill bench single|batch --key K.zkey --witness W.wtns ... [-c N] [-j J] "
-                            "[--daemon URL | --embedded]");
-    int single = !strcmp(argv[1], "single");
+    int single = argc >= 2 && !strcmp(argv[1], "single");
     bench_t b = {.count = single ? 1 : 10, .conc = single ? 1 : 2, .partitions = 1, .prio = PM_PRIO_NORMAL};
     pm_engine_config ec;
     pm_engine_config_default(&ec);
     unsigned devices = 1, msm_threads = 0, u;
     int use_gpu = 0, set_synth = 0, set_workers = 0, set_fin = 0, set_msm = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE                                                     \
-    do {                                                               \
-        if (!v) return pm_cli_usage("bench: %s needs a value", a);     \
-        i++;                                                           \
-    } while (0)
-        if (!strcmp(a, "--key")) { NEED_VALUE; b.key = v; }
-        else if (!strcmp(a, "--type") || !strcmp(a, "--kind")) { /* --type groth16|porep: the older spelling */
-            NEED_VALUE;
+    enum { O_KEY = 256, O_KIND, O_PARAMS, O_PARTS, O_PRIO, O_INLINE, O_GPU, O_DAEMON, O_EMBEDDED, O_TRACE,
+           O_TIMELINE, O_SYNTH, O_DEVICES, O_GPU_WORKERS, O_FIN, O_MSM, O_BUDGET, O_TOKEN };
+    static const pm_cli_opt opts[] = {
+        {"key", O_KEY, "FILE", "the proving key (.zkey for snarkjs jobs)"},
+        {"kind", O_KIND, "K", "proof kind (snarkjs, porep-c2, ...; default snarkjs)"},
+        {"type", O_KIND, "K", NULL},
+        {"params", O_PARAMS, "DIR", "a Filecoin parameter directory (kinds with parameter files)"},
+        {"witness", 'w', "FILE", "a job input (witness, C1, ...); repeat for more, used in turn"},
+        {"c1", 'w', "FILE", NULL},
+        {"count", 'c', "N", "proofs in all (batch default 10)"},
+        {"concurrency", 'j', "J", "clients at a time, 1..1024 (batch default 2)"},
+        {"partitions", O_PARTS, "P", "inputs per job, 1..64 (kinds with one input per partition)"},
+        {"priority", O_PRIO, "P", "low, normal, high or critical (default normal)"},
+        {"inline", O_INLINE, NULL, "send the inputs' bytes in the request (base64) instead of paths"},
+        {"daemon", O_DAEMON, "URL", "a running daemon: http://HOST:PORT or unix:/path"},
+        {"token-file", O_TOKEN, "FILE", "daemon over TCP: the API token file (default $PROOFMILL_TOKEN_FILE,\n"
+         "                           then the state directory's http.token)"},
+        {"embedded", O_EMBEDDED, NULL, "an engine in this process (the default)"},
+        {"gpu", O_GPU, NULL, "embedded: the CUDA start phase on devices 0..N-1"},
+        {"devices", O_DEVICES, "N", "embedded: devices (with --gpu)"},
+        {"gpu-workers", O_GPU_WORKERS, "N", "embedded: workers per device (default: from the machine)"},
+        {"synthesis-workers", O_SYNTH, "N", "embedded: synthesis workers (default: sized from the machine,\n"
+         "                           printed as `engine pools`)"},
+        {"finalize-threads", O_FIN, "N", "embedded: finalize threads (default: from the machine)"},
+        {"msm-threads", O_MSM, "N", "embedded: start-phase MSM threads (0: all cores; default: from\n"
+         "                           the machine)"},
+        {"budget", O_BUDGET, "BYTES", "embedded: memory budget in bytes"},
+        {"trace", O_TRACE, "FILE", "write the engine's Chrome trace (daemon: GET /v1/trace, trace.enabled)"},
+        {"timeline", O_TIMELINE, "FILE", "write an SVG timeline of the trace (one row per worker)"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "bench", BENCH_USAGE,
+        "single = one proof; batch = -c proofs, -j at a time. Each completion prints a line, a progress\n"
+        "line goes to stderr every 5 s, and the summary gives wall time, proofs/min and per-stage times.\n"
+        "--type groth16|porep is the older spelling of --kind, -w/--c1 of --witness.\n"
+        "Exit 0 every proof succeeded, 1 some failed, 2 usage error.", opts};
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        pm_cli_help(&spec, stdout);
+        return PM_EXIT_OK;
+    }
+    if (argc < 2 || (strcmp(argv[1], "single") && strcmp(argv[1], "batch")))
+        return pm_cli_spec_usage(&spec, "the first argument is single or batch");
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc - 1, argv + 1);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        const char *v = pa.arg;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case O_KEY: b.key = v; break;
+        case O_KIND: /* --type groth16|porep: the older spelling */
             b.kind = pm_kind_find(!strcmp(v, "groth16") ? "snarkjs" : v);
             if (!b.kind) {
                 char known[512];
-                return pm_cli_usage("bench: %s %s: the proof kinds are %s (or groth16 for snarkjs)", a, v,
+                return pm_cli_usage("bench: --kind %s: the proof kinds are %s (or groth16 for snarkjs)", v,
                                     pm_kind_names(known, sizeof known));
             }
-        } else if (!strcmp(a, "--params")) { NEED_VALUE; b.params_dir = v; }
-        else if (!strcmp(a, "--witness") || !strcmp(a, "-w") || !strcmp(a, "--c1")) {
-            NEED_VALUE;
+            break;
+        case O_PARAMS: b.params_dir = v; break;
+        case 'w':
             if (b.n_witness == MAX_WITNESSES) return pm_cli_usage("bench: at most %d witnesses", MAX_WITNESSES);
             b.witness[b.n_witness++] = v;
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
-            NEED_VALUE;
+            break;
+        case 'c':
             if (parse_uint(v, &u) || !u) return pm_cli_usage("bench: -c needs a positive count");
             b.count = (int)u;
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency")) {
-            NEED_VALUE;
+            break;
+        case 'j':
             if (parse_uint(v, &u) || !u || u > 1024) return pm_cli_usage("bench: -j needs 1..1024");
             b.conc = (int)u;
-        } else if (!strcmp(a, "--partitions")) {
-            NEED_VALUE;
+            break;
+        case O_PARTS:
             if (parse_uint(v, &u) || !u || u > 64) return pm_cli_usage("bench: --partitions needs 1..64");
             b.partitions = (int)u;
-        } else if (!strcmp(a, "--priority")) {
-            NEED_VALUE;
+            break;
+        case O_PRIO:
             if (pm_priority_parse(&b.prio, v)) return pm_cli_usage("bench: priority is low, normal, high or critical");
-        } else if (!strcmp(a, "--inline")) b.inline_wtns = 1;
-        else if (!strcmp(a, "--gpu")) use_gpu = 1;
-        else if (!strcmp(a, "--daemon")) { NEED_VALUE; b.daemon = v; }
-        else if (!strcmp(a, "--token-file")) { NEED_VALUE; b.token_file = v; }
-        else if (!strcmp(a, "--embedded")) b.daemon = NULL;
-        else if (!strcmp(a, "--trace")) { NEED_VALUE; b.trace_out = v; }
-        else if (!strcmp(a, "--timeline")) { NEED_VALUE; b.svg_out = v; }
-        else if (!strcmp(a, "--synthesis-workers")) {
-            NEED_VALUE;
-            if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad %s", a);
+            break;
+        case O_INLINE: b.inline_wtns = 1; break;
+        case O_GPU: use_gpu = 1; break;
+        case O_DAEMON: b.daemon = v; break;
+        case O_TOKEN: b.token_file = v; break;
+        case O_EMBEDDED: b.daemon = NULL; break;
+        case O_TRACE: b.trace_out = v; break;
+        case O_TIMELINE: b.svg_out = v; break;
+        case O_SYNTH:
+            if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad --synthesis-workers");
             set_synth = 1;
-        } else if (!strcmp(a, "--devices")) {
-            NEED_VALUE;
-            if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES) return pm_cli_usage("bench: bad %s", a);
-        } else if (!strcmp(a, "--gpu-workers")) {
-            NEED_VALUE;
-            if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad %s", a);
+            break;
+        case O_DEVICES:
+            if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES)
+                return pm_cli_usage("bench: bad --devices");
+            break;
+        case O_GPU_WORKERS:
+            if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad --gpu-workers");
             set_workers = 1;
-        } else if (!strcmp(a, "--finalize-threads")) {
-            NEED_VALUE;
-            if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad %s", a);
+            break;
+        case O_FIN:
+            if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad --finalize-threads");
             set_fin = 1;
-        } else if (!strcmp(a, "--msm-threads")) {
-            NEED_VALUE;
-            if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad %s", a);
+            break;
+        case O_MSM:
+            if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad --msm-threads");
             set_msm = 1;
-        } else if (!strcmp(a, "--budget")) {
-            NEED_VALUE;
+            break;
+        case O_BUDGET: {
             char *end;
             ec.memory_budget = strtoull(v, &end, 10);
             if (end == v || *end) return pm_cli_usage("bench: --budget takes bytes");
-        } else {
-            return pm_cli_usage("bench: unknown argument '%s'", a);
+            break;
         }
-#undef NEED_VALUE
+        default: break;
+        }
     }
+    if (pa.ind < argc - 1) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[1 + pa.ind]);
     if (!b.kind) b.kind = pm_kind_find("snarkjs");
     if (b.kind->max_inputs == 1) b.partitions = 1; /* one input per job: the kind plans its partitions */
     if (!b.n_witness || (!b.key && !b.params_dir) || (b.params_dir && !b.kind->key_path))
@@ -520,6 +567,6 @@ static int cmd_bench(int argc, char **argv) {
     return rc;
 }
 
-PM_CLI_COMMAND(bench, "bench single|batch (--key K.zkey --witness W.wtns... | --type porep --c1 C1.json... --params DIR) "
-                      "[-c N] [-j J] [--daemon URL | --embedded]",
+PM_CLI_COMMAND(bench, "bench single|batch (--key K.zkey | --kind K --params DIR) --witness W... [-c N] [-j J] "
+                      "[--daemon URL | --embedded] (see `proofmill bench --help`)",
                "measure proving throughput and latency (embedded engine or a running daemon)", cmd_bench)

@@ -10,9 +10,11 @@
  * 2 on a usage or configuration error or when the service cannot start.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "daemon/config.h"
 #include "daemon/daemon.h"
 
@@ -23,40 +25,52 @@ static int cmd_daemon(int argc, char **argv) {
     pm_error_clear(&err);
     const char *config_path = NULL;
     int dump = 0;
-    /* the config file first, whatever its position, so that flags override it */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--config")) {
-            if (i + 1 >= argc) return pm_cli_usage("--config needs a file");
-            config_path = argv[i + 1];
-        }
-    if (config_path && pm_daemon_config_load(&cfg, config_path, 0, &err) != PM_OK) return pm_cli_fail(&err);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+    enum { O_CONFIG = 256, O_SET, O_LISTEN, O_UNIX, O_DUMP, O_DUMP_MD };
+    static const pm_cli_opt opts[] = {
+        {"config", O_CONFIG, "FILE", "settings file (proofmill.conf.example); flags below override it"},
+        {"set", O_SET, "name=value", "one setting, e.g. --set memory.budget=32G (repeatable)"},
+        {"listen", O_LISTEN, "HOST:PORT", "HTTP TCP listener (listen.tcp)"},
+        {"unix", O_UNIX, "PATH", "HTTP unix-socket listener (listen.unix)"},
+        {"dump-config", O_DUMP, NULL, "print every setting with its value and exit"},
+        {"dump-config-markdown", O_DUMP_MD, NULL, "the same as a markdown table"},
+        {0}};
+    static const pm_cli_spec spec = {"daemon", "daemon [--config FILE] [--set name=value]... [--listen HOST:PORT] "
+                                               "[--unix PATH] [--dump-config | --dump-config-markdown]",
+                                     "Runs the proving service: HTTP/JSON (listen.tcp, default 127.0.0.1:9821) and cuzk's\n"
+                                     "gRPC API for Curio (grpc.listen, default 127.0.0.1:9820; docs/curio.md).\n"
+                                     "SIGTERM stops it cleanly, SIGHUP reloads.\n"
+                                     "Settings: proofmill daemon --dump-config (see docs/engine.md).", opts};
+    /* the config file first, whatever its position, so that flags override it: flags are kept
+     * as "name=value" in their order and applied after loading it */
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets) return pm_cli_usage("daemon: out of memory");
+    int n_sets = 0, rc = -1;
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; rc < 0 && (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
         char set[1400];
-        if (!strcmp(a, "--config")) {
-            i++;
-        } else if (!strcmp(a, "--set") || !strcmp(a, "--listen") || !strcmp(a, "--unix")) {
-            if (i + 1 >= argc) return pm_cli_usage("%s needs a value", a);
-            if (!strcmp(a, "--set")) snprintf(set, sizeof set, "%s", argv[i + 1]);
-            else snprintf(set, sizeof set, "%s=%s", a[2] == 'l' ? "listen.tcp" : "listen.unix", argv[i + 1]);
-            if (pm_daemon_config_set(&cfg, set, &err) != PM_OK) return pm_cli_fail(&err);
-            i++;
-        } else if (!strcmp(a, "--dump-config")) {
-            dump = 1;
-        } else if (!strcmp(a, "--dump-config-markdown")) {
-            dump = 2;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: proofmill daemon [--config FILE] [--set name=value]... [--listen HOST:PORT]\n"
-                   "                        [--unix PATH] [--dump-config | --dump-config-markdown]\n"
-                   "Runs the proving service: HTTP/JSON (listen.tcp, default 127.0.0.1:9821) and cuzk's\n"
-                   "gRPC API for Curio (grpc.listen, default 127.0.0.1:9820; docs/curio.md).\n"
-                   "SIGTERM stops it cleanly, SIGHUP reloads.\n"
-                   "Settings: proofmill daemon --dump-config (see docs/engine.md).\n");
-            return PM_EXIT_OK;
-        } else {
-            return pm_cli_usage("daemon: unknown argument '%s'", a);
+        switch (o) {
+        case PM_CLI_EXIT: rc = pa.rc; break;
+        case O_CONFIG: config_path = pa.arg; break;
+        case O_SET:
+        case O_LISTEN:
+        case O_UNIX:
+            snprintf(set, sizeof set, "%s%s%s", o == O_SET ? "" : o == O_LISTEN ? "listen.tcp" : "listen.unix",
+                     o == O_SET ? "" : "=", pa.arg);
+            if (!(sets[n_sets++] = strdup(set))) rc = pm_cli_usage("daemon: out of memory");
+            break;
+        case O_DUMP: dump = 1; break;
+        case O_DUMP_MD: dump = 2; break;
+        default: break;
         }
     }
+    if (rc < 0 && pa.ind < argc) rc = pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[pa.ind]);
+    if (rc < 0 && config_path && pm_daemon_config_load(&cfg, config_path, 0, &err) != PM_OK) rc = pm_cli_fail(&err);
+    for (int i = 0; rc < 0 && i < n_sets; i++)
+        if (pm_daemon_config_set(&cfg, sets[i], &err) != PM_OK) rc = pm_cli_fail(&err);
+    for (int i = 0; i < n_sets; i++) free(sets[i]);
+    free(sets);
+    if (rc >= 0) return rc;
     if (dump) {
         pm_daemon_config_dump(&cfg, stdout, dump == 2);
         return PM_EXIT_OK;

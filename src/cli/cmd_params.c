@@ -38,6 +38,9 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "groth16/key_check.h"
+#include "util/progress.h"
 #include "cli/cmd_setup.h"
 #include "filecoin/param_names.h"
 #include "groth16/params.h"
@@ -91,37 +94,56 @@ int pm_cli_params_prove_main(int argc, char **argv) {
     unsigned threads = 0, count = 1;
     uint64_t seed = 0;
     int have_seed = 0, verbose = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--params") && v) pp = argv[++i];
-        else if (!strcmp(a, "--r1cs") && v) rp = argv[++i];
-        else if (!strcmp(a, "--wtns") && v) {
+    enum { O_PARAMS = 256, O_R1CS, O_WTNS, O_OUT, O_COUNT, O_THREADS, O_SEED };
+    static const pm_cli_opt opts[] = {
+        {"params", O_PARAMS, "FILE", "the proving key (.params, bellperson layout)"},
+        {"r1cs", O_R1CS, "FILE", "the circuit (circom .r1cs)"},
+        {"wtns", O_WTNS, "FILE", "a witness (repeat for one proof per witness, in order; at most 64)"},
+        {"out", O_OUT, "FILE", "the proofs, 192 bytes each, concatenated"},
+        {"count", O_COUNT, "K", "K proofs of the one witness (1..4096, default 1)"},
+        {"threads", O_THREADS, "N", "threads (1..1024; default all cores)"},
+        {"seed", O_SEED, "S", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
+        {"verbose", 'v', NULL, "stage timings on stderr"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "params prove", "params prove --params key.params --r1cs c.r1cs --wtns w.wtns [--wtns w2 ...] --out proof.bin "
+        "[--count K] [--seed S] [--threads N] [-v]",
+        "Each proof is verified against the .params' verifying key before anything is written.", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        uint64_t x;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case O_PARAMS: pp = pa.arg; break;
+        case O_R1CS: rp = pa.arg; break;
+        case O_WTNS:
             if (nw == 64) return pm_cli_usage("params prove: at most 64 --wtns");
-            wps[nw++] = argv[++i];
-        }
-        else if (!strcmp(a, "--out") && v) op = argv[++i];
-        else if (!strcmp(a, "--count") && v) {
-            uint64_t x;
-            if (pm_cli_opt_u64(&x, "--count", argv[++i], 1, PM_CLI_MAX_PROOFS)) return PM_EXIT_USAGE;
+            wps[nw++] = pa.arg;
+            break;
+        case O_OUT: op = pa.arg; break;
+        case O_COUNT:
+            if (pm_cli_opt_u64(&x, "--count", pa.arg, 1, PM_CLI_MAX_PROOFS)) return PM_EXIT_USAGE;
             count = (unsigned)x;
-        } else if (!strcmp(a, "--threads") && v) {
-            uint64_t x;
-            if (pm_cli_opt_u64(&x, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&x, "--threads", pa.arg, 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
             threads = (unsigned)x;
-        } else if (!strcmp(a, "--seed") && v) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            break;
+        case O_SEED:
+            if (pm_cli_opt_u64(&seed, "--seed", pa.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
+            break;
+        case 'v': verbose = 1; break;
+        default: break;
         }
-        else if (!strcmp(a, "-v")) verbose = 1;
-        else return pm_cli_usage("params prove: unexpected argument %s", a);
     }
+    if (pa.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[pa.ind]);
     if (nw > 1 && count != 1)
         return pm_cli_usage("params prove: --count applies to a single --wtns");
     if (nw > 1) count = nw;
     if (!pp || !rp || !nw || !op || count == 0)
-        return pm_cli_usage("usage: proofmill params prove --params key.params --r1cs c.r1cs "
-                            "--wtns w.wtns --out proof.bin [--count K] [--seed S]");
+        return pm_cli_spec_usage(&spec, "needs --params, --r1cs, --wtns and --out");
     /* the output must not be one of the inputs: it would be overwritten and the input lost */
     if (pm_same_file(op, pp) || pm_same_file(op, rp))
         return pm_cli_usage("params prove: --out %s is also an input file", op);
@@ -153,7 +175,9 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         goto out;
     }
     (void)t1;
+    pm_progress_start("params prove");
     for (unsigned k = 0; k < count; k++) {
+        pm_progress_item("proof", k, count);
         if (k == 0 || nw > 1) { /* one witness per partition, in order */
             wtns_free(&w);
             wp = wps[nw > 1 ? k : 0];
@@ -174,15 +198,25 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             goto out;
         }
         int valid = 0;
-        if (groth16_verify(&valid, &vk, w.values + 1, vk.n_public, &proofs[k], op, wp, &err) ||
-            !valid) {
-            fprintf(stderr, "proofmill: internal error: proof %u does not verify\n", k);
+        if (groth16_verify(&valid, &vk, w.values + 1, vk.n_public, &proofs[k], op, wp, &err)) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+        if (!valid) { /* the witness satisfied every row (the start phase checks them): the key is at fault */
+            groth16_key view = {0};
+            char detail[64];
+            snprintf(detail, sizeof detail, "proof %u", k);
+            if (groth16_key_from_params(&view, &p, &cs, &err) == PM_OK)
+                groth16_key_inconsistent(&view, &vk, pp, detail, &err);
+            groth16_key_free(&view);
+            pm_cli_fail(&err);
             goto out;
         }
         if (verbose)
             fprintf(stderr, "proof %u: spmv %.3f s, h %.3f s, msm g1 %.3f s, msm g2 %.3f s\n", k,
                     tm.eval_ab, tm.h, tm.msm_a + tm.msm_b1 + tm.msm_c + tm.msm_h, tm.msm_b2);
     }
+    pm_progress_stop();
     if (groth16_proofs_write(op, proofs, count, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -190,6 +224,7 @@ int pm_cli_params_prove_main(int argc, char **argv) {
     if (verbose) fprintf(stderr, "load %.3f s, prove %.3f s\n", t1 - t0, pm_now_s() - t1);
     rc = PM_EXIT_OK;
 out:
+    pm_progress_stop();
     free(proofs);
     groth16_vk_free(&vk);
     params_free(&p);
@@ -204,10 +239,27 @@ int pm_cli_params_verify_bytes_main(int argc, char **argv) {
     const char **pub = calloc((size_t)argc, sizeof *pub);
     size_t npub_args = 0;
     if (!pub) return PM_EXIT_USAGE;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--batch")) batch = 1;
-        else if (!strcmp(argv[i], "--subgroup")) subgroup = 1;
-        else if (!vkp) vkp = argv[i];
+    enum { O_BATCH = 256, O_SUBGROUP };
+    static const pm_cli_opt opts[] = {
+        {"batch", O_BATCH, NULL, "one random-linear-combination check (single checks name the bad proofs if it fails)"},
+        {"subgroup", O_SUBGROUP, NULL, "also check the .vk's points are in the prime-order subgroups"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "params verify-bytes", "params verify-bytes key.vk proof.bin (public.json [p2.json ...] | x1 x2 ...) [--batch] [--subgroup]",
+        "Every 192-byte proof of proof.bin against the same public inputs, or proof j against the j-th\n"
+        "public.json. Exit 0 all valid, 1 some invalid, 2 bad input.", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) {
+            free(pub);
+            return pa.rc;
+        }
+        if (o == O_BATCH) batch = 1;
+        else if (o == O_SUBGROUP) subgroup = 1;
+    }
+    for (int i = pa.ind; i < argc; i++) {
+        if (!vkp) vkp = argv[i];
         else if (!pfp) pfp = argv[i];
         else pub[npub_args++] = argv[i];
     }
@@ -316,13 +368,21 @@ out:
 static int cmd_copy(int argc, char **argv) {
     const char *in = NULL, *outp = NULL;
     int subgroup = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--subgroup")) subgroup = 1;
-        else if (!in) in = argv[i];
-        else if (!outp) outp = argv[i];
-        else return pm_cli_usage("params copy: extra argument %s", argv[i]);
+    static const pm_cli_opt opts[] = {{"subgroup", 's', NULL, "also check every point is in its prime-order subgroup"},
+                                      {0}};
+    static const pm_cli_spec spec = {"params copy", "params copy in.params|in.vk out [--subgroup]",
+                                     "Reads the file with every check and writes it again (byte-identical for a "
+                                     "well-formed file).", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return pa.rc;
+        subgroup = 1;
     }
-    if (!in || !outp) return pm_cli_usage("usage: proofmill params copy in.params|in.vk out");
+    if (pa.ind < argc) in = argv[pa.ind++];
+    if (pa.ind < argc) outp = argv[pa.ind++];
+    if (pa.ind < argc) return pm_cli_spec_usage(&spec, "extra argument '%s'", argv[pa.ind]);
+    if (!in || !outp) return pm_cli_spec_usage(&spec, "needs in.params|in.vk and out");
     unsigned fl = subgroup ? BP_PARAMS_CHECK_SUBGROUP : 0;
     pm_error err;
     pm_error_clear(&err);
@@ -353,13 +413,26 @@ static int cmd_copy(int argc, char **argv) {
 static int cmd_check(int argc, char **argv) {
     const char *dir = NULL, *manifest = NULL, *filter = NULL;
     int skip = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--manifest") && i + 1 < argc) manifest = argv[++i];
-        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-        else if (!strcmp(argv[i], "--skip-params")) skip = 1;
-        else if (!dir && argv[i][0] != '-') dir = argv[i];
-        else return pm_cli_usage("params check: unexpected argument %s", argv[i]);
+    enum { O_MANIFEST = 256, O_FILTER, O_SKIP };
+    static const pm_cli_opt opts[] = {
+        {"manifest", O_MANIFEST, "FILE", "Filecoin's parameters.json (default: the built-in v28 PoRep digests)"},
+        {"filter", O_FILTER, "SUBSTR", "only the manifest's files whose name contains SUBSTR"},
+        {"skip-params", O_SKIP, NULL, "skip the large .params files (digests of .vk and others only)"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "params check", "params check [DIR] [--manifest parameters.json] [--filter SUBSTR] [--skip-params]",
+        "BLAKE2b digests of the parameter files in DIR (default $FIL_PROOFS_PARAMETER_CACHE or\n"
+        "/var/tmp/filecoin-proof-parameters). Exit 1 if a file is missing (with --manifest) or wrong.", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return pa.rc;
+        if (o == O_MANIFEST) manifest = pa.arg;
+        else if (o == O_FILTER) filter = pa.arg;
+        else if (o == O_SKIP) skip = 1;
     }
+    if (pa.ind < argc) dir = argv[pa.ind++];
+    if (pa.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[pa.ind]);
     if (!dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
     if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
     pm_error err;
@@ -380,7 +453,14 @@ static int cmd_check(int argc, char **argv) {
     return (res.bad || res.missing) ? PM_EXIT_INVALID : PM_EXIT_OK;
 }
 
-static int cmd_names(void) {
+static int cmd_names(int argc, char **argv) {
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"params names", "params names",
+                                     "The v28 PoRep parameter file stems for each sector size.", opts};
+    pm_cli_args pa;
+    int rc = pm_cli_args_plain(&pa, &spec, argc, argv);
+    if (rc >= 0) return rc;
+    if (pa.ind < argc) return pm_cli_spec_usage(&spec, "takes no arguments");
     size_t n;
     const fil_porep_shape_t *s = fil_porep_shapes(&n);
     for (size_t i = 0; i < n; i++) {
@@ -397,8 +477,17 @@ static int cmd_params(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "verify-bytes")) return pm_cli_params_verify_bytes_main(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "copy")) return cmd_copy(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "check")) return cmd_check(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "names")) return cmd_names();
-    return pm_cli_usage("usage: proofmill params prove|verify-bytes|copy|check|names ...");
+    if (argc >= 2 && !strcmp(argv[1], "names")) return cmd_names(argc - 1, argv + 1);
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: proofmill params <subcommand> [arguments]   (proofmill params <subcommand> --help)\n\n"
+               "  prove         192-byte Groth16 proofs with a bellperson .params key\n"
+               "  verify-bytes  verify 192-byte proofs against a .vk\n"
+               "  copy          read a .params/.vk with every check and write it again\n"
+               "  check         BLAKE2b digests of Filecoin parameter files\n"
+               "  names         the v28 PoRep parameter file stems per sector size\n");
+        return PM_EXIT_OK;
+    }
+    return pm_cli_usage("usage: proofmill params prove|verify-bytes|copy|check|names ... (see `proofmill params --help`)");
 }
 
 PM_CLI_COMMAND(params, "params prove|verify-bytes|copy|check|names ...",

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/replica_id.h"
@@ -41,6 +42,14 @@
 #include "util/file.h"
 #include "util/clock.h"
 #include "util/outfile.h"
+#include "util/progress.h"
+
+#define SEAL_USAGE                                                                                 \
+    "seal --sector-size S (--data FILE | --zero) --out DIR [--proof ID | --api-version V] "            \
+    "[--ticket HEX] [--seed HEX] [--miner-id N] [--sector N]"
+#define SYNTH_C1_USAGE                                                                             \
+    "synth-c1 --sector-size S --out FILE [--proof ID | --api-version V] [--ticket HEX] [--seed HEX] " \
+    "[--miner-id N] [--sector N] [--envelope]"
 
 typedef struct {
     uint64_t sector_size;
@@ -51,40 +60,55 @@ typedef struct {
     const char *pos;
 } c1_opts_t;
 
-static int parse(c1_opts_t *o, int argc, char **argv) {
+enum { O_SIZE = 256, O_PROOF, O_API, O_DATA, O_OUT, O_TICKET, O_SEED, O_MINER, O_SECTOR, O_ZERO, O_ENVELOPE, O_JANSSON };
+#define OPT_SIZE {"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"}
+#define OPT_PICK                                                                                   \
+    {"proof", O_PROOF, "ID", "registered proof id (0..19) instead of --sector-size + --api-version"}, \
+    {"api-version", O_API, "V", "API version (default 1.1.0)"}
+#define OPT_IDS                                                                                    \
+    {"ticket", O_TICKET, "HEX", "ticket, 64 hex digits (default 01 02 .. 20)"},                     \
+    {"seed", O_SEED, "HEX", "interactive seed, 64 hex digits (default 63 63 .. 63)"},              \
+    {"miner-id", O_MINER, "N", "miner actor id of the prover id (default 1000)"},                  \
+    {"sector", O_SECTOR, "N", "sector number (default 1)"}
+
+/* Parse argv against spec (a subset of the options below); -1 ok, else the exit code. At most one
+ * positional argument (o->pos), and only when allow_pos. */
+static int parse(c1_opts_t *o, const pm_cli_spec *spec, int allow_pos, int argc, char **argv) {
     memset(o, 0, sizeof *o);
     o->proof = -1;
     o->miner_id = 1000;
     o->sector = 1;
     pm_error err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--sector-size") && v) {
-            if (fil_sector_size_parse(&o->sector_size, argv[++i], &err)) return pm_cli_fail(&err);
-        } else if (!strcmp(a, "--proof") && v) {
+    pm_cli_args a;
+    pm_cli_args_init(&a, spec, argc, argv);
+    for (int c; (c = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        int rc = 0;
+        switch (c) {
+        case PM_CLI_EXIT: return a.rc;
+        case O_SIZE:
+            if (fil_sector_size_parse(&o->sector_size, a.arg, &err)) return pm_cli_fail(&err);
+            break;
+        case O_PROOF: {
             uint64_t x;
-            int rc = pm_cli_parse_u64(&x, a, argv[++i], 1000);
-            if (rc) return rc;
+            if ((rc = pm_cli_parse_u64(&x, "--proof", a.arg, 1000))) return rc;
             o->proof = (int)x;
+            break;
         }
-        else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
-        else if (!strcmp(a, "--data") && v) o->data = argv[++i];
-        else if (!strcmp(a, "--out") && v) o->out = argv[++i];
-        else if (!strcmp(a, "--ticket") && v) o->ticket_hex = argv[++i];
-        else if (!strcmp(a, "--seed") && v) o->seed_hex = argv[++i];
-        else if (!strcmp(a, "--miner-id") && v) {
-            int rc = pm_cli_parse_u64(&o->miner_id, a, argv[++i], UINT64_MAX);
-            if (rc) return rc;
-        } else if (!strcmp(a, "--sector") && v) {
-            int rc = pm_cli_parse_u64(&o->sector, a, argv[++i], UINT64_MAX);
-            if (rc) return rc;
+        case O_API: o->api = a.arg; break;
+        case O_DATA: o->data = a.arg; break;
+        case O_OUT: o->out = a.arg; break;
+        case O_TICKET: o->ticket_hex = a.arg; break;
+        case O_SEED: o->seed_hex = a.arg; break;
+        case O_MINER: if ((rc = pm_cli_parse_u64(&o->miner_id, "--miner-id", a.arg, UINT64_MAX))) return rc; break;
+        case O_SECTOR: if ((rc = pm_cli_parse_u64(&o->sector, "--sector", a.arg, UINT64_MAX))) return rc; break;
+        case O_ZERO: o->zero = 1; break;
+        case O_ENVELOPE: o->envelope = 1; break;
+        case O_JANSSON: o->jansson = 1; break;
+        default: break;
         }
-        else if (!strcmp(a, "--zero")) o->zero = 1;
-        else if (!strcmp(a, "--envelope")) o->envelope = 1;
-        else if (!strcmp(a, "--jansson")) o->jansson = 1;
-        else if (a[0] != '-' && !o->pos) o->pos = a;
-        else return pm_cli_usage("porep %s: unexpected argument %s", argv[0], a);
     }
+    if (allow_pos && a.ind < argc) o->pos = argv[a.ind++];
+    if (a.ind < argc) return pm_cli_spec_usage(spec, "unexpected argument '%s'", argv[a.ind]);
     return -1;
 }
 
@@ -152,8 +176,17 @@ static void hexline(FILE *f, const char *k, const uint8_t b[32], int comma) {
 }
 
 static int porep_seal(int argc, char **argv) {
+    static const pm_cli_opt opts[] = {
+        OPT_SIZE, OPT_PICK,
+        {"data", O_DATA, "FILE", "the sector's data (padded size, or unpadded and Fr32-padded here)"},
+        {"zero", O_ZERO, NULL, "an all-zero sector instead of --data"},
+        {"out", O_OUT, "DIR", "output directory: c1.json, the lotus-bench envelope, commitments"},
+        OPT_IDS, {0}};
+    static const pm_cli_spec spec = {"porep seal", "porep " SEAL_USAGE,
+                                     "Seals a test sector in memory and writes its C1 output. Progress on stderr "
+                                     "when it is a terminal.", opts};
     c1_opts_t o;
-    int rc = parse(&o, argc, argv);
+    int rc = parse(&o, &spec, 0, argc, argv);
     if (rc >= 0) return rc;
     const fil_registered_proof_t *rp = NULL;
     if ((rc = pick_proof(&rp, &o)) >= 0) return rc;
@@ -176,7 +209,9 @@ static int porep_seal(int argc, char **argv) {
     fil_seal_t s;
     pm_error err;
     double t0 = pm_now_s();
+    pm_progress_start("porep seal");
     pm_status st = fil_seal_run(&s, &p, &err);
+    pm_progress_stop();
     free(data);
     if (st) return pm_cli_fail(&err);
     double t_seal = pm_now_s() - t0;
@@ -238,8 +273,14 @@ static int porep_seal(int argc, char **argv) {
 }
 
 static int porep_synth_c1(int argc, char **argv) {
+    static const pm_cli_opt opts[] = {
+        OPT_SIZE, OPT_PICK, {"out", O_OUT, "FILE", "the C1 JSON (or envelope) to write"}, OPT_IDS,
+        {"envelope", O_ENVELOPE, NULL, "write the lotus-bench envelope instead of bare C1 JSON"}, {0}};
+    static const pm_cli_spec spec = {"porep synth-c1", "porep " SYNTH_C1_USAGE,
+                                     "A synthetic consistent C1 (benchmark input for 32/64 GiB C2; not a sealed "
+                                     "sector).", opts};
     c1_opts_t o;
-    int rc = parse(&o, argc, argv);
+    int rc = parse(&o, &spec, 0, argc, argv);
     if (rc >= 0) return rc;
     const fil_registered_proof_t *rp = NULL;
     if ((rc = pick_proof(&rp, &o)) >= 0) return rc;
@@ -269,8 +310,14 @@ static int porep_synth_c1(int argc, char **argv) {
 }
 
 static int porep_verify_c1(int argc, char **argv) {
+    static const pm_cli_opt opts[] = {{"jansson", O_JANSSON, NULL, "read with jansson instead of the fast reader"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep verify-c1", "porep verify-c1 FILE [--jansson]",
+                                     "Reads a C1 (JSON or lotus-bench envelope) and checks every vanilla proof: "
+                                     "exit 0 OK,\n1 INVALID (naming partition, challenge and field), 2 unreadable.",
+                                     opts};
     c1_opts_t o;
-    int rc = parse(&o, argc, argv);
+    int rc = parse(&o, &spec, 1, argc, argv);
     if (rc >= 0) return rc;
     if (!o.pos) return pm_cli_usage("porep verify-c1: FILE is required");
     fil_c1_t c1;
@@ -299,14 +346,10 @@ static int porep_verify_c1(int argc, char **argv) {
     return PM_EXIT_OK;
 }
 
-PM_POREP_SUBCOMMAND(seal, "seal",
-                    "--sector-size S (--data FILE | --zero) --out DIR [--proof ID | --api-version V] "
-                    "[--ticket HEX] [--seed HEX] [--miner-id N] [--sector N]",
+PM_POREP_SUBCOMMAND(seal, "seal", SEAL_USAGE + 5,
                     "seal a test sector in memory; write its C1 JSON, lotus-bench envelope, commitments",
                     porep_seal)
-PM_POREP_SUBCOMMAND(synth_c1, "synth-c1",
-                    "--sector-size S --out FILE [--proof ID | --api-version V] [--ticket HEX] [--seed HEX] "
-                    "[--miner-id N] [--sector N] [--envelope]",
+PM_POREP_SUBCOMMAND(synth_c1, "synth-c1", SYNTH_C1_USAGE + 9,
                     "write a synthetic consistent C1 (benchmark input for 32/64 GiB C2)", porep_synth_c1)
 PM_POREP_SUBCOMMAND(verify_c1, "verify-c1", "FILE [--jansson]",
                     "read a C1 (JSON or lotus-bench envelope) and check every vanilla proof", porep_verify_c1)

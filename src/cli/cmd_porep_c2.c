@@ -25,11 +25,14 @@
 
 #include "circuits/csr_file.h"
 #include "circuits/filecoin/porep_circuit.h"
+#include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "cli/prove_job.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/param_names.h"
+#include "filecoin/param_safety.h"
 #include "filecoin/sizes.h"
+#include "filecoin/vanilla_verify.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "groth16/setup_gpu.h"
@@ -38,15 +41,27 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#include "util/progress.h"
+
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW };
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
-        else return pm_cli_usage("porep circuit-record: unexpected argument '%s'", argv[i]);
+    static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
+                                      {"out", O_OUT, "FILE", "the .csr file to write"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep circuit-record", "porep circuit-record --sector-size S --out FILE.csr",
+                                     "Records the C2 partition circuit once (CSR matrices + density bitmaps, "
+                                     "memory-mappable).", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_SIZE) size_text = a.arg;
+        else if (o == O_OUT) outp = a.arg;
     }
-    if (!size_text || !outp) return pm_cli_usage("usage: proofmill porep circuit-record --sector-size S --out FILE");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!size_text || !outp) return pm_cli_spec_usage(&spec, "--sector-size and --out are required");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
@@ -56,9 +71,13 @@ static int c2_circuit_record(int argc, char **argv) {
     r1cs_t cs = {0};
     uint32_t nin;
     double t0 = pm_now_s();
+    pm_progress_start("porep circuit-record");
+    pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     double t1 = pm_now_s();
+    pm_progress_stage("saving the .csr", 0);
     pm_status st = pm_csr_save(outp, &cs, nin, bytes, &err);
+    pm_progress_stop();
     double t2 = pm_now_s();
     if (st) {
         r1cs_free(&cs);
@@ -75,19 +94,34 @@ static int c2_circuit_record(int argc, char **argv) {
 static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
-    int have_seed = 0, gpu = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--gpu")) gpu = 1;
-        else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
-        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+    int have_seed = 0, gpu = 0, allow = 0;
+    static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
+                                      {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr"},
+                                      {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only"},
+                                      {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same parameters)"},
+                                      {"allow-filecoin-dir", O_ALLOW, NULL,
+                                       "write even into Filecoin's parameter cache or a directory holding\n"
+                                       "                           Filecoin's v28 files (refused without it)"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep params-setup",
+                                     "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
+                                     "Our own Groth16 parameters for the C2 circuit (bellperson layout), named as "
+                                     "Filecoin names them.\nProgress on stderr when it is a terminal.", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_SIZE) size_text = a.arg;
+        else if (o == O_DIR) dir = a.arg;
+        else if (o == O_GPU) gpu = 1;
+        else if (o == O_ALLOW) allow = 1;
+        else if (o == O_SEED) {
+            if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         }
-        else return pm_cli_usage("porep params-setup: unexpected argument '%s'", argv[i]);
     }
-    if (!size_text || !dir)
-        return pm_cli_usage("usage: proofmill porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!size_text || !dir) return pm_cli_spec_usage(&spec, "--sector-size and --dir are required");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
@@ -96,12 +130,20 @@ static int c2_params_setup(int argc, char **argv) {
     if (fil_sector_size_parse(&bytes, size_text, &err) || pm_porep_shape_for_size(&s, bytes, &err) ||
         fil_porep_param_stem(stem, sizeof stem, bytes, &err))
         return pm_cli_fail(&err);
+    /* our parameters go under Filecoin's names: never into Filecoin's cache or beside its files
+     * unasked, and each file is listed in DIR/proofmill-test-parameters (param_safety.h) */
+    if (fil_param_dir_check(dir, allow, &err)) return pm_cli_fail(&err);
     mkdir(dir, 0755);
     r1cs_t cs = {0};
     uint32_t nin;
     double t0 = pm_now_s();
+    pm_progress_start("porep params-setup");
+    pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
+    snprintf(path, sizeof path, "%s.csr", stem);
+    if (fil_param_mark_test(dir, path, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
+    pm_progress_stage("saving the .csr", 0);
     double t1 = pm_now_s();
     int rc = PM_EXIT_USAGE;
     bp_params_t p = {0};
@@ -118,7 +160,16 @@ static int c2_params_setup(int argc, char **argv) {
     groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
     double t2 = pm_now_s();
+    static const char *const exts[2] = {".params", ".vk"};
+    for (int e = 0; e < 2; e++) {
+        snprintf(path, sizeof path, "%s%s", stem, exts[e]);
+        if (fil_param_mark_test(dir, path, &err)) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+    }
     snprintf(path, sizeof path, "%s/%s.params", dir, stem);
+    pm_progress_stage("writing the .params", 0);
     if (params_write(path, &p, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -128,10 +179,13 @@ static int c2_params_setup(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    pm_progress_stop();
     printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s (qap %.1f s, points %.1f s on "
            "the %s)%s\n",
            stem, cs.n_constraints, nin, cs.n_wires - nin, t1 - t0, t2 - t1, tm.qap, tm.points, gpu ? "GPU" : "CPU",
            have_seed ? " (seeded: test parameters only)" : "");
+    printf("TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
+           have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", dir, FIL_PARAM_MARKER);
     rc = PM_EXIT_OK;
 out:
     params_free(&p);
@@ -173,41 +227,92 @@ static pm_status verify_whole(const uint8_t *proof, uint32_t n, const char *c1p,
     return st;
 }
 
+/* Say on stderr whose parameters the .vk at vk is for a sector_size-byte PoRep (param_safety.h
+ * rule 3: a digest that is not the published one is "test parameters"); an unreadable .vk says
+ * nothing here (its loader names it). */
+static void announce_vk(const char *vk, uint64_t sector_size) {
+    pm_error e;
+    pm_error_clear(&e);
+    fil_params_origin_t o;
+    char dg[33], line[200];
+    if (!fil_param_origin(&o, dg, vk, FIL_PARAM_POREP, sector_size, &e))
+        fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, FIL_PARAM_POREP, sector_size));
+}
+
+/* pm_cli_job's on_key: key_path is DIR/<stem>.params; the sector size is the one whose PoRep stem
+ * that is (0 when none: no published digest), the .vk beside it */
+static void announce_key(void *arg, const char *key_path) {
+    (void)arg;
+    size_t n = strlen(key_path), nk;
+    const char *base = strrchr(key_path, '/');
+    base = base ? base + 1 : key_path;
+    if (n < 7 || strcmp(key_path + n - 7, ".params")) return;
+    uint64_t size = 0;
+    const fil_known_digest_t *kd = fil_known_digests(&nk);
+    for (size_t i = 0; i < nk; i++) {
+        char stem[256];
+        pm_error e;
+        if (kd[i].kind != FIL_PARAM_POREP || fil_porep_param_stem(stem, sizeof stem, kd[i].sector_size, &e)) continue;
+        size_t ls = strlen(stem);
+        if (!strncmp(base, stem, ls) && !strcmp(base + ls, ".params")) size = kd[i].sector_size;
+    }
+    char vk[4200];
+    snprintf(vk, sizeof vk, "%.*s.vk", (int)(n - 7), key_path);
+    announce_vk(vk, size);
+}
+
 static int c2_prove(int argc, char **argv) {
     const char *c1p = NULL, *dir = NULL, *outp = NULL, *csr = NULL;
     unsigned threads = 0;
     uint64_t seed = 0;
     int have_seed = 0, engine = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--params") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--engine")) engine = 1;
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
-        else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+    static const pm_cli_opt opts[] = {
+        {"c1", O_C1, "FILE", "the C1 output (JSON, or the envelope of `porep seal --envelope`)"},
+        {"params", O_DIR, "DIR", "Filecoin parameter directory (<stem>.params, .vk, optional .csr)"},
+        {"out", O_OUT, "PROOF", "where the proof bytes go (192 per partition)"},
+        {"csr", O_CSR, "FILE", "the recorded circuit (default DIR/<stem>.csr, else recorded in memory)"},
+        {"threads", O_THREADS, "T", "threads (default 0: all cores)"},
+        {"seed", O_SEED, "N", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
+        {"engine", O_ENGINE, NULL, "prove through the embedded proving engine (partitions as work items)"},
+        {0}};
+    static const pm_cli_spec spec = {
+        "porep prove", "porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
+        "C2: the C1 is checked with the vanilla verifier (as `porep verify-c1`), then each partition is\n"
+        "proved and verified with the .vk before anything is written. Progress on stderr when it is a terminal.",
+        opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_DIR) dir = a.arg;
+        else if (o == O_ENGINE) engine = 1;
+        else if (o == O_OUT) outp = a.arg;
+        else if (o == O_CSR) csr = a.arg;
+        else if (o == O_THREADS) {
             uint64_t t;
-            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 0, 1024)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&t, "--threads", a.arg, 0, 1024)) return PM_EXIT_USAGE;
             threads = (unsigned)t;
-        }
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+        } else if (o == O_SEED) {
+            if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
         }
-        else return pm_cli_usage("porep prove: unexpected argument '%s'", argv[i]);
     }
-    if (!c1p || !dir || !outp)
-        return pm_cli_usage("usage: proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] "
-                            "[--threads T] [--seed N] [--engine]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p || !dir || !outp) return pm_cli_spec_usage(&spec, "--c1, --params and --out are required");
     if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
     pm_error err;
     pm_error_clear(&err);
     /* C2 through the one job prover of the CLI (cli/prove_job.h), kind porep-c2 */
     pm_input in = {.kind = PM_INPUT_PATH, .path = c1p};
     pm_cli_job j = {.kind = pm_kind_find("porep-c2"), .params_dir = dir, .csr = csr, .inputs = &in, .n_inputs = 1,
-                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine};
+                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine,
+                    .on_key = announce_key};
     pm_cli_job_result r;
     double t0 = pm_now_s();
+    pm_progress_start("porep prove");
     if (pm_cli_prove_job(&r, &j, &err)) return pm_cli_fail(&err);
+    pm_progress_stop();
     if (engine)
         fprintf(stderr, "porep prove --engine: %u partition(s); queue %.0f ms, key load %.0f ms, synthesis %.0f ms, "
                         "start %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",
@@ -230,13 +335,22 @@ static int c2_prove(int argc, char **argv) {
 
 static int c2_verify(int argc, char **argv) {
     const char *c1p = NULL, *vkp = NULL, *pp = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--vk") && i + 1 < argc) vkp = argv[++i];
-        else if (!strcmp(argv[i], "--proof") && i + 1 < argc) pp = argv[++i];
-        else return pm_cli_usage("porep verify-proof: unexpected argument '%s'", argv[i]);
+    static const pm_cli_opt opts[] = {{"c1", O_C1, "FILE", "the C1 output whose public inputs the proofs are for"},
+                                      {"vk", O_VK, "FILE", "the verifying key (.vk, bellperson layout)"},
+                                      {"proof", O_PROOF, "FILE", "the C2 proof bytes (192 per partition)"},
+                                      {0}};
+    static const pm_cli_spec spec = {"porep verify-proof", "porep verify-proof --c1 FILE --vk FILE --proof FILE",
+                                     "Prints valid (exit 0) or INVALID (exit 1).", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_VK) vkp = a.arg;
+        else if (o == O_PROOF) pp = a.arg;
     }
-    if (!c1p || !vkp || !pp) return pm_cli_usage("usage: proofmill porep verify-proof --c1 FILE --vk FILE --proof FILE");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p || !vkp || !pp) return pm_cli_spec_usage(&spec, "--c1, --vk and --proof are required");
     pm_error err;
     pm_error_clear(&err);
     fil_c1_t c1 = {0};
@@ -249,6 +363,7 @@ static int c2_verify(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    announce_vk(vkp, c1.sector_size);
     pm_file pf;
     if (pm_file_open(&pf, pp, &err)) { /* refuses FIFOs, directories and devices at once */
         pm_cli_fail(&err);
@@ -286,18 +401,29 @@ static int c2_synth(int argc, char **argv) {
     const char *c1p = NULL, *csr = NULL;
     int spmv = 0, stream = 0;
     uint32_t only = UINT32_MAX;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--c1") && i + 1 < argc) c1p = argv[++i];
-        else if (!strcmp(argv[i], "--csr") && i + 1 < argc) csr = argv[++i], spmv = 1;
-        else if (!strcmp(argv[i], "--partition") && i + 1 < argc) {
+    static const pm_cli_opt opts[] = {
+        {"c1", O_C1, "FILE", "the C1 output"},
+        {"csr", O_CSR, "FILE", "the recorded circuit: SpMV a, b, c and the a*b=c check per partition"},
+        {"check", O_CHECK, NULL, "the vanilla verifier on the C1 first, then every constraint evaluated while\n"
+                                 "                           synthesizing (no matrices)"},
+        {"partition", O_PART, "K", "only partition K"},
+        {0}};
+    static const pm_cli_spec spec = {"porep synth", "porep synth --c1 FILE [--csr FILE] [--check] [--partition K]",
+                                     "C2 synthesis only: the witness of each partition, timed.", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_C1) c1p = a.arg;
+        else if (o == O_CSR) csr = a.arg, spmv = 1;
+        else if (o == O_PART) {
             uint64_t k;
-            if (pm_cli_opt_u64(&k, "--partition", argv[++i], 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
+            if (pm_cli_opt_u64(&k, "--partition", a.arg, 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
             only = (uint32_t)k;
-        }
-        else if (!strcmp(argv[i], "--check")) stream = 1;
-        else return pm_cli_usage("porep synth: unexpected argument '%s'", argv[i]);
+        } else if (o == O_CHECK) stream = 1;
     }
-    if (!c1p) return pm_cli_usage("usage: proofmill porep synth --c1 FILE [--csr FILE] [--check] [--partition K]");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!c1p) return pm_cli_spec_usage(&spec, "--c1 is required");
     pm_error err;
     pm_error_clear(&err);
     fil_c1_t c1 = {0};
@@ -312,6 +438,20 @@ static int c2_synth(int argc, char **argv) {
         goto out;
     }
     printf("read C1 (+ map circuit) %.2f s\n", pm_now_s() - t0);
+    if (stream) { /* --check: the C1 as `porep verify-c1` checks it, then the constraints */
+        double tv = pm_now_s();
+        pm_status vst = fil_c1_verify(&c1, NULL, &err);
+        if (vst == PM_ERR_UNSATISFIED) {
+            fprintf(stderr, "proofmill: %s: INVALID: %s\n", c1p, err.msg);
+            rc = PM_EXIT_INVALID;
+            goto out;
+        }
+        if (vst) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+        printf("vanilla proofs verified (as porep verify-c1): %.2f s\n", pm_now_s() - tv);
+    }
     if (only != UINT32_MAX && only >= c1.partitions) {
         rc = pm_cli_usage("--partition %u: the C1 has partitions 0..%u", only, c1.partitions - 1);
         goto out;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "circuits/filecoin/porep_circuit.h"
+#include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "filecoin/sizes.h"
 #include "util/clock.h"
@@ -19,20 +20,25 @@
 static int porep_circuit_info(int argc, char **argv) {
     const char *size_text = NULL;
     int json = 0, stats_mode = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size_text = argv[++i];
-        else if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!strcmp(argv[i], "--matrix-stats")) stats_mode = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: proofmill porep circuit-info --sector-size S [--json] [--matrix-stats]\n"
-                   "  S: 2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB, 32GiB, 64GiB\n"
-                   "  --matrix-stats: also build every linear combination (not stored) and print\n"
-                   "    nnz of A, B, C and bellperson's density popcounts (slower: minutes at 32 GiB)\n");
-            return PM_EXIT_OK;
-        } else
-            return pm_cli_usage("porep circuit-info: unknown argument '%s'", argv[i]);
+    enum { O_SIZE = 256, O_JSON, O_STATS };
+    static const pm_cli_opt opts[] = {
+        {"sector-size", O_SIZE, "S", "2KiB, 4KiB, 16KiB, 32KiB, 8MiB, 16MiB, 512MiB, 1GiB, 32GiB, 64GiB"},
+        {"json", O_JSON, NULL, "print JSON"},
+        {"matrix-stats", O_STATS, NULL, "also build every linear combination (not stored) and print nnz of A, B, C\n"
+                                        "                           and bellperson's density popcounts (minutes at 32 GiB)"},
+        {0}};
+    static const pm_cli_spec spec = {"porep circuit-info", "porep circuit-info --sector-size S [--json] [--matrix-stats]",
+                                     "Counts of the C2 partition circuit per gadget.", opts};
+    pm_cli_args a;
+    pm_cli_args_init(&a, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        if (o == PM_CLI_EXIT) return a.rc;
+        if (o == O_SIZE) size_text = a.arg;
+        else if (o == O_JSON) json = 1;
+        else if (o == O_STATS) stats_mode = 1;
     }
-    if (!size_text) return pm_cli_usage("porep circuit-info: --sector-size is required");
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
+    if (!size_text) return pm_cli_spec_usage(&spec, "--sector-size is required");
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;

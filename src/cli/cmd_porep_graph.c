@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "filecoin/graph.h"
 #include "filecoin/parent_cache.h"
@@ -34,6 +35,11 @@
 #include "filecoin/sizes.h"
 #include "util/clock.h"
 #include "util/outfile.h"
+
+#define PARENT_CACHE_USAGE                                                                         \
+    "parent-cache --sector-size S [--proof ID | --porep-id HEX --api-version V] "                    \
+    "(--out FILE|DIR | --digest-only) [--threads N] [--quiet]"
+#define PARENTS_USAGE "parents --sector-size S [--proof ID | --porep-id HEX --api-version V] NODE..."
 
 typedef struct {
     uint64_t sector_size;
@@ -46,34 +52,46 @@ typedef struct {
 } graph_opts_t;
 
 /* Parse the options shared by both subcommands; positional args are left in *pos (count *npos). */
-static int parse_opts(graph_opts_t *o, int argc, char **argv, char **pos, int *npos) {
+enum { O_SIZE = 256, O_PROOF, O_PID, O_API, O_OUT, O_THREADS, O_DIGEST, O_QUIET };
+#define OPT_GRAPH                                                                                  \
+    {"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},          \
+    {"proof", O_PROOF, "ID", "registered proof id (0..19)"},                                        \
+    {"porep-id", O_PID, "HEX", "the porep id itself, 64 hex digits (with --sector-size)"},           \
+    {"api-version", O_API, "V", "API version (default 1.1.0)"}
+
+static int parse_opts(graph_opts_t *o, const pm_cli_spec *spec, int argc, char **argv, char **pos, int *npos,
+                      int max_pos) {
     memset(o, 0, sizeof *o);
     o->proof = -1;
     *npos = 0;
     pm_error err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--sector-size") && v) {
-            if (fil_sector_size_parse(&o->sector_size, argv[++i], &err)) return pm_cli_fail(&err);
-        } else if (!strcmp(a, "--proof") && v) {
-            uint64_t x;
-            if (pm_cli_opt_u64(&x, a, argv[++i], 0, 1000)) return PM_EXIT_USAGE;
+    pm_cli_args a;
+    pm_cli_args_init(&a, spec, argc, argv);
+    for (int c; (c = pm_cli_next(&a)) != PM_CLI_DONE;) {
+        uint64_t x;
+        switch (c) {
+        case PM_CLI_EXIT: return a.rc;
+        case O_SIZE:
+            if (fil_sector_size_parse(&o->sector_size, a.arg, &err)) return pm_cli_fail(&err);
+            break;
+        case O_PROOF:
+            if (pm_cli_opt_u64(&x, "--proof", a.arg, 0, 1000)) return PM_EXIT_USAGE;
             o->proof = (int)x;
+            break;
+        case O_PID: o->porep_hex = a.arg; break;
+        case O_API: o->api = a.arg; break;
+        case O_OUT: o->out = a.arg; break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&x, "--threads", a.arg, 0, 1024)) return PM_EXIT_USAGE;
+            o->threads = (unsigned)x;
+            break;
+        case O_DIGEST: o->digest_only = 1; break;
+        case O_QUIET: o->quiet = 1; break;
+        default: break;
         }
-        else if (!strcmp(a, "--porep-id") && v) o->porep_hex = argv[++i];
-        else if (!strcmp(a, "--api-version") && v) o->api = argv[++i];
-        else if (!strcmp(a, "--out") && v) o->out = argv[++i];
-        else if (!strcmp(a, "--threads") && v) {
-            uint64_t t;
-            int rc = pm_cli_parse_u64(&t, a, argv[++i], 1024);
-            if (rc) return rc;
-            o->threads = (unsigned)t;
-        }
-        else if (!strcmp(a, "--digest-only")) o->digest_only = 1;
-        else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else if (a[0] != '-') pos[(*npos)++] = argv[i];
-        else return pm_cli_usage("porep %s: unexpected argument %s", argv[0], a);
     }
+    if (argc - a.ind > max_pos) return pm_cli_spec_usage(spec, "unexpected argument '%s'", argv[a.ind + max_pos]);
+    for (int i = a.ind; i < argc; i++) pos[(*npos)++] = argv[i];
     return -1;
 }
 
@@ -124,10 +142,19 @@ static void progress(uint64_t done, uint64_t total, void *ctx) {
 
 static int porep_parent_cache(int argc, char **argv) {
     graph_opts_t o;
+    static const pm_cli_opt opts[] = {
+        OPT_GRAPH,
+        {"out", O_OUT, "FILE|DIR", "the cache file, or a directory for Filecoin's file name"},
+        {"digest-only", O_DIGEST, NULL, "compute and check the digest, write nothing"},
+        {"threads", O_THREADS, "N", "threads (default 0: all cores)"},
+        {"quiet", O_QUIET, NULL, "no progress line"},
+        {0}};
+    static const pm_cli_spec spec = {"porep parent-cache", "porep " PARENT_CACHE_USAGE,
+                                     "Writes Filecoin's SDR parent cache and checks its digest against "
+                                     "parent_cache.json.", opts};
     char *pos[1];
-    int npos, rc = parse_opts(&o, argc, argv, pos, &npos);
+    int npos, rc = parse_opts(&o, &spec, argc, argv, pos, &npos, 0);
     if (rc >= 0) return rc;
-    if (npos) return pm_cli_usage("porep parent-cache: unexpected argument %s", pos[0]);
     if (!o.out && !o.digest_only) return pm_cli_usage("porep parent-cache needs --out FILE|DIR or --digest-only");
     fil_graph_t g;
     const fil_registered_proof_t *rp;
@@ -177,9 +204,11 @@ static int porep_parent_cache(int argc, char **argv) {
 
 static int porep_parents(int argc, char **argv) {
     graph_opts_t o;
+    static const pm_cli_opt opts[] = {OPT_GRAPH, {0}};
+    static const pm_cli_spec spec = {"porep parents", "porep " PARENTS_USAGE,
+                                     "Prints the 6 DRG and 8 expander parents of each NODE.", opts};
     char *pos[256];
-    if (argc > 256) return pm_cli_usage("porep parents: too many arguments");
-    int npos, rc = parse_opts(&o, argc, argv, pos, &npos);
+    int npos, rc = parse_opts(&o, &spec, argc, argv, pos, &npos, 256);
     if (rc >= 0) return rc;
     if (!npos) return pm_cli_usage("porep parents needs at least one NODE");
     fil_graph_t g;
@@ -227,9 +256,17 @@ static int check_one(const char *path) {
 }
 
 static int porep_check_parent_cache(int argc, char **argv) {
-    if (argc < 2) return pm_cli_usage("porep check-parent-cache needs FILE or DIR arguments");
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"porep check-parent-cache", "porep check-parent-cache FILE|DIR...",
+                                     "Checks parent-cache files (v28-sdr-parent-*.cache, or every one in DIR) "
+                                     "against\nparent_cache.json by name: exit 0 all match, 1 a digest differs.",
+                                     opts};
+    pm_cli_args a;
+    int rc0 = pm_cli_args_plain(&a, &spec, argc, argv);
+    if (rc0 >= 0) return rc0;
+    if (a.ind >= argc) return pm_cli_spec_usage(&spec, "needs FILE or DIR arguments");
     int worst = 0, files = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = a.ind; i < argc; i++) {
         struct stat sb;
         if (stat(argv[i], &sb)) {
             pm_error err;
@@ -269,7 +306,13 @@ static int porep_check_parent_cache(int argc, char **argv) {
 }
 
 static int porep_info(int argc, char **argv) {
-    if (argc > 1) return pm_cli_usage("porep info takes no arguments");
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"porep info", "porep info",
+                                     "Sector sizes, registered proofs, porep ids and parent-cache names.", opts};
+    pm_cli_args a;
+    int rc0 = pm_cli_args_plain(&a, &spec, argc, argv);
+    if (rc0 >= 0) return rc0;
+    if (a.ind < argc) return pm_cli_spec_usage(&spec, "takes no arguments");
     size_t n;
     const fil_sector_info_t *s = fil_sector_infos(&n);
     printf("%-7s %11s %6s %5s %5s %5s %6s %6s %5s %-6s %5s %s\n", "size", "nodes", "layers", "parts",
@@ -299,10 +342,7 @@ static int porep_info(int argc, char **argv) {
 PM_POREP_SUBCOMMAND(info, "info", "", "sector sizes, registered proofs, porep ids, cache names", porep_info)
 PM_POREP_SUBCOMMAND(check_parent_cache, "check-parent-cache", "FILE|DIR...",
                     "check parent-cache files against parent_cache.json by name", porep_check_parent_cache)
-PM_POREP_SUBCOMMAND(parent_cache, "parent-cache",
-                    "--sector-size S [--proof ID | --porep-id HEX --api-version V] "
-                    "(--out FILE|DIR | --digest-only) [--threads N]",
+PM_POREP_SUBCOMMAND(parent_cache, "parent-cache", PARENT_CACHE_USAGE + 13,
                     "write Filecoin's SDR parent cache and check its digest", porep_parent_cache)
-PM_POREP_SUBCOMMAND(parents, "parents",
-                    "--sector-size S [--proof ID | --porep-id HEX --api-version V] NODE...",
+PM_POREP_SUBCOMMAND(parents, "parents", PARENTS_USAGE + 8,
                     "print the 6 DRG and 8 expander parents of nodes", porep_parents)

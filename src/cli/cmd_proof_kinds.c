@@ -38,6 +38,7 @@
 #include "circuits/filecoin/post_circuit.h"
 #include "circuits/filecoin/update_circuit.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/prove_job.h"
 #include "filecoin/param_names.h"
 #include "filecoin/param_safety.h"
@@ -56,6 +57,7 @@
 #include "util/clock.h"
 #include "util/file.h"
 #include "util/outfile.h"
+#include "util/progress.h"
 
 typedef enum { K_WINNING = 0, K_WINDOW = 1, K_SNAP = 2 } kind_t;
 
@@ -114,63 +116,170 @@ static pm_status job_check(uint64_t *fb, uint64_t *nb, const job_t *j, uint32_t 
     return j->s.d->post_type ? pm_post_check(fb, nb, &j->j->post, err) : pm_update_check(fb, nb, &j->j->upd, k, err);
 }
 
-/* ---------------------------------------------------------------- argument helpers */
+/* ---------------------------------------------------------------- options (cli/opts.h) */
 typedef struct {
     const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api, *csr;
     uint64_t sectors, partition, seed, miner, threads;
-    int have_seed, json, allow, have_sectors, witness_only, engine, gpu;
+    int have_seed, json, allow, have_sectors, have_partition, witness_only, engine, gpu;
 } args_t;
 
-static int parse_args(args_t *a, int argc, char **argv, const char *sub, const char *allowed) {
+enum { O_SIZE = 256, O_JSON, O_OUT, O_VANILLA_OUT, O_SECTORS, O_PARTITION, O_API, O_SEED, O_MINER, O_REQUEST, O_VANILLA,
+       O_WITNESS_ONLY, O_THREADS, O_DIR, O_ALLOW, O_CSR, O_ENGINE, O_GPU, O_VK, O_PROOF };
+
+#define OPT_SIZE {"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"}
+#define OPT_REQUEST {"request", O_REQUEST, "REQ.json", "the request (cuzk.v1 SubmitProofRequest fields as JSON, from `gen`)"}
+#define OPT_VANILLA {"vanilla", O_VANILLA, "V.json", "vanilla proofs replacing the request's (Go's [][]byte JSON, as Curio\n" \
+                     "                           stores them)"}
+#define OPT_THREADS {"threads", O_THREADS, "T", "threads (0..1024; default 0: all cores)"}
+
+static const pm_cli_opt OPTS_CHECK[] = {
+    OPT_REQUEST, OPT_VANILLA,
+    {"partition", O_PARTITION, "K", "only partition K (default every partition)"},
+    {"witness-only", O_WITNESS_ONLY, NULL, "the kind's parallel witness and public inputs alone, timed (constraints\n"
+                                           "                           not checked)"},
+    OPT_THREADS, {0}};
+static const pm_cli_opt OPTS_INFO[] = {OPT_SIZE, {"json", O_JSON, NULL, "one JSON object instead of the table"}, {0}};
+static const pm_cli_opt OPTS_GEN[] = {
+    OPT_SIZE,
+    {"out", O_OUT, "REQ.json", "the request file to write"},
+    {"vanilla-out", O_VANILLA_OUT, "V.json", "also its vanilla proofs alone (Go's [][]byte JSON)"},
+    {"sectors", O_SECTORS, "N", "WindowPoSt: sectors in the partition (1..the partition's sector count;\n"
+                                "                           default 1)"},
+    {"partition", O_PARTITION, "K", "WindowPoSt: the partition index (default 0)"},
+    {"api", O_API, "1.0|1.2", "WindowPoSt: the API version of the registered proof (default 1.2)"},
+    {"seed", O_SEED, "N", "seed of the randomness, the update data and synthetic sectors (default 0)"},
+    {"miner", O_MINER, "M", "the miner id (default 1000)"},
+    {0}};
+static const pm_cli_opt OPTS_PARAMS_SETUP[] = {
+    OPT_SIZE,
+    {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr, listed in its\n"
+                          "                           " FIL_PARAM_MARKER " file"},
+    {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only, forgeable"},
+    {"allow-filecoin-dir", O_ALLOW, NULL, "write even into Filecoin's parameter cache or a directory holding\n"
+                                          "                           Filecoin's v28 files (refused without it)"},
+    {0}};
+static const pm_cli_opt OPTS_PROVE[] = {
+    OPT_REQUEST, OPT_VANILLA,
+    {"params", O_DIR, "DIR", "parameter directory (<stem>.params, .vk, optional .csr)"},
+    {"out", O_OUT, "PROOF", "where the proof bytes go (192 per partition, filecoin-ffi's layout)"},
+    {"csr", O_CSR, "FILE", "the recorded circuit (default DIR/<stem>.csr, else recorded in memory)"},
+    {"seed", O_SEED, "N", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
+    OPT_THREADS,
+    {"engine", O_ENGINE, NULL, "prove through the embedded proving engine (partitions as work items)"},
+    {"gpu", O_GPU, NULL, "the start phase on CUDA device 0 (operations without a kernel on the CPU)"},
+    {0}};
+static const pm_cli_opt OPTS_RECORD[] = {OPT_SIZE, {"out", O_OUT, "FILE.csr", "the recorded circuit to write"}, {0}};
+static const pm_cli_opt OPTS_VERIFY[] = {
+    OPT_REQUEST, OPT_VANILLA,
+    {"vk", O_VK, "FILE", "the verifying key (.vk, bellperson layout)"},
+    {"proof", O_PROOF, "PROOF", "the proof bytes (192 per partition)"},
+    {0}};
+static const pm_cli_opt OPTS_VERIFY_VANILLA[] = {OPT_REQUEST, OPT_VANILLA, {0}};
+
+static int sub_check(kind_t k, int argc, char **argv);
+static int sub_circuit_info(kind_t k, int argc, char **argv);
+static int sub_gen(kind_t k, int argc, char **argv);
+static int sub_params_setup(kind_t k, int argc, char **argv);
+static int sub_prove(kind_t k, int argc, char **argv);
+static int sub_record(kind_t k, int argc, char **argv);
+static int sub_verify(kind_t k, int argc, char **argv);
+static int sub_verify_vanilla(kind_t k, int argc, char **argv);
+
+static const struct {
+    const char *name, *usage, *summary;
+    const pm_cli_opt *opts;
+    int (*run)(kind_t, int, char **);
+} SUBS[] = {
+    {"check", "--request REQ.json [--vanilla V.json] [--partition K] [--witness-only] [--threads T]",
+     "witness + every constraint (or the parallel witness alone, timed), no parameters", OPTS_CHECK, sub_check},
+    {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit", OPTS_INFO,
+     sub_circuit_info},
+    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N] "
+            "[--miner M]",
+     "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", OPTS_GEN, sub_gen},
+    {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
+     "our own TEST Groth16 parameters under Filecoin's names", OPTS_PARAMS_SETUP, sub_params_setup},
+    {"prove", "--request REQ.json --params DIR --out PROOF [--vanilla V.json] [--csr FILE] [--seed N] [--threads T] "
+              "[--engine] [--gpu]",
+     "192-byte proof per partition through the kind, verified before writing", OPTS_PROVE, sub_prove},
+    {"record", "--sector-size S --out FILE.csr", "the recorded circuit (CSR file)", OPTS_RECORD, sub_record},
+    {"verify", "--request REQ.json --vk FILE --proof PROOF [--vanilla V.json]",
+     "verify with the derived public inputs (exit 0 valid, 1 invalid)", OPTS_VERIFY, sub_verify},
+    {"verify-vanilla", "--request REQ.json [--vanilla V.json]", "the vanilla verifier (exit 1 when a proof is bad)",
+     OPTS_VERIFY_VANILLA, sub_verify_vanilla},
+};
+#define N_SUBS (sizeof SUBS / sizeof SUBS[0])
+
+/* A subcommand's spec: its words ("winning-post prove") and synopsis, made at run time for the kind. */
+typedef struct {
+    pm_cli_spec spec;
+    char cmd[64], usage[400], about[200];
+} sub_spec_t;
+
+/* Parse argv (argv[0] = the subcommand's word) against sub's table into a; sp receives the spec
+ * (for usage errors). Returns -1 to go on, or the exit code after --help (0) or a usage error (2). */
+static int parse_args(args_t *a, sub_spec_t *sp, kind_t k, const char *sub, int argc, char **argv) {
     memset(a, 0, sizeof *a);
     a->miner = 1000;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char key[40];
-        snprintf(key, sizeof key, " %s ", o);
-        if (!strstr(allowed, key)) return pm_cli_usage("%s: unexpected argument '%s'", sub, o);
-        if (!strcmp(o, "--json")) a->json = 1;
-        else if (!strcmp(o, "--allow-filecoin-dir")) a->allow = 1;
-        else if (!strcmp(o, "--witness-only")) a->witness_only = 1;
-        else if (!strcmp(o, "--engine")) a->engine = 1;
-        else if (!strcmp(o, "--gpu")) a->gpu = 1;
-        else if (!v) return pm_cli_usage("%s: %s needs a value", sub, o);
-        else {
-            i++;
-            if (!strcmp(o, "--sector-size")) a->size = v;
-            else if (!strcmp(o, "--out")) a->out = v;
-            else if (!strcmp(o, "--vanilla-out")) a->vanilla_out = v;
-            else if (!strcmp(o, "--request")) a->request = v;
-            else if (!strcmp(o, "--vanilla")) a->vanilla = v;
-            else if (!strcmp(o, "--dir") || !strcmp(o, "--params")) a->dir = v;
-            else if (!strcmp(o, "--vk")) a->vk = v;
-            else if (!strcmp(o, "--proof")) a->proof = v;
-            else if (!strcmp(o, "--api")) a->api = v;
-            else if (!strcmp(o, "--csr")) a->csr = v;
-            else if (!strcmp(o, "--sectors")) {
-                if (pm_cli_opt_u64(&a->sectors, o, v, 1, 1u << 20)) return PM_EXIT_USAGE;
-                a->have_sectors = 1;
-            } else if (!strcmp(o, "--partition")) {
-                if (pm_cli_opt_u64(&a->partition, o, v, 0, UINT32_MAX)) return PM_EXIT_USAGE;
-            } else if (!strcmp(o, "--miner")) {
-                if (pm_cli_opt_u64(&a->miner, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
-            } else if (!strcmp(o, "--threads")) {
-                if (pm_cli_opt_u64(&a->threads, o, v, 0, 1024)) return PM_EXIT_USAGE;
-            } else if (!strcmp(o, "--seed")) {
-                if (pm_cli_opt_u64(&a->seed, o, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
-                a->have_seed = 1;
-            }
+    size_t i = 0;
+    while (i < N_SUBS && strcmp(SUBS[i].name, sub)) i++;
+    if (i == N_SUBS) return pm_cli_usage("%s: no subcommand %s", desc_of(k)->name, sub); /* not reached */
+    snprintf(sp->cmd, sizeof sp->cmd, "%s %s", desc_of(k)->name, sub);
+    snprintf(sp->usage, sizeof sp->usage, "%s %s", sp->cmd, SUBS[i].usage);
+    snprintf(sp->about, sizeof sp->about, "%s: %s.", desc_of(k)->title, SUBS[i].summary);
+    sp->spec = (pm_cli_spec){sp->cmd, sp->usage, sp->about, SUBS[i].opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &sp->spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        const char *v = pa.arg;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case O_JSON: a->json = 1; break;
+        case O_ALLOW: a->allow = 1; break;
+        case O_WITNESS_ONLY: a->witness_only = 1; break;
+        case O_ENGINE: a->engine = 1; break;
+        case O_GPU: a->gpu = 1; break;
+        case O_SIZE: a->size = v; break;
+        case O_OUT: a->out = v; break;
+        case O_VANILLA_OUT: a->vanilla_out = v; break;
+        case O_REQUEST: a->request = v; break;
+        case O_VANILLA: a->vanilla = v; break;
+        case O_DIR: a->dir = v; break;
+        case O_VK: a->vk = v; break;
+        case O_PROOF: a->proof = v; break;
+        case O_API: a->api = v; break;
+        case O_CSR: a->csr = v; break;
+        case O_SECTORS:
+            if (pm_cli_opt_u64(&a->sectors, "--sectors", v, 1, 1u << 20)) return PM_EXIT_USAGE;
+            a->have_sectors = 1;
+            break;
+        case O_PARTITION:
+            if (pm_cli_opt_u64(&a->partition, "--partition", v, 0, UINT32_MAX)) return PM_EXIT_USAGE;
+            a->have_partition = 1;
+            break;
+        case O_MINER:
+            if (pm_cli_opt_u64(&a->miner, "--miner", v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&a->threads, "--threads", v, 0, 1024)) return PM_EXIT_USAGE;
+            break;
+        case O_SEED:
+            if (pm_cli_opt_u64(&a->seed, "--seed", v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            a->have_seed = 1;
+            break;
+        default: break;
         }
     }
-    return 0;
+    if (pa.ind < argc) return pm_cli_spec_usage(&sp->spec, "unexpected argument '%s'", argv[pa.ind]);
+    return -1;
 }
 
 /* the circuit of --sector-size for kind k (WindowPoSt at --api's version, default 1.2) */
-static int size_shape(pm_fil_key *s, kind_t k, const char *text, const char *api, const char *sub) {
+static int size_shape(pm_fil_key *s, kind_t k, const char *text, const char *api, const sub_spec_t *sp) {
     pm_error err;
     pm_error_clear(&err);
     uint64_t bytes;
-    if (!text) return pm_cli_usage("%s: --sector-size is required", sub);
+    if (!text) return pm_cli_spec_usage(&sp->spec, "--sector-size is required");
     fil_api_version_t v = FIL_API_V1_2_0;
     if (api && fil_api_version_parse(&v, api, &err)) return pm_cli_fail(&err);
     if (fil_sector_size_parse(&bytes, text, &err) || pm_fil_key_for_size(s, desc_of(k), bytes, &err))
@@ -183,9 +292,10 @@ static int size_shape(pm_fil_key *s, kind_t k, const char *text, const char *api
 /* ---------------------------------------------------------------- circuit-info, record */
 static int sub_circuit_info(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "circuit-info", " --sector-size --json ");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "circuit-info", argc, argv);
     pm_fil_key s;
-    if (rc || (rc = size_shape(&s, k, a.size, NULL, "circuit-info"))) return rc;
+    if (rc >= 0 || (rc = size_shape(&s, k, a.size, NULL, &sp))) return rc;
     pm_error err;
     pm_error_clear(&err);
     pm_cs cs;
@@ -253,10 +363,11 @@ static int sub_circuit_info(kind_t k, int argc, char **argv) {
 
 static int sub_record(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "record", " --sector-size --out ");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "record", argc, argv);
     pm_fil_key s;
-    if (rc || (rc = size_shape(&s, k, a.size, NULL, "record"))) return rc;
-    if (!a.out) return pm_cli_usage("record: --out FILE.csr is required");
+    if (rc >= 0 || (rc = size_shape(&s, k, a.size, NULL, &sp))) return rc;
+    if (!a.out) return pm_cli_spec_usage(&sp.spec, "--out FILE.csr is required");
     pm_error err;
     pm_error_clear(&err);
     r1cs_t cs = {0};
@@ -399,11 +510,11 @@ static pm_status gen_snap(fil_proof_request_t *r, const pm_fil_key *s, const arg
 
 static int sub_gen(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "gen",
-                        " --sector-size --out --vanilla-out --sectors --partition --api --seed --miner ");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "gen", argc, argv);
     pm_fil_key s;
-    if (rc || (rc = size_shape(&s, k, a.size, a.api, "gen"))) return rc;
-    if (!a.out) return pm_cli_usage("gen: --out REQ.json is required");
+    if (rc >= 0 || (rc = size_shape(&s, k, a.size, a.api, &sp))) return rc;
+    if (!a.out) return pm_cli_spec_usage(&sp.spec, "--out REQ.json is required");
     pm_error err;
     pm_error_clear(&err);
     fil_proof_request_t r;
@@ -428,9 +539,10 @@ static int sub_gen(kind_t k, int argc, char **argv) {
 /* ---------------------------------------------------------------- verify-vanilla, check */
 static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "verify-vanilla", " --request --vanilla ");
-    if (rc) return rc;
-    if (!a.request) return pm_cli_usage("verify-vanilla: --request REQ.json is required");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "verify-vanilla", argc, argv);
+    if (rc >= 0) return rc;
+    if (!a.request) return pm_cli_spec_usage(&sp.spec, "--request REQ.json is required");
     pm_error err;
     pm_error_clear(&err);
     job_t j;
@@ -452,11 +564,11 @@ static int sub_verify_vanilla(kind_t k, int argc, char **argv) {
 
 static int sub_check(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "check", " --request --vanilla --witness-only --threads --partition ");
-    int one = 0;
-    for (int i = 1; i < argc; i++) one |= !strcmp(argv[i], "--partition");
-    if (rc) return rc;
-    if (!a.request) return pm_cli_usage("check: --request REQ.json is required");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "check", argc, argv);
+    if (rc >= 0) return rc;
+    const int one = a.have_partition;
+    if (!a.request) return pm_cli_spec_usage(&sp.spec, "--request REQ.json is required");
     pm_error err;
     pm_error_clear(&err);
     job_t j;
@@ -467,8 +579,8 @@ static int sub_check(kind_t k, int argc, char **argv) {
     uint32_t parts = job_partitions(&j);
     if (one && a.partition >= parts) {
         job_free(&j);
-        return pm_cli_usage("check: --partition %llu, the request has %u partition(s)", (unsigned long long)a.partition,
-                            parts);
+        return pm_cli_spec_usage(&sp.spec, "--partition %llu, the request has %u partition(s)",
+                                 (unsigned long long)a.partition, parts);
     }
     for (uint32_t p = one ? (uint32_t)a.partition : 0; p < parts && out == PM_EXIT_OK; p++) {
         uint64_t fb, nb;
@@ -505,10 +617,11 @@ static int sub_check(kind_t k, int argc, char **argv) {
 /* ---------------------------------------------------------------- params-setup, prove, verify */
 static int sub_params_setup(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "params-setup", " --sector-size --dir --seed --allow-filecoin-dir ");
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "params-setup", argc, argv);
     pm_fil_key s;
-    if (rc || (rc = size_shape(&s, k, a.size, NULL, "params-setup"))) return rc;
-    if (!a.dir) return pm_cli_usage("params-setup: --dir DIR is required");
+    if (rc >= 0 || (rc = size_shape(&s, k, a.size, NULL, &sp))) return rc;
+    if (!a.dir) return pm_cli_spec_usage(&sp.spec, "--dir DIR is required");
     pm_error err;
     pm_error_clear(&err);
     char path[4096], name[300];
@@ -521,19 +634,23 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     groth16_setup_timings_t tm;
     double t0 = pm_now_s();
     rc = PM_EXIT_USAGE;
+    pm_progress_start(sp.cmd);
+    pm_progress_stage("recording the circuit", 0);
     if (pm_fil_record(&cs, &nin, &s, &err) || groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
-        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) {
+        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) { /* its stages: groth16/setup.c */
         pm_cli_fail(&err);
         goto out;
     }
     memset(&tox, 0, sizeof tox);
     snprintf(name, sizeof name, "%s.csr", s.stem);
     snprintf(path, sizeof path, "%s/%s", a.dir, name);
+    pm_progress_stage("saving the .csr", 0);
     if (fil_param_mark_test(a.dir, name, &err) || pm_csr_save(path, &cs, nin, pm_fil_csr_tag(&s), &err)) {
         pm_cli_fail(&err);
         goto out;
     }
     static const char *const exts[2] = {".params", ".vk"};
+    pm_progress_stage("writing the .params and .vk", 0);
     for (int e = 0; e < 2; e++) {
         snprintf(name, sizeof name, "%s%s", s.stem, exts[e]);
         snprintf(path, sizeof path, "%s/%s", a.dir, name);
@@ -543,6 +660,7 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
             goto out;
         }
     }
+    pm_progress_stop();
     printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk,csr}\n"
            "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
            desc_of(k)->title, a.size, cs.n_constraints, nin, cs.n_wires - nin, pm_now_s() - t0, a.dir, s.stem,
@@ -566,13 +684,10 @@ static pm_status announce(const char *vk, const pm_fil_key *s, pm_error *err) {
 
 static int sub_prove(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "prove",
-                        " --request --vanilla --params --csr --out --seed --threads --engine --gpu ");
-    if (rc) return rc;
-    if (!a.request || !a.dir || !a.out)
-        return pm_cli_usage("usage: proofmill %s prove --request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] "
-                            "[--threads T] [--engine] [--gpu]",
-                            desc_of(k)->name);
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "prove", argc, argv);
+    if (rc >= 0) return rc;
+    if (!a.request || !a.dir || !a.out) return pm_cli_spec_usage(&sp.spec, "--request, --params and --out are required");
     pm_error err;
     pm_error_clear(&err);
     fil_proof_request_t r;
@@ -598,7 +713,9 @@ static int sub_prove(kind_t k, int argc, char **argv) {
         pm_cli_job cj = {.kind = kind, .params_dir = a.dir, .csr = a.csr, .inputs = in, .n_inputs = n_in,
                          .threads = (unsigned)a.threads, .seed = a.have_seed ? &a.seed : NULL, .engine = a.engine,
                          .gpu = a.gpu};
+        pm_progress_start(sp.cmd); /* the stages per partition: prove/prove.c, groth16/start.c */
         st = pm_cli_prove_job(&res, &cj, &err);
+        pm_progress_stop();
         if (st && !strncmp(err.file, "inputs[", 7)) snprintf(err.file, sizeof err.file, "%s", a.request);
     }
     if (!st) st = pm_write_file(a.out, res.bytes, (size_t)192 * res.n, &err);
@@ -618,10 +735,10 @@ static int sub_prove(kind_t k, int argc, char **argv) {
 
 static int sub_verify(kind_t k, int argc, char **argv) {
     args_t a;
-    int rc = parse_args(&a, argc, argv, "verify", " --request --vanilla --vk --proof ");
-    if (rc) return rc;
-    if (!a.request || !a.vk || !a.proof)
-        return pm_cli_usage("usage: proofmill %s verify --request REQ.json --vk FILE --proof PROOF", desc_of(k)->name);
+    sub_spec_t sp;
+    int rc = parse_args(&a, &sp, k, "verify", argc, argv);
+    if (rc >= 0) return rc;
+    if (!a.request || !a.vk || !a.proof) return pm_cli_spec_usage(&sp.spec, "--request, --vk and --proof are required");
     pm_error err;
     pm_error_clear(&err);
     job_t j;
@@ -665,36 +782,18 @@ static int sub_verify(kind_t k, int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------- dispatch */
-static const struct {
-    const char *name, *usage, *summary;
-    int (*run)(kind_t, int, char **);
-} SUBS[] = {
-    {"check", "--request REQ.json [--vanilla V.json] [--partition K] [--witness-only] [--threads T]",
-     "witness + every constraint (or the parallel witness alone, timed), no parameters", sub_check},
-    {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit",
-     sub_circuit_info},
-    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N]",
-     "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", sub_gen},
-    {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
-     "our own TEST Groth16 parameters under Filecoin's names", sub_params_setup},
-    {"prove", "--request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T] [--engine] [--gpu]",
-     "192-byte proof per partition through the kind, verified before writing", sub_prove},
-    {"record", "--sector-size S --out FILE.csr", "the recorded circuit (CSR file)", sub_record},
-    {"verify", "--request REQ.json --vk FILE --proof PROOF", "verify with the derived public inputs", sub_verify},
-    {"verify-vanilla", "--request REQ.json [--vanilla V.json]", "the vanilla verifier", sub_verify_vanilla},
-};
-
 static int dispatch(kind_t k, int argc, char **argv) {
     int help = argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help");
     if (help) {
         FILE *f = argc < 2 ? stderr : stdout;
-        fprintf(f, "usage: proofmill %s <subcommand> [arguments]\n\nsubcommands:\n", desc_of(k)->name);
-        for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+        fprintf(f, "usage: proofmill %s <subcommand> [arguments]   (proofmill %s <subcommand> --help)\n\nsubcommands:\n",
+                desc_of(k)->name, desc_of(k)->name);
+        for (size_t i = 0; i < N_SUBS; i++)
             fprintf(f, "  %-15s %s\n  %-15s   proofmill %s %s %s\n", SUBS[i].name, SUBS[i].summary, "", desc_of(k)->name,
                     SUBS[i].name, SUBS[i].usage);
         return argc < 2 ? PM_EXIT_USAGE : PM_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof SUBS / sizeof SUBS[0]; i++)
+    for (size_t i = 0; i < N_SUBS; i++)
         if (!strcmp(SUBS[i].name, argv[1])) return SUBS[i].run(k, argc - 1, argv + 1);
     return pm_cli_usage("%s: unknown subcommand '%s' (see `proofmill %s --help`)", desc_of(k)->name, argv[1], desc_of(k)->name);
 }

@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/prove_job.h"
+#include "util/progress.h"
 #include "engine/backend_kinds.h"
 #include "engine/engine.h"
 #include "groth16/start.h"
@@ -66,6 +68,7 @@ static pm_status by_driver(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
         else st = kind->key_path(r->key_path, sizeof r->key_path, j->params_dir, job, err);
     }
     double t1 = pm_now_s();
+    if (!st && j->on_key) j->on_key(j->on_key_arg, r->key_path);
     if (!st) st = pm_prove_key_load(&key, kind, r->key_path, j->csr, err);
     double t2 = pm_now_s();
     const groth16_ops *ops = &groth16_ops_cpu;
@@ -114,6 +117,11 @@ static pm_status by_engine(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     pm_job_spec spec = {.kind = j->kind->name, .key_path = j->key, .params_dir = j->params_dir,
                         .priority = PM_PRIO_NORMAL, .inputs = j->inputs, .n_inputs = j->n_inputs};
     if (!(st = pm_engine_submit(e, &spec, &id, err))) {
+        if (j->on_key && pm_engine_wait(e, id, 0, &info) == PM_OK) { /* planned: its key is named */
+            j->on_key(j->on_key_arg, info.key_path);
+            pm_job_info_free(&info);
+            memset(&info, 0, sizeof info);
+        }
         pm_engine_wait(e, id, -1, &info);
         if (info.state != PM_JOB_DONE) {
             *err = info.error;
@@ -152,6 +160,10 @@ pm_status pm_cli_prove_job(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     return st;
 }
 
+#define PROVE_USAGE                                                                                \
+    "prove --kind K (--key FILE | --params DIR) --out FILE [--csr FILE] [--input NAME=PATH] [--threads T] "  \
+    "[--seed N] [--engine] [--gpu] INPUT...  (--list: the kinds)"
+
 static int prove_list(void) {
     const pm_kind *k[64];
     size_t n = pm_kind_list(k, 64);
@@ -172,35 +184,61 @@ static int cmd_prove(int argc, char **argv) {
     uint64_t seed = 0, t;
     int have_seed = 0, engine = 0, gpu = 0;
     unsigned threads = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--list")) return prove_list();
-        else if (!strcmp(a, "--kind") && i + 1 < argc) kind_name = argv[++i];
-        else if (!strcmp(a, "--key") && i + 1 < argc) key = argv[++i];
-        else if (!strcmp(a, "--params") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(a, "--out") && i + 1 < argc) outp = argv[++i];
-        else if (!strcmp(a, "--csr") && i + 1 < argc) csr = argv[++i];
-        else if (!strcmp(a, "--input") && i + 1 < argc) { /* NAME=PATH: a further input of the kind */
-            char *eq = strchr(argv[++i], '=');
-            if (!eq || eq == argv[i] || !eq[1]) return pm_cli_usage("prove: --input takes NAME=PATH, not '%s'", argv[i]);
+    enum { O_LIST = 256, O_KIND, O_KEY, O_PARAMS, O_OUT, O_CSR, O_INPUT, O_ENGINE, O_GPU, O_THREADS, O_SEED };
+    static const pm_cli_opt opts[] = {
+        {"kind", O_KIND, "K", "the proof kind (snarkjs, porep-c2, ...; see --list)"},
+        {"key", O_KEY, "FILE", "the proving key (.zkey or .params)"},
+        {"params", O_PARAMS, "DIR", "a Filecoin parameter directory (the kind names its file)"},
+        {"out", O_OUT, "FILE", "the proof (bytes for Filecoin kinds, JSON for snarkjs)"},
+        {"csr", O_CSR, "FILE", "the recorded circuit (default: beside the key, else recorded in memory)"},
+        {"input", O_INPUT, "NAME=PATH", "a further named input of the kind (repeatable)"},
+        {"threads", O_THREADS, "T", "threads (default 0: all cores)"},
+        {"seed", O_SEED, "N", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
+        {"engine", O_ENGINE, NULL, "prove through the embedded proving engine"},
+        {"gpu", O_GPU, NULL, "require a CUDA device"},
+        {"list", O_LIST, NULL, "list the registered proof kinds and exit"},
+        {0}};
+    static const pm_cli_spec spec = {"prove", PROVE_USAGE,
+                                     "One job of any proof kind, every partition verified before the proof is "
+                                     "written.", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        char *v = (char *)pa.arg, *eq;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case O_LIST: return prove_list();
+        case O_KIND: kind_name = v; break;
+        case O_KEY: key = v; break;
+        case O_PARAMS: dir = v; break;
+        case O_OUT: outp = v; break;
+        case O_CSR: csr = v; break;
+        case O_INPUT: /* NAME=PATH: a further input of the kind */
+            eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1]) return pm_cli_usage("prove: --input takes NAME=PATH, not '%s'", v);
             if (n_in == MAX_INPUTS) return pm_cli_usage("prove: more than %d inputs", MAX_INPUTS);
             *eq = 0;
-            in[n_in++] = (pm_input){.kind = PM_INPUT_PATH, .path = eq + 1, .name = argv[i]};
-        } else if (!strcmp(a, "--engine")) engine = 1;
-        else if (!strcmp(a, "--gpu")) gpu = 1;
-        else if (!strcmp(a, "--threads") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 0, 1024)) return PM_EXIT_USAGE;
+            in[n_in++] = (pm_input){.kind = PM_INPUT_PATH, .path = eq + 1, .name = v};
+            break;
+        case O_ENGINE: engine = 1; break;
+        case O_GPU: gpu = 1; break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&t, "--threads", v, 0, 1024)) return PM_EXIT_USAGE;
             threads = (unsigned)t;
-        } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            break;
+        case O_SEED:
+            if (pm_cli_opt_u64(&seed, "--seed", v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
-        } else if (a[0] == '-' && a[1]) return pm_cli_usage("prove: unexpected argument '%s'", a);
-        else if (n_in == MAX_INPUTS) return pm_cli_usage("prove: more than %d inputs", MAX_INPUTS);
-        else in[n_in++] = (pm_input){.kind = PM_INPUT_PATH, .path = a};
+            break;
+        default: break;
+        }
+    }
+    for (int i = pa.ind; i < argc; i++) {
+        if (n_in == MAX_INPUTS) return pm_cli_usage("prove: more than %d inputs", MAX_INPUTS);
+        in[n_in++] = (pm_input){.kind = PM_INPUT_PATH, .path = argv[i]};
     }
     if (!kind_name || (!key && !dir) || !outp || !n_in)
-        return pm_cli_usage("usage: proofmill prove --kind K (--key FILE | --params DIR) --out FILE [--csr FILE] "
-                            "[--input NAME=PATH] [--threads T] [--seed N] [--engine] [--gpu] INPUT...  (--list: the kinds)");
+        return pm_cli_spec_usage(&spec, "needs --kind, --key or --params, --out and an INPUT (--list: the kinds)");
     const pm_kind *kind = pm_kind_find(kind_name);
     if (!kind) {
         char names[512];
@@ -211,7 +249,9 @@ static int cmd_prove(int argc, char **argv) {
     pm_cli_job j = {.kind = kind, .key = key, .params_dir = dir, .csr = csr, .inputs = in, .n_inputs = n_in,
                     .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine, .gpu = gpu};
     pm_cli_job_result r;
+    pm_progress_start("prove");
     if (pm_cli_prove_job(&r, &j, &err)) return pm_cli_fail(&err);
+    pm_progress_stop();
     pm_status st;
     size_t bytes;
     if (r.bytes) {

@@ -23,12 +23,14 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
+#include "cli/opts.h"
 #include "groth16/params.h"
 #include "groth16/setup.h"
 #include "groth16/setup_gpu.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
 #include "util/file.h"
+#include "util/progress.h"
 
 /* more threads than this is a typo, not a machine: libgomp dies creating them */
 #define PM_CLI_MAX_THREADS 1024
@@ -44,32 +46,42 @@ int pm_cli_setup_main(int argc, char **argv) {
     const char *r1cs_path = NULL, *out = NULL;
     uint64_t seed = 0;
     int have_seed = 0, verbose = 0, gpu = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--gpu")) {
-            gpu = 1;
-        } else if (!strcmp(a, "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            if (pm_cli_opt_u64(&seed, "--seed", argv[++i], 0, UINT64_MAX)) return PM_EXIT_USAGE;
+    enum { O_OUT = 256, O_SEED, O_THREADS, O_GPU };
+    static const pm_cli_opt opts[] = {
+        {"out", O_OUT, "FILE", "key.zkey (snarkjs proving key) or key.params (bellperson; key.vk beside it)"},
+        {"seed", O_SEED, "S", "toxic waste from a deterministic stream: tests only, the key is forgeable"},
+        {"threads", O_THREADS, "N", "threads (1..1024; default all cores)"},
+        {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same key as on the CPU)"},
+        {"verbose", 'v', NULL, "stage timings on stderr"},
+        {0}};
+    static const pm_cli_spec spec = {"setup", SETUP_USAGE,
+                                     "Our own Groth16 trusted setup for a circom .r1cs (toxic waste from getrandom "
+                                     "unless --seed).\nProgress on stderr when it is a terminal.", opts};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        uint64_t t;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case O_OUT: out = pa.arg; break;
+        case O_GPU: gpu = 1; break;
+        case O_SEED:
+            if (pm_cli_opt_u64(&seed, "--seed", pa.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
-        } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-            uint64_t t;
-            if (pm_cli_opt_u64(&t, "--threads", argv[++i], 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&t, "--threads", pa.arg, 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
 #ifdef _OPENMP
             omp_set_num_threads((int)t);
 #endif
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbose = 1;
-        } else if (a[0] == '-') {
-            return pm_cli_usage("setup: unknown option %s (usage: %s)", a, SETUP_USAGE);
-        } else if (!r1cs_path) {
-            r1cs_path = a;
-        } else {
-            return pm_cli_usage("setup: extra argument %s", a);
+            break;
+        case 'v': verbose = 1; break;
+        default: break;
         }
     }
-    if (!r1cs_path || !out) return pm_cli_usage("usage: proofmill %s", SETUP_USAGE);
+    if (pa.ind < argc) r1cs_path = argv[pa.ind++];
+    if (pa.ind < argc) return pm_cli_spec_usage(&spec, "extra argument '%s'", argv[pa.ind]);
+    if (!r1cs_path || !out) return pm_cli_spec_usage(&spec, "needs circuit.r1cs and --out");
     int params = ends_with(out, ".params");
     if (!params && !ends_with(out, ".zkey"))
         return pm_cli_usage("setup: --out must end in .zkey or .params");
@@ -82,6 +94,7 @@ int pm_cli_setup_main(int argc, char **argv) {
     groth16_toxic_t tw;
     groth16_setup_timings_t tm = {0};
     groth16_setup_mul gm = {0};
+    pm_progress_start("setup");
     pm_status st = gpu ? groth16_setup_mul_gpu(&gm, 0, &err) : PM_OK;
     const groth16_setup_mul *mul = gpu ? &gm : NULL;
     for (int attempt = 0; !(gpu && !gm.self) && attempt < 4; attempt++) {
@@ -91,6 +104,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             bp_params_t p;
             st = groth16_setup_bellperson_mul(&p, &cs, &tw, mul, &tm, &err);
             if (!st) {
+                pm_progress_stage("writing the parameters", 0);
                 st = params_write(out, &p, &err);
                 if (!st) {
                     size_t n = strlen(out);
@@ -101,7 +115,7 @@ int pm_cli_setup_main(int argc, char **argv) {
                         memcpy(vk, out, n - 7);
                         strcpy(vk + n - 7, ".vk");
                         st = params_vk_write(vk, &p.vk, &err);
-                        if (!st && verbose) fprintf(stderr, "wrote %s and %s\n", out, vk);
+                        if (!st && verbose) printf("wrote %s and %s\n", out, vk);
                         free(vk);
                     }
                 }
@@ -111,6 +125,7 @@ int pm_cli_setup_main(int argc, char **argv) {
             zkey_t zk;
             st = groth16_setup_snarkjs_mul(&zk, &cs, &tw, mul, &tm, &err);
             if (!st) {
+                pm_progress_stage("writing the zkey", 0);
                 st = zkey_write(out, &zk, NULL, NULL, &err);
                 zkey_free(&zk);
             }
@@ -119,6 +134,7 @@ int pm_cli_setup_main(int argc, char **argv) {
         if (st != PM_ERR_ARG || strstr(err.msg, "redraw") == NULL) break;
     }
     memset(&tw, 0, sizeof tw);
+    pm_progress_stop();
     groth16_setup_mul_gpu_free(&gm);
     if (st) {
         if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", r1cs_path);

@@ -25,6 +25,8 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_setup.h"
+#include "cli/opts.h"
+#include "groth16/key_check.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
 #include "groth16/start.h"
@@ -36,6 +38,7 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 #define PROVE_USAGE                                                                           \
     "groth16 prove circuit.zkey witness.wtns proof.json public.json [--threads N] "          \
@@ -101,38 +104,51 @@ static int cmd_prove(int argc, char **argv) {
     int backend = 0; /* 0: GPU when one is present, 1: --gpu (required), -1: --cpu */
     uint64_t threads = 0, seed = 0;
     const char *r_dec = NULL, *s_dec = NULL, *r1cs_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbose = 1;
-        } else if (!strcmp(a, "--gpu")) {
-            backend = 1;
-        } else if (!strcmp(a, "--cpu")) {
-            backend = -1;
-        } else if (!strcmp(a, "--threads") || !strcmp(a, "--seed") || !strcmp(a, "--r") ||
-                   !strcmp(a, "--s") || !strcmp(a, "--r1cs")) {
-            if (i + 1 >= argc) return pm_cli_usage("%s needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--threads")) {
-                if (pm_cli_opt_u64(&threads, a, v, 0, 1024)) return PM_EXIT_USAGE;
-            } else if (!strcmp(a, "--seed")) {
-                if (pm_cli_opt_u64(&seed, a, v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
-                have_seed = 1;
-            } else if (!strcmp(a, "--r")) {
-                r_dec = v;
-            } else if (!strcmp(a, "--s")) {
-                s_dec = v;
-            } else {
-                r1cs_path = v;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return pm_cli_usage("groth16 prove: unknown option '%s'", a);
-        } else {
-            if (npos == 4) return pm_cli_usage("groth16 prove: too many arguments ('%s')", a);
-            pos[npos++] = a;
+    enum { O_GPU = 256, O_CPU, O_THREADS, O_SEED, O_R, O_S, O_R1CS };
+    static const pm_cli_opt optv[] = {
+        {"threads", O_THREADS, "N", "threads for the MSMs and NTTs (default, or 0: all cores)"},
+        {"r", O_R, "DEC", "blinding scalar r (decimal, < r; with --s): reproduces a snarkjs proof made\n"
+                          "                           with the same r, s byte for byte (e.g. proof_det_rs.json)"},
+        {"s", O_S, "DEC", "blinding scalar s (decimal; with --r)"},
+        {"seed", O_SEED, "S", "r, s from a deterministic stream: for tests only, such proofs are NOT\n"
+                              "                           zero-knowledge (default: r, s from getrandom)"},
+        {"r1cs", O_R1CS, "FILE", "check every constraint first and name the first failing one"},
+        {"gpu", O_GPU, NULL, "H and the G1 MSMs on a CUDA device (required)"},
+        {"cpu", O_CPU, NULL, "never use a CUDA device (default: the GPU when present; same proof bytes)"},
+        {"verbose", 'v', NULL, "stage timings on stderr (and progress while it runs, on a terminal)"},
+        {0}};
+    static const pm_cli_spec spec = {"groth16 prove", PROVE_USAGE,
+                                     "The proof is verified with the zkey's own key before it is written; a "
+                                     "witness that does not\nsatisfy the circuit is refused (exit 2), and so is a "
+                                     "key whose proofs do not verify with its own\nverification key (the key is "
+                                     "inconsistent).", optv};
+    pm_cli_args pa;
+    pm_cli_args_init(&pa, &spec, argc, argv);
+    for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
+        const char *v = pa.arg;
+        switch (o) {
+        case PM_CLI_EXIT: return pa.rc;
+        case 'v': verbose = 1; break;
+        case O_GPU: backend = 1; break;
+        case O_CPU: backend = -1; break;
+        case O_THREADS:
+            if (pm_cli_opt_u64(&threads, "--threads", v, 0, 1024)) return PM_EXIT_USAGE;
+            break;
+        case O_SEED:
+            if (pm_cli_opt_u64(&seed, "--seed", v, 0, UINT64_MAX)) return PM_EXIT_USAGE;
+            have_seed = 1;
+            break;
+        case O_R: r_dec = v; break;
+        case O_S: s_dec = v; break;
+        case O_R1CS: r1cs_path = v; break;
+        default: break;
         }
     }
-    if (npos != 4) return pm_cli_usage("usage: proofmill %s", PROVE_USAGE);
+    for (int i = pa.ind; i < argc; i++) {
+        if (npos == 4) return pm_cli_spec_usage(&spec, "too many arguments ('%s')", argv[i]);
+        pos[npos++] = argv[i];
+    }
+    if (npos != 4) return pm_cli_spec_usage(&spec, "needs circuit.zkey witness.wtns proof.json public.json");
     if ((r_dec == NULL) != (s_dec == NULL)) return pm_cli_usage("--r and --s go together");
     if (r_dec && have_seed) return pm_cli_usage("give either --seed or --r/--s, not both");
     const char *zkey_path = pos[0], *wtns_path = pos[1], *proof_path = pos[2],
@@ -167,6 +183,8 @@ static int cmd_prove(int argc, char **argv) {
     char *proof_text = NULL, *public_text = NULL;
     fr_t *pub = NULL;
     double t0 = pm_now_s();
+    pm_progress_start("groth16 prove");
+    pm_progress_stage("loading the zkey", 0);
     if (zkey_read(&zk, zkey_path, ZKEY_SKIP_COEFS_LIST, &err)) goto out;
     double t1 = pm_now_s();
     if (wtns_read(&w, wtns_path, &err)) goto out;
@@ -177,6 +195,7 @@ static int cmd_prove(int argc, char **argv) {
     groth16_prove_opts_t opts = {.threads = (unsigned)threads,
                                  .r1cs = r1cs_path ? &cs : NULL,
                                  .wtns_name = wtns_path,
+                                 .key_name = zkey_path,
                                  .r1cs_name = r1cs_path};
     groth16_pending_t pend;
     groth16_proof_t proof;
@@ -209,6 +228,7 @@ static int cmd_prove(int argc, char **argv) {
         if (pm_write_files(2, paths, texts, lens, &err)) goto out;
     }
     double t3 = pm_now_s();
+    pm_progress_stop();
     if (verbose) {
         fprintf(stderr,
                 "proofmill: groth16 prove: nVars %u, nPublic %u, domain 2^%u, %u MSM threads\n",
@@ -242,8 +262,16 @@ out:
 }
 
 static int cmd_verify(int argc, char **argv) {
-    if (argc != 4) return pm_cli_usage("usage: proofmill %s", VERIFY_USAGE);
-    const char *vk_path = argv[1], *public_path = argv[2], *proof_path = argv[3];
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"groth16 verify", VERIFY_USAGE,
+                                     "Exit 0 and OK when the proof is valid, 1 when it is invalid (points off the "
+                                     "curve or outside\nthe subgroup, or the pairing equation fails), 2 for "
+                                     "unreadable or malformed inputs.", opts};
+    pm_cli_args pa;
+    int prc = pm_cli_args_plain(&pa, &spec, argc, argv);
+    if (prc >= 0) return prc;
+    if (argc - pa.ind != 3) return pm_cli_spec_usage(&spec, "needs verification_key.json public.json proof.json");
+    const char *vk_path = argv[pa.ind], *public_path = argv[pa.ind + 1], *proof_path = argv[pa.ind + 2];
     pm_error err;
     pm_error_clear(&err);
     groth16_vk_t vk = {0};
@@ -277,7 +305,16 @@ out:
 
 /* `snarkjs zkey export verificationkey`, byte for byte */
 static int cmd_export_vk(int argc, char **argv) {
-    if (argc != 3) return pm_cli_usage("usage: proofmill %s", EXPORT_VK_USAGE);
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"groth16 export-vk", EXPORT_VK_USAGE,
+                                     "verification_key.json as `snarkjs zkey export verificationkey` writes it; "
+                                     "a key whose\nverification-key points are off the curve or outside the "
+                                     "subgroup is refused.", opts};
+    pm_cli_args pa;
+    int prc = pm_cli_args_plain(&pa, &spec, argc, argv);
+    if (prc >= 0) return prc;
+    if (argc - pa.ind != 2) return pm_cli_spec_usage(&spec, "needs circuit.zkey verification_key.json");
+    argv += pa.ind - 1;
     pm_error err;
     pm_error_clear(&err);
     zkey_t zk = {0};
@@ -286,7 +323,8 @@ static int cmd_export_vk(int argc, char **argv) {
     int rc = PM_EXIT_USAGE;
     const char *outs[1] = {argv[2]}, *ins[1] = {argv[1]};
     if (check_outputs(outs, 1, ins, 1, &err) ||
-        zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err))
+        zkey_read(&zk, argv[1], ZKEY_SKIP_COEFS_LIST, &err) || groth16_vk_from_zkey(&vk, &zk, &err) ||
+        groth16_vk_check_points(&vk, argv[1], &err))
         goto out;
     text = groth16_vk_to_json(&vk);
     if (!text) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/progress.h"
 #ifdef PROOFMILL_HAVE_GPU
 #include "gpu/gpu.h"
 #endif
@@ -31,6 +32,7 @@ void pm_cli_register(pm_cli_command *cmd) {
 
 int pm_cli_fail(const pm_error *err) {
     char buf[1200];
+    pm_progress_stop(); /* the error on a line of its own */
     fprintf(stderr, "proofmill: %s\n", pm_error_format(err, buf, sizeof buf));
     return PM_EXIT_USAGE;
 }
@@ -55,6 +57,7 @@ int pm_cli_parse_u64(uint64_t *out, const char *opt, const char *s, uint64_t max
 
 int pm_cli_usage(const char *fmt, ...) {
     va_list ap;
+    pm_progress_stop();
     va_start(ap, fmt);
     fputs("proofmill: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -87,6 +90,11 @@ int main(int argc, char **argv) {
         return PM_EXIT_OK;
     }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            printf("usage: proofmill version\n\nPrints the version, the field backends and the CUDA devices it sees.\n\n"
+                   "options:\n  %-24s %s\n", "-h, --help", "this text");
+            return PM_EXIT_OK;
+        }
         if (argc > 2) return pm_cli_usage("version: unexpected argument '%s'", argv[2]);
         printf("proofmill %s (Fp %s, Fr %s)\n", PROOFMILL_VERSION, fp_backend(), fr_backend());
 #ifdef PROOFMILL_HAVE_GPU

@@ -27,6 +27,11 @@ typedef struct {
     int engine;             /* 1: through the embedded engine */
     int gpu;                /* 1: the start phase's CUDA table (device 0); operations without a kernel
                                run on the CPU */
+    /* Called once with the key's path as soon as it is known — before the driver loads it, or when
+     * the engine has planned the job — e.g. for a kind-specific command to say whose parameters
+     * they are (porep prove: filecoin/param_safety.h). NULL: nothing. */
+    void (*on_key)(void *arg, const char *key_path);
+    void *on_key_arg;
 } pm_cli_job;
 
 typedef struct {

@@ -119,7 +119,8 @@ static uint64_t ms_u64(double ms) { return ms > 0 ? (uint64_t)(ms + 0.5) : 0; }
 
 /* The status of an engine/kind error met by a request: the client's input (INVALID_ARGUMENT), the
  * daemon's parameter files (FAILED_PRECONDITION: missing, or unreadable/malformed files under the
- * parameter directory), capacity (RESOURCE_EXHAUSTED), shutdown (UNAVAILABLE). */
+ * parameter directory; PM_ERR_KEY: a key whose proof of a satisfying witness fails its own
+ * verification key, groth16/key_check.h), capacity (RESOURCE_EXHAUSTED), shutdown (UNAVAILABLE). */
 static pm_grpc_code code_for(const pm_grpc_front *f, const pm_error *e) {
     size_t dl = strlen(f->params_dir);
     int in_params = dl && !strncmp(e->file, f->params_dir, dl) && (e->file[dl] == '/' || e->file[dl] == 0);
@@ -127,7 +128,8 @@ static pm_grpc_code code_for(const pm_grpc_front *f, const pm_error *e) {
     case PM_ERR_NOMEM:
     case PM_ERR_BUSY: return PM_GRPC_RESOURCE_EXHAUSTED; /* jobs.max, the memory budget: retry later */
     case PM_ERR_CANCELLED: return PM_GRPC_UNAVAILABLE;
-    case PM_ERR_IO: return PM_GRPC_FAILED_PRECONDITION;
+    case PM_ERR_IO:
+    case PM_ERR_KEY: return PM_GRPC_FAILED_PRECONDITION; /* the daemon's key, not the request, is at fault */
     case PM_ERR_ARG:
     case PM_ERR_MISMATCH: return PM_GRPC_INVALID_ARGUMENT; /* sizes of request, vanilla proofs and key disagree */
     case PM_ERR_FORMAT:

@@ -79,7 +79,8 @@ unsigned daemon_status_for(pm_status st) {
     case PM_ERR_NOT_IN_SUBGROUP:
     case PM_ERR_CURVE:
     case PM_ERR_MISMATCH:
-    case PM_ERR_UNSATISFIED: return 422;
+    case PM_ERR_UNSATISFIED:
+    case PM_ERR_KEY: return 422;
     case PM_ERR_NOMEM: return 507;
     case PM_ERR_BUSY:
     case PM_ERR_CANCELLED: return 503;

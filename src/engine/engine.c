@@ -524,6 +524,7 @@ static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
     if (!json) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory assembling");
     for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
         st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
+        if (st == PM_ERR_KEY) break; /* the key's fault, named with its file (groth16/key_check.h) */
         if (st != PM_OK) {
             char msg[sizeof err.msg];
             snprintf(msg, sizeof msg, "partition %u: proof failed verification: %.400s", p, err.msg);

@@ -11,6 +11,7 @@
 #include "filecoin/replica_id.h"
 #include "filecoin/tree_c.h"
 #include "filecoin/tree_r.h"
+#include "util/progress.h"
 #include "util/clock.h"
 
 void fil_fr32_pad(uint8_t *out, const uint8_t *in, size_t len) {
@@ -61,6 +62,7 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
     if ((st = fil_graph_init(&s->graph, nodes, s->porep_id, s->rp->api_version, err))) return st;
 
     double t0 = pm_now_s();
+    pm_progress_stage("tree D (SHA-256)", 0);
     if ((st = fil_tree_alloc(&s->tree_d, &s->shape_d, err))) goto fail;
     if (p->data) {
         for (uint64_t v = 0; v < nodes; v++) {
@@ -89,19 +91,23 @@ pm_status fil_seal_run(fil_seal_t *s, const fil_seal_params_t *p, pm_error *err)
         st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "seal: labels (%u layers)", L);
         goto fail;
     }
+    pm_progress_stage("labels (layers)", L);
     for (unsigned l = 1; l <= L; l++) {
         uint8_t *out = s->labels + (size_t)(l - 1) * nodes * 32;
         const uint8_t *prev = l > 1 ? out - nodes * 32 : NULL;
         if ((st = fil_label_layer(out, prev, l, s->replica_id, &s->graph, err))) goto fail;
+        pm_progress_add(1);
     }
     s->sec_labels = pm_now_s() - t0;
 
     t0 = pm_now_s();
+    pm_progress_stage("tree C (Poseidon columns)", 0);
     if ((st = fil_tree_c_build(&s->tree_c, &s->shape_cr, s->labels, L, err))) goto fail;
     memcpy(s->comm_c, fil_tree_root(&s->tree_c), 32);
     s->sec_tree_c = pm_now_s() - t0;
 
     t0 = pm_now_s();
+    pm_progress_stage("tree R_last (Poseidon)", 0);
     const uint8_t *key = s->labels + (size_t)(L - 1) * nodes * 32;
     if ((st = fil_tree_r_build(&s->tree_r, &s->shape_cr, key, s->tree_d.level[0], err))) goto fail;
     memcpy(s->comm_r_last, fil_tree_root(&s->tree_r), 32);

@@ -15,6 +15,7 @@
 
 #include "util/parallel.h"
 #include "util/clock.h"
+#include "util/progress.h"
 
 /* ---------------------------------------------------------------- toxic waste */
 
@@ -139,6 +140,7 @@ pm_status groth16_toxic_draw(groth16_toxic_t *t, const uint64_t *seed, pm_error 
             for (size_t i = lo; i < hi; i++) G##_fixed_base_mul1(&tmp[i - lo], fb, &k[i]);        \
             G##_jacs_to_affine(out + lo, tmp, hi - lo);                                           \
             free(tmp);                                                                            \
+            pm_progress_add(hi - lo);                                                             \
         }                                                                                         \
         if (fail) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "fixed-base chunk");   \
         return PM_OK;                                                                             \
@@ -268,13 +270,23 @@ static void tables_free(tables_t *tb) {
 }
 
 /* out[i] = [k_i] G on the setup's engine */
-static pm_status tb_g1(const tables_t *tb, g1_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
+/* out[i] = k[i]·G by the hook or the tables; `stage` names the progress stage (util/progress.h:
+ * the CPU tables count their chunks, the hook's batch counts as a whole) */
+static pm_status tb_g1(const tables_t *tb, const char *stage, g1_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
     if (!n) return PM_OK;
-    return tb->mul ? tb->mul->g1_mul(tb->mul->self, out, k, n, err) : g1_fixed_base_mul_many_vartime(out, n, &tb->f1, k, err);
+    pm_progress_stage(stage, n);
+    if (!tb->mul) return g1_fixed_base_mul_many_vartime(out, n, &tb->f1, k, err);
+    pm_status st = tb->mul->g1_mul(tb->mul->self, out, k, n, err);
+    if (!st) pm_progress_add(n);
+    return st;
 }
-static pm_status tb_g2(const tables_t *tb, g2_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
+static pm_status tb_g2(const tables_t *tb, const char *stage, g2_affine_t *out, size_t n, const fr_t *k, pm_error *err) {
     if (!n) return PM_OK;
-    return tb->mul ? tb->mul->g2_mul(tb->mul->self, out, k, n, err) : g2_fixed_base_mul_many_vartime(out, n, &tb->f2, k, err);
+    pm_progress_stage(stage, n);
+    if (!tb->mul) return g2_fixed_base_mul_many_vartime(out, n, &tb->f2, k, err);
+    pm_status st = tb->mul->g2_mul(tb->mul->self, out, k, n, err);
+    if (!st) pm_progress_add(n);
+    return st;
 }
 
 static void g1_mul_gen(g1_affine_t *r, const fr_t *k) {
@@ -346,9 +358,11 @@ pm_status groth16_setup_snarkjs_mul(zkey_t *zk, const r1cs_t *cs, const groth16_
         goto out;
     }
     fr_t ztau;
+    pm_progress_stage("QAP at tau", 0);
     st = groth16_qap_at_tau(u, v, w, &ztau, cs, logN, 5, &t->tau, err);
     if (st) goto out;
     t1 = pm_now_s();
+    pm_progress_stage("fixed-base tables", 0);
     st = tables_init(&tb, 4 * nv + N, mul, err);
     if (st) goto out;
     t2 = pm_now_s();
@@ -378,15 +392,15 @@ pm_status groth16_setup_snarkjs_mul(zkey_t *zk, const r1cs_t *cs, const groth16_
         st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "zkey arrays");
         goto out;
     }
-    if ((st = tb_g1(&tb, zk->a, nv, u, err))) goto out;
-    if ((st = tb_g1(&tb, zk->b1, nv, v, err))) goto out;
-    if ((st = tb_g2(&tb, zk->b2, nv, v, err))) goto out;
+    if ((st = tb_g1(&tb, "A (G1)", zk->a, nv, u, err))) goto out;
+    if ((st = tb_g1(&tb, "B1 (G1)", zk->b1, nv, v, err))) goto out;
+    if ((st = tb_g2(&tb, "B2 (G2)", zk->b2, nv, v, err))) goto out;
     ext_scalars(sc, u, v, w, 0, npub + 1, t, NULL); /* gamma = 1 */
-    if ((st = tb_g1(&tb, zk->ic, npub + 1, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "IC (G1)", zk->ic, npub + 1, sc, err))) goto out;
     fr_t dinv;
     fr_inv_vartime(&dinv, &t->delta);
     ext_scalars(sc, u, v, w, npub + 1, nv, t, &dinv);
-    if ((st = tb_g1(&tb, zk->c, nc, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "C (G1)", zk->c, nc, sc, err))) goto out;
 
     /* H_j = L^{(2N)}_{2j+1}(tau) / delta: x_j = w2^(2j+1), zn = (tau^2N - 1) / (2N) / delta. */
     {
@@ -411,7 +425,7 @@ pm_status groth16_setup_snarkjs_mul(zkey_t *zk, const r1cs_t *cs, const groth16_
             st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "tau on the 2N-domain; redraw");
             goto out;
         }
-        if ((st = tb_g1(&tb, zk->h, N, sc, err))) goto out;
+        if ((st = tb_g1(&tb, "H (G1)", zk->h, N, sc, err))) goto out;
     }
 
     /* Section 4: per constraint A then B terms, then the input rows; value = coef * R^2. */
@@ -497,8 +511,10 @@ pm_status groth16_setup_bellperson_mul(bp_params_t *p, const r1cs_t *cs, const g
         goto out;
     }
     fr_t ztau;
+    pm_progress_stage("QAP at tau", 0);
     if ((st = groth16_qap_at_tau(u, v, w, &ztau, cs, logm, 7, &t->tau, err))) goto out;
     t1 = pm_now_s();
+    pm_progress_stage("fixed-base tables", 0);
     if ((st = tables_init(&tb, 5 * nv + m, mul, err))) goto out;
     t2 = pm_now_s();
 
@@ -542,10 +558,10 @@ pm_status groth16_setup_bellperson_mul(bp_params_t *p, const r1cs_t *cs, const g
                 fr_mul(&x, &x, &t->tau);
             }
         }
-        if ((st = tb_g1(&tb, p->h, n, sc, err))) goto out;
+        if ((st = tb_g1(&tb, "H query (G1)", p->h, n, sc, err))) goto out;
     }
     ext_scalars(sc, u, v, w, 0, ni, t, &ginv);
-    if ((st = tb_g1(&tb, vk->ic, ni, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "IC (G1)", vk->ic, ni, sc, err))) goto out;
     ext_scalars(sc, u, v, w, ni, nv, t, &dinv);
     for (size_t i = 0; i < na; i++)
         if (fr_is_zero(&sc[i])) {
@@ -554,12 +570,12 @@ pm_status groth16_setup_bellperson_mul(bp_params_t *p, const r1cs_t *cs, const g
                               ni + i);
             goto out;
         }
-    if ((st = tb_g1(&tb, p->l, na, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "L query (G1)", p->l, na, sc, err))) goto out;
     p->n_a = compact_nonzero(sc, u, nv);
-    if ((st = tb_g1(&tb, p->a, p->n_a, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "A query (G1)", p->a, p->n_a, sc, err))) goto out;
     p->n_b_g1 = p->n_b_g2 = compact_nonzero(sc, v, nv);
-    if ((st = tb_g1(&tb, p->b_g1, p->n_b_g1, sc, err))) goto out;
-    if ((st = tb_g2(&tb, p->b_g2, p->n_b_g2, sc, err))) goto out;
+    if ((st = tb_g1(&tb, "B query (G1)", p->b_g1, p->n_b_g1, sc, err))) goto out;
+    if ((st = tb_g2(&tb, "B query (G2)", p->b_g2, p->n_b_g2, sc, err))) goto out;
 out:
     if (tm) {
         double te = pm_now_s();

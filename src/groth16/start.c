@@ -2,6 +2,7 @@
  * start.c — the Groth16 start phase and the assembly, once, over a table of operations (start.h).
  */
 #include "groth16/start.h"
+#include "groth16/key_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "groth16/verifier.h"
 #include "msm/msm.h"
 #include "util/clock.h"
+#include "util/progress.h"
 #include "util/parallel.h"
 
 /* the operation `f` of x's table, or the CPU table's when x's has none */
@@ -62,6 +64,8 @@ pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, c
     p->key = k;
     const char *wname = opts && opts->wtns_name ? opts->wtns_name : "witness";
     snprintf(p->wtns_name, sizeof p->wtns_name, "%s", wname);
+    snprintf(p->key_name, sizeof p->key_name, "%s", opts && opts->key_name ? opts->key_name : "key");
+    p->witness_checked = k->conv == GROTH16_BELLPERSON; /* the start phase checks every row */
     p->threads = opts ? opts->threads : 0;
     p->skip_self_check = opts ? opts->skip_self_check : 0;
     g1_jac_set_infinity(&p->sum_a);
@@ -191,6 +195,7 @@ pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, cons
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                             "table %s takes the witness from its device but lacks stage, msm_g1 or msm_g2", x->ops->name);
     }
+    pm_progress_stage("a, b, c on the domain", 0);
     if (!dw && (st = groth16_pending_host_scalars(p, w, err))) return st;
     /* the table's own eval and a device-witness table's MSMs read what its stage put in place */
     if ((dw || groth16_exec_evaluates(x, k)) && (st = groth16_start_stage(p, w, n, x, err))) return st;
@@ -217,8 +222,10 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_finish: nothing evaluated");
     static const char *const names[2][GROTH16_N_BASES] = {
         {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
+    static const char *const stages[GROTH16_N_BASES] = {"MSM A (G1)", "MSM B1 (G1)", "MSM C (G1)", "MSM H (G1)"};
     double t0 = pm_now_s();
     groth16_scalars h = {0};
+    pm_progress_stage("H (NTTs)", 0);
     pm_status st = k->conv == GROTH16_SNARKJS ? OP(x, h_snarkjs)(x, p, &h, err) : OP(x, h_bellperson)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
@@ -232,12 +239,14 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
     for (int b = 0; !st && b < GROTH16_N_BASES; b++) {
         double a = pm_now_s();
+        pm_progress_stage(stages[b], 0);
         st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
         if (st) msm_fail(st, names[k->conv][b], err);
         *tm[b] = pm_now_s() - a;
     }
     if (!st && x && x->ops && x->ops->msm_g2) { /* the G2 MSM where the table has it (else: finalize) */
         double a = pm_now_s();
+        pm_progress_stage("MSM B2 (G2)", 0);
         const groth16_scalars s2 = {p->b2, NULL};
         st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
         if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
@@ -287,6 +296,7 @@ pm_status groth16_start(groth16_pending_t *p, const groth16_key *k, const fr_t *
             pm_error_set(err, st, p->wtns_name, PM_NO_OFFSET, "%s (checked against %s)", msg, rname);
         }
         if (st) goto fail;
+        p->witness_checked = 1;
     }
     p->t.check = pm_now_s() - t0;
     if ((st = groth16_start_stage(p, w, n, x, err))) return st;
@@ -307,6 +317,7 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
     g2_jac_t sum_b2 = p->sum_b2;
     pm_status st;
     if (!p->have_b2) { /* the CPU G2 MSM */
+        pm_progress_stage("MSM B2 (G2)", 0);
         if (!p->b2 && p->n_b2)
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_finalize: no host scalars for the G2 MSM");
         if (p->finalize_scratch) {
@@ -357,6 +368,7 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
     p->t.assemble = t3 - t1;
 
     if (!p->skip_self_check) {
+        pm_progress_stage("self-check (pairings)", 0);
         const size_t np = k->n_public;
         fr_t *x = malloc((np ? np : 1) * sizeof *x);
         if (!x) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
@@ -373,10 +385,16 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
         }
         if (!valid) {
             memset(proof, 0, sizeof *proof);
+            /* a satisfying witness gives a valid proof with a consistent key (completeness): with
+             * every constraint checked, or a fault found in the key, the key is at fault */
+            char why[300];
+            if (p->witness_checked || groth16_key_fault(why, sizeof why, k, &k->vk))
+                return groth16_key_inconsistent(k, &k->vk, p->key_name, verr.msg, err);
             return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
-                                "the witness does not satisfy the circuit: the proof made from it fails "
-                                "verification (%s); give the circuit's .r1cs to name the failing constraint",
-                                verr.msg);
+                                "the proof made from this witness does not verify with %s's own verification key "
+                                "(%s): the witness does not satisfy the circuit, or the key is inconsistent (its "
+                                "points are all in their subgroups); give the circuit's .r1cs to tell which",
+                                p->key_name, verr.msg);
         }
     }
     return PM_OK;

@@ -90,6 +90,8 @@ typedef struct {
                                       it themselves, benchmarks of a known-good witness) */
     const char *wtns_name;         /* names the witness in errors ("witness" when NULL) */
     const char *r1cs_name;         /* names the r1cs in errors ("r1cs" when NULL) */
+    const char *key_name;          /* names the key file when its proof fails the self-check
+                                      ("key" when NULL; groth16/key_check.h) */
     void *scratch;                 /* optional caller-owned work space of at least
                                       groth16_key_start_scratch_size bytes, 8-byte aligned */
     size_t scratch_size;           /* bytes at scratch */
@@ -135,6 +137,8 @@ struct groth16_pending {
     unsigned threads;
     int skip_self_check;
     char wtns_name[256];
+    char key_name[512];
+    int witness_checked;       /* every constraint was checked (snarkjs --r1cs; bellperson always) */
     groth16_timings_t t;
     void *finalize_scratch;
     size_t finalize_scratch_size;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "groth16/key_check.h"
+#include "util/progress.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
@@ -116,6 +118,7 @@ void pm_prove_key_free(pm_prove_key *k) {
 
 pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char *key_path, const char *csr_path,
                             pm_error *err) {
+    pm_progress_stage("loading the key", 0);
     *out = NULL;
     pm_prove_key *k = calloc(1, sizeof *k);
     if (!k) return pm_error_set(err, PM_ERR_NOMEM, key_path, PM_NO_OFFSET, "out of memory");
@@ -231,7 +234,7 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
         else memcpy(pp->x, w + 1, pp->n_x * sizeof *pp->x);
     }
     pp->t_check = pm_now_s() - t1;
-    groth16_prove_opts_t opts = {.threads = x->threads, .wtns_name = pp->label,
+    groth16_prove_opts_t opts = {.threads = x->threads, .wtns_name = pp->label, .key_name = k->path,
                                  .skip_self_check = k->view.conv != GROTH16_SNARKJS};
     if (!st) st = groth16_pending_init_key(&pp->pd, &k->view, w, n_w, &opts, err);
     /* the eval here (the CPU's) unless the table evaluates on its device in pm_prove_start, which
@@ -318,9 +321,12 @@ pm_status pm_prove_verify(const pm_prove_proof *p, pm_error *err) {
                             vk->n_public, p->n_x);
     int valid = 0;
     pm_status st = groth16_verify(&valid, vk, p->x, p->n_x, &p->proof, "proof", "public", err);
-    if (!st && !valid)
-        st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "partition %u: the proof does not verify with %s",
-                          p->part, p->key->view.conv == GROTH16_SNARKJS ? "the zkey's key" : "the .vk");
+    if (!st && !valid) { /* the witness was checked (the kind's synthesis, every row): the key is at fault */
+        char detail[200];
+        snprintf(detail, sizeof detail, "partition %u, verified with %s", p->part,
+                 p->key->view.conv == GROTH16_SNARKJS ? "the zkey's own key" : p->key->own_vk ? "the .vk beside it" : "its own vk");
+        st = groth16_key_inconsistent(&p->key->view, vk, p->key->path, detail, err);
+    }
     return st;
 }
 
@@ -383,6 +389,8 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
     pm_status st = PM_OK;
     for (uint32_t part = 0; part < np && !st; part++) {
         pm_prove_part *pp = NULL;
+        pm_progress_item("partition", part, np);
+        pm_progress_stage("witness synthesis", 0);
         fr_t r, s;
         if ((st = pm_prove_synthesize(&pp, k, job, in, n_in, part, o->exec, o->witness_threads, err))) break;
         if ((st = pm_prove_start(pp, o->exec, err))) break;
@@ -395,6 +403,7 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
         memset(&s, 0, sizeof s);
         if (st) break;
         double t0 = pm_now_s();
+        pm_progress_stage("verify", 0);
         st = pm_prove_verify(out[part], err);
         if (tm) {
             tm->witness += out[part]->t_witness;

@@ -41,6 +41,7 @@ const char *pm_status_name(pm_status code) {
     case PM_ERR_INTERNAL: return "internal";
     case PM_ERR_BUSY: return "busy";
     case PM_ERR_FORBIDDEN: return "forbidden-path";
+    case PM_ERR_KEY: return "key";
     }
     return "unknown";
 }

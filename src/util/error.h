@@ -30,7 +30,9 @@ typedef enum {
     PM_ERR_CANCELLED,
     PM_ERR_INTERNAL,
     PM_ERR_BUSY,        /* a service is at capacity (e.g. the engine's jobs.max): retry later */
-    PM_ERR_FORBIDDEN    /* a path outside the allowed directories, or through a symbolic link (util/confine.h) */
+    PM_ERR_FORBIDDEN,   /* a path outside the allowed directories, or through a symbolic link (util/confine.h) */
+    PM_ERR_KEY          /* a proving key is inconsistent: its proof of a satisfying witness does not
+                           verify with its own verifying key (groth16/key_check.h) */
 } pm_status;
 
 #define PM_NO_OFFSET UINT64_MAX

@@ -3,8 +3,9 @@
 #  - circuit-info prints POREP.md §6.8's numbers for 2 KiB, 8 MiB, 512 MiB, 32 GiB and 64 GiB
 #    (32 GiB: 130,278,869 QAP rows = 130,278,541 + 328 input rows, 130,169,893 aux, 328 inputs);
 #  - a sealed 2 KiB sector's C1 synthesizes to a satisfied system (streaming check, and SpMV over
-#    a recorded .csr), and the same C1 with one changed label is refused naming constraint,
-#    challenge and gadget (exit 2);
+#    a recorded .csr), and the same C1 with one changed label is refused: by --check's vanilla
+#    verifier naming partition, challenge and field (exit 1, as verify-c1), by the circuit over the
+#    .csr naming the constraint (exit 2);
 #  - a .csr of another sector size and a FIFO as --csr are refused (exit 2);
 #  - usage errors exit 2.
 # The 2^22 setup + proof round trip is test_circuits_porep_e2e (PROOFMILL_SLOW=1).
@@ -51,8 +52,12 @@ p = v[list(v)[0]][0][1]
 p["replica_column_proofs"]["exp_parents"][2]["column"]["rows"][1][0] ^= 1
 open(sys.argv[2], "w").write(json.dumps(d, separators=(",", ":")))
 PY
-expect_rc 2 "synth --check refuses a changed label" "$PM" porep synth --c1 "$TMP/bad.json" --check
-expect_msg "changed label" "not satisfied (challenge 1, parent_inclusions)"
+# --check runs the vanilla verifier first (as `porep verify-c1`, issue #17): exit 1, the field named
+expect_rc 1 "synth --check refuses a changed label" "$PM" porep synth --c1 "$TMP/bad.json" --check
+expect_msg "changed label" "INVALID" "partition 0, challenge 1" "replica_column_proofs.exp_parents[2]"
+# the circuit itself refuses it too (SpMV over the recorded .csr, no vanilla check)
+expect_rc 2 "synth --csr refuses a changed label" "$PM" porep synth --c1 "$TMP/bad.json" --csr "$TMP/2k.csr"
+expect_msg "changed label (circuit)" "partition 0: constraint" "not satisfied"
 
 expect_rc 2 "circuit-info without size" "$PM" porep circuit-info
 expect_rc 2 "circuit-info bad size" "$PM" porep circuit-info --sector-size 3KiB

@@ -18,7 +18,8 @@ the HTTP API's c1_b64; a unix socket; a ProofKind served by a kind registered un
 (proofmill_toy's test kind as WINNING_POST through grpc.proof_kinds: proved, verified, its default
 priority) while a ProofKind mapped to a kind name that is never registered answers UNIMPLEMENTED
 naming it (SubmitProof, Prove, PreloadSRS; checked whatever kinds this build registers), and the
-default rows whose kind is not registered (yet) too; SIGTERM clean (also under ASan: label hostile).
+default rows whose kind is not registered (yet) too; an inconsistent toy key failing its job as
+"key: ..." naming the .params (PM_ERR_KEY); SIGTERM clean (also under ASan: label hostile).
 End to end (--e2e, PROOFMILL_SLOW=1): real 2 KiB parameters (made once with `porep params-setup
 --seed 7`, cached in $PROOFMILL_POREP_CACHE); PreloadSRS, two Curio-style Prove calls at once, each
 proof accepted by `proofmill porep verify-proof` (and refused for the other sector), the repeated
@@ -638,6 +639,28 @@ else:
     F.check(os.environ.get("CI") != "true", "proofmill_toy / grpc_toy_params not built")
     print("NOTE: proofmill_toy / grpc_toy_params not built: the toy-kind part is not run")
 mark("D4: a registered kind under a ProofKind")
+
+# --- D5: an inconsistent key (the toy's .params with delta_2 negated: its proof of a satisfying
+# witness fails its own .vk) fails the job with the key named and the "key" class, not as the
+# request's fault (HTTP: 422 "key"; gRPC: AwaitProof FAILED with "key: ..." in error_message)
+if os.path.exists(TOY) and os.path.exists(TOY_PARAMS):
+    bdir = os.path.join(W, "toy-bad")
+    os.makedirs(bdir)
+    subprocess.run([TOY_PARAMS, bdir, "--inconsistent"], check=True, timeout=300)
+    d = pmd.Daemon({"filecoin.params_dir": bdir, "grpc.proof_kinds": "WINNING_POST=toy-cube",
+                    "prover.msm_threads": 1}, grpc=True, bin=TOY)
+    cu = Curio("127.0.0.1:%d" % d.grpc_port)
+    try:
+        r = cu.prove(pb.SubmitProofRequest(request_id="bad-key-1", proof_kind=pb.WINNING_POST, vanilla_proof=b"3 35\n",
+                                           registered_proof=3, sector_size=2048, miner_id=1000))
+        F.check(r.status == pb.AwaitProofResponse.FAILED and r.error_message.startswith("key: ") and
+                "toy-cube.params" in r.error_message and "inconsistent" in r.error_message,
+                "an inconsistent key: %s %r" % (r.status, r.error_message))
+    finally:
+        cu.close()
+        rc, log = d.stop(expect_clean=False)
+    F.check(rc == 0 and "ERROR: AddressSanitizer" not in log and "runtime error:" not in log, "D5 exit %d:\n%s" % (rc, log[-4000:]))
+mark("D5: an inconsistent key")
 
 # --- a taken gRPC port, a bad grpc.proof_kinds: clear start errors
 r = subprocess.run([pmd.BIN, "daemon", "--listen", "127.0.0.1:0", "--set", "grpc.listen=127.0.0.1:0", "--set",

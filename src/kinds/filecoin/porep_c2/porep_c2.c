@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "filecoin/c1_json.h"
+#include "filecoin/vanilla_verify.h"
 #include "filecoin/challenges.h"
 #include "filecoin/graph.h"
 #include "filecoin/param_names.h"
@@ -117,6 +118,19 @@ typedef struct {
     pm_porep_shape s;
 } key_id;
 
+/* The vanilla verifier (filecoin/vanilla_verify.h, all challenges of all partitions in parallel)
+ * on the C1 before anything is proved: the circuit does not bind every value of a C1 (e.g. the
+ * labeling and encoding proofs' parents, encoding_proof.node), so a changed C1 can still give a
+ * valid proof; refused here as `porep verify-c1` refuses it, naming partition, challenge, node and
+ * field. PM_ERR_UNSATISFIED (or PM_ERR_ARG for a proof type whose challenges are not derived). */
+static pm_status check_vanilla(const fil_c1_t *c1, const char *name, pm_error *err) {
+    pm_error e;
+    pm_error_clear(&e);
+    pm_status st = fil_c1_verify(c1, NULL, &e);
+    if (st) pm_error_set(err, st, name, PM_NO_OFFSET, "the C1's vanilla proofs do not verify: %s", e.msg);
+    return st;
+}
+
 /* The further inputs "registered_proof" and "sector_size" (decimal; what a Curio request carries
  * beside the C1, SubmitProofRequest's fields of those names) must agree with the C1. sector_size 0
  * is "not given" (proto3's default); registered_proof 0 is StackedDrg2KiBV1. */
@@ -164,6 +178,11 @@ static pm_status open_job(void **out, const pm_input *in, size_t n_in, pm_error 
                                             FIL_C1_READER_DEFAULT, err);
     if (!st && (st = check_request(j, in, n_in, err))) fil_c1_free(&j->c1);
     if (st) {
+        free(j);
+        return st;
+    }
+    if ((st = check_vanilla(&j->c1, j->name, err))) {
+        fil_c1_free(&j->c1);
         free(j);
         return st;
     }

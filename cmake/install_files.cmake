@@ -1,0 +1,26 @@
+# install_files.cmake — run by `cmake --install` (cmake/install.cmake): installs the systemd unit with
+# this install's paths and writes a proofmill.conf when none exists (not listed in the manifest:
+# uninstalling keeps it). CMAKE_INSTALL_PREFIX is the --prefix; DESTDIR is honoured.
+set(prefix "${CMAKE_INSTALL_PREFIX}")
+if(prefix STREQUAL "/usr")
+  set(confdir "/etc/proofmill")
+else()
+  set(confdir "${prefix}/etc/proofmill")
+endif()
+set(BINDIR "${prefix}/${PM_BINDIR}")
+set(DOCDIR "${prefix}/${PM_DOCDIR}")
+set(CONFDIR "${confdir}")
+# configured in the build tree, then installed with file(INSTALL): listed in install_manifest.txt
+configure_file("${PM_SOURCE_DIR}/packaging/systemd/proofmill.service.in" "${PM_BINARY_DIR}/packaging/proofmill.service" @ONLY)
+file(INSTALL DESTINATION "${prefix}/lib/systemd/system" TYPE FILE FILES "${PM_BINARY_DIR}/packaging/proofmill.service")
+set(conf "$ENV{DESTDIR}${confdir}/proofmill.conf")
+if(EXISTS "${conf}")
+  message(STATUS "Keeping: ${conf} (an existing configuration is not replaced)")
+else()
+  # the example with the unix socket in the unit's RuntimeDirectory (/run/proofmill)
+  file(READ "${PM_SOURCE_DIR}/proofmill.conf.example" text)
+  string(REGEX REPLACE "\nunix = [^\n]*" "\nunix = /run/proofmill/proofmill.sock" text "${text}")
+  file(MAKE_DIRECTORY "$ENV{DESTDIR}${confdir}")
+  file(WRITE "${conf}" "${text}")
+  message(STATUS "Installing: ${conf}")
+endif()
