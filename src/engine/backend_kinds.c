@@ -35,7 +35,7 @@ static pm_status kb_plan(void *self, const pm_job_request *rq, pm_job_plan *plan
     pm_status st = find_kind(&kind, b, rq->kind, err);
     if (st) return st;
     pm_prove_plan pp;
-    st = pm_prove_plan_job(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->start_threads,
+    st = pm_prove_plan_job(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->ops, b->start_threads,
                            b->finalize_threads, err);
     if (st) return st;
     plan->n_partitions = pp.n_partitions;

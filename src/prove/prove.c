@@ -43,9 +43,29 @@ static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const ch
     return PM_OK;
 }
 
+void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                    const groth16_ops *ops) {
+    const uint64_t n_w = c->n_ic + c->n_l, m = c->n_h + 1;
+    plan->key_bytes = (c->n_ic + c->n_h + c->n_l + c->n_a + c->n_b_g1) * sizeof(g1_affine_t) +
+                      c->n_b_g2 * sizeof(g2_affine_t) + circuit_bytes +
+                      groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
+    plan->key_load_bytes = c->file_bytes;
+    if (ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON) && ops->eval_bellperson) {
+        /* the device table: SpMV, H and every MSM on the device, so a partition holds only its
+         * witness and public inputs on the host (no a, b, c, no scalar copies, no MSM scratch); the
+         * key adds the device key's two pinned staging slots (start_gpu.c, one device's) */
+        plan->key_bytes += 2 * 32 * n_w;
+        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB;
+        plan->part_pending_bytes = 32 * c->n_ic + MIB;
+    } else {
+        plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
+        plan->part_pending_bytes = 32 * c->n_b_g2 + MIB;
+    }
+}
+
 /* bellperson sizes from the .params counts and the kind's circuit estimate */
 static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const pm_kind *kind, const void *id,
-                                 const char *path, pm_error *err) {
+                                 const char *path, const groth16_ops *ops, pm_error *err) {
     bp_params_counts_t c;
     pm_status st = params_read_counts(&c, path, err);
     if (st) {
@@ -58,21 +78,16 @@ static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const
     }
     uint64_t circuit = 0;
     if (kind->circuit && (st = kind->circuit(NULL, &circuit, id, path, NULL, err))) return st;
-    const uint64_t n_w = c.n_ic + c.n_l, m = c.n_h + 1;
-    plan->key_bytes = (c.n_ic + c.n_h + c.n_l + c.n_a + c.n_b_g1) * sizeof(g1_affine_t) +
-                      c.n_b_g2 * sizeof(g2_affine_t) + circuit + groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
-    plan->key_load_bytes = c.file_bytes;
-    plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
-    plan->part_pending_bytes = 32 * c.n_b_g2 + MIB;
-    shape->n_vars = n_w;
+    pm_prove_plan_bellperson_sizes(plan, &c, circuit, ops);
+    shape->n_vars = c.n_ic + c.n_l;
     shape->n_public = c.n_ic ? c.n_ic - 1 : 0;
-    shape->domain = m;
+    shape->domain = c.n_h + 1;
     return PM_OK;
 }
 
 pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
-                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
-                            pm_error *err) {
+                            const pm_input *in, size_t n_in, const groth16_ops *ops, unsigned start_threads,
+                            unsigned finalize_threads, pm_error *err) {
     memset(plan, 0, sizeof *plan);
     void *job = NULL, *id = NULL;
     pm_status st = PM_OK;
@@ -93,7 +108,7 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
     if (!st)
         st = kind->conv == GROTH16_SNARKJS
                  ? plan_snarkjs(plan, &shape, plan->key_path, start_threads, finalize_threads, err)
-                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, err);
+                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, ops, err);
     if (!st && job && kind->check_job) st = kind->check_job(id, plan->key_path, &shape, job, err);
     if (!st && job) plan->n_partitions = kind->partitions(job);
     if (id && kind->close_key) kind->close_key(id);

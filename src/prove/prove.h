@@ -26,7 +26,12 @@
  *              .params file's size), the NTT domain (2 m fr) and density marks (2 n_w); transient:
  *              the file; a partition: witness 32 n_w, a, b, c and H work (4·32·m), the plain and
  *              compacted A/B scalars (3·32 n_w at most), + 64 MiB of MSM scratch; pending: the B
- *              query's scalars 32 n_b_g2 + 1 MiB.
+ *              query's scalars 32 n_b_g2 + 1 MiB. With a table that evaluates and keeps the witness
+ *              on its device (GROTH16_OPS_DEVICE_WITNESS_BELLPERSON + eval_bellperson: the CUDA
+ *              table) a partition holds only the witness and public inputs (32 (n_w + n_ic) +
+ *              1 MiB), pending the public inputs (+ 1 MiB), and the key adds the device key's two
+ *              pinned witness staging slots (2·32 n_w). Device memory is not in these numbers (the
+ *              device key's plan, groth16/start_gpu.c, sizes it against the card).
  */
 #ifndef PROOFMILL_PROVE_PROVE_H
 #define PROOFMILL_PROVE_PROVE_H
@@ -58,14 +63,20 @@ typedef struct {
 
 /* Plan a job of kind on inputs in[0..n_in) (borrowed): the kind reads the job, the key is the given
  * key_path or, when NULL, the kind's key in params_dir; the key file's header (not its points) is
- * read and the job checked against it; sizes as in the file comment for start_threads MSM threads
- * and finalize_threads G2 threads. n_in = 0: the key alone (n_partitions 0; for a preload).
+ * read and the job checked against it; sizes as in the file comment for the start phase's table ops
+ * (NULL = the CPU table), start_threads MSM threads and finalize_threads G2 threads. n_in = 0: the key alone (n_partitions 0; for a preload).
  * Errors: PM_ERR_ARG (no key and no params_dir, a kind that cannot name its key, a key path not of
  * this kind), PM_ERR_IO (a missing key names it, with the kind's hint), the kind's and the
  * header readers' errors. */
 pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
-                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
-                            pm_error *err);
+                            const pm_input *in, size_t n_in, const groth16_ops *ops, unsigned start_threads,
+                            unsigned finalize_threads, pm_error *err);
+
+/* The bellperson sizes of the file comment from a .params file's counts (params_read_counts) and
+ * the recorded circuit's host bytes, for the start phase's table ops (NULL = the CPU table): sets
+ * key_bytes, key_load_bytes, part_peak_bytes, part_pending_bytes of *plan (nothing else). */
+void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                    const groth16_ops *ops);
 
 /* A key of a kind, loaded. */
 typedef struct {

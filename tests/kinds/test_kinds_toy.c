@@ -71,7 +71,7 @@ static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_i
                        pm_error *err) {
     const pm_kind *toy = pm_kind_find("toy-cube");
     pm_prove_plan plan;
-    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, n_in, 1, 1, err);
+    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, n_in, NULL, 1, 1, err);
     if (st) return st;
     assert_non_null(strstr(plan.key_path, "toy-cube.params"));
     assert_true(plan.key_bytes > 0 && plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0);
