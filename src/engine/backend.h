@@ -70,6 +70,9 @@ typedef struct {
 typedef struct pm_gpu_slot pm_gpu_slot;
 /* Device index of the slot (an entry of the engine's device list; a logical slot on CPU). */
 int pm_gpu_slot_device(const pm_gpu_slot *slot);
+/* The engine's device list (every device whose workers may use a key): *devices = n entries, owned
+ * by the engine. */
+size_t pm_gpu_slot_devices(const pm_gpu_slot *slot, const int **devices);
 /* Enter / leave the device's kernel region (blocks while another worker of the device is inside).
  * Nested enters are a programming error (debug assert); leave without enter is a no-op. */
 void pm_gpu_slot_enter(pm_gpu_slot *slot);

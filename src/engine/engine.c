@@ -383,6 +383,11 @@ void engine_admit_locked(pm_engine *e) {
 
 int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
 
+size_t pm_gpu_slot_devices(const pm_gpu_slot *s, const int **devices) {
+    *devices = s->e->cfg.devices;
+    return s->e->cfg.n_devices;
+}
+
 void pm_gpu_slot_enter(pm_gpu_slot *s) {
     if (s->inside) return;
     s->t_req = pm_now_us();

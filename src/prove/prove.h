@@ -36,6 +36,7 @@
 #ifndef PROOFMILL_PROVE_PROVE_H
 #define PROOFMILL_PROVE_PROVE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,8 +91,34 @@ typedef struct {
     groth16_vk_t vk;       /* the verifying key: snarkjs the zkey's (ic borrowed); bellperson
                               <key>.vk beside a .params when present, else the parameters' own */
     int own_vk;
-    uint64_t resident_bytes;
+    uint64_t resident_bytes; /* host bytes now (read with __atomic_load_n while starts run): smaller
+                                while the host bases are released */
+    /* bellperson keys: the host copy of the G1 / G2 bases released once they are resident on every
+     * device that proves with the key (pm_prove_key_release_host_bases), re-read from the .params
+     * when a start needs them again (pm_prove_key_host_bases); mu guards both */
+    pthread_mutex_t mu;
+    int bases_released;
+    uint64_t bases_bytes; /* host bytes of those bases */
 } pm_prove_key;
+
+/* Release the host copy of a bellperson key's bases (h, l, a, b_g1, b_g2 of the parameters; the vk
+ * and IC stay) when groth16_key_bases_resident(&k->view, devices, n_devices): every device that uses
+ * the key holds them resident, so the GPU table's starts there read only the device copies.
+ * resident_bytes drops by bases_bytes (at 32 GiB ~51 GB). The view's base pointers become NULL
+ * while released: a start on a table that reads them (the CPU's, another device, a streamed copy)
+ * must call pm_prove_key_host_bases first (pm_prove_start does). Returns 1 when released by this
+ * call, 0 otherwise (not bellperson, not resident everywhere, already released). Thread-safe. */
+int pm_prove_key_release_host_bases(pm_prove_key *k, const int *devices, size_t n_devices);
+/* The host bases back (re-read from the key's .params, the counts checked against the key: the
+ * file changed since the load is PM_ERR_MISMATCH), when released; a no-op otherwise. Thread-safe;
+ * resident_bytes restored. Errors: params_read's, PM_ERR_MISMATCH. */
+pm_status pm_prove_key_host_bases(pm_prove_key *k, pm_error *err);
+/* 1 when a start of a key of k's view on x reads the host bases (the CPU table, a table without
+ * device MSMs, a device without a resident copy of every base set). */
+int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k);
+/* Host bytes of the key now: resident_bytes + what its device copies hold on the host (pinned
+ * staging). For memory budgets (the engine's backend key_bytes). */
+uint64_t pm_prove_key_host_bytes(const pm_prove_key *k);
 
 /* Load the key at key_path for kind (csr_path: an explicit recorded circuit for bellperson kinds,
  * or NULL for the kind's own place). *out owned by the caller (pm_prove_key_free). Errors: the

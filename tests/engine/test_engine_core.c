@@ -585,6 +585,30 @@ static void destroy_with_jobs_in_flight(void **state) {
     free(s);
 }
 
+/* the key's size follows the backend (key_bytes): a key whose host copy shrinks after the first
+ * gpu_start (bases released after their upload) is charged the smaller size from then on */
+static void key_bytes_follow_the_backend(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->key_bytes = 16 << 20;
+    s->key_bytes_after_gpu = 2 << 20;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[2] = {"ok", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    assert_int_equal(st.keys[0].bytes, s->key_bytes_after_gpu);
+    assert_int_equal(st.reserved_bytes, s->key_bytes_after_gpu); /* only the shrunk key stays charged */
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* never called: a table that only has to look like the CUDA one to the sizing */
 static pm_status no_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
     (void)x, (void)p, (void)w, (void)n_w;
@@ -664,6 +688,7 @@ int main(void) {
         cmocka_unit_test(idle_keys_are_evicted),
         cmocka_unit_test(budget_pressure_evicts_lru_key),
         cmocka_unit_test(admission_32gib_shape),
+        cmocka_unit_test(key_bytes_follow_the_backend),
         cmocka_unit_test(destroy_with_jobs_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
