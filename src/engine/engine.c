@@ -968,8 +968,11 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     uint64_t pinned = 0;
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
+    /* a key cached or loading for another job: this job's partitions wait for that load, so they
+     * share memory with the key's resident size, never with its load transient */
     const int key_resident = k && k->state != KEY_FAILED;
-    uint64_t held = pinned + (key_resident ? k->bytes : 0) + j->reserved_other, need = 0;
+    const uint64_t key_held = !key_resident ? 0 : k->state == KEY_READY ? k->bytes : plan.key_bytes;
+    uint64_t held = pinned + key_held + j->reserved_other, need = 0;
     j->window = pm_engine_job_window(&need, &plan, engine_pipeline_cap(e), e->budget, held, key_resident);
     j->slot_bytes = plan.part_peak_bytes > plan.part_pending_bytes ? plan.part_peak_bytes : plan.part_pending_bytes;
     if (e->stop || e->closing) {
