@@ -58,6 +58,15 @@ static pm_job_state wait_state(pm_engine *e, uint64_t id, pm_job_info *info) {
     return info->state;
 }
 
+/* one job of two "ok" partitions on key td:a, proved */
+static void prove_two_ok(pm_engine *e) {
+    const char *k[2] = {"ok", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+}
+
 static void pipeline_proves_partitions_in_order(void **state) {
     (void)state;
     td_state *s = td_new();
@@ -457,11 +466,7 @@ static void trace_is_chrome_json(void **state) {
     td_state *s = td_new();
     pm_backend b;
     pm_engine *e = engine_new(s, &b, NULL);
-    const char *k[2] = {"ok", "ok"};
-    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
-    pm_job_info info;
-    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
-    pm_job_info_free(&info);
+    prove_two_ok(e);
     char *tj = pm_engine_trace_json(e);
     assert_non_null(tj);
     json_error_t jerr;
@@ -594,11 +599,7 @@ static void key_bytes_follow_the_backend(void **state) {
     s->key_bytes_after_gpu = 2 << 20;
     pm_backend b;
     pm_engine *e = engine_new(s, &b, NULL);
-    const char *k[2] = {"ok", "ok"};
-    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
-    pm_job_info info;
-    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
-    pm_job_info_free(&info);
+    prove_two_ok(e);
     pm_engine_status st;
     pm_engine_get_status(e, &st);
     assert_int_equal(st.n_keys, 1);
