@@ -25,7 +25,7 @@
  * returns) and part_pending (gpu_start until finalize returns); a partition's slot is the larger.
  * A job is charged its key once (resident size, + the load transient until the load returns, unless
  * already resident) plus a WINDOW of W slots, not all N partitions: W = min(N, the partitions the
- * pipeline can hold at once (synth_lookahead + GPU workers), what fits the budget beside the key
+ * pipeline can hold at once (synth_lookahead + GPU workers + finalizers), what fits the budget beside the key
  * and the other pinned / resident keys) (pm_engine_job_window). The synthesis pool takes a job's
  * partition only while fewer than W of its partitions are between synthesis start and finalize
  * end, so W slots bound what the job really holds; the charge shrinks when fewer than W partitions
@@ -304,12 +304,13 @@ static uint64_t job_need_bytes(const job *j) {
     return (uint64_t)j->window * j->slot_bytes + j->reserved_other;
 }
 
-/* Partitions of one job that can be between synthesis start and finalize end at once: the
- * synthesis lookahead (synthesizing or synthesized, not yet taken by a GPU worker) plus one per GPU
- * worker; finalize (small on every path) is not bounded by the pipeline, so a partition keeps its
- * slot until it is finalized and the window caps what waits there too. */
+/* Partitions of one job that keep every stage busy at once: the synthesis lookahead (synthesizing
+ * or synthesized, not yet taken by a GPU worker), one per GPU worker and one per finalizer (the
+ * finalize queue itself is unbounded: a partition keeps its slot until it is finalized, so the
+ * window also caps what waits there). */
 static uint32_t engine_pipeline_cap(const pm_engine *e) {
-    uint64_t c = (uint64_t)e->cfg.synth_lookahead + (uint64_t)e->cfg.n_devices * e->cfg.workers_per_device;
+    uint64_t c = (uint64_t)e->cfg.synth_lookahead + (uint64_t)e->cfg.n_devices * e->cfg.workers_per_device +
+                 e->cfg.finalize_threads;
     return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 

@@ -135,7 +135,7 @@ typedef struct pm_engine pm_engine;
  * key (key_bytes + key_load_bytes)). Returns W, 0 when not even one partition fits (the job is
  * refused). *need (may be NULL) = held + the key charge + max(W, 1) slots: what the job needs with
  * its window (with W = 0, what one partition would need). pipeline_cap: the partitions one job can
- * have between synthesis start and finalize end at once (synth_lookahead + GPU workers). */
+ * keep busy at once (synth_lookahead + GPU workers + finalize_threads). */
 uint32_t pm_engine_job_window(uint64_t *need, const pm_job_plan *plan, uint32_t pipeline_cap, uint64_t budget,
                               uint64_t held, int key_resident);
 

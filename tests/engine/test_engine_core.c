@@ -621,7 +621,7 @@ static pm_status no_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t
  * and B ~ 25.5 % of the wires, 10 partitions, .params 47.4 GB, .csr 8.9 GB; the H200 host's budget
  * (128 GiB, as measured: 134,055,129,088 bytes). The job the engine refused at 454 GB is admitted
  * with the GPU table's sizes (a window of all 10 partitions: 4 synthesis workers' lookahead 8 + 2
- * GPU workers) and with the CPU table's (fewer partitions in flight), and a budget too small for
+ * GPU workers + 2 finalizers) and with the CPU table's (fewer partitions in flight), and a budget too small for
  * the key and one partition refuses it. */
 static void admission_32gib_shape(void **state) {
     (void)state;
@@ -642,7 +642,8 @@ static void admission_32gib_shape(void **state) {
         plan.key_bytes = pp.key_bytes;
         plan.key_load_bytes = pp.key_load_bytes;
         pm_engine_pools_for_host(&pools, gpu, 16);
-        const uint32_t cap = 2 * pools.synth_workers + pools.workers_per_device; /* lookahead + 1 device */
+        /* lookahead (2 per synthesis worker) + the GPU workers of 1 device + the finalizers */
+        const uint32_t cap = 2 * pools.synth_workers + pools.workers_per_device + pools.finalize_threads;
         uint32_t w = pm_engine_job_window(&need, &plan, cap, budget, 0, 0);
         printf("%s: key %" PRIu64 " + load %" PRIu64 ", partition %" PRIu64 " (pending %" PRIu64 "), cap %u: "
                "window %u, needs %" PRIu64 " of %" PRIu64 " (all 10 partitions at once: %" PRIu64 ")\n",
