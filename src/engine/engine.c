@@ -982,6 +982,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         return pm_error_set(err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine is shutting down");
     }
     if (!j->window) {
+        const uint64_t slot = j->slot_bytes, budget = e->budget;
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, plan.key_path, PM_NO_OFFSET,
@@ -989,7 +990,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
                             " while it loads, other resident keys and inputs %" PRIu64 ", one partition %" PRIu64
                             " of %u), memory budget is %" PRIu64 " bytes",
                             need, key_resident ? 0 : plan.key_bytes, key_resident ? 0 : plan.key_load_bytes, held,
-                            j->slot_bytes, plan.n_partitions, e->budget);
+                            slot, plan.n_partitions, budget);
     }
     unsigned inflight = e->n_running + (unsigned)e->pending.n;
     if (inflight >= e->cfg.max_jobs) {
