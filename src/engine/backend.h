@@ -70,6 +70,9 @@ typedef struct {
 typedef struct pm_gpu_slot pm_gpu_slot;
 /* Device index of the slot (an entry of the engine's device list; a logical slot on CPU). */
 int pm_gpu_slot_device(const pm_gpu_slot *slot);
+/* The engine's device list (every device whose workers may use a key): *devices = n entries, owned
+ * by the engine. */
+size_t pm_gpu_slot_devices(const pm_gpu_slot *slot, const int **devices);
 /* Enter / leave the device's kernel region (blocks while another worker of the device is inside).
  * Nested enters are a programming error (debug assert); leave without enter is a no-op. */
 void pm_gpu_slot_enter(pm_gpu_slot *slot);
@@ -91,6 +94,11 @@ struct pm_backend {
     pm_status (*load_key)(void *self, const char *kind, const char *key_path, void **key, uint64_t *resident_bytes,
                           pm_error *err);
     void (*free_key)(void *self, void *key);
+    /* Optional (NULL: the size load_key reported stays charged): the key's resident host bytes now,
+     * asked by a GPU worker after each gpu_start (it may drop, e.g. once the key's bases are resident
+     * on every device and the host copy is released, or grow, e.g. pinned staging per device).
+     * Cheap and thread-safe. */
+    uint64_t (*key_bytes)(void *self, const void *key);
     /* Synthesize partition `part` (< plan.n_partitions): witness -> prepared inputs. */
     pm_status (*synthesize)(void *self, const void *key, const pm_input *inputs, size_t n_inputs,
                             uint32_t part, void **prepared, pm_error *err);

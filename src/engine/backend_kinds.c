@@ -35,7 +35,7 @@ static pm_status kb_plan(void *self, const pm_job_request *rq, pm_job_plan *plan
     pm_status st = find_kind(&kind, b, rq->kind, err);
     if (st) return st;
     pm_prove_plan pp;
-    st = pm_prove_plan_job(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->start_threads,
+    st = pm_prove_plan_job(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->ops, b->start_threads,
                            b->finalize_threads, err);
     if (st) return st;
     plan->n_partitions = pp.n_partitions;
@@ -93,10 +93,20 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
         return st;
     }
     pm_gpu_slot_enter(slot);
+    pm_prove_key *k = (pm_prove_key *)((pm_prove_part *)prepared)->key;
     st = pm_prove_start(prepared, &x, err); /* frees prepared on error */
     pm_gpu_slot_leave(slot);
     *pending = st ? NULL : prepared;
+    /* once every device of the engine holds the key's bases, the host copy goes (key_bytes says so) */
+    const int *devs;
+    size_t nd = pm_gpu_slot_devices(slot, &devs);
+    if (!st && b->ops != &groth16_ops_cpu) pm_prove_key_release_host_bases(k, devs, nd);
     return st;
+}
+
+static uint64_t kb_key_bytes(void *self, const void *key) {
+    (void)self;
+    return pm_prove_key_host_bytes(key);
 }
 
 static pm_status kb_finalize(void *self, const void *key, void *pending, void **proof, pm_error *err) {
@@ -164,6 +174,7 @@ pm_status pm_backend_kinds(pm_backend *be, const pm_kinds_backend_opts *opts, pm
     be->plan = kb_plan;
     be->load_key = kb_load_key;
     be->free_key = kb_free_key;
+    be->key_bytes = kb_key_bytes;
     be->synthesize = kb_synthesize;
     be->gpu_start = kb_gpu_start;
     be->finalize = kb_finalize;

@@ -22,14 +22,23 @@
  * small-job overtaking, so nothing starves); a job that could never fit fails at submit.
  *
  * Memory budget. plan() gives per-partition upper bounds: part_peak (synthesis until gpu_start
- * returns) and part_pending (gpu_start until finalize returns). Admission reserves
- * N * part_peak (+ the key's size if it is not resident), then the reservation shrinks stage by
- * stage: to part_pending after gpu_start, to 0 after finalize. Keys are charged to the budget while
- * resident; unused keys are evicted (least recently used first) when admission needs room, or after
- * key_idle_evict_s. A job waits rather than exceed the budget. Inline input bytes (copied at
- * submit) are held outside the budget while the job is queued, under their own bound
- * (max_queued_inline_bytes: submit beyond it is PM_ERR_BUSY), and move into the budget at
- * admission; charging them at submit let queued copies fill the budget so nothing could be admitted.
+ * returns) and part_pending (gpu_start until finalize returns); a partition's slot is the larger.
+ * A job is charged its key once (resident size, + the load transient until the load returns, unless
+ * already resident) plus a WINDOW of W slots, not all N partitions: W = min(N, the partitions the
+ * pipeline can hold at once (synth_lookahead + GPU workers + finalizers), what fits the budget beside the key
+ * and the other pinned / resident keys) (pm_engine_job_window). The synthesis pool takes a job's
+ * partition only while fewer than W of its partitions are between synthesis start and finalize
+ * end, so W slots bound what the job really holds; the charge shrinks when fewer than W partitions
+ * are left. A job is refused at submit only when not even one partition fits beside its key. Keys
+ * are charged while resident, at the size the backend reports (key_bytes: e.g. smaller once the
+ * host copy of the bases is released after their upload to every device); unused keys are evicted
+ * (least recently used first) when admission needs room, or after key_idle_evict_s. A job waits
+ * rather than exceed the budget. Device memory is not in this budget: the device key's plan
+ * (groth16/start_gpu.c) sizes it against the card.
+ * Inline input bytes (copied at submit) are held outside the budget while the job is queued, under
+ * their own bound (max_queued_inline_bytes: submit beyond it is PM_ERR_BUSY), and move into the
+ * budget at admission; charging them at submit let queued copies fill the budget so nothing could be
+ * admitted (#17).
  *
  * SRS cache. One entry per key path, refcounted by admitted jobs. The first synthesis worker that
  * needs a key loads it (outside the engine lock); others needing it wait on a condition variable.
@@ -131,6 +140,18 @@ static long q_best(const queue_t *q) {
     return best;
 }
 
+/* The best item whose job has a free window slot (synthesis), or -1. A job at its window waits
+ * for one of its partitions to be finalized; other jobs' partitions go ahead meanwhile. */
+static long q_best_in_window(const queue_t *q) {
+    long best = -1;
+    for (size_t i = 0; i < q->n; i++) {
+        const job *j = q->v[i].j;
+        if (j->n_in_window >= j->window && !j->cancel && !j->failed) continue;
+        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
+    }
+    return best;
+}
+
 static item_t q_take(queue_t *q, long i) {
     item_t it = q->v[i];
     q->v[i] = q->v[--q->n];
@@ -187,10 +208,9 @@ static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
     j->state = st;
     j->t_done = pm_now_us();
     if (j->t_first == 0) j->t_first = j->t_done;
-    for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
-        engine_budget_release(e, j->parts[p].reserved);
-        j->parts[p].reserved = 0;
-    }
+    engine_budget_release(e, (uint64_t)j->window_charged * j->slot_bytes - j->window_credit);
+    j->window_charged = 0;
+    j->window_credit = 0;
     if (j->inline_admitted) engine_budget_release(e, j->reserved_other);
     else if (e->queued_inline >= j->reserved_other) e->queued_inline -= j->reserved_other;
     j->reserved_other = 0;
@@ -221,6 +241,24 @@ static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
 }
 
 
+/* Partition p gives its window slot back (finalized or dropped); the job's charge shrinks to the
+ * slots its remaining partitions can still use, and synthesis may take its next partition. */
+static void window_leave_locked(pm_engine *e, job *j, uint32_t p) {
+    part_t *pt = &j->parts[p];
+    if (!pt->in_window) return;
+    pt->in_window = 0;
+    j->n_in_window--;
+    j->n_left_window++;
+    uint32_t left = j->plan.n_partitions - j->n_left_window; /* partitions still to pass through */
+    uint32_t want = left < j->window ? left : j->window;
+    if (want < j->n_in_window) want = j->n_in_window;
+    if (j->window_charged > want) {
+        engine_budget_release(e, (uint64_t)(j->window_charged - want) * j->slot_bytes);
+        j->window_charged = want;
+    }
+    pthread_cond_broadcast(&e->cv_synth);
+}
+
 /* A partition leaves the pipeline without a proof (cancel / failure). */
 static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
     part_t *pt = &j->parts[p];
@@ -233,8 +271,7 @@ static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
         e->be.free_pending(e->be.self, pt->pending);
         pt->pending = NULL;
     }
-    engine_budget_release(e, pt->reserved);
-    pt->reserved = 0;
+    window_leave_locked(e, j, p);
     pt->stage = PART_DROPPED;
     j->n_accounted++;
 }
@@ -269,7 +306,34 @@ static void job_abort_queued_locked(pm_engine *e, job *j) {
 }
 
 static uint64_t job_need_bytes(const job *j) {
-    return (uint64_t)j->plan.n_partitions * j->plan.part_peak_bytes + j->reserved_other;
+    return (uint64_t)j->window * j->slot_bytes + j->reserved_other;
+}
+
+/* Partitions of one job that keep every stage busy at once: the synthesis lookahead (synthesizing
+ * or synthesized, not yet taken by a GPU worker), one per GPU worker and one per finalizer (the
+ * finalize queue itself is unbounded: a partition keeps its slot until it is finalized, so the
+ * window also caps what waits there). */
+static uint32_t engine_pipeline_cap(const pm_engine *e) {
+    uint64_t c = (uint64_t)e->cfg.synth_lookahead + (uint64_t)e->cfg.n_devices * e->cfg.workers_per_device +
+                 e->cfg.finalize_threads;
+    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+uint32_t pm_engine_job_window(uint64_t *need, const pm_job_plan *plan, uint32_t pipeline_cap, uint64_t budget,
+                              uint64_t held, int key_resident) {
+    const uint64_t slot = plan->part_peak_bytes > plan->part_pending_bytes ? plan->part_peak_bytes
+                                                                           : plan->part_pending_bytes;
+    /* the job's partitions start only once its key is loaded: the load transient and the window
+     * never coexist, so the job needs key + max(load, window) (the credit, engine_key_ensure) */
+    const uint64_t key = key_resident ? 0 : plan->key_bytes, load = key_resident ? 0 : plan->key_load_bytes;
+    uint32_t w = plan->n_partitions < pipeline_cap ? plan->n_partitions : pipeline_cap;
+    if (w < 1) w = 1;
+    const uint64_t fixed = key + held;
+    if (fixed + slot > budget || fixed + load > budget) w = 0; /* not even one partition beside the key */
+    else if (slot && (budget - fixed) / slot < w) w = (uint32_t)((budget - fixed) / slot);
+    const uint64_t win = (uint64_t)(w ? w : 1) * slot;
+    if (need) *need = fixed + (win > load ? win : load);
+    return w;
 }
 
 /* Admit queued jobs in order while the head fits the budget. */
@@ -282,9 +346,13 @@ void engine_admit_locked(pm_engine *e) {
         uint64_t key_need = 0;
         if (!k || k->state == KEY_FAILED)
             key_need = j->plan.key_bytes + j->plan.key_load_bytes;
-        /* the job's inline inputs move from the queued-inline bound to the budget at admission, so
-         * the budget holds whatever mix of inline and path inputs is queued (#17) */
-        uint64_t need = j->plan.n_partitions * j->plan.part_peak_bytes + j->reserved_other + key_need;
+        /* a key loaded for this job: its window is charged only beyond the load transient until
+         * the load returns (the partitions wait for the key; engine_key_ensure charges the rest); the
+         * job's inline inputs move from the queued-inline bound to the budget at admission, so the
+         * budget holds whatever mix of inline and path inputs is queued (#17) */
+        const uint64_t win = (uint64_t)j->window * j->slot_bytes;
+        const uint64_t credit = key_need ? (j->plan.key_load_bytes < win ? j->plan.key_load_bytes : win) : 0;
+        uint64_t need = win - credit + key_need + j->reserved_other;
         if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k)) return; /* head waits */
         k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
         if (!k || k->state == KEY_FAILED) {
@@ -296,10 +364,9 @@ void engine_admit_locked(pm_engine *e) {
         q_take(&e->pending, bi);
         j->state = PM_JOB_RUNNING;
         e->n_running++;
-        for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
-            j->parts[p].reserved = j->plan.part_peak_bytes;
-            engine_budget_charge(e, j->plan.part_peak_bytes);
-        }
+        j->window_charged = j->window;
+        j->window_credit = credit;
+        engine_budget_charge(e, win - credit);
         e->queued_inline -= j->reserved_other;
         engine_budget_charge(e, j->reserved_other);
         j->inline_admitted = 1;
@@ -325,6 +392,11 @@ void engine_admit_locked(pm_engine *e) {
 /* ---------------------------------------------------------------- device slot */
 
 int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
+
+size_t pm_gpu_slot_devices(const pm_gpu_slot *s, const int **devices) {
+    *devices = s->e->cfg.devices;
+    return s->e->cfg.n_devices;
+}
 
 void pm_gpu_slot_enter(pm_gpu_slot *s) {
     if (s->inside) return;
@@ -359,7 +431,7 @@ static void *synth_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     for (;;) {
         if (e->stop) break;
-        long bi = (e->synth_inflight < lookahead) ? q_best(&e->q_synth) : -1;
+        long bi = (e->synth_inflight < lookahead) ? q_best_in_window(&e->q_synth) : -1;
         if (bi < 0) {
             pthread_cond_wait(&e->cv_synth, &e->mu);
             continue;
@@ -373,6 +445,8 @@ static void *synth_main(void *arg) {
         }
         e->synth_inflight++; /* take a synthesis permit */
         e->synth_busy++;
+        j->parts[it.part].in_window = 1; /* and a slot of the job's window */
+        j->n_in_window++;
         j->parts[it.part].stage = PART_SYNTH;
         int64_t t0 = pm_now_us();
         if (!j->t_first) j->t_first = t0;
@@ -427,6 +501,17 @@ static void *synth_main(void *arg) {
     return NULL;
 }
 
+/* The key's resident size as the backend reports it now (e.g. its host copy of the bases released
+ * once they are resident on every device): the budget follows. */
+static void key_recharge_locked(pm_engine *e, keyent *k) {
+    if (!k || k->state != KEY_READY || !k->key) return;
+    uint64_t now = e->be.key_bytes(e->be.self, k->key);
+    if (now == k->bytes) return;
+    engine_budget_release(e, k->bytes);
+    engine_budget_charge(e, now);
+    k->bytes = now; /* a smaller key lets the head job in: gpu_main admits after every partition */
+}
+
 static void *gpu_main(void *arg) {
     worker_t *w = arg;
     pm_engine *e = w->e;
@@ -476,12 +561,7 @@ static void *gpu_main(void *arg) {
         j->gpu_us += t1 - t0;
         j->lock_wait_us += slot.wait_us;
         e->tot_gpu_us += t1 - t0;
-        /* stage boundary: the partition's peak working set shrinks to its pending size */
-        uint64_t keep = st == PM_OK ? j->plan.part_pending_bytes : 0;
-        if (pt->reserved > keep) {
-            engine_budget_release(e, pt->reserved - keep);
-            pt->reserved = keep;
-        }
+        if (st == PM_OK && e->be.key_bytes) key_recharge_locked(e, j->key);
         if (st != PM_OK) {
             if (pending) e->be.free_pending(e->be.self, pending);
             job_fail_locked(j, &err);
@@ -600,8 +680,7 @@ static void *fin_main(void *arg) {
         e->fin_busy--;
         j->fin_us += t1 - t0;
         e->tot_fin_us += t1 - t0;
-        engine_budget_release(e, pt->reserved);
-        pt->reserved = 0;
+        window_leave_locked(e, j, it.part);
         if (st != PM_OK) {
             if (proof) e->be.free_proof(e->be.self, proof);
             job_fail_locked(j, &err);
@@ -904,19 +983,28 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     uint64_t pinned = 0;
     for (keyent *kk = e->keys; kk; kk = kk->next)
         if (kk->pinned && kk != k) pinned += kk->bytes;
-    uint64_t need = job_need_bytes(j) + ((k && k->state != KEY_FAILED) ? 0 : plan.key_bytes + plan.key_load_bytes);
+    /* a key cached or loading for another job: this job's partitions wait for that load, so they
+     * share memory with the key's resident size, never with its load transient */
+    const int key_resident = k && k->state != KEY_FAILED;
+    const uint64_t key_held = !key_resident ? 0 : k->state == KEY_READY ? k->bytes : plan.key_bytes;
+    uint64_t held = pinned + key_held + j->reserved_other, need = 0;
+    j->window = pm_engine_job_window(&need, &plan, engine_pipeline_cap(e), e->budget, held, key_resident);
+    j->slot_bytes = plan.part_peak_bytes > plan.part_pending_bytes ? plan.part_peak_bytes : plan.part_pending_bytes;
     if (e->stop || e->closing) {
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
         return pm_error_set(err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine is shutting down");
     }
-    if (need + (k && k->state != KEY_FAILED ? k->bytes : 0) + pinned > e->budget) {
+    if (!j->window) {
+        const uint64_t slot = j->slot_bytes, budget = e->budget;
         pthread_mutex_unlock(&e->mu);
         job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, plan.key_path, PM_NO_OFFSET,
-                            "job needs %" PRIu64 " bytes (key and %u partitions), memory budget is %" PRIu64
-                            " bytes",
-                            need, plan.n_partitions, e->budget);
+                            "job needs %" PRIu64 " bytes (key %" PRIu64 " + %" PRIu64
+                            " while it loads, other resident keys and inputs %" PRIu64 ", one partition %" PRIu64
+                            " of %u), memory budget is %" PRIu64 " bytes",
+                            need, key_resident ? 0 : plan.key_bytes, key_resident ? 0 : plan.key_load_bytes, held,
+                            slot, plan.n_partitions, budget);
     }
     if (j->reserved_other && e->queued_inline + j->reserved_other > e->max_queued_inline) {
         uint64_t held = e->queued_inline;

@@ -121,7 +121,8 @@ typedef struct {
     char key_path[512];       /* the key (the kind's, when the spec gave a parameter directory) */
     uint32_t n_partitions;
     uint32_t partitions_done; /* finalized so far */
-    uint64_t working_set_bytes; /* reserved at admission: n_partitions x the plan's part_peak (+ inline inputs) */
+    uint64_t working_set_bytes; /* reserved at admission besides the key: the job's window of W
+                                   partition slots (pm_engine_job_window) + inline inputs */
     pm_job_timings t;
     pm_error error;           /* code PM_OK unless FAILED (or CANCELLED: PM_ERR_CANCELLED) */
     char **proofs;            /* DONE: n_partitions JSON texts, partition order; else NULL */
@@ -130,6 +131,17 @@ typedef struct {
 void pm_job_info_free(pm_job_info *info);
 
 typedef struct pm_engine pm_engine;
+
+/* The admission estimate of one job (engine.c "Memory budget"), bytes of host memory: the job's
+ * window W = min(plan->n_partitions, pipeline_cap, the partition slots (max(part_peak,
+ * part_pending) bytes each) that fit in budget beside `held` (bytes already resident that the job
+ * cannot evict: pinned keys, its own key when resident, inline inputs) and, unless key_resident, its
+ * key (key_bytes + key_load_bytes)). Returns W, 0 when not even one partition fits (the job is
+ * refused). *need (may be NULL) = held + the key charge + max(W, 1) slots: what the job needs with
+ * its window (with W = 0, what one partition would need). pipeline_cap: the partitions one job can
+ * keep busy at once (synth_lookahead + GPU workers + finalize_threads). */
+uint32_t pm_engine_job_window(uint64_t *need, const pm_job_plan *plan, uint32_t pipeline_cap, uint64_t budget,
+                              uint64_t held, int key_resident);
 
 /* Start the engine's threads. *engine owned by the caller (pm_engine_destroy).
  * Errors: PM_ERR_ARG (a count out of range), PM_ERR_NOMEM, PM_ERR_INTERNAL (thread creation). */

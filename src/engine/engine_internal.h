@@ -45,7 +45,7 @@ enum { PART_WAIT = 0, PART_SYNTH_Q, PART_SYNTH, PART_GPU_Q, PART_GPU, PART_FIN_Q
 typedef struct {
     int stage;
     void *prepared, *pending, *proof;
-    uint64_t reserved; /* bytes of this partition still charged to the budget */
+    int in_window; /* holds one of its job's window slots (synthesis start until finalize ends) */
 } part_t;
 
 typedef struct job {
@@ -68,6 +68,14 @@ typedef struct job {
     keyent *key;
     uint64_t reserved_other; /* inline input bytes: in queued_inline while queued, in the budget once admitted */
     int inline_admitted;     /* reserved_other moved to the budget */
+    /* The job's window (engine.c, "Memory budget"): at most `window` partitions between synthesis
+     * start and finalize end at once, each charged slot_bytes; window_charged slots are charged now
+     * (window at admission, fewer once fewer partitions are left), n_in_window are taken and
+     * n_left_window have left (finalized or dropped after taking one). */
+    uint32_t window, window_charged, n_in_window, n_left_window;
+    uint64_t slot_bytes;
+    uint64_t window_credit; /* bytes of the window not charged while its key loads (they overlap the
+                               key's load transient); charged by engine_key_ensure when it returns */
     int64_t t_submit, t_first, t_done;
     int64_t submit_unix_ms;
     int64_t srs_load_us, synth_us, gpu_us, lock_wait_us, fin_us, verify_us;

@@ -114,14 +114,21 @@ pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
     engine_trace_add(e, tid, ST_SRS, jid, 0, t0, t1);
 
     pthread_mutex_lock(&e->mu);
+    /* charge what is really resident instead of the estimate (nothing after a failure) */
+    engine_budget_release(e, k->bytes);
+    k->bytes = st == PM_OK ? bytes : 0;
+    engine_budget_charge(e, k->bytes);
+    /* the load transient is gone: the jobs that overlapped their windows with it are charged in
+     * full now */
+    for (job *j = e->jobs; j; j = j->next)
+        if (j->key == k && j->window_credit) {
+            engine_budget_charge(e, j->window_credit);
+            j->window_credit = 0;
+        }
     if (st == PM_OK) {
         k->key = key;
         k->state = KEY_READY;
         k->loads++;
-        /* charge what is really resident instead of the estimate */
-        engine_budget_release(e, k->bytes);
-        k->bytes = bytes;
-        engine_budget_charge(e, bytes);
     } else {
         k->state = KEY_FAILED;
         k->err = lerr;

@@ -129,6 +129,15 @@ void groth16_key_free(groth16_key *k) {
     memset(k, 0, sizeof *k);
 }
 
+int groth16_key_bases_resident(const groth16_key *k, const int *devices, size_t n) {
+    if (!k || !n || !devices || !k->dev_resident) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const int d = devices[i];
+        if (d < 0 || d >= GROTH16_MAX_DEVICES || !k->dev[d] || !k->dev_resident(k->dev[d])) return 0;
+    }
+    return 1;
+}
+
 uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t domain) {
     /* ntt_domain_t: 2 (n - 1) twiddles; bellperson: 2 marks per wire */
     return 2 * (uint64_t)domain * sizeof(fr_t) + (conv == GROTH16_BELLPERSON ? 2 * (uint64_t)n_vars : 0);

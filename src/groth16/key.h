@@ -71,6 +71,12 @@ typedef struct groth16_key {
     ntt_domain_t own_dom;
     void *dev[GROTH16_MAX_DEVICES];          /* device-resident copies (GPU table), by device */
     void (*dev_free)(void *dev_state, int device);
+    /* the table's: 1 when that device copy holds every base set (four G1, the G2 B query) resident
+     * on its device, so no MSM there reads the host bases (groth16_key_bases_resident) */
+    int (*dev_resident)(const void *dev_state);
+    uint64_t dev_host_bytes; /* host memory the device copies hold (the GPU table's pinned witness
+                                staging slots); written by the table under its lock, read with
+                                __atomic_load_n */
 } groth16_key;
 
 /* The view of a snarkjs zkey. dom: a domain of size zk->domain_size built with NTT_ROOTS_SNARKJS
@@ -88,6 +94,13 @@ pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_doma
 pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err);
 /* Release what the view owns (domain, marks, device copies) and zero it. Safe on a zeroed view. */
 void groth16_key_free(groth16_key *k);
+
+/* 1 when k's bases are resident on every one of devices[0..n) (the device copies of a GPU table:
+ * each holds every base set on its card, none streamed), so the host copy of the bases is read by
+ * no MSM on them; 0 when n = 0, a device id is out of range, or a device has no such copy yet. The
+ * caller that then releases the host bases keeps every start on other devices or the CPU from
+ * running without them (prove.h pm_prove_key_host_bases). */
+int groth16_key_bases_resident(const groth16_key *k, const int *devices, size_t n);
 
 /* Bytes the view owns beyond the borrowed key (domain tables, density marks), for memory budgets. */
 uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t domain);

@@ -6,7 +6,11 @@
  * has the backend (PROOFMILL_HAVE_GPU), otherwise groth16_ops_gpu says so.
  *
  * Operations (every one with a kernel but snarkjs's eval, which runs the CPU's):
- *   stage            bellperson: the witness into one of two device slots (gpu_witness_upload_async)
+ *   stage            bellperson: the witness into one of two device slots: copied (parallel memcpy)
+ *                    into the slot's pinned host staging, allocated once per device key with the
+ *                    slots (cudaHostAlloc costs seconds per 8-32 GiB), then uploaded asynchronously
+ *                    (gpu_witness_upload_async: ~50 GB/s pinned instead of ~7 GB/s pageable); the
+ *                    key's dev_host_bytes count the two staging buffers
  *   eval_bellperson  a, b, c by SpMV on the recorded circuit resident on the device (gpu_r1cs_spmv),
  *                    every row checked, into the NTT domain's three buffers
  *   h_snarkjs        gpu_snarkjs_h (its result stays on the device for the H MSM)
@@ -24,7 +28,9 @@
  * the same. PROOFMILL_GPU_CHUNK_POINTS=N streams them in chunks of N points whatever the budget (tests
  * of the chunked path on small keys). When five MSM scratches do not fit beside the key (the
  * budget, else the free device memory at the first use), only the running MSM's handle keeps one.
- * PROOFMILL_GPU_VERBOSE=1 prints each device key's plan to stderr when it is made.
+ * PROOFMILL_GPU_VERBOSE=1 prints each device key's plan to stderr when it is made. k->dev_resident
+ * (gpu_key_resident) says when a device copy holds every base set, so the prove layer may release
+ * the host copy of the bases (prove.h pm_prove_key_release_host_bases).
  */
 #include "groth16/start.h"
 
@@ -37,6 +43,18 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "util/parallel.h"
+
+/* dst = src (bytes) in 16 MiB pieces on the OpenMP team: one thread's memcpy moves ~10 GB/s, the
+ * team about the memory bandwidth (the 4.17 GB witness of a 32 GiB partition in ~0.1-0.15 s). */
+static void copy_parallel(void *dst, const void *src, size_t bytes) {
+    const size_t piece = (size_t)16 << 20, n = (bytes + piece - 1) / piece;
+    PM_OMP(parallel for schedule(static) if (n > 1))
+    for (size_t i = 0; i < n; i++) {
+        const size_t off = i * piece, len = bytes - off < piece ? bytes - off : piece;
+        memcpy((char *)dst + off, (const char *)src + off, len);
+    }
+}
 
 /* One device's copy of a key (k->dev[device]), shared by every GPU worker of the device (they use it
  * one at a time, inside the device's kernel region). Bellperson keys also keep the recorded circuit
@@ -52,6 +70,9 @@ typedef struct {
                            kernel region, so two workers of a device may stage at once */
     pthread_cond_t cv;
     gpu_msm_index *ix_a, *ix_b;
+    void *pin[2];     /* the witness slots' pinned host staging (n_vars fr_t each), allocated once
+                         with the slots, NULL when pinned memory was refused (pageable uploads) */
+    int pin_tried;
     int streamed; /* the bases stay in host memory and are streamed in chunks (device budget) */
     size_t msm_budget, chunk_points;
     int one_scratch; /* one MSM scratch per device: the other handles' scratch is freed first */
@@ -80,9 +101,20 @@ static void gpu_key_free(void *state, int device) {
     gpu_witness_free(g->ws);
     gpu_msm_index_free(g->ix_a);
     gpu_msm_index_free(g->ix_b);
+    for (int i = 0; i < 2; i++) gpu_host_free(g->pin[i]);
     pthread_mutex_destroy(&g->mu);
     pthread_cond_destroy(&g->cv);
     free(g);
+}
+
+/* k->dev_resident: every base set of the key on the card (none streamed, all five uploaded). The
+ * handles are set inside the device's kernel region and never unset before gpu_key_free. */
+static int gpu_key_resident(const void *state) {
+    const gpu_key *g = state;
+    if (!g || g->streamed) return 0;
+    for (int b = 0; b < GROTH16_N_BASES; b++)
+        if (!__atomic_load_n(&g->base[b], __ATOMIC_ACQUIRE)) return 0;
+    return __atomic_load_n(&g->b2, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /* Bytes of device memory a key may use per device: PROOFMILL_GPU_BUDGET (bytes, or with a K, M, G
@@ -184,6 +216,7 @@ static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err) {
                     (budget ? budget : limit) / 1048576.0);
         k->dev[d] = g;
         k->dev_free = gpu_key_free;
+        k->dev_resident = gpu_key_resident;
     }
     return PM_OK;
 }
@@ -245,6 +278,21 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
     pthread_mutex_lock(&g->mu);
     if (!g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
     if (!st && !g->ws) st = gpu_witness_init(&g->ws, k->n_vars, err);
+    if (!st && !g->pin_tried) { /* once per device key: cudaHostAlloc costs seconds per 8-32 GiB */
+        g->pin_tried = 1;
+        const size_t bytes = k->n_vars * sizeof(fr_t);
+        pm_error perr;
+        for (int i = 0; i < 2; i++)
+            if (gpu_host_alloc(&g->pin[i], bytes, &perr)) {
+                gpu_host_free(g->pin[0]);
+                g->pin[0] = g->pin[1] = NULL;
+                if (getenv("PROOFMILL_GPU_VERBOSE"))
+                    fprintf(stderr, "gpu key (device %d): no pinned witness staging (%s): pageable uploads\n",
+                            x->device, perr.msg);
+                break;
+            }
+        if (g->pin[0]) __atomic_add_fetch(&((groth16_key *)k)->dev_host_bytes, 2 * (uint64_t)bytes, __ATOMIC_RELAXED);
+    }
     if (!st) st = gpu_dom(g, k, err);
     if (!st && !g->ix_a) st = index_upload(&g->ix_a, k->dense_a, k->n_vars, k->n_base[GROTH16_BASE_A], err);
     if (!st && !g->ix_b) st = index_upload(&g->ix_b, k->dense_b, k->n_vars, k->n_b2, err);
@@ -291,7 +339,16 @@ static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr
     p->dev = (void *)(uintptr_t)(slot + 1);
     p->dev_key = g;
     p->dev_release = gpu_release;
-    return gpu_witness_upload_async(g->ws, slot, w, n_w, err); /* on error the handle's free releases it */
+    const fr_t *src = w;
+    if (g->pin[slot] && n_w == p->key->n_vars) {
+        /* the slot's staging is the handle's until dev_release; the last copy out of it is done
+         * (a handle freed between its stage and its SpMV may have left one in flight) */
+        pm_status st = gpu_witness_wait(g->ws, slot, err);
+        if (st) return st;
+        copy_parallel(g->pin[slot], w, n_w * sizeof(fr_t));
+        src = g->pin[slot];
+    }
+    return gpu_witness_upload_async(g->ws, slot, src, n_w, err); /* on error the handle's free releases it */
 }
 
 /* eval: a, b, c = A·w, B·w, C·w on the device into the domain's three buffers, every row checked,

@@ -45,9 +45,29 @@ static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const ch
     return PM_OK;
 }
 
+void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                    const groth16_ops *ops) {
+    const uint64_t n_w = c->n_ic + c->n_l, m = c->n_h + 1;
+    plan->key_bytes = (c->n_ic + c->n_h + c->n_l + c->n_a + c->n_b_g1) * sizeof(g1_affine_t) +
+                      c->n_b_g2 * sizeof(g2_affine_t) + circuit_bytes +
+                      groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
+    plan->key_load_bytes = c->file_bytes;
+    if (ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON) && ops->eval_bellperson) {
+        /* the device table: SpMV, H and every MSM on the device, so a partition holds only its
+         * witness and public inputs on the host (no a, b, c, no scalar copies, no MSM scratch); the
+         * key adds the device key's two pinned staging slots (start_gpu.c, one device's) */
+        plan->key_bytes += 2 * 32 * n_w;
+        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB;
+        plan->part_pending_bytes = 32 * c->n_ic + MIB;
+    } else {
+        plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
+        plan->part_pending_bytes = 32 * c->n_b_g2 + MIB;
+    }
+}
+
 /* bellperson sizes from the .params counts and the kind's circuit estimate */
 static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const pm_kind *kind, const void *id,
-                                 const char *path, pm_error *err) {
+                                 const char *path, const groth16_ops *ops, pm_error *err) {
     bp_params_counts_t c;
     pm_status st = params_read_counts(&c, path, err);
     if (st) {
@@ -60,21 +80,16 @@ static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const
     }
     uint64_t circuit = 0;
     if (kind->circuit && (st = kind->circuit(NULL, &circuit, id, path, NULL, err))) return st;
-    const uint64_t n_w = c.n_ic + c.n_l, m = c.n_h + 1;
-    plan->key_bytes = (c.n_ic + c.n_h + c.n_l + c.n_a + c.n_b_g1) * sizeof(g1_affine_t) +
-                      c.n_b_g2 * sizeof(g2_affine_t) + circuit + groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
-    plan->key_load_bytes = c.file_bytes;
-    plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
-    plan->part_pending_bytes = 32 * c.n_b_g2 + MIB;
-    shape->n_vars = n_w;
+    pm_prove_plan_bellperson_sizes(plan, &c, circuit, ops);
+    shape->n_vars = c.n_ic + c.n_l;
     shape->n_public = c.n_ic ? c.n_ic - 1 : 0;
-    shape->domain = m;
+    shape->domain = c.n_h + 1;
     return PM_OK;
 }
 
 pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
-                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
-                            pm_error *err) {
+                            const pm_input *in, size_t n_in, const groth16_ops *ops, unsigned start_threads,
+                            unsigned finalize_threads, pm_error *err) {
     memset(plan, 0, sizeof *plan);
     void *job = NULL, *id = NULL;
     pm_status st = PM_OK;
@@ -95,7 +110,7 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
     if (!st)
         st = kind->conv == GROTH16_SNARKJS
                  ? plan_snarkjs(plan, &shape, plan->key_path, start_threads, finalize_threads, err)
-                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, err);
+                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, ops, err);
     if (!st && job && kind->check_job) st = kind->check_job(id, plan->key_path, &shape, job, err);
     if (!st && job) plan->n_partitions = kind->partitions(job);
     if (id && kind->close_key) kind->close_key(id);
@@ -108,6 +123,7 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
 void pm_prove_key_free(pm_prove_key *k) {
     if (!k) return;
     groth16_key_free(&k->view);
+    pthread_mutex_destroy(&k->mu);
     if (k->own_vk) groth16_vk_free(&k->vk);
     pm_circuit_free(&k->circ);
     params_free(&k->bp);
@@ -123,6 +139,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
     pm_prove_key *k = calloc(1, sizeof *k);
     if (!k) return pm_error_set(err, PM_ERR_NOMEM, key_path, PM_NO_OFFSET, "out of memory");
     k->kind = kind;
+    pthread_mutex_init(&k->mu, NULL);
     snprintf(k->path, sizeof k->path, "%s", key_path);
     pm_status st = kind->open_key ? kind->open_key(&k->id, key_path, err) : PM_OK;
     if (!st && kind->conv == GROTH16_SNARKJS) {
@@ -157,10 +174,12 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
             }
             k->own_vk = !st;
         }
-        if (!st)
-            k->resident_bytes = (k->bp.vk.n_ic + k->bp.n_h + k->bp.n_l + k->bp.n_a + k->bp.n_b_g1) * sizeof(g1_affine_t) +
-                                k->bp.n_b_g2 * sizeof(g2_affine_t) + circuit +
+        if (!st) {
+            k->bases_bytes = (k->bp.n_h + k->bp.n_l + k->bp.n_a + k->bp.n_b_g1) * sizeof(g1_affine_t) +
+                             k->bp.n_b_g2 * sizeof(g2_affine_t);
+            k->resident_bytes = k->bases_bytes + k->bp.vk.n_ic * sizeof(g1_affine_t) + circuit +
                                 groth16_key_view_bytes(GROTH16_BELLPERSON, k->view.n_vars, k->view.domain);
+        }
     }
     if (st) {
         pm_prove_key_free(k);
@@ -168,6 +187,68 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
     }
     *out = k;
     return PM_OK;
+}
+
+/* the view's pointers to the parameters' bases (NULL while released) */
+static void point_view_at_bases(pm_prove_key *k) {
+    k->view.base[GROTH16_BASE_A] = k->bp.a;
+    k->view.base[GROTH16_BASE_B1] = k->bp.b_g1;
+    k->view.base[GROTH16_BASE_C] = k->bp.l;
+    k->view.base[GROTH16_BASE_H] = k->bp.h;
+    k->view.b2 = k->bp.b_g2;
+}
+
+int pm_prove_key_release_host_bases(pm_prove_key *k, const int *devices, size_t n_devices) {
+    if (!k || k->view.conv != GROTH16_BELLPERSON) return 0;
+    pthread_mutex_lock(&k->mu);
+    int done = 0;
+    if (!k->bases_released && groth16_key_bases_resident(&k->view, devices, n_devices)) {
+        free(k->bp.h), free(k->bp.l), free(k->bp.a), free(k->bp.b_g1), free(k->bp.b_g2);
+        k->bp.h = k->bp.l = k->bp.a = k->bp.b_g1 = NULL;
+        k->bp.b_g2 = NULL;
+        point_view_at_bases(k);
+        k->bases_released = 1;
+        __atomic_store_n(&k->resident_bytes, k->resident_bytes - k->bases_bytes, __ATOMIC_RELAXED);
+        done = 1;
+    }
+    pthread_mutex_unlock(&k->mu);
+    return done;
+}
+
+pm_status pm_prove_key_host_bases(pm_prove_key *k, pm_error *err) {
+    pthread_mutex_lock(&k->mu);
+    pm_status st = PM_OK;
+    if (k->bases_released) {
+        bp_params_t p;
+        if (!(st = params_read(&p, k->path, 0, err))) {
+            if (p.n_h != k->bp.n_h || p.n_l != k->bp.n_l || p.n_a != k->bp.n_a || p.n_b_g1 != k->bp.n_b_g1 ||
+                p.n_b_g2 != k->bp.n_b_g2 || p.vk.n_ic != k->bp.vk.n_ic) {
+                st = pm_error_set(err, PM_ERR_MISMATCH, k->path, PM_NO_OFFSET,
+                                  "parameters changed on disk since they were loaded (re-reading the bases "
+                                  "released after their upload)");
+            } else { /* take the five vectors; the vk (in use by the verifier) stays the loaded one */
+                k->bp.h = p.h, k->bp.l = p.l, k->bp.a = p.a, k->bp.b_g1 = p.b_g1, k->bp.b_g2 = p.b_g2;
+                p.h = p.l = p.a = p.b_g1 = NULL;
+                p.b_g2 = NULL;
+                point_view_at_bases(k);
+                k->bases_released = 0;
+                __atomic_store_n(&k->resident_bytes, k->resident_bytes + k->bases_bytes, __ATOMIC_RELAXED);
+            }
+            params_free(&p);
+        }
+    }
+    pthread_mutex_unlock(&k->mu);
+    return st;
+}
+
+int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k) {
+    if (!x || !x->ops || x->ops == &groth16_ops_cpu || !x->ops->msm_g1 || !x->ops->msm_g2) return 1;
+    return !groth16_key_bases_resident(k, &x->device, 1);
+}
+
+uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
+    return __atomic_load_n(&k->resident_bytes, __ATOMIC_RELAXED) +
+           __atomic_load_n(&k->view.dev_host_bytes, __ATOMIC_RELAXED);
 }
 
 /* ---------------------------------------------------------------- partitions */
@@ -269,7 +350,14 @@ pm_status pm_prove_stage(pm_prove_part *pp, const groth16_exec *x, pm_error *err
 pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err) {
     const groth16_exec cpu = {.ops = &groth16_ops_cpu};
     if (!x) x = &cpu;
-    pm_status st = pm_prove_stage(pp, x, err); /* frees pp on error */
+    pm_prove_key *k = (pm_prove_key *)pp->key; /* its bases: released / re-read under k->mu */
+    pm_status st;
+    if (__atomic_load_n(&k->bases_released, __ATOMIC_ACQUIRE) && pm_prove_exec_reads_host_bases(x, &k->view) &&
+        (st = pm_prove_key_host_bases(k, err))) {
+        pm_prove_part_free(pp);
+        return st;
+    }
+    st = pm_prove_stage(pp, x, err); /* frees pp on error */
     if (st) return st;
     double t0 = pm_now_s();
     if (!pp->pd.evaluated) { /* the table's own (device) eval */

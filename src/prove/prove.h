@@ -26,11 +26,17 @@
  *              .params file's size), the NTT domain (2 m fr) and density marks (2 n_w); transient:
  *              the file; a partition: witness 32 n_w, a, b, c and H work (4·32·m), the plain and
  *              compacted A/B scalars (3·32 n_w at most), + 64 MiB of MSM scratch; pending: the B
- *              query's scalars 32 n_b_g2 + 1 MiB.
+ *              query's scalars 32 n_b_g2 + 1 MiB. With a table that evaluates and keeps the witness
+ *              on its device (GROTH16_OPS_DEVICE_WITNESS_BELLPERSON + eval_bellperson: the CUDA
+ *              table) a partition holds only the witness and public inputs (32 (n_w + n_ic) +
+ *              1 MiB), pending the public inputs (+ 1 MiB), and the key adds the device key's two
+ *              pinned witness staging slots (2·32 n_w). Device memory is not in these numbers (the
+ *              device key's plan, groth16/start_gpu.c, sizes it against the card).
  */
 #ifndef PROOFMILL_PROVE_PROVE_H
 #define PROOFMILL_PROVE_PROVE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,14 +64,20 @@ typedef struct {
 
 /* Plan a job of kind on inputs in[0..n_in) (borrowed): the kind reads the job, the key is the given
  * key_path or, when NULL, the kind's key in params_dir; the key file's header (not its points) is
- * read and the job checked against it; sizes as in the file comment for start_threads MSM threads
- * and finalize_threads G2 threads. n_in = 0: the key alone (n_partitions 0; for a preload).
+ * read and the job checked against it; sizes as in the file comment for the start phase's table ops
+ * (NULL = the CPU table), start_threads MSM threads and finalize_threads G2 threads. n_in = 0: the key alone (n_partitions 0; for a preload).
  * Errors: PM_ERR_ARG (no key and no params_dir, a kind that cannot name its key, a key path not of
  * this kind), PM_ERR_IO (a missing key names it, with the kind's hint), the kind's and the
  * header readers' errors. */
 pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
-                            const pm_input *in, size_t n_in, unsigned start_threads, unsigned finalize_threads,
-                            pm_error *err);
+                            const pm_input *in, size_t n_in, const groth16_ops *ops, unsigned start_threads,
+                            unsigned finalize_threads, pm_error *err);
+
+/* The bellperson sizes of the file comment from a .params file's counts (params_read_counts) and
+ * the recorded circuit's host bytes, for the start phase's table ops (NULL = the CPU table): sets
+ * key_bytes, key_load_bytes, part_peak_bytes, part_pending_bytes of *plan (nothing else). */
+void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                    const groth16_ops *ops);
 
 /* A key of a kind, loaded. */
 typedef struct {
@@ -79,8 +91,34 @@ typedef struct {
     groth16_vk_t vk;       /* the verifying key: snarkjs the zkey's (ic borrowed); bellperson
                               <key>.vk beside a .params when present, else the parameters' own */
     int own_vk;
-    uint64_t resident_bytes;
+    uint64_t resident_bytes; /* host bytes now (read with __atomic_load_n while starts run): smaller
+                                while the host bases are released */
+    /* bellperson keys: the host copy of the G1 / G2 bases released once they are resident on every
+     * device that proves with the key (pm_prove_key_release_host_bases), re-read from the .params
+     * when a start needs them again (pm_prove_key_host_bases); mu guards both */
+    pthread_mutex_t mu;
+    int bases_released;
+    uint64_t bases_bytes; /* host bytes of those bases */
 } pm_prove_key;
+
+/* Release the host copy of a bellperson key's bases (h, l, a, b_g1, b_g2 of the parameters; the vk
+ * and IC stay) when groth16_key_bases_resident(&k->view, devices, n_devices): every device that uses
+ * the key holds them resident, so the GPU table's starts there read only the device copies.
+ * resident_bytes drops by bases_bytes (at 32 GiB ~51 GB). The view's base pointers become NULL
+ * while released: a start on a table that reads them (the CPU's, another device, a streamed copy)
+ * must call pm_prove_key_host_bases first (pm_prove_start does). Returns 1 when released by this
+ * call, 0 otherwise (not bellperson, not resident everywhere, already released). Thread-safe. */
+int pm_prove_key_release_host_bases(pm_prove_key *k, const int *devices, size_t n_devices);
+/* The host bases back (re-read from the key's .params, the counts checked against the key: the
+ * file changed since the load is PM_ERR_MISMATCH), when released; a no-op otherwise. Thread-safe;
+ * resident_bytes restored. Errors: params_read's, PM_ERR_MISMATCH. */
+pm_status pm_prove_key_host_bases(pm_prove_key *k, pm_error *err);
+/* 1 when a start of a key of k's view on x reads the host bases (the CPU table, a table without
+ * device MSMs, a device without a resident copy of every base set). */
+int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k);
+/* Host bytes of the key now: resident_bytes + what its device copies hold on the host (pinned
+ * staging). For memory budgets (the engine's backend key_bytes). */
+uint64_t pm_prove_key_host_bytes(const pm_prove_key *k);
 
 /* Load the key at key_path for kind (csr_path: an explicit recorded circuit for bellperson kinds,
  * or NULL for the kind's own place). *out owned by the caller (pm_prove_key_free). Errors: the

@@ -28,6 +28,9 @@
 typedef struct {
     int synth_ms, gpu_pre_ms, kernel_ms, gpu_post_ms, fin_ms, load_ms;
     uint64_t part_peak, part_pending, key_bytes;
+    uint64_t key_bytes_after_gpu; /* != 0: the key's size (key_bytes hook) once a gpu_start ran, as a
+                                     key whose host bases are released after their upload */
+    atomic_int gpu_starts;
     atomic_int loads;
     atomic_int inside[8];     /* workers inside the kernel region, per device id */
     atomic_int max_inside[8];
@@ -150,10 +153,17 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
     return PM_OK;
 }
 
+static uint64_t td_key_bytes(void *self, const void *key) {
+    td_state *s = self;
+    (void)key;
+    return s->key_bytes_after_gpu && atomic_load(&s->gpu_starts) ? s->key_bytes_after_gpu : s->key_bytes;
+}
+
 static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gpu_slot *slot, void **pending,
                               pm_error *err) {
     td_state *s = self;
     td_item *it = prepared;
+    atomic_fetch_add(&s->gpu_starts, 1);
     td_max(&s->prepared_live, &s->max_prepared_live, -1);
     int in = atomic_fetch_add(&s->in_gpu, 1) + 1;
     int m = atomic_load(&s->max_in_gpu);
@@ -215,6 +225,7 @@ static pm_backend td_backend(td_state *s) {
         .plan = td_plan,
         .load_key = td_load_key,
         .free_key = td_free_key,
+        .key_bytes = td_key_bytes,
         .synthesize = td_synthesize,
         .gpu_start = td_gpu_start,
         .finalize = td_finalize,

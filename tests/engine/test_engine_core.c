@@ -4,10 +4,12 @@
 #include "test_util.h"
 
 #include <jansson.h>
+#include <inttypes.h>
 #include <pthread.h>
 
 #include "engine/engine.h"
 #include "engine_double.h"
+#include "prove/prove.h"
 
 static td_state *td_new(void) {
     td_state *s = calloc(1, sizeof *s);
@@ -54,6 +56,15 @@ static uint64_t submit(pm_engine *e, const char *key, pm_priority prio, const ch
 static pm_job_state wait_state(pm_engine *e, uint64_t id, pm_job_info *info) {
     assert_int_equal(pm_engine_wait(e, id, 20000, info), PM_OK);
     return info->state;
+}
+
+/* one job of two "ok" partitions on key td:a, proved */
+static void prove_two_ok(pm_engine *e) {
+    const char *k[2] = {"ok", "ok"};
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
 }
 
 static void pipeline_proves_partitions_in_order(void **state) {
@@ -381,16 +392,31 @@ static void memory_budget_is_respected(void **state) {
     assert_true(st.reserved_peak_bytes >= s->key_bytes + job_ws);
     assert_true((uint64_t)atomic_load(&s->max_live_bytes) <= g_budget - s->key_bytes);
     pm_engine_status_free(&st);
-    /* a job larger than the whole budget fails at submit, it does not wait forever */
+    /* a job of more partitions than the budget holds at once (8 x 8 MiB; beside the key and its 16
+     * inline input bytes 5 fit) is admitted with a window of 5 partitions in flight, and stays
+     * within the budget */
     const char *big[8] = {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"};
-    pm_input in[8];
-    for (int i = 0; i < 8; i++) in[i] = (pm_input){.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)big[i], .len = 2};
-    pm_job_spec spec = {.key_path = "td:a", .inputs = in, .n_inputs = 8};
-    uint64_t id;
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, big, 8);
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    assert_int_equal(info.working_set_bytes, 5 * s->part_peak); /* the inputs are released when done */
+    pm_job_info_free(&info);
+    pm_engine_get_status(e, &st);
+    assert_true(st.reserved_peak_bytes <= g_budget);
+    assert_true((uint64_t)atomic_load(&s->max_live_bytes) <= g_budget - s->key_bytes);
+    pm_engine_status_free(&st);
+    /* a job of which not even one partition fits beside the key fails at submit, naming the
+     * numbers; it does not wait forever */
+    s->part_peak = g_budget - s->key_bytes + 1;
+    pm_input in[1] = {{.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)"ok", .len = 2}};
+    pm_job_spec spec = {.key_path = "td:a", .inputs = in, .n_inputs = 1};
     pm_error err;
     pm_error_clear(&err);
     assert_int_equal(pm_engine_submit(e, &spec, &id, &err), PM_ERR_NOMEM);
+    printf("refused: %s\n", err.msg);
     assert_non_null(strstr(err.msg, "memory budget"));
+    char num[32];
+    snprintf(num, sizeof num, "%" PRIu64, s->part_peak);
+    assert_non_null(strstr(err.msg, num)); /* the partition's size named */
     pm_engine_destroy(e);
     free(s);
 }
@@ -440,11 +466,7 @@ static void trace_is_chrome_json(void **state) {
     td_state *s = td_new();
     pm_backend b;
     pm_engine *e = engine_new(s, &b, NULL);
-    const char *k[2] = {"ok", "ok"};
-    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
-    pm_job_info info;
-    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
-    pm_job_info_free(&info);
+    prove_two_ok(e);
     char *tj = pm_engine_trace_json(e);
     assert_non_null(tj);
     json_error_t jerr;
@@ -568,6 +590,90 @@ static void destroy_with_jobs_in_flight(void **state) {
     free(s);
 }
 
+/* the key's size follows the backend (key_bytes): a key whose host copy shrinks after the first
+ * gpu_start (bases released after their upload) is charged the smaller size from then on */
+static void key_bytes_follow_the_backend(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->key_bytes = 16 << 20;
+    s->key_bytes_after_gpu = 2 << 20;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    prove_two_ok(e);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    assert_int_equal(st.keys[0].bytes, s->key_bytes_after_gpu);
+    assert_int_equal(st.reserved_bytes, s->key_bytes_after_gpu); /* only the shrunk key stays charged */
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* never called: a table that only has to look like the CUDA one to the sizing */
+static pm_status no_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
+    (void)x, (void)p, (void)w, (void)n_w;
+    return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "sizing only");
+}
+
+/* The admission estimate at the recorded 32 GiB PoRep shape (../shared/filecoin/POREP.md §6.9,
+ * docs/perf/porep.md): 130,278,869 rows, 328 inputs, 130,169,893 aux wires, m = 2^27, A ~ 99.6 %
+ * and B ~ 25.5 % of the wires, 10 partitions, .params 47.4 GB, .csr 8.9 GB; the H200 host's budget
+ * (128 GiB, as measured: 134,055,129,088 bytes). The job the engine refused at 454 GB is admitted
+ * with the GPU table's sizes (a window of all 10 partitions: 4 synthesis workers' lookahead 8 + 2
+ * GPU workers + 2 finalizers) and with the CPU table's (fewer partitions in flight), and a budget too small for
+ * the key and one partition refuses it. */
+static void admission_32gib_shape(void **state) {
+    (void)state;
+    bp_params_counts_t c = {.n_ic = 328, .n_h = (1ull << 27) - 1, .n_l = 130169893, .n_a = 129649540,
+                            .n_b_g1 = 33193406, .n_b_g2 = 33193406};
+    c.file_bytes = (c.n_ic + c.n_h + c.n_l + c.n_a + c.n_b_g1) * 96 + c.n_b_g2 * 192 + 4 * 6 + 672;
+    const uint64_t csr = 8900000000ull, budget = 134055129088ull;
+    const groth16_ops gpu_like = {.name = "cuda-sizing", .flags = GROTH16_OPS_DEVICE_WITNESS_BELLPERSON,
+                                  .eval_bellperson = no_eval};
+    pm_job_plan plan = {.n_partitions = 10};
+    pm_prove_plan pp = {0};
+    pm_engine_pools pools;
+    uint64_t need = 0;
+    for (int gpu = 1; gpu >= 0; gpu--) {
+        pm_prove_plan_bellperson_sizes(&pp, &c, csr, gpu ? &gpu_like : NULL);
+        plan.part_peak_bytes = pp.part_peak_bytes;
+        plan.part_pending_bytes = pp.part_pending_bytes;
+        plan.key_bytes = pp.key_bytes;
+        plan.key_load_bytes = pp.key_load_bytes;
+        pm_engine_pools_for_host(&pools, gpu, 16);
+        /* lookahead (2 per synthesis worker) + the GPU workers of 1 device + the finalizers */
+        const uint32_t cap = 2 * pools.synth_workers + pools.workers_per_device + pools.finalize_threads;
+        uint32_t w = pm_engine_job_window(&need, &plan, cap, budget, 0, 0);
+        printf("%s: key %" PRIu64 " + load %" PRIu64 ", partition %" PRIu64 " (pending %" PRIu64 "), cap %u: "
+               "window %u, needs %" PRIu64 " of %" PRIu64 " (all 10 partitions at once: %" PRIu64 ")\n",
+               gpu ? "GPU" : "CPU", plan.key_bytes, plan.key_load_bytes, plan.part_peak_bytes, plan.part_pending_bytes,
+               cap, w, need, budget, plan.key_bytes + plan.key_load_bytes + 10 * plan.part_peak_bytes);
+        assert_true(need <= budget);
+        assert_true(plan.key_load_bytes > 47000000000ull && plan.key_load_bytes < 47800000000ull);
+        if (gpu) {
+            assert_int_equal(w, 10);
+            assert_true(plan.part_peak_bytes < 4300000000ull); /* the witness, 4.17 GB */
+        } else {
+            assert_true(w >= 1 && w < 10);
+        }
+        /* the same job with a second, pinned key of the same size beside it does not fit at all */
+        assert_int_equal(pm_engine_job_window(&need, &plan, cap, budget, plan.key_bytes, 0), 0);
+        assert_true(need > budget);
+        /* with the key already resident (held), only the window */
+        w = pm_engine_job_window(&need, &plan, cap, budget, plan.key_bytes, 1);
+        assert_true(w >= 1 && need <= budget);
+    }
+    /* a 64 GiB host: the key alone does not fit beside one partition: refused */
+    pm_prove_plan_bellperson_sizes(&pp, &c, csr, &gpu_like);
+    plan.part_peak_bytes = pp.part_peak_bytes;
+    plan.part_pending_bytes = pp.part_pending_bytes;
+    plan.key_bytes = pp.key_bytes;
+    plan.key_load_bytes = pp.key_load_bytes;
+    assert_int_equal(pm_engine_job_window(&need, &plan, 10, budget / 2, 0, 0), 0);
+    assert_true(need > budget / 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pipeline_proves_partitions_in_order),
@@ -583,6 +689,8 @@ int main(void) {
         cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
         cmocka_unit_test(idle_keys_are_evicted),
         cmocka_unit_test(budget_pressure_evicts_lru_key),
+        cmocka_unit_test(admission_32gib_shape),
+        cmocka_unit_test(key_bytes_follow_the_backend),
         cmocka_unit_test(destroy_with_jobs_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

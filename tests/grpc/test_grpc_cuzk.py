@@ -294,7 +294,9 @@ common = {"filecoin.params_dir": stub, "synthesis.workers": 1, "gpu.workers_per_
 # --- D1: memory.budget 80M: a 30-partition powchain job (~40 MB with its key) and a PoRep job
 # (64 MiB of MSM scratch) do not fit together, so the PoRep job waits for admission (QUEUED)
 s1 = dict(common)
-s1.update({"memory.budget": "80M", "grpc.max_message_bytes": "1M"})
+# synthesis.lookahead 64: the blocker's window (the partitions of one job the engine lets into the
+# pipeline, and charges to the budget, at once) holds all 30 of its partitions, so it fills the budget
+s1.update({"memory.budget": "80M", "grpc.max_message_bytes": "1M", "synthesis.lookahead": 64})
 mark("sealed a 2 KiB sector, wrote the stand-in parameters")
 d = pmd.Daemon(s1, grpc=True)
 cu = Curio("127.0.0.1:%d" % d.grpc_port)

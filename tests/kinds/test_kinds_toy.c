@@ -66,22 +66,13 @@ static void registry(void **state) {
     assert_non_null(strstr(names, "porep-c2 (porep)"));
 }
 
-/* prove the job of in through the driver; returns the proofs' bytes (n * 192) */
-static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_in, const groth16_exec *x,
-                       pm_error *err) {
+/* prove the job of in through the driver with a loaded key; the proofs' bytes (n * 192) */
+static pm_status prove_key(uint8_t *out, uint32_t *n, const pm_prove_key *key, const pm_input *in, size_t n_in,
+                           const groth16_exec *x, pm_error *err) {
     const pm_kind *toy = pm_kind_find("toy-cube");
-    pm_prove_plan plan;
-    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, n_in, 1, 1, err);
-    if (st) return st;
-    assert_non_null(strstr(plan.key_path, "toy-cube.params"));
-    assert_true(plan.key_bytes > 0 && plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0);
-    pm_prove_key *key;
-    if ((st = pm_prove_key_load(&key, toy, plan.key_path, NULL, err))) return st;
     void *job;
-    if ((st = pm_kind_open_job(toy, &job, in, n_in, err))) {
-        pm_prove_key_free(key);
-        return st;
-    }
+    pm_status st = pm_kind_open_job(toy, &job, in, n_in, err);
+    if (st) return st;
     uint64_t seed = 9;
     pm_prove_opts o = {.exec = x, .finalize_threads = 1, .blinding = {.seed = &seed}};
     pm_prove_proof **pr = NULL;
@@ -95,9 +86,74 @@ static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_i
     for (uint32_t i = 0; pr && i < *n; i++) pm_prove_proof_free(pr[i]);
     free(pr);
     toy->close_job(job);
+    return st;
+}
+
+/* prove the job of in through the driver; returns the proofs' bytes (n * 192) */
+static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_in, const groth16_exec *x,
+                       pm_error *err) {
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    pm_prove_plan plan;
+    pm_status st = pm_prove_plan_job(&plan, toy, NULL, g_params, in, n_in, NULL, 1, 1, err);
+    if (st) return st;
+    assert_non_null(strstr(plan.key_path, "toy-cube.params"));
+    assert_true(plan.key_bytes > 0 && plan.part_peak_bytes > 0 && plan.part_pending_bytes > 0);
+    pm_prove_key *key;
+    if ((st = pm_prove_key_load(&key, toy, plan.key_path, NULL, err))) return st;
+    st = prove_key(out, n, key, in, n_in, x, err);
     pm_prove_key_free(key);
     assert_int_equal(plan.n_partitions, st ? plan.n_partitions : *n);
     return st;
+}
+
+static int fake_resident(const void *dev_state) { return dev_state != NULL; }
+
+/* The host bases of a key released once "resident" on every device (a stand-in device copy: the
+ * GPU table's own is tested on the H200, tests/gpu): the key's host bytes (what the engine's
+ * budget charges, backend key_bytes) drop by exactly the bases, a second device without a copy
+ * keeps them, and a CPU start afterwards re-reads them and proves the same bytes. */
+static void host_bases_release(void **state) {
+    (void)state;
+    pm_error err;
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    pm_prove_plan plan;
+    pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
+    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
+    pm_prove_key *key;
+    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    uint8_t a[192 * 2], b[192 * 2];
+    uint32_t na = 0, nb = 0;
+    if (prove_key(a, &na, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
+    pm_backend be;
+    assert_int_equal(pm_backend_kinds(&be, NULL, &err), PM_OK);
+    const uint64_t full = be.key_bytes(be.self, key);
+    assert_int_equal(full, pm_prove_key_host_bytes(key));
+    assert_true(key->bases_bytes > 0 && key->bases_bytes < full);
+    /* nothing resident anywhere yet: kept */
+    int devs[2] = {0, 1};
+    assert_int_equal(pm_prove_key_release_host_bases(key, devs, 1), 0);
+    key->view.dev[0] = (void *)&devs[0]; /* device 0 holds every base set (no dev_free: not ours) */
+    key->view.dev_resident = fake_resident;
+    assert_int_equal(pm_prove_key_release_host_bases(key, devs, 2), 0); /* device 1 has none */
+    assert_int_equal(pm_prove_key_release_host_bases(key, devs, 1), 1);
+    assert_int_equal(pm_prove_key_release_host_bases(key, devs, 1), 0); /* once */
+    assert_null(key->view.base[GROTH16_BASE_H]);
+    assert_null(key->view.b2);
+    assert_int_equal(be.key_bytes(be.self, key), full - key->bases_bytes);
+    printf("host bases released: %llu -> %llu bytes\n", (unsigned long long)full,
+           (unsigned long long)be.key_bytes(be.self, key));
+    groth16_exec gx = {.ops = &groth16_ops_cpu, .device = 0};
+    assert_int_equal(pm_prove_exec_reads_host_bases(&gx, &key->view), 1); /* the CPU reads them */
+    /* a CPU start re-reads them: the same seeded proofs, the same bytes charged again */
+    if (prove_key(b, &nb, key, &bytes, 1, &gx, &err)) fail_msg("prove after release: %s", err.msg);
+    assert_int_equal(nb, na);
+    assert_memory_equal(a, b, sizeof a);
+    assert_int_equal(key->bases_released, 0);
+    assert_non_null(key->view.base[GROTH16_BASE_H]);
+    assert_int_equal(be.key_bytes(be.self, key), full);
+    key->view.dev[0] = NULL;
+    be.destroy(be.self);
+    pm_prove_key_free(key);
 }
 
 static void driver(void **state) {
@@ -278,6 +334,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registry),
         cmocka_unit_test(driver),
+        cmocka_unit_test(host_bases_release),
         cmocka_unit_test(engine_and_daemon),
         cmocka_unit_test(cli),
     };
