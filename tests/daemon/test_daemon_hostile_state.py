@@ -6,11 +6,14 @@ journal rows: a journal edited behind the daemon's back (kill -9, then rows with
   JSON) does not crash the restart; a row whose id is not a job id is ended as failed, and no file
   outside the spool is removed; a good row beside them is re-queued and runs.
 jobs.sqlite a symbolic link: the start is refused, the link's target is not created.
+file-size limit (ulimit -f): a spooled inline input past it fails that submit; the daemon lives.
 log lines: a label with a line break stays on its line.
 token file longer than a token may be: the start is refused (not a silently shortened token that
   a shorter Authorization would match)."""
+import base64
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import tempfile
@@ -91,6 +94,23 @@ F.check(st == 200, "a 127-character token works: %s" % st)
 st, _ = d.request("GET", "/v1/status", headers={"Authorization": "Bearer " + "e" * 126})
 F.check(st == 401, "a prefix of the token is refused: %s" % st)
 d.stop()
+
+# ---------------------------------------------------------------- a file-size limit (ulimit -f)
+# an inline input spooled past RLIMIT_FSIZE: that submit fails (EFBIG), the daemon lives on (SIGXFSZ
+# killed it, and every job it held)
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, hard))
+try:
+    d = pmd.Daemon(opts, state_dir=os.path.join(top, "fsize"))
+finally:
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns_b64": base64.b64encode(b"\0" * (400 << 10)).decode()}]})
+F.check(st == 422 and "File too large" in json.dumps(b), "a spool write past the file-size limit: %s %r" % (st, b))
+F.check(d.proc.poll() is None, "the daemon died of the file-size limit (SIGXFSZ)")
+if d.proc.poll() is None:
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
+    F.check(st == 200 and j.get("state") == "done", "a job after it: %s %r" % (st, j))
+    d.stop()
 
 shutil.rmtree(top, ignore_errors=True)
 F.done("daemon_hostile_state")
