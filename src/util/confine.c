@@ -118,11 +118,20 @@ static int walk(const char *path, int last_flags, pm_error *err) {
         errno = EACCES;
         return -1;
     }
-    int dfd = open(d->real[0] ? d->real : d->spell, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    /* D as the operator had it at pm_confine_set (its realpath then), or, when it did not exist
+     * then, as a real directory: one made later as a link (e.g. in /var/tmp, by anyone) would
+     * take every path below it elsewhere */
+    const char *dpath = d->real[0] ? d->real : d->spell;
+    int dnofollow = d->real[0] ? 0 : O_NOFOLLOW;
+    int dfd = open(dpath, O_PATH | O_DIRECTORY | O_CLOEXEC | dnofollow);
     if (dfd < 0) {
         int e = errno;
         if (last_flags < 0 && e == ENOENT) return 0; /* the loader reports the missing file */
-        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
+        if (dnofollow && (e == ELOOP || e == ENOTDIR))
+            pm_error_set(err, PM_ERR_FORBIDDEN, path, PM_NO_OFFSET,
+                         "the allowed directory %s is a symbolic link made after the start (not followed)", d->spell);
+        else
+            pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
         errno = e;
         return -1;
     }
@@ -134,7 +143,7 @@ static int walk(const char *path, int last_flags, pm_error *err) {
             close(dfd);
             return 0;
         }
-        int fd = open(d->real[0] ? d->real : d->spell, last_flags | O_CLOEXEC);
+        int fd = open(dpath, last_flags | O_CLOEXEC | dnofollow);
         int e = errno;
         close(dfd);
         if (fd < 0) pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));
