@@ -161,7 +161,7 @@ static void allowed_dir_may_be_a_link(void **state) {
  * later as a directory works. */
 static void allowed_dir_made_later(void **state) {
     (void)state;
-    char d[600], p[700];
+    char d[600], p[800];
     pm_error err;
     pm_error_clear(&err);
     snprintf(d, sizeof d, "%s/later", root);
@@ -181,6 +181,23 @@ static void allowed_dir_made_later(void **state) {
     snprintf(p, sizeof p, "%s/ok.txt", d);
     put(p, "made later");
     read_ok(p, "made later");
+    /* its parent missing too, and made later as a link: not followed either */
+    char sub[700];
+    snprintf(d, sizeof d, "%s/later2", root);
+    snprintf(sub, sizeof sub, "%s/sub", d);
+    assert_int_equal(pm_confine_set(sub, &err), PM_OK);
+    snprintf(p, sizeof p, "%s/sub", outside);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/sub/secret.txt", outside);
+    put(p, "secret");
+    assert_int_equal(symlink(outside, d), 0);
+    snprintf(p, sizeof p, "%s/secret.txt", sub);
+    assert_int_equal(pm_file_read_all(&text, &len, p, 0, 0, &err), PM_ERR_FORBIDDEN);
+    assert_int_equal(unlink(d), 0);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    put(p, "below, made later");
+    read_ok(p, "below, made later");
 }
 
 int main(void) {
