@@ -72,11 +72,16 @@ pm_status daemon_auth_init(pm_daemon *d, pm_error *err) {
                             "the API token must be a regular file readable by its owner only (chmod 600), mode is %04o",
                             (unsigned)(st.st_mode & 07777));
     }
-    ssize_t n = read(fd, d->token, sizeof d->token - 1);
+    char text[sizeof d->token + 1]; /* one byte more than a token may have: a longer one is refused */
+    ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
     if (n < 0) n = 0;
-    d->token[n] = 0;
-    d->token[strcspn(d->token, " \t\r\n")] = 0;
+    text[n] = 0;
+    text[strcspn(text, " \t\r\n")] = 0;
+    if (strlen(text) >= sizeof d->token)
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "the API token is longer than %zu characters",
+                            sizeof d->token - 1);
+    memcpy(d->token, text, strlen(text) + 1);
     if (strlen(d->token) < 16) {
         d->token[0] = 0;
         return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "the API token is shorter than 16 characters");

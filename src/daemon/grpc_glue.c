@@ -563,9 +563,11 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
     if (timeout_ms < 0) timeout_ms = 0;
     int64_t t0 = mono_ms();
     pm_job_info info;
-    if (pm_engine_wait(f->engine, id, timeout_ms, &info) != PM_OK)
-        return fail(st, PM_GRPC_NOT_FOUND, "no job %" PRIu64 " (unknown, or expired jobs.retain_s = %u s after it ended)",
-                    id, f->retain_s);
+    if (pm_engine_wait(f->engine, id, timeout_ms, &info) != PM_OK) /* the engine forgot it: the journal may not */
+        return stored_answer(f, job_id, r)
+                   ? PM_GRPC_OK
+                   : fail(st, PM_GRPC_NOT_FOUND, "no job %s (unknown, or expired jobs.retain_s = %u s after it ended)",
+                          job_id, f->retain_s);
     job_name(f, id, r->job_id, sizeof r->job_id);
     r->queue_wait_ms = ms_u64(info.t.queue_ms);
     r->srs_load_ms = ms_u64(info.t.srs_load_ms);

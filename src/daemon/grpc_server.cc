@@ -127,6 +127,7 @@ class Service final : public pb::ProvingEngine::Service {
         try {
             int was_running = 0;
             pm_grpc_status st;
+            if (in->job_id().find('\0') != std::string::npos) return nul_in("job_id");
             if (ops_->cancel(ops_->self, in->job_id().c_str(), &was_running, &st) != PM_GRPC_OK) return to_status(st);
             out->set_was_running(was_running != 0);
             return grpc::Status::OK;
@@ -237,7 +238,14 @@ class Service final : public pb::ProvingEngine::Service {
         return grpc::Status(grpc::StatusCode::INTERNAL, "internal error in the gRPC front end");
     }
 
+    // a string field read as a C string: an embedded NUL would cut it short (request_id "a\0b"
+    // would be "a"'s twin, job_id "1\0x" job 1)
+    static grpc::Status nul_in(const char *field) {
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(field) + " contains a NUL byte");
+    }
+
     grpc::Status submit(const pb::SubmitProofRequest &in, pm_grpc_submit_resp *r, pm_grpc_status *st) {
+        if (in.request_id().find('\0') != std::string::npos) return nul_in("request_id");
         pm_grpc_submit_req q;
         std::memset(&q, 0, sizeof q);
         q.request_id = in.request_id().c_str();
@@ -276,6 +284,11 @@ class Service final : public pb::ProvingEngine::Service {
     // cancellation and the daemon's shutdown end the wait sooner.
     grpc::Status await(grpc::ServerContext *ctx, const std::string &id, uint64_t timeout_ms, pb::AwaitProofResponse *out) {
         using clock = std::chrono::steady_clock;
+        if (id.find('\0') != std::string::npos) return nul_in("job_id");
+        // a uint64 of milliseconds: beyond ~292 years its nanoseconds overflow the clock's int64
+        // (undefined, and a past deadline: an at-once TIMEOUT); 100 years is as good as forever
+        constexpr uint64_t kMaxTimeoutMs = 100ull * 365 * 86400 * 1000;
+        if (timeout_ms > kMaxTimeoutMs) timeout_ms = kMaxTimeoutMs;
         const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms ? timeout_ms : 0);
         for (;;) {
             int64_t slice = kSliceMs;

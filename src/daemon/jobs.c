@@ -499,6 +499,13 @@ static void end_row(pm_daemon *d, const char *id, const char *state, const char 
 static void recover_row(void *arg, const char *id, const char *spec_text, int cancel) {
     recover_ctx *rc = arg;
     pm_daemon *d = rc->d;
+    if (!daemon_job_id_valid(id)) { /* a damaged journal: the id names spool files, so "../x" must not */
+        end_row(d, id, "failed", "format", "journal row unreadable (its id is not a job id)");
+        daemon_log(d, LOG_WARN, "journal row '%.64s' is not a job (its id is not %d hex digits): not run again", id,
+                   PM_JOB_ID_LEN);
+        rc->failed++;
+        return;
+    }
     if (cancel) {
         end_row(d, id, "cancelled", "cancelled", "cancelled (before a restart)");
         spool_remove(d->jobs, id, PM_MAX_SPOOLED_INPUTS);

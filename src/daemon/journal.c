@@ -39,7 +39,7 @@ pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *e
     pthread_mutex_init(&j->mu, NULL);
     snprintf(j->path, sizeof j->path, "%s/lock", dir);
     /* one daemon per state directory: a second would re-queue the first one's jobs */
-    j->lock_fd = open(j->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    j->lock_fd = open(j->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (j->lock_fd < 0 || flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         pm_status st = pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s",
@@ -49,14 +49,15 @@ pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *e
         return st;
     }
     snprintf(j->path, sizeof j->path, "%s/jobs.sqlite", dir);
-    /* owner-only whatever the umask (SQLite gives the -wal and -shm files the database's mode) */
+    /* owner-only whatever the umask (SQLite gives the -wal and -shm files the database's mode); a
+     * symbolic link in its place is not followed (here nor by SQLite: SQLITE_OPEN_NOFOLLOW) */
     int cfd = open(j->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (cfd >= 0) {
         fchmod(cfd, 0600);
         close(cfd);
     }
     pm_status st = PM_OK;
-    if (sqlite3_open_v2(j->path, &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(j->path, &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
         st = db_error(j, err, "cannot open the journal");
     } else {
         sqlite3_busy_timeout(j->db, 5000);
@@ -186,6 +187,9 @@ void daemon_journal_each_unfinished(daemon_journal *j, void (*fn)(void *, const 
     pthread_mutex_lock(&j->mu);
     sqlite3_stmt *s = prep(j, "SELECT id, spec, cancel FROM jobs WHERE finished_ms IS NULL ORDER BY seq");
     while (s && sqlite3_step(s) == SQLITE_ROW) {
+        /* a damaged or hand-edited journal may hold a NULL or BLOB id or spec (id TEXT PRIMARY
+         * KEY admits NULL): such a row names no job and is left alone */
+        if (sqlite3_column_type(s, 0) != SQLITE_TEXT || sqlite3_column_type(s, 1) != SQLITE_TEXT) continue;
         if (n == cap) {
             size_t nc = cap ? 2 * cap : 64;
             row *r = realloc(rows, nc * sizeof *r);

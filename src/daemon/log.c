@@ -29,6 +29,9 @@ static void emit(pm_daemon *d, int level, const char *job, const char *label, co
     strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
     char msg[1400];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    char lab[256] = "";
+    if (label) snprintf(lab, sizeof lab, "%s", label);
+    label = lab;
     if (d && atomic_load(&d->log_json)) {
         char tsm[40];
         strftime(tsm, sizeof tsm, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -44,6 +47,11 @@ static void emit(pm_daemon *d, int level, const char *job, const char *label, co
             return;
         }
     }
+    /* one event, one line: a client's text in a message (a label, a request_id, a path) could
+     * otherwise forge log lines with its line breaks; control bytes are shown as '?' */
+    for (char *t[] = {msg, lab}, **p = t; p < t + 2; p++)
+        for (unsigned char *q = (unsigned char *)*p; *q; q++)
+            if (*q < 0x20 || *q == 0x7f) *q = '?';
     if (job)
         fprintf(stderr, "%s proofmill[%d] %s: job %s%s%s%s %s\n", ts, (int)getpid(), names[level], job,
                 label && label[0] ? " [" : "", label && label[0] ? label : "", label && label[0] ? "]" : "", msg);

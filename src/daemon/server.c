@@ -349,6 +349,9 @@ int pm_daemon_run(const pm_daemon_config *cfg0, const char *config_path) {
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* every thread started from here inherits the mask */
     signal(SIGPIPE, SIG_IGN);
+    /* a file-size limit (ulimit -f, RLIMIT_FSIZE) must fail the one write that passes it (EFBIG: a
+     * spooled inline input, the journal) instead of killing the daemon and every job it holds */
+    signal(SIGXFSZ, SIG_IGN);
     /* Fix glibc's mmap threshold at 1 MiB: partition buffers are then always mmapped and given back
      * to the OS on free, so the resident size follows the engine's memory budget instead of
      * growing per-thread arenas (the dynamic threshold would move large buffers into the heap). */

@@ -17,6 +17,8 @@
 typedef struct {
     char spell[PATH_MAX]; /* as configured, absolute and normalised */
     char real[PATH_MAX];  /* its realpath ("" when it does not exist yet) */
+    char anchor[PATH_MAX]; /* real "": the realpath of its deepest ancestor that exists */
+    char tail[PATH_MAX];   /* real "": the components from anchor down to it ("a/b") */
 } allowed_dir;
 
 static allowed_dir dirs[MAX_DIRS];
@@ -77,7 +79,21 @@ pm_status pm_confine_set(const char *list, pm_error *err) {
         int rc = normalise(t, d->spell);
         if (rc)
             return pm_error_set(err, PM_ERR_ARG, t, PM_NO_OFFSET, "%s", rc == -1 ? "'..' in an allowed directory" : "path too long");
-        if (!realpath(d->spell, d->real)) d->real[0] = 0;
+        if (!realpath(d->spell, d->real)) {
+            /* missing: what exists above it is the operator's (links resolved now); what is made
+             * below that later is opened without following links, like any path below D */
+            d->real[0] = 0;
+            char up[PATH_MAX];
+            snprintf(up, sizeof up, "%s", d->spell);
+            char *cut;
+            while ((cut = strrchr(up, '/')) && cut != up) {
+                *cut = 0;
+                if (realpath(up, d->anchor)) break;
+            }
+            if (!cut || cut == up) snprintf(d->anchor, sizeof d->anchor, "/");
+            const char *t = d->spell + (cut && cut != up ? strlen(up) + 1 : 1);
+            memcpy(d->tail, t, strlen(t) + 1); /* shorter than spell */
+        }
         n_dirs++;
     }
     active = n_dirs > 0;
@@ -118,7 +134,11 @@ static int walk(const char *path, int last_flags, pm_error *err) {
         errno = EACCES;
         return -1;
     }
-    int dfd = open(d->real[0] ? d->real : d->spell, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    /* D as the operator had it at pm_confine_set (its realpath then), or, when it did not exist
+     * then, its existing ancestor then, and D's own missing components walked as those below D:
+     * a D made later as a link (e.g. in /var/tmp, by anyone) would take every path below it elsewhere */
+    const char *dpath = d->real[0] ? d->real : d->anchor;
+    int dfd = open(dpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
         int e = errno;
         if (last_flags < 0 && e == ENOENT) return 0; /* the loader reports the missing file */
@@ -127,14 +147,20 @@ static int walk(const char *path, int last_flags, pm_error *err) {
         return -1;
     }
     char comp[PATH_MAX];
-    snprintf(comp, sizeof comp, "%s", rest);
+    if ((size_t)snprintf(comp, sizeof comp, "%s%s%s", d->real[0] ? "" : d->tail, !d->real[0] && rest[0] ? "/" : "",
+                         rest) >= sizeof comp) {
+        close(dfd);
+        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     char *c = comp;
     if (!*c) { /* the allowed directory itself */
         if (last_flags < 0) {
             close(dfd);
             return 0;
         }
-        int fd = open(d->real[0] ? d->real : d->spell, last_flags | O_CLOEXEC);
+        int fd = open(dpath, last_flags | O_CLOEXEC);
         int e = errno;
         close(dfd);
         if (fd < 0) pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(e));

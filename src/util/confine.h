@@ -13,7 +13,10 @@
  *   - P must lie below (or be) one allowed directory D, compared by D's configured spelling or its
  *     realpath; nothing is opened or stat'ed before that check, so a refused path leaks neither
  *     bytes nor existence.
- *   - D itself is opened normally (it may be a link, set by the operator); every component below D
+ *   - D itself is opened as it was at pm_confine_set (by its realpath then: it may be a link, set by
+ *     the operator); of a D that did not exist then, its deepest existing ancestor is opened so and
+ *     D's missing components are walked like those below D (a D made later as a link, e.g. in the
+ *     world-writable /var/tmp, is nobody's choice: PM_ERR_FORBIDDEN); every component below D
  *     is opened with openat(O_NOFOLLOW) (O_PATH | O_DIRECTORY for directories), so a symbolic link
  *     anywhere below D is refused, whatever it points to.
  * Errors are PM_ERR_FORBIDDEN ("outside the allowed directories", "is a symbolic link", "'..'");

@@ -376,6 +376,11 @@ try:
     got, _ = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=rs.job_id, timeout_ms=0), timeout=0.5)
     F.check(got == C.DEADLINE_EXCEEDED and time.time() - t < 5, "client deadline: %s" % got)
     F.check(http_state(d, rs.job_id) == "running", "the job survives its client's deadline")
+    # hostile: a timeout_ms past the clock's range waits as long as one of 100 years (it was an
+    # at-once TIMEOUT, and 10^13 ms overflowed std::chrono's nanoseconds: UBSan)
+    for huge in (10 ** 13, 2 ** 64 - 1):
+        got, det = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=rs.job_id, timeout_ms=huge), timeout=0.5)
+        F.check(got == C.DEADLINE_EXCEEDED, "timeout_ms %d: waits (client deadline), got %s %r" % (huge, got, det))
     c = cu.svc.CancelProof(pb.CancelProofRequest(job_id=rs.job_id), timeout=30)
     F.check(c.was_running, "cancel of a running job: was_running true")
     a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=rs.job_id, timeout_ms=0), timeout=60)
@@ -469,6 +474,15 @@ try:
                  porep_request(env, "m8", registered_proof=6, sector_size=8 << 20), timeout=10)
     expect_error("bad priority", C.INVALID_ARGUMENT, "priority", S, porep_request(env, "m9", priority=9), timeout=10)
     expect_error("long request_id", C.INVALID_ARGUMENT, "request_id", S, porep_request(env, "r" * 300), timeout=10)
+    # hostile: a request_id is logged: its line breaks do not forge a log line (checked at the
+    # end); a NUL would cut the C string short ("m11\0b" the twin of "m11"); job_id likewise
+    expect_error("request_id with a newline", C.INVALID_ARGUMENT, "inputs[0]", S,
+                 porep_request(b"not json", "m11\n2026-12-01T00:00:00Z proofmill[1] info: forged"), timeout=10)
+    expect_error("request_id with a NUL", C.INVALID_ARGUMENT, "NUL", S, porep_request(env, "m11\0b"), timeout=10)
+    expect_error("AwaitProof job_id with a NUL", C.INVALID_ARGUMENT, "NUL", cu.svc.AwaitProof,
+                 pb.AwaitProofRequest(job_id=rs.job_id + "\0x", timeout_ms=1), timeout=10)
+    expect_error("CancelProof job_id with a NUL", C.INVALID_ARGUMENT, "NUL", cu.svc.CancelProof,
+                 pb.CancelProofRequest(job_id=rs.job_id + "\0x"), timeout=10)
     expect_error("Prove without submit", C.INVALID_ARGUMENT, "submit", cu.svc.Prove, pb.ProveRequest(), timeout=10)
     expect_error("randomness for a PoRep", C.INVALID_ARGUMENT, "randomness", S,
                  porep_request(env, "m10", randomness=b"\1" * 32), timeout=10)
@@ -525,17 +539,25 @@ finally:
     F.check(rc == 0 and "ERROR: AddressSanitizer" not in log and "ERROR: LeakSanitizer" not in log and
             "runtime error:" not in log, "D2 exit %d / sanitizer report:\n%s" % (rc, log[-6000:]))
     F.check("grpc SubmitProof request_id=porep-1000-5" in log, "the daemon logs each SubmitProof")
+    F.check("\n2026-12-01T00:00:00Z proofmill[1] info: forged" not in log and "m11?2026-12-01" in log,
+            "a request_id's line break forged a log line")
 
 mark("D2: malformed, unknown kinds, SRS, status, metrics")
 # --- D3: a unix socket (Curio: Address = "unix:///run/curio/cuzk.sock"), gRPC only
 sock = os.path.join(W, "cuzk.sock")
-d = pmd.Daemon({"filecoin.params_dir": stub}, tcp=False, grpc="unix://" + sock)
+d = pmd.Daemon({"filecoin.params_dir": stub, "jobs.retain_s": 1}, tcp=False, grpc="unix://" + sock)
 cu = Curio("unix://" + sock)
 try:
     s = cu.status()
     F.check(any(x.proof_kind == "porep-c2" for x in s.queues), "GetStatus over a unix socket: %r" % s)
     r = cu.prove(porep_request(env, "porep-1000-10"))
     F.check(r.status == pb.AwaitProofResponse.FAILED, "Prove over a unix socket: %r" % r)
+    # hostile review: once the engine forgets the job (jobs.retain_s), AwaitProof answers from the
+    # journal as GET /v1/jobs/<id> does (it was NOT_FOUND naming the engine's internal id)
+    time.sleep(2.5)
+    a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=r.job_id, timeout_ms=100), timeout=10)
+    F.check(a.status == pb.AwaitProofResponse.FAILED and STEM_2K in a.error_message and a.job_id == r.job_id,
+            "AwaitProof after jobs.retain_s: %r" % a)
 finally:
     cu.close()
     rc, log = d.stop(expect_clean=False)

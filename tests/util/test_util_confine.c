@@ -1,7 +1,7 @@
 /* util/confine.h: opens confined to allowed directories without following links below them —
  * outside paths refused before anything is opened, '..' refused, a symbolic link anywhere below
  * the allowed directory refused (also one swapped in after a check), the allowed directory itself
- * may be a link, missing files inside are plain I/O errors, and pm_file_open / pm_file_read_all /
+ * may be a link (but not one made after pm_confine_set), missing files inside are plain I/O errors, and pm_file_open / pm_file_read_all /
  * pm_open_regular obey it. Off: plain open. (Hostile: also under ASan.) */
 #include "test_util.h"
 
@@ -156,10 +156,55 @@ static void allowed_dir_may_be_a_link(void **state) {
     assert_false(pm_confine_active());
 }
 
+/* An allowed directory missing at pm_confine_set and made later as a link (anyone can, in a
+ * world-writable parent such as /var/tmp, filecoin.params_dir's default) is not followed; one made
+ * later as a directory works. */
+static void allowed_dir_made_later(void **state) {
+    (void)state;
+    char d[600], p[800];
+    pm_error err;
+    pm_error_clear(&err);
+    snprintf(d, sizeof d, "%s/later", root);
+    assert_int_equal(pm_confine_set(d, &err), PM_OK);
+    assert_int_equal(symlink(outside, d), 0);
+    snprintf(p, sizeof p, "%s/secret.txt", d);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(pm_file_read_all(&text, &len, p, 0, 0, &err), PM_ERR_FORBIDDEN);
+    assert_null(text);
+    assert_non_null(strstr(err.msg, "symbolic link"));
+    assert_int_equal(pm_confine_check(p, &err), PM_ERR_FORBIDDEN);
+    int fd = pm_confine_open(d, O_RDONLY | O_DIRECTORY, &err); /* the directory itself */
+    assert_true(fd < 0);
+    assert_int_equal(unlink(d), 0);
+    assert_int_equal(mkdir(d, 0755), 0);
+    snprintf(p, sizeof p, "%s/ok.txt", d);
+    put(p, "made later");
+    read_ok(p, "made later");
+    /* its parent missing too, and made later as a link: not followed either */
+    char sub[700];
+    snprintf(d, sizeof d, "%s/later2", root);
+    snprintf(sub, sizeof sub, "%s/sub", d);
+    assert_int_equal(pm_confine_set(sub, &err), PM_OK);
+    snprintf(p, sizeof p, "%s/sub", outside);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/sub/secret.txt", outside);
+    put(p, "secret");
+    assert_int_equal(symlink(outside, d), 0);
+    snprintf(p, sizeof p, "%s/secret.txt", sub);
+    assert_int_equal(pm_file_read_all(&text, &len, p, 0, 0, &err), PM_ERR_FORBIDDEN);
+    assert_int_equal(unlink(d), 0);
+    assert_int_equal(mkdir(d, 0755), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    put(p, "below, made later");
+    read_ok(p, "below, made later");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(confined, setup, teardown),
         cmocka_unit_test_setup_teardown(allowed_dir_may_be_a_link, setup, teardown),
+        cmocka_unit_test_setup_teardown(allowed_dir_made_later, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
