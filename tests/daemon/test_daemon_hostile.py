@@ -201,12 +201,17 @@ res = {}
 
 
 def prove():
-    res["r"] = d.request("POST", "/v1/prove", {"key": key0, "inputs": [{"wtns": w0}] * 12, "label": "long"})
+    res["r"] = d.request("POST", "/v1/prove", {"key": key0, "inputs": [{"wtns": w0}] * 48, "label": "long"})
 
 
 t = threading.Thread(target=prove)
 t.start()
-time.sleep(0.8 * slow)
+# SIGTERM once the job runs (a fixed sleep raced a fast build: the job could end before the signal)
+for _ in range(2000):
+    st_s, s_b = d.request("GET", "/v1/status")
+    if st_s == 200 and (s_b["jobs"]["running"] or s_b["jobs"]["done"]):
+        break
+    time.sleep(0.005)
 d.proc.send_signal(signal.SIGTERM)
 t.join(120)
 rc, log = d.stop()
@@ -218,7 +223,7 @@ if st == 503:
     d = pmd.Daemon({"prover.msm_threads": 1}, state_dir=sd)
     try:
         st2, j = d.wait(b["job"]["id"])
-        F.check(st2 == 200 and j["state"] == "done" and len(j["proofs"]) == 12,
+        F.check(st2 == 200 and j["state"] == "done" and len(j["proofs"]) == 48,
                 "the journaled job ran after the restart: %s %r" % (st2, j.get("state")))
     finally:
         d.stop()
