@@ -92,7 +92,7 @@ static void driver(void **state) {
     pm_error err;
     pm_input in = {.kind = PM_INPUT_PATH, .path = g_input};
     pm_prove_plan plan;
-    assert_int_equal(pm_prove_plan_job(&plan, toy, NULL, g_params, &in, 1, 1, 1, &err), PM_OK);
+    assert_int_equal(pm_prove_plan_job(&plan, toy, NULL, g_params, &in, 1, NULL, 1, 1, &err), PM_OK);
     pm_prove_key *key;
     assert_int_equal(pm_prove_key_load(&key, toy, plan.key_path, NULL, &err), PM_OK);
     void *job;
