@@ -43,6 +43,7 @@ struct pm_daemon {
     atomic_uint drain_s;
     atomic_int closing;
     atomic_ullong http_requests, http_errors;
+    atomic_uint http_open; /* requests begun and not yet completed (response sent or connection gone) */
 };
 
 /* One request being received (libmicrohttpd's per-connection state, *con_cls). */

@@ -102,6 +102,7 @@ enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const cha
         rq = calloc(1, sizeof *rq);
         if (!rq) return MHD_NO;
         *con_cls = rq;
+        atomic_fetch_add(&d->http_open, 1);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > atomic_load(&d->max_body)) {
             rq->too_big = 1;
@@ -166,6 +167,7 @@ void daemon_on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
         atomic_fetch_sub(&d->buffered, rq->len);
         free(rq->body);
         free(rq);
+        atomic_fetch_sub(&d->http_open, 1);
     }
     *con_cls = NULL;
 }

@@ -326,6 +326,15 @@ void pm_daemon_stop(pm_daemon *d) {
         pm_engine_close(d->engine); /* long-polls return now */
     }
     pm_grpc_front_stop(d->grpc); /* before the engine: its calls use it */
+    /* Let answers already queued go out before the listeners stop: with a thread per connection,
+     * MHD_stop_daemon shuts every connection's socket down, so a long-poll woken by
+     * pm_engine_close above (POST /v1/prove's 503 "shutting-down") could lose its response to
+     * the race. New requests meanwhile get 503 at once; bounded at 5 s for clients that keep
+     * sending. */
+    for (unsigned i = 0; i < 500 && atomic_load(&d->http_open); i++) {
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
     if (d->mhd_tcp) MHD_stop_daemon(d->mhd_tcp);
     if (d->mhd_unix) MHD_stop_daemon(d->mhd_unix);
     if (d->fd_tcp >= 0) close(d->fd_tcp);
