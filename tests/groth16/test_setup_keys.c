@@ -29,6 +29,7 @@
 #include "r1cs/r1cs.h"
 #include "r1cs/synth.h"
 #include "r1cs/wtns.h"
+#include "util/parallel.h"
 
 static char *slurp(const char *path, size_t *len) { return (char *)pm_test_slurp(path, len); }
 
@@ -235,12 +236,137 @@ static void test_synthetic(void **state) {
     }
 }
 
+
+/* groth16_qap_at_tau: the same u, v, w at 1, 3 and 8 threads (the column-range split), with full
+ * and dictionary-coded coefficients; at a small size against the product form of the Lagrange
+ * basis, L_c(tau) = prod_{j != c} (tau - x_j) / (x_c - x_j), an independent formula. */
+static void qap_naive(fr_t *u, const r1cs_matrix_t *m, const fr_t *x, size_t n, const fr_t *tau, uint32_t nw) {
+    for (uint32_t i = 0; i < nw; i++) u[i] = FR_ZERO;
+    for (uint32_t c = 0; c < m->n_rows; c++) {
+        fr_t num = FR_ONE, den = FR_ONE, d, l;
+        for (size_t j = 0; j < n; j++) {
+            if (j == c) continue;
+            fr_sub(&d, tau, &x[j]);
+            fr_mul(&num, &num, &d);
+            fr_sub(&d, &x[c], &x[j]);
+            fr_mul(&den, &den, &d);
+        }
+        fr_inv_vartime(&den, &den);
+        fr_mul(&l, &num, &den);
+        for (uint64_t t = m->row_ptr[c]; t < m->row_ptr[c + 1]; t++) {
+            fr_t p;
+            fr_mul(&p, r1cs_coef(m, t), &l);
+            fr_add(&u[m->col[t]], &u[m->col[t]], &p);
+        }
+    }
+}
+
+static void dict_code(r1cs_matrix_t *m, uint32_t **idx) {
+    *idx = malloc(m->nnz * sizeof **idx);
+    assert_non_null(*idx);
+    for (uint64_t t = 0; t < m->nnz; t++) (*idx)[t] = (uint32_t)t;
+    m->coef_idx = *idx;
+    m->coef_tab = m->coef;
+    m->n_coef_tab = (uint32_t)m->nnz;
+}
+
+static void test_qap_threads(void **state) {
+    (void)state;
+    uint64_t seed = pm_test_seed();
+    pm_error err;
+    fr_t tau;
+    fr_from_u64(&tau, seed | 1);
+    /* large enough for the parallel column split (>= 2^16 terms per matrix) */
+    r1cs_synth_opts_t o = {100000, 3, 3, 0.5, seed};
+    r1cs_t cs;
+    fr_t *wit;
+    assert_int_equal(r1cs_synth(&cs, &wit, &o, &err), PM_OK);
+    free(wit);
+    uint64_t rows = (uint64_t)cs.n_constraints + r1cs_n_public(&cs) + 1;
+    unsigned log_n = 0;
+    while (((uint64_t)1 << log_n) < rows) log_n++;
+    size_t nw = cs.n_wires, bytes = 3 * nw * sizeof(fr_t);
+    fr_t *ref = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(ref);
+    assert_non_null(got);
+    int saved = pm_thread_count();
+    uint32_t *ia = NULL, *ib = NULL, *ic = NULL;
+    for (int coding = 0; coding < 2; coding++) {
+        if (coding) {
+            dict_code(&cs.A, &ia);
+            dict_code(&cs.B, &ib);
+            dict_code(&cs.C, &ic);
+        }
+        const int threads[] = {1, 3, 8};
+        for (int k = 0; k < 3; k++) {
+#ifdef _OPENMP
+            omp_set_num_threads(threads[k]);
+#endif
+            fr_t *out = (coding || k) ? got : ref;
+            assert_int_equal(groth16_qap_at_tau(out, out + nw, out + 2 * nw, NULL, &cs, log_n, 7, &tau, &err), PM_OK);
+            if (out == got) assert_memory_equal(got, ref, bytes);
+        }
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(saved);
+#endif
+    (void)saved;
+    cs.A.coef_idx = cs.B.coef_idx = cs.C.coef_idx = NULL;
+    free(ia);
+    free(ib);
+    free(ic);
+    r1cs_free(&cs);
+    /* small: against the product form (the input rows appended after the constraints, as setup.h says) */
+    r1cs_synth_opts_t o2 = {11, 2, 2, 0.5, seed + 1};
+    assert_int_equal(r1cs_synth(&cs, &wit, &o2, &err), PM_OK);
+    free(wit);
+    rows = (uint64_t)cs.n_constraints + r1cs_n_public(&cs) + 1;
+    log_n = 0;
+    while (((uint64_t)1 << log_n) < rows) log_n++;
+    size_t n = (size_t)1 << log_n;
+    fr_t g, omega, x[64];
+    fr_from_u64(&g, 7);
+    assert_int_equal(fr_root_of_unity(&omega, &g, log_n), 0);
+    x[0] = FR_ONE;
+    for (size_t j = 1; j < n; j++) fr_mul(&x[j], &x[j - 1], &omega);
+    nw = cs.n_wires;
+    fr_t *u = malloc(3 * nw * sizeof *u), *e = malloc(3 * nw * sizeof *e);
+    assert_non_null(u);
+    assert_non_null(e);
+    assert_int_equal(groth16_qap_at_tau(u, u + nw, u + 2 * nw, NULL, &cs, log_n, 7, &tau, &err), PM_OK);
+    qap_naive(e, &cs.A, x, n, &tau, cs.n_wires);
+    qap_naive(e + nw, &cs.B, x, n, &tau, cs.n_wires);
+    qap_naive(e + 2 * nw, &cs.C, x, n, &tau, cs.n_wires);
+    /* input row i (of nPublic + 1) is constraint row n_constraints + i with A coefficient 1 at wire i */
+    for (uint32_t i = 0; i <= r1cs_n_public(&cs); i++) {
+        size_t c = cs.n_constraints + i;
+        fr_t num = FR_ONE, den = FR_ONE, d, l;
+        for (size_t j = 0; j < n; j++) {
+            if (j == c) continue;
+            fr_sub(&d, &tau, &x[j]);
+            fr_mul(&num, &num, &d);
+            fr_sub(&d, &x[c], &x[j]);
+            fr_mul(&den, &den, &d);
+        }
+        fr_inv_vartime(&den, &den);
+        fr_mul(&l, &num, &den);
+        fr_add(&e[i], &e[i], &l);
+    }
+    assert_memory_equal(u, e, 3 * nw * sizeof *u);
+    free(u);
+    free(e);
+    r1cs_free(&cs);
+    free(ref);
+    free(got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_base),
         cmocka_unit_test(test_toxic_seeded),
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_synthetic),
+        cmocka_unit_test(test_qap_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
