@@ -4,6 +4,9 @@
  *
  *   proofmill bench single|batch --key K.zkey --witness W.wtns [--witness W2 ...] [-c N] [-j J]
  *   proofmill bench single|batch --kind porep-c2 --c1 C1.json [--c1 C1b.json ...] --params DIR [-c N] [-j J]
+ *   proofmill bench single|batch --kind winning-post|window-post|snapdeals --request REQ.json --params DIR ...
+ *       (--request: a Filecoin request file, as `proofmill <kind> gen` writes it; every job proves
+ *       its vanilla proofs and fields, filecoin/proof_request.h)
  *       (--kind K: any proof kind, kinds/kind.h; --type porep | groth16: the older spelling)
  *       [--partitions P] [--priority P] [--inline] [--daemon http://HOST:PORT | unix:/path | --embedded]
  *       [--gpu] [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]
@@ -38,6 +41,8 @@
 #include "daemon/timeline.h"
 #include "engine/backend_kinds.h"
 #include "engine/engine.h"
+#include "filecoin/proof_request.h"
+#include "kinds/filecoin/vanilla_kind.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
 #include "util/file.h"
@@ -76,6 +81,13 @@ typedef struct {
      * of several inputs, one per job otherwise); the key is --key or the kind's in --params DIR */
     const pm_kind *kind;
     const char *params_dir;
+    /* --request: every job's inputs (the request's vanilla proofs and fields; bytes in req, req_store) */
+    const char *request;
+    fil_proof_request_t req;
+    pm_input *req_in;
+    size_t req_n;
+    uint8_t *req_store;
+    char **req_b64; /* daemon mode: req_in[i]'s bytes in base64 */
 } bench_t;
 
 /* the whole file at path (NULL when unreadable) */
@@ -89,7 +101,7 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
     pm_input in[64];
     size_t len[64];
     unsigned char *bytes[64] = {0};
-    int np = b->partitions; /* inputs of one job */
+    int np = b->req_in ? 0 : b->partitions; /* inputs of one job */
     for (int p = 0; p < np; p++) {
         const char *w = b->witness[(i * np + p) % b->n_witness];
         if (b->inline_wtns) {
@@ -100,7 +112,7 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
         }
     }
     pm_job_spec spec = {.kind = b->kind->name, .key_path = b->key, .params_dir = b->params_dir, .priority = b->prio,
-                        .inputs = in, .n_inputs = (size_t)np};
+                        .inputs = b->req_in ? b->req_in : in, .n_inputs = b->req_in ? b->req_n : (size_t)np};
     uint64_t id;
     pm_error err;
     pm_error_clear(&err);
@@ -129,7 +141,12 @@ static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t n
     json_t *inputs = json_array();
     char b64name[64];
     snprintf(b64name, sizeof b64name, "%s_b64", b->kind->input_name);
-    for (int p = 0; p < b->partitions; p++) {
+    for (size_t q = 0; b->req_in && q < b->req_n; q++) { /* --request: {"<input>_b64": ...} each */
+        char name[96];
+        snprintf(name, sizeof name, "%s_b64", b->req_in[q].name ? b->req_in[q].name : b->kind->input_name);
+        json_array_append_new(inputs, json_pack("{s:s}", name, b->req_b64[q]));
+    }
+    for (int p = 0; !b->req_in && p < b->partitions; p++) {
         int wi = (i * b->partitions + p) % b->n_witness;
         json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", b64name, b->b64[wi])
                                                      : json_pack("{s:s}", b->kind->input_name, b->witness[wi]));
@@ -333,7 +350,8 @@ static int parse_uint(const char *s, unsigned *out) {
 }
 
 #define BENCH_USAGE                                                                                \
-    "bench single|batch (--key K.zkey | --kind K --params DIR) --witness W [--witness W2 ...] [-c N] [-j J]\n"      \
+    "bench single|batch (--key K.zkey | --kind K --params DIR) (--witness W [--witness W2 ...] | --request R)\n"      \
+    "                       [-c N] [-j J]\n"                                                              \
     "                       [--partitions P] [--priority P] [--inline] [--daemon URL | --embedded] [--gpu]\n"        \
     "                       [--synthesis-workers N] [--devices N] [--gpu-workers N] [--finalize-threads N]\n"        \
     "                       [--msm-threads N] [--budget BYTES] [--trace out.json] [--timeline out.svg]\n"      \
@@ -347,7 +365,7 @@ static int cmd_bench(int argc, char **argv) {
     unsigned devices = 1, msm_threads = 0, u;
     int use_gpu = 0, set_synth = 0, set_workers = 0, set_fin = 0, set_msm = 0;
     enum { O_KEY = 256, O_KIND, O_PARAMS, O_PARTS, O_PRIO, O_INLINE, O_GPU, O_DAEMON, O_EMBEDDED, O_TRACE,
-           O_TIMELINE, O_SYNTH, O_DEVICES, O_GPU_WORKERS, O_FIN, O_MSM, O_BUDGET, O_TOKEN };
+           O_TIMELINE, O_SYNTH, O_DEVICES, O_GPU_WORKERS, O_FIN, O_MSM, O_BUDGET, O_TOKEN, O_REQUEST };
     static const pm_cli_opt opts[] = {
         {"key", O_KEY, "FILE", "the proving key (.zkey for snarkjs jobs)"},
         {"kind", O_KIND, "K", "proof kind (snarkjs, porep-c2, ...; default snarkjs)"},
@@ -355,6 +373,8 @@ static int cmd_bench(int argc, char **argv) {
         {"params", O_PARAMS, "DIR", "a Filecoin parameter directory (kinds with parameter files)"},
         {"witness", 'w', "FILE", "a job input (witness, C1, ...); repeat for more, used in turn"},
         {"c1", 'w', "FILE", NULL},
+        {"request", O_REQUEST, "REQ.json", "a Filecoin request (`proofmill <kind> gen`): every job proves it\n"
+         "                           (winning-post, window-post, snapdeals)"},
         {"count", 'c', "N", "proofs in all (batch default 10)"},
         {"concurrency", 'j', "J", "clients at a time, 1..1024 (batch default 2)"},
         {"partitions", O_PARTS, "P", "inputs per job, 1..64 (kinds with one input per partition)"},
@@ -404,6 +424,7 @@ static int cmd_bench(int argc, char **argv) {
             }
             break;
         case O_PARAMS: b.params_dir = v; break;
+        case O_REQUEST: b.request = v; break;
         case 'w':
             if (b.n_witness == MAX_WITNESSES) return pm_cli_usage("bench: at most %d witnesses", MAX_WITNESSES);
             b.witness[b.n_witness++] = v;
@@ -462,7 +483,27 @@ static int cmd_bench(int argc, char **argv) {
     if (pa.ind < argc - 1) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[1 + pa.ind]);
     if (!b.kind) b.kind = pm_kind_find("snarkjs");
     if (b.kind->max_inputs == 1) b.partitions = 1; /* one input per job: the kind plans its partitions */
-    if (!b.n_witness || (!b.key && !b.params_dir) || (b.params_dir && !b.kind->key_path))
+    if (b.request) {
+        if (b.n_witness) return pm_cli_usage("bench: --request or --witness, not both");
+        if (!b.kind->input_name || strcmp(b.kind->input_name, "vanilla") || !b.params_dir)
+            return pm_cli_usage("bench: --request takes a Filecoin vanilla-proof kind (--kind winning-post, window-post "
+                                "or snapdeals) and --params DIR");
+        pm_error rerr;
+        pm_error_clear(&rerr);
+        if (fil_proof_request_read(&b.req, b.request, &rerr) ||
+            pm_fil_inputs_of_request(&b.req_in, &b.req_n, &b.req_store, b.kind, &b.req, &rerr)) {
+            fil_proof_request_free(&b.req);
+            return pm_cli_fail(&rerr);
+        }
+        if (b.daemon) {
+            b.req_b64 = calloc(b.req_n ? b.req_n : 1, sizeof *b.req_b64);
+            for (size_t q = 0; b.req_b64 && q < b.req_n; q++)
+                if (!(b.req_b64[q] = pm_base64_encode_alloc(b.req_in[q].bytes, b.req_in[q].len))) return pm_cli_usage("bench: out of memory");
+            if (!b.req_b64) return pm_cli_usage("bench: out of memory");
+        }
+        b.partitions = 1;
+    }
+    if ((!b.n_witness && !b.request) || (!b.key && !b.params_dir) || (b.params_dir && !b.kind->key_path))
         return pm_cli_usage("bench: %s jobs need --key%s and at least one %s", b.kind->name,
                             b.kind->key_path ? " or --params DIR" : "",
                             b.kind->max_inputs == 1 ? "--c1 FILE (or --witness)" : "--witness");
@@ -505,7 +546,10 @@ static int cmd_bench(int argc, char **argv) {
             free(bytes);
         }
     }
-    if (b.kind->max_inputs == 1)
+    if (b.request)
+        printf("bench %s: %d %s proof(s) of the request %s (%zu vanilla proof(s) and fields)\n", argv[1], b.count,
+               b.kind->name, b.request, b.req.n_vanilla);
+    else if (b.kind->max_inputs == 1)
         printf("bench %s: %d %s proof(s) of %d input file(s) (partitions per input)\n", argv[1], b.count,
                b.kind->name, b.n_witness);
     printf("bench %s: %d proof(s) of %d partition(s), concurrency %d, %s%s, %s %s\n", argv[1], b.count,
@@ -560,6 +604,11 @@ static int cmd_bench(int argc, char **argv) {
     }
     for (int w = 0; b.b64 && w < b.n_witness; w++) free(b.b64[w]);
     free(b.b64);
+    for (size_t q = 0; b.req_b64 && q < b.req_n; q++) free(b.req_b64[q]);
+    free(b.req_b64);
+    free(b.req_in);
+    free(b.req_store);
+    fil_proof_request_free(&b.req);
     free(th);
     free(b.res);
     pthread_mutex_destroy(&b.mu);
@@ -567,6 +616,6 @@ static int cmd_bench(int argc, char **argv) {
     return rc;
 }
 
-PM_CLI_COMMAND(bench, "bench single|batch (--key K.zkey | --kind K --params DIR) --witness W... [-c N] [-j J] "
+PM_CLI_COMMAND(bench, "bench single|batch (--key K.zkey | --kind K --params DIR) (--witness W... | --request R) [-c N] [-j J] "
                       "[--daemon URL | --embedded] (see `proofmill bench --help`)",
                "measure proving throughput and latency (embedded engine or a running daemon)", cmd_bench)

@@ -13,7 +13,7 @@
  *   check --request REQ.json [--witness-only]  witness + every constraint, without parameters
  *                                              (--witness-only: the kind's parallel witness, timed)
  *   record --sector-size S --out FILE.csr      the recorded circuit (csr_file.h; the kind's tag)
- *   params-setup --sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]
+ *   params-setup --sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]
  *                                              our own (test) Groth16 parameters, bellperson layout, under
  *                                              Filecoin's names (param_safety.h rules), and DIR/<stem>.csr
  *   prove --request REQ.json --params DIR --out PROOF [--csr FILE] [--seed N] [--threads T] [--engine] [--gpu]
@@ -52,6 +52,7 @@
 #include "groth16/params.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/setup.h"
+#include "groth16/setup_gpu.h"
 #include "groth16/verifier.h"
 #include "kinds/filecoin/vanilla_kind.h"
 #include "util/clock.h"
@@ -155,6 +156,7 @@ static const pm_cli_opt OPTS_PARAMS_SETUP[] = {
     {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr, listed in its\n"
                           "                           " FIL_PARAM_MARKER " file"},
     {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only, forgeable"},
+    {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same parameters)"},
     {"allow-filecoin-dir", O_ALLOW, NULL, "write even into Filecoin's parameter cache or a directory holding\n"
                                           "                           Filecoin's v28 files (refused without it)"},
     {0}};
@@ -197,7 +199,7 @@ static const struct {
     {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N] "
             "[--miner M]",
      "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", OPTS_GEN, sub_gen},
-    {"params-setup", "--sector-size S --dir DIR [--seed N] [--allow-filecoin-dir]",
+    {"params-setup", "--sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
      "our own TEST Groth16 parameters under Filecoin's names", OPTS_PARAMS_SETUP, sub_params_setup},
     {"prove", "--request REQ.json --params DIR --out PROOF [--vanilla V.json] [--csr FILE] [--seed N] [--threads T] "
               "[--engine] [--gpu]",
@@ -636,11 +638,15 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     rc = PM_EXIT_USAGE;
     pm_progress_start(sp.cmd);
     pm_progress_stage("recording the circuit", 0);
+    groth16_setup_mul gm = {0}; /* --gpu: the point multiplications on device 0 (the same parameters) */
     if (pm_fil_record(&cs, &nin, &s, &err) || groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
-        groth16_setup_bellperson(&p, &cs, &tox, &tm, &err)) { /* its stages: groth16/setup.c */
+        (a.gpu && groth16_setup_mul_gpu(&gm, 0, &err)) ||
+        groth16_setup_bellperson_mul(&p, &cs, &tox, a.gpu ? &gm : NULL, &tm, &err)) { /* its stages: groth16/setup.c */
+        groth16_setup_mul_gpu_free(&gm);
         pm_cli_fail(&err);
         goto out;
     }
+    groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
     snprintf(name, sizeof name, "%s.csr", s.stem);
     snprintf(path, sizeof path, "%s/%s", a.dir, name);

@@ -9,6 +9,7 @@
 #    192 bytes -> verify OK; the same proof against another request's public inputs exits 1;
 #  - parameter safety: params-setup refuses FIL_PROOFS_PARAMETER_CACHE and a directory holding a
 #    Filecoin parameter file it did not write, unless --allow-filecoin-dir; loading says "test parameters";
+#  - `bench batch --request`: the request proved -c times through the embedded engine; its misuses;
 #  - bad input exits 2: missing request, wrong kind of request, unknown subcommand.
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +74,20 @@ expect_rc 1 "the proof against another request's inputs" "$PM" window-post verif
 expect_msg "other inputs" "INVALID"
 expect_rc 2 "prove refuses a bad vanilla proof before proving" "$PM" window-post prove --request "$TMP/wd-bad.json" --params "$TMP/P" --out "$TMP/x.proof"
 expect_msg "bad vanilla" "sector 1 (id 2)" "comm_r"
+
+# bench --request: every job proves the request through the embedded engine (each proof verified)
+expect_rc 0 "bench batch --request (window-post 2 KiB)" "$PM" bench batch --kind window-post --params "$TMP/P" --request "$TMP/wd.json" -c 2 -j 2
+expect_msg "bench --request" "window-post proof(s) of the request" "2 vanilla proof(s)" "summary: 2/2 proofs ok"
+expect_rc 2 "bench --request with --witness" "$PM" bench batch --kind window-post --params "$TMP/P" --request "$TMP/wd.json" -w "$TMP/wd.json"
+expect_msg "bench --request + --witness" "not both"
+expect_rc 2 "bench --request of a kind without vanilla proofs" "$PM" bench batch --kind porep-c2 --params "$TMP/P" --request "$TMP/wd.json"
+expect_msg "bench --request porep-c2" "winning-post, window-post or snapdeals"
+expect_rc 1 "bench --request: a WindowPoSt request proved as WinningPoSt fails every job" "$PM" bench single --kind winning-post --params "$TMP/P" --request "$TMP/wd.json"
+expect_msg "bench --request wrong kind" "FAILED"
+expect_rc 2 "bench --request missing file" "$PM" bench single --kind window-post --params "$TMP/P" --request "$TMP/nope.json"
+expect_msg "bench --request missing" "nope.json"
+"$PM" window-post params-setup --help >"$TMP/out" 2>&1
+expect_msg "params-setup --help" "--gpu" "--allow-filecoin-dir"
 
 # parameter safety
 mkdir -p "$TMP/fc"
