@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# kinds_gpu.sh — issue #16's speed goals on the device: WinningPoSt, WindowPoSt and SnapDeals proved
+# on the GPU through the embedded engine (`proofmill bench --kind K --request REQ.json --gpu`), with
+# our own seeded TEST parameters made in the same call (`<kind> params-setup --gpu`).
+#
+# Usage: bench/kinds_gpu.sh BUILD_DIR KIND SIZE [COUNT (4)] [J (1)]
+#   KIND winning-post | window-post | snapdeals; SIZE 2KiB | 8MiB | 32GiB | 64GiB
+#   e.g. bench/kinds_gpu.sh /tmp/b window-post 32GiB 3 1
+# Steps (each timed, in $OUT/kinds-gpu.txt): `<kind> gen` (WindowPoSt: a full partition, 2349
+# sectors at 32 GiB / 2300 at 64 GiB; synthetic sectors above 8 MiB), `params-setup --seed 7 --gpu`
+# into $PM_SCRATCH (default /tmp/kinds-gpu; 32 GiB WindowPoSt ≈ 45 GB: nothing else large on the
+# device's disk), `bench single` (cold: key load + device upload + one proof), then `bench batch -c
+# COUNT -j J` on the warm engine (the goal's figure: WinningPoSt ≤ 0.5 s submit → verified proof,
+# WindowPoSt one partition ≤ 10 s, SnapDeals 16 partitions ≤ 15 s). Every proof is verified by the
+# engine. One TSV row per run in $OUT/kinds-gpu.tsv (kind, sector_size, j, proofs, s_per_proof,
+# min_wall_s, cold_s, setup_s, peak_rss_gib, peak_device_gib, gpu_busy, date, commit).
+# PM_NO_GPU=1: the same steps on the CPU (no --gpu, no nvidia-smi) to check the script anywhere.
+# Expected on the H200 host: 32 GiB WindowPoSt setup ≈ 2.5 min (like PoRep's 130 M constraints);
+# WinningPoSt / SnapDeals a few seconds / ≈ 2 min. Exit 0 when every step passed, 77 without a GPU.
+set -u
+B=${1:?usage: kinds_gpu.sh BUILD_DIR KIND SIZE [COUNT] [J]}
+K=${2:?KIND}; S=${3:?SIZE}; N=${4:-4}; J=${5:-1}
+PM="$B/proofmill"
+OUT=${OUT:-$PWD/kinds-gpu-out}
+W=${PM_SCRATCH:-/tmp/kinds-gpu}/$K-$S
+mkdir -p "$OUT"
+rm -rf "$W"; mkdir -p "$W"
+SUM="$OUT/kinds-gpu.txt"; TSV="$OUT/kinds-gpu.tsv"
+[ -f "$TSV" ] || printf 'kind\tsector_size\tj\tproofs\ts_per_proof\tmin_wall_s\tcold_s\tsetup_s\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\n' > "$TSV"
+GPU=--gpu
+if [ "${PM_NO_GPU:-0}" = 1 ]; then
+  GPU=
+elif ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L > /dev/null 2>&1; then
+  echo "SKIPPED: no usable GPU (PM_NO_GPU=1 runs the steps on the CPU)"; exit 77
+fi
+fails=0
+say() { echo "$*" | tee -a "$SUM"; }
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+step() { # label cmd...: run, log, PASS/FAIL with the time
+  local label=$1; shift
+  local a; a=$(now)
+  echo "+ $*" >> "$W/log.txt"
+  "$@" >> "$W/log.txt" 2>&1
+  local rc=$?
+  T_LAST=$(sub "$(now)" "$a")
+  if [ $rc = 0 ]; then say "PASS $K $S $label ($T_LAST s)"; else say "FAIL $K $S $label (rc $rc, $T_LAST s)"; fails=$((fails + 1)); fi
+  return $rc
+}
+commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
+card=CPU; [ -n "$GPU" ] && card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+say "kinds_gpu.sh $K $S: commit $commit, $card, $(nproc) cores, $(date -u +%FT%TZ)"
+
+GEN=()
+if [ "$K" = window-post ]; then
+  case $S in 32GiB) GEN=(--sectors 2349) ;; 64GiB) GEN=(--sectors 2300) ;; *) GEN=(--sectors 2) ;; esac
+fi
+step "gen ${GEN[*]}" "$PM" "$K" gen --sector-size "$S" --out "$W/req.json" "${GEN[@]}" || exit 1
+step "params-setup --seed 7 $GPU" "$PM" "$K" params-setup --sector-size "$S" --dir "$W/p" --seed 7 $GPU || exit 1
+setup_s=$T_LAST
+
+smi="$W/smi.csv"; : > "$smi"; smi_pid=
+if [ -n "$GPU" ]; then
+  nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$smi" 2>/dev/null &
+  smi_pid=$!
+fi
+TIMECMD=(); [ -x /usr/bin/time ] && TIMECMD=(/usr/bin/time -v -o "$W/time.txt")
+step "bench single (cold: key load, upload, one proof)" "$PM" bench single --kind "$K" --params "$W/p" --request "$W/req.json" $GPU
+cold_s=$T_LAST
+# the warm figure: one engine, the first proof of the batch loads the key, the rest find it resident
+"${TIMECMD[@]}" "$PM" bench batch --kind "$K" --params "$W/p" --request "$W/req.json" -c $((N + 1)) -j "$J" $GPU \
+  --timeline "$OUT/timeline-$K-$S-j$J.svg" > "$W/bench.txt" 2>&1
+rc=$?
+[ -n "$smi_pid" ] && { kill "$smi_pid" 2>/dev/null; wait "$smi_pid" 2>/dev/null; }
+cat "$W/bench.txt" >> "$SUM"
+[ $rc = 0 ] || { say "FAIL $K $S bench batch (rc $rc)"; fails=$((fails + 1)); }
+# steady state: the proofs after the first (their walls), from the per-proof lines "[k/n] done X s"
+read -r spp minw < <(awk '/^\[[0-9]+\/[0-9]+\] done/ { n++; if (n > 1) { s += $3; if (!m || $3 < m) m = $3; k++ } }
+  END { if (k) printf "%.3f %.3f\n", s / k, m; else print "NA NA" }' "$W/bench.txt")
+if [ "$J" != 1 ]; then # at j > 1 the per-proof walls overlap: s/proof from the summary's wall
+  spp=$(sed -n 's/^summary:.*, \([0-9.]*\) s\/proof.*/\1/p' "$W/bench.txt" | head -1)
+fi
+rss=NA; [ -s "$W/time.txt" ] && rss=$(awk -F: '/Maximum resident/ {printf "%.2f", $2 / 1048576}' "$W/time.txt")
+dev=NA; busy=NA
+if [ -s "$smi" ]; then
+  dev=$(awk -F, '{ if ($1 + 0 > m) m = $1 + 0 } END { printf "%.2f", m / 1024 }' "$smi")
+  busy=$(awk -F, '{ s += $2; n++ } END { if (n) printf "%.2f", s / n / 100; else print "NA" }' "$smi")
+fi
+[ $rc = 0 ] || spp=FAILED
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$K" "$S" "$J" "$N" "$spp" "$minw" "$cold_s" "$setup_s" \
+  "$rss" "$dev" "$busy" "$(date -u +%F)" "$commit" >> "$TSV"
+say "$K $S j=$J: warm $spp s/proof (min $minw s) over $N proofs; cold $cold_s s; setup $setup_s s; peak RSS $rss GiB, device $dev GiB, GPU busy $busy"
+rm -rf "$W/p" # the disk is needed by the next kind
+say "kinds_gpu.sh $K $S: $fails failure(s)"
+[ $fails = 0 ]
