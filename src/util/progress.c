@@ -98,7 +98,7 @@ int pm_progress_start(const char *command) {
     if (P.running) return 1;
     const char *ms = getenv("PROOFMILL_PROGRESS_MS");
     long interval = ms ? strtol(ms, NULL, 10) : 1000;
-    P.interval_ms = interval < 10 ? 10 : interval;
+    P.interval_ms = interval < 1 ? 1 : interval;
     P.tty = tty;
     P.stop = 0;
     P.t0 = pm_now_s();

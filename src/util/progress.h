@@ -11,7 +11,8 @@
  * pm_progress_stop, so the command's own output follows undisturbed. When stderr is not a terminal
  * nothing is printed, unless PROOFMILL_PROGRESS=1 (then one full line per interval: for tests and
  * logs); PROOFMILL_PROGRESS=0 turns it off on a terminal too; PROOFMILL_PROGRESS_MS sets the
- * interval (default 1000, at least 10).
+ * interval (default 1000, at least 1: tests/cli/test_progress.sh uses 1 ms so that a command of a
+ * few milliseconds still prints lines).
  * The state is process-wide: concurrent jobs (the daemon's engine) overwrite each other's stages,
  * which is harmless because only the CLI runs the printer.
  */

@@ -9,6 +9,11 @@
  *   "bad"           synthesize fails with PM_ERR_UNSATISFIED ("witness does not satisfy ...")
  *   "badproof"      finalize returns a proof whose checksum is wrong (verify must catch it)
  *   "slow"          synthesis takes 5x longer
+ *   "hold"          synthesis waits at the gate while it is closed (td_state.gate_closed)
+ *   "holdkernel"    gpu_start waits at the gate inside the kernel region (device lock held)
+ * The gate makes a test's "this job is still running / queued while I look" a fact instead of a
+ * race with the sleeps: close it, submit, td_wait_held, check, open it (a wait there is bounded at
+ * 60 s so that a failing test still ends).
  * Key paths: "td:<name>" loads after load_ms; "td:badkey" fails to load (PM_ERR_FORMAT);
  * "missing:..." fails plan with PM_ERR_IO (like a missing file).
  * Memory: synthesize mallocs and touches part_peak bytes (held until gpu_start), gpu_start mallocs
@@ -39,6 +44,8 @@ typedef struct {
     atomic_llong live_bytes, max_live_bytes;
     atomic_int prepared_live, max_prepared_live; /* synthesized, not yet taken by gpu_start */
     atomic_int synth_live, max_synth_live;       /* inside synthesize */
+    atomic_int gate_closed;                      /* "hold" / "holdkernel" partitions wait while set */
+    atomic_int held;                             /* partitions waiting at the gate now */
 } td_state;
 
 static void td_max(atomic_int *v, atomic_int *m, int d) {
@@ -50,6 +57,7 @@ static void td_max(atomic_int *v, atomic_int *m, int d) {
 typedef struct {
     uint64_t value, check;
     uint32_t part;
+    int hold_kernel; /* input "holdkernel": wait at the gate inside the kernel region */
     char *mem;
     uint64_t mem_bytes;
 } td_item;
@@ -58,6 +66,18 @@ static void td_sleep_ms(int ms) {
     if (ms <= 0) return;
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+static void td_gate_wait(td_state *s) {
+    atomic_fetch_add(&s->held, 1);
+    for (int i = 0; i < 60000 && atomic_load(&s->gate_closed); i++) td_sleep_ms(1);
+    atomic_fetch_sub(&s->held, 1);
+}
+
+/* Wait (at most 60 s) until n partitions wait at the gate; returns whether they do. */
+static int td_wait_held(td_state *s, int n) {
+    for (int i = 0; i < 60000 && atomic_load(&s->held) != n; i++) td_sleep_ms(1);
+    return atomic_load(&s->held) == n;
 }
 
 static uint64_t td_mix(uint64_t x) {
@@ -136,6 +156,7 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
                                void **prepared, pm_error *err) {
     td_state *s = self;
     td_max(&s->synth_live, &s->max_synth_live, 1);
+    if (td_is(&in[part], "hold")) td_gate_wait(s);
     td_sleep_ms(td_is(&in[part], "slow") ? 5 * s->synth_ms : s->synth_ms);
     td_max(&s->synth_live, &s->max_synth_live, -1);
     if (td_is(&in[part], "bad"))
@@ -146,6 +167,7 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
     it->part = part;
     it->value = td_mix(*(const uint64_t *)key ^ part);
     it->check = td_is(&in[part], "badproof") ? 1 : 0;
+    it->hold_kernel = td_is(&in[part], "holdkernel");
     it->mem = td_alloc(s, s->part_peak);
     it->mem_bytes = s->part_peak;
     td_max(&s->prepared_live, &s->max_prepared_live, 1);
@@ -174,6 +196,7 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
     int k = atomic_fetch_add(&s->inside[dev], 1) + 1;
     int mk = atomic_load(&s->max_inside[dev]);
     while (k > mk && !atomic_compare_exchange_weak(&s->max_inside[dev], &mk, k)) {}
+    if (it->hold_kernel) td_gate_wait(s);
     td_sleep_ms(s->kernel_ms);
     atomic_fetch_sub(&s->inside[dev], 1);
     pm_gpu_slot_leave(slot);

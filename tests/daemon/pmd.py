@@ -6,6 +6,12 @@ loopback port, self.grpc_port, or grpc="unix:///path"), talks HTTP/1.1 to it wit
 library only, and stops it with SIGTERM, checking a clean exit (status 0, no sanitizer report).
 bin= runs another build of the command (e.g. proofmill_toy, linked with a test-only kind).
 Exit code 77 = skipped (ctest SKIP_RETURN_CODE) when the binary is missing.
+
+Timing: a check never depends on one job being slower or faster than another, or on a sleep being
+long enough. A job that must still be queued (or running) while a check runs waits behind hold()
+(a job that runs until release() cancels it, on a daemon started with HOLD); a state reached
+asynchronously is polled for with wait_until() and a generous deadline (a loaded 2-core machine
+under ASan is 10-50 times slower than an idle one).
 """
 import base64
 import http.client
@@ -106,7 +112,7 @@ class Daemon:
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         self.port = None
         self.grpc_port = None
-        deadline = time.time() + 30
+        deadline = time.time() + 120  # ASan on a loaded 2-core machine: seconds to start
         while time.time() < deadline:
             text = self.log_text()
             m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", text)
@@ -186,13 +192,13 @@ class Daemon:
         return self.log_text()
 
     def stop(self, expect_clean=True):
-        """SIGTERM; the daemon must exit 0 within 60 s with no sanitizer report."""
+        """SIGTERM; the daemon must exit 0 within 120 s with no sanitizer report."""
         self.proc.send_signal(signal.SIGTERM)
         try:
-            rc = self.proc.wait(timeout=60)
+            rc = self.proc.wait(timeout=120)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            raise AssertionError("daemon did not stop within 60 s of SIGTERM")
+            raise AssertionError("daemon did not stop within 120 s of SIGTERM")
         self.log.close()
         text = self.log_text()
         if expect_clean:
@@ -203,6 +209,72 @@ class Daemon:
             if self.unix_path:
                 assert not os.path.exists(self.unix_path), "unix socket left behind"
         return rc, text
+
+
+# Settings (merge them into a daemon's) under which hold() keeps every later job waiting for
+# admission: with the synthesis lookahead out of the way, the blocker's window (the partitions of one
+# job the engine lets into the pipeline and charges to memory.budget at once) is as many powchain
+# partitions as fit the budget beside its key, so less than one partition's worth stays free, and
+# any other job (one partition more, or another key) waits until the blocker ends. The budget must
+# hold the largest job the test runs alone (pass a bigger one, e.g. "1G", for Filecoin kinds).
+def hold_settings(budget="16M"):
+    return {"memory.budget": budget, "synthesis.lookahead": 65536}
+
+
+HOLD = hold_settings()
+
+
+def hold(d, key=None, wtns=None, n=4000, priority="critical", label="hold"):
+    """Submit the blocker: n partitions of the powchain fixture (key, wtns: copies of it where the
+    daemon confines paths), far more than any test needs (a fast machine proves one in ~17 ms), so it
+    runs until release(). Returns its id."""
+    if key is None:
+        key, wtns, _ = fixture("powchain")
+    st, j = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": wtns}] * n, "priority": priority,
+                                           "label": label})
+    if st != 202:
+        raise AssertionError("the blocker job was refused: %s %r" % (st, j))
+    return j["id"]
+
+
+def release(d, job_id):
+    """Cancel the blocker and wait for its end: the jobs behind it go. Raises unless it ends cancelled
+    (a blocker that ended by itself would have let the jobs behind it go early)."""
+    st, j = d.request("DELETE", "/v1/jobs/%s" % job_id)
+    if st != 200:
+        raise AssertionError("cancel of the blocker: %s %r" % (st, j))
+    st, j = d.wait(job_id)
+    if st != 200 or j.get("state") != "cancelled":
+        raise AssertionError("the blocker did not end cancelled: %s %r" % (st, j))
+    return j
+
+
+def wait_until(pred, what, timeout=120, step=0.02):
+    """Poll pred() until it returns a true value (returned); AssertionError naming what after
+    timeout seconds."""
+    deadline = time.time() + timeout
+    while True:
+        v = pred()
+        if v:
+            return v
+        if time.time() > deadline:
+            raise AssertionError("%s: not within %d s" % (what, timeout))
+        time.sleep(step)
+
+
+def done_order(log, ids):
+    """The ids among ids that have a "done" log line, in the order of those lines (the daemon writes
+    them in completion order: one notifier thread, docs/engine.md)."""
+    at = {}
+    for m in re.finditer(r"job ([0-9a-f]{32}) \[[^]]*\] done: ", log):
+        at.setdefault(m.group(1), m.start())
+    return sorted((i for i in ids if i in at), key=lambda i: at[i])
+
+
+def n_queued(d):
+    """Jobs waiting for admission (every priority)."""
+    st, s = d.request("GET", "/v1/status")
+    return sum(s["jobs"]["queued"].values()) if st == 200 else 0
 
 
 def fixture(name):
