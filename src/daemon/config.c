@@ -103,6 +103,10 @@ static const knob_t knobs[] = {
      "on cpu.device_slots logical devices."},
     {"gpu.workers_per_device", K_UINT, F(gpu_workers_per_device), 0, "2", 1, 64, 0,
      "GPU workers per device; they share one lock held only around the kernel region."},
+    {"gpu.urgent_lane", K_BOOL, F(gpu_urgent_lane), 0, "true", 0, 1, 0,
+     "One more synthesis worker and one more start-phase worker per device that take critical jobs "
+     "(WinningPoSt) only; between its MSMs a partition of another job lets a waiting critical one "
+     "onto the device. false: neither (a critical job waits for a free worker and the kernel region)."},
     {"cpu.device_slots", K_UINT, F(cpu_device_slots), 0, "1", 1, 64, 0,
      "Logical devices when gpu.devices is empty (CPU-only machines)."},
     {"finalize.threads", K_UINT, F(finalize_threads), 0, "1", 1, 1024, 0,

@@ -45,6 +45,7 @@ typedef struct {
     unsigned synth_workers, synth_lookahead;
     char gpu_devices[256];  /* comma list of device ids; "" = cpu.device_slots logical slots */
     unsigned gpu_workers_per_device;
+    int gpu_urgent_lane;
     unsigned cpu_device_slots;
     unsigned finalize_threads;
     unsigned prover_msm_threads;

@@ -192,6 +192,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     ec.synth_workers = cfg->synth_workers;
     ec.synth_lookahead = cfg->synth_lookahead;
     ec.workers_per_device = cfg->gpu_workers_per_device;
+    ec.urgent_lane = cfg->gpu_urgent_lane;
     ec.cpu_devices = !cfg->gpu_devices[0];
     ec.finalize_threads = cfg->finalize_threads;
     ec.memory_budget = cfg->memory_budget;

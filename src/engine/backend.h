@@ -74,9 +74,16 @@ int pm_gpu_slot_device(const pm_gpu_slot *slot);
  * by the engine. */
 size_t pm_gpu_slot_devices(const pm_gpu_slot *slot, const int **devices);
 /* Enter / leave the device's kernel region (blocks while another worker of the device is inside).
- * Nested enters are a programming error (debug assert); leave without enter is a no-op. */
+ * Waiting workers enter by their job's priority (a critical partition before a normal one), FIFO
+ * not guaranteed among equals. Nested enters are a no-op; leave without enter is a no-op. */
 void pm_gpu_slot_enter(pm_gpu_slot *slot);
 void pm_gpu_slot_leave(pm_gpu_slot *slot);
+/* Inside the region, between two operations whose device state is the partition's own or its key's:
+ * when a worker of higher priority with another key waits (e.g. a WinningPoSt behind a PoRep
+ * partition's MSMs), leave, let it in, and come back before any other partition of this key (which
+ * could reuse the key's device buffers mid-proof). Returns 1 when it left and came back, 0 when
+ * nothing waited (at once). Costs one mutex lock when nothing waits. */
+int pm_gpu_slot_yield(pm_gpu_slot *slot);
 
 typedef struct pm_backend pm_backend;
 struct pm_backend {

@@ -81,11 +81,16 @@ static pm_status kb_synthesize(void *self, const void *key, const pm_input *in, 
     return PM_OK;
 }
 
+static void kb_yield(void *slot) { pm_gpu_slot_yield(slot); }
+
 static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gpu_slot *slot, void **pending,
                               pm_error *err) {
     kb_self *b = self;
     (void)key;
-    groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads};
+    /* between the start phase's operations a more urgent partition of another key may take the
+     * device (engine.h urgent_lane) */
+    groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads,
+                      .yield = kb_yield, .yield_ctx = slot};
     /* the witness staged (its upload queued) outside the kernel region, under the other worker's kernels */
     pm_status st = pm_prove_stage(prepared, &x, err); /* frees prepared on error */
     if (st) {

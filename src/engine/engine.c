@@ -152,6 +152,18 @@ static long q_best_in_window(const queue_t *q) {
     return best;
 }
 
+/* The best critical item (the urgent lane's), in its job's window for synthesis (in_window), or -1. */
+static long q_best_critical(const queue_t *q, int in_window) {
+    long best = -1;
+    for (size_t i = 0; i < q->n; i++) {
+        const job *j = q->v[i].j;
+        if (j->prio != PM_PRIO_CRITICAL) continue;
+        if (in_window && j->n_in_window >= j->window && !j->cancel && !j->failed) continue;
+        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
+    }
+    return best;
+}
+
 static item_t q_take(queue_t *q, long i) {
     item_t it = q->v[i];
     q->v[i] = q->v[--q->n];
@@ -398,12 +410,44 @@ size_t pm_gpu_slot_devices(const pm_gpu_slot *s, const int **devices) {
     return s->e->cfg.n_devices;
 }
 
-void pm_gpu_slot_enter(pm_gpu_slot *s) {
-    if (s->inside) return;
-    s->t_req = pm_now_us();
-    atomic_fetch_add(&s->dev->lock_waiters, 1); /* /v1/status: work waiting for the device */
-    pthread_mutex_lock(&s->dev->lock);
-    atomic_fetch_sub(&s->dev->lock_waiters, 1);
+/* The kernel-region interlock. A waiter enters when the region is free and no other waiter goes
+ * first: a waiter whose key a resuming waiter (one that yielded mid-partition) holds never goes
+ * before that resuming waiter (the key's device buffers, e.g. its NTT domain, are mid-proof);
+ * among the others the higher priority goes first, then a resuming waiter before a new one.
+ * (dev->lock held) */
+static int slot_blocked(const device_t *d, const slot_waiter *me) {
+    for (const slot_waiter *w = d->waiters; w; w = w->next)
+        if (w != me && w->resuming && me->key && w->key == me->key) return 1;
+    return 0;
+}
+
+static int slot_may_enter(const device_t *d, const slot_waiter *me) {
+    if (d->held || slot_blocked(d, me)) return 0;
+    for (const slot_waiter *w = d->waiters; w; w = w->next) {
+        if (w == me || slot_blocked(d, w)) continue;
+        if (w->prio > me->prio || (w->prio == me->prio && w->resuming && !me->resuming)) return 0;
+    }
+    return 1;
+}
+
+/* wait for the region (dev->lock held on entry and exit) */
+static void slot_wait_locked(pm_gpu_slot *s, int resuming) {
+    device_t *d = s->dev;
+    slot_waiter me = {.next = d->waiters, .prio = s->prio, .key = s->key, .resuming = resuming};
+    d->waiters = &me;
+    atomic_fetch_add(&d->lock_waiters, 1); /* /v1/status: work waiting for the device */
+    while (!slot_may_enter(d, &me)) pthread_cond_wait(&d->cv, &d->lock);
+    atomic_fetch_sub(&d->lock_waiters, 1);
+    for (slot_waiter **pp = &d->waiters; *pp; pp = &(*pp)->next)
+        if (*pp == &me) {
+            *pp = me.next;
+            break;
+        }
+    d->held = 1;
+    pthread_cond_broadcast(&d->cv); /* the waiter list changed: another may be first now */
+}
+
+static void slot_inside(pm_gpu_slot *s) {
     s->t_enter = pm_now_us();
     s->wait_us += s->t_enter - s->t_req;
     s->inside = 1;
@@ -411,15 +455,53 @@ void pm_gpu_slot_enter(pm_gpu_slot *s) {
     atomic_store(&s->dev->kernel_job, s->job_id);
 }
 
-void pm_gpu_slot_leave(pm_gpu_slot *s) {
-    if (!s->inside) return;
-    int64_t t = pm_now_us();
+/* leave the region (dev->lock held) */
+static void slot_outside_locked(pm_gpu_slot *s, int64_t t) {
     atomic_store(&s->dev->kernel_job, 0);
     atomic_store(&s->dev->busy, 0);
     atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
     s->inside = 0;
+    s->dev->held = 0;
+    pthread_cond_broadcast(&s->dev->cv);
+}
+
+void pm_gpu_slot_enter(pm_gpu_slot *s) {
+    if (s->inside) return;
+    s->t_req = pm_now_us();
+    pthread_mutex_lock(&s->dev->lock);
+    slot_wait_locked(s, 0);
+    pthread_mutex_unlock(&s->dev->lock);
+    slot_inside(s);
+}
+
+void pm_gpu_slot_leave(pm_gpu_slot *s) {
+    if (!s->inside) return;
+    int64_t t = pm_now_us();
+    pthread_mutex_lock(&s->dev->lock);
+    slot_outside_locked(s, t);
     pthread_mutex_unlock(&s->dev->lock);
     engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
+}
+
+int pm_gpu_slot_yield(pm_gpu_slot *s) {
+    if (!s || !s->inside || !s->e->cfg.urgent_lane) return 0;
+    device_t *d = s->dev;
+    pthread_mutex_lock(&d->lock);
+    int urgent = 0;
+    for (const slot_waiter *w = d->waiters; w && !urgent; w = w->next)
+        urgent = w->prio > s->prio && !(s->key && w->key == s->key) && !slot_blocked(d, w);
+    if (!urgent) {
+        pthread_mutex_unlock(&d->lock);
+        return 0;
+    }
+    int64_t t = pm_now_us();
+    slot_outside_locked(s, t);
+    engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
+    s->t_req = t;
+    slot_wait_locked(s, 1);
+    pthread_mutex_unlock(&d->lock);
+    slot_inside(s);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- workers */
@@ -431,7 +513,9 @@ static void *synth_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     for (;;) {
         if (e->stop) break;
-        long bi = (e->synth_inflight < lookahead) ? q_best_in_window(&e->q_synth) : -1;
+        /* the urgent lane: critical partitions only, whatever the lookahead holds */
+        long bi = w->urgent ? q_best_critical(&e->q_synth, 1)
+                            : (e->synth_inflight < lookahead) ? q_best_in_window(&e->q_synth) : -1;
         if (bi < 0) {
             pthread_cond_wait(&e->cv_synth, &e->mu);
             continue;
@@ -444,7 +528,7 @@ static void *synth_main(void *arg) {
             continue;
         }
         e->synth_inflight++; /* take a synthesis permit */
-        e->synth_busy++;
+        if (!w->urgent) e->synth_busy++;
         j->parts[it.part].in_window = 1; /* and a slot of the job's window */
         j->n_in_window++;
         j->parts[it.part].stage = PART_SYNTH;
@@ -465,7 +549,7 @@ static void *synth_main(void *arg) {
         engine_trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
 
         pthread_mutex_lock(&e->mu);
-        e->synth_busy--;
+        if (!w->urgent) e->synth_busy--;
         if (waited > j->srs_load_us) j->srs_load_us = waited;
         j->synth_us += t1 - ts;
         e->tot_synth_us += t1 - ts;
@@ -495,7 +579,7 @@ static void *synth_main(void *arg) {
             continue;
         }
         j->parts[it.part].stage = PART_GPU_Q;
-        pthread_cond_signal(&e->cv_gpu);
+        pthread_cond_broadcast(&e->cv_gpu); /* an urgent worker takes critical items only: wake all */
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -519,7 +603,7 @@ static void *gpu_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     for (;;) {
         if (e->stop) break;
-        long bi = q_best(&e->q_gpu);
+        long bi = w->urgent ? q_best_critical(&e->q_gpu, 0) : q_best(&e->q_gpu);
         if (bi < 0) {
             pthread_cond_wait(&e->cv_gpu, &e->mu);
             continue;
@@ -537,7 +621,7 @@ static void *gpu_main(void *arg) {
         void *prepared = pt->prepared;
         pt->prepared = NULL;
         pt->stage = PART_GPU;
-        e->gpu_busy++;
+        if (!w->urgent) e->gpu_busy++;
         w->cur = j;
         w->cur_part = it.part;
         const void *key = j->key->key;
@@ -545,6 +629,8 @@ static void *gpu_main(void *arg) {
 
         slot.job_id = j->id;
         slot.part = it.part;
+        slot.prio = j->prio;
+        slot.key = j->key;
         slot.wait_us = 0;
         pm_error err;
         pm_error_clear(&err);
@@ -556,7 +642,7 @@ static void *gpu_main(void *arg) {
         engine_trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
 
         pthread_mutex_lock(&e->mu);
-        e->gpu_busy--;
+        if (!w->urgent) e->gpu_busy--;
         w->cur = NULL;
         j->gpu_us += t1 - t0;
         j->lock_wait_us += slot.wait_us;
@@ -766,6 +852,7 @@ void pm_engine_config_default(pm_engine_config *c) {
     c->devices[0] = 0;
     c->n_devices = 1;
     c->workers_per_device = 2;
+    c->urgent_lane = 1;
     c->finalize_threads = 1;
     c->memory_budget = 0;
     c->memory_margin = 1ull << 30;
@@ -837,7 +924,8 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         }
     }
     e->devs = calloc(cfg->n_devices, sizeof *e->devs);
-    unsigned nw = cfg->synth_workers + cfg->n_devices * cfg->workers_per_device + cfg->finalize_threads;
+    const unsigned urgent = cfg->urgent_lane ? 1 : 0;
+    unsigned nw = cfg->synth_workers + urgent + cfg->n_devices * (cfg->workers_per_device + urgent) + cfg->finalize_threads;
     e->workers = calloc(nw, sizeof *e->workers);
     if (!e->devs || !e->workers) {
         pm_engine_destroy(e);
@@ -846,11 +934,17 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
     for (unsigned d = 0; d < cfg->n_devices; d++) {
         e->devs[d].id = cfg->devices[d];
         pthread_mutex_init(&e->devs[d].lock, NULL);
+        pthread_cond_init(&e->devs[d].cv, NULL);
     }
     unsigned t = 0;
     for (unsigned i = 0; i < cfg->synth_workers; i++, t++) {
         e->workers[t] = (worker_t){.e = e, .kind = W_SYNTH, .index = i, .tid = t};
         snprintf(e->workers[t].name, sizeof e->workers[t].name, "synth-%u", i);
+    }
+    if (urgent) {
+        e->workers[t] = (worker_t){.e = e, .kind = W_SYNTH, .index = cfg->synth_workers, .tid = t, .urgent = 1};
+        snprintf(e->workers[t].name, sizeof e->workers[t].name, "synth-urgent");
+        t++;
     }
     for (unsigned d = 0; d < cfg->n_devices; d++)
         for (unsigned i = 0; i < cfg->workers_per_device; i++, t++) {
@@ -858,6 +952,12 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
             snprintf(e->workers[t].name, sizeof e->workers[t].name, "%s%d-w%u",
                      cfg->cpu_devices ? "cpu" : "gpu", cfg->devices[d], i);
         }
+    for (unsigned d = 0; urgent && d < cfg->n_devices; d++, t++) {
+        e->workers[t] = (worker_t){.e = e, .kind = W_GPU, .index = cfg->workers_per_device, .tid = t,
+                                   .dev = &e->devs[d], .urgent = 1};
+        snprintf(e->workers[t].name, sizeof e->workers[t].name, "%s%d-urgent", cfg->cpu_devices ? "cpu" : "gpu",
+                 cfg->devices[d]);
+    }
     for (unsigned i = 0; i < cfg->finalize_threads; i++, t++) {
         e->workers[t] = (worker_t){.e = e, .kind = W_FIN, .index = i, .tid = t};
         snprintf(e->workers[t].name, sizeof e->workers[t].name, "finalize-%u", i);
@@ -922,7 +1022,10 @@ void pm_engine_destroy(pm_engine *e) {
     free(e->q_gpu.v);
     free(e->q_fin.v);
     if (e->devs)
-        for (unsigned d = 0; d < e->cfg.n_devices; d++) pthread_mutex_destroy(&e->devs[d].lock);
+        for (unsigned d = 0; d < e->cfg.n_devices; d++) {
+            pthread_mutex_destroy(&e->devs[d].lock);
+            pthread_cond_destroy(&e->devs[d].cv);
+        }
     free(e->devs);
     free(e->workers);
     free(e->trace);

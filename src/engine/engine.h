@@ -53,6 +53,11 @@ typedef struct {
     unsigned n_devices;          /* >= 1 */
     unsigned workers_per_device; /* GPU workers per device sharing its kernel lock, >= 1 */
     int cpu_devices;             /* the devices are logical CPU slots: workers are named cpuN-wM, not gpuN-wM */
+    int urgent_lane;             /* 1 (pm_engine_config_default): one more synthesis worker and one more
+                                    GPU worker per device (synth-urgent, gpuN-urgent) that take critical
+                                    partitions only, beside the pools and outside synth_lookahead, so a
+                                    WinningPoSt never waits for a worker busy with other work; 0: none.
+                                    Not counted in the status's busy/total worker counts. */
     unsigned finalize_threads;   /* finalizer pool (B_G2 MSM etc.), >= 1; keep small for L3 */
     uint64_t memory_budget;      /* bytes the engine may reserve; 0 = physical RAM - memory_margin */
     uint64_t memory_margin;      /* bytes left to the rest of the machine when the budget is auto */

@@ -93,9 +93,23 @@ typedef struct {
     size_t n, cap;
 } queue_t;
 
+/* A worker waiting to enter a device's kernel region (on its stack while it waits). */
+typedef struct slot_waiter {
+    struct slot_waiter *next;
+    pm_priority prio;
+    const void *key;  /* the key its partition uses (NULL: none known) */
+    int resuming;     /* it left the region mid-partition (pm_gpu_slot_yield) and comes back */
+} slot_waiter;
+
 typedef struct {
     int id;
-    pthread_mutex_t lock; /* the kernel-region interlock */
+    /* The kernel-region interlock (pm_gpu_slot_enter / leave / yield): held says a worker is inside;
+     * waiters lists the workers waiting, entered by priority (engine.c slot_may_enter). lock guards
+     * both, cv wakes the waiters. */
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    int held;
+    slot_waiter *waiters;
     atomic_int busy;
     atomic_int lock_waiters; /* workers blocked in pm_gpu_slot_enter */
     atomic_ullong kernel_job; /* the job inside the kernel region, 0 when none */
@@ -106,6 +120,8 @@ struct pm_gpu_slot {
     pm_engine *e;
     device_t *dev;
     unsigned tid;
+    pm_priority prio; /* the partition's job's: the order in which waiters enter */
+    const void *key;  /* its key (the engine's entry): a yield never lets in a partition of the same key */
     int inside;
     int64_t t_req, t_enter;
     int64_t wait_us; /* accumulated lock wait for the current partition */
@@ -129,6 +145,7 @@ typedef struct {
     wkind kind;
     unsigned index; /* within its kind */
     unsigned tid;   /* trace row */
+    int urgent;     /* the urgent lane (pm_engine_config.urgent_lane): critical partitions only */
     device_t *dev;
     struct job *cur;   /* W_GPU: the job whose partition cur_part it holds (lock held), or NULL */
     uint32_t cur_part;

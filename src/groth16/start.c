@@ -229,6 +229,7 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     pm_status st = k->conv == GROTH16_SNARKJS ? OP(x, h_snarkjs)(x, p, &h, err) : OP(x, h_bellperson)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
+    if (!st && x && x->yield) x->yield(x->yield_ctx);
     const size_t n_pub1 = k->n_public + 1;
     const groth16_scalars s[GROTH16_N_BASES] = {
         {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sa, NULL},
@@ -243,6 +244,7 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
         if (st) msm_fail(st, names[k->conv][b], err);
         *tm[b] = pm_now_s() - a;
+        if (!st && x && x->yield) x->yield(x->yield_ctx);
     }
     if (!st && x && x->ops && x->ops->msm_g2) { /* the G2 MSM where the table has it (else: finalize) */
         double a = pm_now_s();

@@ -157,11 +157,16 @@ typedef struct {
 typedef struct groth16_ops groth16_ops;
 
 /* Where a start runs: a table, the device for a GPU table (a CUDA ordinal < GROTH16_MAX_DEVICES;
- * the table makes it current on the calling thread), and the CPU MSM threads (0 = all cores). */
+ * the table makes it current on the calling thread), and the CPU MSM threads (0 = all cores).
+ * yield (optional): called by groth16_start_finish between its operations (after the H phase and
+ * after each MSM), where the handle's and its key's state is complete, so a caller holding a
+ * device for the whole start may let more urgent work in there (the engine: pm_gpu_slot_yield). */
 typedef struct {
     const groth16_ops *ops;
     int device;
     unsigned threads;
+    void (*yield)(void *ctx);
+    void *yield_ctx;
 } groth16_exec;
 
 /* Table flags. */

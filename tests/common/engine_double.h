@@ -11,9 +11,13 @@
  *   "slow"          synthesis takes 5x longer
  *   "hold"          synthesis waits at the gate while it is closed (td_state.gate_closed)
  *   "holdkernel"    gpu_start waits at the gate inside the kernel region (device lock held)
+ *   "fast"          no time inside the kernel region (enter, leave)
  * The gate makes a test's "this job is still running / queued while I look" a fact instead of a
  * race with the sleeps: close it, submit, td_wait_held, check, open it (a wait there is bounded at
  * 60 s so that a failing test still ends).
+ * Kernel region: kernel_ms, in kernel_steps steps (0 or 1: one) with pm_gpu_slot_yield between
+ * them, as the start phase yields between its operations; key_mid[k] counts the partitions of key
+ * k (the last character of its path, & 7) between their first enter and last leave.
  * Key paths: "td:<name>" loads after load_ms; "td:badkey" fails to load (PM_ERR_FORMAT);
  * "missing:..." fails plan with PM_ERR_IO (like a missing file).
  * Memory: synthesize mallocs and touches part_peak bytes (held until gpu_start), gpu_start mallocs
@@ -46,6 +50,10 @@ typedef struct {
     atomic_int synth_live, max_synth_live;       /* inside synthesize */
     atomic_int gate_closed;                      /* "hold" / "holdkernel" partitions wait while set */
     atomic_int held;                             /* partitions waiting at the gate now */
+    int kernel_steps;
+    atomic_int yields;                  /* pm_gpu_slot_yield calls that left and came back */
+    atomic_int key_mid[8], max_key_mid[8];
+    atomic_int gpu_done;                /* gpu_start calls returned */
 } td_state;
 
 static void td_max(atomic_int *v, atomic_int *m, int d) {
@@ -56,6 +64,7 @@ static void td_max(atomic_int *v, atomic_int *m, int d) {
 
 typedef struct {
     uint64_t value, check;
+    int fast;
     uint32_t part;
     int hold_kernel; /* input "holdkernel": wait at the gate inside the kernel region */
     char *mem;
@@ -142,9 +151,10 @@ static pm_status td_load_key(void *self, const char *kind, const char *path, voi
     atomic_fetch_add(&s->loads, 1);
     if (strcmp(path, "td:badkey") == 0)
         return pm_error_set(err, PM_ERR_FORMAT, path, 0, "bad magic (test double)");
-    uint64_t *k = malloc(sizeof *k);
+    uint64_t *k = malloc(2 * sizeof *k);
     if (!k) return PM_ERR_NOMEM;
-    *k = td_mix((uint64_t)strlen(path) + 7);
+    k[0] = td_mix((uint64_t)strlen(path) + 7);
+    k[1] = path[0] ? (unsigned char)path[strlen(path) - 1] & 7 : 0; /* key_mid's index */
     *key = k;
     *bytes = s->key_bytes;
     return PM_OK;
@@ -168,6 +178,7 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
     it->value = td_mix(*(const uint64_t *)key ^ part);
     it->check = td_is(&in[part], "badproof") ? 1 : 0;
     it->hold_kernel = td_is(&in[part], "holdkernel");
+    it->fast = td_is(&in[part], "fast");
     it->mem = td_alloc(s, s->part_peak);
     it->mem_bytes = s->part_peak;
     td_max(&s->prepared_live, &s->max_prepared_live, 1);
@@ -192,19 +203,33 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
     while (in > m && !atomic_compare_exchange_weak(&s->max_in_gpu, &m, in)) {}
     td_sleep_ms(s->gpu_pre_ms);
     int dev = pm_gpu_slot_device(slot) & 7;
+    const int ki = (int)(((const uint64_t *)key)[1] & 7);
     pm_gpu_slot_enter(slot);
+    td_max(&s->key_mid[ki], &s->max_key_mid[ki], 1);
     int k = atomic_fetch_add(&s->inside[dev], 1) + 1;
     int mk = atomic_load(&s->max_inside[dev]);
     while (k > mk && !atomic_compare_exchange_weak(&s->max_inside[dev], &mk, k)) {}
     if (it->hold_kernel) td_gate_wait(s);
-    td_sleep_ms(s->kernel_ms);
+    const int steps = s->kernel_steps > 1 ? s->kernel_steps : 1;
+    for (int st = 0; st < steps; st++) {
+        if (st) { /* between two "operations": a more urgent partition of another key may go first */
+            atomic_fetch_sub(&s->inside[dev], 1);
+            if (pm_gpu_slot_yield(slot)) atomic_fetch_add(&s->yields, 1);
+            k = atomic_fetch_add(&s->inside[dev], 1) + 1;
+            mk = atomic_load(&s->max_inside[dev]);
+            while (k > mk && !atomic_compare_exchange_weak(&s->max_inside[dev], &mk, k)) {}
+        }
+        if (!it->fast) td_sleep_ms(s->kernel_ms / steps);
+    }
     atomic_fetch_sub(&s->inside[dev], 1);
+    td_max(&s->key_mid[ki], &s->max_key_mid[ki], -1);
     pm_gpu_slot_leave(slot);
     td_sleep_ms(s->gpu_post_ms);
     td_release(s, it);
     it->mem = td_alloc(s, s->part_pending);
     it->mem_bytes = s->part_pending;
     atomic_fetch_sub(&s->in_gpu, 1);
+    atomic_fetch_add(&s->gpu_done, 1);
     *pending = it;
     return PM_OK;
 }

@@ -691,6 +691,127 @@ static void admission_32gib_shape(void **state) {
     assert_true(need > budget / 2);
 }
 
+
+/* The urgent lane (engine.h urgent_lane): a critical job of another key overtakes a normal
+ * partition INSIDE its kernel region (which yields between its steps, as the start phase between
+ * its operations), although the only normal GPU worker and the only synthesis worker are busy. */
+static void one_worker_each(pm_engine_config *c) {
+    c->synth_workers = 1;
+    c->workers_per_device = 1;
+    c->synth_lookahead = 1;
+}
+
+static void wait_inside(td_state *s) {
+    for (int i = 0; i < 4000 && !atomic_load(&s->inside[0]); i++) td_sleep_ms(1);
+    assert_int_equal(atomic_load(&s->inside[0]), 1);
+}
+
+static void urgent_lane_overtakes_a_kernel_region(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->kernel_ms = 1600; /* a normal partition's region: 16 steps of 100 ms */
+    s->kernel_steps = 16;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_worker_each);
+    const char *k[3] = {"ok", "ok", "ok"};
+    uint64_t normal = submit(e, "td:a", PM_PRIO_NORMAL, k, 3);
+    wait_inside(s); /* its first partition is inside the region, the next ones synthesized / queued */
+    const char *f[1] = {"fast"};
+    uint64_t crit = submit(e, "td:b", PM_PRIO_CRITICAL, f, 1);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, crit, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    /* it went through while the normal partition was mid-region: no gpu_start of the normal job
+     * had returned, and that partition yielded once for it */
+    int done_before = atomic_load(&s->gpu_done);
+    assert_int_equal(done_before, 1); /* the critical one itself */
+    assert_true(atomic_load(&s->yields) >= 1);
+    assert_int_equal(atomic_load(&s->max_inside[0]), 1); /* still one worker inside at a time */
+    pm_engine_cancel(e, normal, NULL);
+    assert_int_equal(wait_state(e, normal, &info), PM_JOB_CANCELLED);
+    pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* A yield never lets in a partition of the same key (its device buffers are mid-proof): with two
+ * GPU workers on key a and critical jobs on key b and key a, at most one partition of a key is
+ * ever between its first enter and its last leave; the critical job of key a waits for the region
+ * but still goes before the normal partitions waiting for it. (The lane has one worker per device:
+ * a critical job waits for the one before it.) */
+static void two_workers(pm_engine_config *c) {
+    c->synth_workers = 2;
+    c->workers_per_device = 2;
+}
+
+static void yield_keeps_a_key_exclusive(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->kernel_ms = 400;
+    s->kernel_steps = 8;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, two_workers);
+    const char *k[6] = {"ok", "ok", "ok", "ok", "ok", "ok"};
+    uint64_t normal = submit(e, "td:a", PM_PRIO_NORMAL, k, 6);
+    wait_inside(s);
+    const char *one[1] = {"ok"};
+    /* b first: the lane's one worker takes it and the region yields to it; then a, which waits for
+     * the region (same key as the partition inside: no yield) and goes before the normal ones */
+    uint64_t crit_b = submit(e, "td:b", PM_PRIO_CRITICAL, one, 1);
+    for (int i = 0; i < 4000 && atomic_load(&s->yields) == 0; i++) td_sleep_ms(1); /* b went in */
+    uint64_t crit_a = submit(e, "td:a", PM_PRIO_CRITICAL, one, 1);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, crit_b, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, crit_a, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    int normal_done_at_crit = atomic_load(&s->gpu_done) - 2;
+    assert_int_equal(wait_state(e, normal, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    printf("yields %d, normal partitions through the GPU before both critical jobs ended: %d of 6\n",
+           atomic_load(&s->yields), normal_done_at_crit);
+    assert_true(normal_done_at_crit <= 2); /* the one inside, and at most the one that came back */
+    assert_true(atomic_load(&s->yields) >= 1);
+    assert_int_equal(atomic_load(&s->max_key_mid['a' & 7]), 1);
+    assert_int_equal(atomic_load(&s->max_key_mid['b' & 7]), 1);
+    assert_int_equal(atomic_load(&s->max_inside[0]), 1);
+    pm_engine_destroy(e);
+    free(s);
+}
+
+/* urgent_lane = 0: no lane, no yield (the region runs to its end) */
+static void no_lane(pm_engine_config *c) {
+    one_worker_each(c);
+    c->urgent_lane = 0;
+}
+
+static void urgent_lane_off_does_not_yield(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->kernel_ms = 200;
+    s->kernel_steps = 4;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, no_lane);
+    const char *k[2] = {"ok", "ok"};
+    uint64_t normal = submit(e, "td:a", PM_PRIO_NORMAL, k, 2);
+    wait_inside(s);
+    const char *f[1] = {"fast"};
+    uint64_t crit = submit(e, "td:b", PM_PRIO_CRITICAL, f, 1);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, crit, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(atomic_load(&s->yields), 0);
+    assert_true(atomic_load(&s->gpu_done) >= 2); /* the normal partition's region ended first */
+    assert_int_equal(wait_state(e, normal, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    assert_int_equal(pm_engine_get_status(e, &st), PM_OK);
+    assert_int_equal(st.gpu_total, 1);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pipeline_proves_partitions_in_order),
@@ -709,6 +830,9 @@ int main(void) {
         cmocka_unit_test(admission_32gib_shape),
         cmocka_unit_test(key_bytes_follow_the_backend),
         cmocka_unit_test(destroy_with_jobs_in_flight),
+        cmocka_unit_test(urgent_lane_overtakes_a_kernel_region),
+        cmocka_unit_test(yield_keeps_a_key_exclusive),
+        cmocka_unit_test(urgent_lane_off_does_not_yield),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
