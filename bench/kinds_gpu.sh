@@ -27,16 +27,9 @@ mkdir -p "$OUT"
 rm -rf "$W"; mkdir -p "$W"
 SUM="$OUT/kinds-gpu.txt"; TSV="$OUT/kinds-gpu.tsv"
 [ -f "$TSV" ] || printf 'kind\tsector_size\tj\tproofs\ts_per_proof\tmin_wall_s\tcold_s\tsetup_s\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\n' > "$TSV"
-GPU=--gpu
-if [ "${PM_NO_GPU:-0}" = 1 ]; then
-  GPU=
-elif ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIPPED: no usable GPU (PM_NO_GPU=1 runs the steps on the CPU)"; exit 77
-fi
+. "$(dirname "$0")/../tests/gpu/device_lib.sh"
+pm_gpu_flag
 fails=0
-say() { echo "$*" | tee -a "$SUM"; }
-now() { date +%s.%N; }
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 step() { # label cmd...: run, log, PASS/FAIL with the time
   local label=$1; shift
   local a; a=$(now)
@@ -47,8 +40,8 @@ step() { # label cmd...: run, log, PASS/FAIL with the time
   if [ $rc = 0 ]; then say "PASS $K $S $label ($T_LAST s)"; else say "FAIL $K $S $label (rc $rc, $T_LAST s)"; fails=$((fails + 1)); fi
   return $rc
 }
-commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
-card=CPU; [ -n "$GPU" ] && card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+commit=$(pm_commit "$(dirname "$0")/..")
+card=$(pm_card)
 say "kinds_gpu.sh $K $S: commit $commit, $card, $(nproc) cores, $(date -u +%FT%TZ)"
 
 GEN=()

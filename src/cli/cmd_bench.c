@@ -63,6 +63,7 @@ typedef struct {
     int n_witness;
     int count, conc, partitions, inline_wtns;
     pm_priority prio;
+    int prio_given; /* --priority; else the kind's default priority (kind.h), else normal */
     const char *daemon;
     const char *trace_out, *svg_out;
     const char *token_file;
@@ -151,8 +152,9 @@ static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t n
         json_array_append_new(inputs, b->inline_wtns ? json_pack("{s:s}", b64name, b->b64[wi])
                                                      : json_pack("{s:s}", b->kind->input_name, b->witness[wi]));
     }
-    json_t *body = json_pack("{s:s,s:o,s:s}", "kind", b->kind->name, "inputs", inputs, "priority",
-                             pm_priority_name(b->prio));
+    json_t *body = json_pack("{s:s,s:o}", "kind", b->kind->name, "inputs", inputs);
+    if (body && b->prio_given) /* else the daemon's default: the kind's (WinningPoSt critical) or normal */
+        json_object_set_new(body, "priority", json_string(pm_priority_name(b->prio)));
     if (body) json_object_set_new(body, b->key ? "key" : "params_dir", json_string(b->key ? b->key : b->params_dir));
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
@@ -378,7 +380,8 @@ static int cmd_bench(int argc, char **argv) {
         {"count", 'c', "N", "proofs in all (batch default 10)"},
         {"concurrency", 'j', "J", "clients at a time, 1..1024 (batch default 2)"},
         {"partitions", O_PARTS, "P", "inputs per job, 1..64 (kinds with one input per partition)"},
-        {"priority", O_PRIO, "P", "low, normal, high or critical (default normal)"},
+        {"priority", O_PRIO, "P", "low, normal, high or critical (default: the kind's, e.g. critical for\n"
+         "                           winning-post; else normal)"},
         {"inline", O_INLINE, NULL, "send the inputs' bytes in the request (base64) instead of paths"},
         {"daemon", O_DAEMON, "URL", "a running daemon: http://HOST:PORT or unix:/path"},
         {"token-file", O_TOKEN, "FILE", "daemon over TCP: the API token file (default $PROOFMILL_TOKEN_FILE,\n"
@@ -443,6 +446,7 @@ static int cmd_bench(int argc, char **argv) {
             break;
         case O_PRIO:
             if (pm_priority_parse(&b.prio, v)) return pm_cli_usage("bench: priority is low, normal, high or critical");
+            b.prio_given = 1;
             break;
         case O_INLINE: b.inline_wtns = 1; break;
         case O_GPU: use_gpu = 1; break;
@@ -482,6 +486,7 @@ static int cmd_bench(int argc, char **argv) {
     }
     if (pa.ind < argc - 1) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[1 + pa.ind]);
     if (!b.kind) b.kind = pm_kind_find("snarkjs");
+    if (!b.prio_given && b.kind->default_priority) pm_priority_parse(&b.prio, b.kind->default_priority);
     if (b.kind->max_inputs == 1) b.partitions = 1; /* one input per job: the kind plans its partitions */
     if (b.request) {
         if (b.n_witness) return pm_cli_usage("bench: --request or --witness, not both");

@@ -22,18 +22,13 @@ W=${PM_SCRATCH:-/tmp/kinds-gpu-test}
 mkdir -p "$OUT" "$W"
 LOG="$OUT/log.txt"; SUM="$OUT/summary.txt"
 : > "$LOG"; : > "$SUM"
-GPU=--gpu
-if [ "${PM_NO_GPU:-0}" = 1 ]; then
-  GPU=
-elif ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIPPED: no usable GPU"; exit 77
-fi
+. "$(dirname "$0")/device_lib.sh"
+pm_gpu_flag
 fails=0
-say() { echo "$*" | tee -a "$SUM"; }
 run() { echo "+ $*" >> "$LOG"; "$@" >> "$LOG" 2>&1; }
 check() { if [ "$1" = 0 ]; then say "PASS $2"; else say "FAIL $2"; fails=$((fails + 1)); fi; }
-commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/../.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
-card=CPU; [ -n "$GPU" ] && card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+commit=$(pm_commit "$(dirname "$0")/../..")
+card=$(pm_card)
 say "kinds_gpu.sh: commit $commit, $card, $(nproc) cores, $(date -u +%FT%TZ)${GPU:+}${GPU:- (PM_NO_GPU=1: CPU against CPU)}"
 
 # one changed commitment: WinningPoSt / WindowPoSt the first sector's comm_r (after its u64 sector

@@ -1,0 +1,21 @@
+# device_lib.sh — shared by the device scripts (tests/gpu/*.sh, bench/*_gpu*.sh); source it after
+# setting SUM (the summary file). Gives:
+#   pm_gpu_flag      GPU=--gpu, or GPU= when PM_NO_GPU=1 (every step on the CPU, to check a script
+#                    anywhere); exits 77 (Skipped) when neither a usable GPU nor PM_NO_GPU=1
+#   say TEXT         echo TEXT and append it to $SUM
+#   now, sub A B     seconds since the epoch (ns precision); A - B to 2 decimals
+#   pm_commit DIR    the commit to print: $PM_COMMIT, else DIR's git HEAD, else "unknown"
+#   pm_card          the GPU's name, or "CPU" without --gpu
+pm_gpu_flag() {
+  GPU=--gpu
+  if [ "${PM_NO_GPU:-0}" = 1 ]; then
+    GPU=
+  elif ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L > /dev/null 2>&1; then
+    echo "SKIPPED: no usable GPU (PM_NO_GPU=1 runs the steps on the CPU)"; exit 77
+  fi
+}
+say() { echo "$*" | tee -a "$SUM"; }
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+pm_commit() { echo "${PM_COMMIT:-$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)}"; }
+pm_card() { if [ -n "${GPU:-}" ]; then nvidia-smi --query-gpu=name --format=csv,noheader | head -1; else echo CPU; fi; }
