@@ -207,6 +207,7 @@ pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, cons
         return st;
     }
     p->evaluated = 1;
+    if (x && x->yield) x->yield(x->yield_ctx);
     return PM_OK;
 }
 

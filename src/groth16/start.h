@@ -158,9 +158,10 @@ typedef struct groth16_ops groth16_ops;
 
 /* Where a start runs: a table, the device for a GPU table (a CUDA ordinal < GROTH16_MAX_DEVICES;
  * the table makes it current on the calling thread), and the CPU MSM threads (0 = all cores).
- * yield (optional): called by groth16_start_finish between its operations (after the H phase and
- * after each MSM), where the handle's and its key's state is complete, so a caller holding a
- * device for the whole start may let more urgent work in there (the engine: pm_gpu_slot_yield). */
+ * yield (optional): called between the start phase's operations (after groth16_start_eval's
+ * evaluation, after the H phase and after each MSM), where the handle's and its key's state is
+ * complete, so a caller holding a device for the whole start may let more urgent work in there
+ * (the engine: pm_gpu_slot_yield; a no-op outside its kernel region). */
 typedef struct {
     const groth16_ops *ops;
     int device;
