@@ -39,7 +39,7 @@ expect_rc 0 "prove --kind snarkjs: another circuit" "$PM" prove --kind snarkjs -
 
 rm -f "$TMP/x.json"
 expect_rc 2 "an unknown kind" "$PM" prove --kind plonk --key "$fx/circuit.zkey" --out "$TMP/x.json" "$fx/witness.wtns"
-expect_msg "an unknown kind: names the kinds" "plonk" "snarkjs"
+expect_msg "an unknown kind: names the kinds" "plonk" "snarkjs" "porep-c2 (alias porep)"
 expect_rc 2 "snarkjs from --params" "$PM" prove --kind snarkjs --params "$TMP" --out "$TMP/x.json" "$fx/witness.wtns"
 expect_msg "snarkjs from --params: says why" "give --key"
 expect_rc 2 "a witness of another circuit" "$PM" prove --kind snarkjs --key "$fx/circuit.zkey" --out "$TMP/x.json" "$fy/witness.wtns"
