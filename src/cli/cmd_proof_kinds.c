@@ -698,6 +698,12 @@ static pm_status announce(const char *vk, const pm_fil_key *s, pm_error *err) {
     pm_status st = fil_param_origin(&o, dg, vk, s->d->param, s->sector_size, err);
     if (!st)
         fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, s->d->param, s->sector_size));
+    const pm_kind *kind = pm_kind_find(s->d->name);
+    if (st == PM_ERR_IO && kind && kind->key_hint) { /* as the driver says it of a missing .params */
+        char why[300];
+        snprintf(why, sizeof why, "%.290s", err->msg);
+        pm_error_set(err, PM_ERR_IO, vk, PM_NO_OFFSET, "no parameters here (%s): %s", kind->key_hint, why);
+    }
     return st;
 }
 

@@ -61,6 +61,10 @@ expect_msg "changed comm_r" "INVALID" "sector 1 (id 2)" "comm_r"
 expect_rc 1 "snapdeals verify-vanilla, changed comm_d_new" "$PM" snapdeals verify-vanilla --request "$TMP/snap-bad.json"
 expect_msg "changed comm_d_new" "INVALID" "partition 0" "comm_d_new"
 
+# a parameter directory without the file: the error says where Filecoin's come from
+mkdir -p "$TMP/empty"
+expect_rc 2 "window-post prove, no parameters" "$PM" window-post prove --request "$TMP/wd.json" --params "$TMP/empty" --out "$TMP/x.proof"
+expect_msg "no parameters" "$TMP/empty/v28-proof-of-spacetime-fallback-" "no parameters here" "curio fetch-params" "window-post params-setup"
 # gen's WindowPoSt options (--sectors, --partition, --api) are refused by the other kinds, not ignored
 for k in winning-post snapdeals; do
   for o in "--sectors 2" "--partition 1" "--api 1.0"; do

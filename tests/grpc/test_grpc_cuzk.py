@@ -452,6 +452,8 @@ try:
                        cu.svc.SubmitProof, porep_request(env32, "porep-1000-32", registered_proof=8,
                                                          sector_size=32 * GIB), timeout=120)
     print("50 MB message answered in %.1f s: %s" % (time.time() - t, det[:160]))
+    F.check("no parameters here" in det and "curio fetch-params" in det,
+            "missing parameters: the message says where Filecoin's come from: %r" % det)
     del env32
 
     mark("D2: 50 MB message")
