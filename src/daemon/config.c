@@ -133,13 +133,15 @@ static const knob_t knobs[] = {
      "Empty: $STATE_DIRECTORY, else $XDG_STATE_HOME/proofmill, else ~/.local/state/proofmill. "
      "\"off\": no journal (jobs are lost with the process; submit answers \"durable\": false)."},
     {"paths.key_dir", K_STR, F(paths_key_dir), S(paths_key_dir), "", 0, 0, 0,
-     "Directory of proving keys and Filecoin parameters (allowed by default). Empty: filecoin.params_dir."},
+     "Directory of proving keys and Filecoin parameters (allowed by default; filecoin.params_dir stays "
+     "allowed beside it). Empty: filecoin.params_dir."},
     {"paths.input_dir", K_STR, F(paths_input_dir), S(paths_input_dir), "", 0, 0, 0,
      "Directory of witnesses, C1 files and other inputs given by path (allowed by default)."},
     {"paths.allow_prefix", K_STR, F(paths_allow_prefix), S(paths_allow_prefix), "", 0, 0, 0,
      "Comma list of directories under which key, parameter and input paths must lie; symbolic links "
      "below them are not followed; anything else gets 403 before it is opened. Empty: paths.key_dir, "
-     "paths.input_dir and the directories of keys.preload. \"/\": any absolute path (still no links). "
+     "filecoin.params_dir, paths.input_dir and the directories of keys.preload. \"/\": any absolute path "
+     "(still no links). "
      "\"*\": no check at all (links followed; trusted clients only)."},
     {"trace.enabled", K_BOOL, F(trace_enabled), 0, "false", 0, 1, 0,
      "Record every stage's start/end per worker (GET /v1/trace, Chrome trace JSON)."},
