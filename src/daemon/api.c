@@ -293,6 +293,12 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
                                                                         : NULL;
         int b64 = 0;
         const char *name = ik ? input_of(kind, ik, &b64) : NULL;
+        const pm_kind *other = name || !ik ? NULL : foreign_input(ik);
+        if (other) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu]: '%s' is an input of kind %s, not of %s "
+                                     "(give \"kind\")", i, ik, other->name, kind->name);
+            goto fail;
+        }
         if (!name) {
             *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
                                      i, kind->input_name, kind->input_name);
