@@ -63,7 +63,8 @@ static void registry(void **state) {
     char names[512];
     printf("kinds: %s\n", pm_kind_names(names, sizeof names));
     assert_non_null(strstr(names, "toy-cube"));
-    assert_non_null(strstr(names, "porep-c2 (porep)"));
+    assert_non_null(strstr(names, "porep-c2 (alias porep)"));
+    assert_non_null(strstr(names, "snapdeals (alias snap, sector-update)"));
 }
 
 /* prove the job of in through the driver with a loaded key; the proofs' bytes (n * 192) */
