@@ -67,6 +67,21 @@ static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
     daemon_jobs_on_end(arg, id, st); /* jobs.c: journal, log line, waiters */
 }
 
+/* The kind whose keys are named so (its open_key accepts the path, e.g. porep-c2 for
+ * DIR/v28-stacked-proof-of-replication-...-<digest>.params), or NULL (snarkjs). */
+static const char *kind_by_key_name(const char *path) {
+    const pm_kind *all[32];
+    size_t n = pm_kind_list(all, sizeof all / sizeof all[0]);
+    for (size_t i = 0; i < n && i < sizeof all / sizeof all[0]; i++) {
+        void *id = NULL;
+        pm_error e;
+        if (!all[i]->open_key || !all[i]->key_path || all[i]->open_key(&id, path, &e) != PM_OK) continue;
+        if (id && all[i]->close_key) all[i]->close_key(id);
+        return all[i]->name;
+    }
+    return NULL;
+}
+
 /* Append the directory dir[0..n) and a comma to list (o bytes used) unless it is there already. */
 static void add_dir(char *list, size_t cap, size_t *o, const char *dir, size_t n) {
     if (*o + n + 1 >= cap) { /* too long: counted, so the caller refuses the list */
@@ -260,6 +275,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
             const pm_kind *kk = pm_kind_find(kname);
             if (kk) kind = kk->name, k = (char *)colon + 1;
         }
+        if (!kind) kind = kind_by_key_name(k); /* a Filecoin parameter file under its own name */
         st = pm_engine_preload_key(d->engine, kind, k, err);
         if (st == PM_ERR_FORMAT && !kind) { /* e.g. a Filecoin .params read as a snarkjs .zkey */
             size_t n = strlen(err->msg);

@@ -270,6 +270,16 @@ static void engine_and_daemon(void **state) {
     }
     free(b64);
     pm_daemon_stop(d);
+
+    /* keys.preload without KIND: a key named as a kind names its keys is loaded as that kind (the
+     * toy's DIR/toy-cube.params; Filecoin's v28-... files likewise), so evicting it as toy-cube works */
+    pm_daemon_config dc;
+    pm_test_daemon_config(&dc, g_dir);
+    snprintf(dc.keys_preload, sizeof dc.keys_preload, "%s/toy-cube.params", g_params);
+    d = pm_test_daemon_start_config(base, sizeof base, &dc);
+    snprintf(body, sizeof body, "{\"key\":\"%s/toy-cube.params\",\"kind\":\"toy-cube\"}", g_params);
+    pm_test_post_expect(base, "/v1/keys/evict", body, 10, 200, "evicted", "preloaded as toy-cube");
+    pm_daemon_stop(d);
 }
 
 static int setup(void **state) {
