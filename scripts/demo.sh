@@ -8,8 +8,9 @@
 #      DEMO_DIR/params and reused next time), start `proofmill daemon` on a unix socket, submit the C1
 #      over the HTTP API (POST /v1/jobs), follow the job (GET /v1/jobs/ID?wait=), write the
 #      192-byte proof and verify it with `proofmill porep verify-proof`.
-# Then it says what to run next. About 5-10 minutes on 2 cores the first time (compiling, npm ci,
-# the 2 KiB parameters ~1-2 min, the C2 ~30 s), a minute or two after that.
+# Then it says what to run next. About 10 minutes on 2 idle cores the first time (compiling, npm ci,
+# the 2 KiB parameters ~3 min, the C2 ~1 min; several times that on a busy machine), a few minutes
+# after that.
 # Environment: BUILD_DIR (default build), PROOFMILL_BIN (use this binary: no install, no build),
 # DEMO_DIR (work directory, default $BUILD_DIR/demo: the parameters stay in DEMO_DIR/params and are
 # reused; each run's files go to DEMO_DIR/run.*, removed at the end unless DEMO_KEEP=1).
@@ -56,7 +57,7 @@ stem=$("$pm" params names | awk '$1 == 2048 {print $2}')
 if [ -f "$params/$stem.params" ] && [ -f "$params/$stem.vk" ]; then
   echo "-- test parameters: $params (made by an earlier run)"
 else
-  echo "-- test parameters for the 2 KiB C2 circuit (seeded: for this demo only; ~1-2 min on 2 cores)"
+  echo "-- test parameters for the 2 KiB C2 circuit (seeded: for this demo only; ~3 min on 2 idle cores)"
   "$pm" porep params-setup --sector-size 2KiB --dir "$params" --seed 1
 fi
 sock=$out/proofmill.sock
@@ -99,7 +100,7 @@ daemon_pid=""
 
 pm=${pm#"$root"/} # shown relative to the checkout
 printf '\ndemo: both proofs verified.\nWhat to run next:\n'
-next() { printf '  %-40s %s\n' "$1" "$2"; }
+next() { printf '  %-54s %s\n' "$1" "$2"; }
 next "$pm --help" "every command; \`proofmill <command> --help\` lists its options"
 next "$pm porep --help" "PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)"
 next "$pm daemon --config proofmill.conf.example" "the proving service (API, settings: docs/engine.md)"

@@ -572,6 +572,9 @@ static int cmd_bench(int argc, char **argv) {
             if (access(def, R_OK) == 0) tf = def;
         }
         if (tf && pm_http_load_token(tf, &err) != PM_OK) return pm_cli_fail(&err);
+        /* which daemon's token this is: a 401 bad-token then says where to look */
+        if (tf) fprintf(stderr, "bench: the API token of %s (--token-file: the daemon's http.token_file)\n", tf);
+        else fprintf(stderr, "bench: no API token file (--token-file: the daemon's http.token_file)\n");
     }
     if (b.daemon && (b.svg_out || b.trace_out)) b.win_from_us = daemon_uptime_s(&b) * 1e6;
     pthread_mutex_init(&b.mu, NULL);

@@ -79,4 +79,4 @@ static int cmd_daemon(int argc, char **argv) {
 }
 
 PM_CLI_COMMAND(daemon, "daemon [--config FILE] [--set name=value]... [--listen HOST:PORT] [--unix PATH]",
-               "run the HTTP/JSON proving service (engine, queue, SRS cache)", cmd_daemon)
+               "run the proving service: HTTP/JSON API and cuzk's gRPC API for Curio (docs/curio.md)", cmd_daemon)

@@ -19,7 +19,7 @@ void pm_porep_register(pm_porep_subcommand *cmd) {
 static void porep_help(FILE *f) {
     fprintf(f, "usage: proofmill porep <subcommand> [arguments]\n\nsubcommands:\n");
     for (pm_porep_subcommand *c = porep_registry; c; c = c->next)
-        fprintf(f, "  %-13s %s\n  %-13s   proofmill porep %s%s%s\n", c->name, c->summary, "", c->name,
+        fprintf(f, "  %-18s %s\n  %-18s   proofmill porep %s%s%s\n", c->name, c->summary, "", c->name,
                 c->usage[0] ? " " : "", c->usage);
 }
 
@@ -38,4 +38,4 @@ static int cmd_porep(int argc, char **argv) {
 }
 
 PM_CLI_COMMAND(porep, "porep <subcommand> ... (see `proofmill porep --help`)",
-               "Filecoin PoRep tools (parent cache, sealing test sectors, C1 files)", cmd_porep)
+               "Filecoin PoRep: parent cache, test sectors, C1, circuit, test parameters, C2 prove/verify", cmd_porep)

@@ -267,7 +267,7 @@ static int c2_prove(int argc, char **argv) {
     uint64_t seed = 0;
     int have_seed = 0, engine = 0;
     static const pm_cli_opt opts[] = {
-        {"c1", O_C1, "FILE", "the C1 output (JSON, or the envelope of `porep seal --envelope`)"},
+        {"c1", O_C1, "FILE", "the C1 output (JSON, or the lotus-bench envelope `porep seal` writes beside it)"},
         {"params", O_DIR, "DIR", "Filecoin parameter directory (<stem>.params, .vk, optional .csr)"},
         {"out", O_OUT, "PROOF", "where the proof bytes go (192 per partition)"},
         {"csr", O_CSR, "FILE", "the recorded circuit (default DIR/<stem>.csr, else recorded in memory)"},

@@ -4,8 +4,8 @@
  * (kinds/filecoin/vanilla_kind.h: winning-post, window-post, snapdeals), one request at a time.
  *
  *   circuit-info --sector-size S [--json]      constraints, inputs, aux, rows, per gadget, parameter name
- *   gen --sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K]
- *       [--api 1.0|1.2] [--seed N] [--miner M]
+ *   gen --sector-size S --out REQ.json [--vanilla-out V.json] [--seed N] [--miner M]
+ *       (WindowPoSt also [--sectors N] [--partition K] [--api 1.0|1.2]; the others refuse them)
  *                                              a request as Curio sends it, over our own sealed test
  *                                              sectors (2 KiB, 8 MiB; SnapDeals: a random-data update of
  *                                              a sealed CC sector) or, for bigger sizes, synthetic ones
@@ -140,16 +140,20 @@ static const pm_cli_opt OPTS_CHECK[] = {
                                            "                           not checked)"},
     OPT_THREADS, {0}};
 static const pm_cli_opt OPTS_INFO[] = {OPT_SIZE, {"json", O_JSON, NULL, "one JSON object instead of the table"}, {0}};
-static const pm_cli_opt OPTS_GEN[] = {
-    OPT_SIZE,
-    {"out", O_OUT, "REQ.json", "the request file to write"},
-    {"vanilla-out", O_VANILLA_OUT, "V.json", "also its vanilla proofs alone (Go's [][]byte JSON)"},
-    {"sectors", O_SECTORS, "N", "WindowPoSt: sectors in the partition (1..the partition's sector count;\n"
-                                "                           default 1)"},
-    {"partition", O_PARTITION, "K", "WindowPoSt: the partition index (default 0)"},
-    {"api", O_API, "1.0|1.2", "WindowPoSt: the API version of the registered proof (default 1.2)"},
-    {"seed", O_SEED, "N", "seed of the randomness, the update data and synthetic sectors (default 0)"},
-    {"miner", O_MINER, "M", "the miner id (default 1000)"},
+#define OPTS_GEN_COMMON                                                                                           \
+    OPT_SIZE, {"out", O_OUT, "REQ.json", "the request file to write"},                                              \
+        {"vanilla-out", O_VANILLA_OUT, "V.json", "also its vanilla proofs alone (Go's [][]byte JSON)"}
+#define OPTS_GEN_SEED_MINER                                                                                       \
+    {"seed", O_SEED, "N", "seed of the randomness, the update data and synthetic sectors (default 0)"},           \
+        {"miner", O_MINER, "M", "the miner id (default 1000)"}
+/* gen of WinningPoSt and SnapDeals; WindowPoSt's also takes the partition's shape */
+static const pm_cli_opt OPTS_GEN[] = {OPTS_GEN_COMMON, OPTS_GEN_SEED_MINER, {0}};
+static const pm_cli_opt OPTS_GEN_WINDOW[] = {
+    OPTS_GEN_COMMON,
+    {"sectors", O_SECTORS, "N", "sectors in the partition (1..the partition's sector count; default 1)"},
+    {"partition", O_PARTITION, "K", "the partition index (default 0)"},
+    {"api", O_API, "1.0|1.2", "the API version of the registered proof (default 1.2)"},
+    OPTS_GEN_SEED_MINER,
     {0}};
 static const pm_cli_opt OPTS_PARAMS_SETUP[] = {
     OPT_SIZE,
@@ -196,8 +200,7 @@ static const struct {
      "witness + every constraint (or the parallel witness alone, timed), no parameters", OPTS_CHECK, sub_check},
     {"circuit-info", "--sector-size S [--json]", "constraints, inputs, aux and parameter name of the circuit", OPTS_INFO,
      sub_circuit_info},
-    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] [--seed N] "
-            "[--miner M]",
+    {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--seed N] [--miner M]",
      "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", OPTS_GEN, sub_gen},
     {"params-setup", "--sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
      "our own TEST Groth16 parameters under Filecoin's names", OPTS_PARAMS_SETUP, sub_params_setup},
@@ -211,6 +214,16 @@ static const struct {
      OPTS_VERIFY_VANILLA, sub_verify_vanilla},
 };
 #define N_SUBS (sizeof SUBS / sizeof SUBS[0])
+/* WindowPoSt's gen also takes the partition's shape */
+static const char *sub_usage(size_t i, kind_t k) {
+    return k == K_WINDOW && SUBS[i].opts == OPTS_GEN
+               ? "--sector-size S --out REQ.json [--vanilla-out V.json] [--sectors N] [--partition K] [--api 1.0|1.2] "
+                 "[--seed N] [--miner M]"
+               : SUBS[i].usage;
+}
+static const pm_cli_opt *sub_opts(size_t i, kind_t k) {
+    return k == K_WINDOW && SUBS[i].opts == OPTS_GEN ? OPTS_GEN_WINDOW : SUBS[i].opts;
+}
 
 /* A subcommand's spec: its words ("winning-post prove") and synopsis, made at run time for the kind. */
 typedef struct {
@@ -227,9 +240,9 @@ static int parse_args(args_t *a, sub_spec_t *sp, kind_t k, const char *sub, int 
     while (i < N_SUBS && strcmp(SUBS[i].name, sub)) i++;
     if (i == N_SUBS) return pm_cli_usage("%s: no subcommand %s", desc_of(k)->name, sub); /* not reached */
     snprintf(sp->cmd, sizeof sp->cmd, "%s %s", desc_of(k)->name, sub);
-    snprintf(sp->usage, sizeof sp->usage, "%s %s", sp->cmd, SUBS[i].usage);
+    snprintf(sp->usage, sizeof sp->usage, "%s %s", sp->cmd, sub_usage(i, k));
     snprintf(sp->about, sizeof sp->about, "%s: %s.", desc_of(k)->title, SUBS[i].summary);
-    sp->spec = (pm_cli_spec){sp->cmd, sp->usage, sp->about, SUBS[i].opts};
+    sp->spec = (pm_cli_spec){sp->cmd, sp->usage, sp->about, sub_opts(i, k)};
     pm_cli_args pa;
     pm_cli_args_init(&pa, &sp->spec, argc, argv);
     for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
@@ -685,6 +698,12 @@ static pm_status announce(const char *vk, const pm_fil_key *s, pm_error *err) {
     pm_status st = fil_param_origin(&o, dg, vk, s->d->param, s->sector_size, err);
     if (!st)
         fprintf(stderr, "%s: %s\n", vk, fil_params_origin_text(line, sizeof line, o, dg, s->d->param, s->sector_size));
+    const pm_kind *kind = pm_kind_find(s->d->name);
+    if (st == PM_ERR_IO && kind && kind->key_hint) { /* as the driver says it of a missing .params */
+        char why[300];
+        snprintf(why, sizeof why, "%.290s", err->msg);
+        pm_error_set(err, PM_ERR_IO, vk, PM_NO_OFFSET, "no parameters here (%s): %s", kind->key_hint, why);
+    }
     return st;
 }
 
@@ -796,7 +815,7 @@ static int dispatch(kind_t k, int argc, char **argv) {
                 desc_of(k)->name, desc_of(k)->name);
         for (size_t i = 0; i < N_SUBS; i++)
             fprintf(f, "  %-15s %s\n  %-15s   proofmill %s %s %s\n", SUBS[i].name, SUBS[i].summary, "", desc_of(k)->name,
-                    SUBS[i].name, SUBS[i].usage);
+                    SUBS[i].name, sub_usage(i, k));
         return argc < 2 ? PM_EXIT_USAGE : PM_EXIT_OK;
     }
     for (size_t i = 0; i < N_SUBS; i++)

@@ -73,8 +73,8 @@ static void print_help(FILE *f) {
             "commands:\n",
             PROOFMILL_VERSION);
     for (pm_cli_command *c = registry; c; c = c->next)
-        fprintf(f, "  %-10s %s\n  %-10s   proofmill %s\n", c->name, c->summary, "", c->usage);
-    fprintf(f, "  %-10s %s\n  %-10s %s\n\n", "version", "print the version and backends", "--help",
+        fprintf(f, "  %-12s %s\n  %-12s   proofmill %s\n", c->name, c->summary, "", c->usage);
+    fprintf(f, "  %-12s %s\n  %-12s %s\n\n", "version", "print the version and backends", "--help",
             "this text");
     fprintf(f, "exit codes: 0 ok, 1 invalid proof, 2 usage or input error\n");
 }

@@ -80,6 +80,18 @@ static void parsed_free(parsed_job *p) {
     free(p->inputs);
 }
 
+/* 403 forbidden-path for the path a body names in field what: what to do about it, and nothing about
+ * the file itself (no existence, no bytes: docs/daemon.md "Which files it opens"). */
+static enum MHD_Result send_forbidden(pm_daemon *d, struct MHD_Connection *c, const char *what, const char *path) {
+    if (path[0] != '/')
+        return daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed: a relative path (give an absolute "
+                                 "one)", what, path);
+    return daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed: outside the daemon's allowed "
+                             "directories (its log's 'paths:' line lists them; paths.key_dir, paths.input_dir, "
+                             "filecoin.params_dir or paths.allow_prefix add one), or through a symbolic link", what,
+                             path);
+}
+
 /* The input {"<name>": path | number} or {"<name>_b64": base64} (v: its value; b64: which) into
  * *in (a number, e.g. a registered proof id, is its decimal text inline); 0, or the 4xx sent and -1. */
 static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, json_t *v, int b64, const char *what,
@@ -104,8 +116,7 @@ static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, jso
         in->kind = PM_INPUT_PATH;
         in->path = json_string_value(v);
         if (!daemon_path_allowed(d, in->path)) {
-            *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s: %s is not allowed (paths.allow_prefix: outside "
-                                     "the allowed directories, or through a symbolic link)", what, in->path);
+            *ret = send_forbidden(d, c, what, in->path);
             return -1;
         }
         return 0;
@@ -212,8 +223,7 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
             const char *path = json_string_value(v);
             if (!daemon_path_allowed(d, path)) {
-                *ret = daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed (paths.allow_prefix: outside "
-                                         "the allowed directories, or through a symbolic link)", k, path);
+                *ret = send_forbidden(d, c, k, path);
                 goto fail;
             }
             if (k[0] == 'k') p->spec.key_path = path;
@@ -283,6 +293,12 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
                                                                         : NULL;
         int b64 = 0;
         const char *name = ik ? input_of(kind, ik, &b64) : NULL;
+        const pm_kind *other = name || !ik ? NULL : foreign_input(ik);
+        if (other) {
+            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu]: '%s' is an input of kind %s, not of %s "
+                                     "(give \"kind\")", i, ik, other->name, kind->name);
+            goto fail;
+        }
         if (!name) {
             *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
                                      i, kind->input_name, kind->input_name);
@@ -490,8 +506,7 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
         kind = kk->name;
     }
     if (!daemon_path_allowed(d, path)) {
-        ret = daemon_send_error(d, c, 403, "forbidden-path", "key %s is not allowed (paths.allow_prefix: outside the "
-                                "allowed directories, or through a symbolic link)", path);
+        ret = send_forbidden(d, c, "key", path);
         json_decref(root);
         return ret;
     }

@@ -123,7 +123,10 @@ static const knob_t knobs[] = {
     {"keys.idle_evict_s", K_UINT, F(keys_idle_evict_s), 0, "300", 0, 31536000, 0,
      "Unused keys (not preloaded) are evicted after this many seconds; 0: only under memory pressure."},
     {"keys.preload", K_STR, F(keys_preload), S(keys_preload), "", 0, 0, 0,
-     "Comma list of key paths loaded (and pinned) at start; KIND:PATH for a key of another proof kind than snarkjs (e.g. porep-c2:DIR/<stem>.params)."},
+     "Comma list of key paths loaded (and pinned) at start; a file named as Filecoin names its parameters "
+     "(DIR/v28-...params) is loaded as that kind (porep-c2, window-post, ...), any other as a snarkjs .zkey; "
+     "KIND:PATH names the kind. A config file's line holds at most 198 characters: longer lists go in "
+     "--set keys.preload=..."},
     {"jobs.retain_s", K_UINT, F(jobs_retain_s), 0, "600", 1, 31536000, 0,
      "Finished jobs (and their proofs) stay queryable this long."},
     {"jobs.max", K_UINT, F(jobs_max), 0, "1024", 1, 1000000, 0,
@@ -137,13 +140,15 @@ static const knob_t knobs[] = {
      "Empty: $STATE_DIRECTORY, else $XDG_STATE_HOME/proofmill, else ~/.local/state/proofmill. "
      "\"off\": no journal (jobs are lost with the process; submit answers \"durable\": false)."},
     {"paths.key_dir", K_STR, F(paths_key_dir), S(paths_key_dir), "", 0, 0, 0,
-     "Directory of proving keys and Filecoin parameters (allowed by default). Empty: filecoin.params_dir."},
+     "Directory of proving keys and Filecoin parameters (allowed by default; filecoin.params_dir stays "
+     "allowed beside it). Empty: filecoin.params_dir."},
     {"paths.input_dir", K_STR, F(paths_input_dir), S(paths_input_dir), "", 0, 0, 0,
      "Directory of witnesses, C1 files and other inputs given by path (allowed by default)."},
     {"paths.allow_prefix", K_STR, F(paths_allow_prefix), S(paths_allow_prefix), "", 0, 0, 0,
      "Comma list of directories under which key, parameter and input paths must lie; symbolic links "
      "below them are not followed; anything else gets 403 before it is opened. Empty: paths.key_dir, "
-     "paths.input_dir and the directories of keys.preload. \"/\": any absolute path (still no links). "
+     "filecoin.params_dir, paths.input_dir and the directories of keys.preload. \"/\": any absolute path "
+     "(still no links). "
      "\"*\": no check at all (links followed; trusted clients only)."},
     {"trace.enabled", K_BOOL, F(trace_enabled), 0, "false", 0, 1, 0,
      "Record every stage's start/end per worker (GET /v1/trace, Chrome trace JSON)."},
@@ -279,9 +284,36 @@ static int ini_cb(void *user, const char *section, const char *name, const char 
     return 1;
 }
 
+/* inih reads a line into INI_MAX_LINE bytes (200 in Debian's build): a longer one is cut there and
+ * its rest parsed as the next line ("syntax error" on a line the file does not have, or worse a
+ * value cut short), so such lines are refused first, naming them. 0, or the line's number. */
+static int long_line(FILE *f, size_t *len) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int no = 0, bad = 0;
+    while (!bad && (n = getline(&line, &cap, f)) >= 0) {
+        no++;
+        size_t l = (size_t)n - (n && line[n - 1] == '\n');
+        if (l > INI_MAX_LINE - 2) bad = no, *len = l;
+    }
+    free(line);
+    rewind(f);
+    return bad;
+}
+
 pm_status pm_daemon_config_load(pm_daemon_config *c, const char *path, int reload_only, pm_error *err) {
     FILE *f = fopen(path, "r");
     if (!f) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot open: %s", strerror(errno));
+    size_t len = 0;
+    int ln = long_line(f, &len);
+    if (ln) {
+        fclose(f);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET,
+                            "line %d: %zu characters, more than the %d a line may hold (the INI reader's limit); "
+                            "give a long value with --set name=value instead (e.g. in the service's command line)",
+                            ln, len, INI_MAX_LINE - 2);
+    }
     pm_daemon_config tmp = *c;
     load_ctx lc = {.c = &tmp, .reload_only = reload_only, .path = path, .err = err};
     int rc = ini_parse_file(f, ini_cb, &lc);

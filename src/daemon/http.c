@@ -219,7 +219,9 @@ int daemon_open_unix(const char *path, pm_error *err) {
     int ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
     umask(old);
     if (!ok || listen(fd, 128) != 0) {
-        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot listen: %s", strerror(errno));
+        int e = errno;
+        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot listen: %s (listen.unix: a socket path this user may "
+                     "create, e.g. --unix $XDG_RUNTIME_DIR/proofmill.sock; --unix '' for none)", strerror(e));
         if (fd >= 0) close(fd);
         return -1;
     }

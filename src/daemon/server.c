@@ -67,8 +67,39 @@ static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
     daemon_jobs_on_end(arg, id, st); /* jobs.c: journal, log line, waiters */
 }
 
-/* paths.allow_prefix, or by default paths.key_dir, paths.input_dir and keys.preload's directories;
- * the spool of the journal is always allowed (util/confine.h). */
+/* The kind whose keys are named so (its open_key accepts the path, e.g. porep-c2 for
+ * DIR/v28-stacked-proof-of-replication-...-<digest>.params), or NULL (snarkjs). */
+static const char *kind_by_key_name(const char *path) {
+    const pm_kind *all[32];
+    size_t n = pm_kind_list(all, sizeof all / sizeof all[0]);
+    for (size_t i = 0; i < n && i < sizeof all / sizeof all[0]; i++) {
+        void *id = NULL;
+        pm_error e;
+        if (!all[i]->open_key || !all[i]->key_path || all[i]->open_key(&id, path, &e) != PM_OK) continue;
+        if (id && all[i]->close_key) all[i]->close_key(id);
+        return all[i]->name;
+    }
+    return NULL;
+}
+
+/* Append the directory dir[0..n) and a comma to list (o bytes used) unless it is there already. */
+static void add_dir(char *list, size_t cap, size_t *o, const char *dir, size_t n) {
+    if (*o + n + 1 >= cap) { /* too long: counted, so the caller refuses the list */
+        *o += n + 1;
+        return;
+    }
+    for (const char *p = list; p < list + *o;) {
+        const char *c = strchr(p, ',');
+        size_t m = c ? (size_t)(c - p) : strlen(p);
+        if (m == n && !strncmp(p, dir, n)) return;
+        p += m + 1;
+    }
+    *o += (size_t)snprintf(list + *o, cap - *o, "%.*s,", (int)n, dir);
+}
+
+/* paths.allow_prefix, or by default paths.key_dir, filecoin.params_dir (where every gRPC job and
+ * PreloadSRS finds its key, also when paths.key_dir names another directory), paths.input_dir and
+ * keys.preload's directories; the spool of the journal is always allowed (util/confine.h). */
 static pm_status confine_paths(pm_daemon *d, pm_error *err) {
     const pm_daemon_config *cfg = &d->cfg;
     if (!strcmp(cfg->paths_allow_prefix, "*")) {
@@ -79,24 +110,27 @@ static pm_status confine_paths(pm_daemon *d, pm_error *err) {
     char list[4096] = "";
     size_t o = 0;
 #define ADD(...) (o += (size_t)snprintf(list + o, o < sizeof list ? sizeof list - o : 0, __VA_ARGS__))
+#define ADD_DIR(s, n) add_dir(list, sizeof list, &o, (s), (n))
     if (cfg->paths_allow_prefix[0]) {
         ADD("%s", cfg->paths_allow_prefix);
     } else {
-        ADD("%s,", cfg->paths_key_dir[0] ? cfg->paths_key_dir : pm_daemon_params_dir(cfg));
-        if (cfg->paths_input_dir[0]) ADD("%s,", cfg->paths_input_dir);
+        if (cfg->paths_key_dir[0]) ADD_DIR(cfg->paths_key_dir, strlen(cfg->paths_key_dir));
+        ADD_DIR(pm_daemon_params_dir(cfg), strlen(pm_daemon_params_dir(cfg)));
+        if (cfg->paths_input_dir[0]) ADD_DIR(cfg->paths_input_dir, strlen(cfg->paths_input_dir));
         char pl[sizeof cfg->keys_preload];
         snprintf(pl, sizeof pl, "%s", cfg->keys_preload);
         for (char *save = NULL, *k = strtok_r(pl, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
             char *colon = strchr(k, ':'), *slash;
             if (colon && colon < strchr(k, '/')) k = colon + 1; /* KIND:PATH */
             while (*k == ' ') k++;
-            if ((slash = strrchr(k, '/'))) ADD("%.*s,", (int)(slash - k) > 0 ? (int)(slash - k) : 1, k);
-            else ADD(".,");
+            if ((slash = strrchr(k, '/'))) ADD_DIR(k, (slash - k) > 0 ? (size_t)(slash - k) : 1);
+            else ADD_DIR(".", 1);
         }
     }
     const char *spool = daemon_jobs_spool_dir(d);
     if (spool) ADD("%s%s", o && list[o - 1] != ',' ? "," : "", spool);
 #undef ADD
+#undef ADD_DIR
     if (o >= sizeof list) return pm_error_set(err, PM_ERR_ARG, "paths.allow_prefix", PM_NO_OFFSET, "too many directories");
     pm_status st = pm_confine_set(list, err);
     if (st) return st;
@@ -242,7 +276,13 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
             const pm_kind *kk = pm_kind_find(kname);
             if (kk) kind = kk->name, k = (char *)colon + 1;
         }
+        if (!kind) kind = kind_by_key_name(k); /* a Filecoin parameter file under its own name */
         st = pm_engine_preload_key(d->engine, kind, k, err);
+        if (st == PM_ERR_FORMAT && !kind) { /* e.g. a Filecoin .params read as a snarkjs .zkey */
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n, " (keys.preload: a key of another kind than snarkjs is "
+                     "KIND:PATH, e.g. porep-c2:%.200s)", k);
+        }
         if (st) {
             pm_daemon_stop(d);
             return st;

@@ -164,7 +164,7 @@ void pm_kind_register(pm_kind_entry *e);
 const pm_kind *pm_kind_find(const char *name);
 /* The registered kinds in name order: out[0..min(n, cap)), returns n. */
 size_t pm_kind_list(const pm_kind **out, size_t cap);
-/* "a, b (alias), c": the names of every kind, for messages (buf, cap bytes). */
+/* "a, b (alias b1, b2), c": the names of every kind, for messages (buf, cap bytes). */
 const char *pm_kind_names(char *buf, size_t cap);
 /* The kind with an input called name (input_name or one of more_inputs; the daemon refuses another
  * kind's input field); NULL. */

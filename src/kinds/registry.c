@@ -42,8 +42,10 @@ const char *pm_kind_names(char *buf, size_t cap) {
     buf[0] = 0;
     for (pm_kind_entry *e = registry; e && n < cap; e = e->next) {
         n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", e->kind->name);
+        /* "snapdeals (alias snap, sector-update)" */
         for (const char *const *a = e->kind->aliases; a && *a && n < cap; a++)
-            n += (size_t)snprintf(buf + n, cap - n, " (%s)", *a);
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s%s", a == e->kind->aliases ? " (alias " : ", ", *a,
+                                  a[1] ? "" : ")");
     }
     return buf;
 }

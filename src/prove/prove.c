@@ -65,19 +65,22 @@ void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_
     }
 }
 
+/* st of reading the .params at path; an unreadable one gets the kind's word on where keys come from */
+static pm_status key_io_hint(pm_status st, const pm_kind *kind, const char *path, pm_error *err) {
+    if (st == PM_ERR_IO && kind->key_hint) {
+        char why[300];
+        snprintf(why, sizeof why, "%.290s", err->msg);
+        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "no parameters here (%s): %s", kind->key_hint, why);
+    }
+    return st;
+}
+
 /* bellperson sizes from the .params counts and the kind's circuit estimate */
 static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const pm_kind *kind, const void *id,
                                  const char *path, const groth16_ops *ops, pm_error *err) {
     bp_params_counts_t c;
     pm_status st = params_read_counts(&c, path, err);
-    if (st) {
-        if (st == PM_ERR_IO && kind->key_hint) {
-            char why[300];
-            snprintf(why, sizeof why, "%.290s", err->msg);
-            pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "no parameters here (%s): %s", kind->key_hint, why);
-        }
-        return st;
-    }
+    if (st) return key_io_hint(st, kind, path, err);
     uint64_t circuit = 0;
     if (kind->circuit && (st = kind->circuit(NULL, &circuit, id, path, NULL, err))) return st;
     pm_prove_plan_bellperson_sizes(plan, &c, circuit, ops);
@@ -153,7 +156,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
         }
     } else if (!st) {
         uint64_t circuit = 0;
-        if (!(st = params_read(&k->bp, key_path, 0, err))) {
+        if (!(st = key_io_hint(params_read(&k->bp, key_path, 0, err), kind, key_path, err))) {
             st = kind->circuit ? kind->circuit(&k->circ, &circuit, k->id, key_path, csr_path, err)
                                : pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "kind %s has no circuit", kind->name);
         }

@@ -44,6 +44,13 @@ done
 expect_msg "bench --help" "--timeline" "--trace" "--priority" "--inline" "--budget"
 "$PM" --help >"$TMP/out" 2>&1
 expect_msg "proofmill --help names bench's help" "bench --help"
+expect_msg "proofmill --help: the daemon serves Curio's gRPC API too" "gRPC API for Curio"
+expect_msg "proofmill --help: porep proves C2" "C2 prove"
+# every command's summary starts in one column (the longest name, winning-post, included)
+cols=$(sed -n 's/^  \([a-z][a-z0-9-]*\) \( *\)[^ ].*/\1\2/p' "$TMP/out" | awk '{print length($0)}' | sort -u | wc -l)
+[ "$cols" = 1 ] && pass "proofmill --help: summaries aligned" || fail "proofmill --help: summaries in $cols columns"
+"$PM" porep prove --help >"$TMP/out" 2>&1
+if grep -q -- "seal --envelope" "$TMP/out"; then fail "porep prove --help names porep seal --envelope (no such option)"; else pass "porep prove --help: no porep seal --envelope"; fi
 # usage errors name the option and the command
 expect_rc 2 "porep prove --bogus" "$PM" porep prove --bogus
 expect_msg "porep prove --bogus" "porep prove" "--bogus" "porep prove --help"

@@ -3,7 +3,7 @@
 # the powchain proof verified, then the 2 KiB PoRep C2 through the daemon (seal -> C1 -> seeded
 # test parameters -> POST /v1/jobs over the unix socket -> job followed to "done" -> 192 proof
 # bytes -> `porep verify-proof` says valid), and the "what to run next" list. Slow (the 2 KiB
-# parameters: 1-2 min on 2 cores): only with PROOFMILL_SLOW=1, else Skipped (77).
+# parameters: ~3 min on 2 idle cores): only with PROOFMILL_SLOW=1, else Skipped (77).
 . "$(dirname "$0")/lib.sh"
 [ "${PROOFMILL_SLOW:-0}" = 1 ] || { echo "SKIP: PROOFMILL_SLOW=1 runs the demo (minutes)"; exit 77; }
 expect_rc 0 "scripts/demo.sh" env PROOFMILL_BIN="$PM" DEMO_DIR="$TMP/demo" bash "$SRC/scripts/demo.sh"

@@ -4,7 +4,8 @@
 #    the unit tests) and Filecoin's parameter names;
 #  - gen over our sealed 2 KiB test sectors, verify-vanilla and check accept the requests, also with
 #    the vanilla proofs given as Curio's [][]byte JSON; a request with a changed commitment exits 1
-#    naming sector/partition, challenge and field;
+#    naming sector/partition, challenge and field; gen's WindowPoSt options (--sectors, --partition,
+#    --api) are refused by winning-post and snapdeals and absent from their --help;
 #  - WindowPoSt 2 KiB: params-setup (our seeded TEST parameters, under Filecoin's names) -> prove ->
 #    192 bytes -> verify OK; the same proof against another request's public inputs exits 1;
 #  - parameter safety: params-setup refuses FIL_PROOFS_PARAMETER_CACHE and a directory holding a
@@ -59,6 +60,23 @@ expect_rc 1 "window-post verify-vanilla, changed comm_r" "$PM" window-post verif
 expect_msg "changed comm_r" "INVALID" "sector 1 (id 2)" "comm_r"
 expect_rc 1 "snapdeals verify-vanilla, changed comm_d_new" "$PM" snapdeals verify-vanilla --request "$TMP/snap-bad.json"
 expect_msg "changed comm_d_new" "INVALID" "partition 0" "comm_d_new"
+
+# a parameter directory without the file: the error says where Filecoin's come from
+mkdir -p "$TMP/empty"
+expect_rc 2 "window-post prove, no parameters" "$PM" window-post prove --request "$TMP/wd.json" --params "$TMP/empty" --out "$TMP/x.proof"
+expect_msg "no parameters" "$TMP/empty/v28-proof-of-spacetime-fallback-" "no parameters here" "curio fetch-params" "window-post params-setup"
+# gen's WindowPoSt options (--sectors, --partition, --api) are refused by the other kinds, not ignored
+for k in winning-post snapdeals; do
+  for o in "--sectors 2" "--partition 1" "--api 1.0"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "$k gen $o" "$PM" $k gen --sector-size 2KiB --out "$TMP/x.json" $o
+    expect_msg "$k gen $o" "${o%% *}" "$k gen --help"
+  done
+  "$PM" $k gen --help >"$TMP/out" 2>&1
+  if grep -qE -- "--sectors|--partition|--api|WindowPoSt" "$TMP/out"; then fail "$k gen --help lists WindowPoSt's options"; else pass "$k gen --help: its own options"; fi
+done
+"$PM" window-post gen --help >"$TMP/out" 2>&1
+expect_msg "window-post gen --help" "--sectors" "--partition" "--api"
 
 # WindowPoSt 2 KiB: our test parameters, prove, verify
 expect_rc 0 "window-post params-setup 2KiB" "$PM" window-post params-setup --sector-size 2KiB --dir "$TMP/P" --seed 5

@@ -39,7 +39,13 @@ expect_rc 0 "prove --kind snarkjs: another circuit" "$PM" prove --kind snarkjs -
 
 rm -f "$TMP/x.json"
 expect_rc 2 "an unknown kind" "$PM" prove --kind plonk --key "$fx/circuit.zkey" --out "$TMP/x.json" "$fx/witness.wtns"
-expect_msg "an unknown kind: names the kinds" "plonk" "snarkjs"
+expect_msg "an unknown kind: names the kinds" "plonk" "snarkjs" "porep-c2 (alias porep)"
+# a parameter directory without the key: the message says where Filecoin's come from
+mkdir -p "$TMP/noparams"
+"$PM" porep seal --sector-size 2KiB --zero --out "$TMP/sector" >/dev/null 2>&1
+expect_rc 2 "porep-c2 without parameters" "$PM" prove --kind porep-c2 --params "$TMP/noparams" --out "$TMP/x.json" "$TMP/sector/c1.json"
+expect_msg "porep-c2 without parameters: says where they come from" "$TMP/noparams/v28-stacked-proof-of-replication-" \
+  "no parameters here" "curio fetch-params" "porep params-setup"
 expect_rc 2 "snarkjs from --params" "$PM" prove --kind snarkjs --params "$TMP" --out "$TMP/x.json" "$fx/witness.wtns"
 expect_msg "snarkjs from --params: says why" "give --key"
 expect_rc 2 "a witness of another circuit" "$PM" prove --kind snarkjs --key "$fx/circuit.zkey" --out "$TMP/x.json" "$fy/witness.wtns"

@@ -78,10 +78,16 @@ try:
                            "--token-file", os.path.join(d.state_dir, "http.token")])
     F.check(rc == 0 and "summary: 2/2 proofs ok" in out and "no timeline: the daemon's tracing is off" in out
             and not os.path.exists(svg2), "bench with tracing off: %d %s %s" % (rc, out, errs))
-    # without the token the daemon refuses the bench's requests (401)
+    # with another daemon's token the daemon refuses the bench's requests (401), and the bench has
+    # said which token file it read
+    wrong = os.path.join(tmp, "other.token")
+    with open(wrong, "w") as f:
+        f.write("0" * 64 + "\n")
+    os.chmod(wrong, 0o600)
     rc, out, errs = bench(["single", "--key", key, "--witness", w, "--daemon", "http://127.0.0.1:%d" % d.port,
-                           "--token-file", "/dev/null"])
-    F.check(rc != 0, "bench with an empty token file: %d %s %s" % (rc, out, errs))
+                           "--token-file", wrong])
+    F.check(rc != 0 and "401" in out + errs, "bench with a wrong token: %d %s %s" % (rc, out, errs))
+    F.check("the API token of " + wrong in errs, "the bench says whose token it sent: %s" % errs)
 finally:
     d.stop()
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A hostile local client against the daemon (#17 items 5-8, 13; label hostile: also under ASan).
 
-paths (6): with the defaults only paths.key_dir / paths.input_dir are allowed; a path outside, a
-  missing one outside, '..' or a symbolic link below them is 403 forbidden-path before anything is
-  opened (no magic bytes, no existence); a witness swapped for a link after its job was accepted
-  makes the job fail with forbidden-path, not read the other file.
+paths (6): with the defaults only paths.key_dir / paths.input_dir (and filecoin.params_dir beside
+  them) are allowed; a path outside, a missing one outside, '..' or a symbolic link below them is
+  403 forbidden-path before anything is opened (no magic bytes, no existence), naming the settings
+  that allow a directory (a relative path: as such); a witness swapped for a link after its job was
+  accepted makes the job fail with forbidden-path, not read the other file.
+start refused: a unix socket that cannot be made names listen.unix; a .params in keys.preload
+  without its kind names KIND:PATH.
 browsers (7): a text/plain POST is 415, a foreign Origin (or Sec-Fetch-Site: cross-site) 403, a
   foreign Host 421; an Origin listed in http.allowed_origins is served.
 access (5): TCP without the token, or with a wrong one, is 401; the token file is 0600; the unix
@@ -45,15 +48,30 @@ key, w = os.path.join(kd, "powchain.zkey"), os.path.join(idir, "w.wtns")
 shutil.copy(key0, key)
 shutil.copy(w0, w)
 shutil.copy(w0, os.path.join(out, "w.wtns"))
+fil = os.path.join(top, "fil")
+os.mkdir(fil)
 d = pmd.Daemon(dict(pmd.HOLD, **{"paths.allow_prefix": "", "paths.key_dir": kd, "paths.input_dir": idir,
-                                  "prover.msm_threads": 1, "synthesis.workers": 1}))
+                                  "prover.msm_threads": 1, "synthesis.workers": 1, "filecoin.params_dir": fil,
+                                  "keys.preload": key}))
 try:
     st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
     F.check(st == 200 and j["state"] == "done", "a job inside the allowed directories: %s %r" % (st, j))
+    # filecoin.params_dir stays allowed beside paths.key_dir (every gRPC job reads its key there):
+    # a PoRep job naming it is refused for its missing C1, not for the path; each directory is
+    # listed once (keys.preload's is paths.key_dir)
+    st, b = d.request("POST", "/v1/jobs", {"kind": "porep-c2", "c1": os.path.join(idir, "none.json"), "params_dir": fil})
+    F.check(st == 422 and b.get("error", {}).get("code") == "io" and "none.json" in json.dumps(b),
+            "filecoin.params_dir allowed beside paths.key_dir: %s %r" % (st, b))
+    line = [ln for ln in d.log_text().splitlines() if "paths: keys and inputs only below" in ln]
+    F.check(line and line[0].count(kd) == 1 and fil in line[0] and idir in line[0], "the paths: line: %r" % line)
+    st, b = d.request("POST", "/v1/jobs", {"key": "keys/powchain.zkey", "inputs": [{"wtns": w}]})
+    F.check(st == 403 and "relative path" in json.dumps(b), "a relative path is named as such: %s %r" % (st, b))
     for bad in ("/etc/shadow", "/etc/passwd", "/nonexistent/x.zkey", os.path.join(out, "w.wtns"),
                 kd + "/../outside/w.wtns", kd + "2/x.zkey"):
         st, b = d.request("POST", "/v1/jobs", {"key": bad, "inputs": [{"wtns": w}]})
         err_is(st, b, "forbidden-path", 403)
+        F.check("paths.key_dir" in json.dumps(b) and "paths.allow_prefix" in json.dumps(b),
+                "forbidden-path names the settings that allow a directory: %r" % b)
         F.check("magic" not in json.dumps(b) and "No such file" not in json.dumps(b), "no byte or existence leaks: %r" % b)
         st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": bad}]})
         err_is(st, b, "forbidden-path", 403)
@@ -82,6 +100,20 @@ try:
             "a witness swapped for a link after submit is not followed: %r" % (j,))
 finally:
     d.stop()
+
+# starts refused with what to do: a unix socket the daemon cannot create names listen.unix; a
+# Filecoin .params preloaded without its kind says KIND:PATH
+fake_params = os.path.join(top, "v28-stacked-proof-of-replication-x.params")
+with open(fake_params, "wb") as f:
+    f.write(os.urandom(4096))
+for what, kw, needle in (
+        ("unix socket in a missing directory", {"unix_path": os.path.join(top, "nodir", "pm.sock")}, "listen.unix"),
+        ("keys.preload of a .params without its kind", {"settings": {"keys.preload": fake_params}}, "porep-c2:")):
+    try:
+        pmd.Daemon(**kw).stop()
+        F.check(False, "%s: the daemon started" % what)
+    except RuntimeError as e:
+        F.check(needle in str(e), "%s: the message names %r: %s" % (what, needle, str(e)[-400:]))
 
 # ---------------------------------------------------------------- browsers (7) and access (5)
 old = os.umask(0)  # the socket's mode must not follow the umask

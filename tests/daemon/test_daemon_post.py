@@ -64,6 +64,8 @@ try:
         ("three sectors at 2 KiB", dict(wd, inputs=wd["inputs"] + wd["inputs"][:1]), 400, "partition of 2 sectors"),
         ("no vanilla proof", dict(wd, inputs=[]), 400, "vanilla inputs"),
         ("a PoRep field", dict(wd, c1="/nonexistent"), 400, "input of kind porep-c2"),
+        ("a PoRep field in inputs", dict(wd, inputs=wd["inputs"] + [{"c1_b64": "AA=="}]), 400,
+         "inputs[%d]: 'c1_b64' is an input of kind porep-c2" % len(wd["inputs"])),
         ("a SnapDeals field", dict(wd, comm_r_old_b64="AA=="), 400, "input of kind snapdeals"),
         ("bad base64", dict(wd, randomness_b64="!!"), 400, "bad-base64"),
     ]

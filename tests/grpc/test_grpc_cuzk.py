@@ -448,6 +448,8 @@ try:
                        cu.svc.SubmitProof, porep_request(env32, "porep-1000-32", registered_proof=8,
                                                          sector_size=32 * GIB), timeout=120)
     print("50 MB message answered in %.1f s: %s" % (time.time() - t, det[:160]))
+    F.check("no parameters here" in det and "curio fetch-params" in det,
+            "missing parameters: the message says where Filecoin's come from: %r" % det)
     del env32
 
     mark("D2: 50 MB message")
@@ -528,6 +530,13 @@ try:
     if "window-post" not in KINDS:
         expect_error("PreloadSRS wpost", C.UNIMPLEMENTED, "window-post", P, pb.PreloadSrsRequest(circuit_id="wpost-32g"),
                      timeout=10)
+    # the PoSt and SnapDeals kinds name their keys by size too: their 2 KiB files (absent here) in
+    # filecoin.params_dir, as `proofmill <kind> circuit-info` names them
+    for cid, kind in (("wpost-2k", "window-post"), ("winning-2k", "winning-post"), ("snap-2k", "snapdeals")):
+        if kind in KINDS:
+            stem = re.search(r"parameters\s+(\S+)\.params", run(kind, "circuit-info", "--sector-size", "2KiB").stdout)
+            expect_error("PreloadSRS " + cid, C.FAILED_PRECONDITION, os.path.join(stub, stem.group(1) + ".params"), P,
+                         pb.PreloadSrsRequest(circuit_id=cid), timeout=60)
     r = E(pb.EvictSrsRequest(circuit_id="porep-2k"), timeout=10)
     F.check(not r.was_loaded and r.freed_bytes == 0, "EvictSRS of a key not cached: %r" % r)
     # status, metrics

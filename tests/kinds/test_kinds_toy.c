@@ -63,7 +63,8 @@ static void registry(void **state) {
     char names[512];
     printf("kinds: %s\n", pm_kind_names(names, sizeof names));
     assert_non_null(strstr(names, "toy-cube"));
-    assert_non_null(strstr(names, "porep-c2 (porep)"));
+    assert_non_null(strstr(names, "porep-c2 (alias porep)"));
+    assert_non_null(strstr(names, "snapdeals (alias snap, sector-update)"));
 }
 
 /* prove the job of in through the driver with a loaded key; the proofs' bytes (n * 192) */
@@ -268,6 +269,16 @@ static void engine_and_daemon(void **state) {
         pm_test_post_expect(base, "/v1/prove", body, 60, cases[i].status, cases[i].want, label);
     }
     free(b64);
+    pm_daemon_stop(d);
+
+    /* keys.preload without KIND: a key named as a kind names its keys is loaded as that kind (the
+     * toy's DIR/toy-cube.params; Filecoin's v28-... files likewise), so evicting it as toy-cube works */
+    pm_daemon_config dc;
+    pm_test_daemon_config(&dc, g_dir);
+    snprintf(dc.keys_preload, sizeof dc.keys_preload, "%s/toy-cube.params", g_params);
+    d = pm_test_daemon_start_config(base, sizeof base, &dc);
+    snprintf(body, sizeof body, "{\"key\":\"%s/toy-cube.params\",\"kind\":\"toy-cube\"}", g_params);
+    pm_test_post_expect(base, "/v1/keys/evict", body, 10, 200, "evicted", "preloaded as toy-cube");
     pm_daemon_stop(d);
 }
 

@@ -190,14 +190,24 @@ static pm_status witness_len(size_t *n_w, uint32_t *nin, const pm_fil_key *k, pm
     return k->d->post_type ? pm_post_witness_len(n_w, nin, &k->pc, err) : pm_update_witness_len(n_w, nin, &k->uc, err);
 }
 
+static pm_status params_path(char *out, size_t cap, const char *params_dir, const char *stem, pm_error *err) {
+    if (snprintf(out, cap, "%s/%s.params", params_dir, stem) >= (int)cap)
+        return pm_error_set(err, PM_ERR_ARG, params_dir, PM_NO_OFFSET, "parameter path too long");
+    return PM_OK;
+}
+
 pm_status pm_fil_key_path(char *out, size_t cap, const char *params_dir, const void *job, pm_error *err) {
     const pm_fil_job *j = job;
     char stem[256];
     pm_status st = fil_param_stem(stem, sizeof stem, j->d->param, j->sector_size, err);
-    if (st) return st;
-    if (snprintf(out, cap, "%s/%s.params", params_dir, stem) >= (int)cap)
-        return pm_error_set(err, PM_ERR_ARG, params_dir, PM_NO_OFFSET, "parameter path too long");
-    return PM_OK;
+    return st ? st : params_path(out, cap, params_dir, stem, err);
+}
+
+pm_status pm_fil_key_path_for_size(char *out, size_t cap, const pm_fil_kind_desc *d, const char *params_dir,
+                                   uint64_t sector_size, pm_error *err) {
+    pm_fil_key k;
+    pm_status st = pm_fil_key_for_size(&k, d, sector_size, err);
+    return st ? st : params_path(out, cap, params_dir, k.stem, err);
 }
 
 pm_status pm_fil_open_key(void **id, const pm_fil_kind_desc *d, const char *key_path, pm_error *err) {

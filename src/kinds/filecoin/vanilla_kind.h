@@ -106,8 +106,14 @@ pm_status pm_fil_public_inputs(fr_t *x, size_t n_x, const void *id, const void *
                                size_t n_w, pm_error *err);
 void pm_fil_name_row(pm_error *err, const void *id, uint32_t row, uint32_t n_rows);
 
+/* DIR/<stem>.params of d's circuit for sector_size, without a job (the kinds' key_for_size: gRPC
+ * PreloadSRS / EvictSRS circuit ids such as "wpost-32g"). out: cap bytes.
+ * Errors: PM_ERR_ARG (no such circuit for this size, path too long). */
+pm_status pm_fil_key_path_for_size(char *out, size_t cap, const pm_fil_kind_desc *d, const char *params_dir,
+                                   uint64_t sector_size, pm_error *err);
+
 /* What the three kinds' pm_kind share, given their descriptor d: PM_FIL_KIND_BIND(d) defines the
- * file's open_job and open_key (d bound), PM_FIL_KIND_MEMBERS the designated initializers of every
+ * file's open_job, open_key and key_for_size (d bound), PM_FIL_KIND_MEMBERS the designated initializers of every
  * member but name, aliases, summary, max_inputs, more_inputs, key_hint and default_priority. */
 #define PM_FIL_KIND_BIND(d)                                                                             \
     static pm_status open_job(void **job, const pm_input *in, size_t n_in, pm_error *err) {            \
@@ -115,11 +121,16 @@ void pm_fil_name_row(pm_error *err, const void *id, uint32_t row, uint32_t n_row
     }                                                                                                   \
     static pm_status open_key(void **id, const char *key_path, pm_error *err) {                        \
         return pm_fil_open_key(id, &(d), key_path, err);                                                \
+    }                                                                                                   \
+    static pm_status key_for_size(char *out, size_t cap, const char *params_dir, uint64_t size,         \
+                                  pm_error *err) {                                                      \
+        return pm_fil_key_path_for_size(out, cap, &(d), params_dir, size, err);                         \
     }
 #define PM_FIL_KIND_MEMBERS                                                                             \
     .conv = GROTH16_BELLPERSON, .input_name = PM_FIL_VANILLA, .open_job = open_job,                     \
     .close_job = pm_fil_close_job, .partitions = pm_fil_partitions, .key_path = pm_fil_key_path,        \
-    .open_key = open_key, .close_key = pm_fil_close_key, .check_job = pm_fil_check_job,                 \
+    .key_for_size = key_for_size, .open_key = open_key, .close_key = pm_fil_close_key,                 \
+    .check_job = pm_fil_check_job,                                                                      \
     .circuit = pm_fil_circuit, .witness = pm_fil_witness, .public_inputs = pm_fil_public_inputs,        \
     .name_row = pm_fil_name_row
 

@@ -343,7 +343,8 @@ static const pm_kind porep_c2_kind = {
     .input_name = "c1",
     .max_inputs = 1,
     .more_inputs = porep_more_inputs,
-    .key_hint = "proofmill porep params-setup makes them",
+    .key_hint = "Filecoin's come from `curio fetch-params <sector size>`; "
+                "`proofmill porep params-setup` makes test ones",
     .open_job = open_job,
     .close_job = close_job,
     .partitions = partitions,

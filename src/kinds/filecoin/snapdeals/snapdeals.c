@@ -20,7 +20,8 @@ static const pm_kind snapdeals_kind = {
                "192 bytes per partition",
     .max_inputs = 16,
     .more_inputs = more,
-    .key_hint = "proofmill snapdeals params-setup makes test ones",
+    .key_hint = "Filecoin's come from `curio fetch-params <sector size>`; "
+                "`proofmill snapdeals params-setup` makes test ones",
     PM_FIL_KIND_MEMBERS,
 };
 PM_KIND_REGISTER(snapdeals_kind)

@@ -20,7 +20,8 @@ static const pm_kind window_post_kind = {
     .summary = "Filecoin WindowPoSt partition: 1 bincode FallbackPoStSectorProof per sector -> 192 bytes",
     .max_inputs = 2349, /* WINDOW_POST_SECTOR_COUNT at 32 GiB, the largest; each size's is checked */
     .more_inputs = more,
-    .key_hint = "proofmill window-post params-setup makes test ones",
+    .key_hint = "Filecoin's come from `curio fetch-params <sector size>`; "
+                "`proofmill window-post params-setup` makes test ones",
     .default_priority = "high",
     PM_FIL_KIND_MEMBERS,
 };

@@ -18,7 +18,8 @@ static const pm_kind winning_post_kind = {
     .summary = "Filecoin WinningPoSt: 1 bincode FallbackPoStSectorProof + randomness -> 192 bytes",
     .max_inputs = 1,
     .more_inputs = more,
-    .key_hint = "proofmill winning-post params-setup makes test ones",
+    .key_hint = "Filecoin's come from `curio fetch-params <sector size>`; "
+                "`proofmill winning-post params-setup` makes test ones",
     .default_priority = "critical",
     PM_FIL_KIND_MEMBERS,
 };
