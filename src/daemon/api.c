@@ -331,10 +331,38 @@ fail:
     return -1;
 }
 
-json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+json_t *daemon_body_json(const char *body, size_t len, daemon_refusal *why) {
+    /* jansson holds ~40 bytes per value ("0," is 2): count them first, outside strings (every
+     * value but a container's first follows a ',', every container opens with '[' or '{') */
+    size_t values = 1;
+    int in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = body[i];
+        if (!ch) { /* never JSON; jansson would drop one that follows a number ("1\0" loads as 1) */
+            refuse(why, 400, "bad-json", "body is not valid JSON: a NUL byte at byte %zu", i);
+            return NULL;
+        }
+        if (in_str) {
+            if (ch == '\\') i++;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if ((ch == ',' || ch == '[' || ch == '{') && ++values > DAEMON_MAX_BODY_VALUES) {
+            refuse(why, 400, "bad-json", "body has more than %u JSON values (at byte %zu): a job's inputs are a few "
+                   "fields, a large one is one base64 string or a path", DAEMON_MAX_BODY_VALUES, i);
+            return NULL;
+        }
+    }
     json_error_t je;
-    json_t *root = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) *ret = daemon_send_error(d, c, 400, "bad-json", "body is not valid JSON: %s at byte %d", je.text, je.position);
+    json_t *root = json_loadb(len ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) refuse(why, 400, "bad-json", "body is not valid JSON: %s at byte %d", je.text, je.position);
+    return root;
+}
+
+json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+    daemon_refusal why;
+    json_t *root = daemon_body_json(rq->body, rq->len, &why);
+    if (!root) *ret = daemon_send_error(d, c, why.status, why.code, "%s", why.msg);
     return root;
 }
 

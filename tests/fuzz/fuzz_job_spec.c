@@ -1,12 +1,11 @@
 /*
  * fuzz_job_spec.c — libFuzzer harness of the daemon's job specs: the body of POST /v1/jobs and
- * /v1/prove (daemon/api.c daemon_parse_job, after the JSON parse the daemon does:
- * JSON_REJECT_DUPLICATES), with paths.allow_prefix on (an empty scratch directory and
- * /nonexistent-pm-fuzz, which the seeds name: util/confine.h's lexical and link checks run on
- * every path field). A body that
- * parses is opened as a job of its kind (pm_kind_open_job: inline inputs are decoded from base64
- * and read by the kind's readers; path inputs can only name the empty directory's entries), as
- * the engine does at submit.
+ * /v1/prove as the daemon reads it (daemon/api.c: daemon_body_json, then daemon_parse_job), with
+ * paths.allow_prefix on (an empty scratch directory and /nonexistent-pm-fuzz, which the seeds
+ * name: util/confine.h's lexical and link checks run on every path field). A body that parses is
+ * opened as a job of its kind (pm_kind_open_job: inline inputs are decoded from base64 and read by
+ * the kind's readers; path inputs can only name the empty directory's entries), as the engine does
+ * at submit.
  */
 #include "fuzz_util.h"
 
@@ -37,12 +36,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
-    json_error_t je;
-    json_t *root = json_loadb((const char *)d, n, JSON_REJECT_DUPLICATES, &je);
+    daemon_refusal why;
+    json_t *root = daemon_body_json((const char *)d, n, &why);
+    fuzz_note("body", !root, root ? "" : why.msg);
     if (!root) return 0;
     for (int allow_wait = 0; allow_wait < 2; allow_wait++) {
         daemon_job_body b;
-        daemon_refusal why;
         int rc = daemon_parse_job(&g_d, root, allow_wait, &b, &why);
         fuzz_note("job body", rc, why.msg);
         if (rc != 0) {
