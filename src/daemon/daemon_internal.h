@@ -111,9 +111,9 @@ int daemon_parse_job(pm_daemon *d, json_t *root, int allow_wait, daemon_job_body
 void daemon_job_body_free(daemon_job_body *p);
 /* A request body as JSON (body[len], JSON_REJECT_DUPLICATES), or NULL with *why set (400
  * bad-json): invalid JSON (a NUL byte included, which jansson lets pass after a number), or more
- * than DAEMON_MAX_BODY_VALUES values — refused before jansson
- * builds its tree, which holds ~40 bytes per value (a 128 MB body of "0," held 2.6 GB). A
- * WindowPoSt partition of 2349 inline vanilla proofs is ~4,700 values. */
+ * than DAEMON_MAX_BODY_VALUES values, refused before jansson builds its tree, which holds ~40
+ * bytes per value (a 128 MB body of "0," held 2.6 GB). A WindowPoSt partition of 2349 inline
+ * vanilla proofs is ~4,700 values. */
 #define DAEMON_MAX_BODY_VALUES 100000u
 json_t *daemon_body_json(const char *body, size_t len, daemon_refusal *why);
 /* the request body as JSON, or NULL with the 400 sent and *ret set */
