@@ -3,6 +3,7 @@
  * GET and DELETE /v1/jobs/{id}, POST /v1/keys/preload|evict (daemon.h, docs/engine.md).
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,39 +68,42 @@ int daemon_path_allowed(pm_daemon *d, const char *path) {
 
 const char *daemon_start_stage_name(const pm_daemon *d) { return d->cfg.gpu_devices[0] ? "start (gpu)" : "start (cpu)"; }
 
-typedef struct {
-    pm_job_spec spec;
-    pm_input *inputs;
-    size_t n;
-    double wait_s;
-    int has_wait;
-} parsed_job;
+/* fill *why (the answer the caller sends); returns -1 */
+static int refuse(daemon_refusal *why, unsigned status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int refuse(daemon_refusal *why, unsigned status, const char *code, const char *fmt, ...) {
+    why->status = status;
+    why->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why->msg, sizeof why->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
-static void parsed_free(parsed_job *p) {
+void daemon_job_body_free(daemon_job_body *p) {
     for (size_t i = 0; p->inputs && i < p->n; i++) free((uint8_t *)p->inputs[i].bytes);
     free(p->inputs);
 }
 
 /* 403 forbidden-path for the path a body names in field what: what to do about it, and nothing about
- * the file itself (no existence, no bytes: docs/daemon.md "Which files it opens"). */
-static enum MHD_Result send_forbidden(pm_daemon *d, struct MHD_Connection *c, const char *what, const char *path) {
+ * the file itself (no existence, no bytes: docs/daemon.md "Which files it opens"). Returns -1. */
+static int refuse_forbidden(daemon_refusal *why, const char *what, const char *path) {
     if (path[0] != '/')
-        return daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed: a relative path (give an absolute "
-                                 "one)", what, path);
-    return daemon_send_error(d, c, 403, "forbidden-path", "%s %s is not allowed: outside the daemon's allowed "
-                             "directories (its log's 'paths:' line lists them; paths.key_dir, paths.input_dir, "
-                             "filecoin.params_dir or paths.allow_prefix add one), or through a symbolic link", what,
-                             path);
+        return refuse(why, 403, "forbidden-path", "%s %s is not allowed: a relative path (give an absolute one)", what,
+                      path);
+    return refuse(why, 403, "forbidden-path", "%s %s is not allowed: outside the daemon's allowed directories (its "
+                  "log's 'paths:' line lists them; paths.key_dir, paths.input_dir, filecoin.params_dir or "
+                  "paths.allow_prefix add one), or through a symbolic link", what, path);
 }
 
 /* The input {"<name>": path | number} or {"<name>_b64": base64} (v: its value; b64: which) into
- * *in (a number, e.g. a registered proof id, is its decimal text inline); 0, or the 4xx sent and -1. */
-static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, json_t *v, int b64, const char *what,
-                       enum MHD_Result *ret) {
+ * *in (a number, e.g. a registered proof id, is its decimal text inline); 0, or -1 with *why set. */
+static int parse_input(pm_daemon *d, pm_input *in, json_t *v, int b64, const char *what, daemon_refusal *why) {
     if (!b64 && json_is_integer(v) && json_integer_value(v) >= 0) { /* a number: its decimal text, inline */
         char *t = malloc(24);
         if (!t) {
-            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+            refuse(why, 500, "out-of-memory", "out of memory");
             return -1;
         }
         in->kind = PM_INPUT_BYTES;
@@ -108,15 +112,15 @@ static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, jso
         return 0;
     }
     if (!json_is_string(v) || !json_string_length(v)) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "%s must be a non-empty string%s", what,
-                                 b64 ? "" : " (or a non-negative integer)");
+        refuse(why, 400, "bad-request", "%s must be a non-empty string%s", what,
+               b64 ? "" : " (or a non-negative integer)");
         return -1;
     }
     if (!b64) {
         in->kind = PM_INPUT_PATH;
         in->path = json_string_value(v);
         if (!daemon_path_allowed(d, in->path)) {
-            *ret = send_forbidden(d, c, what, in->path);
+            refuse_forbidden(why, what, in->path);
             return -1;
         }
         return 0;
@@ -124,7 +128,7 @@ static int parse_input(pm_daemon *d, struct MHD_Connection *c, pm_input *in, jso
     uint8_t *bytes;
     size_t len;
     if (pm_base64_decode(&bytes, &len, json_string_value(v), json_string_length(v), PM_BASE64_PAD_OPTIONAL, NULL)) {
-        *ret = daemon_send_error(d, c, 400, "bad-base64", "%s is not valid base64", what);
+        refuse(why, 400, "bad-base64", "%s is not valid base64", what);
         return -1;
     }
     in->kind = PM_INPUT_BYTES;
@@ -163,8 +167,8 @@ static const pm_kind *foreign_input(const char *key) {
     return pm_kind_by_input_name(key);
 }
 
-/* Parse a submit body into p (pointers into root, which must outlive p). allow_wait: /v1/prove.
- * The body names a proof kind ("kind", or the older "front_end"; default snarkjs: kinds/kind.h)
+/* A submit body into p (daemon_internal.h; pointers into root, which must outlive p). allow_wait:
+ * /v1/prove. The body names a proof kind ("kind", or the older "front_end"; default snarkjs: kinds/kind.h)
  * and carries what that kind takes, by the kind's own input name, so that every kind has the same
  * shapes and nothing here knows one:
  *   {"kind": K, "key": path | "params_dir": dir, "inputs": [{"<input>": path} | {"<input>_b64": b64}, ...],
@@ -174,27 +178,26 @@ static const pm_kind *foreign_input(const char *key) {
  * "c1": path, "params_dir": dir}); a kind's further inputs (its more_inputs, e.g. a PoSt's
  * "randomness_b64", "registered_proof": 10) the same way, at the top level or in "inputs", each
  * named in the job's inputs; an input given as a JSON number is its decimal text, inline.
- * Returns 0, or sends the 4xx and returns -1 with *ret set. */
-static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int allow_wait, parsed_job *p,
-                     enum MHD_Result *ret) {
+ * Returns 0, or -1 with *why set (nothing sent: the caller answers). */
+int daemon_parse_job(pm_daemon *d, json_t *root, int allow_wait, daemon_job_body *p, daemon_refusal *why) {
     memset(p, 0, sizeof *p);
     p->spec.priority = PM_PRIO_NORMAL;
     if (!json_is_object(root)) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "the body must be a JSON object");
+        refuse(why, 400, "bad-request", "the body must be a JSON object");
         return -1;
     }
     /* the kind first: it says which input fields exist */
     json_t *kv = json_object_get(root, "kind"), *fe = json_object_get(root, "front_end");
     if ((kv && (!json_is_string(kv) || !json_string_length(kv))) || (fe && !json_is_string(fe))) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", kv ? "kind" : "front_end");
+        refuse(why, 400, "bad-request", "field '%s' has the wrong type", kv ? "kind" : "front_end");
         return -1;
     }
     const char *kname = kv ? json_string_value(kv) : fe ? json_string_value(fe) : "snarkjs";
     const pm_kind *kind = pm_kind_find(kname);
     if (!kind || (kv && fe && pm_kind_find(json_string_value(fe)) != kind)) {
         char known[512];
-        *ret = daemon_send_error(d, c, 400, "bad-request", "kind '%.64s' is not one of: %s", kname,
-                                 pm_kind_names(known, sizeof known));
+        refuse(why, 400, "bad-request", "kind '%.64s' is not one of: %s", kname,
+               pm_kind_names(known, sizeof known));
         return -1;
     }
     p->spec.kind = kind->name;
@@ -212,7 +215,7 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
     field *f = calloc(json_object_size(root) + 1, sizeof *f);
     size_t nf = 0, n_main = 0, top_main = 0;
     if (!f) {
-        *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+        refuse(why, 500, "out-of-memory", "out of memory");
         return -1;
     }
     json_object_foreach(root, k, v) {
@@ -223,14 +226,14 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
             const char *path = json_string_value(v);
             if (!daemon_path_allowed(d, path)) {
-                *ret = send_forbidden(d, c, k, path);
+                refuse_forbidden(why, k, path);
                 goto fail;
             }
             if (k[0] == 'k') p->spec.key_path = path;
             else p->spec.params_dir = path;
         } else if (!strcmp(k, "priority")) {
             if (!json_is_string(v) || pm_priority_parse(&p->spec.priority, json_string_value(v)) != 0) {
-                *ret = daemon_send_error(d, c, 400, "bad-request", "priority must be low, normal, high or critical");
+                refuse(why, 400, "bad-request", "priority must be low, normal, high or critical");
                 goto fail;
             }
         } else if (!strcmp(k, "label")) {
@@ -243,8 +246,8 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             ins = v;
         } else if ((name = input_of(kind, k, &b64))) {
             if (name == kind->input_name && top_main++) {
-                *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or '%s_b64', not both", kind->input_name,
-                                         kind->input_name);
+                refuse(why, 400, "bad-request", "give '%s' or '%s_b64', not both", kind->input_name,
+                       kind->input_name);
                 goto fail;
             }
             f[nf] = (field){.v = v, .b64 = b64, .name = name};
@@ -255,34 +258,34 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             p->wait_s = json_number_value(v);
             p->has_wait = 1;
         } else if ((other = foreign_input(k))) {
-            *ret = daemon_send_error(d, c, 400, "bad-request", "'%s' is an input of kind %s, not of %s (give \"kind\")",
-                                     k, other->name, kind->name);
+            refuse(why, 400, "bad-request", "'%s' is an input of kind %s, not of %s (give \"kind\")",
+                   k, other->name, kind->name);
             goto fail;
         } else {
-            *ret = daemon_send_error(d, c, 400, "unknown-field", "unknown field '%s'", k);
+            refuse(why, 400, "unknown-field", "unknown field '%s'", k);
             goto fail;
         }
     }
     if (!kind->key_path && p->spec.params_dir) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "a %s job names its 'key' (no 'params_dir')", kind->name);
+        refuse(why, 400, "bad-request", "a %s job names its 'key' (no 'params_dir')", kind->name);
         goto fail;
     }
     if (!p->spec.key_path && !p->spec.params_dir) {
         if (!kind->key_path) {
-            *ret = daemon_send_error(d, c, 400, "bad-request", "missing field 'key' (path of the proving key)");
+            refuse(why, 400, "bad-request", "missing field 'key' (path of the proving key)");
             goto fail;
         }
         p->spec.params_dir = pm_daemon_params_dir(&d->cfg); /* filecoin.params_dir */
     }
     if (top_main && ins) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
+        refuse(why, 400, "bad-request", "give '%s' or 'inputs', not both", kind->input_name);
         goto fail;
     }
     size_t n_ins = ins ? json_array_size(ins) : 0;
     if (n_ins) {
         field *g = realloc(f, (nf + n_ins) * sizeof *f);
         if (!g) {
-            *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+            refuse(why, 500, "out-of-memory", "out of memory");
             goto fail;
         }
         f = g;
@@ -295,13 +298,13 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
         const char *name = ik ? input_of(kind, ik, &b64) : NULL;
         const pm_kind *other = name || !ik ? NULL : foreign_input(ik);
         if (other) {
-            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu]: '%s' is an input of kind %s, not of %s "
-                                     "(give \"kind\")", i, ik, other->name, kind->name);
+            refuse(why, 400, "bad-request", "inputs[%zu]: '%s' is an input of kind %s, not of %s (give \"kind\")", i,
+                   ik, other->name, kind->name);
             goto fail;
         }
         if (!name) {
-            *ret = daemon_send_error(d, c, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
-                                     i, kind->input_name, kind->input_name);
+            refuse(why, 400, "bad-request", "inputs[%zu] must be {\"%s\": path} or {\"%s_b64\": base64}",
+                   i, kind->input_name, kind->input_name);
             goto fail;
         }
         f[nf] = (field){.v = json_object_iter_value(json_object_iter(in)), .b64 = b64, .name = name};
@@ -317,18 +320,18 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
             f[n_main++] = t;
         }
     if (n_main == 0 || n_main > kind->max_inputs) {
-        *ret = daemon_send_error(d, c, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
-                                 kind->max_inputs, kind->input_name);
+        refuse(why, 400, "bad-request", "'inputs' must be an array of 1..%u %s inputs",
+               kind->max_inputs, kind->input_name);
         goto fail;
     }
     p->inputs = calloc(nf, sizeof *p->inputs);
     if (!p->inputs) {
-        *ret = daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+        refuse(why, 500, "out-of-memory", "out of memory");
         goto fail;
     }
     p->n = nf;
     for (size_t i = 0; i < nf; i++) {
-        if (parse_input(d, c, &p->inputs[i], f[i].v, f[i].b64, f[i].what, ret)) goto fail;
+        if (parse_input(d, &p->inputs[i], f[i].v, f[i].b64, f[i].what, why)) goto fail;
         if (f[i].name != kind->input_name) p->inputs[i].name = f[i].name; /* the kind's static name */
     }
     p->spec.inputs = p->inputs;
@@ -336,17 +339,45 @@ static int parse_job(pm_daemon *d, struct MHD_Connection *c, json_t *root, int a
     free(f);
     return 0;
 bad_type:
-    *ret = daemon_send_error(d, c, 400, "bad-request", "field '%s' has the wrong type", k);
+    refuse(why, 400, "bad-request", "field '%s' has the wrong type", k);
 fail:
     free(f);
-    parsed_free(p);
+    daemon_job_body_free(p);
     return -1;
 }
 
-json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+json_t *daemon_body_json(const char *body, size_t len, daemon_refusal *why) {
+    /* jansson holds ~40 bytes per value ("0," is 2): count them first, outside strings (every
+     * value but a container's first follows a ',', every container opens with '[' or '{') */
+    size_t values = 1;
+    int in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = body[i];
+        if (!ch) { /* never JSON; jansson would drop one that follows a number ("1\0" loads as 1) */
+            refuse(why, 400, "bad-json", "body is not valid JSON: a NUL byte at byte %zu", i);
+            return NULL;
+        }
+        if (in_str) {
+            if (ch == '\\') i++;
+            else if (ch == '"') in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if ((ch == ',' || ch == '[' || ch == '{') && ++values > DAEMON_MAX_BODY_VALUES) {
+            refuse(why, 400, "bad-json", "body has more than %u JSON values (at byte %zu): a job's inputs are a few "
+                   "fields, a large one is one base64 string or a path", DAEMON_MAX_BODY_VALUES, i);
+            return NULL;
+        }
+    }
     json_error_t je;
-    json_t *root = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) *ret = daemon_send_error(d, c, 400, "bad-json", "body is not valid JSON: %s at byte %d", je.text, je.position);
+    json_t *root = json_loadb(len ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) refuse(why, 400, "bad-json", "body is not valid JSON: %s at byte %d", je.text, je.position);
+    return root;
+}
+
+json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+    daemon_refusal why;
+    json_t *root = daemon_body_json(rq->body, rq->len, &why);
+    if (!root) *ret = daemon_send_error(d, c, why.status, why.code, "%s", why.msg);
     return root;
 }
 
@@ -370,10 +401,11 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const re
     enum MHD_Result ret;
     json_t *root = daemon_parse_body(d, c, rq, &ret);
     if (!root) return ret;
-    parsed_job pj;
-    if (parse_job(d, c, root, await, &pj, &ret) != 0) {
+    daemon_job_body pj;
+    daemon_refusal why;
+    if (daemon_parse_job(d, root, await, &pj, &why) != 0) {
         json_decref(root);
-        return ret;
+        return daemon_send_error(d, c, why.status, why.code, "%s", why.msg);
     }
     char id[PM_JOB_ID_LEN + 1];
     char label[128];
@@ -382,7 +414,7 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const re
     pm_error_clear(&err);
     pm_status st = daemon_jobs_submit(d, &pj.spec, id, &err);
     size_t n_inputs = pj.n;
-    parsed_free(&pj);
+    daemon_job_body_free(&pj);
     json_decref(root);
     if (st != PM_OK) return refuse_submit(d, c, label[0] ? label : NULL, &err); /* PM_ERR_BUSY: 503 busy */
     daemon_log_job(d, LOG_INFO, id, label, "accepted (%zu inputs%s)", n_inputs,
@@ -506,7 +538,9 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
         kind = kk->name;
     }
     if (!daemon_path_allowed(d, path)) {
-        ret = send_forbidden(d, c, "key", path);
+        daemon_refusal why;
+        refuse_forbidden(&why, "key", path);
+        ret = daemon_send_error(d, c, why.status, why.code, "%s", why.msg);
         json_decref(root);
         return ret;
     }

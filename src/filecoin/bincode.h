@@ -22,8 +22,9 @@
  * Reading rules (hostile input; every refusal is PM_ERR_FORMAT naming the input and the absolute
  * byte offset of the field): a length is checked against the bytes that remain (and against the
  * caller's limit) before anything is allocated; an enum tag outside the variants is refused; a
- * path element with more than 7 siblings (arity > 8) or a path of more than FIL_MERKLE_MAX_LEVELS
- * elements is refused (no Filecoin tree has them); readers of whole blobs refuse trailing bytes
+ * path element with no sibling or more than 7 (arity 1 or > 8) or a path of more than
+ * FIL_MERKLE_MAX_LEVELS elements is refused (no Filecoin tree has them); what is allocated is at
+ * most 5 times the bytes read (a path element is 48 bytes at least, 240 in memory); readers of whole blobs refuse trailing bytes
  * (bincode's own deserialize would ignore them; Curio never sends any). Domain bytes are copied as
  * they are: whether they are canonical Fr is checked where they are used (vanilla verifiers,
  * witness), which name the field.
@@ -58,7 +59,8 @@ pm_status fil_bc_domain(uint8_t out[32], pm_reader *r, const char *what, pm_erro
 /* Refuse bytes left after a complete value. Errors: PM_ERR_FORMAT "N trailing bytes". */
 pm_status fil_bc_end(const pm_reader *r, const char *what, pm_error *err);
 
-/* Read one MerkleProof at the cursor into *p (elems from arena a). what names it in messages
+/* Read one MerkleProof at the cursor into *p (elems from arena a: exactly nbase + nsub + ntop of
+ * them, one at least). what names it in messages
  * ("sector 3: inclusion proof 7"). Errors: PM_ERR_FORMAT, PM_ERR_NOMEM. */
 pm_status fil_bc_read_merkle_proof(fil_merkle_proof_t *p, pm_reader *r, fil_arena_t *a, const char *what,
                                    pm_error *err);

@@ -299,6 +299,12 @@ static pm_status jr_proof(jr_t *r, fil_vanilla_proof_t *v, const json_t *j) {
 
 pm_status fil_c1_read_jansson(fil_c1_t *c1, const char *buf, size_t len, const char *name,
                               pm_error *err) {
+    /* jansson (2.14) loses a NUL byte that follows a number or a literal: "[10\0,5]" loads as
+     * [10,5]. A raw NUL is never JSON (the single-pass reader refuses it): refuse it here too, so
+     * the two readers accept the same documents. */
+    const char *nul = memchr(buf, 0, len);
+    if (nul)
+        return pm_error_set(err, PM_ERR_FORMAT, name, (uint64_t)(nul - buf), "JSON syntax: a NUL byte (not JSON)");
     json_error_t je;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (!root)

@@ -17,12 +17,26 @@ struct fil_arena_chunk {
     _Alignas(16) unsigned char mem[];
 };
 
+/* Under AddressSanitizer every block is a chunk of its own of exactly n bytes, so that a read past
+ * a block (a reader trusting a count it did not check) hits ASan's redzone instead of the next
+ * block of the same chunk. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_EXACT 1
+#endif
+#endif
+#ifndef ARENA_EXACT
+#define ARENA_EXACT 0
+#endif
+
 void *fil_arena_alloc(fil_arena_t *a, size_t n) {
     if (n > SIZE_MAX - 64) return NULL;
-    n = (n + 15) & ~(size_t)15;
+    if (!ARENA_EXACT) n = (n + 15) & ~(size_t)15;
     fil_arena_chunk_t *c = a->head;
-    if (!c || c->cap - c->used < n) {
-        size_t cap = n > (1u << 20) ? n : (1u << 20);
+    if (ARENA_EXACT || !c || c->cap - c->used < n) {
+        size_t cap = ARENA_EXACT || n > (1u << 20) ? n : (1u << 20);
         c = calloc(1, sizeof *c + cap);
         if (!c) return NULL;
         c->cap = cap;

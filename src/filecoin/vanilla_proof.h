@@ -31,7 +31,8 @@
 extern "C" {
 #endif
 
-/* Bump allocator: zeroed, 16-byte aligned blocks from 1 MiB chunks; freed all at once. */
+/* Bump allocator: zeroed, 16-byte aligned blocks from 1 MiB chunks; freed all at once. (Built with
+ * AddressSanitizer: one exact-size chunk per block, so ASan bounds every block.) */
 typedef struct fil_arena_chunk fil_arena_chunk_t;
 typedef struct {
     fil_arena_chunk_t *head;

@@ -257,6 +257,24 @@ F.check(st == 200 and j["state"] == "done", "serving after a failed reload")
 rc2, _ = d2.stop(expect_clean=False)
 F.check(rc2 == 0, "second daemon exit %d" % rc2)
 
+# a body of many tiny JSON values (found while fuzzing the job-spec reader, docs/fuzzing.md): jansson
+# held ~40 bytes per value before anything looked at the body (a 128 MB body of "0," 2.6 GB); the
+# values are counted first and more than 100000 refused as bad-json, the memory never taken; a NUL
+# byte, which jansson lets pass after a number, is refused too
+d3 = pmd.Daemon(config_text="[http]\nmax_body_bytes = 40M\n")
+rss0 = d3.rss_peak()
+st, b = d3.request("POST", "/v1/jobs", raw=b'{"label":"x","inputs":[' + b"0," * (16 << 20) + b'0]}')
+is_error(st, b, "bad-json", 400)
+F.check("JSON values" in b.get("error", {}).get("message", ""), "many values: %r" % (b,))
+grew = d3.rss_peak() - rss0
+F.check(grew < (200 << 20), "a 32 MB body of tiny values grew the daemon by %d MB" % (grew >> 20))
+st, b = d3.request("POST", "/v1/prove", raw=b'{"key":"k.zkey","inputs":[{"wtns":"w.wtns"}],"wait_s":1\x00}')
+is_error(st, b, "bad-json", 400)  # jansson alone would drop the NUL after the number
+st, b = d3.request("POST", "/v1/jobs", raw=b'{"label":"' + b"0," * (1 << 20) + b'","inputs":[{"wtns":"x"}]}')
+F.check(st != 400 or b.get("error", {}).get("code") != "bad-json", "commas inside a string are no values: %r" % (b,))
+rc3, _ = d3.stop(expect_clean=False)
+F.check(rc3 == 0, "third daemon exit %d" % rc3)
+
 # the example config parses; every knob of the table is documented in docs/engine.md
 ex = os.path.join(pmd.SRC, "proofmill.conf.example")
 r = subprocess.run([pmd.BIN, "daemon", "--config", ex, "--dump-config"], capture_output=True, text=True)

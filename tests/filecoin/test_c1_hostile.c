@@ -258,6 +258,22 @@ static void test_syntax(void **st) {
     expect_both(dup, strlen(dup), PM_ERR_FORMAT, "seed", NULL);
     expect_both("", 0, PM_ERR_FORMAT, NULL, NULL);
     expect_both("{\"registered_proof\":\"StackedDrg2KiBV1_1\"", 39, PM_ERR_FORMAT, NULL, NULL);
+    /* found by tests/fuzz/fuzz_c1 (docs/fuzzing.md): a NUL byte in place of a number's last digit
+     * in a vanilla proof ("10\0,"). jansson loses a NUL that follows a number or a literal, so the
+     * jansson reader accepted the document the single-pass reader refuses. Also after `null`. */
+    t = malloc(g_len + 1);
+    memcpy(t, g_json, g_len);
+    size_t p = (size_t)(strstr(t, "vanilla_proofs") - t);
+    while (p + 2 < g_len && !(t[p] >= '0' && t[p] <= '9' && t[p + 1] >= '0' && t[p + 1] <= '9' && t[p + 2] == ',')) p++;
+    assert_true(p + 2 < g_len);
+    t[p + 1] = 0;
+    expect_both(t, g_len, PM_ERR_FORMAT, NULL, NULL);
+    p = (size_t)(strstr(g_json, "null") - g_json) + 4;
+    memcpy(t, g_json, p);
+    t[p] = 0;
+    memcpy(t + p + 1, g_json + p, g_len - p);
+    expect_both(t, g_len + 1, PM_ERR_FORMAT, NULL, NULL);
+    free(t);
 }
 
 /* Random byte edits: no crash, documented statuses only, and when both readers accept a
@@ -267,7 +283,7 @@ static void test_random_mutations(void **st) {
     pm_test_seed();
     size_t n = pm_test_iters(300), both_ok = 0, disagree = 0;
     char *m = malloc(g_len);
-    static const char alphabet[] = "0123456789[]{},:\"-.eE tnfa\\x";
+    static const char alphabet[] = "0123456789[]{},:\"-.eE tnfa\\x\0";
     for (size_t it = 0; it < n; it++) {
         memcpy(m, g_json, g_len);
         int edits = 1 + (int)(pm_rand64() % 3);

@@ -158,6 +158,45 @@ static void test_lengths_tags(void **state) {
     pm_test_mutations(g_upd, g_upd_n, pm_test_iters(1000), mut_upd);
 }
 
+/* Found while fuzzing the vanilla readers (tests/fuzz, docs/fuzzing.md; the fuzzer's RSS limit did
+ * not see it: under ASan the arena's untouched pages never become resident): every MerkleProof
+ * took FIL_MERKLE_MAX_LEVELS path elements (9.6 KB) of arena whatever its path length, so a blob of
+ * 76-byte empty Single proofs reserved 126 times its size (a 64 MiB vanilla input: 8 GB). The
+ * arena now holds at most 5 times the bytes read, and a path element without siblings (arity 1:
+ * 16 bytes read, 240 held) is refused. */
+static void test_arena_bound(void **state) {
+    (void)state;
+    enum { N = 20000, PROOF = 4 + 64 + 8 };
+    /* PoSt: sector_id, comm_r, 1 sector of N empty Single proofs, comm_c, comm_r_last */
+    size_t n = 8 + 32 + 8 + 8 + (size_t)N * PROOF + 64;
+    uint8_t *b = calloc(1, n);
+    pm_put_le64(b + 40, 1);
+    pm_put_le64(b + 48, N);
+    fil_arena_t a = {0};
+    fil_post_sector_proof_t p;
+    pm_error err;
+    assert_int_equal(fil_post_sector_proof_read(&p, &a, b, n, "blob", &err), PM_OK);
+    printf("  %d empty inclusion proofs in %zu bytes: %zu bytes of arena\n", N, n, a.total);
+    if (a.total > 5 * n) fail_msg("arena %zu bytes for a %zu-byte blob (more than 5x)", a.total, n);
+    fil_arena_free(&a);
+    free(b);
+    /* SnapDeals: comm_c, no apex leaf, N challenges of three empty Single proofs */
+    n = 32 + 8 + 8 + (size_t)N * 3 * PROOF;
+    b = calloc(1, n);
+    pm_put_le64(b + 40, N);
+    fil_update_partition_proof_t u;
+    assert_int_equal(fil_update_partition_proof_read(&u, &a, b, n, "blob", &err), PM_OK);
+    printf("  %d empty challenge proofs in %zu bytes: %zu bytes of arena\n", N, n, a.total);
+    if (a.total > 5 * n) fail_msg("arena %zu bytes for a %zu-byte blob (more than 5x)", a.total, n);
+    fil_arena_free(&a);
+    free(b);
+    /* a path element with no sibling hash (first element of the first proof's base path) */
+    uint8_t *m = malloc(g_post_n);
+    patch64(m, g_post, g_post_n, 132, 0);
+    expect(read_post, m, g_post_n, 132, "no sibling hashes", "a path element of arity 1");
+    free(m);
+}
+
 /* a mutated blob the reader accepts must not crash the verifier or the circuit's arrangement */
 static void test_accepted_mutants(void **state) {
     (void)state;
@@ -245,6 +284,7 @@ static void test_request_json(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truncated), cmocka_unit_test(test_lengths_tags), cmocka_unit_test(test_accepted_mutants),
+        cmocka_unit_test(test_arena_bound),
         cmocka_unit_test(test_request_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
