@@ -164,6 +164,12 @@ static void test_lengths_tags(void **state) {
  * 76-byte empty Single proofs reserved 126 times its size (a 64 MiB vanilla input: 8 GB). The
  * arena now holds at most 5 times the bytes read, and a path element without siblings (arity 1:
  * 16 bytes read, 240 held) is refused. */
+static void expect_bounded(fil_arena_t *a, size_t n, const char *what) {
+    printf("  %s in %zu bytes: %zu bytes of arena\n", what, n, a->total);
+    if (a->total > 5 * n) fail_msg("%s: arena %zu bytes for a %zu-byte blob (more than 5x)", what, a->total, n);
+    fil_arena_free(a);
+}
+
 static void test_arena_bound(void **state) {
     (void)state;
     enum { N = 20000, PROOF = 4 + 64 + 8 };
@@ -176,9 +182,7 @@ static void test_arena_bound(void **state) {
     fil_post_sector_proof_t p;
     pm_error err;
     assert_int_equal(fil_post_sector_proof_read(&p, &a, b, n, "blob", &err), PM_OK);
-    printf("  %d empty inclusion proofs in %zu bytes: %zu bytes of arena\n", N, n, a.total);
-    if (a.total > 5 * n) fail_msg("arena %zu bytes for a %zu-byte blob (more than 5x)", a.total, n);
-    fil_arena_free(&a);
+    expect_bounded(&a, n, "empty inclusion proofs");
     free(b);
     /* SnapDeals: comm_c, no apex leaf, N challenges of three empty Single proofs */
     n = 32 + 8 + 8 + (size_t)N * 3 * PROOF;
@@ -186,9 +190,7 @@ static void test_arena_bound(void **state) {
     pm_put_le64(b + 40, N);
     fil_update_partition_proof_t u;
     assert_int_equal(fil_update_partition_proof_read(&u, &a, b, n, "blob", &err), PM_OK);
-    printf("  %d empty challenge proofs in %zu bytes: %zu bytes of arena\n", N, n, a.total);
-    if (a.total > 5 * n) fail_msg("arena %zu bytes for a %zu-byte blob (more than 5x)", a.total, n);
-    fil_arena_free(&a);
+    expect_bounded(&a, n, "empty challenge proofs");
     free(b);
     /* a path element with no sibling hash (first element of the first proof's base path) */
     uint8_t *m = malloc(g_post_n);

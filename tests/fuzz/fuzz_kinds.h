@@ -16,6 +16,14 @@
 #include "circuits/filecoin/update_circuit.h"
 #include "kinds/filecoin/vanilla_kind.h"
 
+/* bincode.h: what a vanilla reader holds (arena a) is at most 5 times the n bytes it read */
+static inline void fuzz_arena_bound(const fil_arena_t *a, size_t n, const char *who) {
+    if (a->total > 5 * n) {
+        fprintf(stderr, "%s: %zu bytes of arena for a %zu-byte blob\n", who, a->total, n);
+        abort();
+    }
+}
+
 static inline void fuzz_fil_job(const char *kind_name, const pm_input *in, size_t n) {
     const pm_kind *k = pm_kind_find(kind_name);
     void *job, *id;

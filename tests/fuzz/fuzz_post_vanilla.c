@@ -21,10 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
     pm_error e;
     if (fil_post_sector_proof_read(&p, &a, blob, bn, "fuzz.bin", &e) == PM_OK) {
         if (p.n_sectors) sink += p.sectors[p.n_sectors - 1].n_inclusion;
-        if (a.total > 5 * bn) { /* bincode.h: what is held is at most 5x the bytes read */
-            fprintf(stderr, "fuzz_post_vanilla: %zu bytes of arena for a %zu-byte blob\n", a.total, bn);
-            abort();
-        }
+        fuzz_arena_bound(&a, bn, "fuzz_post_vanilla");
     }
     fil_arena_free(&a);
     pm_input in[5] = {

@@ -21,10 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
     pm_error e;
     if (fil_update_partition_proof_read(&p, &a, blob, bn, "fuzz.bin", &e) == PM_OK) {
         sink += p.n_apex + p.n_challenges;
-        if (a.total > 5 * bn) { /* bincode.h: what is held is at most 5x the bytes read */
-            fprintf(stderr, "fuzz_snap_vanilla: %zu bytes of arena for a %zu-byte blob\n", a.total, bn);
-            abort();
-        }
+        fuzz_arena_bound(&a, bn, "fuzz_snap_vanilla");
     }
     fil_arena_free(&a);
     pm_input in[5] = {
