@@ -121,7 +121,8 @@ static const knob_t knobs[] = {
     {"memory.margin", K_SIZE, F(memory_margin), 0, "1G", 0, UINT64_MAX, 0,
      "Left to the rest of the machine when memory.budget is 0."},
     {"keys.idle_evict_s", K_UINT, F(keys_idle_evict_s), 0, "300", 0, 31536000, 0,
-     "Unused keys (not preloaded) are evicted after this many seconds; 0: only under memory pressure."},
+     "Unused keys (not preloaded, not used by a critical job) are evicted after this many seconds; 0: only under "
+     "memory pressure."},
     {"keys.preload", K_STR, F(keys_preload), S(keys_preload), "", 0, 0, 0,
      "Comma list of key paths loaded (and pinned) at start; a file named as Filecoin names its parameters "
      "(DIR/v28-...params) is loaded as that kind (porep-c2, window-post, ...), any other as a snarkjs .zkey; "

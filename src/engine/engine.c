@@ -32,8 +32,10 @@
  * are left. A job is refused at submit only when not even one partition fits beside its key. Keys
  * are charged while resident, at the size the backend reports (key_bytes: e.g. smaller once the
  * host copy of the bases is released after their upload to every device); unused keys are evicted
- * (least recently used first) when admission needs room, or after key_idle_evict_s. A job waits
- * rather than exceed the budget. Device memory is not in this budget: the device key's plan
+ * when admission needs room (those of the least urgent jobs first, then least recently used; a key
+ * a more urgent job than the asker used only when no job runs), or after key_idle_evict_s, except a
+ * key a CRITICAL job used (WinningPoSt cannot wait for a key load). A job waits rather than exceed
+ * the budget. Device memory is not in this budget: the device key's plan
  * (groth16/start_gpu.c) sizes it against the card.
  * Inline input bytes (copied at submit) are held outside the budget while the job is queued, under
  * their own bound (max_queued_inline_bytes: submit beyond it is PM_ERR_BUSY), and move into the
@@ -365,13 +367,14 @@ void engine_admit_locked(pm_engine *e) {
         const uint64_t win = (uint64_t)j->window * j->slot_bytes;
         const uint64_t credit = key_need ? (j->plan.key_load_bytes < win ? j->plan.key_load_bytes : win) : 0;
         uint64_t need = win - credit + key_need + j->reserved_other;
-        if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k)) return; /* head waits */
+        if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k, j->prio)) return; /* head waits */
         k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
         if (!k || k->state == KEY_FAILED) {
             /* charged: resident + load transient until the load returns */
             if (!(k = engine_key_new(e, j->kind, j->key_path, key_need))) return; /* retry on the next event */
         }
         k->refs++;
+        if (j->prio > k->prio_max) k->prio_max = j->prio;
         j->key = k;
         q_take(&e->pending, bi);
         j->state = PM_JOB_RUNNING;
@@ -802,7 +805,7 @@ static void *house_main(void *arg) {
         if (e->cfg.key_idle_evict_s) {
             for (keyent *k = e->keys, *nx; k; k = nx) {
                 nx = k->next;
-                if (k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
+                if (k->refs == 0 && !k->pinned && k->state != KEY_LOADING && k->prio_max < PM_PRIO_CRITICAL &&
                     t - k->last_used_us >= (int64_t)e->cfg.key_idle_evict_s * 1000000)
                     engine_key_unlink_free(e, k);
             }

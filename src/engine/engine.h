@@ -61,7 +61,8 @@ typedef struct {
     unsigned finalize_threads;   /* finalizer pool (B_G2 MSM etc.), >= 1; keep small for L3 */
     uint64_t memory_budget;      /* bytes the engine may reserve; 0 = physical RAM - memory_margin */
     uint64_t memory_margin;      /* bytes left to the rest of the machine when the budget is auto */
-    unsigned key_idle_evict_s;   /* unused, unpinned keys are evicted after this many seconds; 0 = never */
+    unsigned key_idle_evict_s;   /* unused, unpinned keys are evicted after this many seconds (never one a
+                                    PM_PRIO_CRITICAL job used); 0 = never */
     unsigned job_retain_s;       /* finished jobs stay queryable this long */
     unsigned max_jobs;           /* queued + running jobs at most (submit fails beyond) */
     uint64_t max_queued_inline_bytes; /* inline input bytes (PM_INPUT_BYTES) of queued jobs at most:

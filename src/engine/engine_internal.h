@@ -34,6 +34,7 @@ typedef struct keyent {
     uint64_t bytes; /* charged to the budget */
     unsigned refs;
     int pinned;
+    pm_priority prio_max; /* the highest priority of a job that used it (eviction order, engine.c) */
     int64_t last_used_us;
     uint64_t loads, hits;
     pm_error err; /* KEY_FAILED */
@@ -213,7 +214,7 @@ keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_
 void engine_key_unlink_free(pm_engine *e, keyent *k);
 /* Evict idle, unpinned, ready keys other than keep (LRU first) until need more bytes fit; 1 if
  * they fit. */
-int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep);
+int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep, pm_priority prio);
 void engine_key_unref(pm_engine *e, keyent *k);
 /* Block until k is loaded (loading it here if nobody else is); lock NOT held on entry and exit.
  * *waited_us = time spent loading or waiting. */

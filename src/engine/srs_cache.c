@@ -57,13 +57,19 @@ void engine_key_unlink_free(pm_engine *e, keyent *k) {
 
 /* Evict idle, unpinned, ready keys other than `keep` (LRU first) until `need` more bytes fit.
  * Returns 1 if they fit. */
-int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep) {
+int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep, pm_priority prio) {
     while (e->reserved + need > e->budget) {
         keyent *victim = NULL;
-        for (keyent *k = e->keys; k; k = k->next)
-            if (k != keep && k->refs == 0 && !k->pinned && k->state != KEY_LOADING &&
-                (!victim || k->last_used_us < victim->last_used_us))
+        for (keyent *k = e->keys; k; k = k->next) {
+            if (k == keep || k->refs || k->pinned || k->state == KEY_LOADING) continue;
+            /* a key of a more urgent job than the asker goes only when nothing runs: otherwise the
+             * asker waits for the running jobs' memory (a WinningPoSt key evicted to admit a PoRep
+             * partition earlier costs the next WinningPoSt its load and upload) */
+            if (k->prio_max > prio && e->n_running) continue;
+            if (!victim || k->prio_max < victim->prio_max ||
+                (k->prio_max == victim->prio_max && k->last_used_us < victim->last_used_us))
                 victim = k;
+        }
         if (!victim) return 0;
         engine_key_unlink_free(e, victim);
     }
@@ -164,7 +170,7 @@ pm_status pm_engine_preload_key(pm_engine *e, const char *kind, const char *path
         k = NULL;
     }
     if (!k) {
-        if (e->reserved + est > e->budget && !engine_key_make_room(e, est, NULL)) {
+        if (e->reserved + est > e->budget && !engine_key_make_room(e, est, NULL, PM_PRIO_CRITICAL)) {
             pthread_mutex_unlock(&e->mu);
             return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET,
                                 "key needs %" PRIu64 " bytes, budget has %" PRIu64 " free", est,

@@ -593,6 +593,80 @@ static void budget_pressure_evicts_lru_key(void **state) {
     free(s);
 }
 
+/* A key a CRITICAL job used (WinningPoSt's) stays resident: admission of a less urgent job does not
+ * evict it while other jobs run (it waits for their memory), an idle less urgent key goes first, and
+ * the idle timer skips it. Budget: room for two keys beside one partition each, not three. */
+static void critical_key_outlives_pressure_and_idle(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    g_budget2 = 2 * s->key_bytes + 2 * s->part_peak + s->key_bytes / 2;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, one_key_budget);
+    const char *ok[1] = {"ok"}, *hold[1] = {"hold"};
+    pm_job_info info;
+    uint64_t w = submit(e, "td:w", PM_PRIO_CRITICAL, ok, 1);
+    assert_int_equal(wait_state(e, w, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    atomic_store(&s->gate_closed, 1);
+    uint64_t p = submit(e, "td:p", PM_PRIO_NORMAL, hold, 1);
+    assert_true(td_wait_held(s, 1)); /* p runs, its partition at the gate */
+    uint64_t q = submit(e, "td:q", PM_PRIO_NORMAL, ok, 1);
+    /* q needs a third key: the only idle one is w's, so q waits while p runs */
+    assert_int_equal(pm_engine_wait(e, q, 200, &info), PM_OK);
+    assert_int_equal(info.state, PM_JOB_QUEUED);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 2);
+    int have_w = 0;
+    for (size_t i = 0; i < st.n_keys; i++) have_w |= !strcmp(st.keys[i].path, "td:w");
+    assert_true(have_w);
+    pm_engine_status_free(&st);
+    atomic_store(&s->gate_closed, 0);
+    assert_int_equal(wait_state(e, p, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, q, &info), PM_JOB_DONE); /* p's idle key made the room */
+    pm_job_info_free(&info);
+    w = submit(e, "td:w", PM_PRIO_CRITICAL, ok, 1);
+    assert_int_equal(wait_state(e, w, &info), PM_JOB_DONE);
+    assert_true(info.t.srs_load_ms < 1.0); /* no second load of w */
+    pm_job_info_free(&info);
+    assert_int_equal(atomic_load(&s->loads), 3); /* w, p, q */
+    pm_engine_get_status(e, &st);
+    assert_true(st.reserved_peak_bytes <= g_budget2);
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+
+    /* idle: a NORMAL key goes after key_idle_evict_s, the CRITICAL one stays */
+    s = td_new();
+    e = engine_new(s, &b, evict_fast);
+    uint64_t a = submit(e, "td:a", PM_PRIO_NORMAL, ok, 1);
+    w = submit(e, "td:w", PM_PRIO_CRITICAL, ok, 1);
+    assert_int_equal(wait_state(e, a, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, w, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    int64_t t0 = pm_now_us();
+    for (;;) {
+        pm_engine_get_status(e, &st);
+        size_t n = st.n_keys;
+        int only_w = n == 1 && !strcmp(st.keys[0].path, "td:w");
+        pm_engine_status_free(&st);
+        if (only_w) break;
+        assert_true(n >= 1);
+        assert_true(pm_now_us() - t0 < 10000000);
+        td_sleep_ms(20);
+    }
+    td_sleep_ms(1500); /* another look of the housekeeper at least */
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    assert_string_equal(st.keys[0].path, "td:w");
+    pm_engine_status_free(&st);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* destroy with work in flight: no leak, no hang */
 static void destroy_with_jobs_in_flight(void **state) {
     (void)state;
@@ -827,6 +901,7 @@ int main(void) {
         cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
         cmocka_unit_test(idle_keys_are_evicted),
         cmocka_unit_test(budget_pressure_evicts_lru_key),
+        cmocka_unit_test(critical_key_outlives_pressure_and_idle),
         cmocka_unit_test(admission_32gib_shape),
         cmocka_unit_test(key_bytes_follow_the_backend),
         cmocka_unit_test(destroy_with_jobs_in_flight),
