@@ -70,8 +70,9 @@ cat "$W/bench.txt" >> "$SUM"
 # steady state: the proofs after the first (their walls), from the per-proof lines "[k/n] done X s"
 read -r spp minw < <(awk '/^\[[0-9]+\/[0-9]+\] done/ { n++; if (n > 1) { s += $3; if (!m || $3 < m) m = $3; k++ } }
   END { if (k) printf "%.3f %.3f\n", s / k, m; else print "NA NA" }' "$W/bench.txt")
-if [ "$J" != 1 ]; then # at j > 1 the per-proof walls overlap: s/proof from the summary's wall
-  spp=$(sed -n 's/^summary:.*, \([0-9.]*\) s\/proof.*/\1/p' "$W/bench.txt" | head -1)
+if [ "$J" != 1 ]; then # at j > 1 the per-proof walls overlap: the bench's steady rate (after the first j)
+  spp=$(sed -n 's/^steady: \([0-9.]*\) s\/proof.*/\1/p' "$W/bench.txt" | head -1)
+  [ -n "$spp" ] || spp=$(sed -n 's/^summary:.*, \([0-9.]*\) s\/proof.*/\1/p' "$W/bench.txt" | head -1)
 fi
 rss=NA; [ -s "$W/time.txt" ] && rss=$(awk -F: '/Maximum resident/ {printf "%.2f", $2 / 1048576}' "$W/time.txt")
 dev=NA; busy=NA

@@ -5,8 +5,9 @@
 # Usage: bench/porep_gpu.sh PROOFMILL C1.json PARAMS_DIR SECTOR_SIZE [J_LIST] [WORKERS_LIST] [COUNT]
 #   defaults: J_LIST "1 2 3", WORKERS_LIST "1 2", COUNT 4 (proofs per configuration)
 #   e.g. bench/porep_gpu.sh /tmp/b/proofmill /tmp/s/c1.json /tmp/p 8MiB "1 2" "2" 4
-# Each run's output (s/proof, wall / gpu / queue time per proof) is appended to $OUT/bench-SIZE.txt, its
-# timeline to $OUT/timeline-SIZE-jJ-wW.svg. Columns measured outside the engine: peak_rss_gib from
+# Each run's output (s/proof over the whole batch, the steady s/proof after the first j completions,
+# wall / gpu / queue time per proof) is appended to $OUT/bench-SIZE.txt, its timeline to
+# $OUT/timeline-SIZE-jJ-wW.svg. Columns measured outside the engine: peak_rss_gib from
 # /usr/bin/time -v when present (else NA); peak_device_gib and gpu_busy (mean utilisation, 0..1) from
 # nvidia-smi sampled every 200 ms during the run. Exit: 1 when a run failed.
 set -u
@@ -16,7 +17,7 @@ JS=${5:-"1 2 3"}; WS=${6:-"1 2"}; N=${7:-4}
 OUT=${OUT:-$PWD/porep-gpu-out}
 mkdir -p "$OUT"
 TSV="$OUT/porep-gpu.tsv"
-[ -f "$TSV" ] || printf 'sector_size\tj\tgpu_workers\tproofs\ts_per_proof\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\n' > "$TSV"
+[ -f "$TSV" ] || printf 'sector_size\tj\tgpu_workers\tproofs\ts_per_proof\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\tsteady_s_per_proof\n' > "$TSV"
 commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
 tmp=$(mktemp -d)
 rc_all=0
@@ -34,13 +35,14 @@ for w in $WS; do
     cat "$tmp/bench.txt" >> "$OUT/bench-$S.txt"
     [ $rc = 0 ] || rc_all=1
     spp=$(sed -n 's/^summary:.*, \([0-9.]*\) s\/proof.*/\1/p' "$tmp/bench.txt" | head -1)
+    steady=$(sed -n 's/^steady: \([0-9.]*\) s\/proof.*/\1/p' "$tmp/bench.txt" | head -1)
     rss=NA; [ -s "$tmp/time.txt" ] && rss=$(awk -F: '/Maximum resident/ {printf "%.2f", $2 / 1048576}' "$tmp/time.txt")
     dev=$(awk -F, '{ if ($1 + 0 > m) m = $1 + 0 } END { printf "%.2f", m / 1024 }' "$smi")
     busy=$(awk -F, '{ s += $2; n++ } END { if (n) printf "%.2f", s / n / 100; else print "NA" }' "$smi")
     [ $rc = 0 ] || spp=FAILED
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$j" "$w" "$N" "${spp:-NA}" "$rss" "$dev" "$busy" \
-      "$(date -u +%F)" "$commit" | tee -a "$TSV"
-    grep -E "^summary|^ *(wall|gpu|queue)" "$tmp/bench.txt"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$j" "$w" "$N" "${spp:-NA}" "$rss" "$dev" "$busy" \
+      "$(date -u +%F)" "$commit" "${steady:-NA}" | tee -a "$TSV"
+    grep -E "^summary|^steady|^ *(wall|gpu|queue)" "$tmp/bench.txt"
     rm -f "$tmp/time.txt"
   done
 done

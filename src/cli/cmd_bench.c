@@ -16,10 +16,11 @@
  * without a kernel run on the CPU); default the CPU backend.
  * single = one proof (c = j = 1). batch = c proofs (default 10), j clients at a time (default 2);
  * proof i uses the witnesses in turn (P of them per job when --partitions P). Each completion prints
- *     [3/20] done 12.4 s (start 1830 ms, queue 210 ms)
+ *     [3/20] done 12.41 s (start 1830 ms, queue 210 ms)
  * (start: the start phase, H + G1 MSMs on the device or the CPU, without the device lock wait)
  * a progress line goes to stderr every 5 s, and the summary gives total wall time, proofs/min,
- * s/proof and avg/min/max of wall, gpu and queue time. --trace writes the engine's Chrome trace
+ * s/proof, the steady rate (with more than j proofs: from the j-th completion to the last, without
+ * the key load and the pipeline's fill) and avg/min/max of wall, gpu and queue time. --trace writes the engine's Chrome trace
  * (daemon: GET /v1/trace, needs trace.enabled), --timeline an SVG of it (one row per worker; of a
  * daemon, only the bench's own window). With the daemon's tracing off the results stand and a line
  * says why there is no picture. Over TCP the daemon's API token is read from --token-file F,
@@ -53,6 +54,7 @@
 
 typedef struct {
     double wall_ms, gpu_ms, queue_ms, synth_ms, fin_ms;
+    double done_s; /* completion, seconds after the bench's start */
     int ok;
 } result_t;
 
@@ -225,13 +227,14 @@ static void *client_main(void *arg) {
         if (b->daemon) prove_daemon(b, i, &r, emsg, sizeof emsg);
         else prove_embedded(b, i, &r, emsg, sizeof emsg);
         r.wall_ms = (pm_now_s() - t) * 1e3;
+        r.done_s = pm_now_s() - b->t0;
         pthread_mutex_lock(&b->mu);
         b->running--;
         b->res[i] = r;
         int k = ++b->done;
         if (!r.ok) b->failed++;
         if (r.ok)
-            printf("[%d/%d] done %.1f s (start %.0f ms, queue %.0f ms)\n", k, b->count, r.wall_ms / 1e3, r.gpu_ms, r.queue_ms);
+            printf("[%d/%d] done %.2f s (start %.0f ms, queue %.0f ms)\n", k, b->count, r.wall_ms / 1e3, r.gpu_ms, r.queue_ms);
         else
             printf("[%d/%d] FAILED %.1f s: %s\n", k, b->count, r.wall_ms / 1e3, emsg);
         fflush(stdout);
@@ -270,6 +273,30 @@ static void stats(const char *name, const result_t *res, int n, size_t off) {
         k++;
     }
     if (k) printf("  %-9s avg %9.1f ms   min %9.1f ms   max %9.1f ms\n", name, sum / k, mn, mx);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The steady rate: the interval from the conc-th successful completion to the last over the proofs
+ * completed in it, so the key load, the device upload and the pipeline's fill (all in the first
+ * round of conc proofs, started together) are left out. Printed only with more than conc proofs. */
+static void steady(const result_t *res, int n, int conc) {
+    double *t = malloc(sizeof *t * (size_t)(n ? n : 1));
+    int k = 0;
+    for (int i = 0; t && i < n; i++)
+        if (res[i].ok) t[k++] = res[i].done_s;
+    if (t && k > conc) {
+        qsort(t, (size_t)k, sizeof *t, cmp_double);
+        const double dt = t[k - 1] - t[conc - 1];
+        const int m = k - conc;
+        printf("steady: %.2f s/proof, %.2f proofs/min over the last %d of %d completions (from completion %d at "
+               "%.2f s to %.2f s: the key load and the pipeline fill left out)\n",
+               dt / m, dt > 0 ? 60.0 * m / dt : 0.0, m, k, conc, t[conc - 1], t[k - 1]);
+    }
+    free(t);
 }
 
 /* the daemon's uptime (s) from /v1/status: its trace's clock, to cut the bench's own window out */
@@ -402,7 +429,9 @@ static int cmd_bench(int argc, char **argv) {
     static const pm_cli_spec spec = {
         "bench", BENCH_USAGE,
         "single = one proof; batch = -c proofs, -j at a time. Each completion prints a line, a progress\n"
-        "line goes to stderr every 5 s, and the summary gives wall time, proofs/min and per-stage times.\n"
+        "line goes to stderr every 5 s, and the summary gives wall time, proofs/min, the steady s/proof\n"
+        "(with more than J proofs: from the J-th completion to the last, without the key load and the\n"
+        "pipeline fill) and per-stage times.\n"
         "--type groth16|porep is the older spelling of --kind, -w/--c1 of --witness.\n"
         "Exit 0 every proof succeeded, 1 some failed, 2 usage error.", opts};
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -597,6 +626,7 @@ static int cmd_bench(int argc, char **argv) {
     int ok = b.count - b.failed;
     printf("summary: %d/%d proofs ok in %.2f s wall: %.2f proofs/min, %.2f s/proof\n", ok, b.count, wall,
            ok ? 60.0 * ok / wall : 0.0, ok ? wall / ok : 0.0);
+    steady(b.res, b.count, b.conc);
     stats("wall", b.res, b.count, offsetof(result_t, wall_ms));
     stats("start", b.res, b.count, offsetof(result_t, gpu_ms));
     stats("queue", b.res, b.count, offsetof(result_t, queue_ms));

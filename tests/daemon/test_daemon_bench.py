@@ -17,7 +17,7 @@ if "powchain" not in fx:
 key, w, vk = fx["powchain"]
 mkey, mw, _ = fx["multiplier"]
 tmp = tempfile.mkdtemp(prefix="pmd-bench-")
-LINE = re.compile(r"^\[(\d+)/(\d+)\] done \d+\.\d s \(start \d+ ms, queue \d+ ms\)$")
+LINE = re.compile(r"^\[(\d+)/(\d+)\] done \d+\.\d\d s \(start \d+ ms, queue \d+ ms\)$")
 
 
 def bench(args):
@@ -41,6 +41,12 @@ try:
     F.check(rc == 0, "bench exit %d: %s %s" % (rc, out, errs))
     F.check(len(lines) == 6 and all(LINE.match(l) for l in lines), "completion lines: %r" % lines)
     F.check(re.search(r"summary: 6/6 proofs ok in [\d.]+ s wall: [\d.]+ proofs/min, [\d.]+ s/proof", out), out)
+    # the steady rate: from the 3rd completion (-j 3: the first round) to the 6th, over 3 proofs
+    m = re.search(r"^steady: ([\d.]+) s/proof, ([\d.]+) proofs/min over the last 3 of 6 completions "
+                  r"\(from completion 3 at ([\d.]+) s to ([\d.]+) s: ", out, re.M)
+    wall = float(re.search(r"summary: 6/6 proofs ok in ([\d.]+) s wall", out).group(1))
+    F.check(m and float(m.group(3)) <= float(m.group(4)) <= wall + 0.01
+            and abs(float(m.group(1)) - (float(m.group(4)) - float(m.group(3))) / 3) < 0.011, "steady line: %s" % out)
     for name in ("wall", "start", "queue"):
         F.check(re.search(r"^\s+%s\s+avg\s+[\d.]+ ms\s+min\s+[\d.]+ ms\s+max\s+[\d.]+ ms$" % name, out, re.M),
                 "summary row %s" % name)
@@ -77,7 +83,7 @@ try:
                            "--daemon", "http://127.0.0.1:%d" % d.port, "--timeline", svg2,
                            "--token-file", os.path.join(d.state_dir, "http.token")])
     F.check(rc == 0 and "summary: 2/2 proofs ok" in out and "no timeline: the daemon's tracing is off" in out
-            and not os.path.exists(svg2), "bench with tracing off: %d %s %s" % (rc, out, errs))
+            and not os.path.exists(svg2) and "steady:" not in out, "bench with tracing off: %d %s %s" % (rc, out, errs))
     # with another daemon's token the daemon refuses the bench's requests (401), and the bench has
     # said which token file it read
     wrong = os.path.join(tmp, "other.token")
@@ -94,7 +100,8 @@ finally:
 # embedded engine
 rc, out, errs = bench(["batch", "--key", key, "--witness", w, "-c", "4", "-j", "2", "--partitions", "2",
                        "--msm-threads", "1", "--embedded"])
-F.check(rc == 0 and "summary: 4/4 proofs ok" in out, "embedded: %d %s %s" % (rc, out, errs))
+F.check(rc == 0 and "summary: 4/4 proofs ok" in out and "over the last 2 of 4 completions (from completion 2 at" in out,
+        "embedded: %d %s %s" % (rc, out, errs))
 rc, out, errs = bench(["batch", "--key", key])
 F.check(rc == 2, "usage error exit 2")
 F.done("test_daemon_bench")
