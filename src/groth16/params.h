@@ -68,7 +68,8 @@ uint64_t params_vk_size(size_t n_ic);
 uint64_t params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1,
                         size_t n_b_g2);
 
-/* Read a .vk / .params file (mmap; unmapped before returning). flags: BP_PARAMS_* bits.
+/* Read a .vk / .params file (mmap; unmapped before returning; a .params's pages leave the RSS as their
+ * points are decoded, so the peak is the decoded points, not twice the file). flags: BP_PARAMS_* bits.
  * Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_ENCODING, PM_ERR_NOT_ON_CURVE, PM_ERR_NOT_IN_SUBGROUP,
  * PM_ERR_NOMEM, each with the file and absolute offset. On error the output is zeroed
  * (bp_*_free is safe). */
