@@ -211,6 +211,153 @@ static int grow_vals(fr_t **v, uint64_t *cap, uint64_t need) {
     return 0;
 }
 
+/* ---- gadget templates (pm_cs_replay) ---- */
+struct pm_cs_tpl {
+    struct pm_cs_tpl *next;
+    pm_cs_gadget_fn fn;
+    const void *key;
+    unsigned n_in;
+    int unusable;        /* fn allocated an input or ran out of memory: never replayed */
+    uint64_t n_rows, n_aux;
+    pm_var out;          /* local variables: Input(0) = ONE, Aux j < n_in = in[j], Aux j >= n_in = new */
+    uint64_t *ptr[3];    /* per matrix: n_rows + 1 term offsets */
+    pm_var *var[3];
+    fr_t *coef[3];
+    uint32_t *cidx[3];   /* the coefficient's index in the owning system's dictionary; UINT32_MAX: not yet */
+};
+
+static void tpl_free_all(struct pm_cs_tpl *t) {
+    while (t) {
+        struct pm_cs_tpl *n = t->next;
+        for (int m = 0; m < 3; m++) {
+            free(t->ptr[m]);
+            free(t->var[m]);
+            free(t->coef[m]);
+            free(t->cidx[m]);
+        }
+        free(t);
+        t = n;
+    }
+}
+
+/* fn recorded over stand-ins; a template marked unusable when it cannot be replayed, NULL out of memory */
+static struct pm_cs_tpl *tpl_build(pm_cs_gadget_fn fn, const void *key, const void *ctx, unsigned n_in) {
+    struct pm_cs_tpl *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->fn = fn;
+    t->key = key;
+    t->n_in = n_in;
+    pm_cs sc;
+    pm_cs_init(&sc, PM_CS_RECORD);
+    pm_var in[PM_CS_REPLAY_MAX_IN];
+    for (unsigned i = 0; i < n_in; i++) in[i] = pm_cs_alloc(&sc, NULL);
+    t->out = fn(&sc, in, ctx);
+    t->n_rows = sc.n_constraints;
+    t->n_aux = sc.n_aux - n_in;
+    t->unusable = sc.oom || sc.n_inputs != 1;
+    pm_cs_rows *mr[3] = {&sc.A, &sc.B, &sc.C};
+    for (int m = 0; m < 3 && !t->unusable; m++) {
+        const pm_cs_rows *r = mr[m];
+        uint64_t nnz = r->nnz;
+        t->ptr[m] = malloc((t->n_rows + 1) * sizeof *t->ptr[m]);
+        t->var[m] = malloc((nnz ? nnz : 1) * sizeof *t->var[m]);
+        t->coef[m] = malloc((nnz ? nnz : 1) * sizeof *t->coef[m]);
+        t->cidx[m] = malloc((nnz ? nnz : 1) * sizeof *t->cidx[m]);
+        if (!t->ptr[m] || !t->var[m] || !t->coef[m] || !t->cidx[m]) {
+            t->unusable = 1;
+            break;
+        }
+        for (uint64_t k = 0; k <= t->n_rows; k++) t->ptr[m][k] = r->row_ptr ? r->row_ptr[k] : 0;
+        for (uint64_t k = 0; k < nnz; k++) {
+            t->var[m][k] = r->col[k];
+            t->coef[m][k] = sc.dict.tab[r->cidx[k]];
+            t->cidx[m][k] = UINT32_MAX;
+        }
+    }
+    pm_cs_free(&sc);
+    return t;
+}
+
+static inline pm_var tpl_map(pm_var v, const pm_var *in, unsigned n_in, uint64_t aux0) {
+    if (pm_var_is_input(v)) return PM_VAR_ONE; /* the only input of a usable template */
+    uint32_t j = pm_var_index(v);
+    return j < n_in ? in[j] : (pm_var)(aux0 + (j - n_in));
+}
+
+/* row k of template matrix m, appended as row `row` of r: terms mapped; when in[] is not ascending,
+ * the stand-ins' terms (contiguous in the template's canonical order) re-sorted; then each
+ * coefficient's dictionary index, looked up in the final term order (first-appearance order) */
+static int tpl_emit_row(pm_cs *cs, pm_cs_rows *r, uint64_t row, struct pm_cs_tpl *t, int m, uint64_t k,
+                        const pm_var *in, uint64_t aux0, int sorted) {
+    uint64_t lo = t->ptr[m][k], n = t->ptr[m][k + 1] - lo, base = r->nnz;
+    if (rows_reserve(r, row + 1, base + n)) return -1;
+    uint32_t seg0 = UINT32_MAX, seg1 = 0;
+    for (uint64_t q = 0; q < n; q++) {
+        pm_var lv = t->var[m][lo + q];
+        r->col[base + q] = tpl_map(lv, in, t->n_in, aux0);
+        r->cidx[base + q] = (uint32_t)(lo + q); /* the template term, until its index is known */
+        if (!sorted && !pm_var_is_input(lv) && pm_var_index(lv) < t->n_in) {
+            if (seg0 == UINT32_MAX) seg0 = (uint32_t)q;
+            seg1 = (uint32_t)q + 1;
+        }
+    }
+    if (seg0 != UINT32_MAX) /* insertion sort of the stand-ins' terms (at most n_in) */
+        for (uint32_t i = seg0 + 1; i < seg1; i++) {
+            uint32_t c = r->col[base + i], f = r->cidx[base + i], j = i;
+            while (j > seg0 && term_key(r->col[base + j - 1]) > term_key(c)) {
+                r->col[base + j] = r->col[base + j - 1];
+                r->cidx[base + j] = r->cidx[base + j - 1];
+                j--;
+            }
+            r->col[base + j] = c;
+            r->cidx[base + j] = f;
+        }
+    for (uint64_t q = 0; q < n; q++) {
+        uint32_t tt = r->cidx[base + q], ci = t->cidx[m][tt];
+        if (ci == UINT32_MAX) {
+            ci = dict_index(&cs->dict, &t->coef[m][tt]);
+            if (ci == UINT32_MAX) return -1;
+            t->cidx[m][tt] = ci;
+        }
+        r->cidx[base + q] = ci;
+    }
+    r->nnz = base + n;
+    r->row_ptr[row + 1] = r->nnz;
+    return 0;
+}
+
+int pm_cs_replay(pm_cs *cs, pm_var *out, pm_cs_gadget_fn fn, const void *key, const void *ctx, const pm_var *in,
+                 unsigned n_in) {
+    if (cs->flags != PM_CS_RECORD || cs->shared || cs->oom || n_in > PM_CS_REPLAY_MAX_IN) return 0;
+    int sorted = 1;
+    for (unsigned i = 0; i < n_in; i++) {
+        if (in[i] == PM_VAR_ONE) return 0;
+        for (unsigned j = 0; j < i; j++)
+            if (in[j] == in[i]) return 0;
+        if (i && term_key(in[i]) < term_key(in[i - 1])) sorted = 0;
+    }
+    struct pm_cs_tpl *t = cs->tpl;
+    while (t && (t->fn != fn || t->key != key || t->n_in != n_in)) t = t->next;
+    if (!t) {
+        if (!(t = tpl_build(fn, key, ctx, n_in))) return 0;
+        t->next = cs->tpl;
+        cs->tpl = t;
+    }
+    if (t->unusable) return 0;
+    uint64_t aux0 = cs->n_aux, row0 = cs->n_constraints;
+    pm_cs_rows *mr[3] = {&cs->A, &cs->B, &cs->C};
+    for (uint64_t k = 0; k < t->n_rows && !cs->oom; k++)
+        for (int m = 0; m < 3; m++)
+            if (tpl_emit_row(cs, mr[m], row0 + k, t, m, k, in, aux0, sorted)) {
+                cs->oom = 1;
+                break;
+            }
+    cs->n_aux += t->n_aux;
+    cs->n_constraints += t->n_rows;
+    *out = tpl_map(t->out, in, n_in, aux0);
+    return 1;
+}
+
 void pm_cs_init(pm_cs *cs, unsigned flags) {
     memset(cs, 0, sizeof *cs);
     cs->flags = flags;
@@ -236,6 +383,7 @@ void pm_cs_free(pm_cs *cs) {
         free(m[i]->cidx);
     }
     dict_free(&cs->dict);
+    tpl_free_all(cs->tpl);
     memset(cs, 0, sizeof *cs);
 }
 
