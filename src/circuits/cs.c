@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/parallel.h"
+
 /* ---- constants ---- */
 static fr_t pow2_tab[256];
 static fr_t minus_one;
@@ -344,7 +346,7 @@ int pm_cs_replay(pm_cs *cs, pm_var *out, pm_cs_gadget_fn fn, const void *key, co
         cs->tpl = t;
     }
     if (t->unusable) return 0;
-    uint64_t aux0 = cs->n_aux, row0 = cs->n_constraints;
+    uint64_t aux0 = cs->aux_base + cs->n_aux, row0 = cs->n_constraints;
     pm_cs_rows *mr[3] = {&cs->A, &cs->B, &cs->C};
     for (uint64_t k = 0; k < t->n_rows && !cs->oom; k++)
         for (int m = 0; m < 3; m++)
@@ -399,8 +401,88 @@ void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val,
     if (in_base == 0) pm_cs_alloc_input(cs, &FR_ONE);
 }
 
+void pm_cs_init_record_at(pm_cs *cs, uint32_t in_base, uint64_t aux_base) {
+    pm_cs_init(cs, PM_CS_RECORD);
+    cs->in_base = in_base;
+    cs->aux_base = aux_base;
+    if (in_base) cs->n_inputs = 0; /* ONE belongs to the part at 0 */
+}
+
+pm_status pm_cs_append_parts(pm_cs *dst, pm_cs *parts, size_t n, pm_error *err) {
+    pm_status st = PM_OK;
+    uint64_t rows = dst->n_constraints, nnz[3] = {dst->A.nnz, dst->B.nnz, dst->C.nnz};
+    uint32_t **maps = calloc(n ? n : 1, sizeof *maps);
+    uint64_t *row0 = malloc((n ? n : 1) * sizeof *row0), *nz0 = malloc((n ? n : 1) * 3 * sizeof *nz0);
+    if (!maps || !row0 || !nz0) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+    uint64_t in_at = dst->n_inputs, aux_at = dst->n_aux;
+    /* serially: bases, counts, and each part's dictionary entered in order (first appearance) */
+    for (size_t k = 0; k < n && !st; k++) {
+        pm_cs *p = &parts[k];
+        if (p->oom || dst->oom) {
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory during synthesis");
+            break;
+        }
+        if (p->flags != PM_CS_RECORD || p->in_base != in_at || p->aux_base != aux_at) {
+            st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "part %zu does not start where the system ends", k);
+            break;
+        }
+        in_at += p->n_inputs;
+        aux_at += p->n_aux;
+        if (!(maps[k] = malloc((p->dict.n ? p->dict.n : 1) * sizeof *maps[k]))) {
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+            break;
+        }
+        for (uint32_t i = 0; i < p->dict.n && !st; i++)
+            if ((maps[k][i] = dict_index(&dst->dict, &p->dict.tab[i])) == UINT32_MAX)
+                st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+        row0[k] = rows;
+        rows += p->n_constraints;
+        pm_cs_rows *pr[3] = {&p->A, &p->B, &p->C};
+        for (int m = 0; m < 3; m++) {
+            nz0[3 * k + m] = nnz[m];
+            nnz[m] += pr[m]->nnz;
+        }
+    }
+    pm_cs_rows *dr[3] = {&dst->A, &dst->B, &dst->C};
+    for (int m = 0; m < 3 && !st; m++)
+        if (rows_reserve(dr[m], rows, nnz[m]))
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+    if (!st) {
+        /* in parallel: each part's rows into its place */
+        const int64_t np = (int64_t)n;
+        PM_OMP(parallel for schedule(dynamic, 1))
+        for (int64_t k = 0; k < np; k++) {
+            pm_cs *p = &parts[k];
+            pm_cs_rows *pr[3] = {&p->A, &p->B, &p->C};
+            for (int m = 0; m < 3; m++) {
+                pm_cs_rows *d = dr[m], *r = pr[m];
+                uint64_t z = nz0[3 * k + m];
+                for (uint64_t i = 0; i < p->n_constraints; i++) d->row_ptr[row0[k] + i + 1] = z + r->row_ptr[i + 1];
+                if (r->nnz) memcpy(d->col + z, r->col, r->nnz * sizeof *r->col);
+                for (uint64_t i = 0; i < r->nnz; i++) d->cidx[z + i] = maps[k][r->cidx[i]];
+                free(r->row_ptr);
+                free(r->col);
+                free(r->cidx);
+                memset(r, 0, sizeof *r);
+            }
+        }
+        for (int m = 0; m < 3; m++) dr[m]->nnz = nnz[m];
+        dst->n_constraints = rows;
+        dst->n_inputs = (uint32_t)in_at;
+        dst->n_aux = aux_at;
+    } else {
+        dst->oom = 1;
+    }
+    for (size_t k = 0; maps && k < n; k++) free(maps[k]);
+    free(maps);
+    free(row0);
+    free(nz0);
+    return st;
+}
+
 pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v) {
     uint64_t j = cs->n_aux++;
+    if (cs->flags == PM_CS_RECORD) return (pm_var)(j + cs->aux_base); /* record only: no value */
     if (cs->shared) {
         j += cs->aux_base;
         if (v) cs->aux_val[j] = *v;
@@ -426,6 +508,7 @@ pm_var pm_cs_alloc_bit_value(pm_cs *cs, int bit) {
 
 pm_var pm_cs_alloc_input(pm_cs *cs, const fr_t *v) {
     uint32_t i = cs->n_inputs++;
+    if (cs->flags == PM_CS_RECORD) return PM_VAR_INPUT | (i + cs->in_base);
     if (cs->shared) {
         i += cs->in_base;
         if (v) cs->in_val[i] = *v;

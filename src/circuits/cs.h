@@ -149,6 +149,22 @@ void pm_cs_free(pm_cs *cs);
  * threads into one witness vector. */
 void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val, uint64_t aux_base);
 
+/* Record-only system (PM_CS_RECORD) for one part of a circuit whose variables are numbered from
+ * in_base / aux_base, as serial recording would number them (its k-th input is Input(in_base + k),
+ * its k-th aux Aux(aux_base + k)); ONE (Input(0)) is the whole system's, allocated here only when
+ * in_base == 0. Its rows are numbered from 0: pm_cs_append_parts puts them after the parts before
+ * it. Used to record independent,
+ * equally shaped parts (the sectors of a PoSt partition) on several threads. */
+void pm_cs_init_record_at(pm_cs *cs, uint32_t in_base, uint64_t aux_base);
+/* dst += parts[0], ..., parts[n-1], in order: the system recording them one after the other in dst
+ * would have built. Each part must have been started by pm_cs_init_record_at with the bases dst's
+ * counts reach before it (PM_ERR_ARG otherwise); its rows are appended (OpenMP over the parts),
+ * its variables counted, its coefficients entered in dst's dictionary in the part's first-
+ * appearance order (so the dictionary's order is serial recording's). The parts' buffers are
+ * freed (pm_cs_free is still required). Errors: PM_ERR_NOMEM (also a part out of memory),
+ * PM_ERR_ARG; dst is then marked out of memory. */
+pm_status pm_cs_append_parts(pm_cs *dst, pm_cs *parts, size_t n, pm_error *err);
+
 /* New Aux / Input variable. v: its value (Montgomery), read only in PM_CS_WITNESS mode (may be
  * NULL otherwise; NULL in witness mode stores 0). */
 pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v);

@@ -8,7 +8,9 @@
  *    unrelated constraints (new coefficients) in between; in[] with a repeated variable or ONE is
  *    synthesized instead (the replay refuses) and still agrees; a linear gadget with all its
  *    inputs in one row (the one case where the stand-ins' terms are re-sorted).
- *  - the whole WinningPoSt / WindowPoSt circuits at 2 KiB and 8 MiB and SnapDeals' at 2 KiB.
+ *  - the whole WinningPoSt / WindowPoSt circuits at 2 KiB and 8 MiB (and 7 sectors of the 32 GiB
+ *    WindowPoSt circuit), also as pm_post_record records them (runs of sectors on several
+ *    threads, appended: cs.h pm_cs_append_parts), and SnapDeals' at 2 KiB.
  */
 #include "test_util.h"
 
@@ -158,16 +160,24 @@ static void test_kinds_replay(void **st) {
     const struct {
         fil_post_type_t type;
         uint64_t size;
-    } post[] = {{FIL_POST_WINNING, 2048}, {FIL_POST_WINDOW, 2048}, {FIL_POST_WINNING, 8u << 20},
-                {FIL_POST_WINDOW, 8u << 20}};
+        unsigned sectors; /* 0: the partition's; else fewer (a 32 GiB partition's first sectors) */
+    } post[] = {{FIL_POST_WINNING, 2048, 0},    {FIL_POST_WINDOW, 2048, 0}, {FIL_POST_WINNING, 8u << 20, 0},
+                {FIL_POST_WINDOW, 8u << 20, 0}, {FIL_POST_WINDOW, 32ull << 30, 7}};
     r1cs_t a, b;
     for (unsigned k = 0; k < sizeof post / sizeof post[0]; k++) {
         fil_post_config_t pc;
         if (fil_post_config_for(&pc, post[k].type, post[k].size,
                                 post[k].type == FIL_POST_WINNING ? FIL_API_V1_0_0 : FIL_API_V1_2_0, &err))
             fail_msg("config: %s", err.msg);
+        if (post[k].sectors) pc.circuit_sectors = post[k].sectors;
         record_both(&a, &b, post_cb, &pc);
         system_eq(&a, &b);
+        r1cs_free(&a);
+        /* pm_post_record: runs of sectors on several threads, appended in order */
+        uint32_t nin = 0;
+        if (pm_post_record(&a, &nin, &pc, &err)) fail_msg("record: %s", err.msg);
+        system_eq(&a, &b);
+        assert_int_equal(nin, b.n_pub_in + 1);
         r1cs_free(&a);
         r1cs_free(&b);
     }
