@@ -25,7 +25,8 @@
  *    for circuit-info on 32/64 GiB partitions (130 M constraints) in seconds and O(1) memory.
  *  - PM_CS_WITNESS: every allocated variable's value (Fr, Montgomery) is stored; no LC is built.
  *    This is the per-proof synthesis: witness only, then a = A·w etc. by SpMV over a recorded CSR.
- *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes).
+ *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes); alone, each
+ *    Poseidon hash is replayed from one recording (pm_cs_replay) instead of synthesized.
  *  Both flags together: record and compute (tests check every constraint of a real witness).
  *  - PM_CS_STATS: every LC is built and canonicalised but not stored; nnz per matrix and
  *    bellperson's density bitmaps (a_aux, b_input, b_aux: variables with a non-zero coefficient)
@@ -153,8 +154,8 @@ void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val,
  * in_base / aux_base, as serial recording would number them (its k-th input is Input(in_base + k),
  * its k-th aux Aux(aux_base + k)); ONE (Input(0)) is the whole system's, allocated here only when
  * in_base == 0. Its rows are numbered from 0: pm_cs_append_parts puts them after the parts before
- * it. Used to record independent,
- * equally shaped parts (the sectors of a PoSt partition) on several threads. */
+ * it. Used to record independent, equally shaped parts (the sectors of a PoSt partition) on
+ * several threads. */
 void pm_cs_init_record_at(pm_cs *cs, uint32_t in_base, uint64_t aux_base);
 /* dst += parts[0], ..., parts[n-1], in order: the system recording them one after the other in dst
  * would have built. Each part must have been started by pm_cs_init_record_at with the bases dst's
@@ -189,9 +190,10 @@ void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
  * linear combination (the work: one term copy each, no field multiplication).
  * key identifies fn's constants (the template is cached in cs under (fn, key)); fn(scratch, in,
  * ctx) runs the gadget and returns its output variable. Returns 1 with *out set when replayed; 0
- * (nothing recorded) when cs is in another mode than PM_CS_RECORD alone (PM_CS_NO_REPLAY among them), when in[] repeats a
- * variable or holds ONE, when fn allocates an input, or when memory runs out building the
- * template: the caller then runs the gadget itself (also when n_in > PM_CS_REPLAY_MAX_IN). */
+ * (nothing recorded) when cs is in another mode than PM_CS_RECORD alone (PM_CS_NO_REPLAY among
+ * them), when in[] repeats a variable or holds ONE, when n_in > PM_CS_REPLAY_MAX_IN, when fn
+ * allocates an input, or when memory runs out building the template: the caller then runs the
+ * gadget itself. */
 #define PM_CS_REPLAY_MAX_IN 64u
 typedef pm_var (*pm_cs_gadget_fn)(pm_cs *cs, const pm_var *in, const void *ctx);
 int pm_cs_replay(pm_cs *cs, pm_var *out, pm_cs_gadget_fn fn, const void *key, const void *ctx, const pm_var *in,
