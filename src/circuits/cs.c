@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/parallel.h"
+
 /* ---- constants ---- */
 static fr_t pow2_tab[256];
 static fr_t minus_one;
@@ -211,6 +213,153 @@ static int grow_vals(fr_t **v, uint64_t *cap, uint64_t need) {
     return 0;
 }
 
+/* ---- gadget templates (pm_cs_replay) ---- */
+struct pm_cs_tpl {
+    struct pm_cs_tpl *next;
+    pm_cs_gadget_fn fn;
+    const void *key;
+    unsigned n_in;
+    int unusable;        /* fn allocated an input or ran out of memory: never replayed */
+    uint64_t n_rows, n_aux;
+    pm_var out;          /* local variables: Input(0) = ONE, Aux j < n_in = in[j], Aux j >= n_in = new */
+    uint64_t *ptr[3];    /* per matrix: n_rows + 1 term offsets */
+    pm_var *var[3];
+    fr_t *coef[3];
+    uint32_t *cidx[3];   /* the coefficient's index in the owning system's dictionary; UINT32_MAX: not yet */
+};
+
+static void tpl_free_all(struct pm_cs_tpl *t) {
+    while (t) {
+        struct pm_cs_tpl *n = t->next;
+        for (int m = 0; m < 3; m++) {
+            free(t->ptr[m]);
+            free(t->var[m]);
+            free(t->coef[m]);
+            free(t->cidx[m]);
+        }
+        free(t);
+        t = n;
+    }
+}
+
+/* fn recorded over stand-ins; a template marked unusable when it cannot be replayed, NULL out of memory */
+static struct pm_cs_tpl *tpl_build(pm_cs_gadget_fn fn, const void *key, const void *ctx, unsigned n_in) {
+    struct pm_cs_tpl *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->fn = fn;
+    t->key = key;
+    t->n_in = n_in;
+    pm_cs sc;
+    pm_cs_init(&sc, PM_CS_RECORD);
+    pm_var in[PM_CS_REPLAY_MAX_IN];
+    for (unsigned i = 0; i < n_in; i++) in[i] = pm_cs_alloc(&sc, NULL);
+    t->out = fn(&sc, in, ctx);
+    t->n_rows = sc.n_constraints;
+    t->n_aux = sc.n_aux - n_in;
+    t->unusable = sc.oom || sc.n_inputs != 1;
+    pm_cs_rows *mr[3] = {&sc.A, &sc.B, &sc.C};
+    for (int m = 0; m < 3 && !t->unusable; m++) {
+        const pm_cs_rows *r = mr[m];
+        uint64_t nnz = r->nnz;
+        t->ptr[m] = malloc((t->n_rows + 1) * sizeof *t->ptr[m]);
+        t->var[m] = malloc((nnz ? nnz : 1) * sizeof *t->var[m]);
+        t->coef[m] = malloc((nnz ? nnz : 1) * sizeof *t->coef[m]);
+        t->cidx[m] = malloc((nnz ? nnz : 1) * sizeof *t->cidx[m]);
+        if (!t->ptr[m] || !t->var[m] || !t->coef[m] || !t->cidx[m]) {
+            t->unusable = 1;
+            break;
+        }
+        for (uint64_t k = 0; k <= t->n_rows; k++) t->ptr[m][k] = r->row_ptr ? r->row_ptr[k] : 0;
+        for (uint64_t k = 0; k < nnz; k++) {
+            t->var[m][k] = r->col[k];
+            t->coef[m][k] = sc.dict.tab[r->cidx[k]];
+            t->cidx[m][k] = UINT32_MAX;
+        }
+    }
+    pm_cs_free(&sc);
+    return t;
+}
+
+static inline pm_var tpl_map(pm_var v, const pm_var *in, unsigned n_in, uint64_t aux0) {
+    if (pm_var_is_input(v)) return PM_VAR_ONE; /* the only input of a usable template */
+    uint32_t j = pm_var_index(v);
+    return j < n_in ? in[j] : (pm_var)(aux0 + (j - n_in));
+}
+
+/* row k of template matrix m, appended as row `row` of r: terms mapped; when in[] is not ascending,
+ * the stand-ins' terms (contiguous in the template's canonical order) re-sorted; then each
+ * coefficient's dictionary index, looked up in the final term order (first-appearance order) */
+static int tpl_emit_row(pm_cs *cs, pm_cs_rows *r, uint64_t row, struct pm_cs_tpl *t, int m, uint64_t k,
+                        const pm_var *in, uint64_t aux0, int sorted) {
+    uint64_t lo = t->ptr[m][k], n = t->ptr[m][k + 1] - lo, base = r->nnz;
+    if (rows_reserve(r, row + 1, base + n)) return -1;
+    uint32_t seg0 = UINT32_MAX, seg1 = 0;
+    for (uint64_t q = 0; q < n; q++) {
+        pm_var lv = t->var[m][lo + q];
+        r->col[base + q] = tpl_map(lv, in, t->n_in, aux0);
+        r->cidx[base + q] = (uint32_t)(lo + q); /* the template term, until its index is known */
+        if (!sorted && !pm_var_is_input(lv) && pm_var_index(lv) < t->n_in) {
+            if (seg0 == UINT32_MAX) seg0 = (uint32_t)q;
+            seg1 = (uint32_t)q + 1;
+        }
+    }
+    if (seg0 != UINT32_MAX) /* insertion sort of the stand-ins' terms (at most n_in) */
+        for (uint32_t i = seg0 + 1; i < seg1; i++) {
+            uint32_t c = r->col[base + i], f = r->cidx[base + i], j = i;
+            while (j > seg0 && term_key(r->col[base + j - 1]) > term_key(c)) {
+                r->col[base + j] = r->col[base + j - 1];
+                r->cidx[base + j] = r->cidx[base + j - 1];
+                j--;
+            }
+            r->col[base + j] = c;
+            r->cidx[base + j] = f;
+        }
+    for (uint64_t q = 0; q < n; q++) {
+        uint32_t tt = r->cidx[base + q], ci = t->cidx[m][tt];
+        if (ci == UINT32_MAX) {
+            ci = dict_index(&cs->dict, &t->coef[m][tt]);
+            if (ci == UINT32_MAX) return -1;
+            t->cidx[m][tt] = ci;
+        }
+        r->cidx[base + q] = ci;
+    }
+    r->nnz = base + n;
+    r->row_ptr[row + 1] = r->nnz;
+    return 0;
+}
+
+int pm_cs_replay(pm_cs *cs, pm_var *out, pm_cs_gadget_fn fn, const void *key, const void *ctx, const pm_var *in,
+                 unsigned n_in) {
+    if (cs->flags != PM_CS_RECORD || cs->shared || cs->oom || n_in > PM_CS_REPLAY_MAX_IN) return 0;
+    int sorted = 1;
+    for (unsigned i = 0; i < n_in; i++) {
+        if (in[i] == PM_VAR_ONE) return 0;
+        for (unsigned j = 0; j < i; j++)
+            if (in[j] == in[i]) return 0;
+        if (i && term_key(in[i]) < term_key(in[i - 1])) sorted = 0;
+    }
+    struct pm_cs_tpl *t = cs->tpl;
+    while (t && (t->fn != fn || t->key != key || t->n_in != n_in)) t = t->next;
+    if (!t) {
+        if (!(t = tpl_build(fn, key, ctx, n_in))) return 0;
+        t->next = cs->tpl;
+        cs->tpl = t;
+    }
+    if (t->unusable) return 0;
+    uint64_t aux0 = cs->aux_base + cs->n_aux, row0 = cs->n_constraints;
+    pm_cs_rows *mr[3] = {&cs->A, &cs->B, &cs->C};
+    for (uint64_t k = 0; k < t->n_rows && !cs->oom; k++)
+        for (int m = 0; m < 3; m++)
+            if (tpl_emit_row(cs, mr[m], row0 + k, t, m, k, in, aux0, sorted)) {
+                cs->oom = 1;
+                break;
+            }
+    cs->n_aux += t->n_aux;
+    cs->n_constraints += t->n_rows;
+    *out = tpl_map(t->out, in, n_in, aux0);
+    return 1;
+}
+
 void pm_cs_init(pm_cs *cs, unsigned flags) {
     memset(cs, 0, sizeof *cs);
     cs->flags = flags;
@@ -236,6 +385,7 @@ void pm_cs_free(pm_cs *cs) {
         free(m[i]->cidx);
     }
     dict_free(&cs->dict);
+    tpl_free_all(cs->tpl);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -251,8 +401,88 @@ void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val,
     if (in_base == 0) pm_cs_alloc_input(cs, &FR_ONE);
 }
 
+void pm_cs_init_record_at(pm_cs *cs, uint32_t in_base, uint64_t aux_base) {
+    pm_cs_init(cs, PM_CS_RECORD);
+    cs->in_base = in_base;
+    cs->aux_base = aux_base;
+    if (in_base) cs->n_inputs = 0; /* ONE belongs to the part at 0 */
+}
+
+pm_status pm_cs_append_parts(pm_cs *dst, pm_cs *parts, size_t n, pm_error *err) {
+    pm_status st = PM_OK;
+    uint64_t rows = dst->n_constraints, nnz[3] = {dst->A.nnz, dst->B.nnz, dst->C.nnz};
+    uint32_t **maps = calloc(n ? n : 1, sizeof *maps);
+    uint64_t *row0 = malloc((n ? n : 1) * sizeof *row0), *nz0 = malloc((n ? n : 1) * 3 * sizeof *nz0);
+    if (!maps || !row0 || !nz0) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+    uint64_t in_at = dst->n_inputs, aux_at = dst->n_aux;
+    /* serially: bases, counts, and each part's dictionary entered in order (first appearance) */
+    for (size_t k = 0; k < n && !st; k++) {
+        pm_cs *p = &parts[k];
+        if (p->oom || dst->oom) {
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory during synthesis");
+            break;
+        }
+        if (p->flags != PM_CS_RECORD || p->in_base != in_at || p->aux_base != aux_at) {
+            st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "part %zu does not start where the system ends", k);
+            break;
+        }
+        in_at += p->n_inputs;
+        aux_at += p->n_aux;
+        if (!(maps[k] = malloc((p->dict.n ? p->dict.n : 1) * sizeof *maps[k]))) {
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+            break;
+        }
+        for (uint32_t i = 0; i < p->dict.n && !st; i++)
+            if ((maps[k][i] = dict_index(&dst->dict, &p->dict.tab[i])) == UINT32_MAX)
+                st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+        row0[k] = rows;
+        rows += p->n_constraints;
+        pm_cs_rows *pr[3] = {&p->A, &p->B, &p->C};
+        for (int m = 0; m < 3; m++) {
+            nz0[3 * k + m] = nnz[m];
+            nnz[m] += pr[m]->nnz;
+        }
+    }
+    pm_cs_rows *dr[3] = {&dst->A, &dst->B, &dst->C};
+    for (int m = 0; m < 3 && !st; m++)
+        if (rows_reserve(dr[m], rows, nnz[m]))
+            st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory appending parts");
+    if (!st) {
+        /* in parallel: each part's rows into its place */
+        const int64_t np = (int64_t)n;
+        PM_OMP(parallel for schedule(dynamic, 1))
+        for (int64_t k = 0; k < np; k++) {
+            pm_cs *p = &parts[k];
+            pm_cs_rows *pr[3] = {&p->A, &p->B, &p->C};
+            for (int m = 0; m < 3; m++) {
+                pm_cs_rows *d = dr[m], *r = pr[m];
+                uint64_t z = nz0[3 * k + m];
+                for (uint64_t i = 0; i < p->n_constraints; i++) d->row_ptr[row0[k] + i + 1] = z + r->row_ptr[i + 1];
+                if (r->nnz) memcpy(d->col + z, r->col, r->nnz * sizeof *r->col);
+                for (uint64_t i = 0; i < r->nnz; i++) d->cidx[z + i] = maps[k][r->cidx[i]];
+                free(r->row_ptr);
+                free(r->col);
+                free(r->cidx);
+                memset(r, 0, sizeof *r);
+            }
+        }
+        for (int m = 0; m < 3; m++) dr[m]->nnz = nnz[m];
+        dst->n_constraints = rows;
+        dst->n_inputs = (uint32_t)in_at;
+        dst->n_aux = aux_at;
+    } else {
+        dst->oom = 1;
+    }
+    for (size_t k = 0; maps && k < n; k++) free(maps[k]);
+    free(maps);
+    free(row0);
+    free(nz0);
+    return st;
+}
+
 pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v) {
     uint64_t j = cs->n_aux++;
+    if (cs->flags == PM_CS_RECORD) return (pm_var)(j + cs->aux_base); /* record only: no value */
     if (cs->shared) {
         j += cs->aux_base;
         if (v) cs->aux_val[j] = *v;
@@ -278,6 +508,7 @@ pm_var pm_cs_alloc_bit_value(pm_cs *cs, int bit) {
 
 pm_var pm_cs_alloc_input(pm_cs *cs, const fr_t *v) {
     uint32_t i = cs->n_inputs++;
+    if (cs->flags == PM_CS_RECORD) return PM_VAR_INPUT | (i + cs->in_base);
     if (cs->shared) {
         i += cs->in_base;
         if (v) cs->in_val[i] = *v;

@@ -25,7 +25,8 @@
  *    for circuit-info on 32/64 GiB partitions (130 M constraints) in seconds and O(1) memory.
  *  - PM_CS_WITNESS: every allocated variable's value (Fr, Montgomery) is stored; no LC is built.
  *    This is the per-proof synthesis: witness only, then a = A·w etc. by SpMV over a recorded CSR.
- *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes).
+ *  - PM_CS_RECORD: the constraints are stored (CSR rows growing as synthesis goes); alone, each
+ *    Poseidon hash is replayed from one recording (pm_cs_replay) instead of synthesized.
  *  Both flags together: record and compute (tests check every constraint of a real witness).
  *  - PM_CS_STATS: every LC is built and canonicalised but not stored; nnz per matrix and
  *    bellperson's density bitmaps (a_aux, b_input, b_aux: variables with a non-zero coefficient)
@@ -60,7 +61,9 @@ typedef uint32_t pm_var;
 static inline int pm_var_is_input(pm_var v) { return (v & PM_VAR_INPUT) != 0; }
 static inline uint32_t pm_var_index(pm_var v) { return v & ~PM_VAR_INPUT; }
 
-enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u, PM_CS_STATS = 4u, PM_CS_CHECK = 8u };
+/* PM_CS_NO_REPLAY (with PM_CS_RECORD): every gadget synthesized, none replayed (pm_cs_replay) — the
+ * same rows; for tests and benchmarks that compare the two. */
+enum { PM_CS_RECORD = 1u, PM_CS_WITNESS = 2u, PM_CS_STATS = 4u, PM_CS_CHECK = 8u, PM_CS_NO_REPLAY = 16u };
 
 typedef struct {
     pm_var var;
@@ -126,6 +129,7 @@ typedef struct pm_cs {
     uint32_t in_base;
     uint64_t aux_base;
     int oom;
+    struct pm_cs_tpl *tpl;  /* PM_CS_RECORD: gadgets recorded once for replay (pm_cs_replay) */
 } pm_cs;
 
 /* Popcount of a density bitmap of nbits bits. */
@@ -146,6 +150,22 @@ void pm_cs_free(pm_cs *cs);
  * threads into one witness vector. */
 void pm_cs_init_shared(pm_cs *cs, fr_t *in_val, uint32_t in_base, fr_t *aux_val, uint64_t aux_base);
 
+/* Record-only system (PM_CS_RECORD) for one part of a circuit whose variables are numbered from
+ * in_base / aux_base, as serial recording would number them (its k-th input is Input(in_base + k),
+ * its k-th aux Aux(aux_base + k)); ONE (Input(0)) is the whole system's, allocated here only when
+ * in_base == 0. Its rows are numbered from 0: pm_cs_append_parts puts them after the parts before
+ * it. Used to record independent, equally shaped parts (the sectors of a PoSt partition) on
+ * several threads. */
+void pm_cs_init_record_at(pm_cs *cs, uint32_t in_base, uint64_t aux_base);
+/* dst += parts[0], ..., parts[n-1], in order: the system recording them one after the other in dst
+ * would have built. Each part must have been started by pm_cs_init_record_at with the bases dst's
+ * counts reach before it (PM_ERR_ARG otherwise); its rows are appended (OpenMP over the parts),
+ * its variables counted, its coefficients entered in dst's dictionary in the part's first-
+ * appearance order (so the dictionary's order is serial recording's). The parts' buffers are
+ * freed (pm_cs_free is still required). Errors: PM_ERR_NOMEM (also a part out of memory),
+ * PM_ERR_ARG; dst is then marked out of memory. */
+pm_status pm_cs_append_parts(pm_cs *dst, pm_cs *parts, size_t n, pm_error *err);
+
 /* New Aux / Input variable. v: its value (Montgomery), read only in PM_CS_WITNESS mode (may be
  * NULL otherwise; NULL in witness mode stores 0). */
 pm_var pm_cs_alloc(pm_cs *cs, const fr_t *v);
@@ -158,6 +178,26 @@ void pm_cs_value(fr_t *out, const pm_cs *cs, pm_var v);
 /* Record <a,z>*<b,z> = <c,z>. The LCs are canonicalised in place (RECORD mode); in count/witness
  * mode they are ignored (callers skip building them: see pm_cs_recording). Any may be NULL (= 0). */
 void pm_cs_enforce(pm_cs *cs, pm_lc *a, pm_lc *b, pm_lc *c);
+
+/* Replay of a recorded gadget (record-only synthesis).
+ * A gadget whose constraints depend only on constants and on which distinct variables it is given,
+ * not on their indices nor on witness values (a Poseidon hash: its Num linear combinations carry
+ * the MDS and round constants), is recorded the first time over stand-ins (Aux 0..n_in-1 of a
+ * scratch system) and replayed afterwards: its n_aux new variables are numbered after cs's aux,
+ * the stand-ins become in[0..n_in), and each row's terms keep bellpepper's canonical order (ONE,
+ * then the inputs' terms re-sorted by index, then the new aux). The rows, their coefficients and
+ * the dictionary's first-appearance order are those fn itself would record, without building one
+ * linear combination (the work: one term copy each, no field multiplication).
+ * key identifies fn's constants (the template is cached in cs under (fn, key)); fn(scratch, in,
+ * ctx) runs the gadget and returns its output variable. Returns 1 with *out set when replayed; 0
+ * (nothing recorded) when cs is in another mode than PM_CS_RECORD alone (PM_CS_NO_REPLAY among
+ * them), when in[] repeats a variable or holds ONE, when n_in > PM_CS_REPLAY_MAX_IN, when fn
+ * allocates an input, or when memory runs out building the template: the caller then runs the
+ * gadget itself. */
+#define PM_CS_REPLAY_MAX_IN 64u
+typedef pm_var (*pm_cs_gadget_fn)(pm_cs *cs, const pm_var *in, const void *ctx);
+int pm_cs_replay(pm_cs *cs, pm_var *out, pm_cs_gadget_fn fn, const void *key, const void *ctx, const pm_var *in,
+                 unsigned n_in);
 
 /* Finish: build the CSR system (RECORD; circuit rows only, see the file comment; NULL to skip) and
  * the witness [inputs ‖ aux] (WITNESS; *witness malloc'd, n = n_inputs + n_aux; NULL to skip).

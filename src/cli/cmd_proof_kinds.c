@@ -652,7 +652,9 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     pm_progress_start(sp.cmd);
     pm_progress_stage("recording the circuit", 0);
     groth16_setup_mul gm = {0}; /* --gpu: the point multiplications on device 0 (the same parameters) */
-    if (pm_fil_record(&cs, &nin, &s, &err) || groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
+    double t_rec = t0, t_setup = t0, t_csr = t0;
+    if (pm_fil_record(&cs, &nin, &s, &err) || (t_rec = pm_now_s(), 0) ||
+        groth16_toxic_draw(&tox, a.have_seed ? &a.seed : NULL, &err) ||
         (a.gpu && groth16_setup_mul_gpu(&gm, 0, &err)) ||
         groth16_setup_bellperson_mul(&p, &cs, &tox, a.gpu ? &gm : NULL, &tm, &err)) { /* its stages: groth16/setup.c */
         groth16_setup_mul_gpu_free(&gm);
@@ -661,6 +663,7 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     }
     groth16_setup_mul_gpu_free(&gm);
     memset(&tox, 0, sizeof tox);
+    t_setup = pm_now_s();
     snprintf(name, sizeof name, "%s.csr", s.stem);
     snprintf(path, sizeof path, "%s/%s", a.dir, name);
     pm_progress_stage("saving the .csr", 0);
@@ -668,6 +671,7 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    t_csr = pm_now_s();
     static const char *const exts[2] = {".params", ".vk"};
     pm_progress_stage("writing the .params and .vk", 0);
     for (int e = 0; e < 2; e++) {
@@ -680,10 +684,15 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
         }
     }
     pm_progress_stop();
-    printf("%s %s: %u constraints + %u input rows, %u aux; setup %.1f s -> %s/%s.{params,vk,csr}\n"
+    double t_end = pm_now_s();
+    /* the stages as porep params-setup prints them, so a device log shows where the time went */
+    printf("%s %s: %u constraints + %u input rows, %u aux; %.1f s: record %.1f s, setup %.1f s (qap %.1f s, "
+           "tables %.1f s, points %.1f s on the %s), csr save %.1f s, params write %.1f s -> %s/%s.{params,vk,csr}\n"
            "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
-           desc_of(k)->title, a.size, cs.n_constraints, nin, cs.n_wires - nin, pm_now_s() - t0, a.dir, s.stem,
-           a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir, FIL_PARAM_MARKER);
+           desc_of(k)->title, a.size, cs.n_constraints, nin, cs.n_wires - nin, t_end - t0, t_rec - t0,
+           t_setup - t_rec, tm.qap, tm.tables, tm.points, a.gpu ? "GPU" : "CPU", t_csr - t_setup, t_end - t_csr,
+           a.dir, s.stem, a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir,
+           FIL_PARAM_MARKER);
     rc = PM_EXIT_OK;
 out:
     params_free(&p);

@@ -165,16 +165,6 @@ pm_status pm_post_synthesize(pm_cs *cs, const fil_post_config_t *c, const fil_po
     return st;
 }
 
-pm_status pm_post_record(r1cs_t *out, uint32_t *n_inputs, const fil_post_config_t *c, pm_error *err) {
-    pm_cs cs;
-    pm_cs_init(&cs, PM_CS_RECORD);
-    pm_status st = pm_post_synthesize(&cs, c, NULL, NULL, err);
-    if (!st) st = pm_cs_finish(&cs, out, NULL, err);
-    if (!st && n_inputs) *n_inputs = cs.n_inputs;
-    pm_cs_free(&cs);
-    return st;
-}
-
 pm_status pm_post_record_size(uint64_t *rows, uint64_t nnz[3], const fil_post_config_t *c, pm_error *err) {
     fil_post_config_t one = *c;
     one.circuit_sectors = 1;
@@ -265,6 +255,60 @@ static pm_status counts(counts_t *out, const fil_post_config_t *c, pm_error *err
     pthread_mutex_unlock(&g_mu);
     *out = r;
     return PM_OK;
+}
+
+/* The sectors are equally shaped, independent sub-circuits (sector i's variables are inputs
+ * 1 + i·in_s.. and aux i·aux_s.., as pm_post_witness_into numbers them): runs of sectors are
+ * recorded on all threads, each into its own system numbered where serial recording would number
+ * it, and appended in order (cs.h pm_cs_append_parts: the same rows and dictionary order). */
+pm_status pm_post_record(r1cs_t *out, uint32_t *n_inputs, const fil_post_config_t *c, pm_error *err) {
+    counts_t ct;
+    pm_status st = counts(&ct, c, err);
+    if (st) return st;
+    unsigned ns = c->circuit_sectors, nb = 4 * (unsigned)omp_get_max_threads();
+    if (nb > ns) nb = ns;
+    pm_cs *parts = calloc(nb, sizeof *parts);
+    pm_status *sts = calloc(nb, sizeof *sts);
+    pm_error *errs = calloc(nb, sizeof *errs);
+    if (!parts || !sts || !errs) {
+        free(parts);
+        free(sts);
+        free(errs);
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis state");
+    }
+#pragma omp parallel
+    {
+        scratch_t sc;
+        int ok = !scratch_init(&sc, c);
+#pragma omp for schedule(dynamic, 1)
+        for (unsigned k = 0; k < nb; k++) {
+            unsigned lo = (unsigned)((uint64_t)ns * k / nb), hi = (unsigned)((uint64_t)ns * (k + 1) / nb);
+            pm_cs_init_record_at(&parts[k], 1 + lo * ct.in_s, (uint64_t)lo * ct.aux_s);
+            if (!ok) sts[k] = pm_error_set(&errs[k], PM_ERR_NOMEM, "", PM_NO_OFFSET, "synthesis scratch");
+            meter m = {&parts[k], NULL, 0, 0};
+            m_begin(&m);
+            for (unsigned i = lo; i < hi && !sts[k]; i++) sts[k] = synth_sector(&parts[k], c, NULL, i, &sc, &m, &errs[k]);
+            if (!sts[k] && (parts[k].n_inputs != (hi - lo) * ct.in_s || parts[k].n_aux != (uint64_t)(hi - lo) * ct.aux_s))
+                sts[k] = pm_error_set(&errs[k], PM_ERR_INTERNAL, "", PM_NO_OFFSET, "sectors %u..%u: shape changed", lo, hi);
+        }
+        if (ok) free(sc.sib);
+    }
+    for (unsigned k = 0; k < nb && !st; k++)
+        if (sts[k]) {
+            st = sts[k];
+            if (err) *err = errs[k];
+        }
+    pm_cs cs;
+    pm_cs_init(&cs, PM_CS_RECORD);
+    if (!st) st = pm_cs_append_parts(&cs, parts, nb, err);
+    for (unsigned k = 0; k < nb; k++) pm_cs_free(&parts[k]);
+    free(parts);
+    free(sts);
+    free(errs);
+    if (!st) st = pm_cs_finish(&cs, out, NULL, err);
+    if (!st && n_inputs) *n_inputs = cs.n_inputs;
+    pm_cs_free(&cs);
+    return st;
 }
 
 pm_status pm_post_witness_len(size_t *n_w, uint32_t *n_inputs, const fil_post_config_t *c, pm_error *err) {
