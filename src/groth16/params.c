@@ -63,20 +63,17 @@ static void put_be32(uint8_t *b, uint32_t v) {
  * lost). A decoded chunk's file pages then stop counting in the process's RSS: a 32 GiB PoRep
  * .params is 47.4 GB mapped beside its 47.4 GB of decoded points (max RSS 107.9 GB on the H200 at
  * 41372c6). Only whole pages of this chunk's own bytes: the neighbours' threads may read the edges. */
-static void drop_pages(const uint8_t *data, uint64_t lo, uint64_t hi) {
-    static long pg;
-    if (!pg) pg = sysconf(_SC_PAGESIZE);
-    if (pg <= 0) return;
+static void drop_pages(const uint8_t *data, uint64_t lo, uint64_t hi, long pg) {
     const uintptr_t a = ((uintptr_t)(data + lo) + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
     const uintptr_t b = (uintptr_t)(data + hi) & ~((uintptr_t)pg - 1);
     if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 /* Decode n points (g2 ? G2 : G1, uncompressed) starting at data + off into out; refuse infinity.
- * On error err holds the lowest-offset failure. what names the vector. drop: data is a read-only
- * private file mapping whose decoded pages are given back (drop_pages). */
+ * On error err holds the lowest-offset failure. what names the vector. drop: the page size when data
+ * is a read-only private file mapping whose decoded pages are given back (drop_pages), else 0. */
 static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, uint64_t off,
-                            unsigned flags, const char *name, const char *what, int drop, pm_error *err) {
+                            unsigned flags, const char *name, const char *what, long drop, pm_error *err) {
     size_t psz = g2 ? 192 : 96;
     size_t nchunks = (n + DEC_CHUNK - 1) / DEC_CHUNK;
     uint64_t bad_off = UINT64_MAX;
@@ -96,7 +93,7 @@ static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, ui
         else
             st = g1s_decode((g1_affine_t *)out + lo, m, data + base, PM_POINT_ZCASH_UNCOMPRESSED,
                             dflags, name, base, &bad, &e);
-        if (drop) drop_pages(data, base, base + (uint64_t)m * psz);
+        if (drop > 0) drop_pages(data, base, base + (uint64_t)m * psz, drop);
         size_t lim = st ? bad : m;
         for (size_t i = 0; i < lim; i++) {
             int inf = g2 ? g2_affine_is_infinity((g2_affine_t *)out + lo + i)
@@ -217,9 +214,10 @@ pm_status params_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, cons
     return st;
 }
 
-/* params_read_memory; drop: data is a read-only private file mapping (params_read) */
+/* params_read_memory; drop: the page size when data is a read-only private file mapping
+ * (params_read), 0 otherwise */
 static pm_status params_read_image(bp_params_t *p, const void *data, size_t size, const char *name,
-                                   unsigned flags, int drop, pm_error *err) {
+                                   unsigned flags, long drop, pm_error *err) {
     memset(p, 0, sizeof *p);
     cur_t c = {data, size, 0, name};
     uint32_t n_ic = 0;
@@ -278,7 +276,7 @@ pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error
     memset(p, 0, sizeof *p);
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
-    st = params_read_image(p, f.data, f.size, path, flags, f.map_base != NULL, err);
+    st = params_read_image(p, f.data, f.size, path, flags, f.map_base ? sysconf(_SC_PAGESIZE) : 0, err);
     pm_file_close(&f);
     return st;
 }
