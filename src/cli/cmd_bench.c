@@ -20,10 +20,10 @@
  * (start: the start phase, H + G1 MSMs on the device or the CPU, without the device lock wait)
  * a progress line goes to stderr every 5 s, and the summary gives total wall time, proofs/min,
  * s/proof, the steady rate (with more than j proofs: from the j-th completion to the last, without
- * the key load and the pipeline's fill) and avg/min/max of wall, gpu and queue time. --trace writes the engine's Chrome trace
- * (daemon: GET /v1/trace, needs trace.enabled), --timeline an SVG of it (one row per worker; of a
- * daemon, only the bench's own window). With the daemon's tracing off the results stand and a line
- * says why there is no picture. Over TCP the daemon's API token is read from --token-file F,
+ * the key load and the pipeline's fill) and avg/min/max of wall, gpu and queue time. --trace
+ * writes the engine's Chrome trace (daemon: GET /v1/trace, needs trace.enabled), --timeline an SVG
+ * of it (one row per worker; of a daemon, only the bench's own window). With the daemon's tracing
+ * off the results stand and a line says why there is no picture. Over TCP the daemon's API token is read from --token-file F,
  * $PROOFMILL_TOKEN_FILE or the default state directory (~/.local/state/proofmill/http.token).
  * Exit: 0 when every proof succeeded, 1 when some failed, 2 on usage errors.
  */
