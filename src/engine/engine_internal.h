@@ -212,8 +212,9 @@ keyent *engine_key_find(pm_engine *e, const char *kind, const char *path);
 keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_t bytes);
 /* unlink k, release its bytes, free its key through the backend */
 void engine_key_unlink_free(pm_engine *e, keyent *k);
-/* Evict idle, unpinned, ready keys other than keep (LRU first) until need more bytes fit; 1 if
- * they fit. */
+/* Evict idle, unpinned, ready keys other than keep until need more bytes fit; 1 if they fit.
+ * Order: the lowest prio_max first, then least recently used; a key whose prio_max is above prio
+ * (the asking job's priority) only while no job runs. (e->mu held) */
 int engine_key_make_room(pm_engine *e, uint64_t need, const keyent *keep, pm_priority prio);
 void engine_key_unref(pm_engine *e, keyent *k);
 /* Block until k is loaded (loading it here if nobody else is); lock NOT held on entry and exit.
