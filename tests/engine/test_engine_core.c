@@ -519,7 +519,10 @@ static void synthesis_semaphore_bounds_lookahead(void **state) {
     pm_job_info info;
     assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
     pm_job_info_free(&info);
-    assert_true(atomic_load(&s->max_prepared_live) <= 2);
+    /* the permit returns when a GPU worker takes the partition, a moment before the double's
+     * gpu_start sees it (outside the engine lock): one partition per GPU worker can be in that
+     * hand-over, so the double counts at most lookahead + 1 here (without the semaphore: up to 11) */
+    assert_true(atomic_load(&s->max_prepared_live) <= 2 + 1);
     assert_true(atomic_load(&s->max_synth_live) <= 2);
     assert_true(atomic_load(&s->max_prepared_live) >= 1);
     pm_engine_destroy(e);
