@@ -556,10 +556,11 @@ static int cmd_bench(int argc, char **argv) {
         if (!set_fin) ec.finalize_threads = pools.finalize_threads;
         if (!set_msm) msm_threads = pools.start_threads;
         printf("engine pools (%u cores, %u device(s)%s): %u synthesis workers%s, %u GPU workers per device%s, "
-               "%u finalize threads%s, %u start-phase MSM threads%s\n",
+               "%u finalize threads%s, %u start-phase MSM threads%s, synthesis lookahead %u\n",
                pools.cores, devices, use_gpu ? ", GPU" : ", CPU backend", ec.synth_workers, set_synth ? " (given)" : "",
                ec.workers_per_device, set_workers ? " (given)" : "", ec.finalize_threads, set_fin ? " (given)" : "",
-               msm_threads, msm_threads ? (set_msm ? " (given)" : "") : " (0: all cores)");
+               msm_threads, msm_threads ? (set_msm ? " (given)" : "") : " (0: all cores)",
+               pm_engine_auto_lookahead(ec.synth_workers, devices, ec.workers_per_device));
         pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads,
                                     .finalize_threads = pools.finalize_msm_threads};
         if (pm_backend_kinds(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);

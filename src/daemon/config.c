@@ -96,7 +96,7 @@ static const knob_t knobs[] = {
     {"synthesis.workers", K_UINT, F(synth_workers), 0, "2", 1, 1024, 0,
      "Synthesis threads: partitions synthesized concurrently (the synthesis semaphore)."},
     {"synthesis.lookahead", K_UINT, F(synth_lookahead), 0, "0", 0, 65536, 0,
-     "Partitions synthesized ahead of the GPU workers at most (0: 2 x synthesis.workers)."},
+     "Partitions synthesized ahead of the GPU workers at most (0: max(synthesis.workers, GPU workers of all devices))."},
     {"gpu.devices", K_STR, F(gpu_devices), S(gpu_devices), "", 0, 0, 0,
      "Comma list of CUDA device ids: the start phase (H + G1 MSMs) runs there, a partition's GPU part "
      "on one device; the daemon refuses to start without a usable CUDA backend. Empty: the CPU backend "

@@ -866,6 +866,12 @@ void pm_engine_config_default(pm_engine_config *c) {
     c->trace_max_events = 65536;
 }
 
+unsigned pm_engine_auto_lookahead(unsigned synth_workers, unsigned n_devices, unsigned workers_per_device) {
+    const uint64_t gpu = (uint64_t)n_devices * workers_per_device;
+    const uint64_t l = gpu > synth_workers ? gpu : synth_workers;
+    return l < 1 ? 1 : l > 65536 ? 65536 : (unsigned)l;
+}
+
 void pm_engine_pools_for_host(pm_engine_pools *p, int gpu, unsigned cores) {
     if (!cores) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -901,7 +907,9 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
     pm_engine *e = calloc(1, sizeof *e);
     if (!e) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     e->cfg = *cfg;
-    if (!e->cfg.synth_lookahead) e->cfg.synth_lookahead = 2 * e->cfg.synth_workers;
+    if (!e->cfg.synth_lookahead) /* pm_engine_auto_lookahead */
+        e->cfg.synth_lookahead = pm_engine_auto_lookahead(e->cfg.synth_workers, e->cfg.n_devices,
+                                                          e->cfg.workers_per_device);
     e->be = *be;
     e->budget = cfg->memory_budget;
     if (!e->budget) {

@@ -48,7 +48,7 @@ const char *pm_job_state_name(pm_job_state s);
 typedef struct {
     unsigned synth_workers;      /* synthesis threads (the synthesis semaphore's permits), >= 1 */
     unsigned synth_lookahead;    /* partitions synthesized or synthesizing but not yet taken by a GPU
-                                    worker, at most; 0 = 2 * synth_workers */
+                                    worker, at most; 0 = pm_engine_auto_lookahead */
     int devices[PM_ENGINE_MAX_DEVICES]; /* device ids (CUDA ordinals, or logical CPU slots) */
     unsigned n_devices;          /* >= 1 */
     unsigned workers_per_device; /* GPU workers per device sharing its kernel lock, >= 1 */
@@ -95,6 +95,16 @@ typedef struct {
     unsigned cores;                /* what the sizes were derived from */
 } pm_engine_pools;
 void pm_engine_pools_for_host(pm_engine_pools *p, int gpu, unsigned cores);
+
+/* The synthesis lookahead when synth_lookahead is 0: max(synth_workers, n_devices * workers_per_device),
+ * i.e. every synthesis worker can be busy and every GPU worker can find a partition ready, and no more.
+ * A partition ahead of that only holds host memory (its witness: 4.2 GB for a 32 GiB PoRep partition):
+ * synthesis outruns the GPUs (32 GiB PoRep on the H200 host: ~1.1 s per partition on each of 4
+ * workers against 1.9 s per kernel region), and while a job's key loads and makes its first upload
+ * (about 50 s at 32 GiB) the whole window would otherwise sit synthesized beside the key's host copy
+ * (2 x synth_workers = 8 at 16 cores: 107.9 GiB peak RSS on the 128 GiB host, docs/perf/porep.md).
+ * Inputs >= 1 (the engine's config ranges); the result >= 1. */
+unsigned pm_engine_auto_lookahead(unsigned synth_workers, unsigned n_devices, unsigned workers_per_device);
 
 /* A job to submit; every pointer is borrowed for the call only. kind names the proof kind
  * (kinds/kind.h; NULL = the backend's default, "snarkjs"); the key is key_path, or the kind's key in

@@ -529,6 +529,43 @@ static void synthesis_semaphore_bounds_lookahead(void **state) {
     free(s);
 }
 
+/* the automatic lookahead (synth_lookahead 0): max(synthesis workers, GPU workers), not the old
+ * 2 x synthesis workers that let a 32 GiB PoRep job hold 10 witnesses beside its key's host copy */
+static void lookahead_auto(pm_engine_config *c) {
+    c->synth_workers = 3;
+    c->synth_lookahead = 0;
+    c->workers_per_device = 1;
+}
+
+static void synthesis_lookahead_auto(void **state) {
+    (void)state;
+    assert_int_equal(pm_engine_auto_lookahead(4, 1, 2), 4);  /* the H200 host: 16 cores, 1 GPU, 2 workers */
+    assert_int_equal(pm_engine_auto_lookahead(4, 8, 2), 16); /* every GPU worker finds a partition ready */
+    assert_int_equal(pm_engine_auto_lookahead(1, 1, 1), 1);
+    assert_int_equal(pm_engine_auto_lookahead(1000, 64, 64), 4096);
+    assert_int_equal(pm_engine_auto_lookahead(1024, 64, 1024), 65536);
+    td_state *s = td_new();
+    s->synth_ms = 1;
+    s->kernel_ms = 10;
+    s->gpu_pre_ms = 0;
+    s->gpu_post_ms = 0;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, lookahead_auto);
+    const char *k[12];
+    for (int i = 0; i < 12; i++) k[i] = "ok";
+    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 12);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    /* lookahead 3, + the one partition in the GPU worker's hand-over (see above); 2 x 3 + 1 before */
+    printf("auto lookahead: at most %d partitions synthesized ahead (bound 3 + 1)\n",
+           (int)atomic_load(&s->max_prepared_live));
+    assert_true(atomic_load(&s->max_prepared_live) <= 3 + 1);
+    assert_true(atomic_load(&s->max_prepared_live) >= 1);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* keys: idle ones are evicted after key_idle_evict_s, and under budget pressure (LRU first) */
 static void evict_fast(pm_engine_config *c) {
     c->key_idle_evict_s = 1;
@@ -714,8 +751,8 @@ static pm_status no_eval(const groth16_exec *x, groth16_pending_t *p, const fr_t
  * docs/perf/porep.md): 130,278,869 rows, 328 inputs, 130,169,893 aux wires, m = 2^27, A ~ 99.6 %
  * and B ~ 25.5 % of the wires, 10 partitions, .params 47.4 GB, .csr 8.9 GB; the H200 host's budget
  * (128 GiB, as measured: 134,055,129,088 bytes). The job the engine refused at 454 GB is admitted
- * with the GPU table's sizes (a window of all 10 partitions: 4 synthesis workers' lookahead 8 + 2
- * GPU workers + 2 finalizers) and with the CPU table's (fewer partitions in flight), and a budget too small for
+ * with the GPU table's sizes (a window of 8 partitions: the 4 synthesis workers' lookahead 4 + 2 GPU
+ * workers + 2 finalizers) and with the CPU table's (fewer partitions in flight), and a budget too small for
  * the key and one partition refuses it. */
 static void admission_32gib_shape(void **state) {
     (void)state;
@@ -736,8 +773,9 @@ static void admission_32gib_shape(void **state) {
         plan.key_bytes = pp.key_bytes;
         plan.key_load_bytes = pp.key_load_bytes;
         pm_engine_pools_for_host(&pools, gpu, 16);
-        /* lookahead (2 per synthesis worker) + the GPU workers of 1 device + the finalizers */
-        const uint32_t cap = 2 * pools.synth_workers + pools.workers_per_device + pools.finalize_threads;
+        /* the automatic lookahead + the GPU workers of 1 device + the finalizers */
+        const uint32_t cap = pm_engine_auto_lookahead(pools.synth_workers, 1, pools.workers_per_device) +
+                             pools.workers_per_device + pools.finalize_threads;
         uint32_t w = pm_engine_job_window(&need, &plan, cap, budget, 0, 0);
         printf("%s: key %" PRIu64 " + load %" PRIu64 ", partition %" PRIu64 " (pending %" PRIu64 "), cap %u: "
                "window %u, needs %" PRIu64 " of %" PRIu64 " (all 10 partitions at once: %" PRIu64 ")\n",
@@ -746,7 +784,7 @@ static void admission_32gib_shape(void **state) {
         assert_true(need <= budget);
         assert_true(plan.key_load_bytes > 47000000000ull && plan.key_load_bytes < 47800000000ull);
         if (gpu) {
-            assert_int_equal(w, 10);
+            assert_int_equal(w, 8); /* every partition the pipeline can hold: 4 + 2 + 2 */
             assert_true(plan.part_peak_bytes < 4300000000ull); /* the witness, 4.17 GB */
         } else {
             assert_true(w >= 1 && w < 10);
@@ -902,6 +940,7 @@ int main(void) {
         cmocka_unit_test(srs_cache_loads_once_preload_evict),
         cmocka_unit_test(trace_is_chrome_json),
         cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
+        cmocka_unit_test(synthesis_lookahead_auto),
         cmocka_unit_test(idle_keys_are_evicted),
         cmocka_unit_test(budget_pressure_evicts_lru_key),
         cmocka_unit_test(critical_key_outlives_pressure_and_idle),
