@@ -4,6 +4,7 @@
 #include "groth16/params.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -344,11 +345,15 @@ static pm_status write_mapped(const char *path, uint64_t size,
     if (fd < 0)
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
                             strerror(errno));
-    if (ftruncate(fd, (off_t)size) != 0) {
-        int e = errno;
+    /* the blocks reserved now: a sparse file (ftruncate) on a full disk would raise SIGBUS at the first
+     * store into a page that gets no block, minutes into a 60 GB encode; here it is ENOSPC (or EFBIG
+     * past RLIMIT_FSIZE) before any work */
+    int fe = size ? posix_fallocate(fd, 0, (off_t)size) : 0;
+    if (fe != 0) {
         close(fd);
         pm_outfile_abort(&o);
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "ftruncate: %s", strerror(e));
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot reserve %" PRIu64 " bytes for it: %s%s",
+                            size, strerror(fe), fe == ENOSPC ? " (free space in its directory, or write elsewhere)" : "");
     }
     void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {

@@ -86,6 +86,9 @@ pm_status params_read_memory(bp_params_t *p, const void *data, size_t size, cons
 pm_status params_vk_encode(uint8_t *out, size_t out_len, const bp_vk_t *vk, pm_error *err);
 pm_status params_encode(uint8_t *out, size_t out_len, const bp_params_t *p, pm_error *err);
 /* Write to path (created/truncated; written through a temporary mmap of the output file).
+ * The file's blocks are reserved (posix_fallocate) before any point is encoded, so a full disk or a
+ * file-size limit is PM_ERR_IO naming the path and the size, not a SIGBUS mid-write; a failed write
+ * leaves no file at path (the temporary beside it is removed).
  * Errors: PM_ERR_IO, PM_ERR_ARG, PM_ERR_NOMEM. */
 pm_status params_vk_write(const char *path, const bp_vk_t *vk, pm_error *err);
 pm_status params_write(const char *path, const bp_params_t *p, pm_error *err);

@@ -12,6 +12,8 @@
 
 #include "test_util.h"
 
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +159,46 @@ static void test_params_read_rss(void **state) {
     params_free(&q);
 }
 
+/* A .params that does not fit where it is written (a full disk; here a file-size limit, which the
+ * reservation meets the same way) is a PM_ERR_IO naming the path and its size before anything is
+ * encoded, and leaves neither the file nor its temporary behind. Before the blocks were reserved the
+ * file was sparse and the first store past the free space was a SIGBUS (the 32 GiB WindowPoSt
+ * params-setup on the device's 64 GiB disk). */
+static void test_params_write_no_space(void **state) {
+    (void)state;
+    const uint64_t need = params_size(FX.p.vk.n_ic, FX.p.n_h, FX.p.n_l, FX.p.n_a, FX.p.n_b_g1, FX.p.n_b_g2);
+    char path[128], tmp[160];
+    snprintf(path, sizeof path, "/tmp/pm_params_nospace_%d.params", (int)getpid());
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < need / 2) skip();
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN); /* EFBIG, not the signal's default (core dump) */
+    lim = old;
+    lim.rlim_cur = need / 2;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    pm_error err;
+    pm_error_clear(&err);
+    pm_status st = params_write(path, &FX.p, &err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, prev);
+    char msg[1200];
+    pm_error_format(&err, msg, sizeof msg);
+    printf("a %" PRIu64 "-byte .params under a %" PRIu64 "-byte file-size limit: %s\n", need, need / 2, msg);
+    assert_int_equal(st, PM_ERR_IO);
+    assert_non_null(strstr(msg, path));
+    assert_non_null(strstr(msg, "cannot reserve"));
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(access(tmp, F_OK), -1);
+    /* and the same write succeeds once the limit is gone */
+    assert_int_equal(params_write(path, &FX.p, &err), PM_OK);
+    bp_params_t q;
+    assert_int_equal(params_read(&q, path, 0, &err), PM_OK);
+    assert_int_equal(q.n_h, FX.p.n_h);
+    params_free(&q);
+    unlink(path);
+}
+
 static void prove_n(groth16_proof_t *out, size_t n) {
     pm_error err;
     for (size_t k = 0; k < n; k++) {
@@ -258,6 +300,7 @@ static void test_batch50(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params_read_rss),
+        cmocka_unit_test(test_params_write_no_space),
         cmocka_unit_test(test_params_bytes),
         cmocka_unit_test(test_proof_bytes),
         cmocka_unit_test(test_batch50),
