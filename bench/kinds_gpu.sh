@@ -8,8 +8,10 @@
 #   e.g. bench/kinds_gpu.sh /tmp/b window-post 32GiB 3 1
 # Steps (each timed, in $OUT/kinds-gpu.txt): `<kind> gen` (WindowPoSt: a full partition, 2349
 # sectors at 32 GiB / 2300 at 64 GiB; synthetic sectors above 8 MiB), `params-setup --seed 7 --gpu`
-# into $PM_SCRATCH (default /tmp/kinds-gpu; 32 GiB WindowPoSt ≈ 45 GB: nothing else large on the
-# device's disk), `bench single` (cold: key load + device upload + one proof), then `bench batch -c
+# into $PM_SCRATCH (default /tmp/kinds-gpu; nothing else large on the device's 64 GiB disk: the 32 GiB
+# WindowPoSt .params is ≈ 61 GB and its .csr ≈ 12 GB, 480 and 98 bytes per constraint as at 8 MiB, so
+# there, and at 64 GiB, setup runs with --no-csr and the prover records the circuit in memory at key
+# load, inside cold_s; the first try without it filled the disk), `bench single` (cold: key load + device upload + one proof), then `bench batch -c
 # COUNT -j J` on the warm engine (the goal's figure: WinningPoSt ≤ 0.5 s submit → verified proof,
 # WindowPoSt one partition ≤ 10 s, SnapDeals 16 partitions ≤ 15 s). Every proof is verified by the
 # engine. One TSV row per run in $OUT/kinds-gpu.tsv (kind, sector_size, j, proofs, s_per_proof,
@@ -26,6 +28,8 @@ W=${PM_SCRATCH:-/tmp/kinds-gpu}/$K-$S
 mkdir -p "$OUT"
 rm -rf "$W"; mkdir -p "$W"
 SUM="$OUT/kinds-gpu.txt"; TSV="$OUT/kinds-gpu.tsv"
+# the steps' log stays on the scratch disk; its tail comes back under $OUT whatever the exit
+trap 'tail -n 200 "$W/log.txt" > "$OUT/log-$K-$S.txt" 2>/dev/null' EXIT
 [ -f "$TSV" ] || printf 'kind\tsector_size\tj\tproofs\ts_per_proof\tmin_wall_s\tcold_s\tsetup_s\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\n' > "$TSV"
 . "$(dirname "$0")/../tests/gpu/device_lib.sh"
 pm_gpu_flag
@@ -49,7 +53,14 @@ if [ "$K" = window-post ]; then
   case $S in 32GiB) GEN=(--sectors 2349) ;; 64GiB) GEN=(--sectors 2300) ;; *) GEN=(--sectors 2) ;; esac
 fi
 step "gen ${GEN[*]}" "$PM" "$K" gen --sector-size "$S" --out "$W/req.json" "${GEN[@]}" || exit 1
-step "params-setup --seed 7 $GPU" "$PM" "$K" params-setup --sector-size "$S" --dir "$W/p" --seed 7 $GPU || exit 1
+NOCSR=
+[ "$K" = window-post ] && case $S in 32GiB|64GiB) NOCSR=--no-csr ;; esac
+df -h "$W" >> "$W/log.txt" 2>&1
+step "params-setup --seed 7 $GPU $NOCSR" "$PM" "$K" params-setup --sector-size "$S" --dir "$W/p" --seed 7 $GPU $NOCSR
+rc_setup=$?
+ls -la "$W/p" >> "$W/log.txt" 2>&1; df -h "$W" >> "$W/log.txt" 2>&1
+grep -E "constraints \+|cannot|error" "$W/log.txt" | tail -3 | tee -a "$SUM"
+[ $rc_setup = 0 ] || exit 1
 setup_s=$T_LAST
 
 smi="$W/smi.csv"; : > "$smi"; smi_pid=

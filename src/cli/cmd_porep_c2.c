@@ -43,7 +43,7 @@
 #include "util/clock.h"
 #include "util/progress.h"
 
-enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW };
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW, O_NO_CSR };
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -94,7 +94,7 @@ static int c2_circuit_record(int argc, char **argv) {
 static int c2_params_setup(int argc, char **argv) {
     const char *size_text = NULL, *dir = NULL;
     uint64_t seed = 0;
-    int have_seed = 0, gpu = 0, allow = 0;
+    int have_seed = 0, gpu = 0, allow = 0, no_csr = 0;
     static const pm_cli_opt opts[] = {{"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"},
                                       {"dir", O_DIR, "DIR", "parameter directory (created): <stem>.params, .vk, .csr"},
                                       {"seed", O_SEED, "N", "toxic waste from a deterministic stream: test parameters only"},
@@ -102,9 +102,11 @@ static int c2_params_setup(int argc, char **argv) {
                                       {"allow-filecoin-dir", O_ALLOW, NULL,
                                        "write even into Filecoin's parameter cache or a directory holding\n"
                                        "                           Filecoin's v28 files (refused without it)"},
+                                      {"no-csr", O_NO_CSR, NULL, PM_CLI_NO_CSR_HELP},
                                       {0}};
     static const pm_cli_spec spec = {"porep params-setup",
-                                     "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
+                                     "porep params-setup --sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir] "
+                                     "[--no-csr]",
                                      "Our own Groth16 parameters for the C2 circuit (bellperson layout), named as "
                                      "Filecoin names them.\nProgress on stderr when it is a terminal.", opts};
     pm_cli_args a;
@@ -115,6 +117,7 @@ static int c2_params_setup(int argc, char **argv) {
         else if (o == O_DIR) dir = a.arg;
         else if (o == O_GPU) gpu = 1;
         else if (o == O_ALLOW) allow = 1;
+        else if (o == O_NO_CSR) no_csr = 1;
         else if (o == O_SEED) {
             if (pm_cli_opt_u64(&seed, "--seed", a.arg, 0, UINT64_MAX)) return PM_EXIT_USAGE;
             have_seed = 1;
@@ -141,16 +144,17 @@ static int c2_params_setup(int argc, char **argv) {
     pm_progress_stage("recording the circuit", 0);
     if (pm_porep_record(&cs, &nin, &s, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s.csr", stem);
-    if (fil_param_mark_test(dir, path, &err)) return pm_cli_fail(&err);
+    if (!no_csr && fil_param_mark_test(dir, path, &err)) return pm_cli_fail(&err);
     snprintf(path, sizeof path, "%s/%s.csr", dir, stem);
-    pm_progress_stage("saving the .csr", 0);
+    if (no_csr && pm_cli_drop_stale_csr(path, &err)) return pm_cli_fail(&err);
+    if (!no_csr) pm_progress_stage("saving the .csr", 0);
     double t1 = pm_now_s();
     int rc = PM_EXIT_USAGE;
     bp_params_t p = {0};
     groth16_toxic_t tox;
     groth16_setup_timings_t tm;
     groth16_setup_mul gm = {0}; /* --gpu: the point multiplications on device 0 (the same parameters) */
-    if (pm_csr_save(path, &cs, nin, bytes, &err) || groth16_toxic_draw(&tox, have_seed ? &seed : NULL, &err) ||
+    if ((!no_csr && pm_csr_save(path, &cs, nin, bytes, &err)) || groth16_toxic_draw(&tox, have_seed ? &seed : NULL, &err) ||
         (gpu && groth16_setup_mul_gpu(&gm, 0, &err)) ||
         groth16_setup_bellperson_mul(&p, &cs, &tox, gpu ? &gm : NULL, &tm, &err)) {
         groth16_setup_mul_gpu_free(&gm);
@@ -181,9 +185,10 @@ static int c2_params_setup(int argc, char **argv) {
     }
     pm_progress_stop();
     printf("%s: %u constraints + %u input rows, %u aux; record %.1f s, setup %.1f s (qap %.1f s, points %.1f s on "
-           "the %s)%s\n",
+           "the %s)%s%s\n",
            stem, cs.n_constraints, nin, cs.n_wires - nin, t1 - t0, t2 - t1, tm.qap, tm.points, gpu ? "GPU" : "CPU",
-           have_seed ? " (seeded: test parameters only)" : "");
+           have_seed ? " (seeded: test parameters only)" : "",
+           no_csr ? "; no .csr (--no-csr: a prover records the circuit when it loads the key)" : "");
     printf("TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
            have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", dir, FIL_PARAM_MARKER);
     rc = PM_EXIT_OK;

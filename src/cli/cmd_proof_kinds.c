@@ -121,11 +121,11 @@ static pm_status job_check(uint64_t *fb, uint64_t *nb, const job_t *j, uint32_t 
 typedef struct {
     const char *size, *out, *vanilla_out, *request, *vanilla, *dir, *vk, *proof, *api, *csr;
     uint64_t sectors, partition, seed, miner, threads;
-    int have_seed, json, allow, have_sectors, have_partition, witness_only, engine, gpu;
+    int have_seed, json, allow, have_sectors, have_partition, witness_only, engine, gpu, no_csr;
 } args_t;
 
 enum { O_SIZE = 256, O_JSON, O_OUT, O_VANILLA_OUT, O_SECTORS, O_PARTITION, O_API, O_SEED, O_MINER, O_REQUEST, O_VANILLA,
-       O_WITNESS_ONLY, O_THREADS, O_DIR, O_ALLOW, O_CSR, O_ENGINE, O_GPU, O_VK, O_PROOF };
+       O_WITNESS_ONLY, O_THREADS, O_DIR, O_ALLOW, O_CSR, O_ENGINE, O_GPU, O_VK, O_PROOF, O_NO_CSR };
 
 #define OPT_SIZE {"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"}
 #define OPT_REQUEST {"request", O_REQUEST, "REQ.json", "the request (cuzk.v1 SubmitProofRequest fields as JSON, from `gen`)"}
@@ -163,6 +163,7 @@ static const pm_cli_opt OPTS_PARAMS_SETUP[] = {
     {"gpu", O_GPU, NULL, "the point multiplications on CUDA device 0 (the same parameters)"},
     {"allow-filecoin-dir", O_ALLOW, NULL, "write even into Filecoin's parameter cache or a directory holding\n"
                                           "                           Filecoin's v28 files (refused without it)"},
+    {"no-csr", O_NO_CSR, NULL, PM_CLI_NO_CSR_HELP},
     {0}};
 static const pm_cli_opt OPTS_PROVE[] = {
     OPT_REQUEST, OPT_VANILLA,
@@ -202,7 +203,7 @@ static const struct {
      sub_circuit_info},
     {"gen", "--sector-size S --out REQ.json [--vanilla-out V.json] [--seed N] [--miner M]",
      "a request over our own test sectors (sealed at 2 KiB / 8 MiB, synthetic above)", OPTS_GEN, sub_gen},
-    {"params-setup", "--sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir]",
+    {"params-setup", "--sector-size S --dir DIR [--seed N] [--gpu] [--allow-filecoin-dir] [--no-csr]",
      "our own TEST Groth16 parameters under Filecoin's names", OPTS_PARAMS_SETUP, sub_params_setup},
     {"prove", "--request REQ.json --params DIR --out PROOF [--vanilla V.json] [--csr FILE] [--seed N] [--threads T] "
               "[--engine] [--gpu]",
@@ -251,6 +252,7 @@ static int parse_args(args_t *a, sub_spec_t *sp, kind_t k, const char *sub, int 
         case PM_CLI_EXIT: return pa.rc;
         case O_JSON: a->json = 1; break;
         case O_ALLOW: a->allow = 1; break;
+        case O_NO_CSR: a->no_csr = 1; break;
         case O_WITNESS_ONLY: a->witness_only = 1; break;
         case O_ENGINE: a->engine = 1; break;
         case O_GPU: a->gpu = 1; break;
@@ -666,8 +668,9 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     t_setup = pm_now_s();
     snprintf(name, sizeof name, "%s.csr", s.stem);
     snprintf(path, sizeof path, "%s/%s", a.dir, name);
-    pm_progress_stage("saving the .csr", 0);
-    if (fil_param_mark_test(a.dir, name, &err) || pm_csr_save(path, &cs, nin, pm_fil_csr_tag(&s), &err)) {
+    if (!a.no_csr) pm_progress_stage("saving the .csr", 0);
+    if (a.no_csr ? pm_cli_drop_stale_csr(path, &err)
+                 : (fil_param_mark_test(a.dir, name, &err) || pm_csr_save(path, &cs, nin, pm_fil_csr_tag(&s), &err))) {
         pm_cli_fail(&err);
         goto out;
     }
@@ -687,12 +690,13 @@ static int sub_params_setup(kind_t k, int argc, char **argv) {
     double t_end = pm_now_s();
     /* the stages as porep params-setup prints them, so a device log shows where the time went */
     printf("%s %s: %u constraints + %u input rows, %u aux; %.1f s: record %.1f s, setup %.1f s (qap %.1f s, "
-           "tables %.1f s, points %.1f s on the %s), csr save %.1f s, params write %.1f s -> %s/%s.{params,vk,csr}\n"
+           "tables %.1f s, points %.1f s on the %s), csr save %.1f s, params write %.1f s -> %s/%s.{params,vk%s}%s\n"
            "TEST parameters (our own setup%s), listed in %s/%s; never use them for Filecoin proofs\n",
            desc_of(k)->title, a.size, cs.n_constraints, nin, cs.n_wires - nin, t_end - t0, t_rec - t0,
            t_setup - t_rec, tm.qap, tm.tables, tm.points, a.gpu ? "GPU" : "CPU", t_csr - t_setup, t_end - t_csr,
-           a.dir, s.stem, a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir,
-           FIL_PARAM_MARKER);
+           a.dir, s.stem, a.no_csr ? "" : ",csr",
+           a.no_csr ? " (--no-csr: a prover records the circuit when it loads the key)" : "",
+           a.have_seed ? " from a seed: anyone can forge proofs" : ", toxic waste discarded", a.dir, FIL_PARAM_MARKER);
     rc = PM_EXIT_OK;
 out:
     params_free(&p);

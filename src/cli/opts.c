@@ -4,10 +4,14 @@
 #include "cli/opts.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/error.h"
 #include "util/progress.h"
 
 enum { HELP_ID = 'h' };
@@ -106,4 +110,14 @@ int pm_cli_args_plain(pm_cli_args *a, const pm_cli_spec *spec, int argc, char **
     for (int o; (o = pm_cli_next(a)) != PM_CLI_DONE;)
         if (o == PM_CLI_EXIT) return a->rc;
     return -1;
+}
+
+int pm_cli_drop_stale_csr(const char *path, pm_error *err) {
+    if (unlink(path) == 0) {
+        fprintf(stderr, "proofmill: %s: removed (--no-csr: the recording of an earlier setup)\n", path);
+        return 0;
+    }
+    if (errno == ENOENT) return 0;
+    return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "--no-csr: cannot remove the earlier .csr: %s",
+                        strerror(errno));
 }

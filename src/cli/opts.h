@@ -32,6 +32,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "util/error.h"
+
 #define PM_CLI_MAX_OPTS 48
 
 typedef struct pm_cli_opt {
@@ -73,5 +75,15 @@ int pm_cli_args_plain(pm_cli_args *a, const pm_cli_spec *spec, int argc, char **
 void pm_cli_help(const pm_cli_spec *spec, FILE *f);
 /* Print "proofmill: <cmd>: <printf message>" + the --help hint of spec; returns 2. */
 int pm_cli_spec_usage(const pm_cli_spec *spec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* params-setup's --no-csr (every kind): the help line, and what the option does to a .csr a
+ * previous setup left at path (DIR/<stem>.csr): it is removed (and said on stderr), so the new
+ * parameters are never paired with a recording this run did not check; a prover without a .csr
+ * records the circuit in memory when it loads the key. 0, or PM_ERR_IO when it cannot be removed. */
+#define PM_CLI_NO_CSR_HELP                                                                       \
+    "do not save the recorded circuit (.csr: ~12 GB at 32 GiB); a prover records it\n"         \
+    "                           in memory when it loads the key (for a disk that holds the\n"  \
+    "                           .params alone)"
+int pm_cli_drop_stale_csr(const char *path, pm_error *err);
 
 #endif

@@ -93,6 +93,22 @@ expect_msg "other inputs" "INVALID"
 expect_rc 2 "prove refuses a bad vanilla proof before proving" "$PM" window-post prove --request "$TMP/wd-bad.json" --params "$TMP/P" --out "$TMP/x.proof"
 expect_msg "bad vanilla" "sector 1 (id 2)" "comm_r"
 
+# --no-csr: the same parameters without the recorded circuit (an earlier setup's .csr removed); the
+# prover records the circuit in memory and gives the same proof bytes for the same r, s
+cp -r "$TMP/P" "$TMP/Pn"
+expect_rc 0 "window-post params-setup --no-csr" "$PM" window-post params-setup --sector-size 2KiB --dir "$TMP/Pn" --seed 5 --no-csr
+expect_msg "params-setup --no-csr" "--no-csr: a prover records the circuit" "removed (--no-csr"
+if ls "$TMP"/Pn/*.csr >/dev/null 2>&1; then fail "--no-csr left a .csr"; else pass "--no-csr: no .csr in the directory"; fi
+if cmp -s "$VK" "$(ls "$TMP"/Pn/*.vk)" && cmp -s "${VK%.vk}.params" "$(ls "$TMP"/Pn/*.params)"; then
+  pass "--no-csr: the same .params and .vk"; else fail "--no-csr changed the .params or .vk"; fi
+expect_rc 0 "window-post prove without a .csr" "$PM" window-post prove --request "$TMP/wd.json" --params "$TMP/Pn" --out "$TMP/wdn.proof" --seed 1
+if cmp -s "$TMP/wd.proof" "$TMP/wdn.proof"; then pass "no .csr: the same proof bytes"; else fail "no .csr: other proof bytes"; fi
+expect_rc 0 "porep params-setup --no-csr" "$PM" porep params-setup --sector-size 2KiB --dir "$TMP/Ppn" --seed 5 --no-csr
+expect_msg "porep params-setup --no-csr" "no .csr (--no-csr"
+if ls "$TMP"/Ppn/*.csr >/dev/null 2>&1; then fail "porep --no-csr left a .csr"; else pass "porep --no-csr: no .csr"; fi
+if grep -q "\.csr" "$TMP/Ppn/proofmill-test-parameters"; then fail "porep --no-csr listed a .csr"; else pass "porep --no-csr: no .csr listed"; fi
+expect_rc 2 "--no-csr is params-setup's alone" "$PM" window-post prove --request "$TMP/wd.json" --params "$TMP/Pn" --out "$TMP/x.proof" --no-csr
+
 # bench --request: every job proves the request through the embedded engine (each proof verified)
 expect_rc 0 "bench batch --request (window-post 2 KiB)" "$PM" bench batch --kind window-post --params "$TMP/P" --request "$TMP/wd.json" -c 2 -j 2
 expect_msg "bench --request" "window-post proof(s) of the request" "2 vanilla proof(s)" "summary: 2/2 proofs ok"
