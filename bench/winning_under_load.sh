@@ -10,7 +10,9 @@
 # The WinningPoSt request and our own seeded TEST parameters for SIZE are made here (`winning-post
 # gen`, `params-setup --seed 7`: 370,590 constraints at 32 GiB, seconds). One warm-up WinningPoSt
 # (its key load) runs before the PoRep load starts. Reported: each WinningPoSt's submit-to-proof wall
-# time (every proof verified by the engine), alone and under load, in $OUT/winning-under-load.txt;
+# time (every proof verified by the engine), alone, under load as soon as PoRep partitions run (the
+# first PoRep job's key may still be uploading), and under load once a PoRep job has completed, in
+# $OUT/winning-under-load.txt;
 # the daemon's log (the urgent lane: synth-urgent, gpuN-urgent; yields) in $OUT/daemon.log.
 # PM_LANE=false runs the daemon with gpu.urgent_lane = false (the comparison); PM_NO_GPU=1 uses the
 # CPU backend (to check the script anywhere). Exit 0 when every proof of both benches succeeded.
@@ -64,8 +66,28 @@ while time.time() - t < 600:
     time.sleep(0.5)
 sys.exit(1)
 PY
-sleep 3 # into the steady state: a partition inside the kernel region, the next one staged
+sleep 3 # a partition inside the kernel region, the next one staged (the first PoRep job's key may still
+         # be making its first upload: the transient of a key (re)load)
 win "under PoRep load" "$NW"
+# the steady state: once a PoRep job has completed (its key resident, no first upload), while the
+# other PoRep jobs still run
+/usr/bin/env python3 - "$SOCK" <<'PY' || say "NOTE: no PoRep job completed within 600 s"
+import http.client, json, socket, sys, time
+class U(http.client.HTTPConnection):
+    def __init__(self, p): super().__init__("localhost"); self.p = p
+    def connect(self): self.sock = socket.socket(socket.AF_UNIX); self.sock.connect(self.p)
+def status():
+    c = U(sys.argv[1]); c.request("GET", "/v1/status"); return json.loads(c.getresponse().read())
+done0 = status()["jobs"]["done"]
+t = time.time()
+while time.time() - t < 600:
+    s = status()
+    if s["jobs"]["done"] > done0:
+        sys.exit(0 if s["jobs"]["running"] else 1)
+    time.sleep(0.5)
+sys.exit(1)
+PY
+win "steady under PoRep load" "$NW"
 wait $BPID || rc=1
 grep -E "^summary" "$W/porep.txt" | sed 's/^/PoRep load: /' | tee -a "$SUM"
 say "winning_under_load.sh: rc $rc"

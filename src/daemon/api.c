@@ -13,6 +13,7 @@
 #include "daemon/job_proof.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
+#include "util/clock.h"
 #include "util/confine.h"
 
 json_t *daemon_job_to_json(const pm_job_info *in, const char *id) {
@@ -399,6 +400,7 @@ static enum MHD_Result refuse_submit(pm_daemon *d, struct MHD_Connection *c, con
 
 enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int await) {
     enum MHD_Result ret;
+    const int64_t t0 = pm_now_us();
     json_t *root = daemon_parse_body(d, c, rq, &ret);
     if (!root) return ret;
     daemon_job_body pj;
@@ -417,8 +419,8 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const re
     daemon_job_body_free(&pj);
     json_decref(root);
     if (st != PM_OK) return refuse_submit(d, c, label[0] ? label : NULL, &err); /* PM_ERR_BUSY: 503 busy */
-    daemon_log_job(d, LOG_INFO, id, label, "accepted (%zu inputs%s)", n_inputs,
-                   daemon_jobs_durable(d) ? ", journaled" : ", not durable: state.dir is off");
+    daemon_log_job(d, LOG_INFO, id, label, "accepted (%zu inputs%s) %.1f ms after its body arrived", n_inputs,
+                   daemon_jobs_durable(d) ? ", journaled" : ", not durable: state.dir is off", (pm_now_us() - t0) / 1e3);
     uint64_t eid;
     pm_job_info info;
     double wait = pj.has_wait ? pj.wait_s : d->cfg.http_max_wait_s;

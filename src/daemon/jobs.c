@@ -24,6 +24,7 @@
 
 #include "daemon/daemon_internal.h"
 #include "daemon/journal.h"
+#include "util/clock.h"
 
 #define NBUCKET 4096
 #define PM_MAX_SPOOLED_INPUTS 1024 /* spool names tried for a row whose inputs are not read */
@@ -258,6 +259,10 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
     unsigned n_spool = 0;
     uint64_t bytes = 0;
     pm_status st = PM_OK;
+    /* where a submit's time goes (debug log): the spooled copies and the journal row are fsynced,
+     * the engine's submit plans the job (reads the key's header, checks the inputs) */
+    const int64_t t0 = pm_now_us();
+    int64_t t_spool = t0, t_journal = t0;
     if (J->journal && spec.n_inputs) {
         ins = calloc(spec.n_inputs, sizeof *ins);
         paths = calloc(spec.n_inputs, sizeof *paths);
@@ -296,6 +301,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
             ins[i].len = 0;
         }
         spec.inputs = ins;
+        t_spool = t_journal = pm_now_us();
         if (journal_it) {
             char *sj = spec_json(&spec);
             if (!sj) {
@@ -313,6 +319,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
         free(sj);
         if (st) goto out;
     }
+    t_journal = pm_now_us();
     entry *x = calloc(1, sizeof *x);
     if (!x) {
         st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
@@ -333,6 +340,10 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
     bytes = 0; /* the entry holds them now */
     n_spool = 0;
     file_entry(d, x);
+    const int64_t t_end = pm_now_us();
+    daemon_log_job(d, LOG_DEBUG, id, spec.label, "submit: %.1f ms (spool %.1f ms for %" PRIu64 " inline bytes, "
+                   "journal %.1f ms, engine %.1f ms)", (t_end - t0) / 1e3, (t_spool - t0) / 1e3, x->spool_bytes,
+                   (t_journal - t_spool) / 1e3, (t_end - t_journal) / 1e3);
 out:
     if (n_spool) spool_remove(J, id, n_spool);
     if (bytes) {
