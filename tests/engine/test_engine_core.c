@@ -504,28 +504,35 @@ static void lookahead_two(pm_engine_config *c) {
     c->workers_per_device = 1;
 }
 
-static void synthesis_semaphore_bounds_lookahead(void **state) {
-    (void)state;
+/* one job of 12 partitions, synthesis (1 ms) far faster than the kernel region (10 ms), proved with
+ * the engine that cfg makes; its double (with the peaks it saw) for the caller to check and free */
+static td_state *twelve_fast_partitions(void (*cfg)(pm_engine_config *)) {
     td_state *s = td_new();
     s->synth_ms = 1;
     s->kernel_ms = 10;
     s->gpu_pre_ms = 0;
     s->gpu_post_ms = 0;
     pm_backend b;
-    pm_engine *e = engine_new(s, &b, lookahead_two);
+    pm_engine *e = engine_new(s, &b, cfg);
     const char *k[12];
     for (int i = 0; i < 12; i++) k[i] = "ok";
     uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 12);
     pm_job_info info;
     assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
     pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    return s;
+}
+
+static void synthesis_semaphore_bounds_lookahead(void **state) {
+    (void)state;
+    td_state *s = twelve_fast_partitions(lookahead_two);
     /* the permit returns when a GPU worker takes the partition, a moment before the double's
      * gpu_start sees it (outside the engine lock): one partition per GPU worker can be in that
      * hand-over, so the double counts at most lookahead + 1 here (without the semaphore: up to 11) */
     assert_true(atomic_load(&s->max_prepared_live) <= 2 + 1);
     assert_true(atomic_load(&s->max_synth_live) <= 2);
     assert_true(atomic_load(&s->max_prepared_live) >= 1);
-    pm_engine_destroy(e);
     free(s);
 }
 
@@ -544,25 +551,12 @@ static void synthesis_lookahead_auto(void **state) {
     assert_int_equal(pm_engine_auto_lookahead(1, 1, 1), 1);
     assert_int_equal(pm_engine_auto_lookahead(1000, 64, 64), 4096);
     assert_int_equal(pm_engine_auto_lookahead(1024, 64, 1024), 65536);
-    td_state *s = td_new();
-    s->synth_ms = 1;
-    s->kernel_ms = 10;
-    s->gpu_pre_ms = 0;
-    s->gpu_post_ms = 0;
-    pm_backend b;
-    pm_engine *e = engine_new(s, &b, lookahead_auto);
-    const char *k[12];
-    for (int i = 0; i < 12; i++) k[i] = "ok";
-    uint64_t id = submit(e, "td:a", PM_PRIO_NORMAL, k, 12);
-    pm_job_info info;
-    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
-    pm_job_info_free(&info);
+    td_state *s = twelve_fast_partitions(lookahead_auto);
     /* lookahead 3, + the one partition in the GPU worker's hand-over (see above); 2 x 3 + 1 before */
     printf("auto lookahead: at most %d partitions synthesized ahead (bound 3 + 1)\n",
            (int)atomic_load(&s->max_prepared_live));
     assert_true(atomic_load(&s->max_prepared_live) <= 3 + 1);
     assert_true(atomic_load(&s->max_prepared_live) >= 1);
-    pm_engine_destroy(e);
     free(s);
 }
 
