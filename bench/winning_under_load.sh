@@ -13,7 +13,10 @@
 # time (every proof verified by the engine), alone, under load as soon as PoRep partitions run (the
 # first PoRep job's key may still be uploading), and under load once a PoRep job has completed, in
 # $OUT/winning-under-load.txt;
-# the daemon's log (the urgent lane: synth-urgent, gpuN-urgent; yields) in $OUT/daemon.log.
+# the daemon's log (the urgent lane: synth-urgent, gpuN-urgent; yields) in $OUT/daemon.log. During
+# each under-load set a sampler writes every 0.1 s what could stall a submit outside the engine
+# ($OUT/sampler-<set>.txt: memory and I/O pressure stall totals from /proc/pressure, direct-reclaim
+# counters, MemAvailable, and the daemon's threads in uninterruptible sleep with their wait channels).
 # PM_LANE=false runs the daemon with gpu.urgent_lane = false (the comparison); PM_NO_GPU=1 uses the
 # CPU backend (to check the script anywhere). Exit 0 when every proof of both benches succeeded.
 set -u
@@ -40,6 +43,25 @@ trap 'kill -TERM $DPID 2>/dev/null; wait $DPID 2>/dev/null' EXIT
 for _ in $(seq 600); do [ -S "$SOCK" ] && break; sleep 0.1; done
 [ -S "$SOCK" ] || { say "FAIL: the daemon did not start"; tail -20 "$OUT/daemon.log"; exit 1; }
 rc=0
+sampler() { # file: until killed, a line every 0.1 s
+  local f=$1 pid=$DPID
+  echo "# t_s mem_some_us mem_full_us io_some_us io_full_us allocstall pgscan_direct memavail_kb D-threads(wchan:count)" > "$f"
+  while :; do
+    local ms mf is if_ as pd ma d
+    ms=$(awk '/^some/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory 2>/dev/null)
+    mf=$(awk '/^full/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory 2>/dev/null)
+    is=$(awk '/^some/ { sub("total=", "", $5); print $5 }' /proc/pressure/io 2>/dev/null)
+    if_=$(awk '/^full/ { sub("total=", "", $5); print $5 }' /proc/pressure/io 2>/dev/null)
+    as=$(awk '/^allocstall/ { s += $2 } END { print s + 0 }' /proc/vmstat)
+    pd=$(awk '/^pgscan_direct/ { s += $2 } END { print s + 0 }' /proc/vmstat)
+    ma=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
+    d=$(for t in /proc/$pid/task/*; do
+          [ "$(awk '{ print $3 }' "$t/stat" 2>/dev/null)" = D ] && { cat "$t/wchan" 2>/dev/null; echo; }
+        done | sort | uniq -c | awk '{ printf "%s:%s ", $2 == "" ? "?" : $2, $1 }')
+    echo "$(date +%s.%N | cut -c1-14) ${ms:--} ${mf:--} ${is:--} ${if_:--} $as $pd $ma $d" >> "$f"
+    sleep 0.1
+  done
+}
 win() { # label count
   "$PM" bench batch --kind winning-post --params "$W/wp" --request "$W/win.json" -c "$2" -j 1 --daemon "unix:$SOCK" \
     > "$W/win-${1// /-}.txt" 2>&1 || rc=1
@@ -68,7 +90,9 @@ sys.exit(1)
 PY
 sleep 3 # a partition inside the kernel region, the next one staged (the first PoRep job's key may still
          # be making its first upload: the transient of a key (re)load)
+sampler "$OUT/sampler-under-load.txt" & SPID=$!
 win "under PoRep load" "$NW"
+kill $SPID 2>/dev/null; wait $SPID 2>/dev/null
 # the steady state: once a PoRep job has completed (its key resident, no first upload), while the
 # other PoRep jobs still run
 /usr/bin/env python3 - "$SOCK" <<'PY' || say "NOTE: no PoRep job completed within 600 s"
@@ -87,7 +111,9 @@ while time.time() - t < 600:
     time.sleep(0.5)
 sys.exit(1)
 PY
+sampler "$OUT/sampler-steady.txt" & SPID=$!
 win "steady under PoRep load" "$NW"
+kill $SPID 2>/dev/null; wait $SPID 2>/dev/null
 wait $BPID || rc=1
 grep -E "^summary" "$W/porep.txt" | sed 's/^/PoRep load: /' | tee -a "$SUM"
 say "winning_under_load.sh: rc $rc"
