@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest_gpu.sh — one device call: build proofmill with CUDA by CMake (the project's own build, with the
-# Debian libraries carried in .device-deps) and run the GPU-labelled ctests (kernels against the CPU,
+# Debian libraries carried in .device-deps: tests/gpu/device_deps.sh fills it) and run the GPU-labelled ctests (kernels against the CPU,
 # the Groth16/engine/daemon GPU paths). Logs under $OUT (or ./gpu-out).
 #   tests/gpu/ctest_gpu.sh [BUILD_DIR] [ctest -L regex]   (defaults /tmp/b, "gpu")
 # The build directory is reused when it exists (a warm machine keeps /tmp between calls).
@@ -14,6 +14,8 @@ cd "$SRC"
   echo "tree: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (working tree as sent)"; } | tee "$OUT/summary.txt"
 # shellcheck disable=SC1091
 source .device-deps/deps.sh || exit 1
+# shellcheck disable=SC1091
+source tests/gpu/device_env.sh
 # the device image has no gRPC C++ / protobuf packages: build the daemon without its gRPC API there
 GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
 if [ ! -f "$B/CMakeCache.txt" ]; then
