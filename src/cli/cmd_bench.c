@@ -20,7 +20,11 @@
  * (start: the start phase, H + G1 MSMs on the device or the CPU, without the device lock wait)
  * a progress line goes to stderr every 5 s, and the summary gives total wall time, proofs/min,
  * s/proof, the steady rate (with more than j proofs: from the j-th completion to the last, without
- * the key load and the pipeline's fill) and avg/min/max of wall, gpu and queue time. --trace
+ * the key load and the pipeline's fill) and avg/min/max of wall, gpu and queue time, then the device
+ * side: kernel-region time per partition and the devices' busy fraction (the engine's kernel-region
+ * counters before and after the run, over devices x wall), the peak host RSS (this process, or the
+ * daemon's since it started) and, embedded on the GPU, the cards' peak used memory (sampled every
+ * 0.2 s). --trace
  * writes the engine's Chrome trace (daemon: GET /v1/trace, needs trace.enabled), --timeline an SVG
  * of it (one row per worker; of a daemon, only the bench's own window). With the daemon's tracing
  * off the results stand and a line says why there is no picture. Over TCP the daemon's API token is read from --token-file F,
@@ -49,12 +53,16 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/clock.h"
+#ifdef PROOFMILL_HAVE_GPU
+#include "gpu/gpu.h"
+#endif
 
 #define MAX_WITNESSES 256
 
 typedef struct {
     double wall_ms, gpu_ms, queue_ms, synth_ms, fin_ms;
     double done_s; /* completion, seconds after the bench's start */
+    unsigned parts; /* the job's partitions */
     int ok;
 } result_t;
 
@@ -78,6 +86,8 @@ typedef struct {
     result_t *res;
     double t0;
     int stop_monitor;
+    int sample_device;      /* embedded engine on the GPU: the monitor samples the cards' used memory */
+    double dev_peak_bytes;  /* its maximum (sum over the cards; -1: not sampled) */
     pthread_cond_t cv;
     char **b64; /* inline inputs (daemon mode) */
     /* the proof kind (--kind, --type porep): its inputs are witness[] (one per partition for a kind
@@ -131,6 +141,7 @@ static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t
         return;
     }
     r->gpu_ms = info.t.gpu_ms - info.t.gpu_lock_wait_ms; /* the start phase without the device lock wait */
+    r->parts = info.n_partitions;
     r->queue_ms = info.t.queue_ms;
     r->synth_ms = info.t.synth_ms;
     r->fin_ms = info.t.finalize_ms;
@@ -196,6 +207,7 @@ static void prove_daemon(bench_t *b, int i, result_t *r, char *err_out, size_t n
     json_t *job = json_object_get(j, "job") ? json_object_get(j, "job") : j;
     json_t *t = json_object_get(job, "timings_ms");
     r->gpu_ms = json_number_value(json_object_get(t, "start")); /* the start phase without the device lock wait */
+    r->parts = (unsigned)json_integer_value(json_object_get(job, "partitions"));
     r->queue_ms = json_number_value(json_object_get(t, "queue"));
     r->synth_ms = json_number_value(json_object_get(t, "synthesis"));
     r->fin_ms = json_number_value(json_object_get(t, "finalize"));
@@ -243,22 +255,115 @@ static void *client_main(void *arg) {
     }
 }
 
+/* Bytes in use on every card (device memory of all processes: cudaMemGetInfo), -1 without one. */
+static double device_used_bytes(void) {
+#ifdef PROOFMILL_HAVE_GPU
+    const int n = gpu_available();
+    double used = 0;
+    for (int d = 0; d < n; d++) {
+        gpu_device_info_t di;
+        if (gpu_device_info(&di, d, NULL) != PM_OK) return -1;
+        used += (double)(di.mem_total - di.mem_free);
+    }
+    return n > 0 ? used : -1;
+#else
+    return -1;
+#endif
+}
+
+/* progress every 5 s; with sample_device the cards' used memory every 0.2 s (its peak) */
 static void *monitor_main(void *arg) {
     bench_t *b = arg;
     pthread_mutex_lock(&b->mu);
+    double next_progress = 5;
     while (!b->stop_monitor) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += 5;
+        const long step_ns = b->sample_device ? 200000000L : 1000000000L;
+        ts.tv_nsec += step_ns;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
         pthread_cond_timedwait(&b->cv, &b->mu, &ts);
         if (b->stop_monitor) break;
+        if (b->sample_device) {
+            pthread_mutex_unlock(&b->mu);
+            const double u = device_used_bytes();
+            pthread_mutex_lock(&b->mu);
+            if (u > b->dev_peak_bytes) b->dev_peak_bytes = u;
+        }
         double el = pm_now_s() - b->t0;
-        if (el >= 5)
+        if (el >= next_progress) {
+            next_progress = el + 5;
             fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min\n", b->done,
                     b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0);
+        }
     }
     pthread_mutex_unlock(&b->mu);
     return NULL;
+}
+
+/* The engine's counters: its devices' cumulative time inside the kernel region (ms, summed), the
+ * number of devices, and its process's peak RSS (bytes: the embedded engine's is this process, a
+ * daemon's its own since it started), from pm_engine_get_status or the daemon's GET /v1/status.
+ * Returns -1 when they cannot be read (a daemon that does not answer). */
+static int engine_counters(bench_t *b, double *kernel_ms, unsigned *devices, double *rss_peak) {
+    *kernel_ms = 0;
+    *devices = 0;
+    *rss_peak = -1;
+    if (b->engine) {
+        pm_engine_status st;
+        pm_engine_get_status(b->engine, &st);
+        for (unsigned i = 0; i < st.n_devices; i++) *kernel_ms += st.device_kernel_ms[i];
+        *devices = st.n_devices;
+        *rss_peak = (double)st.rss_peak_bytes;
+        pm_engine_status_free(&st);
+        return 0;
+    }
+    int status = 0, rc = -1;
+    char *resp = NULL;
+    size_t len;
+    pm_error err;
+    pm_error_clear(&err);
+    if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, 30, &status, &resp, &len, &err) == PM_OK && status == 200) {
+        json_error_t je;
+        json_t *j = json_loads(resp, 0, &je);
+        json_t *devs = json_object_get(j, "devices"), *dv;
+        size_t i;
+        if (json_is_array(devs)) {
+            json_array_foreach(devs, i, dv) *kernel_ms += json_number_value(json_object_get(dv, "kernel_ms"));
+            *devices = (unsigned)json_array_size(devs);
+            rc = 0;
+        }
+        json_t *peak = json_object_get(json_object_get(j, "memory"), "rss_peak_bytes");
+        if (json_is_integer(peak)) *rss_peak = (double)json_integer_value(peak);
+        json_decref(j);
+    }
+    free(resp);
+    return rc;
+}
+
+/* The device side of the run: kernel-region time per partition and the devices' busy fraction
+ * (kernel-region time over devices x wall), from the engine's counters before and after; peak
+ * host RSS and (embedded on the GPU) the cards' peak used memory. */
+static void device_report(const bench_t *b, double k0, double k1, unsigned devices, double rss_peak, double wall,
+                          int daemon) {
+    unsigned parts = 0;
+    for (int i = 0; i < b->count; i++)
+        if (b->res[i].ok) parts += b->res[i].parts;
+    const double dk = k1 - k0;
+    if (parts && devices && wall > 0)
+        printf("kernel region: %.1f ms per partition (%u partitions, %.1f s on %u device(s)); devices busy %.2f of the "
+               "%.2f s wall\n",
+               dk / parts, parts, dk / 1e3, devices, dk / 1e3 / (devices * wall), wall);
+    if (rss_peak >= 0)
+        printf("peak host RSS %.2f GiB (%s)", rss_peak / 1073741824.0,
+               daemon ? "the daemon's, since it started" : "this process");
+    if (b->dev_peak_bytes >= 0)
+        printf("%speak device memory %.2f GiB (all processes, sampled every 0.2 s)", rss_peak >= 0 ? ", " : "",
+               b->dev_peak_bytes / 1073741824.0);
+    if (rss_peak >= 0 || b->dev_peak_bytes >= 0) printf("\n");
 }
 
 static void stats(const char *name, const result_t *res, int n, size_t off) {
@@ -609,6 +714,11 @@ static int cmd_bench(int argc, char **argv) {
     if (b.daemon && (b.svg_out || b.trace_out)) b.win_from_us = daemon_uptime_s(&b) * 1e6;
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
+    b.dev_peak_bytes = -1;
+    b.sample_device = b.engine && use_gpu && device_used_bytes() >= 0;
+    double kern0 = 0, kern1 = 0, rss_peak = -1;
+    unsigned n_dev = 0;
+    const int have_k0 = engine_counters(&b, &kern0, &n_dev, &rss_peak) == 0;
     b.t0 = pm_now_s();
     pthread_t mon;
     int mon_ok = pthread_create(&mon, NULL, monitor_main, &b) == 0;
@@ -633,6 +743,8 @@ static int cmd_bench(int argc, char **argv) {
     stats("queue", b.res, b.count, offsetof(result_t, queue_ms));
     stats("synthesis", b.res, b.count, offsetof(result_t, synth_ms));
     stats("finalize", b.res, b.count, offsetof(result_t, fin_ms));
+    if (have_k0 && engine_counters(&b, &kern1, &n_dev, &rss_peak) == 0)
+        device_report(&b, kern0, kern1, n_dev, rss_peak, wall, b.daemon != NULL);
     int rc = b.failed ? PM_EXIT_INVALID : PM_EXIT_OK;
     if (b.daemon && (b.svg_out || b.trace_out)) b.win_to_us = daemon_uptime_s(&b) * 1e6;
     if (b.win_from_us < 0 || b.win_to_us < 0) b.win_from_us = b.win_to_us = 0;

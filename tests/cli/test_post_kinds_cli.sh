@@ -112,6 +112,12 @@ expect_rc 2 "--no-csr is params-setup's alone" "$PM" window-post prove --request
 # bench --request: every job proves the request through the embedded engine (each proof verified)
 expect_rc 0 "bench batch --request (window-post 2 KiB)" "$PM" bench batch --kind window-post --params "$TMP/P" --request "$TMP/wd.json" -c 2 -j 2
 expect_msg "bench --request" "window-post proof(s) of the request" "2 vanilla proof(s)" "summary: 2/2 proofs ok"
+# the device side of the run (#13): kernel-region time per partition over the 2 partitions proved,
+# a busy fraction in (0, 1], the peak RSS of this process (a 2 KiB WindowPoSt key: tens of MB)
+if grep -Eq "^kernel region: [0-9]+\.[0-9] ms per partition \(2 partitions, [0-9.]+ s on 1 device\(s\)\); devices busy (0\.[0-9][1-9]|0\.[1-9][0-9]|1\.00) of the [0-9.]+ s wall$" "$TMP/out"; then
+  pass "bench: kernel region per partition and busy fraction"; else fail "bench: no kernel-region line"; grep -E "^kernel|^peak" "$TMP/out"; fi
+if grep -Eq "^peak host RSS 0\.[0-9][0-9] GiB \(this process\)$" "$TMP/out" && ! grep -q "^peak host RSS 0.00" "$TMP/out"; then
+  pass "bench: peak host RSS"; else fail "bench: no (or an implausible) peak host RSS line"; grep -E "^peak" "$TMP/out"; fi
 expect_rc 2 "bench --request with --witness" "$PM" bench batch --kind window-post --params "$TMP/P" --request "$TMP/wd.json" -w "$TMP/wd.json"
 expect_msg "bench --request + --witness" "not both"
 expect_rc 2 "bench --request of a kind without vanilla proofs" "$PM" bench batch --kind porep-c2 --params "$TMP/P" --request "$TMP/wd.json"
