@@ -1,7 +1,9 @@
 /*
  * common.cu — devices, errors, pinned memory and the constant self-check of the CUDA backend.
  */
+#include <cerrno>
 #include <cstring>
+#include <sys/mman.h>
 #include <cstdio>
 #include "cpu_headers.cuh"
 #include "common.cuh"
@@ -95,3 +97,50 @@ extern "C" pm_status gpu_host_alloc(void **out, size_t bytes, pm_error *err) {
 extern "C" void gpu_host_free(void *p) {
     if (p) cudaFreeHost(p);
 }
+
+extern "C" pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *err) {
+    if (!out) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_host_alloc_pieces: out is NULL");
+    *out = nullptr;
+    if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "gpu_host_alloc_pieces: no CUDA device");
+    const size_t len = bytes ? bytes : 16;
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "pinned staging: cannot map %zu bytes: %s", len, strerror(errno));
+    for (size_t off = 0; off < len; off += GPU_HOST_PIECE_BYTES) {
+        const size_t n = len - off < GPU_HOST_PIECE_BYTES ? len - off : GPU_HOST_PIECE_BYTES;
+        cudaError_t e = cudaHostRegister(static_cast<char *>(p) + off, n, cudaHostRegisterDefault);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            for (size_t o = 0; o < off; o += GPU_HOST_PIECE_BYTES) cudaHostUnregister(static_cast<char *>(p) + o);
+            munmap(p, len);
+            return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "pinned staging: cannot page-lock %zu bytes at %zu of %zu: %s",
+                                n, off, len, cudaGetErrorString(e));
+        }
+    }
+    *out = p;
+    return PM_OK;
+}
+
+extern "C" void gpu_host_free_pieces(void *p, size_t bytes) {
+    if (!p) return;
+    const size_t len = bytes ? bytes : 16;
+    for (size_t off = 0; off < len; off += GPU_HOST_PIECE_BYTES) cudaHostUnregister(static_cast<char *>(p) + off);
+    munmap(p, len);
+}
+
+namespace {
+thread_local gpu_yield_fn tl_yield = nullptr;
+thread_local void *tl_yield_ctx = nullptr;
+} // namespace
+
+extern "C" void gpu_set_yield(gpu_yield_fn fn, void *ctx) {
+    tl_yield = fn;
+    tl_yield_ctx = fn ? ctx : nullptr;
+}
+
+namespace pmgpu {
+bool yield_armed() { return tl_yield != nullptr; }
+void yield_now() {
+    if (tl_yield) tl_yield(tl_yield_ctx);
+}
+} // namespace pmgpu

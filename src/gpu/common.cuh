@@ -16,6 +16,11 @@ namespace pmgpu {
 
 pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *file, int line);
 
+/* The calling thread's preemption point (gpu.h gpu_set_yield): yield_armed says whether a hook is
+ * set (so a caller syncs its stream only then), yield_now calls it. */
+bool yield_armed();
+void yield_now();
+
 #define PMCU(expr)                                                                 \
     do {                                                                           \
         cudaError_t pm_e_ = (expr);                                                \

@@ -63,6 +63,31 @@ pm_status gpu_self_check(pm_error *err);
 pm_status gpu_host_alloc(void **out, size_t bytes, pm_error *err); /* PM_ERR_NOMEM when refused */
 void gpu_host_free(void *p);                                       /* NULL is a no-op */
 
+/* Pinned host memory for long-lived multi-GB buffers, made in pieces: one anonymous mapping of
+ * `bytes`, page-locked GPU_HOST_PIECE_BYTES at a time (cudaHostRegister per piece). Pinning holds
+ * the process's memory-map lock while it walks the pages (~5 ms per 8 MiB on the H200 host: one
+ * cudaHostAlloc of 4 GB held it ~2.6 s, and every thread of the daemon that faulted a page or grew
+ * a malloc arena waited behind it: a WinningPoSt's 0.13 s became 4.3 s while a PoRep key made its
+ * staging, docs/perf/post.md); in pieces no thread waits more than one piece (~40 ms). A copy must
+ * not cross a piece boundary to stay asynchronous: split copies at multiples of
+ * GPU_HOST_PIECE_BYTES from the buffer's start (gpu_witness_upload_async does). Free with
+ * gpu_host_free_pieces(p, bytes), the same bytes. Errors: PM_ERR_NOMEM (mapping or pinning
+ * refused; nothing is left pinned or mapped), PM_ERR_GPU (no device). */
+#define GPU_HOST_PIECE_BYTES ((size_t)64 << 20)
+pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *err);
+void gpu_host_free_pieces(void *p, size_t bytes); /* NULL is a no-op; unpinned piece by piece */
+
+/* ---- preemption points ----
+ * The calling thread's yield hook: long device operations of this thread (an MSM between its
+ * window groups, the bellperson H pipeline between its NTT stages) call fn(ctx) at points where
+ * their stream is idle and their state is in device memory, so fn may let other work use the
+ * device (the engine's urgent lane: a WinningPoSt waits for one window group, ~90 ms at 2^27,
+ * instead of the whole 1 s MSM) and return when this thread may go on. fn must not free or use
+ * the interrupted operation's buffers. NULL clears it. Thread-local; nothing calls fn while none
+ * is set. */
+typedef void (*gpu_yield_fn)(void *ctx);
+void gpu_set_yield(gpu_yield_fn fn, void *ctx);
+
 /* ---- G1 MSM ---- */
 
 /* Upload-once bases: n affine G1 points resident on the device, plus the MSM's scratch (grown on
@@ -312,7 +337,8 @@ uint32_t gpu_r1cs_wires(const gpu_r1cs *g);
 /* Witness slots (one per GPU worker): two device buffers of n_w fr_t for double buffering, plus the
  * SpMV's stream and scratch. A slot is filled by an asynchronous copy on the slots' own stream:
  * gpu_witness_upload_async returns at once (with pinned host memory
- * from gpu_host_alloc; pageable memory makes it synchronous) and records the slot's event, which
+ * from gpu_host_alloc or gpu_host_alloc_pieces, at the buffer's start; pageable memory makes it
+ * synchronous) and records the slot's event, which
  * gpu_r1cs_spmv waits on (on the device). Before overwriting a slot the copy waits (on the device)
  * for the last SpMV that read it. Use: upload partition k+1 into slot (k+1)%2 while partition k's
  * kernels run; the host buffer must stay untouched until gpu_witness_wait(slot) or the SpMV that

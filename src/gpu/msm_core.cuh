@@ -855,6 +855,7 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             st.t_reduce += ex.ms(4, 5);
             st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
             st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
+            if (j0 + g < W) ex.pause(); /* between window groups (~90 ms each at 2^27) */
         }
     }
     /* the ones: one bucket */

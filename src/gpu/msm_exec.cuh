@@ -93,6 +93,8 @@ struct exec_host {
     void h2d_bases(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
     void wait_bases(int) {}
     void mark(int) {}
+    unsigned pauses = 0; /* preemption points passed (the host has no other work to let in) */
+    void pause() { pauses++; }
     float ms(int, int) { return 0.f; }
     bool ok() const { return true; }
     pm_status fail(pm_error *err, const char *what) {
@@ -222,6 +224,13 @@ struct exec_dev {
     }
     void wait_bases(int e) { PM_EX(cudaStreamWaitEvent(s, bases_ev[e & 1], 0)); }
     void mark(int i) { PM_EX(cudaEventRecord(ev[i], s)); }
+    /* a preemption point (gpu.h gpu_set_yield): the main stream drained first, so the hook may
+     * give the device to other work while this MSM's state waits in its scratch */
+    void pause() {
+        if (!yield_armed() || err_code != cudaSuccess) return;
+        PM_EX(cudaStreamSynchronize(s));
+        yield_now();
+    }
     float ms(int a, int b) {
         float t = 0;
         if (cudaEventElapsedTime(&t, ev[a], ev[b]) != cudaSuccess) { (void)cudaGetLastError(); t = 0; }

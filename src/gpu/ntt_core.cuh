@@ -510,8 +510,11 @@ template <class X> pm_status seq_bellperson_h(X &x, fr_d *A, fr_d *B, fr_d *C, c
     fin.src2 = B;
     fin.src3 = C;
     pm_status st;
-    if ((st = seq_to_coset(x, A, A, t.bp_pre, none)) != PM_OK || (st = seq_to_coset(x, B, B, t.bp_pre, none)) != PM_OK ||
-        (st = seq_to_coset(x, C, C, t.bp_pre, none)) != PM_OK || (st = x.net(true, true, A, A, A, fin)) != PM_OK)
+    /* x.pause(): preemption points between the polynomials (gpu.h gpu_set_yield) */
+    if ((st = seq_to_coset(x, A, A, t.bp_pre, none)) != PM_OK || (st = x.pause()) != PM_OK ||
+        (st = seq_to_coset(x, B, B, t.bp_pre, none)) != PM_OK || (st = x.pause()) != PM_OK ||
+        (st = seq_to_coset(x, C, C, t.bp_pre, none)) != PM_OK || (st = x.pause()) != PM_OK ||
+        (st = x.net(true, true, A, A, A, fin)) != PM_OK)
         return st;
     return x.bitrev(A, t.bp_post, false);
 }

@@ -65,5 +65,12 @@ struct dev_exec {
         return run_network(d, dif, inverse, dst, work, src, ops, err);
     }
     pm_status bitrev(ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src) { return run_bitrev(d, x, sc, by_src, err); }
+    /* a preemption point between stages (gpu.h gpu_set_yield): the domain's stream drained first */
+    pm_status pause() {
+        if (!yield_armed()) return PM_OK;
+        PMCU(cudaStreamSynchronize(d->st));
+        yield_now();
+        return PM_OK;
+    }
 };
 } /* namespace pmgpu */

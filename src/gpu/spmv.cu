@@ -264,7 +264,14 @@ extern "C" pm_status gpu_witness_upload_async(gpu_witness *w, unsigned slot, con
     /* the last SpMV that read this slot must be done before the copy overwrites it */
     PMCU(cudaStreamWaitEvent(w->st, w->consumed[slot], 0));
     PMCU(cudaEventRecord(w->t0, w->st));
-    PMCU(cudaMemcpyAsync(w->slot[slot].p, host_w, n_w * sizeof(fr_t), cudaMemcpyHostToDevice, w->st));
+    /* in pieces of GPU_HOST_PIECE_BYTES from the start: staging from gpu_host_alloc_pieces is pinned
+     * piece by piece, and a copy crossing two registrations would be a synchronous pageable one */
+    const size_t total = n_w * sizeof(fr_t);
+    for (size_t off = 0; off < total; off += GPU_HOST_PIECE_BYTES) {
+        const size_t len = total - off < GPU_HOST_PIECE_BYTES ? total - off : GPU_HOST_PIECE_BYTES;
+        PMCU(cudaMemcpyAsync(static_cast<char *>(w->slot[slot].p) + off, reinterpret_cast<const char *>(host_w) + off, len,
+                             cudaMemcpyHostToDevice, w->st));
+    }
     PMCU(cudaEventRecord(w->t1, w->st));
     PMCU(cudaEventRecord(w->ready[slot], w->st));
     return PM_OK;

@@ -161,7 +161,11 @@ typedef struct groth16_ops groth16_ops;
  * yield (optional): called between the start phase's operations (after groth16_start_eval's
  * evaluation, after the H phase and after each MSM), where the handle's and its key's state is
  * complete, so a caller holding a device for the whole start may let more urgent work in there
- * (the engine: pm_gpu_slot_yield; a no-op outside its kernel region). */
+ * (the engine: pm_gpu_slot_yield; a no-op outside its kernel region). The GPU table also calls it
+ * inside its long operations, at the kernels' own preemption points (gpu.h gpu_set_yield: between
+ * an MSM's window groups and the H pipeline's polynomials), where the operation's state waits in
+ * its own device buffers: work let in there must use other buffers (another key's, as the
+ * engine's urgent lane does: it never lets in a partition of the same key). */
 typedef struct {
     const groth16_ops *ops;
     int device;

@@ -8,7 +8,8 @@
  * Operations (every one with a kernel but snarkjs's eval, which runs the CPU's):
  *   stage            bellperson: the witness into one of two device slots: copied (parallel memcpy)
  *                    into the slot's pinned host staging, allocated once per device key with the
- *                    slots (cudaHostAlloc costs seconds per 8-32 GiB), then uploaded asynchronously
+ *                    slots (pinning costs seconds per 8-32 GiB; done in pieces so that other
+ *                    threads never wait for it: gpu_host_alloc_pieces), then uploaded asynchronously
  *                    (gpu_witness_upload_async: ~50 GB/s pinned instead of ~7 GB/s pageable); the
  *                    key's dev_host_bytes count the two staging buffers
  *   eval_bellperson  a, b, c by SpMV on the recorded circuit resident on the device (gpu_r1cs_spmv),
@@ -70,8 +71,11 @@ typedef struct {
                            kernel region, so two workers of a device may stage at once */
     pthread_cond_t cv;
     gpu_msm_index *ix_a, *ix_b;
-    void *pin[2];     /* the witness slots' pinned host staging (n_vars fr_t each), allocated once
-                         with the slots, NULL when pinned memory was refused (pageable uploads) */
+    void *pin[2];     /* the witness slots' pinned host staging (pin_bytes each: n_vars fr_t),
+                         allocated once with the slots, pinned in pieces (gpu_host_alloc_pieces:
+                         other threads never wait seconds for the memory-map lock), NULL when
+                         pinned memory was refused (pageable uploads) */
+    size_t pin_bytes;
     int pin_tried;
     int streamed; /* the bases stay in host memory and are streamed in chunks (device budget) */
     size_t msm_budget, chunk_points;
@@ -101,7 +105,7 @@ static void gpu_key_free(void *state, int device) {
     gpu_witness_free(g->ws);
     gpu_msm_index_free(g->ix_a);
     gpu_msm_index_free(g->ix_b);
-    for (int i = 0; i < 2; i++) gpu_host_free(g->pin[i]);
+    for (int i = 0; i < 2; i++) gpu_host_free_pieces(g->pin[i], g->pin_bytes);
     pthread_mutex_destroy(&g->mu);
     pthread_cond_destroy(&g->cv);
     free(g);
@@ -278,13 +282,14 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
     pthread_mutex_lock(&g->mu);
     if (!g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
     if (!st && !g->ws) st = gpu_witness_init(&g->ws, k->n_vars, err);
-    if (!st && !g->pin_tried) { /* once per device key: cudaHostAlloc costs seconds per 8-32 GiB */
+    if (!st && !g->pin_tried) { /* once per device key: pinning costs seconds per 8-32 GiB */
         g->pin_tried = 1;
         const size_t bytes = k->n_vars * sizeof(fr_t);
         pm_error perr;
+        g->pin_bytes = bytes;
         for (int i = 0; i < 2; i++)
-            if (gpu_host_alloc(&g->pin[i], bytes, &perr)) {
-                gpu_host_free(g->pin[0]);
+            if (gpu_host_alloc_pieces(&g->pin[i], bytes, &perr)) {
+                gpu_host_free_pieces(g->pin[0], bytes);
                 g->pin[0] = g->pin[1] = NULL;
                 if (getenv("PROOFMILL_GPU_VERBOSE"))
                     fprintf(stderr, "gpu key (device %d): no pinned witness staging (%s): pageable uploads\n",
@@ -372,7 +377,7 @@ static pm_status gpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p
 
 /* H as bellperson (7 NTTs, gpu_bellperson_h) on the domain's buffers; a, b, c from host memory when a
  * CPU eval made them. The m - 1 coefficients stay on the device for the H MSM. */
-static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
     const groth16_key *k = p->key;
     const size_t m = k->domain;
     gpu_key *g = NULL;
@@ -387,8 +392,8 @@ static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
     return st;
 }
 
-static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
-                         g1_jac_t *r, pm_error *err) {
+static pm_status gpu_msm_run(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                             g1_jac_t *r, pm_error *err) {
     const groth16_key *k = p->key;
     const size_t n = k->n_base[which];
     gpu_key *g = NULL;
@@ -413,8 +418,8 @@ static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_ba
 
 /* The G2 MSM on the device: host scalars (snarkjs: the plain witness), or the staged witness
  * gathered by the B density (bellperson). */
-static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
-                          pm_error *err) {
+static pm_status gpu_msm2_run(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
+                              pm_error *err) {
     const groth16_key *k = p->key;
     gpu_key *g = NULL;
     pm_status st = gpu_key_get(&g, x, p, err);
@@ -429,6 +434,40 @@ static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const gro
     if ((st = staged_slot(&slot, p, err))) return st;
     return gpu_msm_g2_gather(r, g->b2, 0, gpu_witness_device(g->ws, slot), k->n_vars, g->ix_b,
                              GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT, err);
+}
+
+/* ---- preemption inside the long operations ----
+ * The H pipeline (7 NTTs, ~0.34 s at 2^27) and the MSMs (the H MSM of a 32 GiB partition ~1 s)
+ * give the exec's yield (the engine's urgent lane) a chance at their own preemption points too
+ * (gpu.h gpu_set_yield: between window groups, between the H pipeline's polynomials), so a
+ * WinningPoSt waits for one window group instead of a whole MSM. Without a yield: no points. */
+static void op_yield(void *ctx) {
+    const groth16_exec *x = ctx;
+    x->yield(x->yield_ctx);
+}
+static void yield_arm(const groth16_exec *x) { gpu_set_yield(x && x->yield ? op_yield : NULL, (void *)x); }
+
+static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    yield_arm(x);
+    pm_status st = gpu_h_bellperson_run(x, p, h, err);
+    gpu_set_yield(NULL, NULL);
+    return st;
+}
+
+static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                         g1_jac_t *r, pm_error *err) {
+    yield_arm(x);
+    pm_status st = gpu_msm_run(x, p, which, s, r, err);
+    gpu_set_yield(NULL, NULL);
+    return st;
+}
+
+static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
+                          pm_error *err) {
+    yield_arm(x);
+    pm_status st = gpu_msm2_run(x, p, s, r, err);
+    gpu_set_yield(NULL, NULL);
+    return st;
 }
 
 static const groth16_ops groth16_gpu_table = {

@@ -209,6 +209,7 @@ template <class C> static void test_curve(void) {
 }
 
 /* ---------------- MSM ---------------- */
+static long expect_pauses = -1; /* preemption points an MSM must pass (gpu.h gpu_set_yield); -1: not checked */
 template <class C>
 static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff> &pts, const fr_t *k, size_t n, msm_args_t a) {
     typedef typename C::G G;
@@ -233,8 +234,12 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
         msm_host_out<G> o;
         msm_stats_t st;
         a.tune = tu;
+        const unsigned p0 = ex.pauses;
         pm_status s = msm_run<G>(ex, o, st, a, &e);
         GT_OK(s, e);
+        if (expect_pauses >= 0)
+            GT_CHECK(ex.pauses - p0 == (unsigned long)expect_pauses, "%s MSM %s: %u preemption points, expected %ld (between window groups)",
+                     C::name(), what, ex.pauses - p0, expect_pauses);
         msm_finish<G>(&got, o, st.c);
         int ok = C::jac_eq(&got, &want);
         GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu) differs from the CPU MSM", C::name(), what, n,
@@ -273,8 +278,10 @@ template <class C> static void test_msm(void) {
     check_msm<C>("random, no 0/1 split", pts, k.data(), n, b);
     b = a; b.force_c = 3;
     check_msm<C>("random, c = 3 (86 windows)", pts, k.data(), n, b);
-    b.item_cap = 700; /* 3 windows per group */
+    b.item_cap = 700; /* 3 windows per group: 29 groups, a preemption point between each two */
+    expect_pauses = 28;
     check_msm<C>("random, c = 3, groups of 3 windows", pts, k.data(), n, b);
+    expect_pauses = -1;
     b = a; b.force_c = 16;
     check_msm<C>("random, c = 16 (sparse buckets)", pts, k.data(), n, b);
     b = a; b.force_c = 1;

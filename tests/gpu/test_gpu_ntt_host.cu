@@ -112,6 +112,11 @@ struct host_exec {
         }
         return PM_OK;
     }
+    unsigned pauses = 0; /* preemption points the sequences passed (gpu.h gpu_set_yield) */
+    pm_status pause() {
+        pauses++;
+        return PM_OK;
+    }
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 
@@ -253,7 +258,10 @@ static void test_bellperson_h(unsigned L, uint32_t max_bits) {
         }
         bellperson_ref(ref, a, b, c, L);
         std::vector<fr_t> A = a, B = b, C = c;
+        const unsigned p0 = hd.ex.pauses;
         seq_bellperson_h(hd.ex, D(A), D(B), D(C), hd.tabs);
+        CHECK(hd.ex.pauses - p0 == 3, "2^%u bellperson H: %u preemption points, expected 3 (after each polynomial's coset NTT)",
+              L, hd.ex.pauses - p0);
         size_t bad = first_diff(A, ref);
         CHECK(bad == (size_t)-1, "2^%u bellperson H (%s): device logic != prover_bellperson's H at %zu", L, sat ? "satisfied" : "random", bad);
         /* two-buffer order: C only after A*B */
