@@ -7,10 +7,15 @@
  * natural in, bit-reversed out; x[k+j] += x[k+j+m], x[k+j+m] = (u - v) w_2m^j). Either is cut into
  * passes over memory:
  *  - the block pass: stages 0..B-1 (B = 12) on contiguous blocks of 2^B elements (128 KiB, L2);
- *  - upper passes of S <= 11 stages [s0, s0+S): the elements they combine differ only in index bits
+ *  - upper passes of S <= 8 stages [s0, s0+S): the elements they combine differ only in index bits
  *    s0..s0+S-1, so a tile of W columns (consecutive low indices) x 2^S rows (W * 2^S <= 2^13
- *    elements, 256 KiB) is gathered into a per-thread buffer (strided rows would all fall into one
- *    cache set), transformed there, and scattered back. 2^23 = block pass + one upper pass of 11.
+ *    elements, 256 KiB; W <= 128) is gathered into a per-thread buffer (strided rows would all fall
+ *    into one cache set), transformed there, and scattered back. 2^23 = block pass + upper passes of
+ *    6 and 5 stages (W = 128: runs of 4 KiB, one page, per row and per twiddle row). Passes are cheap
+ *    (a stream of 2 x 32 B per element), narrow tiles are not: one pass of 11 stages has W = 4, i.e.
+ *    128-byte runs 128 KiB apart, every one a fresh page and the same cache set, and its twiddle rows
+ *    likewise; at 2^23 that pass ran at ~62 ns per butterfly against ~37 for two passes of W = 128
+ *    (1 thread, docs/perf/cpu-ntt.md).
  * Every pass is one OpenMP loop over independent blocks/tiles, so a single transform uses every
  * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication.
  * Natural order in and out: a tiled bit reversal (2^tb x 2^tb tiles swapped with their mirror, runs
@@ -29,7 +34,8 @@
 
 #define NTT_BLOCK_LOG 12u                  /* block pass: 2^12 contiguous elements */
 #define NTT_TILE_LOG 13u                   /* upper-pass tile: at most 2^13 elements (256 KiB) */
-#define NTT_UPPER_MAX 11u                  /* stages per upper pass */
+#define NTT_UPPER_MAX 8u                   /* stages per upper pass (keeps W >= 32 at 2^13-element tiles) */
+#define NTT_TILE_W_MAX 128u                /* upper-pass tile columns: rows of at most 4 KiB */
 static unsigned upper_max = NTT_UPPER_MAX; /* lowered by tests only (ntt_test_set_upper_stages) */
 
 void ntt_test_set_upper_stages(unsigned s) { upper_max = s >= 1 && s <= NTT_UPPER_MAX ? s : NTT_UPPER_MAX; }
@@ -185,7 +191,7 @@ static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, s
 static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const fr_t *tw, int dif, int par) {
     size_t W = (size_t)1 << (NTT_TILE_LOG - S);
     if (W > ((size_t)1 << s0)) W = (size_t)1 << s0;
-    if (W > 8) W = 8;
+    if (W > NTT_TILE_W_MAX) W = NTT_TILE_W_MAX;
     const size_t rows = (size_t)1 << S, groups = ((size_t)1 << s0) / W;
     const size_t tiles = ((size_t)1 << (log_n - s0 - S)) * groups;
     PM_OMP(parallel if (par))

@@ -135,7 +135,7 @@ void ntt_bellperson_zinv(fr_t *zinv, size_t n);
  * device NTT cut their networks with it (2^27 on the device: 9 + 9 + 9). */
 unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass);
 
-/* Testing only: at most s (1..11; anything else restores the default 11) stages per upper pass,
+/* Testing only: at most s (1..8; anything else restores the default 8) stages per upper pass,
  * so that small transforms run the multi-pass structure of big ones. Not thread-safe: call it while
  * no transform runs. */
 void ntt_test_set_upper_stages(unsigned s);

@@ -2,7 +2,7 @@
  * prover_bellperson.c's sequence of public transforms (ntt_inverse, ntt_coset_forward with g = 7,
  * (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from Montgomery), the snarkjs H against its definition in
  * public transforms (ntt_inverse, x omega_2n^k, ntt_forward), results independent of the thread
- * count (1 and 3 threads, byte for byte), the multi-pass structure of 2^24+ transforms on small sizes
+ * count (1 and 3 threads, byte for byte), the multi-pass structure of 2^21+ transforms on small sizes
  * (ntt_test_set_upper_stages), the satisfied / unsatisfied H and the argument errors.
  * Randomized (seed printed). */
 #include "test_util.h"
@@ -137,7 +137,7 @@ static void snarkjs_h_matches_transforms(void **state) {
     }
 }
 
-/* 2^13..2^14 with 1..3 stages per upper pass: up to 2 upper passes, as 2^24..2^31 have */
+/* 2^13..2^14 with 1..3 stages per upper pass: up to 2 upper passes, as 2^21..2^28 have */
 static void multipass_structure(void **state) {
     (void)state;
     pm_test_seed();
