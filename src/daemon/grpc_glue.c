@@ -569,6 +569,7 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
                    : fail(st, PM_GRPC_NOT_FOUND, "no job %s (unknown, or expired jobs.retain_s = %u s after it ended)",
                           job_id, f->retain_s);
     job_name(f, id, r->job_id, sizeof r->job_id);
+    if (is_final(info.state) && f->c.wait_recorded) f->c.wait_recorded(f->c.jobs_arg, r->job_id);
     r->queue_wait_ms = ms_u64(info.t.queue_ms);
     r->srs_load_ms = ms_u64(info.t.srs_load_ms);
     r->synthesis_ms = ms_u64(info.t.synth_ms);

@@ -80,6 +80,10 @@ typedef struct {
     /* the journal's answer (the job's JSON, malloc'd) of a job the engine no longer holds, e.g. one
      * that ended before a restart; NULL when none: AwaitProof then answers from it */
     char *(*stored)(void *arg, const char *name);
+    /* wait (bounded) until the journal holds the end of job `name` (at a final state in the engine),
+     * so that an AwaitProof answer of COMPLETED / FAILED survives a kill right after it, as the HTTP
+     * API's answers do (daemon_jobs_wait_recorded); NULL: nothing journaled, no wait */
+    void (*wait_recorded)(void *arg, const char *name);
     /* rewrite an error that names a spooled inline input (the journal's file) to name its place */
     void (*name_inputs)(pm_error *e);
     /* grpc.listen = unix:PATH: before the bind, unix_prepare removes a stale socket file of a

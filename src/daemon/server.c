@@ -157,6 +157,9 @@ static int grpc_lookup(void *arg, const char *name, uint64_t *id) {
     return daemon_job_id_valid(name) ? daemon_jobs_lookup(arg, name, id) : -1;
 }
 static void grpc_name_of(void *arg, uint64_t id, char *name, size_t cap) { daemon_jobs_name_of(arg, id, name, cap); }
+static void grpc_wait_recorded(void *arg, const char *name) {
+    if (daemon_job_id_valid(name)) daemon_jobs_wait_recorded(arg, name);
+}
 static char *grpc_stored(void *arg, const char *name) {
     return daemon_job_id_valid(name) ? daemon_jobs_stored(arg, name) : NULL;
 }
@@ -316,7 +319,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     }
     pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
                                .log = grpc_log, .log_arg = d, .submit = grpc_submit, .lookup = grpc_lookup,
-                               .name_of = grpc_name_of, .stored = grpc_stored,
+                               .name_of = grpc_name_of, .stored = grpc_stored, .wait_recorded = grpc_wait_recorded,
                                .name_inputs = daemon_jobs_name_inputs, .unix_prepare = grpc_unix_prepare,
                                .unix_perms = grpc_unix_perms, .jobs_arg = d};
     if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {

@@ -36,8 +36,8 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "daemon"))
 import pmd  # noqa: E402
@@ -657,7 +657,13 @@ if os.path.exists(TOY) and os.path.exists(TOY_PARAMS):
     d = pmd.Daemon(tset, grpc=True, bin=TOY, state_dir=sd)
     cu = Curio("127.0.0.1:%d" % d.grpc_port)
     subs = [cu.svc.SubmitProof(toy("dur-%d" % i, b"3 35\n5 135\n"), timeout=30) for i in range(12)]
-    first = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=subs[0].job_id, timeout_ms=0), timeout=60)
+    # the first job done before the kill, by construction (a slow machine may not have finished it
+    # while the 12 submits ran): await it to its end; its COMPLETED answer is journaled by then
+    deadline = time.time() + 120
+    while True:
+        first = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=subs[0].job_id, timeout_ms=200), timeout=60)
+        if first.status != pb.AwaitProofResponse.TIMEOUT or time.time() > deadline:
+            break
     cu.close()
     d.kill()
     d = pmd.Daemon(tset, grpc=True, bin=TOY, state_dir=sd)
