@@ -82,7 +82,14 @@ void pm_gpu_slot_leave(pm_gpu_slot *slot);
  * when a worker of higher priority with another key waits (e.g. a WinningPoSt behind a PoRep
  * partition's MSMs), leave, let it in, and come back before any other partition of this key (which
  * could reuse the key's device buffers mid-proof). Returns 1 when it left and came back, 0 when
- * nothing waited (at once). Costs one mutex lock when nothing waits. */
+ * nothing waited (at once). Costs one mutex lock when nothing waits.
+ * Outside the region (bulk host work before entering it: the first use of a key pins its staging
+ * and uploads its circuit in pieces, calling this between them): while a worker of higher priority
+ * with another key is INSIDE the region, wait until it leaves, so that the driver calls of the
+ * pieces (each page-locking call holds the driver for tens of ms) do not stall the urgent
+ * partition's. Only an urgent worker inside is waited for, never a waiting one (that one may wait
+ * for a holder that needs what the caller holds). Returns 1 when it waited. Both only with the
+ * engine's urgent_lane. */
 int pm_gpu_slot_yield(pm_gpu_slot *slot);
 
 typedef struct pm_backend pm_backend;

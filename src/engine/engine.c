@@ -447,6 +447,8 @@ static void slot_wait_locked(pm_gpu_slot *s, int resuming) {
             break;
         }
     d->held = 1;
+    d->holder_prio = s->prio;
+    d->holder_key = s->key;
     pthread_cond_broadcast(&d->cv); /* the waiter list changed: another may be first now */
 }
 
@@ -486,8 +488,22 @@ void pm_gpu_slot_leave(pm_gpu_slot *s) {
     engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
 }
 
+/* Outside the region: wait while a worker of higher priority with another key is inside. */
+static int slot_defer(pm_gpu_slot *s) {
+    device_t *d = s->dev;
+    int waited = 0;
+    pthread_mutex_lock(&d->lock);
+    while (d->held && d->holder_prio > s->prio && !(s->key && d->holder_key == s->key)) {
+        pthread_cond_wait(&d->cv, &d->lock);
+        waited = 1;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return waited;
+}
+
 int pm_gpu_slot_yield(pm_gpu_slot *s) {
-    if (!s || !s->inside || !s->e->cfg.urgent_lane) return 0;
+    if (!s || !s->e->cfg.urgent_lane) return 0;
+    if (!s->inside) return slot_defer(s);
     device_t *d = s->dev;
     pthread_mutex_lock(&d->lock);
     int urgent = 0;

@@ -110,6 +110,8 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cv;
     int held;
+    pm_priority holder_prio; /* the worker inside (while held): its priority and key */
+    const void *holder_key;
     slot_waiter *waiters;
     atomic_int busy;
     atomic_int lock_waiters; /* workers blocked in pm_gpu_slot_enter */

@@ -116,6 +116,7 @@ extern "C" pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *e
             return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "pinned staging: cannot page-lock %zu bytes at %zu of %zu: %s",
                                 n, off, len, cudaGetErrorString(e));
         }
+        if (off + n < len) pmgpu::yield_now(); /* gpu.h: between the pieces */
     }
     *out = p;
     return PM_OK;
@@ -142,5 +143,16 @@ namespace pmgpu {
 bool yield_armed() { return tl_yield != nullptr; }
 void yield_now() {
     if (tl_yield) tl_yield(tl_yield_ctx);
+}
+cudaError_t copy_h2d_pieces(void *dst, const void *src, size_t bytes, cudaStream_t s) {
+    for (size_t off = 0; off < bytes; off += GPU_UPLOAD_PIECE_BYTES) {
+        const size_t n = bytes - off < GPU_UPLOAD_PIECE_BYTES ? bytes - off : GPU_UPLOAD_PIECE_BYTES;
+        if (off) yield_now();
+        cudaError_t e = cudaMemcpyAsync(static_cast<char *>(dst) + off, static_cast<const char *>(src) + off, n,
+                                        cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s); /* a pageable copy may return before its DMA lands */
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
 }
 } // namespace pmgpu

@@ -21,6 +21,12 @@ pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *
 bool yield_armed();
 void yield_now();
 
+/* bytes from host memory (pageable or pinned) to dst on stream s in pieces of
+ * GPU_UPLOAD_PIECE_BYTES (gpu.h), each waited for, with a preemption point (yield_now) between
+ * two pieces: a bulk upload never holds the copy engine for more than one piece while a more
+ * urgent thread's work waits. Returns the first CUDA error. */
+cudaError_t copy_h2d_pieces(void *dst, const void *src, size_t bytes, cudaStream_t s);
+
 #define PMCU(expr)                                                                 \
     do {                                                                           \
         cudaError_t pm_e_ = (expr);                                                \

@@ -84,7 +84,11 @@ void gpu_host_free_pieces(void *p, size_t bytes); /* NULL is a no-op; unpinned p
  * device (the engine's urgent lane: a WinningPoSt waits for one window group, ~90 ms at 2^27,
  * instead of the whole 1 s MSM) and return when this thread may go on. fn must not free or use
  * the interrupted operation's buffers. NULL clears it. Thread-local; nothing calls fn while none
- * is set. */
+ * is set. Bulk transfers call it between their pieces too: gpu_host_alloc_pieces after each
+ * page-locked piece, gpu_r1cs_upload, gpu_msm_index_upload and the bases uploads
+ * (gpu_g1_bases_upload, gpu_g2_bases_upload) after each GPU_UPLOAD_PIECE_BYTES copied (256 MiB,
+ * waited for), so a key's first use does not hold the driver and the copy engine for seconds. */
+#define GPU_UPLOAD_PIECE_BYTES ((size_t)256 << 20)
 typedef void (*gpu_yield_fn)(void *ctx);
 void gpu_set_yield(gpu_yield_fn fn, void *ctx);
 

@@ -55,8 +55,7 @@ template <class G, class H> pm_status bases_upload(H **out, const typename G::cp
     if (st != PM_OK) return st;
     /* async on the handle's stream and waited for: a plain cudaMemcpy from pageable memory may
      * return before its DMA lands, and the MSM kernels run on a non-blocking stream */
-    cudaError_t e = cudaMemcpyAsync(b->pts, points, n * sizeof(*points), cudaMemcpyHostToDevice, b->ex.s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(b->ex.s);
+    cudaError_t e = copy_h2d_pieces(b->pts, points, n * sizeof(*points), b->ex.s); /* with preemption points */
     if (e != cudaSuccess) { delete b; return cuda_fail(err, e, "cudaMemcpy(points)", __FILE__, __LINE__); }
     *out = b;
     return PM_OK;
@@ -284,8 +283,8 @@ extern "C" pm_status gpu_msm_index_upload(gpu_msm_index **out, const uint32_t *i
     for (size_t i = 0; i < n; i++) ix->max = idx[i] > ix->max ? idx[i] : ix->max;
     cudaError_t e = cudaGetDevice(&ix->device);
     if (e == cudaSuccess) e = cudaMalloc(&ix->p, (n ? n : 1) * 4);
-    if (e == cudaSuccess && n) e = cudaMemcpy(ix->p, idx, n * 4, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaDeviceSynchronize(); /* a pageable copy may return before its DMA lands */
+    if (e == cudaSuccess && n) e = copy_h2d_pieces(ix->p, idx, n * 4, 0); /* waited for, preemption points */
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
         if (ix->p) cudaFree(ix->p);
         delete ix;

@@ -131,13 +131,10 @@ extern "C" void gpu_r1cs_free(gpu_r1cs *g) {
 extern "C" uint32_t gpu_r1cs_rows(const gpu_r1cs *g) { return g ? g->rows : 0; }
 extern "C" uint32_t gpu_r1cs_wires(const gpu_r1cs *g) { return g ? g->wires : 0; }
 
-/* pageable host -> device on stream st, waited for */
+/* pageable host -> device on stream st, waited for (copy_h2d_pieces) */
 static pm_status upload(dev_buf &b, const void *src, size_t bytes, cudaStream_t st, pm_error *err) {
     PMCU(b.alloc(bytes));
-    if (bytes) {
-        PMCU(cudaMemcpyAsync(b.p, src, bytes, cudaMemcpyHostToDevice, st));
-        PMCU(cudaStreamSynchronize(st));
-    }
+    if (bytes) PMCU(copy_h2d_pieces(b.p, src, bytes, st)); /* in pieces, preemption points between */
     return PM_OK;
 }
 
@@ -186,6 +183,7 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
                     ce = cudaGetLastError();
                 }
                 if (ce == cudaSuccess) ce = cudaStreamSynchronize(st_up);
+                if (ce == cudaSuccess) yield_now(); /* a preemption point between the chunks (gpu.h) */
             });
             PMCU(ce);
         } else if ((st = upload(d.rp, m->row_ptr, nrp * 8, st_up, err)) != PM_OK) {

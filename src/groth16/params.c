@@ -272,6 +272,14 @@ pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error
     return st;
 }
 
+uint64_t params_read_extra_bytes(uint64_t file_bytes) {
+    int t = pm_thread_count();
+    if (t < 1) t = 1;
+    const uint64_t per_thread = (uint64_t)DEC_CHUNK * 192 + 2 * 65536; /* a G2 chunk + edge pages (<= 64 KiB pages) */
+    const uint64_t b = (uint64_t)t * per_thread + (1u << 20);             /* + the header and vk */
+    return b < file_bytes ? b : file_bytes;
+}
+
 pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err) {
     pm_file f;
     memset(p, 0, sizeof *p);

@@ -161,7 +161,9 @@ typedef struct groth16_ops groth16_ops;
  * yield (optional): called between the start phase's operations (after groth16_start_eval's
  * evaluation, after the H phase and after each MSM), where the handle's and its key's state is
  * complete, so a caller holding a device for the whole start may let more urgent work in there
- * (the engine: pm_gpu_slot_yield; a no-op outside its kernel region). The GPU table also calls it
+ * (the engine: pm_gpu_slot_yield; outside its kernel region it waits while more urgent work of
+ * another key is inside, and the GPU table calls it there between the pieces of a key's first-use
+ * setup in stage: pinning the staging, uploading the circuit). The GPU table also calls it
  * inside its long operations, at the kernels' own preemption points (gpu.h gpu_set_yield: between
  * an MSM's window groups and the H pipeline's polynomials), where the operation's state waits in
  * its own device buffers: work let in there must use other buffers (another key's, as the

@@ -331,10 +331,17 @@ static pm_status staged_slot(unsigned *slot, const groth16_pending_t *p, pm_erro
  * SpMV waits for it on the device. The slot is the handle's until dev_release (start_finish's end,
  * when its MSMs are done). May run outside the kernel region (the engine stages there). Snarkjs
  * keys: nothing. */
+static void yield_arm(const groth16_exec *x);
+
 static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
     if (p->key->conv != GROTH16_BELLPERSON) return PM_OK;
     gpu_key *g = NULL;
+    /* a key's first use (circuit upload, staging pinned: seconds of driver calls) runs here, outside
+     * the kernel region: between its pieces it waits while more urgent work of another key is
+     * inside (groth16_exec yield), whose own driver calls would otherwise queue behind them */
+    yield_arm(x);
     pm_status st = gpu_bp(&g, x, p, err);
+    gpu_set_yield(NULL, NULL);
     if (st) return st;
     pthread_mutex_lock(&g->mu);
     while (g->slot_busy[0] && g->slot_busy[1]) pthread_cond_wait(&g->cv, &g->mu);

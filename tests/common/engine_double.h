@@ -15,6 +15,9 @@
  * The gate makes a test's "this job is still running / queued while I look" a fact instead of a
  * race with the sleeps: close it, submit, td_wait_held, check, open it (a wait there is bounded at
  * 60 s so that a failing test still ends).
+ * Before the region: gpu_pre_ms, in pre_steps steps (0 or 1: one) with pm_gpu_slot_yield between
+ * them (outside the region: it waits while more urgent work of another key is inside, as a key's
+ * first-use setup does between its pieces); pre_done counts the steps done, defers the calls that waited.
  * Kernel region: kernel_ms, in kernel_steps steps (0 or 1: one) with pm_gpu_slot_yield between
  * them, as the start phase yields between its operations; key_mid[k] counts the partitions of key
  * k (the last character of its path, & 7) between their first enter and last leave.
@@ -51,6 +54,8 @@ typedef struct {
     atomic_int gate_closed;                      /* "hold" / "holdkernel" partitions wait while set */
     atomic_int held;                             /* partitions waiting at the gate now */
     int kernel_steps;
+    int pre_steps;
+    atomic_int pre_done, defers;        /* pre-region steps done; pm_gpu_slot_yield calls there that waited */
     atomic_int yields;                  /* pm_gpu_slot_yield calls that left and came back */
     atomic_int key_mid[8], max_key_mid[8];
     atomic_int gpu_done;                /* gpu_start calls returned */
@@ -201,7 +206,12 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
     int in = atomic_fetch_add(&s->in_gpu, 1) + 1;
     int m = atomic_load(&s->max_in_gpu);
     while (in > m && !atomic_compare_exchange_weak(&s->max_in_gpu, &m, in)) {}
-    td_sleep_ms(s->gpu_pre_ms);
+    const int pre = s->pre_steps > 1 ? s->pre_steps : 1;
+    for (int st = 0; st < pre; st++) {
+        if (st && pm_gpu_slot_yield(slot)) atomic_fetch_add(&s->defers, 1);
+        td_sleep_ms(s->gpu_pre_ms / pre);
+        atomic_fetch_add(&s->pre_done, 1);
+    }
     int dev = pm_gpu_slot_device(slot) & 7;
     const int ki = (int)(((const uint64_t *)key)[1] & 7);
     pm_gpu_slot_enter(slot);
