@@ -85,7 +85,8 @@ void pm_gpu_slot_leave(pm_gpu_slot *slot);
  * nothing waited (at once). Costs one mutex lock when nothing waits.
  * Outside the region (bulk host work before entering it: the first use of a key pins its staging
  * and uploads its circuit in pieces, calling this between them): while a worker of higher priority
- * with another key is INSIDE the region, wait until it leaves, so that the driver calls of the
+ * (than the partition's and than any job that used its key: a more urgent partition of the same key
+ * may wait for that setup) with another key is INSIDE the region, wait until it leaves, so that the driver calls of the
  * pieces (each page-locking call holds the driver for tens of ms) do not stall the urgent
  * partition's. Only an urgent worker inside is waited for, never a waiting one (that one may wait
  * for a holder that needs what the caller holds). Returns 1 when it waited. Both only with the

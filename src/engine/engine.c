@@ -374,7 +374,7 @@ void engine_admit_locked(pm_engine *e) {
             if (!(k = engine_key_new(e, j->kind, j->key_path, key_need))) return; /* retry on the next event */
         }
         k->refs++;
-        if (j->prio > k->prio_max) k->prio_max = j->prio;
+        if (j->prio > k->prio_max) __atomic_store_n(&k->prio_max, j->prio, __ATOMIC_RELAXED); /* slot_defer reads it */
         j->key = k;
         q_take(&e->pending, bi);
         j->state = PM_JOB_RUNNING;
@@ -488,16 +488,28 @@ void pm_gpu_slot_leave(pm_gpu_slot *s) {
     engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
 }
 
-/* Outside the region: wait while a worker of higher priority with another key is inside. */
+/* Outside the region: wait while a worker of higher priority with another key is inside. The
+ * priority compared is the higher of the partition's and its key's (prio_max: the most urgent job
+ * that used the key), since the caller may hold the key's first-use setup that a more urgent
+ * partition of the same key then waits for outside the region (priority inheritance). The time
+ * waited counts as device wait (wait_us). */
 static int slot_defer(pm_gpu_slot *s) {
     device_t *d = s->dev;
+    const keyent *k = s->key;
+    pm_priority me = s->prio;
+    if (k) {
+        const pm_priority kp = __atomic_load_n(&k->prio_max, __ATOMIC_RELAXED);
+        if (kp > me) me = kp;
+    }
     int waited = 0;
+    const int64_t t0 = pm_now_us();
     pthread_mutex_lock(&d->lock);
-    while (d->held && d->holder_prio > s->prio && !(s->key && d->holder_key == s->key)) {
+    while (d->held && d->holder_prio > me && !(s->key && d->holder_key == s->key)) {
         pthread_cond_wait(&d->cv, &d->lock);
         waited = 1;
     }
     pthread_mutex_unlock(&d->lock);
+    if (waited) s->wait_us += pm_now_us() - t0;
     return waited;
 }
 

@@ -283,8 +283,9 @@ extern "C" pm_status gpu_msm_index_upload(gpu_msm_index **out, const uint32_t *i
     for (size_t i = 0; i < n; i++) ix->max = idx[i] > ix->max ? idx[i] : ix->max;
     cudaError_t e = cudaGetDevice(&ix->device);
     if (e == cudaSuccess) e = cudaMalloc(&ix->p, (n ? n : 1) * 4);
-    if (e == cudaSuccess && n) e = copy_h2d_pieces(ix->p, idx, n * 4, 0); /* waited for, preemption points */
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    /* waited for piece by piece on the legacy stream (every kernel stream is non-blocking: no wait
+     * for the device's other work), preemption points between */
+    if (e == cudaSuccess && n) e = copy_h2d_pieces(ix->p, idx, n * 4, 0);
     if (e != cudaSuccess) {
         if (ix->p) cudaFree(ix->p);
         delete ix;

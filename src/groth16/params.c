@@ -116,6 +116,13 @@ static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, ui
             }
         }
     }
+    /* the pages two chunks share were given back by neither: now every page the vector touched
+     * (the threads are done with it; a neighbour's page read again later only faults it back) */
+    if (drop > 0 && n) {
+        const uintptr_t a = (uintptr_t)(data + off) & ~((uintptr_t)drop - 1);
+        const uintptr_t b = ((uintptr_t)(data + off + (uint64_t)n * psz) + (uintptr_t)drop - 1) & ~((uintptr_t)drop - 1);
+        madvise((void *)a, b - a, MADV_DONTNEED);
+    }
     if (bad_off != UINT64_MAX) {
         if (first.code != PM_ERR_FORMAT) {
             /* prefix the vector's name to the curve layer's message */
@@ -272,11 +279,17 @@ pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error
     return st;
 }
 
-uint64_t params_read_extra_bytes(uint64_t file_bytes) {
+uint64_t params_read_extra_bytes(const bp_params_counts_t *c) {
+    const uint64_t file_bytes = c->file_bytes;
     int t = pm_thread_count();
     if (t < 1) t = 1;
-    const uint64_t per_thread = (uint64_t)DEC_CHUNK * 192 + 2 * 65536; /* a G2 chunk + edge pages (<= 64 KiB pages) */
-    const uint64_t b = (uint64_t)t * per_thread + (1u << 20);             /* + the header and vk */
+    long pgl = sysconf(_SC_PAGESIZE);
+    const uint64_t pg = pgl > 0 ? (uint64_t)pgl : 4096;
+    /* per thread a G2 chunk and its two edge pages; per chunk of the vector being decoded the page it
+     * shares with the next (given back when the vector is done: at most one per G1 chunk of the
+     * file); the vk's IC points and the header (not given back: small) */
+    const uint64_t chunks = file_bytes / ((uint64_t)DEC_CHUNK * 96) + 1;
+    const uint64_t b = (uint64_t)t * ((uint64_t)DEC_CHUNK * 192 + 2 * pg) + chunks * pg + (uint64_t)c->n_ic * 96 + (1u << 20);
     return b < file_bytes ? b : file_bytes;
 }
 

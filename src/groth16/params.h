@@ -75,12 +75,6 @@ uint64_t params_size(size_t n_ic, size_t n_h, size_t n_l, size_t n_a, size_t n_b
  * (bp_*_free is safe). */
 pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error *err);
 pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error *err);
-/* The memory params_read holds beyond the decoded points while it runs, in bytes, for a .params of
- * file_bytes: the mapped pages of the chunks being decoded (one chunk of 4096 points, at most
- * 4096 x 192 bytes + 2 pages, per decoding thread: pm_thread_count() now) and the header, never
- * more than the file. For memory budgets (prove.h key_load_bytes): a 32 GiB PoRep .params of
- * 47.4 GB costs ~13 MB on 16 threads, not the file (its pages are given back as they are decoded). */
-uint64_t params_read_extra_bytes(uint64_t file_bytes);
 /* The same from a memory image (size bytes; name labels errors). */
 pm_status params_vk_read_memory(bp_vk_t *vk, const void *data, size_t size, const char *name,
                             unsigned flags, pm_error *err);
@@ -108,6 +102,14 @@ typedef struct {
     uint64_t file_bytes;
 } bp_params_counts_t;
 pm_status params_read_counts(bp_params_counts_t *c, const char *path, pm_error *err);
+/* The memory params_read holds beyond the decoded points while it runs, in bytes, for a .params of
+ * the counts *c (params_read_counts; file_bytes and n_ic used): the mapped pages of the chunks being
+ * decoded (one chunk of 4096 points, at most 4096 x 192 bytes + 2 pages, per decoding thread:
+ * pm_thread_count() now), the page each chunk shares with the next until its vector is done (one
+ * per 4096 x 96 bytes of file), the vk's IC points and the header; never more than the file. For
+ * memory budgets (prove.h key_load_bytes): a 32 GiB PoRep .params of 47.4 GB costs ~0.5 GB on 16
+ * threads with 4 KiB pages, not the file (its pages are given back as they are decoded). */
+uint64_t params_read_extra_bytes(const bp_params_counts_t *c);
 
 void params_vk_free(bp_vk_t *vk);
 void params_free(bp_params_t *p);

@@ -52,9 +52,10 @@ void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_
                       c->n_b_g2 * sizeof(g2_affine_t) + circuit_bytes +
                       groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
     /* while it loads: params_read's chunks in flight (the decoded pages go back: params.h), and a
-     * quarter of the circuit for its recording's transient (measured: peak 13.8 GB recording the
-     * 12.2 GB 32 GiB WindowPoSt circuit, 1.13x; a mapped .csr needs none, reserved anyway) */
-    plan->key_load_bytes = params_read_extra_bytes(c->file_bytes) + circuit_bytes / 4;
+     * quarter of the circuit + up to 256 MiB for its recording's transient (measured: peak 13.8 GB
+     * recording the 12.2 GB 32 GiB WindowPoSt circuit, 1.13x; a small circuit recorded on many
+     * threads may hold a copy in flight: the 256 MiB; a mapped .csr needs none, reserved anyway) */
+    plan->key_load_bytes = params_read_extra_bytes(c) + circuit_bytes / 4 + (circuit_bytes < (256ull << 20) ? circuit_bytes : (256ull << 20));
     if (ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON) && ops->eval_bellperson) {
         /* the device table: SpMV, H and every MSM on the device, so a partition holds only its
          * witness and public inputs on the host (no a, b, c, no scalar copies, no MSM scratch); the

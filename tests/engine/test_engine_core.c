@@ -776,8 +776,9 @@ static void admission_32gib_shape(void **state) {
                gpu ? "GPU" : "CPU", plan.key_bytes, plan.key_load_bytes, plan.part_peak_bytes, plan.part_pending_bytes,
                cap, w, need, budget, plan.key_bytes + plan.key_load_bytes + 10 * plan.part_peak_bytes);
         assert_true(need <= budget);
-        /* loading: the decoder's chunks in flight and a quarter of the circuit, not the 47.4 GB file */
-        assert_true(plan.key_load_bytes >= csr / 4 && plan.key_load_bytes < csr / 4 + (256ull << 20));
+        /* loading: the decoder's chunks and shared pages in flight (~0.5 GB) and a quarter of the
+         * circuit + 256 MiB, not the 47.4 GB file */
+        assert_true(plan.key_load_bytes >= csr / 4 && plan.key_load_bytes < csr / 4 + (256ull << 20) + c.file_bytes / 64);
         if (gpu) {
             assert_int_equal(w, 8); /* every partition the pipeline can hold: 4 + 2 + 2 */
             assert_true(plan.part_peak_bytes < 4300000000ull); /* the witness, 4.17 GB */
@@ -964,6 +965,37 @@ static void setup_defers_to_an_urgent_region(void **state) {
     free(s);
 }
 
+/* Priority inheritance: a normal partition of a key a critical job has used does not wait for a
+ * high partition of another key (a critical partition of its own key might wait for its setup). */
+static void setup_defer_inherits_the_key_priority(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->pre_steps = 10;
+    s->gpu_pre_ms = 50;
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, two_workers);
+    const char *hold[1] = {"holdkernel"}, *one[1] = {"ok"};
+    pm_job_info info;
+    uint64_t crit = submit(e, "td:a", PM_PRIO_CRITICAL, one, 1); /* key a: used by a critical job */
+    assert_int_equal(wait_state(e, crit, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    atomic_store(&s->gate_closed, 1);
+    uint64_t high = submit(e, "td:b", PM_PRIO_HIGH, hold, 1);
+    assert_true(td_wait_held(s, 1));
+    const int before = atomic_load(&s->pre_done);
+    uint64_t normal = submit(e, "td:a", PM_PRIO_NORMAL, one, 1);
+    for (int i = 0; i < 4000 && atomic_load(&s->pre_done) < before + 10; i++) td_sleep_ms(1);
+    assert_int_equal(atomic_load(&s->pre_done), before + 10); /* all its steps while b is inside */
+    assert_int_equal(atomic_load(&s->defers), 0);
+    atomic_store(&s->gate_closed, 0);
+    assert_int_equal(wait_state(e, high, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    assert_int_equal(wait_state(e, normal, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_destroy(e);
+    free(s);
+}
+
 /* urgent_lane = 0: no lane, no yield (the region runs to its end) */
 static void no_lane(pm_engine_config *c) {
     one_worker_each(c);
@@ -1021,6 +1053,7 @@ int main(void) {
         cmocka_unit_test(urgent_lane_overtakes_a_kernel_region),
         cmocka_unit_test(yield_keeps_a_key_exclusive),
         cmocka_unit_test(setup_defers_to_an_urgent_region),
+        cmocka_unit_test(setup_defer_inherits_the_key_priority),
         cmocka_unit_test(urgent_lane_off_does_not_yield),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
