@@ -32,7 +32,7 @@ BUDGET_S=${BUDGET_S:-420}
 TEST_UNTIL_S=${TEST_UNTIL_S:-120} # no new MSM test variant after this many seconds (NTT tiles: 30 s more)
 CPU_H_LOG=${CPU_H_LOG-22}
 SUM="$OUT/summary.txt"
-COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+COMMIT=${PM_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)} # the device copy's .git can be stale: pass PM_COMMIT
 DATE=$(date -u '+%Y-%m-%d')
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
@@ -98,7 +98,7 @@ TSV="$OUT/round2.tsv"
 printf "impl\top\tlog2n\tdist\tmedian_ms\tmin_ms\tdate\tcommit\n" > "$TSV"
 if phase "MSM variants + NTT + H vs sppark (bench/gpu_vs_sppark.sh)" 200; then
   PM_MSM_VARIANTS="$MSM_VARIANTS" MSM_LOGS=${MSM_LOGS-20 24 26 27} G2_LOGS=${G2_LOGS-20 25} NTT_LOGS=${NTT_LOGS-24 26 27} REPS=$REPS \
-    OUT_TSV="$W/ntt_h.tsv" PM_BENCH_COMMIT=$COMMIT OUT="$W" timeout $(( $(left) - 50 > 150 ? $(left) - 50 : 150 )) \
+    OUT_TSV="$W/ntt_h.tsv" PM_BENCH_COMMIT=$COMMIT COMMIT=$COMMIT OUT="$W" timeout $(( $(left) - 50 > 150 ? $(left) - 50 : 150 )) \
     bash "$ROOT/bench/gpu_vs_sppark.sh" "$SP" "$BL" "$B" "$W/vs.tsv" > "$W/vs_sppark_run.log" 2>&1
   say "gpu_vs_sppark.sh: exit $?"
   for f in vs_ours.log vs_ntt.log vs_sppark.log; do [ -f "$W/$f" ] && cp "$W/$f" "$OUT/$f"; done
