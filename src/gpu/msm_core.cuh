@@ -569,7 +569,16 @@ template <class E, class Src, bool XI = false> struct f_xtask {
         const uint32_t start = off[s] + (t - toff[s]) * XT_K, end = off[s + 1];
         const uint32_t stop = end - start < XT_K ? end : start + XT_K;
         xyzz_t<E> acc = ec_x_inf<E>();
-        for (uint32_t e = start; e < stop; e++) acc = red_add<XI>(acc, src.get(e));
+        if (XI) { /* inlined additions: the next entry's point is loaded before this addition (no call in between) */
+            auto nxt = src.get(start); /* affine (items, a round's points) or XYZZ (a level's tasks) */
+            for (uint32_t e = start; e < stop; e++) {
+                const auto cur = nxt;
+                if (e + 1 < stop) nxt = src.get(e + 1);
+                acc = red_add<XI>(acc, cur);
+            }
+        } else {
+            for (uint32_t e = start; e < stop; e++) acc = red_add<XI>(acc, src.get(e));
+        }
         ec_x_store(out + t, acc);
     }
 };
@@ -651,7 +660,8 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *                                 software-pipelined: later steps' loads issued before this step's
  *                                 products) or f_round (1)
  *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
- *   PROOFMILL_GPU_MSM_XINLINE=1   XYZZ tail and bucket reduction with inlined additions
+ *   PROOFMILL_GPU_MSM_XINLINE=1   XYZZ tail and bucket reduction with inlined additions (the tail loads
+ *                                 each next point before the addition)
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
  *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128) */
