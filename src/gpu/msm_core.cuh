@@ -372,161 +372,6 @@ template <class E, class Src> struct f_round2 {
     }
 };
 
-/* ents[o] = output o's first entry e, bit 31 set when it is a pair (e + 1 is in the same bucket), for f_round3:
- * one coalesced load per output where f_round2 reads ids[o], then off[s], off[s + 1] and off_next[s] (a chain
- * of two dependent loads before the entries' own). Needs every entry index < 2^31 (msm_accumulate checks). */
-struct f_seg_ents {
-    const uint32_t *off, *off_next;
-    uint32_t nseg;
-    uint32_t *ents;
-    PM_HD void operator()(size_t o_) const {
-        const uint32_t o = (uint32_t)o_, s = seg_of(off_next, nseg, o);
-        const uint32_t e = off[s] + 2 * (o - off_next[s]);
-        ents[o] = e | (e + 1 < off[s + 1] ? 0x80000000u : 0u);
-    }
-};
-
-/* Round kernel v3 (msm_tune_t::acc = 3): f_round2's pairs and scratch layout, software-pipelined.
- * In f_round2 every forward step waits for a chain of dependent loads (the output's bucket, the bucket's
- * offsets, the entry's item, the base's x) before its one product, and every backward step for (info, item,
- * both points) before its five: the warps idle on memory (docs/perf/gpu.md, "Why the 2026-12-01 kernels
- * miss"). Here the loads of later steps are issued before this step's products:
- *  - forward, at step i: the entry word of step i + 3 (ents, coalesced), the two entries' refs (items or
- *    positions) of step i + 2, and the values of step i + 1 (both x coordinates for a pair; x and y of the
- *    single point of a pass-through) into registers;
- *  - backward, at step i (descending): info of step i - 3, refs of step i - 2 (from that info), and an L2
- *    prefetch of both points and the prefix product of step i - 1, so step i's own loads hit L2.
- * Same results as f_round2 bit for bit (same pairs, same order of products). */
-template <class E> struct src_items3 { /* round 0: refs are items (bit 31 = negate y) into the bases */
-    const uint32_t *items;
-    const aff_t<E> *pts;
-    PM_HD uint32_t ref(uint32_t e) const { return items[e]; }
-    PM_HD const aff_t<E> *ptr(uint32_t r) const { return pts + (r & 0x7fffffffu); }
-    PM_HD aff_t<E> make(uint32_t r, const E &x, const E &y) const { aff_t<E> p; p.x = x; p.y = (r >> 31) ? f_neg(y) : y; return p; }
-};
-template <class E> struct src_points3 { /* later rounds: refs are positions in the previous round's output */
-    const aff_t<E> *pts;
-    PM_HD uint32_t ref(uint32_t e) const { return e; }
-    PM_HD const aff_t<E> *ptr(uint32_t r) const { return pts + r; }
-    PM_HD aff_t<E> make(uint32_t, const E &x, const E &y) const { aff_t<E> p; p.x = x; p.y = y; return p; }
-};
-
-template <class E, class Src> struct f_round3 {
-    typedef typename fbase<E>::type F;
-    Src src;
-    const uint32_t *ents;
-    uint32_t next; /* outputs of the round */
-    aff_t<E> *dst;
-    uint32_t k, nl;
-    F *pre;
-    uint2 *info;
-    PM_HD uint32_t word(uint32_t lane, uint32_t i, uint32_t cnt) const { return i < cnt ? ents[lane + (size_t)i * nl] : 0u; }
-    PM_HD void refs(uint32_t w, uint32_t &r1, uint32_t &r2) const {
-        const uint32_t e = w & 0x7fffffffu;
-        r1 = src.ref(e);
-        r2 = (w >> 31) ? src.ref(e + 1) : 0u;
-    }
-    /* a pair: both x; a pass-through: x and y of its point */
-    PM_HD void vals(uint32_t w, uint32_t r1, uint32_t r2, E &va, E &vb) const {
-        const aff_t<E> *p1 = src.ptr(r1);
-        va = f_load(&p1->x);
-        vb = (w >> 31) ? f_load(&src.ptr(r2)->x) : f_load(&p1->y);
-    }
-    PM_HD void operator()(size_t lane_) const {
-        const uint32_t lane = (uint32_t)lane_;
-        if (lane >= next) return;
-        uint32_t cnt = (next - 1 - lane) / nl + 1;
-        if (cnt > k) cnt = k;
-        /* forward; the pipeline holds (w0, r0, v0) for step i, (w1, r1) for i + 1, w2 for i + 2 */
-        uint32_t w0 = word(lane, 0, cnt), r0a = 0, r0b = 0;
-        refs(w0, r0a, r0b);
-        E v0a, v0b;
-        vals(w0, r0a, r0b, v0a, v0b);
-        uint32_t w1 = word(lane, 1, cnt), r1a = 0, r1b = 0;
-        if (cnt > 1) refs(w1, r1a, r1b);
-        uint32_t w2 = word(lane, 2, cnt);
-        uint32_t np = 0;
-        F acc = fe_one<fp_params>();
-        for (uint32_t i = 0; i < cnt; i++) {
-            const uint32_t o = lane + i * nl;
-            /* issue the later steps' loads */
-            E v1a = v0a, v1b = v0b;
-            if (i + 1 < cnt) vals(w1, r1a, r1b, v1a, v1b);
-            uint32_t r2a = 0, r2b = 0;
-            if (i + 2 < cnt) refs(w2, r2a, r2b);
-            const uint32_t w3 = word(lane, i + 3, cnt);
-            /* step i */
-            if (w0 >> 31) {
-                E den;
-                int kind = AFF_CHORD;
-                if (f_is_zero(v0a) || f_is_zero(v0b) || f_eq(v0a, v0b)) {
-                    const aff_t<E> *p1 = src.ptr(r0a), *p2 = src.ptr(r0b);
-                    aff_t<E> P = src.make(r0a, f_load(&p1->x), f_load(&p1->y)), Q = src.make(r0b, f_load(&p2->x), f_load(&p2->y));
-                    kind = ec_aff_add_prepare(P, Q, den);
-                } else {
-                    den = f_sub(v0b, v0a);
-                }
-                const size_t slot = (size_t)np * nl + lane;
-                f_store(pre + slot, acc);
-                uint2 inf;
-                inf.x = w0 & 0x7fffffffu; inf.y = o;
-                info[slot] = inf;
-                if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
-                np++;
-            } else {
-                ec_aff_store(dst + o, src.make(r0a, v0a, v0b));
-            }
-            w0 = w1; r0a = r1a; r0b = r1b; v0a = v1a; v0b = v1b;
-            w1 = w2; r1a = r2a; r1b = r2b;
-            w2 = w3;
-        }
-        if (!np) return;
-        /* backward over the np pairs, descending; the pipeline holds info and refs of step i - 1, info of i - 2 */
-        F inv = fe_inv_vartime<fp_params>(acc);
-        uint32_t i = np - 1;
-        uint2 in0 = info[(size_t)i * nl + lane];
-        uint32_t q0a = src.ref(in0.x), q0b = src.ref(in0.x + 1);
-        uint2 in1 = in0, in2 = in0;
-        uint32_t q1a = 0, q1b = 0;
-        if (i >= 1) { in1 = info[(size_t)(i - 1) * nl + lane]; q1a = src.ref(in1.x); q1b = src.ref(in1.x + 1); }
-        if (i >= 2) in2 = info[(size_t)(i - 2) * nl + lane];
-        for (;;) {
-            /* issue the earlier steps' loads */
-            if (i >= 1) {
-                const aff_t<E> *p1 = src.ptr(q1a), *p2 = src.ptr(q1b);
-                ec_aff_prefetch(p1);
-                ec_aff_prefetch(p2);
-                prefetch_l2(pre + (size_t)(i - 1) * nl + lane);
-            }
-            uint32_t q2a = 0, q2b = 0;
-            if (i >= 2) { q2a = src.ref(in2.x); q2b = src.ref(in2.x + 1); }
-            uint2 in3 = in2;
-            if (i >= 3) in3 = info[(size_t)(i - 3) * nl + lane];
-            /* step i */
-            const aff_t<E> *p1 = src.ptr(q0a), *p2 = src.ptr(q0b);
-            aff_t<E> P = src.make(q0a, f_load(&p1->x), f_load(&p1->y)), Q = src.make(q0b, f_load(&p2->x), f_load(&p2->y));
-            E den, den_inv = f_one<E>();
-            int kind = ec_aff_add_prepare(P, Q, den);
-            if (kind <= AFF_TANGENT) {
-                F nrm = f_norm(den);
-                F ninv = f_mul(inv, f_load(pre + (size_t)i * nl + lane));
-                inv = f_mul(inv, nrm);
-                den_inv = f_inv_from_norm(den, ninv);
-            }
-            ec_aff_store(dst + in0.y, ec_aff_add_finish(P, Q, kind, den_inv));
-            if (i == 0) break;
-            i--;
-            in0 = in1; q0a = q1a; q0b = q1b;
-            in1 = in2; q1a = q2a; q1b = q2b;
-            in2 = in3;
-        }
-    }
-};
-
-/* f_round3's blocks of 128 per SM asked of the register allocator: G1 4 (128 registers, f_round2's
- * occupancy; left alone ptxas gives the pipeline 140 = 3 blocks), G2 2 (its ~210 registers already) */
-template <class E> struct R3_MB { static constexpr int v = sizeof(E) == sizeof(fp_d) ? 4 : 2; };
-
 /* bucket s's final value (at most one entry is left), infinity when empty */
 template <class E, class Src> struct f_bucket_vals {
     Src src;
@@ -654,27 +499,32 @@ inline unsigned msm_window_bits_for(size_t ng, double rho) {
 enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
 /* Run-time variants of the accumulation and reduction, for benchmarks that compare them in one
  * process; msm_tune_from_env reads them at every call (unset = the defaults):
- *   PROOFMILL_GPU_MSM_ACC=2|3|1   round kernel f_round2 (lanes over adjacent outputs; the default since
+ *   PROOFMILL_GPU_MSM_ACC=2|1     round kernel f_round2 (lanes over adjacent outputs; the default since
  *                                 the H200 run of 2026-12-01 15:09 UTC: 0.89x of f_round's time at G1
- *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2"), f_round3 (f_round2
- *                                 software-pipelined: later steps' loads issued before this step's
- *                                 products) or f_round (1)
+ *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1)
  *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
- *   PROOFMILL_GPU_MSM_XINLINE=1   XYZZ tail and bucket reduction with inlined additions (the tail loads
- *                                 each next point before the addition)
+ *   PROOFMILL_GPU_MSM_XINLINE=1|0 XYZZ tail and bucket reduction with inlined additions (the tail loads
+ *                                 each next point before the addition) or called ones; default (2): inlined
+ *                                 for G1 (0.98x of the called ones' time at G1 2^27 uniform, 0.87x at 2^20,
+ *                                 0.92x at 2^24 witness-like), called for G2 (inlined: 1.02x at 2^25
+ *                                 uniform, 1.06x at 2^20 witness-like), H200 2026-12-02, docs/perf/gpu.md
+ *                                 "Round 3"
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
  *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128) */
 struct msm_tune_t {
-    unsigned acc, prefetch, xinline;
+    unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
 };
+/* whether the XYZZ tail and the reduction inline their additions for field E */
+template <class E> inline bool msm_xinline(const msm_tune_t &t) { return t.xinline == 1 || (t.xinline == 2 && sizeof(E) == sizeof(fp_d)); }
 inline msm_tune_t msm_tune_from_env() {
     msm_tune_t t;
     memset(&t, 0, sizeof t);
-    t.acc = 2; /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
+    t.acc = 2;     /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
+    t.xinline = 2; /* inlined for G1, called for G2, unless PROOFMILL_GPU_MSM_XINLINE says otherwise */
     const char *v;
-    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) { const int a = atoi(v); t.acc = a == 2 || a == 3 ? (unsigned)a : 0u; }
+    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
@@ -734,11 +584,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    /* f_round3 keeps entry indices in 31 bits (f_seg_ents); beyond that f_round2 runs instead */
-    const unsigned acc = tu.acc == 3 && total < 0x80000000u ? 3u : (tu.acc == 3 ? 2u : tu.acc);
-    const size_t NL_MAX = acc == 3   ? ex.template lanes_for_b<R3_MB<E>::v, f_round3<E, src_items3<E>>>()
-                          : acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>()
-                                     : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
@@ -756,23 +602,17 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         k = k < kmin ? kmin : (k > RND_KMAX ? RND_KMAX : k);
         /* v1: chunks of 2k entries over the lanes; v2: at most k outputs per lane */
         const uint32_t chunk = (uint32_t)(2 * k);
-        const uint32_t nchunks = acc >= 2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
+        const uint32_t nchunks = tu.acc == 2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
         const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
         const uint32_t k2 = (uint32_t)(((size_t)next + nl - 1) / nl); /* v2: outputs per lane (<= k when nl = nchunks) */
         aff_t<E> *dst = static_cast<aff_t<E> *>(ex.grow(round % 2 ? SLOT_PTS1 : SLOT_PTS0, (size_t)next * sizeof(aff_t<E>)));
-        const size_t kscr = acc >= 2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
+        const size_t kscr = tu.acc == 2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
         unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * kscr * (sizeof(F) + sizeof(uint2))));
         F *pre = reinterpret_cast<F *>(lane);
         uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * kscr * sizeof(F));
-        uint32_t *ids = acc >= 2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
+        uint32_t *ids = tu.acc == 2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
         if (!ex.ok()) break;
-        if (acc == 3) {
-            ex.each(next, f_seg_ents{offs[cur], offs[cur ^ 1], nseg, ids});
-            if (round == 0)
-                ex.template each_b<128, R3_MB<E>::v>(nl, f_round3<E, src_items3<E>>{src_items3<E>{items, pts}, ids, next, dst, k2, nl, pre, info});
-            else
-                ex.template each_b<128, R3_MB<E>::v>(nl, f_round3<E, src_points3<E>>{src_points3<E>{src_pts}, ids, next, dst, k2, nl, pre, info});
-        } else if (acc == 2) {
+        if (tu.acc == 2) {
             ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
             if (round == 0)
                 ex.template each<128>(nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
@@ -815,7 +655,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (level > 0 && ntasks == total) break;
         xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
         if (!ex.ok()) return res;
-        if (tu.xinline) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
+        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
         else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
         xp = dst;
         total = ntasks;
@@ -1015,10 +855,10 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             cv.used = 0;
             if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-            bool planned = a.tune.xinline ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                          : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
-                                          : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                          : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
+            bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                                  : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
+                                                  : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                                  : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
             if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
             xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
             if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);

@@ -10,8 +10,6 @@
  * The interface (both executors):
  *   each<T>(n, f)         f(i) for i < n, f a trivially copyable functor with a __host__ __device__
  *                         operator()(size_t) const; T threads per block on the device
- *   each_b<T, MB>(n, f)   the same, the kernel compiled for at least MB resident blocks per SM
- *                         (__launch_bounds__(T, MB): caps the registers, may spill)
  *   scan(out, in, n)      exclusive prefix sum of n uint32 (out may be in)
  *   sort_pairs(ko, vo, ki, vi, n, bits)   sort (key, value) pairs by the low `bits` of the key
  *                         (stable on the host; order among equal keys is arbitrary on the device)
@@ -24,8 +22,8 @@
  *   grow(slot, bytes)     scratch buffer `slot`, grown on demand and kept
  *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
  *   ok() / fail(err, what) first error, as pm_status
- *   lanes(), lanes_for<F>(), lanes_for_b<MB, F>()  how many lanes a persistent loop should use (resident
- *                         threads of the card, in general or for functor F's each / each_b kernel)
+ *   lanes(), lanes_for<F>()  how many lanes a persistent loop should use (resident threads of the card,
+ *                         in general or for functor F's kernel)
  */
 #pragma once
 #include <cstdint>
@@ -66,7 +64,6 @@ struct exec_host {
         return slot_p[slot];
     }
     template <int T = 128, class F> void each(size_t n, const F &f) { for (size_t i = 0; i < n; i++) f(i); }
-    template <int T, int MB, class F> void each_b(size_t n, const F &f) { each<T>(n, f); }
     void scan(uint32_t *out, const uint32_t *in, size_t n) {
         uint32_t acc = 0;
         for (size_t i = 0; i < n; i++) { uint32_t v = in[i]; out[i] = acc; acc += v; }
@@ -105,16 +102,10 @@ struct exec_host {
     }
     size_t lanes() const { return host_lanes; }
     template <class F> size_t lanes_for() const { return host_lanes; }
-    template <int MB, class F> size_t lanes_for_b() const { return host_lanes; }
 };
 
 #ifdef __CUDACC__
 template <int T, class F> __global__ void __launch_bounds__(T) k_each(F f, size_t n) {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) f(i);
-}
-/* the same with at least MB resident blocks per SM asked of the register allocator */
-template <int T, int MB, class F> __global__ void __launch_bounds__(T, MB) k_each_b(F f, size_t n) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) f(i);
 }
@@ -182,12 +173,6 @@ struct exec_dev {
         if (n == 0 || err_code != cudaSuccess) return;
         size_t blocks = (n + T - 1) / T;
         k_each<T, F><<<(unsigned)blocks, T, 0, s>>>(f, n);
-        PM_EX(cudaGetLastError());
-    }
-    template <int T, int MB, class F> void each_b(size_t n, const F &f) {
-        if (n == 0 || err_code != cudaSuccess) return;
-        size_t blocks = (n + T - 1) / T;
-        k_each_b<T, MB, F><<<(unsigned)blocks, T, 0, s>>>(f, n);
         PM_EX(cudaGetLastError());
     }
     void scan(uint32_t *out, const uint32_t *in, size_t n) {
@@ -268,15 +253,6 @@ struct exec_dev {
         if (lane_override) return lane_override;
         int nb = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_each<128, F>, 128, 0) != cudaSuccess || nb < 1) {
-            (void)cudaGetLastError();
-            nb = 2;
-        }
-        return (size_t)sm_count * 128 * (size_t)nb;
-    }
-    template <int MB, class F> size_t lanes_for_b() {
-        if (lane_override) return lane_override;
-        int nb = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_each_b<128, MB, F>, 128, 0) != cudaSuccess || nb < 1) {
             (void)cudaGetLastError();
             nb = 2;
         }
