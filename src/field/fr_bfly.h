@@ -6,7 +6,9 @@
  * take three arrays of n consecutive elements each and do butterfly i on x[i], y[i], w[i].
  * Results: byte for byte those of fr_mul followed by fr_sub and fr_add (the same canonical values;
  * tested against them for both backends). Constant time: no branch or memory access depends on the
- * values (the plural forms loop over n, which is public).
+ * values (the plural forms loop over n, which is public). None of them fails: they return void, and
+ * inputs >= r or overlapping x and y are the caller's error (not checked; the results are then
+ * unspecified).
  *
  * Aliasing: x and y must not overlap (within one call: no x[i] may overlap any y[j]). DIT: w may
  * alias x or y (w is read before anything is written). DIF: w may alias y, not x (x is stored before

@@ -17,7 +17,8 @@
  *    likewise; at 2^23 that pass ran at ~62 ns per butterfly against ~37 for two passes of W = 128
  *    (1 thread, docs/perf/cpu-ntt.md).
  * Every pass is one OpenMP loop over independent blocks/tiles, so a single transform uses every
- * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication.
+ * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication. Butterflies are
+ * the fused kernels of field/fr_bfly.h, one call per row of consecutive j (see bf_row).
  * Natural order in and out: a tiled bit reversal (2^tb x 2^tb tiles swapped with their mirror, runs
  * of 2^tb contiguous elements) that can also scale by c x^e (the coset powers and 1/n fused).
  * The H phases need no bit reversal between the inverse and the forward transform: DIF leaves the
