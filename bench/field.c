@@ -22,6 +22,7 @@
 #include "field/cpu_x86.h"
 #include "field/fp.h"
 #include "field/fr.h"
+#include "field/fr_bfly.h"
 #include "field/mont_impl.h"
 #include "pairing/pairing.h"
 #include "test_util.h"
@@ -99,6 +100,72 @@ static void row(const char *name, double ns, double base) {
     printf("%-28s %10.1f ns [%10.1f]\n", name, ns, g_median);
 }
 
+/* ---- NTT butterflies on a row of BF_ROW independent elements (the NTT's inner loop; L1-resident):
+ * ns per butterfly for the three separate calls (what ntt.c did before the fused kernels), the
+ * fused single call, the row call, and fr_mul alone over the same row (the multiplication floor at
+ * this throughput, not latency). All variants interleaved run by run, minimum of 2*RUNS. */
+#define BF_ROW 64
+static fr_t g_bx[BF_ROW], g_by[BF_ROW], g_bw[BF_ROW];
+static void bf_mul_only(void) {
+    for (size_t i = 0; i < BF_ROW; i++) fr_mul(&g_by[i], &g_bw[i], &g_by[i]);
+}
+static void bf_three_dit(void) {
+    for (size_t i = 0; i < BF_ROW; i++) {
+        fr_t t;
+        fr_mul(&t, &g_bw[i], &g_by[i]);
+        fr_sub(&g_by[i], &g_bx[i], &t);
+        fr_add(&g_bx[i], &g_bx[i], &t);
+    }
+}
+static void bf_three_dif(void) {
+    for (size_t i = 0; i < BF_ROW; i++) {
+        fr_t t;
+        fr_sub(&t, &g_bx[i], &g_by[i]);
+        fr_add(&g_bx[i], &g_bx[i], &g_by[i]);
+        fr_mul(&g_by[i], &t, &g_bw[i]);
+    }
+}
+static void bf_single_dit(void) {
+    for (size_t i = 0; i < BF_ROW; i++) fr_bfly_dit(&g_bx[i], &g_by[i], &g_bw[i]);
+}
+static void bf_single_dif(void) {
+    for (size_t i = 0; i < BF_ROW; i++) fr_bfly_dif(&g_bx[i], &g_by[i], &g_bw[i]);
+}
+static void bf_row_dit(void) { fr_bflys_dit(g_bx, g_by, g_bw, BF_ROW); }
+static void bf_row_dif(void) { fr_bflys_dif(g_bx, g_by, g_bw, BF_ROW); }
+static void bf_triv(void) {
+    for (size_t i = 0; i < BF_ROW; i++) fr_bfly_triv(&g_bx[i], &g_by[i]);
+}
+static void bench_butterflies(void) {
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } v[] = {{"Fr mul alone (row)", bf_mul_only},  {"DIT: mul+sub+add calls", bf_three_dit},
+             {"DIT: fr_bfly_dit", bf_single_dit},   {"DIT: fr_bflys_dit (row)", bf_row_dit},
+             {"DIF: sub+add+mul calls", bf_three_dif}, {"DIF: fr_bfly_dif", bf_single_dif},
+             {"DIF: fr_bflys_dif (row)", bf_row_dif}, {"twiddle 1: fr_bfly_triv", bf_triv}};
+    enum { NV = sizeof v / sizeof v[0] };
+    for (size_t i = 0; i < BF_ROW; i++) {
+        pm_rand_fr(&g_bx[i]);
+        pm_rand_fr(&g_by[i]);
+        pm_rand_fr(&g_bw[i]);
+    }
+    size_t it = (size_t)(4000 * g_scale) + 1;
+    double m[NV];
+    for (int k = 0; k < NV; k++) m[k] = 1e30;
+    for (int run = 0; run < 2 * RUNS; run++)
+        for (int k = 0; k < NV; k++) {
+            double s0 = pm_now_s() * 1e9;
+            for (size_t i = 0; i < it; i++) v[k].fn();
+            double d = (pm_now_s() * 1e9 - s0) / (double)(it * BF_ROW);
+            if (d < m[k]) m[k] = d;
+        }
+    printf("NTT butterflies, rows of %d independent elements, ns per butterfly (min of %d interleaved runs):\n",
+           BF_ROW, 2 * RUNS);
+    for (int k = 0; k < NV; k++) printf("  %-28s %8.1f ns\n", v[k].name, m[k]);
+    g_sink ^= g_bx[0].l[0] ^ g_by[0].l[0];
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_scale = strtod(argv[1], NULL);
     if (g_scale <= 0) g_scale = 1.0;
@@ -126,6 +193,7 @@ int main(int argc, char **argv) {
     pair_row("Fr sqr", res, "portable");
     TIME_OP(t, 400000, fr_add(&u, &u, &v));
     row("Fr add", t, 0);
+    bench_butterflies();
 
     /* inversion: the chain x = 1/x + y keeps the inputs random */
     TIME_PAIR(res, 1000, { fp_inv_vartime(&x, &x); fp_add(&x, &x, &y); },

@@ -18,6 +18,7 @@
 #ifndef PROOFMILL_FIELD_CPU_X86_H
 #define PROOFMILL_FIELD_CPU_X86_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(PROOFMILL_USE_ASM) && PROOFMILL_USE_ASM && defined(__x86_64__) && defined(__ELF__)
@@ -34,6 +35,13 @@ void pm_fp_add_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 void pm_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
 void pm_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void pm_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+/* Fused Fr butterflies (contract in fr_bfly.h; x, y, w are 4-limb elements, the plural forms n
+ * consecutive ones). dit/dif need BMI2+ADX (only when pm_field_use_adx()); triv is plain x86-64. */
+void pm_fr_bfly_dit_adx(uint64_t x[4], uint64_t y[4], const uint64_t w[4]);
+void pm_fr_bfly_dif_adx(uint64_t x[4], uint64_t y[4], const uint64_t w[4]);
+void pm_fr_bflys_dit_adx(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n);
+void pm_fr_bflys_dif_adx(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n);
+void pm_fr_bfly_triv_x86(uint64_t x[4], uint64_t y[4]);
 
 /* 0: not yet probed, 1: use adx, -1: portable. Hidden, so the load is one rip-relative mov. */
 extern int pm_field_adx_state __attribute__((visibility("hidden")));

@@ -108,6 +108,26 @@ static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
     for (int i = 0; i < n; i++) r[i] = (t[i] & keep_t) | (u[i] & ~keep_t);
 }
 
+/* NTT butterflies, the portable reference of the fused kernels (fr_bfly.h): the same three steps
+ * as mont_mul + mont_sub + mont_add, so the limbs are those of the separate calls.
+ * DIT: (x, y) = (x + w y, x - w y); DIF: (x, y) = (x + y, (x - y) w). x and y must not overlap;
+ * w may alias either (it is read before any write). */
+static inline void mont_bfly_dit(uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *m,
+                                 uint64_t n0, int n) {
+    uint64_t t[8];
+    mont_mul(t, w, y, m, n0, n);
+    mont_sub(y, x, t, m, n);
+    mont_add(x, x, t, m, n);
+}
+static inline void mont_bfly_dif(uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *m,
+                                 uint64_t n0, int n) {
+    uint64_t t[8], ww[8];
+    for (int i = 0; i < n; i++) ww[i] = w[i];
+    mont_sub(t, x, y, m, n);
+    mont_add(x, x, y, m, n);
+    mont_mul(y, t, ww, m, n0, n);
+}
+
 /* 1 when a == 0. */
 static inline int mont_is_zero(const uint64_t *a, int n) {
     uint64_t z = 0;

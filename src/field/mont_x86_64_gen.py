@@ -13,6 +13,11 @@ What it emits, for Fp (n = 6 limbs) and Fr (n = 4 limbs), System V AMD64 ABI, AT
   void pm_fp_sub_x86(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
   void pm_fr_add_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
   void pm_fr_sub_x86(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+  void pm_fr_bfly_dit_adx(uint64_t x[4], uint64_t y[4], const uint64_t w[4]);   (fused butterflies, Fr)
+  void pm_fr_bfly_dif_adx(uint64_t x[4], uint64_t y[4], const uint64_t w[4]);
+  void pm_fr_bflys_dit_adx(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n);
+  void pm_fr_bflys_dif_adx(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n);
+  void pm_fr_bfly_triv_x86(uint64_t x[4], uint64_t y[4]);                       (plain x86-64)
 
 r = a*b*2^(-64n) mod m (resp. a^2*2^(-64n)), little-endian limbs, inputs and output fully reduced (< m);
 r may alias a or b (all stores happen after the last load). The caller checks BMI2+ADX (cpu_x86.c).
@@ -35,6 +40,19 @@ spilled to the System V red zone (leaf function, 96 of its 128 bytes).
 
 Add/sub: a + b < 2m < 2^(64n), so one conditional subtraction (cmov on the borrow) suffices; a - b adds
 m back, selected by cmov on the borrow. No branch and no memory access depends on the values.
+
+Butterflies (Fr only; the NTT's inner loop): DIT (x, y) = (x + w*y, x - w*y), DIF (x, y) = (x + y,
+(x - y)*w), triv (x, y) = (x + y, x - y) (the twiddle 1), all mod r, inputs and outputs fully reduced.
+The Montgomery product stays in registers between the multiplication and the add/sub (it is fully
+reduced there, so every output is the canonical value and equals fr_mul + fr_add/fr_sub bit for
+bit), and x, y, w are read once each per butterfly (DIF reads x and y twice, from L1). The plural
+forms loop over n consecutive elements of the three arrays inside the kernel: one call, one
+save/restore of the callee-saved registers and one dispatch per row instead of three calls per
+butterfly; independent iterations give the out-of-order core work to overlap. Register budget (15
+usable): DIT 3 pointers + 4 (t) + 4 (x - t) + 4 (m masked by the borrow) = 15; DIF keeps x - y in 4
+registers as the multiplicand, so its multiplication takes the zero it adds with adox/adcx from
+memory (.Lzero) instead of rbx. The loop end lives in the red zone. x and y must not overlap; w may
+alias y (DIT: also x); w is read before any store in DIT, after the store of x in DIF.
 
 Source of the two-carry-chain technique: Intel, "New Instructions Supporting Large Integer Arithmetic
 on Intel Architecture Processors" (white paper, 2012). The code is generated here, not copied.
@@ -311,6 +329,171 @@ def gen_sub(name, n, mlabel):
     epilogue(name, pushed)
 
 
+# ---- fused Fr butterflies -------------------------------------------------------------------------
+
+
+def mul_core(n, a_op, b_op, T, zero, clr, mlabel, n0label):
+    """CIOS product of a (a_op(j): register or memory operand) and b (b_op(i): memory operand) into
+    the rotating window T (n+1 registers); uses rax, rbp (lo/hi), rdx (mulx); `zero` is a zero
+    register or memory operand, `clr` the register whose 32-bit xor clears CF and OF (free at that
+    point). Returns T rotated: T[0..n-1] = t < 2m (not yet reduced), T[n] free."""
+    def rnd(T):
+        ins("movq", r(T[0]), "%rdx")
+        ins("imulq", n0label + "(%rip)", "%rdx")
+        ins("xorl", clr, clr)
+        for j in range(n):
+            ins("mulxq", modm(mlabel, j), "%rax", "%rbp")
+            ins("adoxq", "%rax", r(T[j]))
+            ins("adcxq", "%rbp", r(T[j + 1]))
+        ins("adoxq", zero, r(T[n]))
+        return T[1:] + T[:1]
+
+    ins("movq", b_op(0), "%rdx")
+    ins("mulxq", a_op(0), r(T[0]), r(T[1]))
+    for j in range(1, n):
+        ins("mulxq", a_op(j), "%rax", r(T[j + 1]))
+        ins("addq" if j == 1 else "adcq", "%rax", r(T[j]))
+    ins("adcq", "$0", r(T[n]))
+    T = rnd(T)
+    for i in range(1, n):
+        ins("movq", b_op(i), "%rdx")
+        ins("xorl", clr, clr)
+        for j in range(n - 1):
+            ins("mulxq", a_op(j), "%rax", "%rbp")
+            ins("adoxq", "%rax", r(T[j]))
+            ins("adcxq", "%rbp", r(T[j + 1]))
+        ins("mulxq", a_op(n - 1), "%rax", r(T[n]))
+        ins("adoxq", "%rax", r(T[n - 1]))
+        ins("adcxq", zero, r(T[n]))
+        ins("adoxq", zero, r(T[n]))
+        T = rnd(T)
+    return T
+
+
+def reduce_regs(S, U, n, mlabel):
+    """U = S - m if that does not borrow, else S (S < 2m); S is kept."""
+    for j in range(n):
+        ins("movq", r(S[j]), r(U[j]))
+        ins("subq" if j == 0 else "sbbq", modm(mlabel, j), r(U[j]))
+    for j in range(n):
+        ins("cmovcq", r(S[j]), r(U[j]))
+
+
+def sub_fix(D, M, n, mlabel):
+    """after D = a - b set the borrow: D += m when it borrowed (M: n scratch registers)."""
+    for j in range(n):  # mov leaves the flags alone: M = borrow ? m : 0
+        ins("movq", "$0", r(M[j]))
+    for j in range(n):
+        ins("cmovcq", modm(mlabel, j), r(M[j]))
+    for j in range(n):
+        ins("addq" if j == 0 else "adcq", r(M[j]), r(D[j]))
+
+
+def store(R, base, n):
+    for j in range(n):
+        ins("movq", r(R[j]), mem(base, j))
+
+
+def bfly_dit_body(n, mlabel, n0label):
+    """rdi = x, rsi = y, rcx = w: t = w*y; y = x - t; x = x + t."""
+    T = ["r8", "r9", "r10", "r11", "r12"]
+    T = mul_core(n, lambda j: mem("rsi", j), lambda i: mem("rcx", i), T, "%rbx", "%ebx", mlabel, n0label)
+    t = ["rax", "rbp", "rbx", "rdx"]
+    reduce_regs(T[:n], t, n, mlabel)  # t fully reduced, in rax, rbp, rbx, rdx
+    D = ["r8", "r9", "r10", "r11"]
+    M = ["r12", "r13", "r14", "r15"]
+    for j in range(n):
+        ins("movq", mem("rdi", j), r(D[j]))
+    for j in range(n):
+        ins("subq" if j == 0 else "sbbq", r(t[j]), r(D[j]))
+    sub_fix(D, M, n, mlabel)
+    store(D, "rsi", n)
+    for j in range(n):  # t += x (< 2m, no carry out), then reduce into D
+        ins("addq" if j == 0 else "adcq", mem("rdi", j), r(t[j]))
+    reduce_regs(t, D, n, mlabel)
+    store(D, "rdi", n)
+
+
+def bfly_dif_body(n, mlabel, n0label):
+    """rdi = x, rsi = y, rcx = w: d = x - y; x = x + y; y = d*w (d stays in registers)."""
+    D = ["r13", "r14", "r15", "rbx"]
+    M = ["r8", "r9", "r10", "r11"]
+    for j in range(n):
+        ins("movq", mem("rdi", j), r(D[j]))
+    for j in range(n):
+        ins("subq" if j == 0 else "sbbq", mem("rsi", j), r(D[j]))
+    sub_fix(D, M, n, mlabel)
+    S = M
+    U = ["r12", "rax", "rbp", "rdx"]
+    for j in range(n):
+        ins("movq", mem("rdi", j), r(S[j]))
+    for j in range(n):
+        ins("addq" if j == 0 else "adcq", mem("rsi", j), r(S[j]))
+    reduce_regs(S, U, n, mlabel)
+    store(U, "rdi", n)
+    T = ["r8", "r9", "r10", "r11", "r12"]
+    T = mul_core(n, lambda j: r(D[j]), lambda i: mem("rcx", i), T, ".Lzero(%rip)", "%eax", mlabel, n0label)
+    U = ["rax", "rbp", "rdx", "r13"]
+    reduce_regs(T[:n], U, n, mlabel)
+    store(U, "rsi", n)
+
+
+ALL = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
+
+
+def gen_bfly(name, body, n, mlabel, n0label):
+    """single butterfly: (x, y, w) in rdi, rsi, rdx."""
+    pushed = prologue(name, set(ALL))
+    ins("movq", "%rdx", "%rcx")
+    body(n, mlabel, n0label)
+    epilogue(name, pushed)
+
+
+def gen_bflys(name, body, n, mlabel, n0label):
+    """n butterflies on consecutive elements: (x, y, w, count) in rdi, rsi, rdx, rcx; x, y, w step by
+    8n bytes; the end of x sits in the red zone (-8(%rsp), after the pushes)."""
+    pushed = prologue(name, set(ALL))
+    lbl = ".L%s_" % name
+    ins("testq", "%rcx", "%rcx")
+    ins("jz", lbl + "done")
+    ins("shlq", "$%d" % (3 + (n - 1).bit_length()), "%rcx")  # count * 8n bytes (n = 4: << 5)
+    ins("addq", "%rdi", "%rcx")
+    ins("movq", "%rcx", "-8(%rsp)")
+    ins("movq", "%rdx", "%rcx")
+    emit("\t.p2align 4")
+    emit(lbl + "loop:")
+    body(n, mlabel, n0label)
+    ins("addq", "$%d" % (8 * n), "%rdi")
+    ins("addq", "$%d" % (8 * n), "%rsi")
+    ins("addq", "$%d" % (8 * n), "%rcx")
+    ins("cmpq", "-8(%rsp)", "%rdi")
+    ins("jb", lbl + "loop")
+    emit(lbl + "done:")
+    epilogue(name, pushed)
+
+
+def gen_bfly_triv(name, n, mlabel):
+    """(x, y) = (x + y, x - y) in rdi, rsi (no multiplication: the twiddle 1)."""
+    pushed = prologue(name, set(ALL))
+    D = ["r13", "r14", "r15", "rbx"]
+    M = ["r8", "r9", "r10", "r11"]
+    for j in range(n):
+        ins("movq", mem("rdi", j), r(D[j]))
+    for j in range(n):
+        ins("subq" if j == 0 else "sbbq", mem("rsi", j), r(D[j]))
+    sub_fix(D, M, n, mlabel)
+    S = M
+    U = ["r12", "rax", "rbp", "rdx"]
+    for j in range(n):
+        ins("movq", mem("rdi", j), r(S[j]))
+    for j in range(n):
+        ins("addq" if j == 0 else "adcq", mem("rsi", j), r(S[j]))
+    reduce_regs(S, U, n, mlabel)
+    store(U, "rdi", n)
+    store(D, "rsi", n)
+    epilogue(name, pushed)
+
+
 def consts(label, m, n):
     emit("\t.p2align 5")
     emit("%s:" % label)
@@ -323,12 +506,15 @@ def consts(label, m, n):
 def main():
     emit("/* Generated by src/field/mont_x86_64_gen.py -- do not edit; regenerate with")
     emit(" *   python3 src/field/mont_x86_64_gen.py > src/field/mont_x86_64.S")
-    emit(" * x86-64 BMI2+ADX Montgomery multiplication/squaring for BLS12-381 Fp (6x64) and Fr (4x64).")
+    emit(" * x86-64 BMI2+ADX Montgomery multiplication/squaring for BLS12-381 Fp (6x64) and Fr (4x64),")
+    emit(" * add/sub, and the fused Fr NTT butterflies.")
     emit(" * Contract and algorithm: see the generator's docstring and src/field/cpu_x86.h. */")
     emit("#if defined(__x86_64__) && defined(__ELF__)")
     emit("\t.section .rodata")
     consts(".Lfp_m", P, 6)
     consts(".Lfr_m", R, 4)
+    emit(".Lzero:")
+    emit("\t.quad\t0")
     emit("\t.text")
     gen_mul("pm_fp_mul_adx", 6, ".Lfp_m", ".Lfp_m_n0")
     gen_sqr("pm_fp_sqr_adx", 6, ".Lfp_m", ".Lfp_m_n0")
@@ -338,6 +524,11 @@ def main():
     gen_sub("pm_fp_sub_x86", 6, ".Lfp_m")
     gen_add("pm_fr_add_x86", 4, ".Lfr_m")
     gen_sub("pm_fr_sub_x86", 4, ".Lfr_m")
+    gen_bfly("pm_fr_bfly_dit_adx", bfly_dit_body, 4, ".Lfr_m", ".Lfr_m_n0")
+    gen_bfly("pm_fr_bfly_dif_adx", bfly_dif_body, 4, ".Lfr_m", ".Lfr_m_n0")
+    gen_bflys("pm_fr_bflys_dit_adx", bfly_dit_body, 4, ".Lfr_m", ".Lfr_m_n0")
+    gen_bflys("pm_fr_bflys_dif_adx", bfly_dif_body, 4, ".Lfr_m", ".Lfr_m_n0")
+    gen_bfly_triv("pm_fr_bfly_triv_x86", 4, ".Lfr_m")
     emit("#endif")
     emit('\t.section .note.GNU-stack,"",@progbits')
     print("\n".join(out))

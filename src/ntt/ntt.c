@@ -17,7 +17,8 @@
  *    likewise; at 2^23 that pass ran at ~62 ns per butterfly against ~37 for two passes of W = 128
  *    (1 thread, docs/perf/cpu-ntt.md).
  * Every pass is one OpenMP loop over independent blocks/tiles, so a single transform uses every
- * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication.
+ * thread (n >= NTT_PARALLEL_MIN); a trivial twiddle (j = 0) costs no multiplication. Butterflies are
+ * the fused kernels of field/fr_bfly.h, one call per row of consecutive j (see bf_row).
  * Natural order in and out: a tiled bit reversal (2^tb x 2^tb tiles swapped with their mirror, runs
  * of 2^tb contiguous elements) that can also scale by c x^e (the coset powers and 1/n fused).
  * The H phases need no bit reversal between the inverse and the forward transform: DIF leaves the
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field/fr_bfly.h"
 #include "util/parallel.h"
 
 #define NTT_BLOCK_LOG 12u                  /* block pass: 2^12 contiguous elements */
@@ -129,20 +131,14 @@ static fr_t fr_pow_u64(const fr_t *a, uint64_t e) {
     return r;
 }
 
-/* ---- butterflies ---- */
-static inline void bf_dit(fr_t *x, fr_t *y, const fr_t *w) { /* (x + w y, x - w y); w NULL = 1 */
-    fr_t t;
-    if (w) fr_mul(&t, w, y);
-    else t = *y;
-    fr_sub(y, x, &t);
-    fr_add(x, x, &t);
-}
-static inline void bf_dif(fr_t *x, fr_t *y, const fr_t *w) { /* (x + y, (x - y) w) */
-    fr_t t;
-    fr_sub(&t, x, y);
-    fr_add(x, x, y);
-    if (w) fr_mul(y, &t, w);
-    else *y = t;
+/* ---- butterflies ----
+ * The fused kernels of field/fr_bfly.h (product kept in registers, no store/reload between the
+ * multiplication and the add/sub); the row forms fr_bflys_* loop over consecutive j inside the
+ * kernel: one call per row instead of three per butterfly (docs/perf/cpu-ntt.md, "Fused
+ * butterflies"). The trivial twiddle (j = 0) is fr_bfly_triv: no multiplication. */
+static inline void bf_row(fr_t *x, fr_t *y, const fr_t *w, size_t cnt, int dif) { /* w[0..cnt) */
+    if (dif) fr_bflys_dif(x, y, w, cnt);
+    else fr_bflys_dit(x, y, w, cnt);
 }
 
 /* Stages [s_lo, s_hi) of the network (DIT ascending, DIF descending) on a contiguous block of
@@ -154,12 +150,8 @@ static void block_stages(fr_t *a, unsigned s_lo, unsigned s_hi, const fr_t *tw, 
         const size_t m = (size_t)1 << s;
         const fr_t *w = tw + (m - 1);
         for (size_t k = 0; k < len; k += 2 * m) {
-            if (dif) bf_dif(&a[k], &a[k + m], NULL);
-            else bf_dit(&a[k], &a[k + m], NULL);
-            for (size_t j = 1; j < m; j++) {
-                if (dif) bf_dif(&a[k + j], &a[k + j + m], &w[j]);
-                else bf_dit(&a[k + j], &a[k + j + m], &w[j]);
-            }
+            fr_bfly_triv(&a[k], &a[k + m]);
+            if (m > 1) bf_row(&a[k + 1], &a[k + 1 + m], &w[1], m - 1, dif);
         }
     }
 }
@@ -177,11 +169,12 @@ static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, s
             for (size_t kk = 0; kk < h; kk++) {
                 const size_t j0 = (kk << s0) + lo0;
                 fr_t *p = t + (k0 + kk) * rs, *r = p + h * rs;
-                for (size_t c = 0; c < W; c++) {
-                    const fr_t *w = j0 + c ? &ws[j0 + c] : NULL;
-                    if (dif) bf_dif(&p[c], &r[c], w);
-                    else bf_dit(&p[c], &r[c], w);
+                size_t c0 = 0;
+                if (j0 == 0) { /* twiddle 1 */
+                    fr_bfly_triv(&p[0], &r[0]);
+                    c0 = 1;
                 }
+                if (W > c0) bf_row(p + c0, r + c0, ws + j0 + c0, W - c0, dif);
             }
     }
 }
