@@ -511,11 +511,34 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *                                 "Round 3"
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
- *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128) */
+ *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128)
+ *   PROOFMILL_GPU_MSM_OCC=5|6     G1: the round kernel f_round2 compiled for at least 5 or 6 blocks of 128
+ *                                 per SM (ptxas then caps it at 102 / 85 registers; default: its own
+ *                                 choice, 128 = 4 blocks; issue #14 round 4)
+ *   PROOFMILL_GPU_MSM_XOCC=3|4    G1 with inlined additions: the XYZZ tail (f_xtask) and the reduction
+ *                                 segments (f_red_seg) for at least 3 or 4 blocks per SM (170 / 128
+ *                                 registers; default: ptxas's choice, 178-186 = 2 blocks) */
 struct msm_tune_t {
     unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
+    unsigned occ, xocc; /* 0 = ptxas's choice (each<128>) */
 };
+/* f on n lanes as each<128>, or for G1 (E = fp_d) compiled for at least A or B blocks of 128 per SM
+ * when occ says so (msm_tune_t occ / xocc); lanes_occ is the matching occupancy for persistent loops */
+template <int A, int B, class E, class Ex, class F> void each_occ(Ex &ex, unsigned occ, size_t n, const F &f) {
+    if constexpr (sizeof(E) == sizeof(fp_d)) {
+        if (occ == (unsigned)A) { ex.template each_b<128, A>(n, f); return; }
+        if (occ == (unsigned)B) { ex.template each_b<128, B>(n, f); return; }
+    }
+    ex.template each<128>(n, f);
+}
+template <int A, int B, class E, class F, class Ex> size_t lanes_occ(Ex &ex, unsigned occ) {
+    if constexpr (sizeof(E) == sizeof(fp_d)) {
+        if (occ == (unsigned)A) return ex.template lanes_for_b<A, F>();
+        if (occ == (unsigned)B) return ex.template lanes_for_b<B, F>();
+    }
+    return ex.template lanes_for<F>();
+}
 /* whether the XYZZ tail and the reduction inline their additions for field E */
 template <class E> inline bool msm_xinline(const msm_tune_t &t) { return t.xinline == 1 || (t.xinline == 2 && sizeof(E) == sizeof(fp_d)); }
 inline msm_tune_t msm_tune_from_env() {
@@ -529,6 +552,8 @@ inline msm_tune_t msm_tune_from_env() {
     if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
     if ((v = getenv("PROOFMILL_GPU_MSM_KMIN"))) { t.kmin = (size_t)strtoull(v, nullptr, 10); if (t.kmin > 1024) t.kmin = 1024; }
+    if ((v = getenv("PROOFMILL_GPU_MSM_OCC"))) t.occ = (unsigned)atoi(v);
+    if ((v = getenv("PROOFMILL_GPU_MSM_XOCC"))) t.xocc = (unsigned)atoi(v);
     return t;
 }
 struct msm_args_t {
@@ -555,15 +580,20 @@ struct msm_stats_t {
 template <class E> struct seg_result { const aff_t<E> *buckets; const xyzz_t<E> *xbuckets; unsigned rounds, tail_levels; };
 
 /* one level of the XYZZ tail: level 0 reads the items (round 0) or the last round's points */
+/* f_xtask, with XI (inlined additions) at the occupancy xocc asks for */
+template <class E, bool XI, class Ex, class F> void xtask_each(Ex &ex, unsigned xocc, size_t n, const F &f) {
+    if constexpr (XI) each_occ<3, 4, E>(ex, xocc, n, f); else ex.each(n, f);
+}
 template <class E, bool XI, class Ex>
 void xtask_level(Ex &ex, unsigned level, int round, const uint32_t *items, const aff_t<E> *pts, const aff_t<E> *src_pts,
-                 const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, xyzz_t<E> *dst) {
+                 const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, xyzz_t<E> *dst,
+                 unsigned xocc) {
     if (level > 0)
-        ex.each(ntasks, f_xtask<E, src_xyzz<E>, XI>{src_xyzz<E>{xp}, off, toff, nseg, dst});
+        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_xyzz<E>, XI>{src_xyzz<E>{xp}, off, toff, nseg, dst});
     else if (round == 0)
-        ex.each(ntasks, f_xtask<E, src_items<E>, XI>{src_items<E>{items, pts}, off, toff, nseg, dst});
+        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_items<E>, XI>{src_items<E>{items, pts}, off, toff, nseg, dst});
     else
-        ex.each(ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
+        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
 }
 
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
@@ -584,7 +614,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t NL_MAX = tu.acc == 2 ? lanes_occ<5, 6, E, f_round2<E, src_items<E>>>(ex, tu.occ) : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
@@ -615,11 +645,11 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (tu.acc == 2) {
             ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
             if (round == 0)
-                ex.template each<128>(nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                    pre, info, pf});
+                each_occ<5, 6, E>(ex, tu.occ, nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                             pre, info, pf});
             else
-                ex.template each<128>(nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                     pre, info, pf});
+                each_occ<5, 6, E>(ex, tu.occ, nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                              pre, info, pf});
         } else if (round == 0)
             ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
                                                                chunk, nchunks, nl, pre, info, pf});
@@ -655,8 +685,8 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (level > 0 && ntasks == total) break;
         xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
         if (!ex.ok()) return res;
-        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
-        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
+        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst, tu.xocc);
+        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst, tu.xocc);
         xp = dst;
         total = ntasks;
         cur ^= 1;
@@ -711,16 +741,17 @@ template <class E, bool XI, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t 
 
 /* (ws[w], sum[w]) = (sum_i i V_{w,i}, sum_i V_{w,i}) over m values per window (m a power of two) */
 template <class E, class In, bool XI, class Ex>
-bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out) {
+bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out,
+            unsigned xocc) {
     uint32_t L = (uint32_t)(m < RED_L ? m : RED_L);
     uint32_t S = (uint32_t)(m / L);
     xyzz_t<E> *T = cv.template take<xyzz_t<E>>(nwin * S), *R = cv.template take<xyzz_t<E>>(nwin * S);
     if (!T || !R) return false;
-    ex.each(nwin * S, f_red_seg<E, In, XI>{v, m, L, S, T, R});
+    xtask_each<E, XI>(ex, xocc, nwin * S, f_red_seg<E, In, XI>{v, m, L, S, T, R});
     if (S == 1) { *ws_out = T; *sum_out = R; return true; }
     const xyzz_t<E> *sum_t = red_tree<E, XI>(ex, cv, T, S, nwin);
     const xyzz_t<E> *ws2 = nullptr, *sum2 = nullptr;
-    if (!sum_t || !red_ws<E, xyzz_t<E>, XI>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2)) return false;
+    if (!sum_t || !red_ws<E, xyzz_t<E>, XI>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2, xocc)) return false;
     xyzz_t<E> *ws = cv.template take<xyzz_t<E>>(nwin);
     if (!ws) return false;
     int log_l = 0;
@@ -855,10 +886,11 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             cv.used = 0;
             if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-            bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                                  : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
-                                                  : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                                  : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
+            const unsigned xo = a.tune.xocc;
+            bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
+                                                                  : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum, xo))
+                                                  : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
+                                                                  : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum, xo));
             if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
             xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
             if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);

@@ -225,11 +225,13 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     pm_error e;
     GT_OK(C::msm(&want, pts.data(), k, n), e);
     /* every run-time variant of msm_core.cuh (msm_tune_t): the default, then {acc, prefetch, xinline,
-     * tail, kmin}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only */
-    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0}, {0, 0, 0, 0, 0}, {2, 1, 0, 1, 2}, {0, 0, 1, 1000000000, 0}, {2, 1, 1, 0, 0}, {0, 1, 0, 1, 2}};
+     * tail, kmin, occ, xocc}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; occ / xocc only
+     * change the device kernels' launch bounds (here: the each_b dispatch) */
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0}, {0, 0, 1, 1000000000, 0, 0, 0},
+                                       {2, 1, 1, 0, 0, 0, 0}, {0, 1, 0, 1, 2, 0, 0}, {2, 0, 2, 0, 0, 5, 4}};
     /* the first four (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only) always;
-     * all six with PROOFMILL_SLOW=1 */
-    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 6 : 4;
+     * all seven with PROOFMILL_SLOW=1 */
+    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 7 : 4;
     for (size_t ti = 0; ti < ntunes; ti++) {
         const msm_tune_t &tu = tunes[ti];
         msm_host_out<G> o;
