@@ -6,7 +6,9 @@
  *
  * r = sum_i [k_i] P_i over n affine bases and plain scalars k_i < r. Steps:
  *  1. Scalars in: host scalars are copied in chunks on the side stream, each chunk is converted
- *     out of Montgomery form if asked and classified while the next one is in flight; or gathered
+ *     out of Montgomery form if asked and classified while the next one is in flight (with
+ *     witness-like scalars the points are summed in parts, steps 2-5 for each part as soon as its
+ *     scalars are in, under the copies of the next parts: msm_tune_t::parts); or gathered
  *     on the device from a full witness through an index list (k_i = w[idx[i]]). The 0/1 split:
  *     the indices of general scalars (not 0, not 1) and of scalars equal to 1 are compacted
  *     (cub::DeviceSelect); 0 is dropped.
@@ -512,9 +514,14 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
  *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128)
- *   PROOFMILL_GPU_MSM_OCC=5|6     G1: the round kernel f_round2 compiled for at least 5 or 6 blocks of 128
- *                                 per SM (ptxas then caps it at 102 / 85 registers; default: its own
- *                                 choice, 128 = 4 blocks; issue #14 round 4)
+ *   PROOFMILL_GPU_MSM_OCC=3|5     G1: the round kernel f_round2 compiled for at least 3 or 5 blocks of 128
+ *                                 per SM (ptxas then caps it at 170 / 102 registers; default: its own
+ *                                 choice, 128 = 4 blocks, with 24 bytes of spills; 5 and 6 blocks lost
+ *                                 1.04x / 1.11x at G1 2^27 uniform: docs/perf/gpu.md "Round 4")
+ *   PROOFMILL_GPU_MSM_PARTS=P     host scalars: P >= 2 sums the points in P parts, each as soon as its
+ *                                 scalars are in (while the later parts' copies go on), always; 1 never;
+ *                                 default (0): MSM_PARTS_AUTO parts from MSM_PARTS_MIN_N points on, a part
+ *                                 summed early only while at most a quarter of the scalars seen are general
  *   PROOFMILL_GPU_MSM_XOCC=3|4    G1 with inlined additions: the XYZZ tail (f_xtask) and the reduction
  *                                 segments (f_red_seg) for at least 3 or 4 blocks per SM (170 / 128
  *                                 registers; default: ptxas's choice, 178-186 = 2 blocks) */
@@ -522,7 +529,13 @@ struct msm_tune_t {
     unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
     unsigned occ, xocc; /* 0 = ptxas's choice (each<128>) */
+    unsigned parts;     /* 0 = auto, 1 = one part, P >= 2 = P parts always */
 };
+/* Host scalars arrive over PCIe (~50 GB/s: 78 ms for 2^27 scalars); with witness-like scalars the sum
+ * itself is shorter than that, so the points are summed in parts, each part once its scalars are in,
+ * under the copies of the rest (issue #14 round 4). Uniform scalars keep one part (at most a quarter
+ * general is the rule): their sum is ~12x the copy, and parts would only shrink the window. */
+constexpr size_t MSM_PARTS_MIN_N = (size_t)1 << 22, MSM_PARTS_AUTO = 4, MSM_PARTS_MAX = 16;
 /* f on n lanes as each<128>, or for G1 (E = fp_d) compiled for at least A or B blocks of 128 per SM
  * when occ says so (msm_tune_t occ / xocc); lanes_occ is the matching occupancy for persistent loops */
 template <int A, int B, class E, class Ex, class F> void each_occ(Ex &ex, unsigned occ, size_t n, const F &f) {
@@ -554,6 +567,7 @@ inline msm_tune_t msm_tune_from_env() {
     if ((v = getenv("PROOFMILL_GPU_MSM_KMIN"))) { t.kmin = (size_t)strtoull(v, nullptr, 10); if (t.kmin > 1024) t.kmin = 1024; }
     if ((v = getenv("PROOFMILL_GPU_MSM_OCC"))) t.occ = (unsigned)atoi(v);
     if ((v = getenv("PROOFMILL_GPU_MSM_XOCC"))) t.xocc = (unsigned)atoi(v);
+    if ((v = getenv("PROOFMILL_GPU_MSM_PARTS"))) t.parts = (unsigned)atoi(v);
     return t;
 }
 struct msm_args_t {
@@ -568,11 +582,13 @@ struct msm_args_t {
     unsigned force_c;       /* 0 = cost model */
     size_t item_cap;        /* items per window group (memory budget); 0 = the group's default */
     unsigned scalar_chunks; /* host scalars: copies in flight (0 = 16 from 2^16 points on, else 1) */
+    size_t parts_min_n;     /* host scalars: automatic parts from this many points on (0 = MSM_PARTS_MIN_N) */
     msm_tune_t tune;        /* variants (zero = default) */
 };
 struct msm_stats_t {
     float t_scalars, t_sort, t_accum, t_reduce, t_total;
     unsigned c, W, rounds, tail_levels; /* affine rounds, XYZZ tail levels (largest window group) */
+    unsigned parts;                     /* parts summed before the last chunk of host scalars (PROOFMILL_GPU_MSM_PARTS) */
     size_t ones, zeros, general;
 };
 
@@ -614,7 +630,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = tu.acc == 2 ? lanes_occ<5, 6, E, f_round2<E, src_items<E>>>(ex, tu.occ) : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t NL_MAX = tu.acc == 2 ? lanes_occ<3, 5, E, f_round2<E, src_items<E>>>(ex, tu.occ) : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
@@ -645,10 +661,10 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (tu.acc == 2) {
             ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
             if (round == 0)
-                each_occ<5, 6, E>(ex, tu.occ, nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
                                                                              pre, info, pf});
             else
-                each_occ<5, 6, E>(ex, tu.occ, nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
                                                                               pre, info, pf});
         } else if (round == 0)
             ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
@@ -783,9 +799,117 @@ template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t la
     return b + ((size_t)64 << 20); /* CUB temporaries */
 }
 
-template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_args_t &a, pm_error *err) {
+/* out.win = W window sums at window c, infinity (a first call) or kept (later parts) */
+template <class G> void msm_win_init(msm_host_out<G> &out, msm_stats_t &st, unsigned c) {
+    const unsigned W = (256 + c - 1) / c;
+    if (out.win.size() == W) return;
+    out.win.assign(W, typename G::cpu_xyzz());
+    for (unsigned j = 0; j < W; j++) G::x_inf(&out.win[j]);
+    st.c = c;
+    st.W = W;
+}
+
+/* Steps 3-5 for ng general scalars: indices gsel[0..ng) into sc (NULL: 0..ng-1), window c (out.win
+ * holds its W sums, msm_win_init); each window group's sums are ADDED to out.win (one part of the
+ * points, or all of them). */
+template <class G, class Ex>
+pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_args_t &a, const scalar_d *sc, const uint32_t *gsel,
+                      size_t ng, unsigned c, pm_error *err) {
     typedef typename G::E E;
     typedef typename G::cpu_xyzz X;
+    if (!ng) return PM_OK;
+    const aff_t<E> *pts = static_cast<const aff_t<E> *>(a.pts);
+    const unsigned W = (256 + c - 1) / c;
+    const uint32_t B = 1u << (c - 1);
+    const size_t cap = a.item_cap ? a.item_cap : G::item_cap;
+    size_t gw = cap / ng;
+    gw = gw < 1 ? 1 : (gw > W ? W : gw);
+    std::vector<X> sums(gw);
+    for (unsigned j0 = 0; j0 < W; j0 += (unsigned)gw) {
+        const unsigned g = (unsigned)(W - j0 < gw ? W - j0 : gw);
+        const size_t items = (size_t)g * ng;
+        const uint32_t nseg = g * B;
+        if (items >= 0xffffffffu) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "msm: %zu items exceed 32-bit offsets", items);
+        uint32_t *k0 = static_cast<uint32_t *>(ex.grow(SLOT_KEY0, items * 4));
+        uint32_t *v0 = static_cast<uint32_t *>(ex.grow(SLOT_VAL0, items * 4));
+        uint32_t *k1 = static_cast<uint32_t *>(ex.grow(SLOT_KEY1, items * 4));
+        uint32_t *v1 = static_cast<uint32_t *>(ex.grow(SLOT_VAL1, items * 4));
+        uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, ((size_t)nseg + 1) * 4));
+        if (!ex.ok()) return ex.fail(err, "msm sort scratch");
+        ex.mark(2);
+        ex.each(ng, f_digits{sc, gsel, ng, (int)c, (int)j0, (int)g, B, nseg, k0, v0});
+        int bits = 1;
+        while (bits < 32 && ((uint64_t)1 << bits) <= nseg) bits++;
+        ex.sort_pairs(k1, v1, k0, v0, items, bits);
+        ex.each(items + 1, f_bounds{k1, items, nseg, off});
+        ex.mark(3);
+        seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts, a.tune);
+        if (!ex.ok()) return ex.fail(err, "msm accumulation");
+        ex.mark(4);
+        carve_t cv;
+        cv.cap = red_bytes<E>(B, g);
+        cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
+        cv.used = 0;
+        if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+        const xyzz_t<E> *ws = nullptr, *sum = nullptr;
+        const unsigned xo = a.tune.xocc;
+        bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
+                                                              : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum, xo))
+                                              : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
+                                                              : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum, xo));
+        if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
+        xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
+        if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
+        /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
+        ex.each(g, f_add2<E>{ws, sum, S});
+        ex.d2h(sums.data(), S, g * sizeof(X));
+        for (unsigned t = 0; t < g; t++) {
+            X u;
+            G::x_add(&u, &out.win[j0 + t], &sums[t]);
+            out.win[j0 + t] = u;
+        }
+        ex.mark(5);
+        if (!ex.ok()) return ex.fail(err, "msm reduction");
+        st.t_sort += ex.ms(2, 3);
+        st.t_accum += ex.ms(3, 4);
+        st.t_reduce += ex.ms(4, 5);
+        st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
+        st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
+        if (j0 + g < W) ex.pause(); /* between window groups (~90 ms each at 2^27) */
+    }
+    return PM_OK;
+}
+
+/* The scalars equal to 1 (point indices oidx[0..n1)): one bucket, ADDED to out.ones. */
+template <class G, class Ex>
+pm_status msm_ones(Ex &ex, msm_host_out<G> &out, const aff_t<typename G::E> *pts, const uint32_t *oidx, size_t n1, const msm_tune_t &tune,
+                   pm_error *err) {
+    typedef typename G::E E;
+    typename G::cpu_xyzz v, u;
+    G::x_inf(&v);
+    if (n1) {
+        uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, 16));
+        uint32_t h[2] = {0, (uint32_t)n1};
+        if (!ex.ok()) return ex.fail(err, "msm ones");
+        ex.h2d(off, h, 8);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts, tune);
+        if (acc.xbuckets) {
+            ex.d2h(&v, acc.xbuckets, sizeof out.ones);
+        } else {
+            typename G::cpu_aff o;
+            memset(&o, 0, sizeof o);
+            if (acc.buckets) ex.d2h(&o, acc.buckets, sizeof o);
+            G::x_from_aff(&v, &o);
+        }
+        if (!ex.ok()) return ex.fail(err, "msm ones");
+    }
+    G::x_add(&u, &out.ones, &v);
+    out.ones = u;
+    return PM_OK;
+}
+
+template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_args_t &a, pm_error *err) {
+    typedef typename G::E E;
     memset(&st, 0, sizeof st);
     G::x_inf(&out.ones);
     out.win.clear();
@@ -799,6 +923,8 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
     uint32_t *gidx = static_cast<uint32_t *>(ex.grow(SLOT_GIDX, n * 4));
     uint32_t *oidx = static_cast<uint32_t *>(ex.grow(SLOT_OIDX, n * 4));
     size_t ng = 0, n1 = 0;
+    size_t ng_done = 0, n1_done = 0; /* scalars already summed by earlier parts */
+    unsigned c_part = 0;             /* the window of the parts (0: no part ran) */
     if (!ex.ok()) return ex.fail(err, "msm scratch");
     if (a.gather) {
         const scalar_d *w = reinterpret_cast<const scalar_d *>(a.scalars);
@@ -823,7 +949,16 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
         if (!ex.ok()) return ex.fail(err, "msm scalars");
         size_t nchunk = (a.src == MSM_SRC_HOST && n >= ((size_t)1 << 16)) ? 16 : 1;
         if (a.src == MSM_SRC_HOST && a.scalar_chunks) nchunk = a.scalar_chunks < 48 ? a.scalar_chunks : 48;
+        size_t parts = 1; /* host scalars: parts of the points summed while the later parts' scalars are in flight */
+        if (a.src == MSM_SRC_HOST) {
+            if (a.tune.parts >= 2) parts = a.tune.parts < MSM_PARTS_MAX ? a.tune.parts : MSM_PARTS_MAX;
+            else if (a.tune.parts == 0 && n >= (a.parts_min_n ? a.parts_min_n : MSM_PARTS_MIN_N)) parts = MSM_PARTS_AUTO;
+        }
+        if (parts > n) parts = n;
+        if (nchunk < parts) nchunk = parts;
         const size_t chunk = (n + nchunk - 1) / nchunk;
+        const size_t nck = (n + chunk - 1) / chunk;              /* chunks in fact */
+        const size_t per_part = (nck + parts - 1) / parts;       /* chunks per part */
         if (a.src == MSM_SRC_HOST) /* every copy queued at once on the side stream */
             for (size_t c0 = 0, k = 0; c0 < n; c0 += chunk, k++)
                 ex.h2d_side(d + c0, a.scalars + c0, (n - c0 < chunk ? n - c0 : chunk) * sizeof(scalar_d), (int)k);
@@ -835,6 +970,21 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
             if (a.mont) ex.each(m, f_scalar_in{d + c0, d + c0, nullptr, 1});
             ng += ex.select(gidx + ng, c0, m, pred_general{d, a.split});
             if (a.split) n1 += ex.select(oidx + n1, c0, m, pred_one{d});
+            /* a part boundary before the last chunk: sum the pending scalars now, while the copies of the
+             * rest go on, when forced (tune.parts >= 2) or when at most a quarter of the scalars seen so far
+             * are general (witness-like scalars: the sum is short next to the copy; uniform scalars are
+             * summed once, at the window of all of them) */
+            if (parts > 1 && (k + 1) % per_part == 0 && c0 + m < n && (a.tune.parts >= 2 || 4 * ng <= c0 + m)) {
+                if (!ex.ok()) return ex.fail(err, "msm scalars");
+                if (!c_part) c_part = a.force_c ? a.force_c : msm_window_bits_for(ng - ng_done, G::rho);
+                msm_win_init<G>(out, st, c_part);
+                pm_status r = msm_general<G>(ex, out, st, a, d, gidx + ng_done, ng - ng_done, c_part, err);
+                if (r == PM_OK && n1 > n1_done) r = msm_ones<G>(ex, out, pts, oidx + n1_done, n1 - n1_done, a.tune, err);
+                if (r != PM_OK) return r;
+                ng_done = ng;
+                n1_done = n1;
+                st.parts++;
+            }
         }
         sc = d;
     }
@@ -844,86 +994,14 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
     st.ones = n1;
     st.zeros = n - ng - n1;
 
-    /* 2. plan */
-    unsigned c = a.force_c ? a.force_c : msm_window_bits_for(ng, G::rho);
-    const unsigned W = (256 + c - 1) / c;
-    const uint32_t B = 1u << (c - 1);
-    const size_t cap = a.item_cap ? a.item_cap : G::item_cap;
-    size_t gw = ng ? cap / ng : W;
-    gw = gw < 1 ? 1 : (gw > W ? W : gw);
-    st.c = c;
-    st.W = W;
-    const uint32_t *gsel = ng == n ? nullptr : gidx; /* dense: identity */
-    out.win.assign(W, X());
-    for (unsigned j = 0; j < W; j++) G::x_inf(&out.win[j]);
-
-    /* 3-5 per window group */
-    if (ng) {
-        for (unsigned j0 = 0; j0 < W; j0 += (unsigned)gw) {
-            const unsigned g = (unsigned)(W - j0 < gw ? W - j0 : gw);
-            const size_t items = (size_t)g * ng;
-            const uint32_t nseg = g * B;
-            if (items >= 0xffffffffu) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "msm: %zu items exceed 32-bit offsets", items);
-            uint32_t *k0 = static_cast<uint32_t *>(ex.grow(SLOT_KEY0, items * 4));
-            uint32_t *v0 = static_cast<uint32_t *>(ex.grow(SLOT_VAL0, items * 4));
-            uint32_t *k1 = static_cast<uint32_t *>(ex.grow(SLOT_KEY1, items * 4));
-            uint32_t *v1 = static_cast<uint32_t *>(ex.grow(SLOT_VAL1, items * 4));
-            uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, ((size_t)nseg + 1) * 4));
-            if (!ex.ok()) return ex.fail(err, "msm sort scratch");
-            ex.mark(2);
-            ex.each(ng, f_digits{sc, gsel, ng, (int)c, (int)j0, (int)g, B, nseg, k0, v0});
-            int bits = 1;
-            while (bits < 32 && ((uint64_t)1 << bits) <= nseg) bits++;
-            ex.sort_pairs(k1, v1, k0, v0, items, bits);
-            ex.each(items + 1, f_bounds{k1, items, nseg, off});
-            ex.mark(3);
-            seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts, a.tune);
-            if (!ex.ok()) return ex.fail(err, "msm accumulation");
-            ex.mark(4);
-            carve_t cv;
-            cv.cap = red_bytes<E>(B, g);
-            cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
-            cv.used = 0;
-            if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
-            const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-            const unsigned xo = a.tune.xocc;
-            bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
-                                                                  : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum, xo))
-                                                  : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
-                                                                  : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum, xo));
-            if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
-            xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
-            if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
-            /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
-            ex.each(g, f_add2<E>{ws, sum, S});
-            ex.d2h(&out.win[j0], S, g * sizeof(X));
-            ex.mark(5);
-            if (!ex.ok()) return ex.fail(err, "msm reduction");
-            st.t_sort += ex.ms(2, 3);
-            st.t_accum += ex.ms(3, 4);
-            st.t_reduce += ex.ms(4, 5);
-            st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
-            st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
-            if (j0 + g < W) ex.pause(); /* between window groups (~90 ms each at 2^27) */
-        }
-    }
-    /* the ones: one bucket */
-    if (n1) {
-        uint32_t *off = static_cast<uint32_t *>(ex.grow(SLOT_OFF0, 16));
-        uint32_t h[2] = {0, (uint32_t)n1};
-        if (!ex.ok()) return ex.fail(err, "msm ones");
-        ex.h2d(off, h, 8);
-        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts, a.tune);
-        if (acc.xbuckets) {
-            ex.d2h(&out.ones, acc.xbuckets, sizeof out.ones);
-        } else {
-            typename G::cpu_aff o;
-            memset(&o, 0, sizeof o);
-            if (acc.buckets) ex.d2h(&o, acc.buckets, sizeof o);
-            G::x_from_aff(&out.ones, &o);
-        }
-        if (!ex.ok()) return ex.fail(err, "msm ones");
-    }
+    /* 2. plan: the window from the number of general scalars (or the parts' window) */
+    const unsigned c = c_part ? c_part : (a.force_c ? a.force_c : msm_window_bits_for(ng - ng_done, G::rho));
+    msm_win_init<G>(out, st, c);
+    /* 3-5: the general scalars not summed by a part; the ones */
+    const uint32_t *gsel = ng_done == 0 && ng == n ? nullptr : gidx + ng_done; /* dense: identity */
+    pm_status r = msm_general<G>(ex, out, st, a, sc, gsel, ng - ng_done, c, err);
+    if (r == PM_OK && n1 > n1_done) r = msm_ones<G>(ex, out, pts, oidx + n1_done, n1 - n1_done, a.tune, err);
+    if (r != PM_OK) return r;
     ex.mark(6);
     ex.d2h(nullptr, nullptr, 0); /* synchronise for the timing */
     st.t_scalars = ex.ms(0, 1);

@@ -210,6 +210,7 @@ template <class C> static void test_curve(void) {
 
 /* ---------------- MSM ---------------- */
 static long expect_pauses = -1; /* preemption points an MSM must pass (gpu.h gpu_set_yield); -1: not checked */
+static long expect_early = -1; /* parts the automatic rule must sum before the last chunk (host scalars); -1: not checked */
 template <class C>
 static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff> &pts, const fr_t *k, size_t n, msm_args_t a) {
     typedef typename C::G G;
@@ -227,11 +228,12 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     /* every run-time variant of msm_core.cuh (msm_tune_t): the default, then {acc, prefetch, xinline,
      * tail, kmin, occ, xocc}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; occ / xocc only
      * change the device kernels' launch bounds (here: the each_b dispatch) */
-    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0}, {0, 0, 1, 1000000000, 0, 0, 0},
-                                       {2, 1, 1, 0, 0, 0, 0}, {0, 1, 0, 1, 2, 0, 0}, {2, 0, 2, 0, 0, 5, 4}};
-    /* the first four (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only) always;
-     * all seven with PROOFMILL_SLOW=1 */
-    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 7 : 4;
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0, 0},
+                                       {0, 0, 1, 1000000000, 0, 0, 0, 0}, {2, 0, 2, 0, 0, 0, 0, 3}, {2, 1, 1, 0, 0, 0, 0, 0},
+                                       {0, 1, 0, 1, 2, 0, 0, 0}, {2, 0, 2, 0, 0, 5, 4, 0}};
+    /* the first five (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only; host
+     * scalars in 3 parts, each summed as soon as it is in) always; all eight with PROOFMILL_SLOW=1 */
+    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 8 : 5;
     for (size_t ti = 0; ti < ntunes; ti++) {
         const msm_tune_t &tu = tunes[ti];
         msm_host_out<G> o;
@@ -245,11 +247,17 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
                      C::name(), what, ex.pauses - p0, expect_pauses);
         msm_finish<G>(&got, o, st.c);
         int ok = C::jac_eq(&got, &want);
-        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu) differs from the CPU MSM", C::name(), what, n,
-                 st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin);
-        printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu [acc=%u pf=%u xi=%u tail=%zu kmin=%zu]  %s\n",
-               C::name(), what, n, st.c, st.W, st.rounds, st.tail_levels, st.general, st.ones, st.zeros, tu.acc, tu.prefetch, tu.xinline,
-               tu.tail, tu.kmin, ok ? "ok" : "MISMATCH");
+        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu parts=%u, %u summed early) differs from the CPU MSM",
+                 C::name(), what, n, st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin, tu.parts, st.parts);
+        if (a.src == MSM_SRC_HOST && tu.parts >= 2 && n >= 2 * tu.parts)
+            GT_CHECK(st.parts == tu.parts - 1, "%s MSM %s: %u parts summed before the last chunk, expected %u", C::name(), what, st.parts, tu.parts - 1);
+        if (a.src == MSM_SRC_HOST && tu.parts == 0 && a.parts_min_n && n >= a.parts_min_n && expect_early >= 0)
+            GT_CHECK(st.parts == (unsigned)expect_early, "%s MSM %s: %u parts summed early (automatic), expected %ld", C::name(), what, st.parts,
+                     expect_early);
+        printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu early=%u [acc=%u pf=%u xi=%u tail=%zu kmin=%zu "
+               "parts=%u]  %s\n",
+               C::name(), what, n, st.c, st.W, st.rounds, st.tail_levels, st.general, st.ones, st.zeros, st.parts, tu.acc, tu.prefetch, tu.xinline,
+               tu.tail, tu.kmin, tu.parts, ok ? "ok" : "MISMATCH");
     }
 }
 
@@ -329,6 +337,24 @@ template <class C> static void test_msm(void) {
         if (r < 75) k[i] = FR_ZERO; else if (r < 95) k[i] = one; else gt_rand_scalar(&k[i]);
     }
     check_msm<C>("witness-like", pts, k.data(), NP, a);
+    /* host scalars in parts (msm_tune_t::parts): witness-like, so the automatic rule (4 parts, at most a quarter
+     * general) sums the first three parts before the last chunk is in; then uniform scalars, which it keeps whole */
+    {
+        msm_args_t h = a;
+        h.src = MSM_SRC_HOST;
+        h.scalar_chunks = 8;
+        h.parts_min_n = 64;
+        expect_early = 3;
+        check_msm<C>("witness-like, host scalars in 8 chunks (parts)", pts, k.data(), NP, h);
+        h.mont = 1;
+        check_msm<C>("witness-like, Montgomery host scalars (parts)", pts, k.data(), NP, h);
+        std::vector<fr_t> ku(NP);
+        for (size_t i = 0; i < NP; i++) gt_rand_scalar(&ku[i]);
+        h.mont = 0;
+        expect_early = 0;
+        check_msm<C>("uniform, host scalars in 8 chunks (kept whole)", pts, ku.data(), NP, h);
+        expect_early = -1;
+    }
     /* gathered scalars: k_i = w[idx_i] from a witness 3x as long, Montgomery */
     {
         size_t nw = 3 * NP;
