@@ -535,7 +535,10 @@ struct msm_tune_t {
  * itself is shorter than that, so the points are summed in parts, each part once its scalars are in,
  * under the copies of the rest (issue #14 round 4). Uniform scalars keep one part (at most a quarter
  * general is the rule): their sum is ~12x the copy, and parts would only shrink the window. */
-constexpr size_t MSM_PARTS_MIN_N = (size_t)1 << 22, MSM_PARTS_AUTO = 4, MSM_PARTS_MAX = 16;
+/* Measured on the H200 (docs/perf/gpu.md "Round 5"): 2 parts take G1 2^27 witness-like from 167.7 to
+ * 128.4 ms and 2^26 from 82.8 to 75.6; 4, 8, 16 parts lose to 2 (a reduction and a ones bucket per part,
+ * a smaller window); at 2^25 2 parts are even, at 2^24 they lose 1.13x (the copy is short there). */
+constexpr size_t MSM_PARTS_MIN_N = (size_t)1 << 26, MSM_PARTS_AUTO = 2, MSM_PARTS_MAX = 16;
 /* f on n lanes as each<128>, or for G1 (E = fp_d) compiled for at least A or B blocks of 128 per SM
  * when occ says so (msm_tune_t occ / xocc); lanes_occ is the matching occupancy for persistent loops */
 template <int A, int B, class E, class Ex, class F> void each_occ(Ex &ex, unsigned occ, size_t n, const F &f) {
