@@ -142,7 +142,9 @@ unsigned gpu_msm_g1_window_bits(size_t n);
 /* r = sum_{i<n} [scalars[i]] bases[first + i], first + n <= count.
  * scalars: n fr_t, plain canonical integers < r (as msm/msm.h) unless GPU_MSM_SCALARS_MONT; host
  * memory (pinned from gpu_host_alloc is fastest: the copy then overlaps the classification of the
- * previous chunk) unless GPU_MSM_SCALARS_DEVICE. Result: one Jacobian point in CPU layout (Z = 0
+ * previous chunk, and from 2^26 scalars on, when at most a quarter of the first half's are neither 0
+ * nor 1, the first half of the points is summed while the second half's scalars are in flight)
+ * unless GPU_MSM_SCALARS_DEVICE. Result: one Jacobian point in CPU layout (Z = 0
  * for infinity). n = 0 gives infinity. Algorithm (src/gpu/msm_core.cuh's opening comment): the 0/1
  * split (0 dropped, 1 summed in one extra bucket; GPU_MSM_NO_01_SPLIT turns it off), signed c-bit
  * windows with c chosen from the number of general scalars, items radix-sorted by bucket,
