@@ -242,15 +242,28 @@ PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
  * lane's np-th pair: the prefix product before it and (e, out) into the lane's scratch slot np ([k][nl] layout),
  * acc *= the pair's denominator (norm). The x coordinates alone suffice unless one is 0 (the point may be infinity)
  * or they are equal (tangent or opposite points). */
-template <class E, class Src, class F>
-PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot) {
-    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
+template <class E, bool CPY = false, class Src, class F>
+PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot, aff_t<E> *cp = nullptr,
+                          size_t cp_n = 0) {
+    E x1, x2, den;
     int kind = AFF_CHORD;
-    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
+    if constexpr (CPY) { /* the pair's points, read once, into the coalesced copy the backward half reads */
         aff_t<E> P = src.get(e), Q = src.get(e + 1);
-        kind = ec_aff_add_prepare(P, Q, den);
+        ec_aff_store(cp + slot, P);
+        ec_aff_store(cp + cp_n + slot, Q);
+        x1 = P.x;
+        x2 = Q.x;
+        if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) kind = ec_aff_add_prepare(P, Q, den);
+        else den = f_sub(x2, x1);
     } else {
-        den = f_sub(x2, x1);
+        x1 = src.get_x(e);
+        x2 = src.get_x(e + 1);
+        if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
+            aff_t<E> P = src.get(e), Q = src.get(e + 1);
+            kind = ec_aff_add_prepare(P, Q, den);
+        } else {
+            den = f_sub(x2, x1);
+        }
     }
     f_store(pre + slot, acc);
     uint2 inf;
@@ -260,14 +273,17 @@ PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *p
 }
 /* Backward over the lane's np pairs: one inversion of the product, then each pair's inverse from its prefix
  * product and the chord / tangent into dst; pf: prefetch the previous pair's points. */
-template <class E, class Src, class F>
+template <class E, bool CPY = false, class Src, class F>
 PM_HD void round_bwd(const Src &src, const F &acc, uint32_t np, uint32_t nl, uint32_t lane, const F *pre, const uint2 *info,
-                     aff_t<E> *dst, uint32_t pf) {
+                     aff_t<E> *dst, uint32_t pf, const aff_t<E> *cp = nullptr, size_t cp_n = 0) {
     F inv = fe_inv_vartime<fp_params>(acc);
     for (uint32_t i = np; i-- > 0;) {
-        uint2 inf = info[(size_t)i * nl + lane];
+        const size_t slot = (size_t)i * nl + lane;
+        uint2 inf = info[slot];
         if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
-        aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
+        aff_t<E> P, Q;
+        if constexpr (CPY) { P = ec_aff_load(cp + slot); Q = ec_aff_load(cp + cp_n + slot); }
+        else { P = src.get(inf.x); Q = src.get(inf.x + 1); }
         E den, den_inv = f_one<E>();
         int kind = ec_aff_add_prepare(P, Q, den);
         if (kind <= AFF_TANGENT) {
@@ -334,7 +350,7 @@ struct f_seg_ids {
  * and stores of a warp are contiguous runs, where f_round's lanes each walk their own chunk).
  * Output o of bucket s = ids[o] is entries e = off[s] + 2 (o - off_next[s]) and e + 1 (a pass-through
  * when e + 1 is past the bucket). The scratch is f_round's [k][nl] layout. */
-template <class E, class Src> struct f_round2 {
+template <class E, class Src, bool CPY = false> struct f_round2 {
     typedef typename fbase<E>::type F;
     Src src;
     const uint32_t *off, *off_next, *ids;
@@ -344,6 +360,8 @@ template <class E, class Src> struct f_round2 {
     F *pre;
     uint2 *info;
     uint32_t pf;
+    aff_t<E> *cp;  /* msm_tune_t::acc = 4: [2][k][nl] copy of the pairs' points (NULL: the backward gathers them again) */
+    size_t cp_n;   /* k nl */
     PM_HD uint32_t entry(uint32_t o, uint32_t &hi) const {
         const uint32_t s = ids[o];
         hi = off[s + 1];
@@ -363,14 +381,14 @@ template <class E, class Src> struct f_round2 {
                 if (pf) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
             }
             if (e + 1 < hi) {
-                round_fwd_pair<E>(src, e, o, acc, pre, info, (size_t)np * nl + lane);
+                round_fwd_pair<E, CPY>(src, e, o, acc, pre, info, (size_t)np * nl + lane, cp, cp_n);
                 np++;
             } else {
                 ec_aff_store(dst + o, src.get(e));
             }
             o = o2; e = e2; hi = hi2;
         }
-        if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
+        if (np) round_bwd<E, CPY>(src, acc, np, nl, lane, pre, info, dst, pf, cp, cp_n);
     }
 };
 
@@ -503,7 +521,10 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  * process; msm_tune_from_env reads them at every call (unset = the defaults):
  *   PROOFMILL_GPU_MSM_ACC=2|1     round kernel f_round2 (lanes over adjacent outputs; the default since
  *                                 the H200 run of 2026-12-01 15:09 UTC: 0.89x of f_round's time at G1
- *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1)
+ *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1);
+ *                                 4 (G1): f_round2 whose forward half copies each pair's points into
+ *                                 a coalesced [2][k][nl] scratch that the backward half reads instead
+ *                                 of gathering them again (+192 B of scratch per pair; round 6)
  *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
  *   PROOFMILL_GPU_MSM_XINLINE=1|0 XYZZ tail and bucket reduction with inlined additions (the tail loads
  *                                 each next point before the addition) or called ones; default (2): inlined
@@ -563,7 +584,7 @@ inline msm_tune_t msm_tune_from_env() {
     t.acc = 2;     /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
     t.xinline = 2; /* inlined for G1, called for G2, unless PROOFMILL_GPU_MSM_XINLINE says otherwise */
     const char *v;
-    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
+    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) { const int x = atoi(v); t.acc = x == 2 || x == 4 ? (unsigned)x : 0u; }
     if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
@@ -619,6 +640,14 @@ constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
 
+/* resident lanes of the round kernel f_round2 (with the points' copy: G1 only) */
+template <class E, class Ex> size_t round2_lanes(Ex &ex, const msm_tune_t &tu, bool cpy) {
+    if constexpr (sizeof(E) == sizeof(fp_d)) {
+        if (cpy) return ex.template lanes_for<f_round2<E, src_items<E>, true>>();
+    }
+    return lanes_occ<3, 5, E, f_round2<E, src_items<E>>>(ex, tu.occ);
+}
+
 /* Sum each of nseg buckets: items sorted by bucket, bucket s = items [off[s], off[s+1]) (off has
  * nseg + 1 entries in executor memory; items past off[nseg] are ignored). Returns one value per
  * bucket (device slot SLOT_BUCKET), affine or, after the XYZZ tail, XYZZ. */
@@ -633,7 +662,9 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = tu.acc == 2 ? lanes_occ<3, 5, E, f_round2<E, src_items<E>>>(ex, tu.occ) : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const bool cpy = tu.acc == 4 && sizeof(E) == sizeof(fp_d); /* f_round2 with the points' copy: G1 only */
+    const bool v2 = tu.acc == 2 || tu.acc == 4;
+    const size_t NL_MAX = v2 ? round2_lanes<E>(ex, tu, cpy) : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
@@ -651,24 +682,39 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         k = k < kmin ? kmin : (k > RND_KMAX ? RND_KMAX : k);
         /* v1: chunks of 2k entries over the lanes; v2: at most k outputs per lane */
         const uint32_t chunk = (uint32_t)(2 * k);
-        const uint32_t nchunks = tu.acc == 2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
+        const uint32_t nchunks = v2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
         const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
         const uint32_t k2 = (uint32_t)(((size_t)next + nl - 1) / nl); /* v2: outputs per lane (<= k when nl = nchunks) */
         aff_t<E> *dst = static_cast<aff_t<E> *>(ex.grow(round % 2 ? SLOT_PTS1 : SLOT_PTS0, (size_t)next * sizeof(aff_t<E>)));
-        const size_t kscr = tu.acc == 2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
+        const size_t kscr = v2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
         unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * kscr * (sizeof(F) + sizeof(uint2))));
         F *pre = reinterpret_cast<F *>(lane);
         uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * kscr * sizeof(F));
-        uint32_t *ids = tu.acc == 2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
+        uint32_t *ids = v2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
+        aff_t<E> *cp = cpy ? static_cast<aff_t<E> *>(ex.grow(SLOT_CPY, 2 * (size_t)nl * kscr * sizeof(aff_t<E>))) : nullptr;
         if (!ex.ok()) break;
-        if (tu.acc == 2) {
+        if (v2) {
             ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
-            if (round == 0)
+            const size_t cpn = (size_t)nl * kscr;
+            bool done = false;
+            if constexpr (sizeof(E) == sizeof(fp_d)) {
+                if (cpy) {
+                    if (round == 0)
+                        ex.each(nl, f_round2<E, src_items<E>, true>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                     pre, info, pf, cp, cpn});
+                    else
+                        ex.each(nl, f_round2<E, src_points<E>, true>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                      pre, info, pf, cp, cpn});
+                    done = true;
+                }
+            }
+            if (done) {
+            } else if (round == 0)
                 each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                             pre, info, pf});
+                                                                             pre, info, pf, nullptr, 0});
             else
                 each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                              pre, info, pf});
+                                                                              pre, info, pf, nullptr, 0});
         } else if (round == 0)
             ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
                                                                chunk, nchunks, nl, pre, info, pf});
