@@ -105,7 +105,7 @@ struct row { std::string impl, op, dist; int lg; double med, mn; std::string che
 
 /* ---- run-time variants (PM_MSM_VARIANTS) ---- */
 struct variant { std::string name; std::vector<std::pair<std::string, std::string>> env; };
-static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "OCC", "XOCC", "PARTS"};
+static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "PARTS"};
 static std::vector<variant> parse_variants(const char *spec) {
     std::vector<variant> out;
     std::string s = spec ? spec : "base";

@@ -49,7 +49,7 @@ with_variant() {
     for x in "${kv[@]}"; do envs+=("PROOFMILL_GPU_MSM_$x"); done
   fi
   env -u PROOFMILL_GPU_MSM_ACC -u PROOFMILL_GPU_MSM_PREFETCH -u PROOFMILL_GPU_MSM_XINLINE -u PROOFMILL_GPU_MSM_TAIL \
-      -u PROOFMILL_GPU_MSM_KMIN -u PROOFMILL_GPU_MSM_OCC -u PROOFMILL_GPU_MSM_XOCC -u PROOFMILL_GPU_MSM_PARTS "${envs[@]}" "$@"
+      -u PROOFMILL_GPU_MSM_KMIN -u PROOFMILL_GPU_MSM_PARTS "${envs[@]}" "$@"
 }
 
 : > "$SUM"

@@ -242,28 +242,15 @@ PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
  * lane's np-th pair: the prefix product before it and (e, out) into the lane's scratch slot np ([k][nl] layout),
  * acc *= the pair's denominator (norm). The x coordinates alone suffice unless one is 0 (the point may be infinity)
  * or they are equal (tangent or opposite points). */
-template <class E, bool CPY = false, class Src, class F>
-PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot, aff_t<E> *cp = nullptr,
-                          size_t cp_n = 0) {
-    E x1, x2, den;
+template <class E, class Src, class F>
+PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *pre, uint2 *info, size_t slot) {
+    E x1 = src.get_x(e), x2 = src.get_x(e + 1), den;
     int kind = AFF_CHORD;
-    if constexpr (CPY) { /* the pair's points, read once, into the coalesced copy the backward half reads */
+    if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
         aff_t<E> P = src.get(e), Q = src.get(e + 1);
-        ec_aff_store(cp + slot, P);
-        ec_aff_store(cp + cp_n + slot, Q);
-        x1 = P.x;
-        x2 = Q.x;
-        if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) kind = ec_aff_add_prepare(P, Q, den);
-        else den = f_sub(x2, x1);
+        kind = ec_aff_add_prepare(P, Q, den);
     } else {
-        x1 = src.get_x(e);
-        x2 = src.get_x(e + 1);
-        if (f_is_zero(x1) || f_is_zero(x2) || f_eq(x1, x2)) {
-            aff_t<E> P = src.get(e), Q = src.get(e + 1);
-            kind = ec_aff_add_prepare(P, Q, den);
-        } else {
-            den = f_sub(x2, x1);
-        }
+        den = f_sub(x2, x1);
     }
     f_store(pre + slot, acc);
     uint2 inf;
@@ -273,17 +260,14 @@ PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *p
 }
 /* Backward over the lane's np pairs: one inversion of the product, then each pair's inverse from its prefix
  * product and the chord / tangent into dst; pf: prefetch the previous pair's points. */
-template <class E, bool CPY = false, class Src, class F>
+template <class E, class Src, class F>
 PM_HD void round_bwd(const Src &src, const F &acc, uint32_t np, uint32_t nl, uint32_t lane, const F *pre, const uint2 *info,
-                     aff_t<E> *dst, uint32_t pf, const aff_t<E> *cp = nullptr, size_t cp_n = 0) {
+                     aff_t<E> *dst, uint32_t pf) {
     F inv = fe_inv_vartime<fp_params>(acc);
     for (uint32_t i = np; i-- > 0;) {
-        const size_t slot = (size_t)i * nl + lane;
-        uint2 inf = info[slot];
+        uint2 inf = info[(size_t)i * nl + lane];
         if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
-        aff_t<E> P, Q;
-        if constexpr (CPY) { P = ec_aff_load(cp + slot); Q = ec_aff_load(cp + cp_n + slot); }
-        else { P = src.get(inf.x); Q = src.get(inf.x + 1); }
+        aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
         E den, den_inv = f_one<E>();
         int kind = ec_aff_add_prepare(P, Q, den);
         if (kind <= AFF_TANGENT) {
@@ -350,7 +334,7 @@ struct f_seg_ids {
  * and stores of a warp are contiguous runs, where f_round's lanes each walk their own chunk).
  * Output o of bucket s = ids[o] is entries e = off[s] + 2 (o - off_next[s]) and e + 1 (a pass-through
  * when e + 1 is past the bucket). The scratch is f_round's [k][nl] layout. */
-template <class E, class Src, bool CPY = false> struct f_round2 {
+template <class E, class Src> struct f_round2 {
     typedef typename fbase<E>::type F;
     Src src;
     const uint32_t *off, *off_next, *ids;
@@ -360,8 +344,6 @@ template <class E, class Src, bool CPY = false> struct f_round2 {
     F *pre;
     uint2 *info;
     uint32_t pf;
-    aff_t<E> *cp;  /* msm_tune_t::acc = 4: [2][k][nl] copy of the pairs' points (NULL: the backward gathers them again) */
-    size_t cp_n;   /* k nl */
     PM_HD uint32_t entry(uint32_t o, uint32_t &hi) const {
         const uint32_t s = ids[o];
         hi = off[s + 1];
@@ -381,14 +363,14 @@ template <class E, class Src, bool CPY = false> struct f_round2 {
                 if (pf) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
             }
             if (e + 1 < hi) {
-                round_fwd_pair<E, CPY>(src, e, o, acc, pre, info, (size_t)np * nl + lane, cp, cp_n);
+                round_fwd_pair<E>(src, e, o, acc, pre, info, (size_t)np * nl + lane);
                 np++;
             } else {
                 ec_aff_store(dst + o, src.get(e));
             }
             o = o2; e = e2; hi = hi2;
         }
-        if (np) round_bwd<E, CPY>(src, acc, np, nl, lane, pre, info, dst, pf, cp, cp_n);
+        if (np) round_bwd<E>(src, acc, np, nl, lane, pre, info, dst, pf);
     }
 };
 
@@ -521,10 +503,7 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  * process; msm_tune_from_env reads them at every call (unset = the defaults):
  *   PROOFMILL_GPU_MSM_ACC=2|1     round kernel f_round2 (lanes over adjacent outputs; the default since
  *                                 the H200 run of 2026-12-01 15:09 UTC: 0.89x of f_round's time at G1
- *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1);
- *                                 4 (G1): f_round2 whose forward half copies each pair's points into
- *                                 a coalesced [2][k][nl] scratch that the backward half reads instead
- *                                 of gathering them again (+192 B of scratch per pair; round 6)
+ *                                 2^27, 0.74x at G2 2^25, docs/perf/gpu.md "Round 2") or f_round (1)
  *   PROOFMILL_GPU_MSM_PREFETCH=1  L2 prefetch of the next pair's points in the round kernels
  *   PROOFMILL_GPU_MSM_XINLINE=1|0 XYZZ tail and bucket reduction with inlined additions (the tail loads
  *                                 each next point before the addition) or called ones; default (2): inlined
@@ -535,47 +514,23 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
  *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128)
- *   PROOFMILL_GPU_MSM_OCC=3|5     G1: the round kernel f_round2 compiled for at least 3 or 5 blocks of 128
- *                                 per SM (ptxas then caps it at 170 / 102 registers; default: its own
- *                                 choice, 128 = 4 blocks, with 24 bytes of spills; 5 and 6 blocks lost
- *                                 1.04x / 1.11x at G1 2^27 uniform: docs/perf/gpu.md "Round 4")
  *   PROOFMILL_GPU_MSM_PARTS=P     host scalars: P >= 2 sums the points in P parts, each as soon as its
  *                                 scalars are in (while the later parts' copies go on), always; 1 never;
  *                                 default (0): MSM_PARTS_AUTO parts from MSM_PARTS_MIN_N points on, a part
- *                                 summed early only while at most a quarter of the scalars seen are general
- *   PROOFMILL_GPU_MSM_XOCC=3|4    G1 with inlined additions: the XYZZ tail (f_xtask) and the reduction
- *                                 segments (f_red_seg) for at least 3 or 4 blocks per SM (170 / 128
- *                                 registers; default: ptxas's choice, 178-186 = 2 blocks) */
+ *                                 summed early only while at most a quarter of the scalars seen are general */
 struct msm_tune_t {
     unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
-    unsigned occ, xocc; /* 0 = ptxas's choice (each<128>) */
     unsigned parts;     /* 0 = auto, 1 = one part, P >= 2 = P parts always */
 };
 /* Host scalars arrive over PCIe (~50 GB/s: 78 ms for 2^27 scalars); with witness-like scalars the sum
  * itself is shorter than that, so the points are summed in parts, each part once its scalars are in,
- * under the copies of the rest (issue #14 round 4). Uniform scalars keep one part (at most a quarter
- * general is the rule): their sum is ~12x the copy, and parts would only shrink the window. */
-/* Measured on the H200 (docs/perf/gpu.md "Round 5"): 2 parts take G1 2^27 witness-like from 167.7 to
+ * under the copies of the rest (issue #14 round 5). Uniform scalars keep one part (at most a quarter
+ * general is the rule): their sum is ~12x the copy, and parts would only shrink the window.
+ * Measured on the H200 (docs/perf/gpu.md "Round 5"): 2 parts take G1 2^27 witness-like from 167.7 to
  * 128.4 ms and 2^26 from 82.8 to 75.6; 4, 8, 16 parts lose to 2 (a reduction and a ones bucket per part,
  * a smaller window); at 2^25 2 parts are even, at 2^24 they lose 1.13x (the copy is short there). */
 constexpr size_t MSM_PARTS_MIN_N = (size_t)1 << 26, MSM_PARTS_AUTO = 2, MSM_PARTS_MAX = 16;
-/* f on n lanes as each<128>, or for G1 (E = fp_d) compiled for at least A or B blocks of 128 per SM
- * when occ says so (msm_tune_t occ / xocc); lanes_occ is the matching occupancy for persistent loops */
-template <int A, int B, class E, class Ex, class F> void each_occ(Ex &ex, unsigned occ, size_t n, const F &f) {
-    if constexpr (sizeof(E) == sizeof(fp_d)) {
-        if (occ == (unsigned)A) { ex.template each_b<128, A>(n, f); return; }
-        if (occ == (unsigned)B) { ex.template each_b<128, B>(n, f); return; }
-    }
-    ex.template each<128>(n, f);
-}
-template <int A, int B, class E, class F, class Ex> size_t lanes_occ(Ex &ex, unsigned occ) {
-    if constexpr (sizeof(E) == sizeof(fp_d)) {
-        if (occ == (unsigned)A) return ex.template lanes_for_b<A, F>();
-        if (occ == (unsigned)B) return ex.template lanes_for_b<B, F>();
-    }
-    return ex.template lanes_for<F>();
-}
 /* whether the XYZZ tail and the reduction inline their additions for field E */
 template <class E> inline bool msm_xinline(const msm_tune_t &t) { return t.xinline == 1 || (t.xinline == 2 && sizeof(E) == sizeof(fp_d)); }
 inline msm_tune_t msm_tune_from_env() {
@@ -584,13 +539,11 @@ inline msm_tune_t msm_tune_from_env() {
     t.acc = 2;     /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
     t.xinline = 2; /* inlined for G1, called for G2, unless PROOFMILL_GPU_MSM_XINLINE says otherwise */
     const char *v;
-    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) { const int x = atoi(v); t.acc = x == 2 || x == 4 ? (unsigned)x : 0u; }
+    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
     if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
     if ((v = getenv("PROOFMILL_GPU_MSM_KMIN"))) { t.kmin = (size_t)strtoull(v, nullptr, 10); if (t.kmin > 1024) t.kmin = 1024; }
-    if ((v = getenv("PROOFMILL_GPU_MSM_OCC"))) t.occ = (unsigned)atoi(v);
-    if ((v = getenv("PROOFMILL_GPU_MSM_XOCC"))) t.xocc = (unsigned)atoi(v);
     if ((v = getenv("PROOFMILL_GPU_MSM_PARTS"))) t.parts = (unsigned)atoi(v);
     return t;
 }
@@ -620,33 +573,20 @@ struct msm_stats_t {
 template <class E> struct seg_result { const aff_t<E> *buckets; const xyzz_t<E> *xbuckets; unsigned rounds, tail_levels; };
 
 /* one level of the XYZZ tail: level 0 reads the items (round 0) or the last round's points */
-/* f_xtask, with XI (inlined additions) at the occupancy xocc asks for */
-template <class E, bool XI, class Ex, class F> void xtask_each(Ex &ex, unsigned xocc, size_t n, const F &f) {
-    if constexpr (XI) each_occ<3, 4, E>(ex, xocc, n, f); else ex.each(n, f);
-}
 template <class E, bool XI, class Ex>
 void xtask_level(Ex &ex, unsigned level, int round, const uint32_t *items, const aff_t<E> *pts, const aff_t<E> *src_pts,
-                 const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, xyzz_t<E> *dst,
-                 unsigned xocc) {
+                 const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, xyzz_t<E> *dst) {
     if (level > 0)
-        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_xyzz<E>, XI>{src_xyzz<E>{xp}, off, toff, nseg, dst});
+        ex.each(ntasks, f_xtask<E, src_xyzz<E>, XI>{src_xyzz<E>{xp}, off, toff, nseg, dst});
     else if (round == 0)
-        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_items<E>, XI>{src_items<E>{items, pts}, off, toff, nseg, dst});
+        ex.each(ntasks, f_xtask<E, src_items<E>, XI>{src_items<E>{items, pts}, off, toff, nseg, dst});
     else
-        xtask_each<E, XI>(ex, xocc, ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
+        ex.each(ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
 }
 
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
-
-/* resident lanes of the round kernel f_round2 (with the points' copy: G1 only) */
-template <class E, class Ex> size_t round2_lanes(Ex &ex, const msm_tune_t &tu, bool cpy) {
-    if constexpr (sizeof(E) == sizeof(fp_d)) {
-        if (cpy) return ex.template lanes_for<f_round2<E, src_items<E>, true>>();
-    }
-    return lanes_occ<3, 5, E, f_round2<E, src_items<E>>>(ex, tu.occ);
-}
 
 /* Sum each of nseg buckets: items sorted by bucket, bucket s = items [off[s], off[s+1]) (off has
  * nseg + 1 entries in executor memory; items past off[nseg] are ignored). Returns one value per
@@ -662,9 +602,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const bool cpy = tu.acc == 4 && sizeof(E) == sizeof(fp_d); /* f_round2 with the points' copy: G1 only */
-    const bool v2 = tu.acc == 2 || tu.acc == 4;
-    const size_t NL_MAX = v2 ? round2_lanes<E>(ex, tu, cpy) : ex.template lanes_for<f_round<E, src_items<E>>>();
+    const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = tu.prefetch ? 1u : 0u;
     for (;;) {
@@ -682,39 +620,24 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         k = k < kmin ? kmin : (k > RND_KMAX ? RND_KMAX : k);
         /* v1: chunks of 2k entries over the lanes; v2: at most k outputs per lane */
         const uint32_t chunk = (uint32_t)(2 * k);
-        const uint32_t nchunks = v2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
+        const uint32_t nchunks = tu.acc == 2 ? (uint32_t)(((size_t)next + k - 1) / k) : (uint32_t)(((size_t)total + chunk - 1) / chunk);
         const uint32_t nl = (uint32_t)(nchunks < NL_MAX ? nchunks : NL_MAX);
         const uint32_t k2 = (uint32_t)(((size_t)next + nl - 1) / nl); /* v2: outputs per lane (<= k when nl = nchunks) */
         aff_t<E> *dst = static_cast<aff_t<E> *>(ex.grow(round % 2 ? SLOT_PTS1 : SLOT_PTS0, (size_t)next * sizeof(aff_t<E>)));
-        const size_t kscr = v2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
+        const size_t kscr = tu.acc == 2 && k2 > k ? k2 : k; /* pairs per lane the scratch holds */
         unsigned char *lane = static_cast<unsigned char *>(ex.grow(SLOT_LANE, (size_t)nl * kscr * (sizeof(F) + sizeof(uint2))));
         F *pre = reinterpret_cast<F *>(lane);
         uint2 *info = reinterpret_cast<uint2 *>(lane + (size_t)nl * kscr * sizeof(F));
-        uint32_t *ids = v2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
-        aff_t<E> *cp = cpy ? static_cast<aff_t<E> *>(ex.grow(SLOT_CPY, 2 * (size_t)nl * kscr * sizeof(aff_t<E>))) : nullptr;
+        uint32_t *ids = tu.acc == 2 ? static_cast<uint32_t *>(ex.grow(SLOT_IDS, (size_t)next * 4)) : nullptr;
         if (!ex.ok()) break;
-        if (v2) {
+        if (tu.acc == 2) {
             ex.each(next, f_seg_ids{offs[cur ^ 1], nseg, ids});
-            const size_t cpn = (size_t)nl * kscr;
-            bool done = false;
-            if constexpr (sizeof(E) == sizeof(fp_d)) {
-                if (cpy) {
-                    if (round == 0)
-                        ex.each(nl, f_round2<E, src_items<E>, true>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                     pre, info, pf, cp, cpn});
-                    else
-                        ex.each(nl, f_round2<E, src_points<E>, true>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                      pre, info, pf, cp, cpn});
-                    done = true;
-                }
-            }
-            if (done) {
-            } else if (round == 0)
-                each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                             pre, info, pf, nullptr, 0});
+            if (round == 0)
+                ex.template each<128>(nl, f_round2<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                    pre, info, pf});
             else
-                each_occ<3, 5, E>(ex, tu.occ, nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
-                                                                              pre, info, pf, nullptr, 0});
+                ex.template each<128>(nl, f_round2<E, src_points<E>>{src_points<E>{src_pts}, offs[cur], offs[cur ^ 1], ids, next, dst, k2, nl,
+                                                                     pre, info, pf});
         } else if (round == 0)
             ex.template each<128>(nl, f_round<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], offs[cur ^ 1], nseg, total, dst,
                                                                chunk, nchunks, nl, pre, info, pf});
@@ -750,8 +673,8 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         if (level > 0 && ntasks == total) break;
         xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
         if (!ex.ok()) return res;
-        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst, tu.xocc);
-        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst, tu.xocc);
+        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
+        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
         xp = dst;
         total = ntasks;
         cur ^= 1;
@@ -806,17 +729,16 @@ template <class E, bool XI, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t 
 
 /* (ws[w], sum[w]) = (sum_i i V_{w,i}, sum_i V_{w,i}) over m values per window (m a power of two) */
 template <class E, class In, bool XI, class Ex>
-bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out,
-            unsigned xocc) {
+bool red_ws(Ex &ex, carve_t &cv, const In *v, size_t m, size_t nwin, const xyzz_t<E> **ws_out, const xyzz_t<E> **sum_out) {
     uint32_t L = (uint32_t)(m < RED_L ? m : RED_L);
     uint32_t S = (uint32_t)(m / L);
     xyzz_t<E> *T = cv.template take<xyzz_t<E>>(nwin * S), *R = cv.template take<xyzz_t<E>>(nwin * S);
     if (!T || !R) return false;
-    xtask_each<E, XI>(ex, xocc, nwin * S, f_red_seg<E, In, XI>{v, m, L, S, T, R});
+    ex.each(nwin * S, f_red_seg<E, In, XI>{v, m, L, S, T, R});
     if (S == 1) { *ws_out = T; *sum_out = R; return true; }
     const xyzz_t<E> *sum_t = red_tree<E, XI>(ex, cv, T, S, nwin);
     const xyzz_t<E> *ws2 = nullptr, *sum2 = nullptr;
-    if (!sum_t || !red_ws<E, xyzz_t<E>, XI>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2, xocc)) return false;
+    if (!sum_t || !red_ws<E, xyzz_t<E>, XI>(ex, cv, (const xyzz_t<E> *)R, S, nwin, &ws2, &sum2)) return false;
     xyzz_t<E> *ws = cv.template take<xyzz_t<E>>(nwin);
     if (!ws) return false;
     int log_l = 0;
@@ -901,11 +823,10 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         cv.used = 0;
         if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
         const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-        const unsigned xo = a.tune.xocc;
-        bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
-                                                              : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum, xo))
-                                              : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum, xo)
-                                                              : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum, xo));
+        bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                              : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
+                                              : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                              : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
         if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
         xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
         if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);

@@ -22,8 +22,6 @@
  *   grow(slot, bytes)     scratch buffer `slot`, grown on demand and kept
  *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
  *   ok() / fail(err, what) first error, as pm_status
- *   each_b<T, MB>(n, f)   each<T> compiled with __launch_bounds__(T, MB): at least MB blocks per SM
- *                         (ptxas caps the registers at 65536 / (T MB)); MB = 0 is each<T>
  *   lanes(), lanes_for<F>()  how many lanes a persistent loop should use (resident threads of the card,
  *                         in general or for functor F's kernel)
  */
@@ -42,7 +40,7 @@ enum {
     SLOT_SC, SLOT_GIDX, SLOT_OIDX, SLOT_KEY0, SLOT_VAL0, SLOT_KEY1, SLOT_VAL1, SLOT_OFF0, SLOT_OFF1, SLOT_HALF,
     SLOT_PTS0, SLOT_PTS1, SLOT_LANE, SLOT_BUCKET, SLOT_RED0, SLOT_RED1, SLOT_RED2, SLOT_RED3, SLOT_WIN, SLOT_MISC,
     SLOT_CUB, SLOT_NSEL, SLOT_WIT, SLOT_BASES0, SLOT_BASES1,
-    SLOT_XP0, SLOT_XP1, SLOT_IDS, SLOT_CPY, SLOT_FB_TABLE, SLOT_FB_TMP, SLOT_FB_X, SLOT_FB_OUT, SLOT_FB_SC0, SLOT_FB_SC1, SLOT_COUNT
+    SLOT_XP0, SLOT_XP1, SLOT_IDS, SLOT_FB_TABLE, SLOT_FB_TMP, SLOT_FB_X, SLOT_FB_OUT, SLOT_FB_SC0, SLOT_FB_SC1, SLOT_COUNT
 };
 
 /* ---------------- host executor ---------------- */
@@ -66,7 +64,6 @@ struct exec_host {
         return slot_p[slot];
     }
     template <int T = 128, class F> void each(size_t n, const F &f) { for (size_t i = 0; i < n; i++) f(i); }
-    template <int T, int MB, class F> void each_b(size_t n, const F &f) { each<T>(n, f); }
     void scan(uint32_t *out, const uint32_t *in, size_t n) {
         uint32_t acc = 0;
         for (size_t i = 0; i < n; i++) { uint32_t v = in[i]; out[i] = acc; acc += v; }
@@ -105,15 +102,10 @@ struct exec_host {
     }
     size_t lanes() const { return host_lanes; }
     template <class F> size_t lanes_for() const { return host_lanes; }
-    template <int MB, class F> size_t lanes_for_b() const { return host_lanes; }
 };
 
 #ifdef __CUDACC__
 template <int T, class F> __global__ void __launch_bounds__(T) k_each(F f, size_t n) {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) f(i);
-}
-template <int T, int MB, class F> __global__ void __launch_bounds__(T, MB) k_each_b(F f, size_t n) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) f(i);
 }
@@ -182,16 +174,6 @@ struct exec_dev {
         size_t blocks = (n + T - 1) / T;
         k_each<T, F><<<(unsigned)blocks, T, 0, s>>>(f, n);
         PM_EX(cudaGetLastError());
-    }
-    template <int T, int MB, class F> void each_b(size_t n, const F &f) {
-        if constexpr (MB == 0) {
-            each<T>(n, f);
-        } else {
-            if (n == 0 || err_code != cudaSuccess) return;
-            size_t blocks = (n + T - 1) / T;
-            k_each_b<T, MB, F><<<(unsigned)blocks, T, 0, s>>>(f, n);
-            PM_EX(cudaGetLastError());
-        }
     }
     void scan(uint32_t *out, const uint32_t *in, size_t n) {
         if (n == 0 || err_code != cudaSuccess) return;
@@ -275,20 +257,6 @@ struct exec_dev {
             nb = 2;
         }
         return (size_t)sm_count * 128 * (size_t)nb;
-    }
-    /* the same for each_b<128, MB> */
-    template <int MB, class F> size_t lanes_for_b() {
-        if constexpr (MB == 0) {
-            return lanes_for<F>();
-        } else {
-            if (lane_override) return lane_override;
-            int nb = 0;
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k_each_b<128, MB, F>, 128, 0) != cudaSuccess || nb < 1) {
-                (void)cudaGetLastError();
-                nb = MB;
-            }
-            return (size_t)sm_count * 128 * (size_t)nb;
-        }
     }
 #undef PM_EX
 };
