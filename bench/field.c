@@ -166,6 +166,58 @@ static void bench_butterflies(void) {
     g_sink ^= g_bx[0].l[0] ^ g_by[0].l[0];
 }
 
+/* ---- the row backends of fr_bflys_dit/dif on rows of 1024 butterflies (L1/L2-resident): the scalar
+ * kernels (BMI2+ADX asm, or portable C), the AVX-512 IFMA kernel (when the CPU has it) and the same
+ * kernel through its portable C model (slow; a correctness vehicle). ns per butterfly, min of
+ * interleaved runs, and the ratio ifma/scalar measured in the same run. */
+#define BR_ROW 1024
+static fr_t g_rx[BR_ROW], g_ry[BR_ROW], g_rw[BR_ROW];
+static void br_scalar_dit(void) { fr_bflys_dit_scalar(g_rx, g_ry, g_rw, BR_ROW); }
+static void br_scalar_dif(void) { fr_bflys_dif_scalar(g_rx, g_ry, g_rw, BR_ROW); }
+static void br_ifma_dit(void) { fr_bflys_dit_ifma(g_rx, g_ry, g_rw, BR_ROW); }
+static void br_ifma_dif(void) { fr_bflys_dif_ifma(g_rx, g_ry, g_rw, BR_ROW); }
+static void br_model_dit(void) { fr_bflys_dit_model(g_rx, g_ry, g_rw, BR_ROW); }
+static void br_model_dif(void) { fr_bflys_dif_model(g_rx, g_ry, g_rw, BR_ROW); }
+static void bench_bfly_backends(void) {
+    const int ifma = fr_bfly_ifma_available();
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+        int needs_ifma, model;
+    } v[] = {{"DIT scalar (fr_bflys_dit_scalar)", br_scalar_dit, 0, 0}, {"DIT ifma", br_ifma_dit, 1, 0},
+             {"DIT model", br_model_dit, 0, 1},
+             {"DIF scalar (fr_bflys_dif_scalar)", br_scalar_dif, 0, 0}, {"DIF ifma", br_ifma_dif, 1, 0},
+             {"DIF model", br_model_dif, 0, 1}};
+    enum { NV = sizeof v / sizeof v[0] };
+    for (size_t i = 0; i < BR_ROW; i++) {
+        pm_rand_fr(&g_rx[i]);
+        pm_rand_fr(&g_ry[i]);
+        pm_rand_fr(&g_rw[i]);
+    }
+    size_t it = (size_t)(400 * g_scale) + 1;
+    double m[NV];
+    for (int k = 0; k < NV; k++) m[k] = 1e30;
+    for (int run = 0; run < 2 * RUNS; run++)
+        for (int k = 0; k < NV; k++) {
+            if (v[k].needs_ifma && !ifma) continue;
+            size_t its = v[k].model ? it / 20 + 1 : it;
+            double s0 = pm_now_s() * 1e9;
+            for (size_t i = 0; i < its; i++) v[k].fn();
+            double d = (pm_now_s() * 1e9 - s0) / (double)(its * BR_ROW);
+            if (d < m[k]) m[k] = d;
+        }
+    printf("fr_bflys row backends, rows of %d, ns per butterfly (min of %d interleaved runs); scalar = %s,"
+           " default fr_bflys = %s:\n",
+           BR_ROW, 2 * RUNS, fr_backend(), fr_bflys_backend());
+    for (int k = 0; k < NV; k++) {
+        if (v[k].needs_ifma && !ifma) printf("  %-34s   SKIPPED (no AVX-512 IFMA on this CPU/OS)\n", v[k].name);
+        else printf("  %-34s %8.2f ns\n", v[k].name, m[k]);
+    }
+    if (ifma)
+        printf("  ratio ifma/scalar: DIT %.3f, DIF %.3f\n", m[1] / m[0], m[4] / m[3]);
+    g_sink ^= g_rx[0].l[0] ^ g_ry[0].l[0];
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) g_scale = strtod(argv[1], NULL);
     if (g_scale <= 0) g_scale = 1.0;
@@ -194,6 +246,7 @@ int main(int argc, char **argv) {
     TIME_OP(t, 400000, fr_add(&u, &u, &v));
     row("Fr add", t, 0);
     bench_butterflies();
+    bench_bfly_backends();
 
     /* inversion: the chain x = 1/x + y keeps the inputs random */
     TIME_PAIR(res, 1000, { fp_inv_vartime(&x, &x); fp_add(&x, &x, &y); },

@@ -21,6 +21,44 @@ int pm_field_adx_probe(void) {
     __atomic_store_n(&pm_field_adx_state, ok ? 1 : -1, __ATOMIC_RELAXED);
     return ok;
 }
+
+#if PM_FR_HAVE_IFMA_KERNEL
+/* Sources: Intel SDM vol. 2A, CPUID leaf 07H (EBX: 16 AVX512F, 17 AVX512DQ, 21 AVX512_IFMA,
+ * 30 AVX512BW, 31 AVX512VL), leaf 01H ECX bit 27 OSXSAVE; vol. 1 13.3, XCR0 bits 1, 2, 5, 6, 7. */
+static int pm_ifma_cached = 0; /* 0 unknown, 1 yes, -1 no */
+int pm_cpu_has_ifma(void) {
+    int s = __atomic_load_n(&pm_ifma_cached, __ATOMIC_RELAXED);
+    if (s) return s > 0;
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    int ok = 0;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+        const unsigned need = (1u << 16) | (1u << 17) | (1u << 21) | (1u << 30) | (1u << 31);
+        ok = (b & need) == need;
+    }
+    if (ok) {
+        ok = __get_cpuid(1, &a, &b, &c, &d) && ((c >> 27) & 1);
+    }
+    if (ok) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        ok = (lo & 0xE6u) == 0xE6u;
+    }
+    __atomic_store_n(&pm_ifma_cached, ok ? 1 : -1, __ATOMIC_RELAXED);
+    return ok;
+}
+
+int pm_fr_bfly_state __attribute__((visibility("hidden"))) = 0;
+
+int pm_fr_bfly_probe(void) {
+    const char *env = getenv("PROOFMILL_FR_BFLY_BACKEND");
+    int s = pm_cpu_has_ifma() ? PM_FR_BFLY_IFMA : PM_FR_BFLY_SCALAR;
+    if (env && strcmp(env, "adx") == 0) s = PM_FR_BFLY_SCALAR;
+    if (env && strcmp(env, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
+    /* Several threads may race here; they all compute and store the same value. */
+    __atomic_store_n(&pm_fr_bfly_state, s, __ATOMIC_RELAXED);
+    return s;
+}
+#endif
 #else
 typedef int pm_field_cpu_x86_unused; /* ISO C: a translation unit must not be empty */
 #endif

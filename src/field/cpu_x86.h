@@ -58,9 +58,42 @@ static inline int pm_field_use_adx(void) {
     if (s < 0) return 0;
     return pm_field_adx_probe();
 }
+
+/* AVX-512 IFMA row butterflies (fr_bfly_ifma.c; GCC/Clang only: target attributes and intrinsics).
+ * pm_cpu_has_ifma(): cpuid leaf 7 sub-leaf 0 EBX bits 16 (AVX512F), 17 (DQ), 21 (IFMA), 30 (BW),
+ * 31 (VL), and the OS saves the state: cpuid leaf 1 ECX bit 27 (OSXSAVE), then XGETBV(0) has bits
+ * 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM_Hi256, Hi16_ZMM). Probed once, cached; ignores the
+ * environment. pm_fr_bfly_backend(): the backend of fr_bflys_dit/dif, decided once from
+ * pm_cpu_has_ifma() and PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable (ifma: IFMA when the CPU has it,
+ * silently the default scalar otherwise; adx: the scalar kernels as fr_bfly_dit picks them; portable:
+ * the portable C of mont_impl.h; unset or anything else: ifma when available). */
+#if defined(__GNUC__)
+#define PM_FR_HAVE_IFMA_KERNEL 1
+#define PM_FR_BFLY_IFMA 1
+#define PM_FR_BFLY_SCALAR 2
+#define PM_FR_BFLY_PORTABLE 3
+int pm_cpu_has_ifma(void) __attribute__((visibility("hidden")));
+/* fr_bflys_dit/dif with the IFMA kernel (n mod 8 remainder by fr_bflys_*_scalar); only call when
+ * pm_cpu_has_ifma(). */
+void pm_fr_bflys_dit_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n)
+    __attribute__((visibility("hidden")));
+void pm_fr_bflys_dif_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n)
+    __attribute__((visibility("hidden")));
+/* 0: not yet probed, else one of PM_FR_BFLY_* */
+extern int pm_fr_bfly_state __attribute__((visibility("hidden")));
+int pm_fr_bfly_probe(void) __attribute__((visibility("hidden")));
+static inline int pm_fr_bfly_backend(void) {
+    int s = __atomic_load_n(&pm_fr_bfly_state, __ATOMIC_RELAXED);
+    if (__builtin_expect(s > 0, 1)) return s;
+    return pm_fr_bfly_probe();
+}
+#endif
 #else
 #define PM_FIELD_HAVE_ADX_KERNELS 0
 static inline int pm_field_use_adx(void) { return 0; }
+#endif
+#ifndef PM_FR_HAVE_IFMA_KERNEL
+#define PM_FR_HAVE_IFMA_KERNEL 0
 #endif
 
 #endif

@@ -72,6 +72,21 @@ void fr_bfly_dif(fr_t *x, fr_t *y, const fr_t *w) {
 }
 
 void fr_bflys_dit(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    const int be = pm_fr_bfly_backend();
+    if (be == PM_FR_BFLY_IFMA) {
+        pm_fr_bflys_dit_ifma((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+        return;
+    }
+    if (be == PM_FR_BFLY_PORTABLE) {
+        for (size_t i = 0; i < n; i++) mont_bfly_dit(x[i].l, y[i].l, w[i].l, M, FR_N0, 4);
+        return;
+    }
+#endif
+    fr_bflys_dit_scalar(x, y, w, n);
+}
+
+void fr_bflys_dit_scalar(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (__builtin_expect(pm_field_adx_ready(), 1)) {
         pm_fr_bflys_dit_adx((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
@@ -82,6 +97,21 @@ void fr_bflys_dit(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 }
 
 void fr_bflys_dif(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    const int be = pm_fr_bfly_backend();
+    if (be == PM_FR_BFLY_IFMA) {
+        pm_fr_bflys_dif_ifma((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+        return;
+    }
+    if (be == PM_FR_BFLY_PORTABLE) {
+        for (size_t i = 0; i < n; i++) mont_bfly_dif(x[i].l, y[i].l, w[i].l, M, FR_N0, 4);
+        return;
+    }
+#endif
+    fr_bflys_dif_scalar(x, y, w, n);
+}
+
+void fr_bflys_dif_scalar(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 #if PM_FIELD_HAVE_ADX_KERNELS
     if (__builtin_expect(pm_field_adx_ready(), 1)) {
         pm_fr_bflys_dif_adx((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
@@ -89,6 +119,15 @@ void fr_bflys_dif(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
     }
 #endif
     fr_bflys_dif_slow(x, y, w, n);
+}
+
+const char *fr_bflys_backend(void) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    const int be = pm_fr_bfly_backend();
+    if (be == PM_FR_BFLY_IFMA) return "avx512-ifma";
+    if (be == PM_FR_BFLY_PORTABLE) return "portable";
+#endif
+    return pm_field_use_adx() ? "x86_64-adx" : "portable";
 }
 
 /* plain x86-64 in the asm build (no BMI2/ADX, so no run-time check) */

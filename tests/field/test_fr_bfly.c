@@ -188,11 +188,101 @@ static void rows(void **state) {
     }
 }
 
+/* ---- the radix-2^52 row kernel (fr_bfly_ifma.c): the portable model on every machine and the real
+ * AVX-512 IFMA one where the CPU has it, against the scalar singles, byte for byte ---- */
+typedef void (*row_fn)(fr_t *, fr_t *, const fr_t *, size_t);
+
+/* one row: fn on (x, y, w) vs fr_bfly_dit/dif element by element; alias: 0 none, 1 w = x, 2 w = y */
+static void check_row(row_fn fn, int dif, const fr_t *x0, const fr_t *y0, const fr_t *w0, size_t n, int alias) {
+    enum { G = 2 };
+    fr_t *buf = test_malloc((2 * n + 2 * G) * sizeof(fr_t)), *ref = test_malloc((2 * n + 2 * G) * sizeof(fr_t));
+    fr_t *wcopy = test_malloc((n + 1) * sizeof(fr_t));
+    for (size_t i = 0; i < 2 * n + 2 * G; i++) rand_fr(&buf[i]);
+    fr_t *x = buf + G, *y = buf + G + n; /* adjacent, as in the NTT, with guards around */
+    memcpy(x, x0, n * sizeof(fr_t));
+    memcpy(y, y0, n * sizeof(fr_t));
+    if (alias == 0) memcpy(wcopy, w0, n * sizeof(fr_t));
+    else memcpy(wcopy, alias == 1 ? x : y, n * sizeof(fr_t));
+    memcpy(ref, buf, (2 * n + 2 * G) * sizeof(fr_t));
+    for (size_t i = 0; i < n; i++) {
+        if (dif) fr_bfly_dif(&ref[G + i], &ref[G + n + i], &wcopy[i]);
+        else fr_bfly_dit(&ref[G + i], &ref[G + n + i], &wcopy[i]);
+    }
+    const fr_t *w = alias == 0 ? w0 : alias == 1 ? x : y;
+    fn(x, y, w, n);
+    assert_memory_equal(buf, ref, (2 * n + 2 * G) * sizeof(fr_t));
+    test_free(buf);
+    test_free(ref);
+    test_free(wcopy);
+}
+
+static void vector_rows(row_fn dit, row_fn dif) {
+    enum { NMAX = 1100 };
+    fr_t *x = test_malloc(NMAX * sizeof(fr_t)), *y = test_malloc(NMAX * sizeof(fr_t)),
+         *w = test_malloc(NMAX * sizeof(fr_t));
+    const size_t big[] = {64, 255, 1024, 1031, NMAX};
+    size_t reps = pm_test_iters(20) + 1;
+    for (size_t rep = 0; rep < reps; rep++)
+        for (size_t k = 0; k < 41 + sizeof big / sizeof big[0]; k++) {
+            size_t n = k <= 40 ? k : big[k - 41];
+            if (k > 40 && rep > 2) break;
+            for (size_t i = 0; i < n; i++) {
+                rand_fr(&x[i]);
+                rand_fr(&y[i]);
+                rand_fr(&w[i]);
+            }
+            for (int alias = 0; alias < 3; alias++) {
+                check_row(dit, 0, x, y, w, n, alias);
+                if (alias != 1) check_row(dif, 1, x, y, w, n, alias);
+            }
+        }
+    /* every triple of edge values (0, 1, r-1, r-2, the largest values below r, limb boundaries, R mod
+     * r, Montgomery 1 and -1, ...) laid out in rows of 8*k + 5 */
+    fr_t e[MAX_EDGES];
+    int ne = edges(e);
+    size_t n = (size_t)ne * (size_t)ne * (size_t)ne;
+    fr_t *ex = test_malloc(n * sizeof(fr_t)), *ey = test_malloc(n * sizeof(fr_t)), *ew = test_malloc(n * sizeof(fr_t));
+    size_t c = 0;
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++)
+            for (int k = 0; k < ne; k++, c++) ex[c] = e[i], ey[c] = e[j], ew[c] = e[k];
+    check_row(dit, 0, ex, ey, ew, n, 0);
+    check_row(dif, 1, ex, ey, ew, n, 0);
+    check_row(dit, 0, ex, ey, ew, n, 2);
+    check_row(dif, 1, ex, ey, ew, n, 2);
+    /* w = 1 (Montgomery one) everywhere, x, y edge */
+    for (size_t i = 0; i < n; i++) ew[i] = FR_ONE;
+    check_row(dit, 0, ex, ey, ew, n, 0);
+    check_row(dif, 1, ex, ey, ew, n, 0);
+    test_free(ex);
+    test_free(ey);
+    test_free(ew);
+    test_free(x);
+    test_free(y);
+    test_free(w);
+}
+
+static void model_rows(void **state) {
+    (void)state;
+    vector_rows(fr_bflys_dit_model, fr_bflys_dif_model);
+}
+
+static void ifma_rows(void **state) {
+    (void)state;
+    printf("fr_bflys backend: %s\n", fr_bflys_backend());
+    if (!fr_bfly_ifma_available()) {
+        printf("SKIPPED ifma_rows: this build or CPU/OS has no AVX-512 IFMA (the model covers the kernel)\n");
+        skip();
+    }
+    vector_rows(fr_bflys_dit_ifma, fr_bflys_dif_ifma);
+}
+
 int main(void) {
     pm_test_seed();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(backend_reported), cmocka_unit_test(random_single), cmocka_unit_test(edge_triples),
         cmocka_unit_test(aliasing),         cmocka_unit_test(rows),
+        cmocka_unit_test(model_rows),       cmocka_unit_test(ifma_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,127 @@
+/*
+ * fr_bfly_ifma.c — the row butterflies fr_bflys_dit/dif 8 at a time in radix 2^52 (contract in
+ * fr_bfly.h; the algorithm and its proof in fr_ifma_kernel.h). One kernel source, two lane
+ * implementations:
+ *  - the portable C model (always built): each v_ op is a loop over 8 uint64_t lanes with exactly the
+ *    semantics of the AVX-512 instruction it stands for (VPMADD52LUQ/HUQ via unsigned __int128), so
+ *    machines without IFMA test the same algorithm;
+ *  - AVX-512F/IFMA/VL/BW/DQ intrinsics (x86-64 asm build only, GCC/Clang), in functions compiled with
+ *    __attribute__((target(...))) only: the rest of the library runs on any x86-64. They are called
+ *    only when pm_fr_bfly_ifma_ok() (cpuid + xgetbv, cpu_x86.c).
+ * The remainder of a row (n mod 8 butterflies) goes to the scalar kernels (fr_bflys_*_scalar).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu_x86.h"
+#include "field/fr_bfly.h"
+
+/* ---------------- the portable model ---------------- */
+typedef struct {
+    uint64_t v[8];
+} pmv;
+typedef unsigned pmm;
+#define PM_VATTR
+#define PMK(name) pm_model_##name
+#define PM_L52(a) ((a) & 0xFFFFFFFFFFFFFULL)
+#define PM_LANES(expr)                                                                          \
+    pmv r_;                                                                                     \
+    for (int k = 0; k < 8; k++) r_.v[k] = (expr);                                               \
+    return r_
+static inline pmv v_set1(uint64_t x) { PM_LANES(x); }
+static inline pmv v_add(pmv a, pmv b) { PM_LANES(a.v[k] + b.v[k]); }
+static inline pmv v_sub(pmv a, pmv b) { PM_LANES(a.v[k] - b.v[k]); }
+static inline pmv v_and(pmv a, pmv b) { PM_LANES(a.v[k] & b.v[k]); }
+static inline pmv v_or(pmv a, pmv b) { PM_LANES(a.v[k] | b.v[k]); }
+static inline pmv v_srli(pmv a, unsigned n) { PM_LANES(n > 63 ? 0 : a.v[k] >> n); }
+static inline pmv v_slli(pmv a, unsigned n) { PM_LANES(n > 63 ? 0 : a.v[k] << n); }
+/* VPMADD52LUQ: a + bits 0..51 of the 104-bit product of the low 52 bits of b and c (mod 2^64) */
+static inline pmv v_madd52lo(pmv a, pmv b, pmv c) {
+    PM_LANES(a.v[k] + PM_L52((uint64_t)((unsigned __int128)PM_L52(b.v[k]) * PM_L52(c.v[k]))));
+}
+/* VPMADD52HUQ: a + bits 52..103 of that product (mod 2^64) */
+static inline pmv v_madd52hi(pmv a, pmv b, pmv c) {
+    PM_LANES(a.v[k] + (uint64_t)(((unsigned __int128)PM_L52(b.v[k]) * PM_L52(c.v[k])) >> 52));
+}
+static inline pmm v_nz(pmv a) {
+    pmm m = 0;
+    for (int k = 0; k < 8; k++) m |= (pmm)(a.v[k] != 0) << k;
+    return m;
+}
+static inline pmv v_sel(pmm m, pmv t, pmv f) { PM_LANES(((m >> k) & 1) ? t.v[k] : f.v[k]); }
+static inline pmv v_gather(const uint64_t *p, int j) { PM_LANES(p[4 * k + j]); }
+static inline void v_scatter(uint64_t *p, int j, pmv a) {
+    for (int k = 0; k < 8; k++) p[4 * k + j] = a.v[k];
+}
+#include "fr_ifma_kernel.h"
+#undef PM_VATTR
+#undef PMK
+
+void fr_bflys_dit_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+    size_t d = pm_model_rows_dit((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+    fr_bflys_dit_scalar(x + d, y + d, w + d, n - d);
+}
+void fr_bflys_dif_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+    size_t d = pm_model_rows_dif((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+    fr_bflys_dif_scalar(x + d, y + d, w + d, n - d);
+}
+
+/* ---------------- AVX-512 IFMA ---------------- */
+#if PM_FR_HAVE_IFMA_KERNEL
+#include <immintrin.h>
+#define pmv __m512i
+#define pmm __mmask8
+#define PM_VATTR __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw,avx512dq")))
+#define PMK(name) pm_ifma_##name
+#define v_set1(x) _mm512_set1_epi64((long long)(x))
+#define v_add(a, b) _mm512_add_epi64((a), (b))
+#define v_sub(a, b) _mm512_sub_epi64((a), (b))
+#define v_and(a, b) _mm512_and_si512((a), (b))
+#define v_or(a, b) _mm512_or_si512((a), (b))
+#define v_srli(a, n) _mm512_srli_epi64((a), (n))
+#define v_slli(a, n) _mm512_slli_epi64((a), (n))
+#define v_madd52lo(a, b, c) _mm512_madd52lo_epu64((a), (b), (c))
+#define v_madd52hi(a, b, c) _mm512_madd52hi_epu64((a), (b), (c))
+#define v_nz(a) _mm512_test_epi64_mask((a), (a))
+#define v_sel(m, t, f) _mm512_mask_blend_epi64((m), (f), (t))
+#define v_gather(p, j)                                                                          \
+    _mm512_i64gather_epi64(_mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), (const void *)((p) + (j)), 8)
+#define v_scatter(p, j, a)                                                                      \
+    _mm512_i64scatter_epi64((void *)((p) + (j)), _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), (a), 8)
+#include "fr_ifma_kernel.h"
+
+void pm_fr_bflys_dit_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+    size_t d = pm_ifma_rows_dit(x, y, w, n);
+    fr_bflys_dit_scalar((fr_t *)x[d], (fr_t *)y[d], (const fr_t *)w[d], n - d);
+}
+void pm_fr_bflys_dif_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+    size_t d = pm_ifma_rows_dif(x, y, w, n);
+    fr_bflys_dif_scalar((fr_t *)x[d], (fr_t *)y[d], (const fr_t *)w[d], n - d);
+}
+#endif
+
+int fr_bfly_ifma_available(void) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    return pm_cpu_has_ifma();
+#else
+    return 0;
+#endif
+}
+void fr_bflys_dit_ifma(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        pm_fr_bflys_dit_ifma((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+        return;
+    }
+#endif
+    fr_bflys_dit_scalar(x, y, w, n);
+}
+void fr_bflys_dif_ifma(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        pm_fr_bflys_dif_ifma((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+        return;
+    }
+#endif
+    fr_bflys_dif_scalar(x, y, w, n);
+}

@@ -1,0 +1,215 @@
+/*
+ * fr_ifma_kernel.h — the 8-lane radix-2^52 Fr butterfly kernel (internal; no include guard: it is
+ * included once per implementation of the lane abstraction, see fr_bfly_ifma.c).
+ *
+ * The includer defines, for 8 lanes of 64 bits:
+ *   pmv (vector type), pmm (8-bit lane mask type), PM_VATTR (function attributes), and
+ *   v_set1(u64), v_add, v_sub, v_and, v_or, v_srli(a, imm), v_slli(a, imm),
+ *   v_madd52lo(a, b, c) = a + low52(low52(b) * low52(c)),
+ *   v_madd52hi(a, b, c) = a + high52(low52(b) * low52(c))   (the 104-bit product's bits 52..103),
+ *   v_nz(a) -> mask of lanes != 0, v_sel(m, t, f) -> m ? t : f lane-wise,
+ *   v_gather(p, j) -> lane k = p[4k + j], v_scatter(p, j, v): p[4k + j] = lane k,
+ *   and PMK(name), which names this copy's functions.
+ * Exactly these operations are used below, so the portable model and the AVX-512 IFMA build run the
+ * same algorithm, instruction for instruction.
+ *
+ * Element shapes: in memory 8 consecutive fr_t (4 little-endian 64-bit limbs each, Montgomery form
+ * a*2^256 mod r, < r); in registers 5 vectors of 52-bit limbs (lane k = element k, limb j = bits
+ * 52j..52j+51), each limb < 2^52 unless stated.
+ *
+ * The Montgomery constant. In radix 2^52 with 5 words the word-serial reduction below computes
+ * mont52(a, b) = a*b*2^-260 mod r; the library's product is a*b*2^-256 mod r. We feed it b = 16*w
+ * as an integer (not reduced): since w < r < 2^255, 16w < 2^259 < 2^260 still has five 52-bit limbs,
+ * obtained directly by the 4x64 -> 5x52 conversion shifted 4 bits (load_w16). Then
+ *   mont52(y, 16w) = y*16w*2^-260 = y*w*2^-256 (mod r),
+ * and the value before the final subtraction is T = (y*16w + m*r) / 2^260 with m < 2^260, so
+ *   T < y*16w/2^260 + r < r*(16r/2^260) + r = r*(1 + r/2^256) < 2r,
+ * hence one conditional subtraction of r gives the canonical value (< r), the same bytes as the
+ * 4x64 CIOS product of the scalar kernels (both are the unique representative in [0, r)).
+ *
+ * Accumulator bound: each of the 6 accumulators receives at most 4 addends < 2^52 per outer
+ * iteration (lo(a_i b_j), lo(m r_j), hi(a_i b_{j-1}), hi(m r_{j-1})) plus a carry < 2^13, for at most
+ * 5 iterations: < 21 * 2^52 < 2^57, far below 2^64, so no lane overflows.
+ *
+ * Sources: P. L. Montgomery, Math. Comp. 44 (1985); Ç. K. Koç, T. Acar, B. S. Kaliski, IEEE Micro
+ * 16(3), 1996 (CIOS, word-serial reduction); Intel SDM / Intrinsics Guide, VPMADD52LUQ/VPMADD52HUQ;
+ * N. Drucker, S. Gueron, "Fast modular squaring with AVX512IFMA", 2018 (radix-2^52 accumulation
+ * with the lo/hi halves added into adjacent unnormalised words). Own code.
+ */
+
+#define PMK_M52 0xFFFFFFFFFFFFFULL
+
+typedef struct {
+    pmv l[5];
+} PMK(fe);
+
+/* r in radix 2^52 and -r^-1 mod 2^52 */
+#define PMK_R0 0xfffff00000001ULL
+#define PMK_R1 0x2fffe5bfefffULL
+#define PMK_R2 0x9a1d80553bda4ULL
+#define PMK_R3 0x7d483339d8080ULL
+#define PMK_R4 0x73eda753299dULL
+#define PMK_N0 0xffffeffffffffULL
+
+/* 8 elements at p (p[4k + j] = limb j of element k) -> 5x52 */
+PM_VATTR static inline void PMK(load)(PMK(fe) *a, const uint64_t *p) {
+    const pmv m = v_set1(PMK_M52);
+    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
+    a->l[0] = v_and(l0, m);
+    a->l[1] = v_and(v_or(v_srli(l0, 52), v_slli(l1, 12)), m);
+    a->l[2] = v_and(v_or(v_srli(l1, 40), v_slli(l2, 24)), m);
+    a->l[3] = v_and(v_or(v_srli(l2, 28), v_slli(l3, 36)), m);
+    a->l[4] = v_srli(l3, 16);
+}
+/* 8 elements w at p -> 5x52 limbs of the integer 16*w (< 2^259) */
+PM_VATTR static inline void PMK(load_w16)(PMK(fe) *a, const uint64_t *p) {
+    const pmv m = v_set1(PMK_M52);
+    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
+    a->l[0] = v_and(v_slli(l0, 4), m);
+    a->l[1] = v_and(v_or(v_srli(l0, 48), v_slli(l1, 16)), m);
+    a->l[2] = v_and(v_or(v_srli(l1, 36), v_slli(l2, 28)), m);
+    a->l[3] = v_and(v_or(v_srli(l2, 24), v_slli(l3, 40)), m);
+    a->l[4] = v_srli(l3, 12);
+}
+/* 5x52 (value < 2^256, limbs < 2^52) -> 8 elements at p */
+PM_VATTR static inline void PMK(store)(uint64_t *p, const PMK(fe) *a) {
+    v_scatter(p, 0, v_or(a->l[0], v_slli(a->l[1], 52)));
+    v_scatter(p, 1, v_or(v_srli(a->l[1], 12), v_slli(a->l[2], 40)));
+    v_scatter(p, 2, v_or(v_srli(a->l[2], 24), v_slli(a->l[3], 28)));
+    v_scatter(p, 3, v_or(v_srli(a->l[3], 36), v_slli(a->l[4], 16)));
+}
+/* a < 2r with limbs < 2^52 -> a mod r: d = a - r (borrow chain); keep a where it borrowed */
+PM_VATTR static inline void PMK(csub)(PMK(fe) *a) {
+    const pmv m = v_set1(PMK_M52);
+    const uint64_t rr[5] = {PMK_R0, PMK_R1, PMK_R2, PMK_R3, PMK_R4};
+    pmv d[5], br = v_set1(0);
+    for (int j = 0; j < 5; j++) {
+        pmv t = v_sub(v_sub(a->l[j], v_set1(rr[j])), br);
+        br = v_srli(t, 63);
+        d[j] = v_and(t, m);
+    }
+    pmm keep = v_nz(br);
+    for (int j = 0; j < 5; j++) a->l[j] = v_sel(keep, a->l[j], d[j]);
+}
+/* o = a + b mod r (a, b < r) */
+PM_VATTR static inline void PMK(addm)(PMK(fe) *o, const PMK(fe) *a, const PMK(fe) *b) {
+    const pmv m = v_set1(PMK_M52);
+    pmv c = v_set1(0);
+    for (int j = 0; j < 5; j++) {
+        pmv s = v_add(v_add(a->l[j], b->l[j]), c);
+        c = v_srli(s, 52);
+        o->l[j] = v_and(s, m);
+    }
+    PMK(csub)(o);
+}
+/* o = a - b mod r (a, b < r): d = a - b; where it borrowed, d + r (the 2^260 wraps away) */
+PM_VATTR static inline void PMK(subm)(PMK(fe) *o, const PMK(fe) *a, const PMK(fe) *b) {
+    const pmv m = v_set1(PMK_M52);
+    const uint64_t rr[5] = {PMK_R0, PMK_R1, PMK_R2, PMK_R3, PMK_R4};
+    pmv d[5], e[5], br = v_set1(0), c = v_set1(0);
+    for (int j = 0; j < 5; j++) {
+        pmv t = v_sub(v_sub(a->l[j], b->l[j]), br);
+        br = v_srli(t, 63);
+        d[j] = v_and(t, m);
+    }
+    for (int j = 0; j < 5; j++) {
+        pmv s = v_add(v_add(d[j], v_set1(rr[j])), c);
+        c = v_srli(s, 52);
+        e[j] = v_and(s, m);
+    }
+    pmm neg = v_nz(br);
+    for (int j = 0; j < 5; j++) o->l[j] = v_sel(neg, e[j], d[j]);
+}
+/* o = a*b*2^-260 mod r, fully reduced, for a < r and b < 16r (b = 16w: see the header comment) */
+PM_VATTR static inline void PMK(mont)(PMK(fe) *o, const PMK(fe) *a, const PMK(fe) *b) {
+    const pmv z = v_set1(0), m52 = v_set1(PMK_M52), n0 = v_set1(PMK_N0);
+    const pmv r0 = v_set1(PMK_R0), r1 = v_set1(PMK_R1), r2 = v_set1(PMK_R2), r3 = v_set1(PMK_R3),
+              r4 = v_set1(PMK_R4);
+    pmv t0 = z, t1 = z, t2 = z, t3 = z, t4 = z, t5;
+    for (int i = 0; i < 5; i++) {
+        const pmv ai = a->l[i];
+        t0 = v_madd52lo(t0, ai, b->l[0]);
+        t1 = v_madd52lo(t1, ai, b->l[1]);
+        t2 = v_madd52lo(t2, ai, b->l[2]);
+        t3 = v_madd52lo(t3, ai, b->l[3]);
+        t4 = v_madd52lo(t4, ai, b->l[4]);
+        const pmv mq = v_madd52lo(z, t0, n0); /* m = t0 * (-r^-1) mod 2^52 */
+        t0 = v_madd52lo(t0, mq, r0);          /* now t0 = 0 mod 2^52 */
+        t1 = v_madd52lo(t1, mq, r1);
+        t2 = v_madd52lo(t2, mq, r2);
+        t3 = v_madd52lo(t3, mq, r3);
+        t4 = v_madd52lo(t4, mq, r4);
+        t1 = v_madd52hi(t1, ai, b->l[0]);
+        t2 = v_madd52hi(t2, ai, b->l[1]);
+        t3 = v_madd52hi(t3, ai, b->l[2]);
+        t4 = v_madd52hi(t4, ai, b->l[3]);
+        t5 = v_madd52hi(z, ai, b->l[4]);
+        t1 = v_madd52hi(t1, mq, r0);
+        t2 = v_madd52hi(t2, mq, r1);
+        t3 = v_madd52hi(t3, mq, r2);
+        t4 = v_madd52hi(t4, mq, r3);
+        t5 = v_madd52hi(t5, mq, r4);
+        /* divide by 2^52: t0's low 52 bits are 0, its high bits carry into t1 */
+        t0 = v_add(t1, v_srli(t0, 52));
+        t1 = t2;
+        t2 = t3;
+        t3 = t4;
+        t4 = t5;
+    }
+    /* normalise (T < 2r < 2^256, so t4 < 2^52 after the carries), then T mod r */
+    t1 = v_add(t1, v_srli(t0, 52));
+    o->l[0] = v_and(t0, m52);
+    t2 = v_add(t2, v_srli(t1, 52));
+    o->l[1] = v_and(t1, m52);
+    t3 = v_add(t3, v_srli(t2, 52));
+    o->l[2] = v_and(t2, m52);
+    t4 = v_add(t4, v_srli(t3, 52));
+    o->l[3] = v_and(t3, m52);
+    o->l[4] = t4;
+    PMK(csub)(o);
+}
+
+/* 8 DIT butterflies at x, y, w (each 8 consecutive fr_t as limbs): all loads before any store, so w
+ * may alias x or y */
+PM_VATTR static void PMK(step_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a, b, c, t, ox, oy;
+    PMK(load)(&a, x);
+    PMK(load)(&b, y);
+    PMK(load_w16)(&c, w);
+    PMK(mont)(&t, &b, &c);
+    PMK(subm)(&oy, &a, &t);
+    PMK(addm)(&ox, &a, &t);
+    PMK(store)(y, &oy);
+    PMK(store)(x, &ox);
+}
+/* 8 DIF butterflies: loads of x, y and w before the stores (w may alias y, or even x here) */
+PM_VATTR static void PMK(step_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a, b, c, t, ox, oy;
+    PMK(load)(&a, x);
+    PMK(load)(&b, y);
+    PMK(load_w16)(&c, w);
+    PMK(subm)(&t, &a, &b);
+    PMK(addm)(&ox, &a, &b);
+    PMK(mont)(&oy, &t, &c);
+    PMK(store)(x, &ox);
+    PMK(store)(y, &oy);
+}
+
+/* the vector steps of a row: butterflies 0 .. 8*floor(n/8)-1; returns how many were done */
+PM_VATTR static size_t PMK(rows_dit)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) PMK(step_dit)(x[i], y[i], w[i]);
+    return i;
+}
+PM_VATTR static size_t PMK(rows_dif)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) PMK(step_dif)(x[i], y[i], w[i]);
+    return i;
+}
+#undef PMK_M52
+#undef PMK_R0
+#undef PMK_R1
+#undef PMK_R2
+#undef PMK_R3
+#undef PMK_R4
+#undef PMK_N0
