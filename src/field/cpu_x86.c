@@ -51,7 +51,11 @@ int pm_fr_bfly_state __attribute__((visibility("hidden"))) = 0;
 
 int pm_fr_bfly_probe(void) {
     const char *env = getenv("PROOFMILL_FR_BFLY_BACKEND");
+    const char *field = getenv("PROOFMILL_FIELD_BACKEND");
     int s = pm_cpu_has_ifma() ? PM_FR_BFLY_IFMA : PM_FR_BFLY_SCALAR;
+    /* PROOFMILL_FIELD_BACKEND=portable (the whole field layer in portable C) covers the rows too,
+     * unless PROOFMILL_FR_BFLY_BACKEND names their backend */
+    if (!env && field && strcmp(field, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
     if (env && strcmp(env, "adx") == 0) s = PM_FR_BFLY_SCALAR;
     if (env && strcmp(env, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
     /* Several threads may race here; they all compute and store the same value. */

@@ -60,7 +60,8 @@ void fr_bflys_dif(fr_t *x, fr_t *y, const fr_t *w, size_t n);
  * inputs of a step are loaded before its outputs are stored. The n mod 8 remainder runs on
  * fr_bflys_*_scalar. fr_bflys_dit/dif use it by default when fr_bfly_ifma_available();
  * PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable (read once) forces the choice (ifma without the CPU
- * support: the default scalar path, silently).
+ * support: the default scalar path, silently); without it, PROOFMILL_FIELD_BACKEND=portable makes the
+ * rows portable C as well.
  * Sources: Montgomery 1985; Koç, Acar, Kaliski 1996 (CIOS); Intel SDM / Intrinsics Guide
  * (VPMADD52LUQ, VPMADD52HUQ); Drucker, Gueron, "Fast modular squaring with AVX512IFMA", 2018.
  */
