@@ -66,7 +66,8 @@ static inline int pm_field_use_adx(void) {
  * environment. pm_fr_bfly_backend(): the backend of fr_bflys_dit/dif, decided once from
  * pm_cpu_has_ifma() and PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable (ifma: IFMA when the CPU has it,
  * silently the default scalar otherwise; adx: the scalar kernels as fr_bfly_dit picks them; portable:
- * the portable C of mont_impl.h; unset or anything else: ifma when available). */
+ * the portable C of mont_impl.h; unset or anything else: ifma when available, except that
+ * PROOFMILL_FIELD_BACKEND=portable then makes it portable too). */
 #if defined(__GNUC__)
 #define PM_FR_HAVE_IFMA_KERNEL 1
 #define PM_FR_BFLY_IFMA 1
