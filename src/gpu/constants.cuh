@@ -19,6 +19,13 @@ struct fp_params {
     static constexpr __host__ __device__ uint32_t mod_minus_2(int i) {
         switch (i) { case 0: return 0xffffaaa9u; case 1: return 0xb9feffffu; case 2: return 0xb153ffffu; case 3: return 0x1eabfffeu; case 4: return 0xf6b0f624u; case 5: return 0x6730d2a0u; case 6: return 0xf38512bfu; case 7: return 0x64774b84u; case 8: return 0x434bacd7u; case 9: return 0x4b1ba7b6u; case 10: return 0x397fe69au; case 11: return 0x1a0111eau; default: return 0u; }
     }
+    /* radix 2^52 (field_f64.cuh): N52 limbs, S52 = 52 N52 - 32 N */
+    static constexpr int N52 = 8;
+    static constexpr int S52 = 32;
+    static constexpr uint64_t N0_52 = 0x3fffcfffcfffdull; /* -m^{-1} mod 2^52 */
+    static constexpr __host__ __device__ uint64_t mod52(int i) {
+        switch (i) { case 0: return 0xeffffffffaaabull; case 1: return 0xfeb153ffffb9full; case 2: return 0x6b0f6241eabffull; case 3: return 0x12bf6730d2a0full; case 4: return 0x764774b84f385ull; case 5: return 0x1ba7b6434bacdull; case 6: return 0x1ea397fe69a4bull; case 7: return 0x000000001a011ull; default: return 0ull; }
+    }
 };
 /* fr_params: modulus of 255 bits in 8 x 32-bit limbs, Montgomery R = 2^256 */
 struct fr_params {
@@ -36,6 +43,13 @@ struct fr_params {
     }
     static constexpr __host__ __device__ uint32_t mod_minus_2(int i) {
         switch (i) { case 0: return 0xffffffffu; case 1: return 0xfffffffeu; case 2: return 0xfffe5bfeu; case 3: return 0x53bda402u; case 4: return 0x09a1d805u; case 5: return 0x3339d808u; case 6: return 0x299d7d48u; case 7: return 0x73eda753u; default: return 0u; }
+    }
+    /* radix 2^52 (field_f64.cuh): N52 limbs, S52 = 52 N52 - 32 N */
+    static constexpr int N52 = 5;
+    static constexpr int S52 = 4;
+    static constexpr uint64_t N0_52 = 0xffffeffffffffull; /* -m^{-1} mod 2^52 */
+    static constexpr __host__ __device__ uint64_t mod52(int i) {
+        switch (i) { case 0: return 0xfffff00000001ull; case 1: return 0x02fffe5bfefffull; case 2: return 0x9a1d80553bda4ull; case 3: return 0x7d483339d8080ull; case 4: return 0x073eda753299dull; default: return 0ull; }
     }
 };
 /* G1 generator (draft-irtf-cfrg-pairing-friendly-curves-11 section 4.2.1), affine, Montgomery form */
