@@ -4,7 +4,8 @@
  * memory (copied inside each call), wall time per call, median and min of REPS runs after one
  * warm-up, for uniform scalars and witness-like ones (75 % zero, 20 % one, 5 % uniform).
  *
- * Usage: bench_gpu_msm [log_n ...]            G1 sizes (default 20 24 26)
+ * Usage: bench_gpu_msm [--field-only] [log_n ...]   G1 sizes (default 20 24 26); --field-only: the
+ *                                                    multiplier lines only (incl. fe_mul_f64 + its self-check)
  * Env:   PROOFMILL_BENCH_REPS   timed runs per row (default 5)
  *        PM_MSM_G2              G2 sizes, e.g. "20 25" (2^25 = 33.5 M: the 32 GiB B_G2 shape); default none
  *        PM_MSM_DISTS           "uniform witness" (default both)
@@ -31,7 +32,7 @@
 #include <string>
 #include <vector>
 #include "gpu/cpu_headers.cuh"
-#include "gpu/field.cuh"
+#include "gpu/field_f64.cuh"
 
 using namespace pmgpu;
 
@@ -68,22 +69,26 @@ static double vmin(const std::vector<double> &v) { return v.empty() ? 0 : *std::
 template <class P, int V> __global__ void __launch_bounds__(256) k_mulbench(fe<P> *io, int iters) {
     size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     fe<P> a0 = io[4 * t], a1 = io[4 * t + 1], a2 = io[4 * t + 2], a3 = io[4 * t + 3];
-    const fe<P> b = io[0];
+    const fe<P> b = io[gridDim.x * (size_t)blockDim.x * 4]; /* one past the chains: never written */
     for (int i = 0; i < iters; i++) {
-        if (V == 0) { a0 = fe_mul<P>(a0, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); a3 = fe_mul<P>(a3, b); }
+        if (V == 3) { a0 = fe_mul_f64<P>(a0, b); a1 = fe_mul_f64<P>(a1, b); a2 = fe_mul_f64<P>(a2, b); a3 = fe_mul_f64<P>(a3, b); }
+        else if (V == 0) { a0 = fe_mul<P>(a0, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); a3 = fe_mul<P>(a3, b); }
         else if (V == 1) { a0 = fe_mul_rows<P>(a0, b); a1 = fe_mul_rows<P>(a1, b); a2 = fe_mul_rows<P>(a2, b); a3 = fe_mul_rows<P>(a3, b); }
         else { a0 = fe_mul_generic<P>(a0, b); a1 = fe_mul_generic<P>(a1, b); a2 = fe_mul_generic<P>(a2, b); a3 = fe_mul_generic<P>(a3, b); }
     }
     io[4 * t] = a0; io[4 * t + 1] = a1; io[4 * t + 2] = a2; io[4 * t + 3] = a3;
 }
+/* the chains' end values of the fe_mul run (V == 0), for the self-check of the other variants */
+template <class P> static std::vector<fe<P>> &mul_ref() { static std::vector<fe<P>> r; return r; }
 template <class P, int V> static double mul_rate(int sms, const char *name) {
     const int blocks = sms * 8, threads = 256, iters = 256;
     size_t n = (size_t)blocks * threads * 4;
     fe<P> *d = nullptr;
-    if (cudaMalloc(&d, n * sizeof(fe<P>)) != cudaSuccess) return 0;
-    std::vector<fe<P>> h(n);
-    for (size_t i = 0; i < n; i++) for (int j = 0; j < P::N; j++) h[i].v[j] = j == P::N - 1 ? (uint32_t)(split(rs) >> 40) : (uint32_t)split(rs);
-    cudaMemcpy(d, h.data(), n * sizeof(fe<P>), cudaMemcpyHostToDevice);
+    if (cudaMalloc(&d, (n + 1) * sizeof(fe<P>)) != cudaSuccess) return 0;
+    std::vector<fe<P>> h(n + 1);
+    uint64_t s = 0x13198a2e03707344ull; /* the same data for every variant */
+    for (size_t i = 0; i <= n; i++) for (int j = 0; j < P::N; j++) h[i].v[j] = j == P::N - 1 ? (uint32_t)(split(s) >> 40) : (uint32_t)split(s);
+    cudaMemcpy(d, h.data(), (n + 1) * sizeof(fe<P>), cudaMemcpyHostToDevice);
     k_mulbench<P, V><<<blocks, threads>>>(d, 8);
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0); cudaEventCreate(&e1);
@@ -94,10 +99,19 @@ template <class P, int V> static double mul_rate(int sms, const char *name) {
     float ms = 0;
     cudaEventElapsedTime(&ms, e0, e1);
     cudaEventDestroy(e0); cudaEventDestroy(e1);
+    cudaMemcpy(h.data(), d, n * sizeof(fe<P>), cudaMemcpyDeviceToHost);
     cudaFree(d);
     double rate = (double)n * iters / (ms * 1e-3);
-    printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name, V == 0 ? "fe_mul (fused chains)" : V == 1 ? "fe_mul_rows (row CIOS)" : "fe_mul_generic (fused, no Fr shortcut)", rate / 1e9,
-           ms, n, iters);
+    printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name,
+           V == 0 ? "fe_mul (fused chains)" : V == 1 ? "fe_mul_rows (row CIOS)" : V == 3 ? "fe_mul_f64 (5/8 x 52-bit limbs, FP64 FMA)" : "fe_mul_generic (fused, no Fr shortcut)",
+           rate / 1e9, ms, n, iters);
+    h.resize(n);
+    if (V == 0) mul_ref<P>() = h;
+    else if (mul_ref<P>().size() == n) {
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &mul_ref<P>()[i], sizeof(fe<P>)) != 0;
+        printf("field: %s variant %d self-check against fe_mul's chain ends: %s (%zu of %zu differ)\n", name, V, bad ? "MISMATCH" : "OK", bad, n);
+    }
     return rate;
 }
 
@@ -248,7 +262,11 @@ static std::vector<int> ints(const char *s) {
 
 int main(int argc, char **argv) {
     std::vector<int> logs;
-    for (int i = 1; i < argc; i++) logs.push_back(atoi(argv[i]));
+    bool field_only = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--field-only")) field_only = true;
+        else logs.push_back(atoi(argv[i]));
+    }
     if (logs.empty()) logs = {20, 24, 26};
     std::vector<int> g2 = ints(getenv("PM_MSM_G2"));
     int reps = getenv("PROOFMILL_BENCH_REPS") ? atoi(getenv("PROOFMILL_BENCH_REPS")) : 5;
@@ -274,7 +292,10 @@ int main(int argc, char **argv) {
         double rg = mul_rate<fr_params, 2>(info.sm_count, "Fr");
         printf("field: fused / rows: Fp %.2fx, Fr %.2fx; Fr fe_mul (cios_reduce_rf) / fe_mul_generic: %.3fx\n", f0 > 0 ? f1 / f0 : 0,
                r0 > 0 ? r1 / r0 : 0, rg > 0 ? r1 / rg : 0);
+        double f64p = mul_rate<fp_params, 3>(info.sm_count, "Fp"), f64r = mul_rate<fr_params, 3>(info.sm_count, "Fr");
+        printf("field: fe_mul_f64 / fe_mul: Fp %.2fx, Fr %.2fx\n", f1 > 0 ? f64p / f1 : 0, r1 > 0 ? f64r / r1 : 0);
     }
+    if (field_only) return 0;
     std::vector<row> rows;
     for (int L : logs) bench_size<false>(L, reps, dists, rows, sweep);
     for (int L : g2) bench_size<true>(L, reps, dists, rows, 0);

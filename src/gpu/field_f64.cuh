@@ -102,14 +102,14 @@ PM_HD void f52_split(double a, double b, uint64_t &hb, uint64_t &lb) {
 PM_HD uint64_t f52_split_hi(double a, double b) { return f52_bits(f52_fma_rz(a, b, 0x1p104)); }
 
 /* pairs (i, j) in [0, n)^2 with i + j == c (and j >= jmin) */
-constexpr int f52_npairs(int n, int c, int jmin) {
+__host__ __device__ constexpr int f52_npairs(int n, int c, int jmin) {
     int k = 0;
     for (int j = jmin; j < n; j++) k += (c - j >= 0 && c - j < n) ? 1 : 0;
     return k;
 }
 /* start value of absolute column c: minus the biases of its terms (L(a_i b_j), L(m_i p_j) j >= 1 at
  * i + j = c; H(a_i b_j), H(m_i p_j) at i + j + 1 = c), plus 2^52 - 1 for the columns that become t_0 */
-constexpr uint64_t f52_init(int n, int c) {
+__host__ __device__ constexpr uint64_t f52_init(int n, int c) {
     const uint64_t nl = (uint64_t)(f52_npairs(n, c, 0) + f52_npairs(n, c, 1));
     const uint64_t nh = c >= 1 ? (uint64_t)(2 * f52_npairs(n, c - 1, 0)) : 0;
     return (c < n ? F52_MASK : 0) - nl * F52_BIAS_L - nh * F52_BIAS_H;
