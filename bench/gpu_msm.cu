@@ -72,11 +72,33 @@ template <class P, int V> __global__ void __launch_bounds__(256) k_mulbench(fe<P
     const fe<P> b = io[gridDim.x * (size_t)blockDim.x * 4]; /* one past the chains: never written */
     for (int i = 0; i < iters; i++) {
         if (V == 3) { a0 = fe_mul_f64<P>(a0, b); a1 = fe_mul_f64<P>(a1, b); a2 = fe_mul_f64<P>(a2, b); a3 = fe_mul_f64<P>(a3, b); }
+        /* mixed: some chains on the integer multiplier (IMAD pipe), the others on the FP64 one (DFMA pipe + ALU),
+         * the two interleaved in one thread so the scheduler can issue to both pipes */
+        else if (V == 4) { a0 = fe_mul<P>(a0, b); a2 = fe_mul_f64<P>(a2, b); a1 = fe_mul<P>(a1, b); a3 = fe_mul_f64<P>(a3, b); }
+        else if (V == 5) { a0 = fe_mul<P>(a0, b); a3 = fe_mul_f64<P>(a3, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); }
+        else if (V == 6) { a1 = fe_mul_f64<P>(a1, b); a0 = fe_mul<P>(a0, b); a2 = fe_mul_f64<P>(a2, b); a3 = fe_mul_f64<P>(a3, b); }
         else if (V == 0) { a0 = fe_mul<P>(a0, b); a1 = fe_mul<P>(a1, b); a2 = fe_mul<P>(a2, b); a3 = fe_mul<P>(a3, b); }
         else if (V == 1) { a0 = fe_mul_rows<P>(a0, b); a1 = fe_mul_rows<P>(a1, b); a2 = fe_mul_rows<P>(a2, b); a3 = fe_mul_rows<P>(a3, b); }
         else { a0 = fe_mul_generic<P>(a0, b); a1 = fe_mul_generic<P>(a1, b); a2 = fe_mul_generic<P>(a2, b); a3 = fe_mul_generic<P>(a3, b); }
     }
     io[4 * t] = a0; io[4 * t + 1] = a1; io[4 * t + 2] = a2; io[4 * t + 3] = a3;
+}
+/* V 7: four chains in the native 52-bit form (fe52_mul_native: no unpack/pack per product); V 8: two fe_mul chains
+ * and two native ones interleaved (IMAD pipe beside DFMA + ALU). Same chain ends as fe_mul's (converted back). */
+template <class P, int V> __global__ void __launch_bounds__(256) k_mulbench52(fe<P> *io, int iters) {
+    constexpr int n = P::N52;
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    fe<P> a0 = io[4 * t], a1 = io[4 * t + 1];
+    double d0[n], d1[n], d2[n], d3[n], bd[n];
+    const fe<P> b = io[gridDim.x * (size_t)blockDim.x * 4];
+    f52_load<P>(bd, b.v, P::S52);
+    fe52_from<P>(d0, a0); fe52_from<P>(d1, a1); fe52_from<P>(d2, io[4 * t + 2]); fe52_from<P>(d3, io[4 * t + 3]);
+    for (int i = 0; i < iters; i++) {
+        if (V == 7) { fe52_mul_native<P>(d0, bd); fe52_mul_native<P>(d1, bd); fe52_mul_native<P>(d2, bd); fe52_mul_native<P>(d3, bd); }
+        else { a0 = fe_mul<P>(a0, b); fe52_mul_native<P>(d2, bd); a1 = fe_mul<P>(a1, b); fe52_mul_native<P>(d3, bd); }
+    }
+    if (V == 7) { a0 = fe52_to<P>(d0); a1 = fe52_to<P>(d1); }
+    io[4 * t] = a0; io[4 * t + 1] = a1; io[4 * t + 2] = fe52_to<P>(d2); io[4 * t + 3] = fe52_to<P>(d3);
 }
 /* the chains' end values of the fe_mul run (V == 0), for the self-check of the other variants */
 template <class P> static std::vector<fe<P>> &mul_ref() { static std::vector<fe<P>> r; return r; }
@@ -89,11 +111,13 @@ template <class P, int V> static double mul_rate(int sms, const char *name) {
     uint64_t s = 0x13198a2e03707344ull; /* the same data for every variant */
     for (size_t i = 0; i <= n; i++) for (int j = 0; j < P::N; j++) h[i].v[j] = j == P::N - 1 ? (uint32_t)(split(s) >> 40) : (uint32_t)split(s);
     cudaMemcpy(d, h.data(), (n + 1) * sizeof(fe<P>), cudaMemcpyHostToDevice);
-    k_mulbench<P, V><<<blocks, threads>>>(d, 8);
+    if (V >= 7) k_mulbench52<P, V><<<blocks, threads>>>(d, 8);
+    else k_mulbench<P, V><<<blocks, threads>>>(d, 8);
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0); cudaEventCreate(&e1);
     cudaEventRecord(e0);
-    k_mulbench<P, V><<<blocks, threads>>>(d, iters);
+    if (V >= 7) k_mulbench52<P, V><<<blocks, threads>>>(d, iters);
+    else k_mulbench<P, V><<<blocks, threads>>>(d, iters);
     cudaEventRecord(e1);
     cudaEventSynchronize(e1);
     float ms = 0;
@@ -103,7 +127,9 @@ template <class P, int V> static double mul_rate(int sms, const char *name) {
     cudaFree(d);
     double rate = (double)n * iters / (ms * 1e-3);
     printf("field: %s %s: %.2f G mul/s (%.3f ms for %zu x %d products)\n", name,
-           V == 0 ? "fe_mul (fused chains)" : V == 1 ? "fe_mul_rows (row CIOS)" : V == 3 ? "fe_mul_f64 (5/8 x 52-bit limbs, FP64 FMA)" : "fe_mul_generic (fused, no Fr shortcut)",
+           V == 0 ? "fe_mul (fused chains)" : V == 1 ? "fe_mul_rows (row CIOS)" : V == 3 ? "fe_mul_f64 (5/8 x 52-bit limbs, FP64 FMA)" : V == 4 ? "mixed 2 fe_mul + 2 fe_mul_f64 chains" :
+           V == 5 ? "mixed 3 fe_mul + 1 fe_mul_f64 chains" : V == 6 ? "mixed 1 fe_mul + 3 fe_mul_f64 chains" :
+           V == 7 ? "fe52_mul_native (52-bit form kept, 4 chains)" : V == 8 ? "mixed 2 fe_mul + 2 fe52_mul_native chains" : "fe_mul_generic (fused, no Fr shortcut)",
            rate / 1e9, ms, n, iters);
     h.resize(n);
     if (V == 0) mul_ref<P>() = h;
@@ -294,6 +320,16 @@ int main(int argc, char **argv) {
                r0 > 0 ? r1 / r0 : 0, rg > 0 ? r1 / rg : 0);
         double f64p = mul_rate<fp_params, 3>(info.sm_count, "Fp"), f64r = mul_rate<fr_params, 3>(info.sm_count, "Fr");
         printf("field: fe_mul_f64 / fe_mul: Fp %.2fx, Fr %.2fx\n", f1 > 0 ? f64p / f1 : 0, r1 > 0 ? f64r / r1 : 0);
+        /* the two multipliers use different pipes (IMAD vs DFMA + ALU): mixed chains in one thread */
+        double m4r = mul_rate<fr_params, 4>(info.sm_count, "Fr"), m5r = mul_rate<fr_params, 5>(info.sm_count, "Fr"),
+               m6r = mul_rate<fr_params, 6>(info.sm_count, "Fr");
+        double m4p = mul_rate<fp_params, 4>(info.sm_count, "Fp"), m5p = mul_rate<fp_params, 5>(info.sm_count, "Fp");
+        printf("field: mixed / fe_mul: Fr 2+2 %.2fx, 3+1 %.2fx, 1+3 %.2fx; Fp 2+2 %.2fx, 3+1 %.2fx\n", r1 > 0 ? m4r / r1 : 0,
+               r1 > 0 ? m5r / r1 : 0, r1 > 0 ? m6r / r1 : 0, f1 > 0 ? m4p / f1 : 0, f1 > 0 ? m5p / f1 : 0);
+        double n7r = mul_rate<fr_params, 7>(info.sm_count, "Fr"), n8r = mul_rate<fr_params, 8>(info.sm_count, "Fr");
+        double n7p = mul_rate<fp_params, 7>(info.sm_count, "Fp"), n8p = mul_rate<fp_params, 8>(info.sm_count, "Fp");
+        printf("field: native 52-bit / fe_mul: Fr %.2fx, mixed 2+2 native %.2fx; Fp %.2fx, mixed %.2fx\n", r1 > 0 ? n7r / r1 : 0,
+               r1 > 0 ? n8r / r1 : 0, f1 > 0 ? n7p / f1 : 0, f1 > 0 ? n8p / f1 : 0);
     }
     if (field_only) return 0;
     std::vector<row> rows;

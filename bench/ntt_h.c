@@ -13,7 +13,8 @@
  *
  * Usage: bench_ntt_h [--log L] [--threads 1,2,4,8,16] [--reps R] [--no-seq]   (defaults 20, 1,2,4,8,16, 3)
  *        --no-seq skips the prover_bellperson.c sequence column (the host tests compare its bytes already;
- *        it is a third of the 1-thread row's time)
+ *        it is a third of the 1-thread row's time); --shapes 12:13,14:14 repeats every thread count for each
+ *        pass shape (ntt_set_pass_shape: block pass 2^B elements, upper tiles <= 2^T; 0:0 the default)
  * On the H200 host (16 cores): bench_ntt_h --log 23 (the 2^22-constraint circuit's domain).
  */
 #include <getopt.h>
@@ -65,12 +66,23 @@ static void fill(fr_t *v, size_t n, uint64_t seed) {
 int main(int argc, char **argv) {
     unsigned L = 20;
     int reps = 3, th[16] = {1, 2, 4, 8, 16}, nth = 5, seq = 1;
+    unsigned shp[16][2] = {{0, 0}}, nsh = 1; /* pass shapes (block log : tile log); 0:0 = the library default */
     static const struct option opts[] = {{"log", required_argument, 0, 'l'}, {"threads", required_argument, 0, 't'},
-                                         {"reps", required_argument, 0, 'r'}, {"no-seq", no_argument, 0, 'S'}, {0, 0, 0, 0}};
+                                         {"reps", required_argument, 0, 'r'}, {"no-seq", no_argument, 0, 'S'},
+                                         {"shapes", required_argument, 0, 'P'}, {0, 0, 0, 0}};
     int o;
     while ((o = getopt_long(argc, argv, "l:t:r:", opts, NULL)) != -1) {
         if (o == 'l') L = (unsigned)atoi(optarg);
         else if (o == 'S') seq = 0;
+        else if (o == 'P') {
+            nsh = 0;
+            for (char *p = optarg; *p && nsh < 16;) {
+                shp[nsh][0] = (unsigned)strtoul(p, &p, 10);
+                shp[nsh][1] = *p == ':' ? (unsigned)strtoul(p + 1, &p, 10) : 0;
+                nsh++;
+                while (*p == ',') p++;
+            }
+        }
         else if (o == 'r') reps = atoi(optarg);
         else if (o == 't') {
             nth = 0;
@@ -79,7 +91,7 @@ int main(int argc, char **argv) {
                 while (*p == ',') p++;
             }
         } else {
-            fprintf(stderr, "usage: %s [--log L] [--threads 1,2,4,8,16] [--reps R] [--no-seq]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--log L] [--threads 1,2,4,8,16] [--reps R] [--no-seq] [--shapes B:T,...]\n", argv[0]);
             return 2;
         }
     }
@@ -115,10 +127,15 @@ int main(int argc, char **argv) {
     const double m_sn = 6 * T + 9.0 * (double)n, m_bp = 7 * T + 9.0 * (double)n;
     printf("bench_ntt_h: n = 2^%u, reps %d, fr_mul %.1f ns (1 thread); counted: snarkjs H %.0f M mul, bellperson H %.0f M mul\n", L,
            reps, tm * 1e9, m_sn / 1e6, m_bp / 1e6);
-    printf("| threads | snarkjs H min (med) s | speedup vs 1 | CPU s | floor s | bellperson H fused min (med) s | floor s | prover_bellperson.c sequence (public transforms) min (med) s | fused / sequence | forward NTT min s | same bytes |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| shape B:T | threads | snarkjs H min (med) s | speedup vs 1 | CPU s | floor s | bellperson H fused min (med) s | floor s | prover_bellperson.c sequence (public transforms) min (med) s | fused / sequence | forward NTT min s | same bytes |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     double t1_sn = 0;
+    for (unsigned sh = 0; sh < nsh; sh++)
     for (int q = 0; q < nth; q++) {
+        unsigned sb, st_;
+        ntt_set_pass_shape(shp[sh][0], shp[sh][1]);
+        ntt_get_pass_shape(&sb, &st_);
+        const int first = sh == 0 && q == 0;
 #ifdef _OPENMP
         omp_set_num_threads(th[q]);
 #endif
@@ -132,7 +149,7 @@ int main(int argc, char **argv) {
             ntt_snarkjs_h(x, n, x, y, z, &d5, NULL);
             ts[0][r] = now() - t0;
             if (cpu_now() - c0 < cpu_sn) cpu_sn = cpu_now() - c0;
-            if (q == 0 && r == 0) memcpy(r1[0], x, n * sizeof *x);
+            if (first && r == 0) memcpy(r1[0], x, n * sizeof *x);
             else same &= !memcmp(r1[0], x, n * sizeof *x);
             memcpy(x, a, n * sizeof *x);
             memcpy(y, b, n * sizeof *y);
@@ -141,7 +158,7 @@ int main(int argc, char **argv) {
             pm_status st = ntt_bellperson_h(x, n, x, y, z, &d7, NULL);
             ts[1][r] = now() - t0;
             same &= st == PM_OK;
-            if (q == 0 && r == 0) memcpy(r1[1], x, n * sizeof *x);
+            if (first && r == 0) memcpy(r1[1], x, n * sizeof *x);
             else same &= !memcmp(r1[1], x, n * sizeof *x);
             memcpy(x, a, n * sizeof *x);
             memcpy(y, b, n * sizeof *y);
@@ -157,12 +174,12 @@ int main(int argc, char **argv) {
             t0 = now();
             ntt_forward(x, n, &d7);
             ts[3][r] = now() - t0;
-            if (q == 0 && r == 0) memcpy(r1[3], x, n * sizeof *x);
+            if (first && r == 0) memcpy(r1[3], x, n * sizeof *x);
             else same &= !memcmp(r1[3], x, n * sizeof *x);
         }
         stat_t s0 = stats(ts[0], reps), s1 = stats(ts[1], reps), s2 = stats(ts[2], reps), s3 = stats(ts[3], reps);
-        if (q == 0) t1_sn = s0.min;
-        printf("| %d | %.3f (%.3f) | %.2f | %.3f | %.3f | %.3f (%.3f) | %.3f | %.3f (%.3f) | %.2f | %.3f | %s |\n", th[q], s0.min, s0.med,
+        if (first) t1_sn = s0.min;
+        printf("| %u:%u | %d | %.3f (%.3f) | %.2f | %.3f | %.3f | %.3f (%.3f) | %.3f | %.3f (%.3f) | %.2f | %.3f | %s |\n", sb, st_, th[q], s0.min, s0.med,
                t1_sn / s0.min, cpu_sn, m_sn * tm / th[q], s1.min, s1.med, m_bp * tm / th[q], s2.min, s2.med, seq ? s1.min / s2.min : 0.0, s3.min,
                same ? "yes" : "NO");
         fflush(stdout);

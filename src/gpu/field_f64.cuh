@@ -162,22 +162,9 @@ PM_UNROLL
     for (int k = 0; k < n; k++) out[k] = t[k];
 }
 
-/* Montgomery product in fe<P> form, a drop-in for fe_mul<P>: A, B are P::N little-endian 32-bit words of the
- * Montgomery forms a*2^(32N) mod p, fully reduced (< p, the caller's duty: not checked); returns a*b*2^(32N) mod p,
- * fully reduced, the same bytes as fe_mul<P>(A, B). Errors: none (constant time, no branch on the values).
- * Converts 32-bit words <-> 52-bit doubles at every call. Prototype: no kernel uses it; on the H200 it runs Fr at
- * 1.00x and Fp at 0.62x of fe_mul (docs/perf/gpu.md, "FP64 multiplier measured"). Source: as the top of this file. */
-template <class P> PM_HD fe<P> fe_mul_f64(const fe<P> &A, const fe<P> &B) {
+/* normalised 52-bit limbs t (value T < 2p < 2^(32N)) -> P::N words, fully reduced (one conditional subtraction) */
+template <class P> PM_HD fe<P> f52_pack(const uint64_t *t) {
     constexpr int n = P::N52, N = P::N;
-    static_assert(52 * P::N52 - 32 * P::N == P::S52, "S52");
-    double a[n], b[n];
-    f52_load<P>(a, A.v, 0);
-    f52_load<P>(b, B.v, P::S52);
-    uint64_t t[n];
-    f52_mont<P>(t, a, b);
-PM_UNROLL
-    for (int k = 0; k < n - 1; k++) { t[k + 1] += t[k] >> 52; t[k] &= F52_MASK; }
-    /* T < 2p < 2^(32N): pack into N words */
     uint32_t w[N];
 PM_UNROLL
     for (int q = 0; q < N; q++) {
@@ -187,6 +174,47 @@ PM_UNROLL
         w[q] = (uint32_t)x;
     }
     return fe_reduce_once<P>(w, 0);
+}
+
+/* Montgomery product in fe<P> form, a drop-in for fe_mul<P>: A, B are P::N little-endian 32-bit words of the
+ * Montgomery forms a*2^(32N) mod p, fully reduced (< p, the caller's duty: not checked); returns a*b*2^(32N) mod p,
+ * fully reduced, the same bytes as fe_mul<P>(A, B). Errors: none (constant time, no branch on the values).
+ * Converts 32-bit words <-> 52-bit doubles at every call. Prototype: no kernel uses it; on the H200 it runs Fr at
+ * 1.00x and Fp at 0.62x of fe_mul (docs/perf/gpu.md, "FP64 multiplier measured"). Source: as the top of this file. */
+template <class P> PM_HD fe<P> fe_mul_f64(const fe<P> &A, const fe<P> &B) {
+    constexpr int n = P::N52;
+    static_assert(52 * P::N52 - 32 * P::N == P::S52, "S52");
+    double a[n], b[n];
+    f52_load<P>(a, A.v, 0);
+    f52_load<P>(b, B.v, P::S52);
+    uint64_t t[n];
+    f52_mont<P>(t, a, b);
+PM_UNROLL
+    for (int k = 0; k < n - 1; k++) { t[k + 1] += t[k] >> 52; t[k] &= F52_MASK; }
+    return f52_pack<P>(t);
+}
+
+/* Native form (prototype, for the multiplier benchmark): an element kept as P::N52 doubles holding normalised 52-bit
+ * limbs of a value < 2p that stands for the Montgomery form a*2^(32N) mod p (up to one p), so a chain of products
+ * converts only at its ends. fe52_mul_native: a <- a*b*2^-(32N) (mod p), b = f52_load<P>(b, B.v, P::S52) (the integer
+ * B 2^S52, B < p); the result is < 2p again: T < a B 2^S52 / 2^(52n) + p = a B / 2^(32N) + p < 2p B / 2^(32N) + p < 2p
+ * (2p < 2^(32N) for Fr and Fp). No final subtraction, no unpack/pack: per product only the n limb conversions
+ * (f52_to_double). fe52_from: fully reduced words -> native; fe52_to: native -> fully reduced words (same bytes as a
+ * chain of fe_mul). Errors: none (constant time, no branch on values). */
+template <class P> PM_HD void fe52_mul_native(double *a, const double *b) {
+    constexpr int n = P::N52;
+    uint64_t t[n];
+    f52_mont<P>(t, a, b);
+PM_UNROLL
+    for (int k = 0; k < n - 1; k++) { t[k + 1] += t[k] >> 52; a[k] = f52_to_double(t[k] & F52_MASK); }
+    a[n - 1] = f52_to_double(t[n - 1]);
+}
+template <class P> PM_HD void fe52_from(double *a, const fe<P> &A) { f52_load<P>(a, A.v, 0); }
+template <class P> PM_HD fe<P> fe52_to(const double *a) {
+    uint64_t t[P::N52];
+PM_UNROLL
+    for (int k = 0; k < P::N52; k++) t[k] = f52_bits(a[k] + 0x1p52) - F52_BIAS_L; /* the integer < 2^52 held in a[k] */
+    return f52_pack<P>(t);
 }
 
 } /* namespace pmgpu */

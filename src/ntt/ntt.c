@@ -39,8 +39,17 @@
 #define NTT_UPPER_MAX 8u                   /* stages per upper pass (keeps W >= 32 at 2^13-element tiles) */
 #define NTT_TILE_W_MAX 128u                /* upper-pass tile columns: rows of at most 4 KiB */
 static unsigned upper_max = NTT_UPPER_MAX; /* lowered by tests only (ntt_test_set_upper_stages) */
+static unsigned block_lg = NTT_BLOCK_LOG, tile_lg = NTT_TILE_LOG; /* ntt_set_pass_shape */
 
 void ntt_test_set_upper_stages(unsigned s) { upper_max = s >= 1 && s <= NTT_UPPER_MAX ? s : NTT_UPPER_MAX; }
+void ntt_set_pass_shape(unsigned block_log2, unsigned tile_log2) {
+    block_lg = block_log2 >= NTT_SHAPE_BLOCK_MIN && block_log2 <= NTT_SHAPE_BLOCK_MAX ? block_log2 : NTT_BLOCK_LOG;
+    tile_lg = tile_log2 >= NTT_SHAPE_TILE_MIN && tile_log2 <= NTT_SHAPE_TILE_MAX ? tile_log2 : NTT_TILE_LOG;
+}
+void ntt_get_pass_shape(unsigned *block_log2, unsigned *tile_log2) {
+    *block_log2 = block_lg;
+    *tile_log2 = tile_lg;
+}
 #define NTT_BR_TB 4u                       /* bit-reversal tiles of 2^4 x 2^4 (3 x 8 KiB on the stack) */
 
 void ntt_domain_free(ntt_domain_t *d) {
@@ -182,7 +191,7 @@ static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, s
 /* One upper pass [s0, s0+S) over the whole array: tiles gathered into a per-thread buffer (in place
  * and strided if that allocation fails: the same arithmetic, only slower). */
 static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const fr_t *tw, int dif, int par) {
-    size_t W = (size_t)1 << (NTT_TILE_LOG - S);
+    size_t W = (size_t)1 << (tile_lg > S ? tile_lg - S : 0);
     if (W > ((size_t)1 << s0)) W = (size_t)1 << s0;
     if (W > NTT_TILE_W_MAX) W = NTT_TILE_W_MAX;
     const size_t rows = (size_t)1 << S, groups = ((size_t)1 << s0) / W;
@@ -237,7 +246,7 @@ static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, in
     }
 }
 
-static unsigned block_log(unsigned log_n) { return log_n < NTT_BLOCK_LOG ? log_n : NTT_BLOCK_LOG; }
+static unsigned block_log(unsigned log_n) { return log_n < block_lg ? log_n : block_lg; }
 
 /* the whole network on a (natural order in for DIF, bit-reversed in for DIT) */
 static void network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw, int dif, int par) {

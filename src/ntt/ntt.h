@@ -135,6 +135,19 @@ void ntt_bellperson_zinv(fr_t *zinv, size_t n);
  * device NTT cut their networks with it (2^27 on the device: 9 + 9 + 9). */
 unsigned ntt_split_stages(unsigned *sizes, unsigned stages, unsigned max_per_pass);
 
+/* The shape of the passes over memory (a tuning knob; the results do not depend on it, byte for byte):
+ * the block pass runs stages 0..b-1 on contiguous blocks of 2^b elements (32 * 2^b bytes: meant to sit in
+ * the core's L2; default 12), each upper pass gathers tiles of at most 2^t elements (default 13).
+ * b in [NTT_SHAPE_BLOCK_MIN, NTT_SHAPE_BLOCK_MAX], t in [NTT_SHAPE_TILE_MIN, NTT_SHAPE_TILE_MAX]; a value
+ * outside its range (0, say) restores that default. Process-wide; not thread-safe: call it while no
+ * transform runs. ntt_get_pass_shape reads the current values. */
+#define NTT_SHAPE_BLOCK_MIN 4u
+#define NTT_SHAPE_BLOCK_MAX 16u
+#define NTT_SHAPE_TILE_MIN 9u
+#define NTT_SHAPE_TILE_MAX 15u
+void ntt_set_pass_shape(unsigned block_log2, unsigned tile_log2);
+void ntt_get_pass_shape(unsigned *block_log2, unsigned *tile_log2);
+
 /* Testing only: at most s (1..8; anything else restores the default 8) stages per upper pass,
  * so that small transforms run the multi-pass structure of big ones. Not thread-safe: call it while
  * no transform runs. */

@@ -143,6 +143,36 @@ template <class P> static void test_field(void) {
         printf("%s chain of 10^4 products (%s): %s\n", C::name(), ch == 0 ? "random factors" : ch == 1 ? "squarings" : "times p-1",
                cb ? "FAIL" : "ok");
     }
+    /* the native 52-bit form (fe52_mul_native): the chain stays in doubles (values < 2p, unreduced), compared after
+     * every step through fe52_to */
+    for (int ch = 0; ch < 3; ch++) {
+        T x, y, r;
+        C::rnd(&x);
+        if (ch == 2) memcpy(&x, &pm1, sizeof x);
+        fe<P> fx;
+        memcpy(&fx, &x, sizeof fx);
+        double nx[P::N52], ny[P::N52];
+        fe52_from<P>(nx, fx);
+        int cb = 0, unreduced = 0;
+        for (int k = 0; k < 10000; k++) {
+            if (ch == 0) C::rnd(&y); else y = ch == 1 ? x : pm1;
+            fe<P> fy;
+            memcpy(&fy, &y, sizeof fy);
+            f52_load<P>(ny, fy.v, P::S52);
+            C::mul(&r, &x, &y);
+            fe52_mul_native<P>(nx, ny);
+            x = r;
+            fe<P> got = fe52_to<P>(nx);
+            cb += memcmp(&got, &x, sizeof x) != 0;
+            /* how often the native value is the unreduced x + p (it must be x or x + p) */
+            double tmp[P::N52];
+            fe52_from<P>(tmp, got);
+            unreduced += memcmp(tmp, nx, sizeof tmp) != 0;
+        }
+        CHECK(cb == 0, "%s native chain %d: %d of 10^4 steps differ", C::name(), ch, cb);
+        printf("%s native 52-bit chain of 10^4 products (%s): %s (%d steps left a value in [p, 2p))\n", C::name(),
+               ch == 0 ? "random factors" : ch == 1 ? "squarings" : "times p-1", cb ? "FAIL" : "ok", unreduced);
+    }
 }
 
 int main(void) {

@@ -3,7 +3,7 @@
  * (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from Montgomery), the snarkjs H against its definition in
  * public transforms (ntt_inverse, x omega_2n^k, ntt_forward), results independent of the thread
  * count (1 and 3 threads, byte for byte), the multi-pass structure of 2^21+ transforms on small sizes
- * (ntt_test_set_upper_stages), the satisfied / unsatisfied H and the argument errors.
+ * (ntt_test_set_upper_stages), every pass shape (ntt_set_pass_shape) giving the same bytes, the satisfied / unsatisfied H and the argument errors.
  * Randomized (seed printed). */
 #include "test_util.h"
 
@@ -180,11 +180,69 @@ static void multipass_structure(void **state) {
     ntt_test_set_upper_stages(0);
 }
 
+/* ntt_set_pass_shape: every block/tile shape gives the default shape's bytes (forward, inverse, coset forward,
+ * snarkjs H, bellperson H), including blocks larger than the transform and tiles smaller than a row group */
+static void pass_shapes(void **state) {
+    (void)state;
+    pm_test_seed();
+    static const unsigned shapes[][2] = {{4, 9}, {8, 10}, {11, 12}, {14, 14}, {16, 15}, {13, 9}};
+    for (unsigned lg = 12; lg <= 15; lg += 3) {
+        const size_t n = (size_t)1 << lg;
+        ntt_domain_t d5, d7;
+        assert_int_equal(ntt_domain_init(&d5, lg, NTT_ROOTS_SNARKJS, NULL), PM_OK);
+        assert_int_equal(ntt_domain_init(&d7, lg, NTT_ROOTS_ARKWORKS, NULL), PM_OK);
+        fr_t *a = vec(n), *b = vec(n), *c = vec(n), *x = vec(n), *y = vec(n), *z = vec(n);
+        fr_t *ref[5] = {vec(n), vec(n), vec(n), vec(n), vec(n)}, *got[5] = {vec(n), vec(n), vec(n), vec(n), vec(n)};
+        rand_vec(a, n);
+        rand_vec(b, n);
+        for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
+        for (unsigned q = 0; q <= sizeof shapes / sizeof shapes[0]; q++) {
+            if (q == 0) ntt_set_pass_shape(0, 0); /* the default first: the reference */
+            else ntt_set_pass_shape(shapes[q - 1][0], shapes[q - 1][1]);
+            if (q) { /* the shape is in force (else the comparison below proves nothing) */
+                unsigned gb, gt;
+                ntt_get_pass_shape(&gb, &gt);
+                assert_int_equal(gb, shapes[q - 1][0]);
+                assert_int_equal(gt, shapes[q - 1][1]);
+            }
+            fr_t **out = q ? got : ref;
+            memcpy(out[0], a, n * sizeof *a);
+            ntt_forward(out[0], n, &d7);
+            memcpy(out[1], out[0], n * sizeof *a);
+            ntt_coset_inverse(out[1], n, &d7, &d7.gen);
+            memcpy(out[2], a, n * sizeof *a);
+            ntt_coset_forward(out[2], n, &d5, &d5.omega_2n);
+            memcpy(out[3], a, n * sizeof *a);
+            memcpy(y, b, n * sizeof *y);
+            assert_int_equal(ntt_snarkjs_h(out[3], n, out[3], y, z, &d5, NULL), PM_OK);
+            memcpy(out[4], a, n * sizeof *a);
+            memcpy(y, b, n * sizeof *y);
+            memcpy(z, c, n * sizeof *z);
+            assert_int_equal(ntt_bellperson_h(out[4], n, out[4], y, z, &d7, NULL), PM_OK);
+            if (q)
+                for (int k = 0; k < 5; k++) assert_memory_equal(got[k], ref[k], n * sizeof(fr_t));
+        }
+        ntt_set_pass_shape(0, 0);
+        unsigned sb, st;
+        ntt_get_pass_shape(&sb, &st);
+        assert_int_equal(sb, 12);
+        assert_int_equal(st, 13);
+        /* the bellperson H's reference against prover_bellperson.c's sequence once more (the shapes' H is not vacuous) */
+        bellperson_ref(x, a, b, c, &d7);
+        assert_memory_equal(x, ref[4], n * sizeof *x);
+        free(a); free(b); free(c); free(x); free(y); free(z);
+        for (int i = 0; i < 5; i++) { free(ref[i]); free(got[i]); }
+        ntt_domain_free(&d5);
+        ntt_domain_free(&d7);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bellperson_h_matches_prover),
         cmocka_unit_test(snarkjs_h_matches_transforms),
         cmocka_unit_test(multipass_structure),
+        cmocka_unit_test(pass_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

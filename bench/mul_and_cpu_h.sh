@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# mul_and_cpu_h.sh — one device call (H200 machine, <= ~6 min) for issue #14's multiplier and CPU H probes:
+#   1. builds (CMake, CUDA on) bench_gpu_msm, test_gpu_field_f64_host, bench_ntt_h, test_ntt_h, test_fr_bfly;
+#   2. the host tests of the FP64 multiplier (drop-in and native 52-bit chains) and of the NTT/butterflies;
+#   3. bench_gpu_msm --field-only, REPS_FIELD times: fe_mul, fe_mul_f64, the mixed int + FP64 chains, the native form;
+#   4. bench_ntt_h at 2^CPU_LOG on CPU_THREADS threads for every pass shape in SHAPES (ntt_set_pass_shape).
+# Usage (repo root on the device, .device-deps carried): bash bench/mul_and_cpu_h.sh
+# Env: B (build dir, /tmp/b), CPU_LOG (23), CPU_THREADS (16), SHAPES ("0:0,14:14,15:14,15:13,16:14"), REPS (3),
+#      REPS_FIELD (2), SKIP_GPU=1 (CPU parts only), PM_COMMIT (the commit measured, for the log).
+# Output: $OUT/mul_and_cpu_h.log (or ./mul_and_cpu_h.log), everything printed as well.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+B=${B:-/tmp/b}
+LOG=${OUT:-$ROOT}/mul_and_cpu_h.log
+exec > >(tee -a "$LOG") 2>&1
+echo "mul_and_cpu_h: commit ${PM_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}, $(date -u '+%Y-%m-%d %H:%M UTC')"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,memory.total --format=csv,noheader 2>/dev/null
+lscpu | grep -E "Model name|^CPU\(s\)|L2 cache|L3 cache" 2>/dev/null
+# shellcheck disable=SC1091
+source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
+cuda=ON; [ "${SKIP_GPU:-0}" = 1 ] && cuda=OFF
+t0=$(date +%s)
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+targets="bench_ntt_h test_ntt_h test_ntt test_fr_bfly"
+[ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host"
+# shellcheck disable=SC2086
+cmake --build "$B" -j "$(nproc)" --target $targets 2>&1 | grep -E "error|warning: unused|Error" | head -20
+echo "build: $(( $(date +%s) - t0 )) s"
+rc=0
+for t in test_fr_bfly test_ntt test_ntt_h; do
+  "$B/$t" > "/tmp/$t.log" 2>&1 && echo "$t: passed" || { echo "$t: FAILED"; tail -20 "/tmp/$t.log"; rc=1; }
+done
+if [ $cuda = ON ]; then
+  "$B/test_gpu_field_f64_host" | tail -12 || rc=1
+  for r in $(seq 1 "${REPS_FIELD:-2}"); do
+    echo "== bench_gpu_msm --field-only, run $r"
+    "$B/bench_gpu_msm" --field-only || rc=1
+  done
+fi
+echo "== bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16} --shapes ${SHAPES:-0:0,14:14,15:14,15:13,16:14}"
+"$B/bench_ntt_h" --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq \
+  --shapes "${SHAPES:-0:0,14:14,15:14,15:13,16:14}" || rc=1
+echo "mul_and_cpu_h: done in $(( $(date +%s) - t0 )) s, rc $rc"
+exit $rc
