@@ -24,13 +24,13 @@ source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 cuda=ON; [ "${SKIP_GPU:-0}" = 1 ] && cuda=OFF
 t0=$(date +%s)
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
-targets="bench_ntt_h test_ntt_h test_ntt test_fr_bfly"
+targets="bench_ntt_h test_ntt_h test_ntt_basic test_fr_bfly"
 [ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host bench_gpu_ntt test_gpu_ntt"
 # shellcheck disable=SC2086
-cmake --build "$B" -j "$(nproc)" --target $targets 2>&1 | grep -E "error|warning: unused|Error" | head -20
+cmake --build "$B" -j "$(nproc)" --target $targets -- -k 2>&1 | grep -E "error:|Error [0-9]|No rule" | head -20
 echo "build: $(( $(date +%s) - t0 )) s"
 rc=0
-for t in test_fr_bfly test_ntt test_ntt_h; do
+for t in test_fr_bfly test_ntt_basic test_ntt_h; do
   "$B/$t" > "/tmp/$t.log" 2>&1 && echo "$t: passed" || { echo "$t: FAILED"; tail -20 "/tmp/$t.log"; rc=1; }
 done
 if [ $cuda = ON ]; then
