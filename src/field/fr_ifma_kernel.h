@@ -8,7 +8,9 @@
  *   v_madd52lo(a, b, c) = a + low52(low52(b) * low52(c)),
  *   v_madd52hi(a, b, c) = a + high52(low52(b) * low52(c))   (the 104-bit product's bits 52..103),
  *   v_nz(a) -> mask of lanes != 0, v_sel(m, t, f) -> m ? t : f lane-wise,
- *   v_gather(p, j) -> lane k = p[4k + j], v_scatter(p, j, v): p[4k + j] = lane k,
+ *   v_setr8(e0, ..., e7) -> lane k = ek (constants), v_load(p) -> lane k = p[k] and v_store(p, v):
+ *   p[k] = lane k (8 consecutive uint64_t, any alignment), v_perm2(a, idx, b) -> lane k = lane
+ *   (idx_k & 7) of a if bit 3 of idx_k is 0, of b if it is 1, higher idx bits ignored (VPERMT2Q),
  *   and PMK(name), which names this copy's functions.
  * Exactly these operations are used below, so the portable model and the AVX-512 IFMA build run the
  * same algorithm, instruction for instruction.
@@ -51,32 +53,70 @@ typedef struct {
 #define PMK_R4 0x73eda753299dULL
 #define PMK_N0 0xffffeffffffffULL
 
+/* The 4x8 <-> 8x4 transposes between memory (8 fr_t = 32 uint64_t, p[4k + j] = limb j of element k)
+ * and limb-sliced vectors (l[j], lane k = limb j of element k), by two-source permutes (VPERMT2Q):
+ *   q0 = (0, 4, 8, 12, 1, 5, 9, 13), q1 = (2, 6, 10, 14, 3, 7, 11, 15) interleave two memory vectors
+ *   m, m' (elements e, e+1 and e+2, e+3) into (limbs 0, 1) and (limbs 2, 3) of those 4 elements, each
+ *   as 4 lanes of element order: q0 gives (e.l0, e+1.l0, e+2.l0, e+3.l0, e.l1, ..., e+3.l1);
+ *   h0 = (0, 1, 2, 3, 8, 9, 10, 11), h1 = (4, 5, 6, 7, 12, 13, 14, 15) join the low / high 256-bit
+ *   halves of two vectors.
+ * Load: (q0, q1) on (m0, m1) and on (m2, m3), then (h0, h1) on the results: 8 permutes, the minimum
+ * for two-source permutes (each of the 4 outputs needs 2 elements of each of the 4 inputs, and an
+ * intermediate holds 8 of the 16 values one output pair needs from a pair of inputs). Store is the
+ * inverse: (h0, h1) first, then (q0, q1), with the same four index vectors (q0, q1 undo themselves
+ * once the halves are regrouped). 4 plain 512-bit loads or stores; no alignment needed. */
+PM_VATTR static inline void PMK(load4)(pmv l[4], const uint64_t *p) {
+    const pmv q0 = v_setr8(0, 4, 8, 12, 1, 5, 9, 13), q1 = v_setr8(2, 6, 10, 14, 3, 7, 11, 15);
+    const pmv h0 = v_setr8(0, 1, 2, 3, 8, 9, 10, 11), h1 = v_setr8(4, 5, 6, 7, 12, 13, 14, 15);
+    const pmv m0 = v_load(p), m1 = v_load(p + 8), m2 = v_load(p + 16), m3 = v_load(p + 24);
+    const pmv a = v_perm2(m0, q0, m1), b = v_perm2(m0, q1, m1); /* elements 0..3: limbs 0,1 | 2,3 */
+    const pmv c = v_perm2(m2, q0, m3), d = v_perm2(m2, q1, m3); /* elements 4..7 */
+    l[0] = v_perm2(a, h0, c);
+    l[1] = v_perm2(a, h1, c);
+    l[2] = v_perm2(b, h0, d);
+    l[3] = v_perm2(b, h1, d);
+}
+/* l[j] (lane k = limb j of element k) -> 8 elements at p (32 uint64_t, p[4k + j]) */
+PM_VATTR static inline void PMK(store4)(uint64_t *p, const pmv l[4]) {
+    const pmv q0 = v_setr8(0, 4, 8, 12, 1, 5, 9, 13), q1 = v_setr8(2, 6, 10, 14, 3, 7, 11, 15);
+    const pmv h0 = v_setr8(0, 1, 2, 3, 8, 9, 10, 11), h1 = v_setr8(4, 5, 6, 7, 12, 13, 14, 15);
+    const pmv a = v_perm2(l[0], h0, l[1]), c = v_perm2(l[0], h1, l[1]); /* limbs 0,1: elements 0..3 | 4..7 */
+    const pmv b = v_perm2(l[2], h0, l[3]), d = v_perm2(l[2], h1, l[3]); /* limbs 2,3 */
+    v_store(p, v_perm2(a, q0, b));
+    v_store(p + 8, v_perm2(a, q1, b));
+    v_store(p + 16, v_perm2(c, q0, d));
+    v_store(p + 24, v_perm2(c, q1, d));
+}
 /* 8 elements at p (p[4k + j] = limb j of element k) -> 5x52 */
 PM_VATTR static inline void PMK(load)(PMK(fe) *a, const uint64_t *p) {
     const pmv m = v_set1(PMK_M52);
-    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
-    a->l[0] = v_and(l0, m);
-    a->l[1] = v_and(v_or(v_srli(l0, 52), v_slli(l1, 12)), m);
-    a->l[2] = v_and(v_or(v_srli(l1, 40), v_slli(l2, 24)), m);
-    a->l[3] = v_and(v_or(v_srli(l2, 28), v_slli(l3, 36)), m);
-    a->l[4] = v_srli(l3, 16);
+    pmv l[4];
+    PMK(load4)(l, p);
+    a->l[0] = v_and(l[0], m);
+    a->l[1] = v_and(v_or(v_srli(l[0], 52), v_slli(l[1], 12)), m);
+    a->l[2] = v_and(v_or(v_srli(l[1], 40), v_slli(l[2], 24)), m);
+    a->l[3] = v_and(v_or(v_srli(l[2], 28), v_slli(l[3], 36)), m);
+    a->l[4] = v_srli(l[3], 16);
 }
 /* 8 elements w at p -> 5x52 limbs of the integer 16*w (< 2^259) */
 PM_VATTR static inline void PMK(load_w16)(PMK(fe) *a, const uint64_t *p) {
     const pmv m = v_set1(PMK_M52);
-    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
-    a->l[0] = v_and(v_slli(l0, 4), m);
-    a->l[1] = v_and(v_or(v_srli(l0, 48), v_slli(l1, 16)), m);
-    a->l[2] = v_and(v_or(v_srli(l1, 36), v_slli(l2, 28)), m);
-    a->l[3] = v_and(v_or(v_srli(l2, 24), v_slli(l3, 40)), m);
-    a->l[4] = v_srli(l3, 12);
+    pmv l[4];
+    PMK(load4)(l, p);
+    a->l[0] = v_and(v_slli(l[0], 4), m);
+    a->l[1] = v_and(v_or(v_srli(l[0], 48), v_slli(l[1], 16)), m);
+    a->l[2] = v_and(v_or(v_srli(l[1], 36), v_slli(l[2], 28)), m);
+    a->l[3] = v_and(v_or(v_srli(l[2], 24), v_slli(l[3], 40)), m);
+    a->l[4] = v_srli(l[3], 12);
 }
 /* 5x52 (value < 2^256, limbs < 2^52) -> 8 elements at p */
 PM_VATTR static inline void PMK(store)(uint64_t *p, const PMK(fe) *a) {
-    v_scatter(p, 0, v_or(a->l[0], v_slli(a->l[1], 52)));
-    v_scatter(p, 1, v_or(v_srli(a->l[1], 12), v_slli(a->l[2], 40)));
-    v_scatter(p, 2, v_or(v_srli(a->l[2], 24), v_slli(a->l[3], 28)));
-    v_scatter(p, 3, v_or(v_srli(a->l[3], 36), v_slli(a->l[4], 16)));
+    pmv l[4];
+    l[0] = v_or(a->l[0], v_slli(a->l[1], 52));
+    l[1] = v_or(v_srli(a->l[1], 12), v_slli(a->l[2], 40));
+    l[2] = v_or(v_srli(a->l[2], 24), v_slli(a->l[3], 28));
+    l[3] = v_or(v_srli(a->l[3], 36), v_slli(a->l[4], 16));
+    PMK(store4)(p, l);
 }
 /* a < 2r with limbs < 2^52 -> a mod r: d = a - r (borrow chain); keep a where it borrowed */
 PM_VATTR static inline void PMK(csub)(PMK(fe) *a) {
