@@ -209,6 +209,62 @@ PM_VATTR static inline void PMK(mont)(PMK(fe) *o, const PMK(fe) *a, const PMK(fe
     PMK(csub)(o);
 }
 
+/* two independent products o[s] = a[s]*b[s]*2^-260 mod r (s = 0, 1; each as mont above, same bounds),
+ * statement by statement interleaved: the reduction is a serial chain per word (t0 -> m -> t0, ~3
+ * IFMA latencies), and two chains side by side let the core overlap them */
+PM_VATTR static inline void PMK(mont2)(PMK(fe) o[2], const PMK(fe) a[2], const PMK(fe) b[2]) {
+    const pmv z = v_set1(0), m52 = v_set1(PMK_M52), n0 = v_set1(PMK_N0);
+    const pmv r0 = v_set1(PMK_R0), r1 = v_set1(PMK_R1), r2 = v_set1(PMK_R2), r3 = v_set1(PMK_R3),
+              r4 = v_set1(PMK_R4);
+    pmv t0[2] = {z, z}, t1[2] = {z, z}, t2[2] = {z, z}, t3[2] = {z, z}, t4[2] = {z, z}, t5[2];
+    for (int i = 0; i < 5; i++) {
+        pmv ai[2], mq[2];
+        for (int s = 0; s < 2; s++) {
+            ai[s] = a[s].l[i];
+            t0[s] = v_madd52lo(t0[s], ai[s], b[s].l[0]);
+        }
+        for (int s = 0; s < 2; s++) mq[s] = v_madd52lo(z, t0[s], n0);
+        for (int s = 0; s < 2; s++) t0[s] = v_madd52lo(t0[s], mq[s], r0);
+        for (int s = 0; s < 2; s++) {
+            t1[s] = v_madd52lo(t1[s], ai[s], b[s].l[1]);
+            t2[s] = v_madd52lo(t2[s], ai[s], b[s].l[2]);
+            t3[s] = v_madd52lo(t3[s], ai[s], b[s].l[3]);
+            t4[s] = v_madd52lo(t4[s], ai[s], b[s].l[4]);
+            t1[s] = v_madd52lo(t1[s], mq[s], r1);
+            t2[s] = v_madd52lo(t2[s], mq[s], r2);
+            t3[s] = v_madd52lo(t3[s], mq[s], r3);
+            t4[s] = v_madd52lo(t4[s], mq[s], r4);
+            t1[s] = v_madd52hi(t1[s], ai[s], b[s].l[0]);
+            t2[s] = v_madd52hi(t2[s], ai[s], b[s].l[1]);
+            t3[s] = v_madd52hi(t3[s], ai[s], b[s].l[2]);
+            t4[s] = v_madd52hi(t4[s], ai[s], b[s].l[3]);
+            t5[s] = v_madd52hi(z, ai[s], b[s].l[4]);
+            t1[s] = v_madd52hi(t1[s], mq[s], r0);
+            t2[s] = v_madd52hi(t2[s], mq[s], r1);
+            t3[s] = v_madd52hi(t3[s], mq[s], r2);
+            t4[s] = v_madd52hi(t4[s], mq[s], r3);
+            t5[s] = v_madd52hi(t5[s], mq[s], r4);
+            t0[s] = v_add(t1[s], v_srli(t0[s], 52));
+            t1[s] = t2[s];
+            t2[s] = t3[s];
+            t3[s] = t4[s];
+            t4[s] = t5[s];
+        }
+    }
+    for (int s = 0; s < 2; s++) {
+        t1[s] = v_add(t1[s], v_srli(t0[s], 52));
+        o[s].l[0] = v_and(t0[s], m52);
+        t2[s] = v_add(t2[s], v_srli(t1[s], 52));
+        o[s].l[1] = v_and(t1[s], m52);
+        t3[s] = v_add(t3[s], v_srli(t2[s], 52));
+        o[s].l[2] = v_and(t2[s], m52);
+        t4[s] = v_add(t4[s], v_srli(t3[s], 52));
+        o[s].l[3] = v_and(t3[s], m52);
+        o[s].l[4] = t4[s];
+        PMK(csub)(&o[s]);
+    }
+}
+
 /* 8 DIT butterflies at x, y, w (each 8 consecutive fr_t as limbs): all loads before any store, so w
  * may alias x or y */
 PM_VATTR static void PMK(step_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
@@ -235,15 +291,63 @@ PM_VATTR static void PMK(step_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) 
     PMK(store)(y, &oy);
 }
 
-/* the vector steps of a row: butterflies 0 .. 8*floor(n/8)-1; returns how many were done */
+/* 16 DIT butterflies, two steps side by side: x, y, w each 16 consecutive fr_t as limbs (64 uint64_t).
+ * All loads of both steps before any store, so w may alias x or y (same indices) as in step_dit */
+PM_VATTR static void PMK(step2_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
+    for (int s = 0; s < 2; s++) {
+        PMK(load)(&a[s], x + 32 * s);
+        PMK(load)(&b[s], y + 32 * s);
+        PMK(load_w16)(&c[s], w + 32 * s);
+    }
+    PMK(mont2)(t, b, c);
+    for (int s = 0; s < 2; s++) {
+        PMK(subm)(&oy[s], &a[s], &t[s]);
+        PMK(addm)(&ox[s], &a[s], &t[s]);
+    }
+    for (int s = 0; s < 2; s++) {
+        PMK(store)(y + 32 * s, &oy[s]);
+        PMK(store)(x + 32 * s, &ox[s]);
+    }
+}
+/* 16 DIF butterflies, two steps side by side (shapes as step2_dit; all loads before any store) */
+PM_VATTR static void PMK(step2_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
+    for (int s = 0; s < 2; s++) {
+        PMK(load)(&a[s], x + 32 * s);
+        PMK(load)(&b[s], y + 32 * s);
+        PMK(load_w16)(&c[s], w + 32 * s);
+    }
+    for (int s = 0; s < 2; s++) {
+        PMK(subm)(&t[s], &a[s], &b[s]);
+        PMK(addm)(&ox[s], &a[s], &b[s]);
+    }
+    PMK(mont2)(oy, t, c);
+    for (int s = 0; s < 2; s++) {
+        PMK(store)(x + 32 * s, &ox[s]);
+        PMK(store)(y + 32 * s, &oy[s]);
+    }
+}
+
+/* the vector steps of a row of n butterflies (x, y, w: n fr_t each, as limbs): 16 at a time (step2),
+ * then 8 more when n mod 16 >= 8 (step); returns how many were done, 8*floor(n/8) (the caller runs the
+ * n mod 8 rest on the scalar kernels) */
 PM_VATTR static size_t PMK(rows_dit)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) PMK(step_dit)(x[i], y[i], w[i]);
+    for (; i + 16 <= n; i += 16) PMK(step2_dit)(x[i], y[i], w[i]);
+    if (i + 8 <= n) {
+        PMK(step_dit)(x[i], y[i], w[i]);
+        i += 8;
+    }
     return i;
 }
 PM_VATTR static size_t PMK(rows_dif)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) PMK(step_dif)(x[i], y[i], w[i]);
+    for (; i + 16 <= n; i += 16) PMK(step2_dif)(x[i], y[i], w[i]);
+    if (i + 8 <= n) {
+        PMK(step_dif)(x[i], y[i], w[i]);
+        i += 8;
+    }
     return i;
 }
 #undef PMK_M52
