@@ -292,15 +292,16 @@ PM_VATTR static void PMK(step_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) 
 }
 
 /* 16 DIT butterflies, two steps side by side: x, y, w each 16 consecutive fr_t as limbs (64 uint64_t).
- * All loads of both steps before any store, so w may alias x or y (same indices) as in step_dit */
+ * All loads of both steps before any store, so w may alias x or y (same indices) as in step_dit; x is
+ * loaded after the products (still before any store) so that its 10 vectors are not live across them */
 PM_VATTR static void PMK(step2_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
     PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
     for (int s = 0; s < 2; s++) {
-        PMK(load)(&a[s], x + 32 * s);
         PMK(load)(&b[s], y + 32 * s);
         PMK(load_w16)(&c[s], w + 32 * s);
     }
     PMK(mont2)(t, b, c);
+    for (int s = 0; s < 2; s++) PMK(load)(&a[s], x + 32 * s);
     for (int s = 0; s < 2; s++) {
         PMK(subm)(&oy[s], &a[s], &t[s]);
         PMK(addm)(&ox[s], &a[s], &t[s]);
@@ -310,7 +311,8 @@ PM_VATTR static void PMK(step2_dit)(uint64_t *x, uint64_t *y, const uint64_t *w)
         PMK(store)(x + 32 * s, &ox[s]);
     }
 }
-/* 16 DIF butterflies, two steps side by side (shapes as step2_dit; all loads before any store) */
+/* 16 DIF butterflies, two steps side by side (shapes as step2_dit). All loads of both steps before any
+ * store (w may alias y); x is stored before the products, so that its 10 vectors are not live across them */
 PM_VATTR static void PMK(step2_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) {
     PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
     for (int s = 0; s < 2; s++) {
@@ -322,11 +324,9 @@ PM_VATTR static void PMK(step2_dif)(uint64_t *x, uint64_t *y, const uint64_t *w)
         PMK(subm)(&t[s], &a[s], &b[s]);
         PMK(addm)(&ox[s], &a[s], &b[s]);
     }
+    for (int s = 0; s < 2; s++) PMK(store)(x + 32 * s, &ox[s]);
     PMK(mont2)(oy, t, c);
-    for (int s = 0; s < 2; s++) {
-        PMK(store)(x + 32 * s, &ox[s]);
-        PMK(store)(y + 32 * s, &oy[s]);
-    }
+    for (int s = 0; s < 2; s++) PMK(store)(y + 32 * s, &oy[s]);
 }
 
 /* the vector steps of a row of n butterflies (x, y, w: n fr_t each, as limbs): 16 at a time (step2),
