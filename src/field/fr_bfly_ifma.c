@@ -1,10 +1,12 @@
 /*
- * fr_bfly_ifma.c — the row butterflies fr_bflys_dit/dif 8 at a time in radix 2^52 (contract in
- * fr_bfly.h; the algorithm and its proof in fr_ifma_kernel.h). One kernel source, two lane
+ * fr_bfly_ifma.c — the row butterflies fr_bflys_dit/dif 8 at a time in radix 2^52, two such steps
+ * per loop iteration (contract in fr_bfly.h; the algorithm and its proof in fr_ifma_kernel.h; operands
+ * moved by plain 512-bit loads/stores and VPERMT2Q transposes). One kernel source, two lane
  * implementations:
  *  - the portable C model (always built): each v_ op is a loop over 8 uint64_t lanes with exactly the
- *    semantics of the AVX-512 instruction it stands for (VPMADD52LUQ/HUQ via unsigned __int128), so
- *    machines without IFMA test the same algorithm;
+ *    semantics of the AVX-512 instruction it stands for (VPMADD52LUQ/HUQ via unsigned __int128,
+ *    VPERMT2Q's index bits), so machines without IFMA test the same algorithm and the same permute
+ *    index constants;
  *  - AVX-512F/IFMA/VL/BW/DQ intrinsics (x86-64 asm build only, GCC/Clang), in functions compiled with
  *    __attribute__((target(...))) only: the rest of the library runs on any x86-64. They are called
  *    only when pm_fr_bfly_ifma_ok() (cpuid + xgetbv, cpu_x86.c).
