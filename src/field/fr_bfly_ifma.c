@@ -1,16 +1,19 @@
 /*
- * fr_bfly_ifma.c — the row butterflies fr_bflys_dit/dif 8 at a time in radix 2^52 (contract in
- * fr_bfly.h; the algorithm and its proof in fr_ifma_kernel.h). One kernel source, two lane
+ * fr_bfly_ifma.c — the row butterflies fr_bflys_dit/dif 8 at a time in radix 2^52, two such steps
+ * per loop iteration (contract in fr_bfly.h; the algorithm and its proof in fr_ifma_kernel.h; operands
+ * moved by plain 512-bit loads/stores and VPERMT2Q transposes). One kernel source, two lane
  * implementations:
  *  - the portable C model (always built): each v_ op is a loop over 8 uint64_t lanes with exactly the
- *    semantics of the AVX-512 instruction it stands for (VPMADD52LUQ/HUQ via unsigned __int128), so
- *    machines without IFMA test the same algorithm;
+ *    semantics of the AVX-512 instruction it stands for (VPMADD52LUQ/HUQ via unsigned __int128,
+ *    VPERMT2Q's index bits), so machines without IFMA test the same algorithm and the same permute
+ *    index constants;
  *  - AVX-512F/IFMA/VL/BW/DQ intrinsics (x86-64 asm build only, GCC/Clang), in functions compiled with
  *    __attribute__((target(...))) only: the rest of the library runs on any x86-64. They are called
  *    only when pm_fr_bfly_ifma_ok() (cpuid + xgetbv, cpu_x86.c).
  * The remainder of a row (n mod 8 butterflies) goes to the scalar kernels (fr_bflys_*_scalar).
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_x86.h"
@@ -49,20 +52,28 @@ static inline pmm v_nz(pmv a) {
     return m;
 }
 static inline pmv v_sel(pmm m, pmv t, pmv f) { PM_LANES(((m >> k) & 1) ? t.v[k] : f.v[k]); }
-static inline pmv v_gather(const uint64_t *p, int j) { PM_LANES(p[4 * k + j]); }
-static inline void v_scatter(uint64_t *p, int j, pmv a) {
-    for (int k = 0; k < 8; k++) p[4 * k + j] = a.v[k];
+static inline pmv v_setr8(uint64_t e0, uint64_t e1, uint64_t e2, uint64_t e3, uint64_t e4, uint64_t e5,
+                          uint64_t e6, uint64_t e7) {
+    const uint64_t e[8] = {e0, e1, e2, e3, e4, e5, e6, e7};
+    PM_LANES(e[k]);
 }
+static inline pmv v_load(const uint64_t *p) { PM_LANES(p[k]); }
+static inline void v_store(uint64_t *p, pmv a) {
+    for (int k = 0; k < 8; k++) p[k] = a.v[k];
+}
+/* VPERMT2Q (= VPERMI2Q with the operands' roles swapped): lane k = lane (idx_k & 7) of a when bit 3
+ * of idx_k is 0, of b when it is 1; bits 4..63 of idx_k are ignored */
+static inline pmv v_perm2(pmv a, pmv idx, pmv b) { PM_LANES(((idx.v[k] >> 3) & 1 ? b : a).v[idx.v[k] & 7]); }
 #include "fr_ifma_kernel.h"
 #undef PM_VATTR
 #undef PMK
 
 void fr_bflys_dit_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
-    size_t d = pm_model_rows_dit((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+    size_t d = pm_model_rows_dit((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n, 1);
     fr_bflys_dit_scalar(x + d, y + d, w + d, n - d);
 }
 void fr_bflys_dif_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
-    size_t d = pm_model_rows_dif((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n);
+    size_t d = pm_model_rows_dif((uint64_t(*)[4])x, (uint64_t(*)[4])y, (const uint64_t(*)[4])w, n, 1);
     fr_bflys_dif_scalar(x + d, y + d, w + d, n - d);
 }
 
@@ -84,18 +95,33 @@ void fr_bflys_dif_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 #define v_madd52hi(a, b, c) _mm512_madd52hi_epu64((a), (b), (c))
 #define v_nz(a) _mm512_test_epi64_mask((a), (a))
 #define v_sel(m, t, f) _mm512_mask_blend_epi64((m), (f), (t))
-#define v_gather(p, j)                                                                          \
-    _mm512_i64gather_epi64(_mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), (const void *)((p) + (j)), 8)
-#define v_scatter(p, j, a)                                                                      \
-    _mm512_i64scatter_epi64((void *)((p) + (j)), _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), (a), 8)
+#define v_setr8(e0, e1, e2, e3, e4, e5, e6, e7)                                                 \
+    _mm512_set_epi64((long long)(e7), (long long)(e6), (long long)(e5), (long long)(e4),        \
+                     (long long)(e3), (long long)(e2), (long long)(e1), (long long)(e0))
+#define v_load(p) _mm512_loadu_si512((const void *)(p))
+#define v_store(p, a) _mm512_storeu_si512((void *)(p), (a))
+#define v_perm2(a, idx, b) _mm512_permutex2var_epi64((a), (idx), (b))
 #include "fr_ifma_kernel.h"
 
+/* PROOFMILL_FR_BFLY_STEP2=0 makes the IFMA rows run one vector step (8 butterflies) at a time instead of
+ * two interleaved ones (16): a benchmark switch, read once; same results either way */
+static int ifma_two_state = -1;
+static int ifma_two(void) {
+    int v = __atomic_load_n(&ifma_two_state, __ATOMIC_RELAXED);
+    if (v < 0) {
+        const char *e = getenv("PROOFMILL_FR_BFLY_STEP2");
+        v = !(e && e[0] == '0');
+        __atomic_store_n(&ifma_two_state, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
 void pm_fr_bflys_dit_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
-    size_t d = pm_ifma_rows_dit(x, y, w, n);
+    size_t d = pm_ifma_rows_dit(x, y, w, n, ifma_two());
     fr_bflys_dit_scalar((fr_t *)x[d], (fr_t *)y[d], (const fr_t *)w[d], n - d);
 }
 void pm_fr_bflys_dif_ifma(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
-    size_t d = pm_ifma_rows_dif(x, y, w, n);
+    size_t d = pm_ifma_rows_dif(x, y, w, n, ifma_two());
     fr_bflys_dif_scalar((fr_t *)x[d], (fr_t *)y[d], (const fr_t *)w[d], n - d);
 }
 #endif

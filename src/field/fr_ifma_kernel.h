@@ -8,7 +8,9 @@
  *   v_madd52lo(a, b, c) = a + low52(low52(b) * low52(c)),
  *   v_madd52hi(a, b, c) = a + high52(low52(b) * low52(c))   (the 104-bit product's bits 52..103),
  *   v_nz(a) -> mask of lanes != 0, v_sel(m, t, f) -> m ? t : f lane-wise,
- *   v_gather(p, j) -> lane k = p[4k + j], v_scatter(p, j, v): p[4k + j] = lane k,
+ *   v_setr8(e0, ..., e7) -> lane k = ek (constants), v_load(p) -> lane k = p[k] and v_store(p, v):
+ *   p[k] = lane k (8 consecutive uint64_t, any alignment), v_perm2(a, idx, b) -> lane k = lane
+ *   (idx_k & 7) of a if bit 3 of idx_k is 0, of b if it is 1, higher idx bits ignored (VPERMT2Q),
  *   and PMK(name), which names this copy's functions.
  * Exactly these operations are used below, so the portable model and the AVX-512 IFMA build run the
  * same algorithm, instruction for instruction.
@@ -51,32 +53,70 @@ typedef struct {
 #define PMK_R4 0x73eda753299dULL
 #define PMK_N0 0xffffeffffffffULL
 
+/* The 4x8 <-> 8x4 transposes between memory (8 fr_t = 32 uint64_t, p[4k + j] = limb j of element k)
+ * and limb-sliced vectors (l[j], lane k = limb j of element k), by two-source permutes (VPERMT2Q):
+ *   q0 = (0, 4, 8, 12, 1, 5, 9, 13), q1 = (2, 6, 10, 14, 3, 7, 11, 15) interleave two memory vectors
+ *   m, m' (elements e, e+1 and e+2, e+3) into (limbs 0, 1) and (limbs 2, 3) of those 4 elements, each
+ *   as 4 lanes of element order: q0 gives (e.l0, e+1.l0, e+2.l0, e+3.l0, e.l1, ..., e+3.l1);
+ *   h0 = (0, 1, 2, 3, 8, 9, 10, 11), h1 = (4, 5, 6, 7, 12, 13, 14, 15) join the low / high 256-bit
+ *   halves of two vectors.
+ * Load: (q0, q1) on (m0, m1) and on (m2, m3), then (h0, h1) on the results: 8 permutes, the minimum
+ * for two-source permutes (each of the 4 outputs needs 2 elements of each of the 4 inputs, and an
+ * intermediate holds 8 of the 16 values one output pair needs from a pair of inputs). Store is the
+ * inverse: (h0, h1) first, then (q0, q1), with the same four index vectors (q0, q1 undo themselves
+ * once the halves are regrouped). 4 plain 512-bit loads or stores; no alignment needed. */
+PM_VATTR static inline void PMK(load4)(pmv l[4], const uint64_t *p) {
+    const pmv q0 = v_setr8(0, 4, 8, 12, 1, 5, 9, 13), q1 = v_setr8(2, 6, 10, 14, 3, 7, 11, 15);
+    const pmv h0 = v_setr8(0, 1, 2, 3, 8, 9, 10, 11), h1 = v_setr8(4, 5, 6, 7, 12, 13, 14, 15);
+    const pmv m0 = v_load(p), m1 = v_load(p + 8), m2 = v_load(p + 16), m3 = v_load(p + 24);
+    const pmv a = v_perm2(m0, q0, m1), b = v_perm2(m0, q1, m1); /* elements 0..3: limbs 0,1 | 2,3 */
+    const pmv c = v_perm2(m2, q0, m3), d = v_perm2(m2, q1, m3); /* elements 4..7 */
+    l[0] = v_perm2(a, h0, c);
+    l[1] = v_perm2(a, h1, c);
+    l[2] = v_perm2(b, h0, d);
+    l[3] = v_perm2(b, h1, d);
+}
+/* l[j] (lane k = limb j of element k) -> 8 elements at p (32 uint64_t, p[4k + j]) */
+PM_VATTR static inline void PMK(store4)(uint64_t *p, const pmv l[4]) {
+    const pmv q0 = v_setr8(0, 4, 8, 12, 1, 5, 9, 13), q1 = v_setr8(2, 6, 10, 14, 3, 7, 11, 15);
+    const pmv h0 = v_setr8(0, 1, 2, 3, 8, 9, 10, 11), h1 = v_setr8(4, 5, 6, 7, 12, 13, 14, 15);
+    const pmv a = v_perm2(l[0], h0, l[1]), c = v_perm2(l[0], h1, l[1]); /* limbs 0,1: elements 0..3 | 4..7 */
+    const pmv b = v_perm2(l[2], h0, l[3]), d = v_perm2(l[2], h1, l[3]); /* limbs 2,3 */
+    v_store(p, v_perm2(a, q0, b));
+    v_store(p + 8, v_perm2(a, q1, b));
+    v_store(p + 16, v_perm2(c, q0, d));
+    v_store(p + 24, v_perm2(c, q1, d));
+}
 /* 8 elements at p (p[4k + j] = limb j of element k) -> 5x52 */
 PM_VATTR static inline void PMK(load)(PMK(fe) *a, const uint64_t *p) {
     const pmv m = v_set1(PMK_M52);
-    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
-    a->l[0] = v_and(l0, m);
-    a->l[1] = v_and(v_or(v_srli(l0, 52), v_slli(l1, 12)), m);
-    a->l[2] = v_and(v_or(v_srli(l1, 40), v_slli(l2, 24)), m);
-    a->l[3] = v_and(v_or(v_srli(l2, 28), v_slli(l3, 36)), m);
-    a->l[4] = v_srli(l3, 16);
+    pmv l[4];
+    PMK(load4)(l, p);
+    a->l[0] = v_and(l[0], m);
+    a->l[1] = v_and(v_or(v_srli(l[0], 52), v_slli(l[1], 12)), m);
+    a->l[2] = v_and(v_or(v_srli(l[1], 40), v_slli(l[2], 24)), m);
+    a->l[3] = v_and(v_or(v_srli(l[2], 28), v_slli(l[3], 36)), m);
+    a->l[4] = v_srli(l[3], 16);
 }
 /* 8 elements w at p -> 5x52 limbs of the integer 16*w (< 2^259) */
 PM_VATTR static inline void PMK(load_w16)(PMK(fe) *a, const uint64_t *p) {
     const pmv m = v_set1(PMK_M52);
-    pmv l0 = v_gather(p, 0), l1 = v_gather(p, 1), l2 = v_gather(p, 2), l3 = v_gather(p, 3);
-    a->l[0] = v_and(v_slli(l0, 4), m);
-    a->l[1] = v_and(v_or(v_srli(l0, 48), v_slli(l1, 16)), m);
-    a->l[2] = v_and(v_or(v_srli(l1, 36), v_slli(l2, 28)), m);
-    a->l[3] = v_and(v_or(v_srli(l2, 24), v_slli(l3, 40)), m);
-    a->l[4] = v_srli(l3, 12);
+    pmv l[4];
+    PMK(load4)(l, p);
+    a->l[0] = v_and(v_slli(l[0], 4), m);
+    a->l[1] = v_and(v_or(v_srli(l[0], 48), v_slli(l[1], 16)), m);
+    a->l[2] = v_and(v_or(v_srli(l[1], 36), v_slli(l[2], 28)), m);
+    a->l[3] = v_and(v_or(v_srli(l[2], 24), v_slli(l[3], 40)), m);
+    a->l[4] = v_srli(l[3], 12);
 }
 /* 5x52 (value < 2^256, limbs < 2^52) -> 8 elements at p */
 PM_VATTR static inline void PMK(store)(uint64_t *p, const PMK(fe) *a) {
-    v_scatter(p, 0, v_or(a->l[0], v_slli(a->l[1], 52)));
-    v_scatter(p, 1, v_or(v_srli(a->l[1], 12), v_slli(a->l[2], 40)));
-    v_scatter(p, 2, v_or(v_srli(a->l[2], 24), v_slli(a->l[3], 28)));
-    v_scatter(p, 3, v_or(v_srli(a->l[3], 36), v_slli(a->l[4], 16)));
+    pmv l[4];
+    l[0] = v_or(a->l[0], v_slli(a->l[1], 52));
+    l[1] = v_or(v_srli(a->l[1], 12), v_slli(a->l[2], 40));
+    l[2] = v_or(v_srli(a->l[2], 24), v_slli(a->l[3], 28));
+    l[3] = v_or(v_srli(a->l[3], 36), v_slli(a->l[4], 16));
+    PMK(store4)(p, l);
 }
 /* a < 2r with limbs < 2^52 -> a mod r: d = a - r (borrow chain); keep a where it borrowed */
 PM_VATTR static inline void PMK(csub)(PMK(fe) *a) {
@@ -169,6 +209,62 @@ PM_VATTR static inline void PMK(mont)(PMK(fe) *o, const PMK(fe) *a, const PMK(fe
     PMK(csub)(o);
 }
 
+/* two independent products o[s] = a[s]*b[s]*2^-260 mod r (s = 0, 1; each as mont above, same bounds),
+ * statement by statement interleaved: the reduction is a serial chain per word (t0 -> m -> t0, ~3
+ * IFMA latencies), and two chains side by side let the core overlap them */
+PM_VATTR static inline void PMK(mont2)(PMK(fe) o[2], const PMK(fe) a[2], const PMK(fe) b[2]) {
+    const pmv z = v_set1(0), m52 = v_set1(PMK_M52), n0 = v_set1(PMK_N0);
+    const pmv r0 = v_set1(PMK_R0), r1 = v_set1(PMK_R1), r2 = v_set1(PMK_R2), r3 = v_set1(PMK_R3),
+              r4 = v_set1(PMK_R4);
+    pmv t0[2] = {z, z}, t1[2] = {z, z}, t2[2] = {z, z}, t3[2] = {z, z}, t4[2] = {z, z}, t5[2];
+    for (int i = 0; i < 5; i++) {
+        pmv ai[2], mq[2];
+        for (int s = 0; s < 2; s++) {
+            ai[s] = a[s].l[i];
+            t0[s] = v_madd52lo(t0[s], ai[s], b[s].l[0]);
+        }
+        for (int s = 0; s < 2; s++) mq[s] = v_madd52lo(z, t0[s], n0);
+        for (int s = 0; s < 2; s++) t0[s] = v_madd52lo(t0[s], mq[s], r0);
+        for (int s = 0; s < 2; s++) {
+            t1[s] = v_madd52lo(t1[s], ai[s], b[s].l[1]);
+            t2[s] = v_madd52lo(t2[s], ai[s], b[s].l[2]);
+            t3[s] = v_madd52lo(t3[s], ai[s], b[s].l[3]);
+            t4[s] = v_madd52lo(t4[s], ai[s], b[s].l[4]);
+            t1[s] = v_madd52lo(t1[s], mq[s], r1);
+            t2[s] = v_madd52lo(t2[s], mq[s], r2);
+            t3[s] = v_madd52lo(t3[s], mq[s], r3);
+            t4[s] = v_madd52lo(t4[s], mq[s], r4);
+            t1[s] = v_madd52hi(t1[s], ai[s], b[s].l[0]);
+            t2[s] = v_madd52hi(t2[s], ai[s], b[s].l[1]);
+            t3[s] = v_madd52hi(t3[s], ai[s], b[s].l[2]);
+            t4[s] = v_madd52hi(t4[s], ai[s], b[s].l[3]);
+            t5[s] = v_madd52hi(z, ai[s], b[s].l[4]);
+            t1[s] = v_madd52hi(t1[s], mq[s], r0);
+            t2[s] = v_madd52hi(t2[s], mq[s], r1);
+            t3[s] = v_madd52hi(t3[s], mq[s], r2);
+            t4[s] = v_madd52hi(t4[s], mq[s], r3);
+            t5[s] = v_madd52hi(t5[s], mq[s], r4);
+            t0[s] = v_add(t1[s], v_srli(t0[s], 52));
+            t1[s] = t2[s];
+            t2[s] = t3[s];
+            t3[s] = t4[s];
+            t4[s] = t5[s];
+        }
+    }
+    for (int s = 0; s < 2; s++) {
+        t1[s] = v_add(t1[s], v_srli(t0[s], 52));
+        o[s].l[0] = v_and(t0[s], m52);
+        t2[s] = v_add(t2[s], v_srli(t1[s], 52));
+        o[s].l[1] = v_and(t1[s], m52);
+        t3[s] = v_add(t3[s], v_srli(t2[s], 52));
+        o[s].l[2] = v_and(t2[s], m52);
+        t4[s] = v_add(t4[s], v_srli(t3[s], 52));
+        o[s].l[3] = v_and(t3[s], m52);
+        o[s].l[4] = t4[s];
+        PMK(csub)(&o[s]);
+    }
+}
+
 /* 8 DIT butterflies at x, y, w (each 8 consecutive fr_t as limbs): all loads before any store, so w
  * may alias x or y */
 PM_VATTR static void PMK(step_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
@@ -195,14 +291,58 @@ PM_VATTR static void PMK(step_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) 
     PMK(store)(y, &oy);
 }
 
-/* the vector steps of a row: butterflies 0 .. 8*floor(n/8)-1; returns how many were done */
-PM_VATTR static size_t PMK(rows_dit)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+/* 16 DIT butterflies, two steps side by side: x, y, w each 16 consecutive fr_t as limbs (64 uint64_t).
+ * All loads of both steps before any store, so w may alias x or y (same indices) as in step_dit; x is
+ * loaded after the products (still before any store) so that its 10 vectors are not live across them */
+PM_VATTR static void PMK(step2_dit)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
+    for (int s = 0; s < 2; s++) {
+        PMK(load)(&b[s], y + 32 * s);
+        PMK(load_w16)(&c[s], w + 32 * s);
+    }
+    PMK(mont2)(t, b, c);
+    for (int s = 0; s < 2; s++) PMK(load)(&a[s], x + 32 * s);
+    for (int s = 0; s < 2; s++) {
+        PMK(subm)(&oy[s], &a[s], &t[s]);
+        PMK(addm)(&ox[s], &a[s], &t[s]);
+    }
+    for (int s = 0; s < 2; s++) {
+        PMK(store)(y + 32 * s, &oy[s]);
+        PMK(store)(x + 32 * s, &ox[s]);
+    }
+}
+/* 16 DIF butterflies, two steps side by side (shapes as step2_dit). All loads of both steps before any
+ * store (w may alias y); x is stored before the products, so that its 10 vectors are not live across them */
+PM_VATTR static void PMK(step2_dif)(uint64_t *x, uint64_t *y, const uint64_t *w) {
+    PMK(fe) a[2], b[2], c[2], t[2], ox[2], oy[2];
+    for (int s = 0; s < 2; s++) {
+        PMK(load)(&a[s], x + 32 * s);
+        PMK(load)(&b[s], y + 32 * s);
+        PMK(load_w16)(&c[s], w + 32 * s);
+    }
+    for (int s = 0; s < 2; s++) {
+        PMK(subm)(&t[s], &a[s], &b[s]);
+        PMK(addm)(&ox[s], &a[s], &b[s]);
+    }
+    for (int s = 0; s < 2; s++) PMK(store)(x + 32 * s, &ox[s]);
+    PMK(mont2)(oy, t, c);
+    for (int s = 0; s < 2; s++) PMK(store)(y + 32 * s, &oy[s]);
+}
+
+/* the vector steps of a row of n butterflies (x, y, w: n fr_t each, as limbs): 16 at a time (step2) when
+ * two != 0, then 8 at a time (step); returns how many were done, 8*floor(n/8) (the caller runs the
+ * n mod 8 rest on the scalar kernels) */
+PM_VATTR static size_t PMK(rows_dit)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n, int two) {
     size_t i = 0;
+    if (two)
+        for (; i + 16 <= n; i += 16) PMK(step2_dit)(x[i], y[i], w[i]);
     for (; i + 8 <= n; i += 8) PMK(step_dit)(x[i], y[i], w[i]);
     return i;
 }
-PM_VATTR static size_t PMK(rows_dif)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n) {
+PM_VATTR static size_t PMK(rows_dif)(uint64_t (*x)[4], uint64_t (*y)[4], const uint64_t (*w)[4], size_t n, int two) {
     size_t i = 0;
+    if (two)
+        for (; i + 16 <= n; i += 16) PMK(step2_dif)(x[i], y[i], w[i]);
     for (; i + 8 <= n; i += 8) PMK(step_dif)(x[i], y[i], w[i]);
     return i;
 }

@@ -220,6 +220,8 @@ static void vector_rows(row_fn dit, row_fn dif) {
     enum { NMAX = 1100 };
     fr_t *x = test_malloc(NMAX * sizeof(fr_t)), *y = test_malloc(NMAX * sizeof(fr_t)),
          *w = test_malloc(NMAX * sizeof(fr_t));
+    /* n = 0..40 gives every n mod 16 with and without 16-wide iterations: the two-step loop, the single
+     * step when n mod 16 >= 8 and the scalar n mod 8 rest; 255 and 1100 end with a single step too */
     const size_t big[] = {64, 255, 1024, 1031, NMAX};
     size_t reps = pm_test_iters(20) + 1;
     for (size_t rep = 0; rep < reps; rep++)
