@@ -5,9 +5,11 @@
 #   3. bench_gpu_msm --field-only, REPS_FIELD times: fe_mul, fe_mul_f64, the mixed int + FP64 chains, the native form;
 #   4. the GPU NTT with the mixed twiddle products (PROOFMILL_GPU_NTT_MUL=mixed): test_gpu_ntt NTT_TEST_LOG on the
 #      device with it, then bench_gpu_ntt NTT_LOGS for the default and the mixed products (same call);
-#   5. bench_ntt_h at 2^CPU_LOG on CPU_THREADS threads for every pass shape in SHAPES (ntt_set_pass_shape).
+#   5. bench_ntt_h at 2^CPU_LOG on CPU_THREADS threads for every pass shape in SHAPES (ntt_set_pass_shape), then for
+#      every CPU_VARIANTS entry (NAME:VAR=V,... sets PROOFMILL_VAR=V; e.g. "ifma2:FR_BFLY_STEP2=1 adx:FR_BFLY_BACKEND=adx"),
+#      each followed by bench_field's row-butterfly lines (FIELD_ROWS=0 skips them).
 # Usage (repo root on the device, .device-deps carried): bash bench/mul_and_cpu_h.sh
-# Env: B (build dir, /tmp/b), CPU_LOG (23), CPU_THREADS (16), SHAPES ("0:0,14:14,15:14,15:13,16:14"), REPS (3),
+# Env: B (build dir, /tmp/b), CPU_LOG (23), CPU_THREADS (16), SHAPES (e.g. "0:0,15:14"; none by default), REPS (3),
 #      REPS_FIELD (2), NTT_TEST_LOG (20), NTT_LOGS ("24 27"), SKIP_GPU=1 (CPU parts only), PM_COMMIT (the commit).
 # Output: $OUT/mul_and_cpu_h.log (or ./mul_and_cpu_h.log), everything printed as well.
 set -u
@@ -24,7 +26,7 @@ source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 cuda=ON; [ "${SKIP_GPU:-0}" = 1 ] && cuda=OFF
 t0=$(date +%s)
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
-targets="bench_ntt_h test_ntt_h test_ntt_basic test_fr_bfly"
+targets="bench_ntt_h test_ntt_h test_ntt_basic test_fr_bfly bench_field"
 [ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host bench_gpu_ntt test_gpu_ntt"
 # shellcheck disable=SC2086
 cmake --build "$B" -j "$(nproc)" --target $targets -- -k 2>&1 | grep -E "error:|Error [0-9]|No rule" | head -20
@@ -48,8 +50,19 @@ if [ $cuda = ON ]; then
     PROOFMILL_GPU_NTT_MUL=$v PROOFMILL_BENCH_REPS=5 PM_BENCH_IMPL="proofmill:$v" "$B/bench_gpu_ntt" ${NTT_LOGS:-24 27} || rc=1
   done
 fi
-echo "== bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16} --shapes ${SHAPES:-0:0,14:14,15:14,15:13,16:14}"
-"$B/bench_ntt_h" --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq \
-  --shapes "${SHAPES:-0:0,14:14,15:14,15:13,16:14}" || rc=1
+if [ -n "${SHAPES:-}" ]; then
+  echo "== bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16} --shapes $SHAPES"
+  "$B/bench_ntt_h" --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq --shapes "$SHAPES" || rc=1
+fi
+# CPU row-butterfly variants: each entry NAME:VAR=V[,VAR=V] sets PROOFMILL_VAR=V for bench_ntt_h (and bench_field's rows)
+for v in ${CPU_VARIANTS:-}; do
+  envs=()
+  if [[ $v == *:* ]]; then IFS=',' read -r -a kv <<< "${v#*:}"; for x in "${kv[@]}"; do envs+=("PROOFMILL_$x"); done; fi
+  echo "== CPU variant ${v%%:*} (${envs[*]}): bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16}"
+  env "${envs[@]}" "$B/bench_ntt_h" --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq || rc=1
+  if [ "${FIELD_ROWS:-1}" = 1 ]; then
+    env "${envs[@]}" "$B/bench_field" 0.3 2>&1 | grep -iE "bfly|row|backend" | head -12
+  fi
+done
 echo "mul_and_cpu_h: done in $(( $(date +%s) - t0 )) s, rc $rc"
 exit $rc
