@@ -67,30 +67,41 @@ void fr_muls_powers_scalar(fr_t *x, size_t n, const fr_t *f, const fr_t *s) { mu
 
 /* ---- the switch (the rows backend of fr_bflys_dit/dif) ---- */
 #if PM_FR_HAVE_IFMA_KERNEL
-#define PM_ROWS_IFMA() (pm_fr_bfly_backend() == PM_FR_BFLY_IFMA)
-#define PM_ROWS_PORTABLE() (pm_fr_bfly_backend() == PM_FR_BFLY_PORTABLE)
+#define PM_ROWS_BACKEND() pm_fr_bfly_backend()
 #else
-#define PM_ROWS_IFMA() 0
-#define PM_ROWS_PORTABLE() 0
+#define PM_ROWS_BACKEND() 0
+#define PM_FR_BFLY_IFMA 1
+#define PM_FR_BFLY_PORTABLE 3
+#define PM_FR_BFLY_MODEL 4
 #endif
 
 void fr_muls(fr_t *out, const fr_t *a, const fr_t *b, size_t n) {
-    if (PM_ROWS_IFMA()) fr_muls_ifma(out, a, b, n);
-    else muls_loop(out, a, b, n, PM_ROWS_PORTABLE());
+    const int be = PM_ROWS_BACKEND();
+    if (be == PM_FR_BFLY_IFMA) fr_muls_ifma(out, a, b, n);
+    else if (be == PM_FR_BFLY_MODEL) fr_muls_model(out, a, b, n);
+    else muls_loop(out, a, b, n, be == PM_FR_BFLY_PORTABLE);
 }
 void fr_muls_by(fr_t *out, const fr_t *a, size_t n, const fr_t *c) {
-    if (PM_ROWS_IFMA()) fr_muls_by_ifma(out, a, n, c);
-    else muls_by_loop(out, a, n, c, PM_ROWS_PORTABLE());
+    const int be = PM_ROWS_BACKEND();
+    if (be == PM_FR_BFLY_IFMA) fr_muls_by_ifma(out, a, n, c);
+    else if (be == PM_FR_BFLY_MODEL) fr_muls_by_model(out, a, n, c);
+    else muls_by_loop(out, a, n, c, be == PM_FR_BFLY_PORTABLE);
 }
 void fr_muls_scaled(fr_t *out, const fr_t *a, const fr_t *b, size_t n, const fr_t *c) {
-    if (PM_ROWS_IFMA()) fr_muls_scaled_ifma(out, a, b, n, c);
-    else muls_scaled_loop(out, a, b, n, c, PM_ROWS_PORTABLE());
+    const int be = PM_ROWS_BACKEND();
+    if (be == PM_FR_BFLY_IFMA) fr_muls_scaled_ifma(out, a, b, n, c);
+    else if (be == PM_FR_BFLY_MODEL) fr_muls_scaled_model(out, a, b, n, c);
+    else muls_scaled_loop(out, a, b, n, c, be == PM_FR_BFLY_PORTABLE);
 }
 void fr_muls_sub(fr_t *out, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, int from_mont) {
-    if (PM_ROWS_IFMA()) fr_muls_sub_ifma(out, a, b, c, n, from_mont);
-    else muls_sub_loop(out, a, b, c, n, from_mont, PM_ROWS_PORTABLE());
+    const int be = PM_ROWS_BACKEND();
+    if (be == PM_FR_BFLY_IFMA) fr_muls_sub_ifma(out, a, b, c, n, from_mont);
+    else if (be == PM_FR_BFLY_MODEL) fr_muls_sub_model(out, a, b, c, n, from_mont);
+    else muls_sub_loop(out, a, b, c, n, from_mont, be == PM_FR_BFLY_PORTABLE);
 }
 void fr_muls_powers(fr_t *x, size_t n, const fr_t *f, const fr_t *s) {
-    if (PM_ROWS_IFMA()) fr_muls_powers_ifma(x, n, f, s);
-    else muls_powers_loop(x, n, f, s, PM_ROWS_PORTABLE());
+    const int be = PM_ROWS_BACKEND();
+    if (be == PM_FR_BFLY_IFMA) fr_muls_powers_ifma(x, n, f, s);
+    else if (be == PM_FR_BFLY_MODEL) fr_muls_powers_model(x, n, f, s);
+    else muls_powers_loop(x, n, f, s, be == PM_FR_BFLY_PORTABLE);
 }

@@ -22,8 +22,9 @@
  * Backend (the same switch as fr_bflys_dit/dif in fr_bfly.h): the AVX-512 IFMA kernel
  * (fr_ifma_kernel.h: radix 2^52, 8 elements per vector step, mont52(a, 16b) = a*b*2^-256) when
  * fr_bfly_ifma_available(), the n mod 8 remainder on the scalar path; PROOFMILL_FR_BFLY_BACKEND=
- * ifma|adx|portable (read once) forces it (ifma without the CPU support: the scalar path, silently;
- * adx: fr_mul as it dispatches; portable: the portable C of mont_impl.h); without it,
+ * ifma|adx|portable|model (read once) forces it (ifma without the CPU support: the scalar path,
+ * silently; adx: fr_mul as it dispatches; portable: the portable C of mont_impl.h; model: the _model
+ * forms, any CPU, slow, for tests); without it,
  * PROOFMILL_FIELD_BACKEND=portable makes the rows portable C as well. The _ifma forms run the IFMA
  * kernel when the CPU has it (else the _scalar form), the _model forms the same kernel source on a
  * portable C model of the instructions (any CPU; slow: for tests), the _scalar forms fr_mul/fr_sub/
