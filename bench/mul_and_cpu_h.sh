@@ -35,6 +35,7 @@ rc=0
 for t in test_fr_bfly test_ntt_basic test_ntt_h; do
   "$B/$t" > "/tmp/$t.log" 2>&1 && echo "$t: passed" || { echo "$t: FAILED"; tail -20 "/tmp/$t.log"; rc=1; }
 done
+grep -iE "ifma|rows OK|SKIPPED|backend" /tmp/test_fr_bfly.log | head -12 # the real IFMA path must say OK, not SKIPPED
 if [ $cuda = ON ]; then
   "$B/test_gpu_field_f64_host" | tail -12 || rc=1
   for r in $(seq 1 "${REPS_FIELD:-2}"); do

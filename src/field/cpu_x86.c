@@ -58,6 +58,7 @@ int pm_fr_bfly_probe(void) {
     if (!env && field && strcmp(field, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
     if (env && strcmp(env, "adx") == 0) s = PM_FR_BFLY_SCALAR;
     if (env && strcmp(env, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
+    if (env && strcmp(env, "model") == 0) s = PM_FR_BFLY_MODEL;
     /* Several threads may race here; they all compute and store the same value. */
     __atomic_store_n(&pm_fr_bfly_state, s, __ATOMIC_RELAXED);
     return s;

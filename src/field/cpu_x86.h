@@ -66,13 +66,15 @@ static inline int pm_field_use_adx(void) {
  * environment. pm_fr_bfly_backend(): the backend of fr_bflys_dit/dif, decided once from
  * pm_cpu_has_ifma() and PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable (ifma: IFMA when the CPU has it,
  * silently the default scalar otherwise; adx: the scalar kernels as fr_bfly_dit picks them; portable:
- * the portable C of mont_impl.h; unset or anything else: ifma when available, except that
- * PROOFMILL_FIELD_BACKEND=portable then makes it portable too). */
+ * the portable C of mont_impl.h; model: the IFMA kernel's source on its portable C model, on any CPU,
+ * slow, for tests (tests/ntt run the whole H phase through it); unset or anything else: ifma when
+ * available, except that PROOFMILL_FIELD_BACKEND=portable then makes it portable too). */
 #if defined(__GNUC__)
 #define PM_FR_HAVE_IFMA_KERNEL 1
 #define PM_FR_BFLY_IFMA 1
 #define PM_FR_BFLY_SCALAR 2
 #define PM_FR_BFLY_PORTABLE 3
+#define PM_FR_BFLY_MODEL 4
 int pm_cpu_has_ifma(void) __attribute__((visibility("hidden")));
 /* fr_bflys_dit/dif with the IFMA kernel (n mod 8 remainder by fr_bflys_*_scalar); only call when
  * pm_cpu_has_ifma(). */

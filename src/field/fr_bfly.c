@@ -82,6 +82,10 @@ void fr_bflys_dit(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
         for (size_t i = 0; i < n; i++) mont_bfly_dit(x[i].l, y[i].l, w[i].l, M, FR_N0, 4);
         return;
     }
+    if (be == PM_FR_BFLY_MODEL) {
+        fr_bflys_dit_model(x, y, w, n);
+        return;
+    }
 #endif
     fr_bflys_dit_scalar(x, y, w, n);
 }
@@ -107,6 +111,10 @@ void fr_bflys_dif(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
         for (size_t i = 0; i < n; i++) mont_bfly_dif(x[i].l, y[i].l, w[i].l, M, FR_N0, 4);
         return;
     }
+    if (be == PM_FR_BFLY_MODEL) {
+        fr_bflys_dif_model(x, y, w, n);
+        return;
+    }
 #endif
     fr_bflys_dif_scalar(x, y, w, n);
 }
@@ -126,6 +134,7 @@ const char *fr_bflys_backend(void) {
     const int be = pm_fr_bfly_backend();
     if (be == PM_FR_BFLY_IFMA) return "avx512-ifma";
     if (be == PM_FR_BFLY_PORTABLE) return "portable";
+    if (be == PM_FR_BFLY_MODEL) return "ifma-model";
 #endif
     return pm_field_use_adx() ? "x86_64-adx" : "portable";
 }

@@ -59,9 +59,9 @@ void fr_bflys_dif(fr_t *x, fr_t *y, const fr_t *w, size_t n);
  * word-serial Montgomery reduction with VPMADD52LUQ/VPMADD52HUQ (mont52(y, 16w) = y*w*2^-256); all
  * inputs of a step are loaded before its outputs are stored. The n mod 8 remainder runs on
  * fr_bflys_*_scalar. fr_bflys_dit/dif use it by default when fr_bfly_ifma_available();
- * PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable (read once) forces the choice (ifma without the CPU
- * support: the default scalar path, silently); without it, PROOFMILL_FIELD_BACKEND=portable makes the
- * rows portable C as well.
+ * PROOFMILL_FR_BFLY_BACKEND=ifma|adx|portable|model (read once) forces the choice (ifma without the
+ * CPU support: the default scalar path, silently; model: the _model forms below, any CPU, slow, for
+ * tests); without it, PROOFMILL_FIELD_BACKEND=portable makes the rows portable C as well.
  * Sources: Montgomery 1985; Koç, Acar, Kaliski 1996 (CIOS); Intel SDM / Intrinsics Guide
  * (VPMADD52LUQ, VPMADD52HUQ); Drucker, Gueron, "Fast modular squaring with AVX512IFMA", 2018.
  */
@@ -78,7 +78,8 @@ void fr_bflys_dif_model(fr_t *x, fr_t *y, const fr_t *w, size_t n);
 /* the scalar row kernels (BMI2+ADX when fr_bfly_dit uses them, else portable C), never IFMA */
 void fr_bflys_dit_scalar(fr_t *x, fr_t *y, const fr_t *w, size_t n);
 void fr_bflys_dif_scalar(fr_t *x, fr_t *y, const fr_t *w, size_t n);
-/* "avx512-ifma", "x86_64-adx" or "portable": what fr_bflys_dit/dif run (probes on first call) */
+/* "avx512-ifma", "ifma-model", "x86_64-adx" or "portable": what fr_bflys_dit/dif run (probes on
+ * first call) */
 const char *fr_bflys_backend(void);
 
 #ifdef __cplusplus

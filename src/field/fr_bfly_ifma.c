@@ -18,6 +18,7 @@
 
 #include "cpu_x86.h"
 #include "field/fr_bfly.h"
+#include "field/fr_rows.h"
 
 /* ---------------- the portable model ---------------- */
 typedef struct {
@@ -151,3 +152,102 @@ void fr_bflys_dif_ifma(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 #endif
     fr_bflys_dif_scalar(x, y, w, n);
 }
+
+/* ---------------- element-wise rows (contract in fr_rows.h) ----------------
+ * The vector steps of fr_ifma_kernel.h's rows_* for 8*floor(n/8) elements, the rest on the _scalar
+ * forms. fr_muls_powers sets up its 8 lane factors f s^0 .. f s^7 and s^8 with 10 scalar products,
+ * so rows shorter than 16 stay on the scalar chain. */
+#define PM_ROWS(p) ((uint64_t(*)[4])(p))
+#define PM_CROWS(p) ((const uint64_t(*)[4])(p))
+typedef size_t (*pm_powers_fn)(uint64_t (*)[4], size_t, uint64_t (*)[4], const uint64_t *);
+
+static void pm_powers_drive(fr_t *x, size_t n, const fr_t *f, const fr_t *s, pm_powers_fn k) {
+    if (n < 16) {
+        fr_muls_powers_scalar(x, n, f, s);
+        return;
+    }
+    fr_t fl[8], s1 = *s, s8;
+    fl[0] = *f;
+    for (int j = 1; j < 8; j++) fr_mul(&fl[j], &fl[j - 1], &s1);
+    fr_sqr(&s8, &s1);
+    fr_sqr(&s8, &s8);
+    fr_sqr(&s8, &s8);
+    const size_t d = k(PM_ROWS(x), n, PM_ROWS(fl), s8.l);
+    fr_muls_powers_scalar(x + d, n - d, &fl[0], &s1); /* fl[0] = f s^d now */
+}
+
+void fr_muls_model(fr_t *out, const fr_t *a, const fr_t *b, size_t n) {
+    size_t d = pm_model_rows_mul(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), n);
+    fr_muls_scalar(out + d, a + d, b + d, n - d);
+}
+void fr_muls_by_model(fr_t *out, const fr_t *a, size_t n, const fr_t *c) {
+    const fr_t cc = *c;
+    size_t d = pm_model_rows_mul_by(PM_ROWS(out), PM_CROWS(a), cc.l, n);
+    fr_muls_by_scalar(out + d, a + d, n - d, &cc);
+}
+void fr_muls_scaled_model(fr_t *out, const fr_t *a, const fr_t *b, size_t n, const fr_t *c) {
+    const fr_t cc = *c;
+    size_t d = pm_model_rows_mul_scaled(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), cc.l, n);
+    fr_muls_scaled_scalar(out + d, a + d, b + d, n - d, &cc);
+}
+void fr_muls_sub_model(fr_t *out, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, int from_mont) {
+    size_t d = pm_model_rows_mul_sub(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), PM_CROWS(c), n, from_mont);
+    fr_muls_sub_scalar(out + d, a + d, b + d, c + d, n - d, from_mont);
+}
+void fr_muls_powers_model(fr_t *x, size_t n, const fr_t *f, const fr_t *s) {
+    pm_powers_drive(x, n, f, s, pm_model_rows_powers);
+}
+
+void fr_muls_ifma(fr_t *out, const fr_t *a, const fr_t *b, size_t n) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        size_t d = pm_ifma_rows_mul(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), n);
+        fr_muls_scalar(out + d, a + d, b + d, n - d);
+        return;
+    }
+#endif
+    fr_muls_scalar(out, a, b, n);
+}
+void fr_muls_by_ifma(fr_t *out, const fr_t *a, size_t n, const fr_t *c) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        const fr_t cc = *c;
+        size_t d = pm_ifma_rows_mul_by(PM_ROWS(out), PM_CROWS(a), cc.l, n);
+        fr_muls_by_scalar(out + d, a + d, n - d, &cc);
+        return;
+    }
+#endif
+    fr_muls_by_scalar(out, a, n, c);
+}
+void fr_muls_scaled_ifma(fr_t *out, const fr_t *a, const fr_t *b, size_t n, const fr_t *c) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        const fr_t cc = *c;
+        size_t d = pm_ifma_rows_mul_scaled(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), cc.l, n);
+        fr_muls_scaled_scalar(out + d, a + d, b + d, n - d, &cc);
+        return;
+    }
+#endif
+    fr_muls_scaled_scalar(out, a, b, n, c);
+}
+void fr_muls_sub_ifma(fr_t *out, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, int from_mont) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        size_t d = pm_ifma_rows_mul_sub(PM_ROWS(out), PM_CROWS(a), PM_CROWS(b), PM_CROWS(c), n, from_mont);
+        fr_muls_sub_scalar(out + d, a + d, b + d, c + d, n - d, from_mont);
+        return;
+    }
+#endif
+    fr_muls_sub_scalar(out, a, b, c, n, from_mont);
+}
+void fr_muls_powers_ifma(fr_t *x, size_t n, const fr_t *f, const fr_t *s) {
+#if PM_FR_HAVE_IFMA_KERNEL
+    if (pm_cpu_has_ifma()) {
+        pm_powers_drive(x, n, f, s, pm_ifma_rows_powers);
+        return;
+    }
+#endif
+    fr_muls_powers_scalar(x, n, f, s);
+}
+#undef PM_ROWS
+#undef PM_CROWS

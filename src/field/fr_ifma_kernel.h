@@ -346,6 +346,123 @@ PM_VATTR static size_t PMK(rows_dif)(uint64_t (*x)[4], uint64_t (*y)[4], const u
     for (; i + 8 <= n; i += 8) PMK(step_dif)(x[i], y[i], w[i]);
     return i;
 }
+
+/* ---- element-wise rows (fr_rows.h): the same mont() and loads, no butterfly ----
+ * The Montgomery product of two elements a, b (both < r, Montgomery forms) is mont(a, 16b); a
+ * product by one element c for a whole row feeds 16c once (x16 of its broadcast), and from_mont(x) =
+ * x*2^-256 = mont(x, 16) (the integer 16: 16*1). Every operand of mont() is < r (first) and the
+ * integer 16v < 16r for some v < r (second), as the header's bound requires. */
+
+/* o = 16*a as five 52-bit limbs, for a < 2^256 with limbs < 2^52 (so 16a < 2^260): each limb shifted
+ * 4 left, its top 4 bits carried into the next limb */
+PM_VATTR static inline void PMK(x16)(PMK(fe) *o, const PMK(fe) *a) {
+    const pmv m = v_set1(PMK_M52);
+    const pmv l0 = a->l[0], l1 = a->l[1], l2 = a->l[2], l3 = a->l[3], l4 = a->l[4];
+    o->l[0] = v_and(v_slli(l0, 4), m);
+    o->l[1] = v_or(v_and(v_slli(l1, 4), m), v_srli(l0, 48));
+    o->l[2] = v_or(v_and(v_slli(l2, 4), m), v_srli(l1, 48));
+    o->l[3] = v_or(v_and(v_slli(l3, 4), m), v_srli(l2, 48));
+    o->l[4] = v_or(v_slli(l4, 4), v_srli(l3, 48));
+}
+/* the element at p (4 little-endian 64-bit limbs) in all 8 lanes, as 5x52 limbs */
+PM_VATTR static inline void PMK(bcast)(PMK(fe) *a, const uint64_t *p) {
+    a->l[0] = v_set1(p[0] & PMK_M52);
+    a->l[1] = v_set1(((p[0] >> 52) | (p[1] << 12)) & PMK_M52);
+    a->l[2] = v_set1(((p[1] >> 40) | (p[2] << 24)) & PMK_M52);
+    a->l[3] = v_set1(((p[2] >> 28) | (p[3] << 36)) & PMK_M52);
+    a->l[4] = v_set1(p[3] >> 16);
+}
+
+/* The vector steps of each row form: elements 0 .. 8*floor(n/8)-1; each returns how many it did.
+ * Within a step every input is loaded before the output is stored, so o may equal a, b or c (the
+ * same array; fr_rows.h). */
+
+/* o[i] = a[i]*b[i] */
+PM_VATTR static size_t PMK(rows_mul)(uint64_t (*o)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        PMK(fe) x, y, t;
+        PMK(load)(&x, a[i]);
+        PMK(load_w16)(&y, b[i]);
+        PMK(mont)(&t, &x, &y);
+        PMK(store)(o[i], &t);
+    }
+    return i;
+}
+/* o[i] = a[i]*c (c one element) */
+PM_VATTR static size_t PMK(rows_mul_by)(uint64_t (*o)[4], const uint64_t (*a)[4], const uint64_t *c, size_t n) {
+    PMK(fe) cb, c16;
+    PMK(bcast)(&cb, c);
+    PMK(x16)(&c16, &cb);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        PMK(fe) x, t;
+        PMK(load)(&x, a[i]);
+        PMK(mont)(&t, &x, &c16);
+        PMK(store)(o[i], &t);
+    }
+    return i;
+}
+/* o[i] = (a[i]*b[i])*c: two products per element */
+PM_VATTR static size_t PMK(rows_mul_scaled)(uint64_t (*o)[4], const uint64_t (*a)[4], const uint64_t (*b)[4],
+                                            const uint64_t *c, size_t n) {
+    PMK(fe) cb, c16;
+    PMK(bcast)(&cb, c);
+    PMK(x16)(&c16, &cb);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        PMK(fe) x, y, t, u;
+        PMK(load)(&x, a[i]);
+        PMK(load_w16)(&y, b[i]);
+        PMK(mont)(&t, &x, &y);
+        PMK(mont)(&u, &t, &c16);
+        PMK(store)(o[i], &u);
+    }
+    return i;
+}
+/* o[i] = a[i]*b[i] - c[i], then out of Montgomery form (mont(., 16)) when from_mont */
+PM_VATTR static size_t PMK(rows_mul_sub)(uint64_t (*o)[4], const uint64_t (*a)[4], const uint64_t (*b)[4],
+                                         const uint64_t (*c)[4], size_t n, int from_mont) {
+    PMK(fe) k16;
+    k16.l[0] = v_set1(16);
+    for (int j = 1; j < 5; j++) k16.l[j] = v_set1(0);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        PMK(fe) x, y, z, t, d;
+        PMK(load)(&x, a[i]);
+        PMK(load_w16)(&y, b[i]);
+        PMK(load)(&z, c[i]);
+        PMK(mont)(&t, &x, &y);
+        PMK(subm)(&d, &t, &z);
+        if (from_mont) {
+            PMK(mont)(&t, &d, &k16);
+            PMK(store)(o[i], &t);
+        } else {
+            PMK(store)(o[i], &d);
+        }
+    }
+    return i;
+}
+/* x[i] *= F_k s8^j for element i = 8j + k: the lane factors F (8 elements at f, Montgomery) step by
+ * s8 (one element) after each vector step, so element i gets f[i mod 8] * s8^(i div 8) (with f[k] =
+ * f0 s^k and s8 = s^8: f0 s^i). On return f holds the lane factors of the first element not done. */
+PM_VATTR static size_t PMK(rows_powers)(uint64_t (*x)[4], size_t n, uint64_t (*f)[4], const uint64_t *s8) {
+    PMK(fe) F, sb, s16;
+    PMK(load)(&F, f[0]);
+    PMK(bcast)(&sb, s8);
+    PMK(x16)(&s16, &sb);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        PMK(fe) e16, t, G;
+        PMK(load_w16)(&e16, x[i]);
+        PMK(mont)(&t, &F, &e16);
+        PMK(store)(x[i], &t);
+        PMK(mont)(&G, &F, &s16);
+        F = G;
+    }
+    PMK(store)(f[0], &F);
+    return i;
+}
 #undef PMK_M52
 #undef PMK_R0
 #undef PMK_R1

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "field/fr_bfly.h"
+#include "field/fr_rows.h"
 #include "util/parallel.h"
 
 #define NTT_BLOCK_LOG 12u                  /* block pass: 2^12 contiguous elements */
@@ -50,6 +51,7 @@ void ntt_get_pass_shape(unsigned *block_log2, unsigned *tile_log2) {
     *block_log2 = block_lg;
     *tile_log2 = tile_lg;
 }
+#define NTT_ROW_CHUNK ((size_t)1 << 12) /* pointwise passes: rows of 2^12 per fr_muls call */
 #define NTT_BR_TB 4u                       /* bit-reversal tiles of 2^4 x 2^4 (3 x 8 KiB on the stack) */
 
 void ntt_domain_free(ntt_domain_t *d) {
@@ -269,23 +271,19 @@ typedef struct {
     fr_t c, x;
 } br_scale;
 
-static void br_scale_tile(fr_t *t, unsigned tb, unsigned log_n, size_t mid, const br_scale *sc, const fr_t *x_row) {
+/* t (a tile, side x side) times c x^e: mode 1 t[i] *= c; mode 2 element (hi, lo) gets c x^(mid 2^tb) *
+ * x_tile[hi side + lo], with x_tile[hi side + lo] = x^(hi 2^(log_n - tb) + lo) (one table per bit
+ * reversal, the same for every tile): two row products per element (fr_muls_scaled: 8 at a time on
+ * the IFMA kernel), no dependent chain. */
+static void br_scale_tile(fr_t *t, unsigned tb, size_t mid, const br_scale *sc, const fr_t *x_tile) {
     const size_t side = (size_t)1 << tb;
     if (sc->mode == 1) {
-        for (size_t i = 0; i < side * side; i++) fr_mul(&t[i], &t[i], &sc->c);
+        fr_muls_by(t, t, side * side, &sc->c);
         return;
     }
-    /* base = c * x^(mid 2^tb); row hi starts at base * (x^(2^(log_n - tb)))^hi (x_row[hi]) */
     fr_t base = fr_pow_u64(&sc->x, (uint64_t)mid << tb);
     fr_mul(&base, &base, &sc->c);
-    for (size_t hi = 0; hi < side; hi++) {
-        fr_t f;
-        fr_mul(&f, &base, &x_row[hi]);
-        for (size_t lo = 0; lo < side; lo++) {
-            fr_mul(&t[hi * side + lo], &t[hi * side + lo], &f);
-            fr_mul(&f, &f, &sc->x);
-        }
-    }
+    fr_muls_scaled(t, t, x_tile, side * side, &base);
 }
 
 static void bit_reverse_scaled(fr_t *a, size_t n, unsigned log_n, const br_scale *sc, int by_src, int par) {
@@ -295,11 +293,15 @@ static void bit_reverse_scaled(fr_t *a, size_t n, unsigned log_n, const br_scale
     }
     const unsigned tb = log_n / 2 < NTT_BR_TB ? log_n / 2 : NTT_BR_TB, M = log_n - 2 * tb;
     const size_t side = (size_t)1 << tb, tiles = (size_t)1 << M;
-    fr_t x_row[1u << NTT_BR_TB];
-    if (sc->mode == 2) { /* x^(hi 2^(log_n - tb)) */
-        fr_t step = fr_pow_u64(&sc->x, (uint64_t)1 << (log_n - tb));
-        x_row[0] = FR_ONE;
-        for (size_t hi = 1; hi < side; hi++) fr_mul(&x_row[hi], &x_row[hi - 1], &step);
+    fr_t x_tile[1u << (2 * NTT_BR_TB)]; /* x^(hi 2^(log_n - tb) + lo) at hi side + lo (8 KiB) */
+    if (sc->mode == 2) {
+        const fr_t step = fr_pow_u64(&sc->x, (uint64_t)1 << (log_n - tb));
+        fr_t row = FR_ONE;
+        for (size_t hi = 0; hi < side; hi++) {
+            for (size_t lo = 0; lo < side; lo++) x_tile[hi * side + lo] = FR_ONE;
+            fr_muls_powers(x_tile + hi * side, side, &row, &sc->x);
+            fr_mul(&row, &row, &step);
+        }
     }
     PM_OMP(parallel for schedule(static) if (par && n >= NTT_PARALLEL_MIN))
     for (size_t m = 0; m < tiles; m++) {
@@ -312,14 +314,14 @@ static void bit_reverse_scaled(fr_t *a, size_t n, unsigned log_n, const br_scale
         for (int s = 0; s < ntl; s++) {
             for (size_t hi = 0; hi < side; hi++)
                 memcpy(tl[s] + hi * side, a + (hi << (log_n - tb)) + (mids[s] << tb), side * sizeof(fr_t));
-            if (sc->mode && by_src) br_scale_tile(tl[s], tb, log_n, mids[s], sc, x_row);
+            if (sc->mode && by_src) br_scale_tile(tl[s], tb, mids[s], sc, x_tile);
         }
         for (int s = 0; s < ntl; s++) {
             /* the tile of mids[s] lands in the tile of mids[1 - s] (itself when ntl = 1) */
             const size_t dm = ntl == 2 ? mids[1 - s] : m;
             for (size_t hi = 0; hi < side; hi++)
                 for (size_t lo = 0; lo < side; lo++) out[hi * side + lo] = tl[s][bitrev(lo, tb) * side + bitrev(hi, tb)];
-            if (sc->mode && !by_src) br_scale_tile(out, tb, log_n, dm, sc, x_row);
+            if (sc->mode && !by_src) br_scale_tile(out, tb, dm, sc, x_tile);
             for (size_t hi = 0; hi < side; hi++)
                 memcpy(a + (hi << (log_n - tb)) + (dm << tb), out + hi * side, side * sizeof(fr_t));
         }
@@ -360,10 +362,7 @@ void ntt_scale_powers(fr_t *a, size_t n, const fr_t *shift) {
         uint64_t e = lo;
         fr_t x;
         fr_pow_vartime(&x, shift, &e, 1);
-        for (size_t i = lo; i < hi; i++) {
-            fr_mul(&a[i], &a[i], &x);
-            fr_mul(&x, &x, shift);
-        }
+        fr_muls_powers(a + lo, hi - lo, &x, shift); /* a[i] *= shift^lo shift^(i - lo) */
     }
 }
 
@@ -388,8 +387,11 @@ void ntt_coset_inverse(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shi
  * domain evaluations y -> evaluations on the coset c<omega> where coefficient k gets scale * c^k:
  * DIF(omega^-1) upper passes; per block of 2^B: DIF block stages, coefficient rev(i) at position i
  * times scale * c^rev(i), DIT block stages; DIT upper passes. Inside block bl, rev(i) = rev_B(k)
- * 2^(log_n - B) + rev(bl): the block's factor f0 = scale c^rev(bl) steps by c^(2^(log_n - B))
- * along k in bit-reversed order (2 multiplications per element). */
+ * 2^(log_n - B) + rev(bl): the element at position k of the block gets f0 * step^rev_B(k) with the
+ * block's factor f0 = scale c^rev(bl) and step = c^(2^(log_n - B)). step^rev_B(k) is one table of
+ * 2^B entries per call (q, 128 KiB at B = 12, shared by all blocks), so each block is one contiguous
+ * fr_muls_scaled (2 multiplications per element, 8 at a time on the IFMA kernel, no dependent chain);
+ * without the table (malloc failed) the same products run as the scalar chain f *= step. */
 static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr_t *c) {
     const size_t n = d->n;
     const unsigned L = d->log_n, B = block_log(L);
@@ -397,19 +399,37 @@ static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr
     upper_passes(y, L, B, d->tw_inv, 1, par);
     const fr_t step = fr_pow_u64(c, (uint64_t)1 << (L - B));
     const size_t nb = n >> B, len = (size_t)1 << B;
+    fr_t *q = aligned_alloc(32, len * sizeof(fr_t)); /* q[k] = step^rev_B(k) */
+    if (q) {
+        for (size_t k = 0; k < len; k++) q[k] = FR_ONE;
+        fr_muls_powers(q, len, &FR_ONE, &step); /* step^k at k, then the bit-reversal swaps */
+        for (size_t k = 0; k < len; k++) {
+            const size_t r = bitrev(k, B);
+            if (r > k) {
+                const fr_t t = q[k];
+                q[k] = q[r];
+                q[r] = t;
+            }
+        }
+    }
     PM_OMP(parallel for schedule(static) if (par))
     for (size_t bl = 0; bl < nb; bl++) {
         fr_t *x = y + bl * len;
         block_stages(x, 0, B, d->tw_inv, 1);
         fr_t f = fr_pow_u64(c, bitrev(bl, L - B));
         fr_mul(&f, &f, scale);
-        for (size_t t = 0; t < len; t++) {
-            fr_t *e = &x[bitrev(t, B)];
-            fr_mul(e, e, &f);
-            fr_mul(&f, &f, &step);
+        if (q) {
+            fr_muls_scaled(x, x, q, len, &f);
+        } else {
+            for (size_t t = 0; t < len; t++) {
+                fr_t *e = &x[bitrev(t, B)];
+                fr_mul(e, e, &f);
+                fr_mul(&f, &f, &step);
+            }
         }
         block_stages(x, 0, B, d->tw, 0);
     }
+    free(q);
     upper_passes(y, L, B, d->tw, 0, par);
 }
 
@@ -431,18 +451,20 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
     if (st) return st;
     fr_t *c = scratch;
     const int par = n >= NTT_PARALLEL_MIN;
+    const size_t nch = (n + NTT_ROW_CHUNK - 1) / NTT_ROW_CHUNK;
     PM_OMP(parallel for schedule(static) if (par))
-    for (size_t i = 0; i < n; i++) fr_mul(&c[i], &a[i], &b[i]);
+    for (size_t ch = 0; ch < nch; ch++) {
+        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
+        fr_muls(c + lo, a + lo, b + lo, cnt);
+    }
     /* The 1/n of the inverse NTT is folded into the coset powers: coefficient k is multiplied once
      * by n^-1 * inc^k (Fr arithmetic is exact, so the output is bit-identical). */
     fr_t *x[3] = {a, b, c};
     for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &d->omega_2n);
     PM_OMP(parallel for schedule(static) if (par))
-    for (size_t i = 0; i < n; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_from_mont(&p[i], &t);
+    for (size_t ch = 0; ch < nch; ch++) { /* p = from_mont(a b - c); p may be a */
+        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
+        fr_muls_sub(p + lo, a + lo, b + lo, c + lo, cnt, 1);
     }
     return PM_OK;
 }
@@ -461,11 +483,11 @@ pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const n
     const int par = n >= NTT_PARALLEL_MIN;
     fr_t *x[3] = {a, b, c};
     for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &g);
+    const size_t nch = (n + NTT_ROW_CHUNK - 1) / NTT_ROW_CHUNK;
     PM_OMP(parallel for schedule(static) if (par))
-    for (size_t i = 0; i < n; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&a[i], &t, &c[i]);
+    for (size_t ch = 0; ch < nch; ch++) { /* a = a b - c */
+        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
+        fr_muls_sub(a + lo, a + lo, b + lo, c + lo, cnt, 0);
     }
     /* coset iNTT: DIF(omega^-1), then the bit reversal scaled by n^-1 (g^n - 1)^-1 g^-k; that
      * constant is taken out of Montgomery form first, so the products come out plain */

@@ -21,9 +21,12 @@
  *  - Threads: every pass over the array is one OpenMP loop over independent blocks or tiles (the
  *    OpenMP default team), so a single transform uses every thread when n >= NTT_PARALLEL_MIN;
  *    below that everything runs on the calling thread. Results do not depend on the thread count
- *    (exact arithmetic: the same bytes for 1 or 64 threads). The only allocation besides
- *    ntt_domain_init is a 256 KiB tile buffer per thread and upper pass (falls back to in-place
- *    work, the same result, when malloc fails).
+ *    (exact arithmetic: the same bytes for 1 or 64 threads). The only allocations besides
+ *    ntt_domain_init are a 256 KiB tile buffer per thread and upper pass and, in the H phases, a
+ *    128 KiB table of coset powers per transform (each falls back to slower work with the same
+ *    result when malloc fails).
+ *  - Element-wise products (coset powers, 1/n, pointwise A·B − C) run as rows on fr_rows.h (the
+ *    AVX-512 IFMA kernel where the CPU has it, the same bytes as fr_mul).
  *  - Not value-dependent in time (fixed sequence of field operations for a given n).
  *
  * Cost: n/2 * log_n Montgomery multiplications per transform minus the trivial twiddles (~n).

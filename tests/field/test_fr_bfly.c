@@ -9,12 +9,16 @@
  * count) and every triple of edge values (0, 1, 2, r-1, r-2, (r+-1)/2, limb boundaries, R mod r, the
  * Montgomery forms of 1 and -1, the top bit), which covers x = y, w = 0 and w = 1; the aliasing the
  * header allows (DIT: w = x, w = y; DIF: w = y); the plural forms over rows of 0..40 elements.
+ * The element-wise rows of field/fr_rows.h (fr_muls, _by, _scaled, _sub, _powers): the dispatching,
+ * model, IFMA (SKIPPED without it) and scalar forms against fr_mul, fr_sub and fr_from_mont element
+ * by element, rows of 0..40 and a few longer ones, every aliasing fr_rows.h allows, edge values.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "field/fr.h"
 #include "field/fr_bfly.h"
+#include "field/fr_rows.h"
 #include "field/mont_impl.h"
 #include "test_util.h"
 
@@ -279,12 +283,207 @@ static void ifma_rows(void **state) {
     vector_rows(fr_bflys_dit_ifma, fr_bflys_dif_ifma);
 }
 
+/* ---- the element-wise rows (field/fr_rows.h) against fr_mul / fr_sub / fr_from_mont, element by
+ * element, for one backend's five forms ---- */
+typedef struct {
+    const char *name;
+    void (*muls)(fr_t *, const fr_t *, const fr_t *, size_t);
+    void (*by)(fr_t *, const fr_t *, size_t, const fr_t *);
+    void (*scaled)(fr_t *, const fr_t *, const fr_t *, size_t, const fr_t *);
+    void (*sub)(fr_t *, const fr_t *, const fr_t *, const fr_t *, size_t, int);
+    void (*powers)(fr_t *, size_t, const fr_t *, const fr_t *);
+} rows_impl;
+
+enum { RG = 2 }; /* guard elements on each side of every row, which must stay untouched */
+
+/* a copy of init[0..n) with RG guard elements on each side, the same fixed pattern around every row
+ * (so that any two guarded rows compare equal outside the row) */
+static fr_t *guarded(size_t n, const fr_t *init) {
+    fr_t *g = test_malloc((n + 2 * RG) * sizeof(fr_t));
+    for (size_t i = 0; i < RG; i++)
+        for (int j = 0; j < 4; j++) {
+            g[i].l[j] = 0xA5A5A5A5A5A5A5A5ULL ^ (uint64_t)(4 * i + (size_t)j);
+            g[n + RG + i].l[j] = 0x5A5A5A5A5A5A5A5AULL ^ (uint64_t)(4 * i + (size_t)j);
+        }
+    if (n) memcpy(g + RG, init, n * sizeof(fr_t));
+    return g + RG;
+}
+static void guarded_free(fr_t *r) { test_free(r - RG); }
+static void assert_guarded_equal(const fr_t *x, const fr_t *y, size_t n) {
+    assert_memory_equal(x - RG, y - RG, (n + 2 * RG) * sizeof(fr_t));
+}
+
+/* one row of every form and every allowed aliasing, on inputs a0, b0, c0 (n each) and the single
+ * elements k, s */
+static void check_elementwise(const rows_impl *f, const fr_t *a0, const fr_t *b0, const fr_t *c0, size_t n,
+                              const fr_t *k, const fr_t *s) {
+    fr_t *ref = guarded(n, a0), *out = guarded(n, c0), *a = guarded(n, a0), *b = guarded(n, b0), *c = guarded(n, c0);
+    /* fr_muls: out apart, out = a, out = b, a = b */
+    for (size_t i = 0; i < n; i++) fr_mul(&ref[i], &a0[i], &b0[i]);
+    f->muls(out, a, b, n);
+    assert_guarded_equal(out, ref, n);
+    memcpy(a, a0, n * sizeof(fr_t));
+    f->muls(a, a, b, n);
+    assert_guarded_equal(a, ref, n);
+    memcpy(a, a0, n * sizeof(fr_t));
+    memcpy(b, b0, n * sizeof(fr_t));
+    f->muls(b, a, b, n);
+    assert_memory_equal(b, ref, n * sizeof(fr_t));
+    memcpy(b, b0, n * sizeof(fr_t));
+    for (size_t i = 0; i < n; i++) fr_mul(&ref[i], &a0[i], &a0[i]);
+    f->muls(out, a, a, n);
+    assert_guarded_equal(out, ref, n);
+    /* fr_muls_by: out apart, out = a with c inside the row */
+    for (size_t i = 0; i < n; i++) fr_mul(&ref[i], &a0[i], k);
+    f->by(out, a, n, k);
+    assert_guarded_equal(out, ref, n);
+    if (n) {
+        const size_t j = n / 2;
+        for (size_t i = 0; i < n; i++) fr_mul(&ref[i], &a0[i], &a0[j]);
+        f->by(a, a, n, &a[j]);
+        assert_guarded_equal(a, ref, n);
+        memcpy(a, a0, n * sizeof(fr_t));
+    }
+    /* fr_muls_scaled: out apart, out = a, out = b (c inside it) */
+    for (size_t i = 0; i < n; i++) {
+        fr_mul(&ref[i], &a0[i], &b0[i]);
+        fr_mul(&ref[i], &ref[i], k);
+    }
+    f->scaled(out, a, b, n, k);
+    assert_guarded_equal(out, ref, n);
+    f->scaled(a, a, b, n, k);
+    assert_guarded_equal(a, ref, n);
+    memcpy(a, a0, n * sizeof(fr_t));
+    if (n) {
+        const fr_t kk = b0[n - 1];
+        for (size_t i = 0; i < n; i++) {
+            fr_mul(&ref[i], &a0[i], &b0[i]);
+            fr_mul(&ref[i], &ref[i], &kk);
+        }
+        f->scaled(b, a, b, n, &b[n - 1]);
+        assert_guarded_equal(b, ref, n);
+        memcpy(b, b0, n * sizeof(fr_t));
+    }
+    /* fr_muls_sub with and without from_mont: out apart, out = a, out = b, out = c */
+    for (int fm = 0; fm < 2; fm++) {
+        for (size_t i = 0; i < n; i++) {
+            fr_mul(&ref[i], &a0[i], &b0[i]);
+            fr_sub(&ref[i], &ref[i], &c0[i]);
+            if (fm) fr_from_mont(&ref[i], &ref[i]);
+        }
+        f->sub(out, a, b, c, n, fm);
+        assert_guarded_equal(out, ref, n);
+        fr_t *alias[3] = {a, b, c};
+        const fr_t *orig[3] = {a0, b0, c0};
+        for (int q = 0; q < 3; q++) {
+            f->sub(alias[q], a, b, c, n, fm);
+            assert_guarded_equal(alias[q], ref, n);
+            memcpy(alias[q], orig[q], n * sizeof(fr_t));
+        }
+    }
+    /* fr_muls_powers: x[i] *= k s^i, with k, s apart and with k, s inside the row */
+    {
+        fr_t fac = *k;
+        for (size_t i = 0; i < n; i++) {
+            fr_mul(&ref[i], &a0[i], &fac);
+            fr_mul(&fac, &fac, s);
+        }
+        f->powers(a, n, k, s);
+        assert_guarded_equal(a, ref, n);
+        memcpy(a, a0, n * sizeof(fr_t));
+        if (n) {
+            fr_t fac2 = a0[0];
+            for (size_t i = 0; i < n; i++) {
+                fr_mul(&ref[i], &a0[i], &fac2);
+                fr_mul(&fac2, &fac2, &a0[n - 1]);
+            }
+            f->powers(a, n, &a[0], &a[n - 1]);
+            assert_guarded_equal(a, ref, n);
+            memcpy(a, a0, n * sizeof(fr_t));
+        }
+    }
+    guarded_free(ref);
+    guarded_free(out);
+    guarded_free(a);
+    guarded_free(b);
+    guarded_free(c);
+}
+
+static void elementwise_rows(const rows_impl *f) {
+    enum { NMAX = 1100 };
+    fr_t *a = test_malloc(NMAX * sizeof(fr_t)), *b = test_malloc(NMAX * sizeof(fr_t)), *c = test_malloc(NMAX * sizeof(fr_t));
+    fr_t e[MAX_EDGES];
+    const int ne = edges(e);
+    const size_t big[] = {64, 255, 1024, 1031, NMAX};
+    const size_t reps = pm_test_iters(10) + 1;
+    for (size_t rep = 0; rep < reps; rep++)
+        for (size_t q = 0; q < 41 + sizeof big / sizeof big[0]; q++) {
+            const size_t n = q <= 40 ? q : big[q - 41];
+            if (q > 40 && rep > 1) break;
+            for (size_t i = 0; i < n; i++) {
+                rand_fr(&a[i]);
+                rand_fr(&b[i]);
+                rand_fr(&c[i]);
+            }
+            fr_t k, s;
+            rand_fr(&k);
+            rand_fr(&s);
+            check_elementwise(f, a, b, c, n, &k, &s);
+            /* edge single elements (0, 1, R mod r, Montgomery 1 and -1, ...) */
+            const int ek = (int)(pm_rand64() % (uint64_t)ne), es = (int)(pm_rand64() % (uint64_t)ne);
+            check_elementwise(f, a, b, c, n, &e[ek], &e[es]);
+        }
+    /* every pair and triple of edge values in one long row (8k + r layout: all lanes see them) */
+    size_t n = 0;
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne && n < NMAX; j++, n++) {
+            a[n] = e[i];
+            b[n] = e[j];
+            c[n] = e[(i + j) % ne];
+        }
+    for (int q = 0; q < ne; q++) check_elementwise(f, a, b, c, n, &e[q], &e[(q * 7 + 3) % ne]);
+    printf("%s: element-wise rows OK\n", f->name);
+    test_free(a);
+    test_free(b);
+    test_free(c);
+}
+
+static void elementwise_default(void **state) {
+    (void)state;
+    const rows_impl f = {"fr_muls (dispatch)", fr_muls, fr_muls_by, fr_muls_scaled, fr_muls_sub, fr_muls_powers};
+    elementwise_rows(&f);
+}
+static void elementwise_model(void **state) {
+    (void)state;
+    const rows_impl f = {"fr_muls_*_model", fr_muls_model, fr_muls_by_model, fr_muls_scaled_model,
+                         fr_muls_sub_model, fr_muls_powers_model};
+    elementwise_rows(&f);
+}
+static void elementwise_ifma(void **state) {
+    (void)state;
+    if (!fr_bfly_ifma_available()) {
+        printf("SKIPPED elementwise_ifma: this build or CPU/OS has no AVX-512 IFMA (the model covers the kernel)\n");
+        skip();
+    }
+    const rows_impl f = {"fr_muls_*_ifma", fr_muls_ifma, fr_muls_by_ifma, fr_muls_scaled_ifma, fr_muls_sub_ifma,
+                         fr_muls_powers_ifma};
+    elementwise_rows(&f);
+}
+static void elementwise_scalar(void **state) {
+    (void)state;
+    const rows_impl f = {"fr_muls_*_scalar", fr_muls_scalar, fr_muls_by_scalar, fr_muls_scaled_scalar,
+                         fr_muls_sub_scalar, fr_muls_powers_scalar};
+    elementwise_rows(&f);
+}
+
 int main(void) {
     pm_test_seed();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(backend_reported), cmocka_unit_test(random_single), cmocka_unit_test(edge_triples),
         cmocka_unit_test(aliasing),         cmocka_unit_test(rows),
         cmocka_unit_test(model_rows),       cmocka_unit_test(ifma_rows),
+        cmocka_unit_test(elementwise_default), cmocka_unit_test(elementwise_model),
+        cmocka_unit_test(elementwise_ifma),    cmocka_unit_test(elementwise_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
