@@ -7,7 +7,8 @@
 #      device with it, then bench_gpu_ntt NTT_LOGS for the default and the mixed products (same call);
 #   5. bench_ntt_h at 2^CPU_LOG on CPU_THREADS threads for every pass shape in SHAPES (ntt_set_pass_shape), then for
 #      every CPU_VARIANTS entry (NAME:VAR=V,... sets PROOFMILL_VAR=V; e.g. "ifma2:FR_BFLY_STEP2=1 adx:FR_BFLY_BACKEND=adx"),
-#      each followed by bench_field's row-butterfly lines (FIELD_ROWS=0 skips them).
+#      each followed by bench_field's row-butterfly lines (FIELD_ROWS=0 skips them); BASE_REF=commit runs the same
+#      CPU benches at that commit first (built CPU-only in /tmp/base-b), the same-call baseline.
 # Usage (repo root on the device, .device-deps carried): bash bench/mul_and_cpu_h.sh
 # Env: B (build dir, /tmp/b), CPU_LOG (23), CPU_THREADS (16), SHAPES (e.g. "0:0,15:14"; none by default), REPS (3),
 #      REPS_FIELD (2), NTT_TEST_LOG (20), NTT_LOGS ("24 27"), SKIP_GPU=1 (CPU parts only), PM_COMMIT (the commit).
@@ -54,6 +55,20 @@ fi
 if [ -n "${SHAPES:-}" ]; then
   echo "== bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16} --shapes $SHAPES"
   "$B/bench_ntt_h" --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq --shapes "$SHAPES" || rc=1
+fi
+# the same bench at BASE_REF (another commit, built CPU-only beside): the same-call baseline of the CPU variants
+if [ -n "${BASE_REF:-}" ]; then
+  rm -rf /tmp/base-src && mkdir -p /tmp/base-src &&
+  if git archive "$BASE_REF" | tar -x -C /tmp/base-src; then
+    cmake -S /tmp/base-src -B /tmp/base-b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=OFF -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
+      cmake --build /tmp/base-b -j "$(nproc)" --target bench_ntt_h bench_field >/dev/null 2>&1 &&
+      { echo "== baseline $BASE_REF: bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16}"
+        /tmp/base-b/bench_ntt_h --log "${CPU_LOG:-23}" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq
+        [ "${FIELD_ROWS:-1}" = 1 ] && /tmp/base-b/bench_field 0.3 2>&1 | grep -iE "bfly|row|backend" | head -12; } ||
+      echo "baseline $BASE_REF: build failed"
+  else
+    echo "baseline $BASE_REF: not in this copy's .git"
+  fi
 fi
 # CPU row-butterfly variants: each entry NAME:VAR=V[,VAR=V] sets PROOFMILL_VAR=V for bench_ntt_h (and bench_field's rows)
 for v in ${CPU_VARIANTS:-}; do
