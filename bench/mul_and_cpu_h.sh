@@ -3,15 +3,15 @@
 #   1. builds (CMake, CUDA on) bench_gpu_msm, test_gpu_field_f64_host, bench_ntt_h, test_ntt_h, test_fr_bfly;
 #   2. the host tests of the FP64 multiplier (drop-in and native 52-bit chains) and of the NTT/butterflies;
 #   3. bench_gpu_msm --field-only, REPS_FIELD times: fe_mul, fe_mul_f64, the mixed int + FP64 chains, the native form;
-#   4. the GPU NTT with the mixed twiddle products (PROOFMILL_GPU_NTT_MUL=mixed): test_gpu_ntt NTT_TEST_LOG on the
-#      device with it, then bench_gpu_ntt NTT_LOGS for the default and the mixed products (same call);
+#   4. bench_gpu_ntt NTT_LOGS (the NTT at this commit; the mixed int + FP64 twiddle products it once compared were
+#      measured slower and removed: commit ad30838, docs/perf/gpu.md "Two pipes at once");
 #   5. bench_ntt_h at 2^CPU_LOG on CPU_THREADS threads for every pass shape in SHAPES (ntt_set_pass_shape), then for
 #      every CPU_VARIANTS entry (NAME:VAR=V,... sets PROOFMILL_VAR=V; e.g. "ifma2:FR_BFLY_STEP2=1 adx:FR_BFLY_BACKEND=adx"),
 #      each followed by bench_field's row-butterfly lines (FIELD_ROWS=0 skips them); BASE_REF=commit runs the same
 #      CPU benches at that commit first (built CPU-only in /tmp/base-b), the same-call baseline.
 # Usage (repo root on the device, .device-deps carried): bash bench/mul_and_cpu_h.sh
 # Env: B (build dir, /tmp/b), CPU_LOG (23), CPU_THREADS (16), SHAPES (e.g. "0:0,15:14"; none by default), REPS (3),
-#      REPS_FIELD (2), NTT_TEST_LOG (20), NTT_LOGS ("24 27"), SKIP_GPU=1 (CPU parts only), PM_COMMIT (the commit).
+#      REPS_FIELD (2), NTT_LOGS ("24 27"), SKIP_GPU=1 (CPU parts only), PM_COMMIT (the commit).
 # Output: $OUT/mul_and_cpu_h.log (or ./mul_and_cpu_h.log), everything printed as well.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +28,7 @@ cuda=ON; [ "${SKIP_GPU:-0}" = 1 ] && cuda=OFF
 t0=$(date +%s)
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 targets="bench_ntt_h test_ntt_h test_ntt_basic test_fr_bfly bench_field"
-[ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host bench_gpu_ntt test_gpu_ntt"
+[ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host bench_gpu_ntt"
 # shellcheck disable=SC2086
 cmake --build "$B" -j "$(nproc)" --target $targets -- -k 2>&1 | grep -E "error:|Error [0-9]|No rule" | head -20
 echo "build: $(( $(date +%s) - t0 )) s"
@@ -43,14 +43,9 @@ if [ $cuda = ON ]; then
     echo "== bench_gpu_msm --field-only, run $r"
     "$B/bench_gpu_msm" --field-only || rc=1
   done
-  echo "== test_gpu_ntt ${NTT_TEST_LOG:-20} with PROOFMILL_GPU_NTT_MUL=mixed"
-  PROOFMILL_GPU_NTT_MUL=mixed "$B/test_gpu_ntt" "${NTT_TEST_LOG:-20}" > /tmp/tgn.log 2>&1 && echo "test_gpu_ntt (mixed): passed" ||
-    { echo "test_gpu_ntt (mixed): FAILED"; tail -20 /tmp/tgn.log; rc=1; }
-  for v in default mixed; do
-    echo "== bench_gpu_ntt ${NTT_LOGS:-24 27} ($v products)"
-    # shellcheck disable=SC2086
-    PROOFMILL_GPU_NTT_MUL=$v PROOFMILL_BENCH_REPS=5 PM_BENCH_IMPL="proofmill:$v" "$B/bench_gpu_ntt" ${NTT_LOGS:-24 27} || rc=1
-  done
+  echo "== bench_gpu_ntt ${NTT_LOGS:-24 27}"
+  # shellcheck disable=SC2086
+  PROOFMILL_BENCH_REPS=5 "$B/bench_gpu_ntt" ${NTT_LOGS:-24 27} || rc=1
 fi
 if [ -n "${SHAPES:-}" ]; then
   echo "== bench_ntt_h --log ${CPU_LOG:-23} --threads ${CPU_THREADS:-16} --shapes $SHAPES"

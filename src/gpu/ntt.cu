@@ -27,13 +27,13 @@ using ntc::fr_d;
 
 namespace {
 
-template <int LR, bool DIF, int MIX = 0> __global__ void __launch_bounds__(256) k_pass(const __grid_constant__ ntc::pass_args a) {
+template <int LR, bool DIF> __global__ void __launch_bounds__(256) k_pass(const __grid_constant__ ntc::pass_args a) {
     extern __shared__ uint4 sh[];
     const uint32_t blk = blockIdx.x, tid = threadIdx.x;
     ntc::pass_load<LR>(a, blk, tid, sh);
     __syncthreads();
     for (uint32_t i = 0; i < a.nrounds; i++) {
-        ntc::pass_round<LR, DIF, MIX>(a, blk, DIF ? a.nrounds - 1 - i : i, tid, sh);
+        ntc::pass_round<LR, DIF>(a, blk, DIF ? a.nrounds - 1 - i : i, tid, sh);
         __syncthreads();
     }
     ntc::pass_store<LR>(a, blk, tid, sh);
@@ -53,18 +53,18 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-template <int LR, bool DIF, int MIX = 0> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
     /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
     static std::atomic<unsigned> done{0};
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MIX>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
-    k_pass<LR, DIF, MIX><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
+    k_pass<LR, DIF><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
 }
 
@@ -114,9 +114,6 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         const int v = atoi(t);
         if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
     }
-    /* PROOFMILL_GPU_NTT_MUL=mixed: the radix-8 rounds multiply half their twiddles on the FP64 pipe (f_mul_tw) */
-    const char *mul = getenv("PROOFMILL_GPU_NTT_MUL");
-    const bool mix = mul && !strcmp(mul, "mixed");
     const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
@@ -126,8 +123,8 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         case 3: e = launch_pass<1, true>(a, d->st); break;
         case 4: e = launch_pass<2, false>(a, d->st); break;
         case 5: e = launch_pass<2, true>(a, d->st); break;
-        case 6: e = mix ? launch_pass<3, false, 1>(a, d->st) : launch_pass<3, false>(a, d->st); break;
-        default: e = mix ? launch_pass<3, true, 1>(a, d->st) : launch_pass<3, true>(a, d->st); break;
+        case 6: e = launch_pass<3, false>(a, d->st); break;
+        default: e = launch_pass<3, true>(a, d->st); break;
         }
         PMCU(e);
     }

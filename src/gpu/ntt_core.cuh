@@ -56,7 +56,6 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include "field.cuh"
-#include "field_f64.cuh"
 #include "field/fr.h"
 #include "ntt/ntt.h"
 #include "util/error.h"
@@ -97,18 +96,6 @@ PM_FR_OP2(f_mul, fe_mul, fr_mul)
 PM_FR_OP2(f_add, fe_add, fr_add)
 PM_FR_OP2(f_sub, fe_sub, fr_sub)
 #undef PM_FR_OP2
-/* The twiddle product of butterfly number b of a round's stage. MIX = 1 sends odd b to the FP64 multiplier
- * (field_f64.cuh fe_mul_f64: DFMA + ALU pipes) and even b to fe_mul (IMAD pipe), so one thread keeps two pipes
- * busy (PROOFMILL_GPU_NTT_MUL=mixed, docs/perf/gpu.md "Two pipes at once"); same bytes either way. b is a
- * compile-time constant after unrolling: no divergence. The host executor always runs f_mul. */
-template <int MIX> PM_HD fr_d f_mul_tw(const fr_d &a, const fr_d &b, int bnum) {
-#ifdef __CUDA_ARCH__
-    if (MIX && (bnum & 1)) return fe_mul_f64<fr_params>(a, b);
-#else
-    (void)bnum;
-#endif
-    return f_mul(a, b);
-}
 PM_HD fr_d f_from_mont(const fr_d &a) { /* a * 1 (Montgomery product with the plain integer 1) */
 #ifdef __CUDA_ARCH__
     return fe_from_mont<fr_params>(a);
@@ -264,7 +251,7 @@ PM_UNROLL
 }
 
 /* one round (up to LR stages in registers) of the pass; q indexes a.rm */
-template <int LR, bool DIF, int MIX = 0> PM_HD void pass_round(const pass_args &a, uint32_t blk, uint32_t q, uint32_t tid, uint4 *sh) {
+template <int LR, bool DIF> PM_HD void pass_round(const pass_args &a, uint32_t blk, uint32_t q, uint32_t tid, uint4 *sh) {
     constexpr int R = 1 << LR;
     const uint32_t E = pass_tile(a), C = 1u << a.log_c;
     const round_map &m = a.rm[q];
@@ -289,18 +276,17 @@ PM_UNROLL
         for (int t = 0; t < R; t++) {
             if ((t >> uu) & 1) continue;
             const int t1 = t | (1 << uu);
-            const int bnum = (t & ((1 << uu) - 1)) | ((t >> (uu + 1)) << uu); /* the butterfly's number in the stage */
             const uint32_t j = ((kk[t] & ((1u << sig) - 1)) << a.s0) | lo;
             const uint32_t ti = j << sh_t;
             fr_d x = r[t], y = r[t1];
             if (!DIF) {
-                if (ti) y = f_mul_tw<MIX>(y, ld_ro(a.tw + (a.inverse ? half - ti : ti)), bnum);
+                if (ti) y = f_mul(y, ld_ro(a.tw + (a.inverse ? half - ti : ti)));
                 if (ti && a.inverse) { r[t] = f_sub(x, y); r[t1] = f_add(x, y); }
                 else { r[t] = f_add(x, y); r[t1] = f_sub(x, y); }
             } else {
                 r[t] = f_add(x, y);
                 fr_d d = (ti && a.inverse) ? f_sub(y, x) : f_sub(x, y);
-                if (ti) d = f_mul_tw<MIX>(d, ld_ro(a.tw + (a.inverse ? half - ti : ti)), bnum);
+                if (ti) d = f_mul(d, ld_ro(a.tw + (a.inverse ? half - ti : ti)));
                 r[t1] = d;
             }
         }
