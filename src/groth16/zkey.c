@@ -218,6 +218,71 @@ static pm_status coef_section(pm_reader *r, uint32_t *nc, const pm_binfile *bf, 
 }
 
 /* Section 4: validate, keep the list (unless skipped), bucket into A_dom / B_dom. */
+/* coefficient fields (matrix, constraint, signal) from its first 12 bytes (little-endian u32s) */
+static void coef_fields(uint32_t f[3], const uint8_t *e) {
+    for (int j = 0; j < 3; j++)
+        f[j] = (uint32_t)e[4 * j] | (uint32_t)e[4 * j + 1] << 8 | (uint32_t)e[4 * j + 2] << 16 |
+               (uint32_t)e[4 * j + 3] << 24;
+}
+
+/* Coefficient i (bytes e, file offset off): PM_OK, or the error naming it (same text as always). */
+static pm_status coef_check(const zkey_t *zk, const uint8_t *e, uint32_t i, uint64_t off, const char *name,
+                            pm_error *err) {
+    uint32_t f[3];
+    coef_fields(f, e);
+    const char *bad = NULL;
+    uint64_t boff = off;
+    if (f[0] > 1) bad = "matrix is not 0 (A) or 1 (B)";
+    else if (f[1] >= zk->domain_size) bad = "constraint >= domainSize", boff = off + 4;
+    else if (f[2] >= zk->n_vars) bad = "signal >= nVars", boff = off + 8;
+    if (bad)
+        return pm_error_set(err, PM_ERR_FORMAT, name, boff,
+                            "section 4 coefficient %u: %s (matrix %u, constraint %u, signal %u;"
+                            " nVars %u, domainSize %u)",
+                            i, bad, f[0], f[1], f[2], zk->n_vars, zk->domain_size);
+    fr_t v;
+    if (fr_from_mont_le_bytes(&v, e + 12) != 0)
+        return pm_error_set(err, PM_ERR_ENCODING, name, off + 12,
+                            "section 4 coefficient %u: value is not canonical (>= r)", i);
+    return PM_OK;
+}
+
+/* Coefficient i into its matrix slot (and the optional list). */
+static void coef_store(zkey_t *zk, r1cs_matrix_t *const M[2], const uint8_t *e, uint32_t i, uint64_t slot) {
+    uint32_t f[3];
+    coef_fields(f, e);
+    fr_t v;
+    fr_from_mont_le_bytes(&v, e + 12); /* canonical: checked in pass 1 */
+    M[f[0]]->col[slot] = f[2];
+    /* v = coef*R^2 as an integer = Montgomery form of coef*R; dividing by R once gives
+     * coef*R = Montgomery form of coef. */
+    fr_from_mont(&M[f[0]]->coef[slot], &v);
+    if (zk->coefs) {
+        zk->coefs[i].matrix = f[0];
+        zk->coefs[i].constraint = f[1];
+        zk->coefs[i].signal = f[2];
+        zk->coefs[i].value = v;
+    }
+}
+
+/* Section 4 into the CSR matrices A_dom, B_dom (rows in file order within a row: a stable counting
+ * sort by (matrix, constraint)). The coefficients are cut into chunks of COEF_CHUNK that the threads
+ * take. Pass 1 validates (the error, if any, is the first bad coefficient in file order, as a serial
+ * scan would report it), counts per row with atomic increments and per chunk and matrix, and notes
+ * whether each matrix's coefficients come in non-decreasing constraint order, as snarkjs and
+ * groth16_setup_snarkjs write them (per constraint its A terms, then its B terms). Then coefficient i's
+ * slot is the number of coefficients of its matrix before it: a chunk's start from the counts of the
+ * chunks before it, so pass 2 is parallel too; a file in any other order is filled by the serial stable
+ * pass. */
+#define COEF_CHUNK ((uint64_t)1 << 16)
+typedef struct {
+    uint64_t count[2];   /* coefficients of matrix 0 / 1 in the chunk */
+    uint32_t first[2];   /* constraint of the first / last coefficient of each matrix (count > 0) */
+    uint32_t last[2];
+    int64_t bad;         /* first invalid coefficient of the chunk, or -1 */
+    int unsorted;        /* a matrix's constraints decrease inside the chunk */
+} coef_chunk;
+
 static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm_error *err) {
     const char *name = bf->file.name;
     pm_reader r;
@@ -226,58 +291,90 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
     if ((st = coef_section(&r, &nc, bf, err))) return st;
     zk->n_coefs = nc;
     const uint8_t *base = bf->file.data + r.pos;
-    /* Pass 1: validate and count per (matrix, row). */
-    uint32_t N = zk->domain_size;
+    const uint32_t N = zk->domain_size;
+    const int64_t nch = (int64_t)(((uint64_t)nc + COEF_CHUNK - 1) / COEF_CHUNK);
     uint64_t *cnt[2];
     cnt[0] = calloc((size_t)N + 1, sizeof(uint64_t));
     cnt[1] = calloc((size_t)N + 1, sizeof(uint64_t));
-    if (!cnt[0] || !cnt[1]) {
+    coef_chunk *ch = calloc((size_t)(nch ? nch : 1), sizeof *ch);
+    if (!cnt[0] || !cnt[1] || !ch) {
         free(cnt[0]);
         free(cnt[1]);
+        free(ch);
         return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "coefficient row counts");
     }
+    /* Pass 1: validate, count per (matrix, row) and per chunk. */
+    PM_OMP(parallel for schedule(dynamic, 1) if (nch > 1))
+    for (int64_t t = 0; t < nch; t++) {
+        coef_chunk *k = &ch[t];
+        k->bad = -1;
+        const uint64_t lo = (uint64_t)t * COEF_CHUNK, hi = lo + COEF_CHUNK < nc ? lo + COEF_CHUNK : nc;
+        for (uint64_t i = lo; i < hi; i++) {
+            const uint8_t *e = base + i * COEF_BYTES;
+            if (coef_check(zk, e, (uint32_t)i, 0, name, NULL) != PM_OK) {
+                k->bad = (int64_t)i;
+                break;
+            }
+            uint32_t f[3];
+            coef_fields(f, e);
+            uint64_t *c = &cnt[f[0]][f[1] + 1];
+            PM_OMP(atomic update)
+            (*c)++;
+            const uint32_t m = f[0];
+            if (k->count[m] == 0) k->first[m] = f[1];
+            else if (f[1] < k->last[m]) k->unsorted = 1;
+            k->last[m] = f[1];
+            k->count[m]++;
+        }
+    }
+    /* the first bad coefficient in file order; the chunks' order across their boundaries */
+    int unsorted = 0;
     uint32_t max_row_plus1 = 0;
-    for (uint32_t i = 0; i < nc; i++) {
-        const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
-        uint64_t off = r.pos + (uint64_t)i * COEF_BYTES;
-        uint32_t f[3];
-        for (int j = 0; j < 3; j++)
-            f[j] = (uint32_t)e[4 * j] | (uint32_t)e[4 * j + 1] << 8 |
-                   (uint32_t)e[4 * j + 2] << 16 | (uint32_t)e[4 * j + 3] << 24;
-        const char *bad = NULL;
-        uint64_t boff = off;
-        if (f[0] > 1) bad = "matrix is not 0 (A) or 1 (B)";
-        else if (f[1] >= N) bad = "constraint >= domainSize", boff = off + 4;
-        else if (f[2] >= zk->n_vars) bad = "signal >= nVars", boff = off + 8;
-        if (bad) {
+    uint64_t seen[2] = {0, 0};
+    uint32_t prev_last[2] = {0, 0};
+    for (int64_t t = 0; t < nch; t++) {
+        if (ch[t].bad >= 0) {
+            const uint64_t i = (uint64_t)ch[t].bad;
             free(cnt[0]);
             free(cnt[1]);
-            return pm_error_set(err, PM_ERR_FORMAT, name, boff,
-                                "section 4 coefficient %u: %s (matrix %u, constraint %u, signal %u;"
-                                " nVars %u, domainSize %u)",
-                                i, bad, f[0], f[1], f[2], zk->n_vars, N);
+            free(ch);
+            return coef_check(zk, base + i * COEF_BYTES, (uint32_t)i, r.pos + i * COEF_BYTES, name, err);
         }
-        fr_t v;
-        if (fr_from_mont_le_bytes(&v, e + 12) != 0) {
-            free(cnt[0]);
-            free(cnt[1]);
-            return pm_error_set(err, PM_ERR_ENCODING, name, off + 12,
-                                "section 4 coefficient %u: value is not canonical (>= r)", i);
+        unsorted |= ch[t].unsorted;
+        for (int m = 0; m < 2; m++) {
+            const uint64_t c = ch[t].count[m];
+            if (!c) {
+                ch[t].count[m] = seen[m]; /* from here on: the chunk's first slot of matrix m */
+                continue;
+            }
+            if (seen[m] && ch[t].first[m] < prev_last[m]) unsorted = 1;
+            prev_last[m] = ch[t].last[m];
+            if (ch[t].last[m] + 1 > max_row_plus1) max_row_plus1 = ch[t].last[m] + 1;
+            if (ch[t].first[m] + 1 > max_row_plus1) max_row_plus1 = ch[t].first[m] + 1;
+            ch[t].count[m] = seen[m];
+            seen[m] += c;
         }
-        cnt[f[0]][f[1] + 1]++;
-        if (f[1] + 1 > max_row_plus1) max_row_plus1 = f[1] + 1;
+    }
+    /* the highest constraint used (the chunks' first/last bound it only when sorted) */
+    if (unsorted) {
+        max_row_plus1 = 0;
+        for (int m = 0; m < 2; m++)
+            for (uint32_t k = N; k > 0; k--)
+                if (cnt[m][k]) {
+                    if (k > max_row_plus1) max_row_plus1 = k;
+                    break;
+                }
     }
     zk->n_rows_used = max_row_plus1;
     /* Allocate and prefix-sum the row pointers. */
-    r1cs_matrix_t *M[2] = {&zk->A_dom, &zk->B_dom};
-    uint64_t nnz[2] = {0, 0};
+    r1cs_matrix_t *const M[2] = {&zk->A_dom, &zk->B_dom};
     for (int m = 0; m < 2; m++) {
         for (uint32_t k = 0; k < N; k++) cnt[m][k + 1] += cnt[m][k];
-        nnz[m] = cnt[m][N];
-        st = r1cs_matrix_alloc(M[m], N, zk->n_vars, nnz[m], name, err);
+        st = r1cs_matrix_alloc(M[m], N, zk->n_vars, cnt[m][N], name, err);
         if (st) {
             free(cnt[0]);
             free(cnt[1]);
+            free(ch);
             return st;
         }
         memcpy(M[m]->row_ptr, cnt[m], ((size_t)N + 1) * sizeof(uint64_t));
@@ -287,32 +384,34 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
         if (!zk->coefs) {
             free(cnt[0]);
             free(cnt[1]);
+            free(ch);
             return pm_error_set(err, PM_ERR_NOMEM, name, PM_NO_OFFSET, "%u coefficients", nc);
         }
     }
-    /* Pass 2: fill; cnt[m][k] is now the next free slot of row k (stable counting sort). */
-    for (uint32_t i = 0; i < nc; i++) {
-        const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
-        uint32_t f[3];
-        for (int j = 0; j < 3; j++)
-            f[j] = (uint32_t)e[4 * j] | (uint32_t)e[4 * j + 1] << 8 |
-                   (uint32_t)e[4 * j + 2] << 16 | (uint32_t)e[4 * j + 3] << 24;
-        fr_t v;
-        fr_from_mont_le_bytes(&v, e + 12); /* canonical: checked in pass 1 */
-        uint64_t slot = cnt[f[0]][f[1]]++;
-        M[f[0]]->col[slot] = f[2];
-        /* v = coef*R^2 as an integer = Montgomery form of coef*R; dividing by R once gives
-         * coef*R = Montgomery form of coef. */
-        fr_from_mont(&M[f[0]]->coef[slot], &v);
-        if (zk->coefs) {
-            zk->coefs[i].matrix = f[0];
-            zk->coefs[i].constraint = f[1];
-            zk->coefs[i].signal = f[2];
-            zk->coefs[i].value = v;
+    /* Pass 2: fill. Each matrix in constraint order: coefficient i's slot is the count of its matrix's
+     * coefficients before it (ch[t].count now holds that count at the chunk's start). Otherwise cnt[m][k]
+     * is the next free slot of row k (stable counting sort, serial). */
+    if (!unsorted) {
+        PM_OMP(parallel for schedule(dynamic, 1) if (nch > 1))
+        for (int64_t t = 0; t < nch; t++) {
+            uint64_t next[2] = {ch[t].count[0], ch[t].count[1]};
+            const uint64_t lo = (uint64_t)t * COEF_CHUNK, hi = lo + COEF_CHUNK < nc ? lo + COEF_CHUNK : nc;
+            for (uint64_t i = lo; i < hi; i++) {
+                const uint8_t *e = base + i * COEF_BYTES;
+                coef_store(zk, M, e, (uint32_t)i, next[e[0]]++); /* e[0]: the matrix, 0 or 1 (checked) */
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < nc; i++) {
+            const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
+            uint32_t f[3];
+            coef_fields(f, e);
+            coef_store(zk, M, e, i, cnt[f[0]][f[1]]++);
         }
     }
     free(cnt[0]);
     free(cnt[1]);
+    free(ch);
     return PM_OK;
 }
 

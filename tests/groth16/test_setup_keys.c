@@ -25,6 +25,7 @@
 #include "groth16/prover_bellperson.h"
 #include "groth16/setup.h"
 #include "groth16/verifier.h"
+#include "groth16/zkey.h"
 #include "groth16/zkey_write.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/synth.h"
@@ -360,6 +361,128 @@ static void test_qap_threads(void **state) {
     free(got);
 }
 
+/* zkey_read's coefficient section (parallel passes): a file whose matrices each come in constraint order,
+ * as setup writes it, lands in file order (coefficient i in slot "its matrix's coefficients before it");
+ * the same coefficients shuffled take the serial stable path and give the same row pointers, rows used, a
+ * and b (zkey_eval_ab) and the file order in coefs[]. Sized so that there are two chunks of the parallel
+ * passes (> 65536 coefficients), read with 1 and 3 threads. */
+static void test_coef_order(void **state) {
+    (void)state;
+    uint64_t seed = pm_test_seed();
+    pm_error err;
+    r1cs_synth_opts_t o = {16000, 2, 3, 0.0, seed}; /* product gates: 2 x 3 terms each */
+    r1cs_t cs;
+    fr_t *w;
+    assert_int_equal(r1cs_synth(&cs, &w, &o, &err), PM_OK);
+    groth16_toxic_t t;
+    uint64_t ts = seed + 1;
+    assert_int_equal(groth16_toxic_draw(&t, &ts, &err), PM_OK);
+    zkey_t zk;
+    assert_int_equal(groth16_setup_snarkjs(&zk, &cs, &t, NULL, &err), PM_OK);
+    printf("coefficient order: %u coefficients, domain %u\n", zk.n_coefs, zk.domain_size);
+    assert_true(zk.n_coefs >= 65536);
+    char p1[256], p2[256];
+    snprintf(p1, sizeof p1, "/tmp/pm_coeford_%d.zkey", (int)getpid());
+    snprintf(p2, sizeof p2, "/tmp/pm_coeford_%d_shuf.zkey", (int)getpid());
+    assert_int_equal(zkey_write(p1, &zk, NULL, NULL, &err), PM_OK);
+    /* rotated so that each 2^16-coefficient chunk is in order but the second starts below the first's end:
+     * only the check across chunk boundaries sees it */
+    char p3[256];
+    snprintf(p3, sizeof p3, "/tmp/pm_coeford_%d_rot.zkey", (int)getpid());
+    const uint32_t rot = zk.n_coefs - 65536;
+    zkey_coef_t *orig = malloc((size_t)zk.n_coefs * sizeof *orig);
+    assert_non_null(orig);
+    memcpy(orig, zk.coefs, (size_t)zk.n_coefs * sizeof *orig);
+    for (uint32_t i = 0; i < zk.n_coefs; i++) zk.coefs[i] = orig[(i + rot) % zk.n_coefs];
+    assert_int_equal(zkey_write(p3, &zk, NULL, NULL, &err), PM_OK);
+    /* the first 1000 reversed: out of order inside the first chunk only */
+    char p4[256];
+    snprintf(p4, sizeof p4, "/tmp/pm_coeford_%d_rev.zkey", (int)getpid());
+    for (uint32_t i = 0; i < zk.n_coefs; i++) zk.coefs[i] = orig[i < 1000 ? 999 - i : i];
+    assert_int_equal(zkey_write(p4, &zk, NULL, NULL, &err), PM_OK);
+    memcpy(zk.coefs, orig, (size_t)zk.n_coefs * sizeof *orig);
+    free(orig);
+    /* shuffle the list (Fisher-Yates, seeded) and write it again */
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 7;
+    for (uint32_t i = zk.n_coefs; i > 1; i--) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        const uint32_t j = (uint32_t)(x % i);
+        const zkey_coef_t tmp = zk.coefs[i - 1];
+        zk.coefs[i - 1] = zk.coefs[j];
+        zk.coefs[j] = tmp;
+    }
+    assert_int_equal(zkey_write(p2, &zk, NULL, NULL, &err), PM_OK);
+    const size_t n = zk.domain_size;
+    fr_t *a0 = malloc(n * sizeof(fr_t)), *b0 = malloc(n * sizeof(fr_t)), *a1 = malloc(n * sizeof(fr_t)),
+         *b1 = malloc(n * sizeof(fr_t));
+    assert_non_null(a0); assert_non_null(b0); assert_non_null(a1); assert_non_null(b1);
+    for (int th = 1; th <= 3; th += 2) {
+#ifdef _OPENMP
+        omp_set_num_threads(th);
+#endif
+        zkey_t s1, s2;
+        assert_int_equal(zkey_read(&s1, p1, 0, &err), PM_OK);
+        assert_int_equal(zkey_read(&s2, p2, 0, &err), PM_OK);
+        /* setup's order (per constraint its A terms, then its B terms: each matrix in constraint order):
+         * coefficient i lands in slot (its matrix's coefficients before it) */
+        uint64_t seen[2] = {0, 0};
+        uint32_t last[2] = {0, 0};
+        for (uint32_t i = 0; i < s1.n_coefs; i++) {
+            const zkey_coef_t *c = &s1.coefs[i];
+            assert_true(c->matrix <= 1);
+            if (seen[c->matrix]) assert_true(last[c->matrix] <= c->constraint);
+            last[c->matrix] = c->constraint;
+            const r1cs_matrix_t *m = c->matrix ? &s1.B_dom : &s1.A_dom;
+            const uint64_t slot = seen[c->matrix]++;
+            fr_t v;
+            fr_from_mont(&v, &c->value);
+            assert_int_equal(m->col[slot], c->signal);
+            assert_memory_equal(&m->coef[slot], &v, sizeof v);
+            assert_true(m->row_ptr[c->constraint] <= slot && slot < m->row_ptr[c->constraint + 1]);
+        }
+        assert_int_equal(seen[0], s1.A_dom.row_ptr[n]);
+        assert_int_equal(seen[1], s1.B_dom.row_ptr[n]);
+        assert_int_equal(s1.n_rows_used, s2.n_rows_used);
+        /* shuffled file: the list in its file order, the same matrices' products */
+        for (uint32_t i = 0; i < s2.n_coefs; i++) {
+            assert_int_equal(s2.coefs[i].matrix, zk.coefs[i].matrix);
+            assert_int_equal(s2.coefs[i].constraint, zk.coefs[i].constraint);
+            assert_int_equal(s2.coefs[i].signal, zk.coefs[i].signal);
+        }
+        assert_memory_equal(s1.A_dom.row_ptr, s2.A_dom.row_ptr, (n + 1) * sizeof(uint64_t));
+        assert_memory_equal(s1.B_dom.row_ptr, s2.B_dom.row_ptr, (n + 1) * sizeof(uint64_t));
+        assert_int_equal(zkey_eval_ab(a0, b0, n, &s1, w, cs.n_wires, &err), PM_OK);
+        assert_int_equal(zkey_eval_ab(a1, b1, n, &s2, w, cs.n_wires, &err), PM_OK);
+        assert_memory_equal(a0, a1, n * sizeof(fr_t));
+        assert_memory_equal(b0, b1, n * sizeof(fr_t));
+        const char *more[2] = {p3, p4};
+        for (int q = 0; q < 2; q++) {
+            zkey_t s3;
+            assert_int_equal(zkey_read(&s3, more[q], 0, &err), PM_OK);
+            assert_memory_equal(s1.A_dom.row_ptr, s3.A_dom.row_ptr, (n + 1) * sizeof(uint64_t));
+            assert_memory_equal(s1.B_dom.row_ptr, s3.B_dom.row_ptr, (n + 1) * sizeof(uint64_t));
+            assert_int_equal(s1.n_rows_used, s3.n_rows_used);
+            assert_int_equal(zkey_eval_ab(a1, b1, n, &s3, w, cs.n_wires, &err), PM_OK);
+            assert_memory_equal(a0, a1, n * sizeof(fr_t));
+            assert_memory_equal(b0, b1, n * sizeof(fr_t));
+            zkey_free(&s3);
+        }
+        zkey_free(&s1);
+        zkey_free(&s2);
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(2);
+#endif
+    free(a0); free(b0); free(a1); free(b1);
+    unlink(p1);
+    unlink(p2);
+    unlink(p3);
+    unlink(p4);
+    zkey_free(&zk);
+    r1cs_free(&cs);
+    free(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_base),
@@ -367,6 +490,7 @@ int main(void) {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_synthetic),
         cmocka_unit_test(test_qap_threads),
+        cmocka_unit_test(test_coef_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
