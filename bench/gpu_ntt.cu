@@ -12,8 +12,9 @@
  * For each size: random Montgomery Fr data uploaded once; one warm-up, then REPS timed calls of each
  * transform (forward = bit reversal + DIT passes, inverse = DIF passes + scaled bit reversal, coset
  * forward) through gpu_ntt_device, the snarkjs H (6 transforms, host copies excluded from the event
- * time; wall with copies printed too) and the bellperson H (7 transforms on the domain's device
- * buffers, gpu_bellperson_h). Time = the library's CUDA events around its kernels. Median and min.
+ * time; wall with copies printed too) and the bellperson H (6 transforms on the domain's device
+ * buffers, gpu_bellperson_h). PROOFMILL_GPU_NTT_FUSE=0 runs the H pipelines' block-local DIF and
+ * DIT passes as two kernels (ntt_core.cuh pass_fusable), for comparison. Time = the library's CUDA events around its kernels. Median and min.
  * The floor columns divide the counted multiplications by the Montgomery-multiplication rate this
  * run measures first (k_mulbench: 4 independent chains per thread, full grid), i.e. what the
  * transform would take if it did nothing but its multiplications at that rate.
@@ -145,7 +146,7 @@ int main(int argc, char **argv) {
             if (i > 0) t[4].push_back(gpu_ntt_last_ms(d7)); /* i = 0: warm-up (builds the tables) */
         }
         const double nn = (double)n, T = muls_transform(L);
-        const double f_fwd = T / rate, f_sn = (6 * T + 6 * nn + 3 * nn) / rate, f_bp = (7 * T + 6 * nn + nn + 2 * nn) / rate;
+        const double f_fwd = T / rate, f_sn = (6 * T + 6 * nn + 3 * nn) / rate, f_bp = (6 * T + 4 * nn + nn + 2 * nn + nn) / rate;
         printf("| 2^%d | %.3f (%.3f) ms | %.1f ms | %.3f (%.3f) ms | %.3f (%.3f) ms | ", L, median(t[0]), vmin(t[0]), f_fwd, median(t[1]),
                vmin(t[1]), median(t[2]), vmin(t[2]));
         if (do_h) printf("%.3f (%.3f) ms | %.1f ms | %.2f ms | ", median(t[3]), vmin(t[3]), f_sn, median(hw));

@@ -1,21 +1,24 @@
 /*
  * h_pipeline.cu — the H phases of Groth16 on the device, as sequences of fused NTT passes
  * (ntt_core.cuh): snarkjs's (6 transforms, evaluations on the odd coset) and bellperson's
- * (7 transforms, coefficients of H = (AB - C)/Z). Contracts in gpu.h.
+ * (6 transforms, coefficients of H = (AB - C)/Z; prover_bellperson.c runs 7). Contracts in gpu.h.
  *
  * Both run DIF (natural -> bit-reversed) and then DIT (bit-reversed -> natural), so no bit
  * reversal is needed between them; the scaling of coefficient k by c * x^k (x = the coset shift)
- * goes into the last DIF pass's store (position i holds coefficient rev(i)), the pointwise products
- * into the first pass's load or the last pass's store:
- *  snarkjs:    C: DIF(load a*b, store * n^-1 s^rev) + DIT;  A, B: DIF(store * n^-1 s^rev) + DIT, the
+ * goes into the last DIF pass (position i holds coefficient rev(i)), which runs as one kernel with
+ * the first DIT pass on the same tile (ntt_core.cuh pass_fusable); the pointwise products go into
+ * the first pass's load or the last pass's store:
+ *  snarkjs:    C: DIF(load a*b, scale n^-1 s^rev) + DIT;  A, B: DIF(scale n^-1 s^rev) + DIT, the
  *              last pass of B storing from_mont(A*x - C).
- *  bellperson: A, B, C: DIF(store * n^-1 g^rev) + DIT;  DIF(load A*B - C) + bit reversal scaled by
- *              n^-1 (g^n - 1)^-1 g^-k, values left plain (the table holds plain integers).
+ *  bellperson: A, B: DIF(scale n^-1 g^rev) + DIT, B's last pass storing A*x into A; DIF(A) with its
+ *              last pass scaled by g^-rev; DIF(c) with its last pass storing A - x into A; the bit
+ *              reversal scaled by the constant n^-1 (g^n - 1)^-1, values left plain (C never goes
+ *              to the coset: the coset iNTT undoes the coset NTT exactly; gpu.h).
  *  bellperson from the witness (two buffers): a, b by SpMV; a to the coset; b to the coset storing
- *              a*x into a; c by SpMV into b's buffer; c to the coset storing a - x; the final iNTT.
+ *              a*x into a; c by SpMV into b's buffer; the two DIFs and the bit reversal.
  * Multiplications per element at 2^27 (13.5 butterfly stages per transform, ~0.9 trivial): snarkjs
- * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 7 * 12.6 + 3 * 2 + 1
- * (A*B) + 2 (final scale) = 97.2 (~13 G at 2^27); docs/perf/gpu.md.
+ * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 6 * 12.6 + 2 * 2 + 1
+ * (A*B) + 2 (g^-k) + 1 (final scale) = 83.6 (~11.2 G at 2^27; with 7 transforms 97.2); docs/perf/gpu.md.
  */
 #include <cstring>
 #include "ntt_domain.cuh"
@@ -38,7 +41,8 @@ pm_status bp_tables(gpu_ntt_domain *d, pm_error *err) {
     fr_mul(&c, &d->n_inv, &d->bp_zinv);
     pm_status st;
     if ((st = make_pow_tab(d->p_bp_pre, d->n_inv, g, d->log_n, false, false, d->st, err)) != PM_OK) return st;
-    if ((st = make_pow_tab(d->p_bp_post, c, g_inv, d->log_n, true, false, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->p_bp_ginv, FR_ONE, g_inv, d->log_n, false, false, d->st, err)) != PM_OK) return st;
+    if ((st = make_pow_tab(d->p_bp_fin, c, FR_ONE, d->log_n, true, true, d->st, err)) != PM_OK) return st;
     d->bp_ready = true;
     return PM_OK;
 }

@@ -39,6 +39,29 @@ template <int LR, bool DIF> __global__ void __launch_bounds__(256) k_pass(const 
     ntc::pass_store<LR>(a, blk, tid, sh);
 }
 
+/* a DIF network's last pass and the next DIT network's first pass on one tile (ntt_core.cuh
+ * pass_fusable): a1 loads, runs its DIF rounds and scales, a2 runs its DIT rounds and stores */
+template <int LR>
+__global__ void __launch_bounds__(256) k_pass2(const __grid_constant__ ntc::pass_args a1, const __grid_constant__ ntc::pass_args a2) {
+    extern __shared__ uint4 sh[];
+    const uint32_t blk = blockIdx.x, tid = threadIdx.x;
+    ntc::pass_load<LR>(a1, blk, tid, sh);
+    __syncthreads();
+    for (uint32_t i = 0; i < a1.nrounds; i++) {
+        ntc::pass_round<LR, true>(a1, blk, a1.nrounds - 1 - i, tid, sh);
+        __syncthreads();
+    }
+    if (a1.post.mode != ntc::SC_NONE) {
+        ntc::pass_scale_sh<LR>(a1, blk, tid, sh);
+        __syncthreads();
+    }
+    for (uint32_t i = 0; i < a2.nrounds; i++) {
+        ntc::pass_round<LR, false>(a2, blk, i, tid, sh);
+        __syncthreads();
+    }
+    ntc::pass_store<LR>(a2, blk, tid, sh);
+}
+
 __global__ void __launch_bounds__(256) k_bitrev(const __grid_constant__ ntc::bitrev_args b) {
     __shared__ fr_d shA[256], shB[256];
     const uint32_t m = blockIdx.x;
@@ -53,19 +76,55 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
-    /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
-    static std::atomic<unsigned> done{0};
+/* raise the dynamic shared-memory limit (64 KB tiles) of kernel k once per instantiation and device */
+template <class K> static cudaError_t smem_limit_once(K k, std::atomic<unsigned> &done) {
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
+    return cudaSuccess;
+}
+
+template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+    static std::atomic<unsigned> done{0};
+    cudaError_t e = smem_limit_once(k_pass<LR, DIF>, done);
+    if (e != cudaSuccess) return e;
     k_pass<LR, DIF><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
+}
+
+template <int LR> static cudaError_t launch_pass2(const ntc::pass_args &a1, const ntc::pass_args &a2, cudaStream_t st) {
+    static std::atomic<unsigned> done{0};
+    cudaError_t e = smem_limit_once(k_pass2<LR>, done);
+    if (e != cudaSuccess) return e;
+    k_pass2<LR><<<ntc::pass_blocks(a1), ntc::pass_threads(a1), ntc::pass_tile(a1) * sizeof(fr_d), st>>>(a1, a2);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch_one(const ntc::pass_args &a, bool dif, cudaStream_t st) {
+    switch (a.lr * 2 + (dif ? 1 : 0)) {
+    case 2: return launch_pass<1, false>(a, st);
+    case 3: return launch_pass<1, true>(a, st);
+    case 4: return launch_pass<2, false>(a, st);
+    case 5: return launch_pass<2, true>(a, st);
+    case 6: return launch_pass<3, false>(a, st);
+    default: return launch_pass<3, true>(a, st);
+    }
+}
+
+/* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
+ * every network so one process can compare them */
+static uint32_t env_tile_bits() {
+    uint32_t tile_bits = ntc::NTT_TILE_BITS;
+    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
+        const int v = atoi(t);
+        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
+    }
+    return tile_bits;
 }
 
 } /* namespace */
@@ -94,7 +153,8 @@ ntc::seq_tabs domain_tabs(const gpu_ntt_domain *d) {
     t.cinv = d->p_cinv.t;
     t.snarkjs = d->p_snarkjs.t;
     t.bp_pre = d->p_bp_pre.t;
-    t.bp_post = d->p_bp_post.t;
+    t.bp_ginv = d->p_bp_ginv.t;
+    t.bp_fin = d->p_bp_fin.t;
     return t;
 }
 
@@ -107,27 +167,31 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
 pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                       const net_ops &ops, pm_error *err) {
     ntc::pass_args pa[ntc::MAX_PASSES];
-    /* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
-     * every network so one process can compare them */
-    uint32_t tile_bits = ntc::NTT_TILE_BITS;
-    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
-        const int v = atoi(t);
-        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
-    }
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits);
-    for (uint32_t q = 0; q < P; q++) {
-        const ntc::pass_args &a = pa[q];
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
+                                         env_tile_bits());
+    for (uint32_t q = 0; q < P; q++) PMCU(launch_one(pa[q], dif, d->st));
+    return PM_OK;
+}
+
+pm_status run_net_pair(gpu_ntt_domain *d, fr_d *dst, fr_d *v, const fr_d *src, const net_ops &o1, const net_ops &o2,
+                       pm_error *err) {
+    /* PROOFMILL_GPU_NTT_FUSE=0: the two block-local passes as two kernels (for comparison) */
+    const char *f = getenv("PROOFMILL_GPU_NTT_FUSE");
+    const bool allow = !(f && f[0] == '0');
+    ntc::pair_plan pp;
+    ntc::net_pair_plan(pp, d->log_n, dst, v, src, d->tw.as<fr_d>(), o1, o2, allow, ntc::MAX_PASS_BITS, env_tile_bits());
+    for (uint32_t q = 0; q + (pp.fused ? 1 : 0) < pp.P1; q++) PMCU(launch_one(pp.dif[q], true, d->st));
+    if (pp.fused) {
+        const ntc::pass_args &a1 = pp.dif[pp.P1 - 1], &a2 = pp.dit[0];
         cudaError_t e;
-        switch (a.lr * 2 + (dif ? 1 : 0)) {
-        case 2: e = launch_pass<1, false>(a, d->st); break;
-        case 3: e = launch_pass<1, true>(a, d->st); break;
-        case 4: e = launch_pass<2, false>(a, d->st); break;
-        case 5: e = launch_pass<2, true>(a, d->st); break;
-        case 6: e = launch_pass<3, false>(a, d->st); break;
-        default: e = launch_pass<3, true>(a, d->st); break;
+        switch (a1.lr) {
+        case 1: e = launch_pass2<1>(a1, a2, d->st); break;
+        case 2: e = launch_pass2<2>(a1, a2, d->st); break;
+        default: e = launch_pass2<3>(a1, a2, d->st); break;
         }
         PMCU(e);
     }
+    for (uint32_t q = pp.fused ? 1 : 0; q < pp.P2; q++) PMCU(launch_one(pp.dit[q], false, d->st));
     return PM_OK;
 }
 

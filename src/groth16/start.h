@@ -11,7 +11,7 @@
  *   eval_snarkjs   a = A·w, b = B·w from zkey section 4 on the N-domain
  *   eval_bellperson a, b, c = A·w, B·w, C·w on the circuit rows (SpMV), every row checked
  *   h_snarkjs      the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
- *   h_bellperson   bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (7 NTTs)
+ *   h_bellperson   bellperson's H: iNTT, coset NTT (g = 7), (ab − c)/Z, coset iNTT     (6 NTTs)
  *   msm_g1         one G1 MSM against one of the key's four bases
  *   msm_g2         the G2 MSM against the B query (NULL: the assembly runs the CPU one)
  * (what stage / eval hold for a handle, e.g. its device witness slot, is given back through the

@@ -15,7 +15,7 @@
  *   eval_bellperson  a, b, c by SpMV on the recorded circuit resident on the device (gpu_r1cs_spmv),
  *                    every row checked, into the NTT domain's three buffers
  *   h_snarkjs        gpu_snarkjs_h (its result stays on the device for the H MSM)
- *   h_bellperson     gpu_bellperson_h (7 NTTs), result on the device for the H MSM
+ *   h_bellperson     gpu_bellperson_h (6 NTTs), result on the device for the H MSM
  *   msm_g1           Pippenger on resident (or streamed) bases; bellperson's A and B1 gather the
  *                    staged witness by the key's densities, L reads its aux wires, all with the 0/1
  *                    split (GPU_MSM_SCALARS_MONT: the witness stays Montgomery)
@@ -382,7 +382,7 @@ static pm_status gpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p
     return st;
 }
 
-/* H as bellperson (7 NTTs, gpu_bellperson_h) on the domain's buffers; a, b, c from host memory when a
+/* H as bellperson (6 NTTs, gpu_bellperson_h) on the domain's buffers; a, b, c from host memory when a
  * CPU eval made them. The m - 1 coefficients stay on the device for the H MSM. */
 static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
     const groth16_key *k = p->key;
@@ -444,7 +444,7 @@ static pm_status gpu_msm2_run(const groth16_exec *x, groth16_pending_t *p, const
 }
 
 /* ---- preemption inside the long operations ----
- * The H pipeline (7 NTTs, ~0.34 s at 2^27) and the MSMs (the H MSM of a 32 GiB partition ~1 s)
+ * The H pipeline (6 NTTs, ~0.3 s at 2^27) and the MSMs (the H MSM of a 32 GiB partition ~1 s)
  * give the exec's yield (the engine's urgent lane) a chance at their own preemption points too
  * (gpu.h gpu_set_yield: between window groups, between the H pipeline's polynomials), so a
  * WinningPoSt waits for one window group instead of a whole MSM. Without a yield: no points. */

@@ -481,21 +481,32 @@ pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const n
     fr_inv_vartime(&ginv, &g);
     ntt_bellperson_zinv(&zinv, n); /* Z(g omega^i) = g^n - 1 */
     const int par = n >= NTT_PARALLEL_MIN;
-    fr_t *x[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &g);
+    /* C is never taken to the coset: the coset iNTT is linear and undoes the coset NTT exactly, so
+     *   icoset((A^ B^ - C^) z) = z (icoset(A^ B^) - iNTT(c))     (z = (g^n - 1)^-1, constant on the coset)
+     * bit for bit (exact field arithmetic, any a, b, c): 6 transforms instead of prover_bellperson.c's 7. */
+    to_coset(a, d, &d->n_inv, &g);
+    to_coset(b, d, &d->n_inv, &g);
     const size_t nch = (n + NTT_ROW_CHUNK - 1) / NTT_ROW_CHUNK;
     PM_OMP(parallel for schedule(static) if (par))
-    for (size_t ch = 0; ch < nch; ch++) { /* a = a b - c */
+    for (size_t ch = 0; ch < nch; ch++) { /* a = A^ B^ on the coset */
         const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
-        fr_muls_sub(a + lo, a + lo, b + lo, c + lo, cnt, 0);
+        fr_muls(a + lo, a + lo, b + lo, cnt);
     }
-    /* coset iNTT: DIF(omega^-1), then the bit reversal scaled by n^-1 (g^n - 1)^-1 g^-k; that
-     * constant is taken out of Montgomery form first, so the products come out plain */
+    /* both inverse transforms: DIF(omega^-1), then the bit reversals scaled by the constant
+     * fin = n^-1 (g^n - 1)^-1 (times g^-k for the coset one), taken out of Montgomery form first so
+     * the products come out plain; then h = a - c (subtraction is the same on plain integers) */
     fr_mul(&fin, &d->n_inv, &zinv);
     fr_from_mont(&fin, &fin);
     network(a, n, d->log_n, d->tw_inv, 1, par);
-    const br_scale sc = {2, fin, ginv};
-    bit_reverse_scaled(a, n, d->log_n, &sc, 0, 1);
+    network(c, n, d->log_n, d->tw_inv, 1, par);
+    const br_scale sc_a = {2, fin, ginv}, sc_c = {1, fin, FR_ONE};
+    bit_reverse_scaled(a, n, d->log_n, &sc_a, 0, 1);
+    bit_reverse_scaled(c, n, d->log_n, &sc_c, 0, 1);
+    PM_OMP(parallel for schedule(static) if (par))
+    for (size_t ch = 0; ch < nch; ch++) {
+        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
+        for (size_t i = lo; i < lo + cnt; i++) fr_sub(&a[i], &a[i], &c[i]);
+    }
     if (h != a) memcpy(h, a, n * sizeof *h);
     if (!fr_is_zero(&h[n - 1]))
         return pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,

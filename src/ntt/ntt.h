@@ -124,9 +124,11 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
  * witness (deg H <= n − 2), otherwise PM_ERR_UNSATISFIED ("H has degree n - 1") is returned with h
  * still written. Shapes: h, a, b, c: n = d->n elements; a, b, c: Montgomery evaluations of A·w, B·w,
  * C·w on the rows, zero-padded to n, all three DESTROYED; h may alias a (not b, c). Fused as in
- * ntt_snarkjs_h (no bit reversal between the inverse and the forward transforms; one scaled bit
- * reversal at the end). Errors: PM_ERR_ARG (n != d->n, aliasing, a domain not from generator 7),
- * PM_ERR_UNSATISFIED. Cost: 7 NTTs of size n + ~8n multiplications. */
+ * ntt_snarkjs_h (no bit reversal between the inverse and the forward transforms). C is never taken
+ * to the coset: the coset iNTT undoes the coset NTT exactly, so icoset((A·B − C)z) = z·icoset(A·B) −
+ * z·iNTT(c), the same bytes for every input; the two inverse transforms end in scaled bit reversals.
+ * Errors: PM_ERR_ARG (n != d->n, aliasing, a domain not from generator 7), PM_ERR_UNSATISFIED.
+ * Cost: 6 NTTs of size n (prover_bellperson.c's sequence: 7) + ~7n multiplications. */
 pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
                            pm_error *err);
 
