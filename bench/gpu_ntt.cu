@@ -13,8 +13,7 @@
  * transform (forward = bit reversal + DIT passes, inverse = DIF passes + scaled bit reversal, coset
  * forward) through gpu_ntt_device, the snarkjs H (6 transforms, host copies excluded from the event
  * time; wall with copies printed too) and the bellperson H (6 transforms on the domain's device
- * buffers, gpu_bellperson_h). PROOFMILL_GPU_NTT_FUSE=0 runs the H pipelines' block-local DIF and
- * DIT passes as two kernels (ntt_core.cuh pass_fusable), for comparison. Time = the library's CUDA events around its kernels. Median and min.
+ * buffers, gpu_bellperson_h). Time = the library's CUDA events around its kernels. Median and min.
  * The floor columns divide the counted multiplications by the Montgomery-multiplication rate this
  * run measures first (k_mulbench: 4 independent chains per thread, full grid), i.e. what the
  * transform would take if it did nothing but its multiplications at that rate.

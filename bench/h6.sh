@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# h6.sh — device calls (H200 machine) for issue #14's H pipelines: the bellperson H in 6 transforms and
-# the fused DIF/DIT block-local pass, against a baseline commit built beside in the same call.
+# h6.sh — device calls (H200 machine) for issue #14's H pipelines (the bellperson H in 6 transforms),
+# against a baseline commit built beside in the same call.
 #   PHASE=test  (call 1, ~5 min): the CMake build with CUDA in $B (all targets), the GPU-labelled ctests,
 #               test_gpu_ntt_host and test_ntt_h (the CPU H against prover_bellperson.c's sequence).
 #   PHASE=bench (call 2, ~4 min; $B from call 1 when the machine stayed warm, else rebuilt):
 #               BASE_REF (default 239aade; or BASE_TGZ, its git archive) built beside in /tmp/base-b;
-#               bench_gpu_ntt NTT_LOGS for base, this tree, this tree with PROOFMILL_GPU_NTT_FUSE=0;
-#               bench_ntt_h --log CPU_LOG (22: domain 2^23) on CPU_THREADS (16) for base and this tree.
+#               bench_gpu_ntt NTT_LOGS for base and this tree, then VARIANTS (NAME:VAR=V,...: PROOFMILL_VAR=V
+#               for this tree's bench_gpu_ntt; none by default);
+#               bench_ntt_h --log CPU_LOG (n = 2^CPU_LOG, default 22) on CPU_THREADS (16) for base and this tree.
 # Usage (repo root on the device, .device-deps carried): PHASE=test bash bench/h6.sh; PHASE=bench bash bench/h6.sh
 # Output: $OUT/h6-$PHASE.log (everything printed as well); $OUT/h6.tsv (bench rows, gpu-vs-sppark.tsv format).
 set -u
@@ -52,11 +53,12 @@ else
 fi
 echo "builds: $(( $(date +%s) - t0 )) s"
 export PROOFMILL_BENCH_REPS=${REPS:-5} OUT_TSV=$O/h6.tsv PM_BENCH_DATE=$(date -u +%Y-%m-%d)
-for v in base new nofuse; do
+for v in base new ${VARIANTS:-}; do
   case $v in
     base) bin=/tmp/base-b/bench_gpu_ntt; envs=(PM_BENCH_IMPL=proofmill:base PM_BENCH_COMMIT="$BASE_REF") ;;
     new) bin=$B/bench_gpu_ntt; envs=(PM_BENCH_IMPL=proofmill PM_BENCH_COMMIT="${PM_COMMIT:-work}") ;;
-    nofuse) bin=$B/bench_gpu_ntt; envs=(PM_BENCH_IMPL=proofmill:nofuse PM_BENCH_COMMIT="${PM_COMMIT:-work}" PROOFMILL_GPU_NTT_FUSE=0) ;;
+    *) bin=$B/bench_gpu_ntt; envs=(PM_BENCH_IMPL="proofmill:${v%%:*}" PM_BENCH_COMMIT="${PM_COMMIT:-work}")
+       if [[ $v == *:* ]]; then IFS=',' read -r -a kv <<< "${v#*:}"; for x in "${kv[@]}"; do envs+=("PROOFMILL_$x"); done; fi ;;
   esac
   echo "== bench_gpu_ntt ${NTT_LOGS:-24 27}: $v"
   # shellcheck disable=SC2086

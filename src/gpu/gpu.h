@@ -304,12 +304,12 @@ pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_
  * The same bytes in 6 transforms: C never goes to the coset, since the coset iNTT undoes the coset
  * NTT exactly (icoset((A^B^ - C^) z) = z icoset(A^B^) - z iNTT(c), any input).
  * Realisation (h_pipeline.cu, ntt_core.cuh seq_bellperson_h): DIF passes leave bit-reversed
- * coefficients, the scale n^-1 g^rev(i) is fused into their last pass (one kernel with the first
- * DIT pass on the same tile), DIT passes give natural-order coset values, B's last pass storing
+ * coefficients, the scale n^-1 g^rev(i) is fused into their last pass, DIT passes give
+ * natural-order coset values, B's last pass storing
  * A^*B^ into A; then DIF(A^B^) (last pass scaled by g^-rev(i)) and DIF(c) (last pass storing the
  * difference into A), and a tiled bit reversal scaled by the constant (g^n - 1)^-1 n^-1 with
  * from-Montgomery folded in puts the coefficients in natural order as plain integers. At 2^27:
- * 2 * (3 + 3 - 1) + 3 + 3 passes + 1 bit reversal. Cost: 6 * (n/2 log n - ~n) multiplications +
+ * 2 * (3 + 3) + 3 + 3 passes + 1 bit reversal. Cost: 6 * (n/2 log n - ~n) multiplications +
  * ~8n of scaling and pointwise.
  *
  * gpu_bellperson_h: a_dev, b_dev, c_dev: n = d->n Montgomery evaluations each on the device

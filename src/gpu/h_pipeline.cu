@@ -5,12 +5,11 @@
  *
  * Both run DIF (natural -> bit-reversed) and then DIT (bit-reversed -> natural), so no bit
  * reversal is needed between them; the scaling of coefficient k by c * x^k (x = the coset shift)
- * goes into the last DIF pass (position i holds coefficient rev(i)), which runs as one kernel with
- * the first DIT pass on the same tile (ntt_core.cuh pass_fusable); the pointwise products go into
- * the first pass's load or the last pass's store:
- *  snarkjs:    C: DIF(load a*b, scale n^-1 s^rev) + DIT;  A, B: DIF(scale n^-1 s^rev) + DIT, the
+ * goes into the last DIF pass's store (position i holds coefficient rev(i)), the pointwise products
+ * into the first pass's load or the last pass's store:
+ *  snarkjs:    C: DIF(load a*b, store * n^-1 s^rev) + DIT;  A, B: DIF(store * n^-1 s^rev) + DIT, the
  *              last pass of B storing from_mont(A*x - C).
- *  bellperson: A, B: DIF(scale n^-1 g^rev) + DIT, B's last pass storing A*x into A; DIF(A) with its
+ *  bellperson: A, B: DIF(store * n^-1 g^rev) + DIT, B's last pass storing A*x into A; DIF(A) with its
  *              last pass scaled by g^-rev; DIF(c) with its last pass storing A - x into A; the bit
  *              reversal scaled by the constant n^-1 (g^n - 1)^-1, values left plain (C never goes
  *              to the coset: the coset iNTT undoes the coset NTT exactly; gpu.h).

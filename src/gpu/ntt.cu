@@ -39,29 +39,6 @@ template <int LR, bool DIF> __global__ void __launch_bounds__(256) k_pass(const 
     ntc::pass_store<LR>(a, blk, tid, sh);
 }
 
-/* a DIF network's last pass and the next DIT network's first pass on one tile (ntt_core.cuh
- * pass_fusable): a1 loads, runs its DIF rounds and scales, a2 runs its DIT rounds and stores */
-template <int LR>
-__global__ void __launch_bounds__(256) k_pass2(const __grid_constant__ ntc::pass_args a1, const __grid_constant__ ntc::pass_args a2) {
-    extern __shared__ uint4 sh[];
-    const uint32_t blk = blockIdx.x, tid = threadIdx.x;
-    ntc::pass_load<LR>(a1, blk, tid, sh);
-    __syncthreads();
-    for (uint32_t i = 0; i < a1.nrounds; i++) {
-        ntc::pass_round<LR, true>(a1, blk, a1.nrounds - 1 - i, tid, sh);
-        __syncthreads();
-    }
-    if (a1.post.mode != ntc::SC_NONE) {
-        ntc::pass_scale_sh<LR>(a1, blk, tid, sh);
-        __syncthreads();
-    }
-    for (uint32_t i = 0; i < a2.nrounds; i++) {
-        ntc::pass_round<LR, false>(a2, blk, i, tid, sh);
-        __syncthreads();
-    }
-    ntc::pass_store<LR>(a2, blk, tid, sh);
-}
-
 __global__ void __launch_bounds__(256) k_bitrev(const __grid_constant__ ntc::bitrev_args b) {
     __shared__ fr_d shA[256], shB[256];
     const uint32_t m = blockIdx.x;
@@ -94,14 +71,6 @@ template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args 
     cudaError_t e = smem_limit_once(k_pass<LR, DIF>, done);
     if (e != cudaSuccess) return e;
     k_pass<LR, DIF><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
-    return cudaGetLastError();
-}
-
-template <int LR> static cudaError_t launch_pass2(const ntc::pass_args &a1, const ntc::pass_args &a2, cudaStream_t st) {
-    static std::atomic<unsigned> done{0};
-    cudaError_t e = smem_limit_once(k_pass2<LR>, done);
-    if (e != cudaSuccess) return e;
-    k_pass2<LR><<<ntc::pass_blocks(a1), ntc::pass_threads(a1), ntc::pass_tile(a1) * sizeof(fr_d), st>>>(a1, a2);
     return cudaGetLastError();
 }
 
@@ -170,28 +139,6 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
     const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
                                          env_tile_bits());
     for (uint32_t q = 0; q < P; q++) PMCU(launch_one(pa[q], dif, d->st));
-    return PM_OK;
-}
-
-pm_status run_net_pair(gpu_ntt_domain *d, fr_d *dst, fr_d *v, const fr_d *src, const net_ops &o1, const net_ops &o2,
-                       pm_error *err) {
-    /* PROOFMILL_GPU_NTT_FUSE=0: the two block-local passes as two kernels (for comparison) */
-    const char *f = getenv("PROOFMILL_GPU_NTT_FUSE");
-    const bool allow = !(f && f[0] == '0');
-    ntc::pair_plan pp;
-    ntc::net_pair_plan(pp, d->log_n, dst, v, src, d->tw.as<fr_d>(), o1, o2, allow, ntc::MAX_PASS_BITS, env_tile_bits());
-    for (uint32_t q = 0; q + (pp.fused ? 1 : 0) < pp.P1; q++) PMCU(launch_one(pp.dif[q], true, d->st));
-    if (pp.fused) {
-        const ntc::pass_args &a1 = pp.dif[pp.P1 - 1], &a2 = pp.dit[0];
-        cudaError_t e;
-        switch (a1.lr) {
-        case 1: e = launch_pass2<1>(a1, a2, d->st); break;
-        case 2: e = launch_pass2<2>(a1, a2, d->st); break;
-        default: e = launch_pass2<3>(a1, a2, d->st); break;
-        }
-        PMCU(e);
-    }
-    for (uint32_t q = pp.fused ? 1 : 0; q < pp.P2; q++) PMCU(launch_one(pp.dit[q], false, d->st));
     return PM_OK;
 }
 

@@ -382,46 +382,6 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
     return P;
 }
 
-/* ---- a DIF network followed by a DIT network, the two block-local passes fused ----
- * seq_to_coset runs DIF(omega^-1) over v (its LAST pass: stages [0, S) on contiguous tiles, then the
- * scaled store) and DIT(omega) from v (its FIRST pass: the same stages on the same tiles). One kernel
- * can run both on the tile while it sits in shared memory: load (a1), a1's DIF rounds, a1's post
- * scale at every element (pass_scale_sh), a2's DIT rounds, store (a2) — one read and one write of
- * the whole array fewer per coset transform. Legal when the two passes have the same geometry, a1
- * writes what a2 reads, and nothing else happens between them (a1 stores plainly, a2 loads plainly).
- * The fused pass does the same products in the same order: the same bytes. */
-PM_HD bool pass_fusable(const pass_args &a1, const pass_args &a2) {
-    return a1.log_n == a2.log_n && a1.s0 == a2.s0 && a1.S == a2.S && a1.lr == a2.lr && a1.log_c == a2.log_c &&
-           a1.dst == a2.src && a1.stop == (uint32_t)ST_PLAIN && a2.ldop == (uint32_t)LD_PLAIN && a2.pre.mode == SC_NONE;
-}
-/* the post scale of a (a pass's store) applied to its tile in shared memory (same thread mapping) */
-template <int LR> PM_HD void pass_scale_sh(const pass_args &a, uint32_t blk, uint32_t tid, uint4 *sh) {
-    if (a.post.mode == SC_NONE) return;
-    const uint32_t T = pass_threads(a), E = pass_tile(a), C = 1u << a.log_c;
-    const uint32_t org = pass_origin(a, blk);
-PM_UNROLL
-    for (int i = 0; i < (1 << LR); i++) {
-        const uint32_t v = tid + i * T, k = v >> a.log_c, c = v & (C - 1);
-        const uint32_t g = org + (k << a.s0) + c, e = sh_index(k, c, a.log_c);
-        sh_st(sh, E, e, f_mul(sh_ld(sh, E, e), scale_at(a.post, brev(g, a.log_n))));
-    }
-}
-/* The plan of DIF(omega^-1) src -> v (ops o1; work v) then DIT(omega) v -> dst (ops o2):
- * an executor runs dif[0 .. P1 - fused), then (fused) the pair dif[P1 - 1] + dit[0] as one kernel,
- * then dit[fused .. P2). */
-struct pair_plan {
-    pass_args dif[MAX_PASSES], dit[MAX_PASSES];
-    uint32_t P1, P2;
-    bool fused;
-};
-inline void net_pair_plan(pair_plan &pp, uint32_t L, fr_d *dst, fr_d *v, const fr_d *src, const fr_d *tw, const net_ops &o1,
-                          const net_ops &o2, bool allow_fuse, uint32_t max_bits = MAX_PASS_BITS,
-                          uint32_t tile_bits = NTT_TILE_BITS) {
-    pp.P1 = network_plan(pp.dif, L, true, true, v, v, src, tw, o1, max_bits, tile_bits);
-    pp.P2 = network_plan(pp.dit, L, false, false, dst, v, v, tw, o2, max_bits, tile_bits);
-    pp.fused = allow_fuse && pass_fusable(pp.dif[pp.P1 - 1], pp.dit[0]);
-}
-
 /* ---- bit reversal ---- */
 struct bitrev_args {
     fr_d *x;
@@ -491,9 +451,8 @@ inline size_t pow_tab_entries(unsigned log_n, bool constant) {
 }
 
 /* ---- the transforms and pipelines as pass sequences over an executor X ----
- * X::net(dif, inverse, dst, work, src, ops) runs network_plan's passes; X::net_pair(dst, v, src, o1, o2)
- * runs net_pair_plan's (DIF then DIT, the block-local passes fused); X::bitrev(x, scale, by_src)
- * the tiled bit reversal; all return pm_status. The device executor launches kernels
+ * X::net(dif, inverse, dst, work, src, ops) runs network_plan's passes; X::bitrev(x, scale, by_src)
+ * the tiled bit reversal; both return pm_status. The device executor launches kernels
  * (ntt.cu, h_pipeline.cu), the host test's simulates the blocks sequentially. */
 struct seq_tabs {
     pow_tab shift;   /* s^k (coset forward, by source index) */
@@ -523,7 +482,9 @@ template <class X> pm_status seq_ntt(X &x, fr_d *d, int kind, const seq_tabs &t)
 template <class X> pm_status seq_to_coset(X &x, fr_d *dst, fr_d *v, const pow_tab &scale, const net_ops &last) {
     net_ops a;
     a.post = scale;
-    return x.net_pair(dst, v, v, a, last);
+    pm_status st = x.net(true, true, v, v, v, a);
+    if (st != PM_OK) return st;
+    return x.net(false, false, dst, v, v, last);
 }
 
 /* snarkjs H: A, B in (destroyed), C scratch; result (plain) in B */
@@ -537,7 +498,8 @@ template <class X> pm_status seq_snarkjs_h(X &x, fr_d *A, fr_d *B, fr_d *C, cons
     last_b.aux2 = C;
     pm_status st;
     /* C = a*b first (it needs the raw a and b), then A, then B with the final pointwise */
-    if ((st = x.net_pair(C, C, A, first_c, none)) != PM_OK || (st = seq_to_coset(x, A, A, t.snarkjs, none)) != PM_OK)
+    if ((st = x.net(true, true, C, C, A, first_c)) != PM_OK || (st = x.net(false, false, C, C, C, none)) != PM_OK ||
+        (st = seq_to_coset(x, A, A, t.snarkjs, none)) != PM_OK)
         return st;
     return seq_to_coset(x, B, B, t.snarkjs, last_b);
 }

@@ -52,10 +52,6 @@ pm_status make_pow_tab(dev_pow_tab &p, const fr_t &c, const fr_t &x, unsigned lo
  * three may be equal); the fused extras of ops go to the first / last pass. */
 pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, ntc::fr_d *dst, ntc::fr_d *work, const ntc::fr_d *src,
                       const net_ops &ops, pm_error *err);
-/* DIF(omega^-1) src -> v with ops o1, then DIT(omega) v -> dst with ops o2 (ntt_core.cuh net_pair_plan:
- * the block-local passes of the two fused into one kernel unless PROOFMILL_GPU_NTT_FUSE=0). */
-pm_status run_net_pair(gpu_ntt_domain *d, ntc::fr_d *dst, ntc::fr_d *v, const ntc::fr_d *src, const net_ops &o1,
-                       const net_ops &o2, pm_error *err);
 /* Tiled in-place bit reversal on d's stream, optional scaling (by_src: by the index the value comes from). */
 pm_status run_bitrev(gpu_ntt_domain *d, ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src, pm_error *err);
 /* The domain's work buffer i (< 3), allocated on first use. */
@@ -68,9 +64,6 @@ struct dev_exec {
     pm_error *err;
     pm_status net(bool dif, bool inverse, ntc::fr_d *dst, ntc::fr_d *work, const ntc::fr_d *src, const net_ops &ops) {
         return run_network(d, dif, inverse, dst, work, src, ops, err);
-    }
-    pm_status net_pair(ntc::fr_d *dst, ntc::fr_d *v, const ntc::fr_d *src, const net_ops &o1, const net_ops &o2) {
-        return run_net_pair(d, dst, v, src, o1, o2, err);
     }
     pm_status bitrev(ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src) { return run_bitrev(d, x, sc, by_src, err); }
     /* a preemption point between stages (gpu.h gpu_set_yield): the domain's stream drained first */

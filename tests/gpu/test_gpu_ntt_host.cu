@@ -78,20 +78,6 @@ struct host_exec {
             for (uint32_t t = 0; t < T; t++) pass_store<LR>(a, blk, t, sh.data());
         }
     }
-    /* a fused DIF-last + DIT-first pass (k_pass2's phases in order) */
-    template <int LR> void pass2(const pass_args &a1, const pass_args &a2) {
-        const uint32_t T = pass_threads(a1), E = pass_tile(a1);
-        sh.assign(2 * E, uint4{0, 0, 0, 0});
-        for (uint32_t blk = 0; blk < pass_blocks(a1); blk++) {
-            for (uint32_t t = 0; t < T; t++) pass_load<LR>(a1, blk, t, sh.data());
-            for (uint32_t i = 0; i < a1.nrounds; i++)
-                for (uint32_t t = 0; t < T; t++) pass_round<LR, true>(a1, blk, a1.nrounds - 1 - i, t, sh.data());
-            for (uint32_t t = 0; t < T; t++) pass_scale_sh<LR>(a1, blk, t, sh.data());
-            for (uint32_t i = 0; i < a2.nrounds; i++)
-                for (uint32_t t = 0; t < T; t++) pass_round<LR, false>(a2, blk, i, t, sh.data());
-            for (uint32_t t = 0; t < T; t++) pass_store<LR>(a2, blk, t, sh.data());
-        }
-    }
     void run(const pass_args &a, bool dif) {
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: pass<1, false>(a); break;
@@ -103,8 +89,6 @@ struct host_exec {
         }
     }
     uint32_t L = 0, max_bits = MAX_PASS_BITS;
-    static bool fuse;      /* the device's PROOFMILL_GPU_NTT_FUSE (default on) */
-    unsigned fused = 0;    /* fused pairs run */
     const fr_d *tw = nullptr;
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
@@ -112,22 +96,6 @@ struct host_exec {
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
         const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits);
         for (uint32_t q = 0; q < P; q++) run(pa[q], dif);
-        return PM_OK;
-    }
-    pm_status net_pair(fr_d *dst, fr_d *v, const fr_d *src, const net_ops &o1, const net_ops &o2) {
-        if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        static pair_plan pp; /* ~3 KB: not on the stack of every call */
-        net_pair_plan(pp, L, dst, v, src, tw, o1, o2, fuse, max_bits, tile_bits);
-        for (uint32_t q = 0; q + (pp.fused ? 1 : 0) < pp.P1; q++) run(pp.dif[q], true);
-        if (pp.fused) {
-            fused++;
-            switch (pp.dif[pp.P1 - 1].lr) {
-            case 1: pass2<1>(pp.dif[pp.P1 - 1], pp.dit[0]); break;
-            case 2: pass2<2>(pp.dif[pp.P1 - 1], pp.dit[0]); break;
-            default: pass2<3>(pp.dif[pp.P1 - 1], pp.dit[0]); break;
-            }
-        }
-        for (uint32_t q = pp.fused ? 1 : 0; q < pp.P2; q++) run(pp.dit[q], false);
         return PM_OK;
     }
     pm_status bitrev(fr_d *x, const pow_tab &sc, bool by_src) {
@@ -152,7 +120,6 @@ struct host_exec {
     }
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
-bool host_exec::fuse = true;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -265,10 +232,7 @@ static void test_snarkjs_h(unsigned L, uint32_t max_bits) {
     seq_snarkjs_h(hd.ex, D(A), D(B), D(C), hd.tabs);
     CHECK(ntt_snarkjs_h(p.data(), n, ca.data(), cb.data(), sc.data(), &cd, &e) == PM_OK, "ntt_snarkjs_h");
     size_t bad = first_diff(B, p);
-    CHECK(bad == (size_t)-1, "2^%u snarkjs H (fused passes %s): device logic != ntt_snarkjs_h at %zu", L,
-          host_exec::fuse ? "on" : "off", bad);
-    CHECK(hd.ex.fused == (host_exec::fuse ? 3u : 0u), "2^%u snarkjs H: %u fused pass pairs, expected %u", L, hd.ex.fused,
-          host_exec::fuse ? 3u : 0u);
+    CHECK(bad == (size_t)-1, "2^%u snarkjs H: device logic != ntt_snarkjs_h at %zu", L, bad);
     ntt_domain_free(&cd);
 }
 
@@ -296,14 +260,12 @@ static void test_bellperson_h(unsigned L, uint32_t max_bits) {
         }
         bellperson_ref(ref, a, b, c, L);
         std::vector<fr_t> A = a, B = b, C = c;
-        const unsigned p0 = hd.ex.pauses, f0 = hd.ex.fused;
+        const unsigned p0 = hd.ex.pauses;
         seq_bellperson_h(hd.ex, D(A), D(B), D(C), hd.tabs);
         CHECK(hd.ex.pauses - p0 == 3, "2^%u bellperson H: %u preemption points, expected 3 (after A's coset NTT, A^B^ and its iNTT)",
               L, hd.ex.pauses - p0);
-        CHECK(hd.ex.fused - f0 == (host_exec::fuse ? 2u : 0u), "2^%u bellperson H: %u fused pass pairs", L, hd.ex.fused - f0);
         size_t bad = first_diff(A, ref);
-        CHECK(bad == (size_t)-1, "2^%u bellperson H (%s, fused passes %s): device logic != prover_bellperson's H at %zu", L,
-              sat ? "satisfied" : "random", host_exec::fuse ? "on" : "off", bad);
+        CHECK(bad == (size_t)-1, "2^%u bellperson H (%s): device logic != prover_bellperson's H at %zu", L, sat ? "satisfied" : "random", bad);
         /* two-buffer order: C only after A*B */
         std::vector<fr_t> A2 = a, B2 = b;
         seq_bellperson_h_part1(hd.ex, D(A2), D(B2), hd.tabs);
@@ -652,12 +614,6 @@ int main(int argc, char **argv) {
      * stages so that 3 and 4 passes (2^21..2^28 on the device) run on small sizes */
     const uint32_t mb[3] = {MAX_PASS_BITS, 4, 3};
     for (int i = 0; i < 3; i++) {
-        if (i == 0) { /* the H pipelines with the block-local passes as two kernels (PROOFMILL_GPU_NTT_FUSE=0) */
-            host_exec::fuse = false;
-            for (unsigned L = 1; L <= 12 && L <= maxL; L++) test_snarkjs_h(L, mb[i]);
-            for (unsigned L = 1; L <= 12 && L <= maxL; L++) test_bellperson_h(L, mb[i]);
-            host_exec::fuse = true;
-        }
         for (unsigned L = 1; L <= maxL; L++) test_transforms(L, 5, mb[i]);
         for (unsigned L = 1; L <= 12 && L <= maxL; L++) test_transforms(L, 7, mb[i]);
         for (unsigned L = 1; L <= 12 && L <= maxL; L++) test_snarkjs_h(L, mb[i]);
