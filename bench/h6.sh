@@ -2,7 +2,7 @@
 # h6.sh — device calls (H200 machine) for issue #14's H pipelines (the bellperson H in 6 transforms),
 # against a baseline commit built beside in the same call.
 #   PHASE=test  (call 1, ~5 min): the CMake build with CUDA in $B (all targets), the GPU-labelled ctests,
-#               test_gpu_ntt_host and test_ntt_h (the CPU H against prover_bellperson.c's sequence).
+#               test_gpu_ntt_host and test_ntt_h (the CPU H against bellperson's sequence).
 #   PHASE=bench (call 2, ~4 min; $B from call 1 when the machine stayed warm, else rebuilt):
 #               BASE_REF (default 239aade; or BASE_TGZ, its git archive) built beside in /tmp/base-b;
 #               bench_gpu_ntt NTT_LOGS for base and this tree, then VARIANTS (NAME:VAR=V,...: PROOFMILL_VAR=V

@@ -1,7 +1,8 @@
 /*
  * ntt_h.c — the CPU H phase on many threads (issue #14): snarkjs H (ntt_snarkjs_h) and bellperson H
- * (ntt_bellperson_h), each fused, against prover_bellperson.c's sequence of public transforms
- * (ntt_inverse, ntt_coset_forward, pointwise, ntt_coset_inverse: the baseline in the same process),
+ * (ntt_bellperson_h, 6 transforms: what the CPU prover runs), each fused, against bellperson's own
+ * sequence of public transforms (ntt_inverse, ntt_coset_forward for a, b and c, pointwise,
+ * ntt_coset_inverse: 7 transforms, the CPU prover's H until 2026-12-03; the baseline in the same process),
  * and one forward NTT, for each thread count; times are wall seconds, min and median of the
  * repetitions. Every result is compared byte for byte with the 1-thread result ("same").
  * The floor column: the multiplications counted for the phase (n/2 log n - n per transform + the
@@ -12,7 +13,7 @@
  * CPU seconds across thread counts show that the parallel passes add no work.
  *
  * Usage: bench_ntt_h [--log L] [--threads 1,2,4,8,16] [--reps R] [--no-seq]   (defaults 20, 1,2,4,8,16, 3)
- *        --no-seq skips the prover_bellperson.c sequence column (the host tests compare its bytes already;
+ *        --no-seq skips the bellperson sequence column (the host tests compare its bytes already;
  *        it is a third of the 1-thread row's time); --shapes 12:13,14:14 repeats every thread count for each
  *        pass shape (ntt_set_pass_shape: block pass 2^B elements, upper tiles <= 2^T; 0:0 the default)
  * On the H200 host (16 cores): bench_ntt_h --log 23 (the 2^22-constraint circuit's domain).
@@ -27,7 +28,7 @@
 #endif
 
 #include "ntt/ntt.h"
-#include "ntt_ref.h" /* tests/common: prover_bellperson.c's sequence */
+#include "ntt_ref.h" /* tests/common: bellperson's sequence */
 
 static double now(void) {
     struct timespec t;
@@ -122,12 +123,12 @@ int main(int argc, char **argv) {
         if (fr_is_zero(&acc)) printf(" ");
     }
     /* counted multiplications: transform n/2 L - n; snarkjs 6 T + 3 x 2n scale + 3n pointwise;
-     * bellperson 7 T + 3 x 2n scale + n pointwise + 2n final scale */
+     * bellperson (C never goes to the coset) 6 T + 2 x 2n scale + n pointwise + 2n + n final scales */
     const double T = (double)n / 2 * L - (double)n;
-    const double m_sn = 6 * T + 9.0 * (double)n, m_bp = 7 * T + 9.0 * (double)n;
+    const double m_sn = 6 * T + 9.0 * (double)n, m_bp = 6 * T + 8.0 * (double)n;
     printf("bench_ntt_h: n = 2^%u, reps %d, fr_mul %.1f ns (1 thread); counted: snarkjs H %.0f M mul, bellperson H %.0f M mul\n", L,
            reps, tm * 1e9, m_sn / 1e6, m_bp / 1e6);
-    printf("| shape B:T | threads | snarkjs H min (med) s | speedup vs 1 | CPU s | floor s | bellperson H fused min (med) s | floor s | prover_bellperson.c sequence (public transforms) min (med) s | fused / sequence | forward NTT min s | same bytes |\n");
+    printf("| shape B:T | threads | snarkjs H min (med) s | speedup vs 1 | CPU s | floor s | bellperson H fused min (med) s | floor s | bellperson sequence (7 public transforms) min (med) s | fused / sequence | forward NTT min s | same bytes |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     double t1_sn = 0;
     for (unsigned sh = 0; sh < nsh; sh++)

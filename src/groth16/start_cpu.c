@@ -87,32 +87,18 @@ static pm_status cpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
     if (st0) return st0;
     fr_t *a = p->work, *b = a + m, *c = b + m;
     if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
-    /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to
-     * coefficients; the first m - 1 are the h-query scalars */
-    fr_t g, zinv;
-    fr_multiplicative_generator(&g);
-    uint64_t e = m;
-    fr_pow_vartime(&zinv, &g, &e, 1);
-    fr_sub(&zinv, &zinv, &FR_ONE);
-    fr_inv_vartime(&zinv, &zinv);
-    fr_t *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
-        ntt_inverse(v[i], m, k->dom);
-        ntt_coset_forward(v[i], m, k->dom, &g);
-    }
-    PM_OMP(parallel for schedule(static))
-    for (size_t i = 0; i < m; i++) {
-        fr_t t;
-        fr_mul(&t, &a[i], &b[i]);
-        fr_sub(&t, &t, &c[i]);
-        fr_mul(&a[i], &t, &zinv);
-    }
-    ntt_coset_inverse(a, m, k->dom, &g);
-    if (!fr_is_zero(&a[m - 1]))
+    /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to coefficients
+     * as plain integers; the first m - 1 are the h-query scalars (ntt_bellperson_h: 6 fused transforms,
+     * the bytes of bellperson's iNTT / coset NTT / divide / coset iNTT sequence) */
+    pm_error e2;
+    pm_status st = ntt_bellperson_h(a, m, a, b, c, k->dom, &e2);
+    if (st == PM_ERR_UNSATISFIED)
         return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
                             "H has degree m - 1: the witness does not satisfy the circuit");
-    PM_OMP(parallel for schedule(static))
-    for (size_t i = 0; i < m - 1; i++) fr_from_mont(&a[i], &a[i]);
+    if (st) {
+        if (err) *err = e2;
+        return st;
+    }
     h->host = a;
     h->dev = NULL;
     return PM_OK;

@@ -115,8 +115,8 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
                         pm_error *err);
 
 /* The bellperson / bellman H-phase (groth16 prover: the quotient H = (A·B − C)/Z of the QAP), the
- * sequence of prover_bellperson.c exactly: with g = 7 (fr_multiplicative_generator; d built with
- * NTT_ROOTS_ARKWORKS),
+ * bytes of bellperson's Groth16 prover exactly (the CPU prover's H: groth16/start_cpu.c): with g = 7
+ * (fr_multiplicative_generator; d built with NTT_ROOTS_ARKWORKS),
  *   for X in {a, b, c}: iNTT, coefficient k times g^k, NTT  (X on the coset g<omega>);
  *   t = (A·B − C) · (g^n − 1)^{-1};  iNTT of t, coefficient k times g^{-k}.
  * h receives the n coefficients of H as plain canonical integers (fr_t limbs, NOT Montgomery): the
@@ -128,7 +128,7 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
  * to the coset: the coset iNTT undoes the coset NTT exactly, so icoset((A·B − C)z) = z·icoset(A·B) −
  * z·iNTT(c), the same bytes for every input; the two inverse transforms end in scaled bit reversals.
  * Errors: PM_ERR_ARG (n != d->n, aliasing, a domain not from generator 7), PM_ERR_UNSATISFIED.
- * Cost: 6 NTTs of size n (prover_bellperson.c's sequence: 7) + ~7n multiplications. */
+ * Cost: 6 NTTs of size n (bellperson's sequence: 7) + ~7n multiplications. */
 pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
                            pm_error *err);
 

@@ -1,6 +1,6 @@
 /*
- * ntt_ref.h — the bellperson H phase exactly as src/groth16/prover_bellperson.c computes it, in
- * terms of ntt/ntt.h's public transforms: the reference the fused H phases (ntt_bellperson_h on the
+ * ntt_ref.h — the bellperson H phase as bellperson's Groth16 prover computes it (7 transforms; the
+ * CPU prover's own sequence until 2026-12-03), in terms of ntt/ntt.h's public transforms: the reference the fused H phases (ntt_bellperson_h on the
  * CPU, gpu_bellperson_h on the device) are compared with, in tests/unit, tests/gpu and bench/.
  * Header-only (static), test and bench use only.
  */

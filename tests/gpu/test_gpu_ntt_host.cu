@@ -13,7 +13,7 @@
  *    plans of 2^21..2^28 run too (PROOFMILL_SLOW=1: also the device's own 2^21 plan);
  *  - the snarkjs H at log n = 1..12 against ntt_snarkjs_h;
  *  - the bellperson H (three buffers, and the two-buffer order) at log n = 1..12 against exactly
- *    prover_bellperson.c's sequence (ntt_inverse, ntt_coset_forward(g = 7), (ab - c)(g^n - 1)^-1,
+ *    bellperson's sequence (ntt_inverse, ntt_coset_forward(g = 7), (ab - c)(g^n - 1)^-1,
  *    ntt_coset_inverse, from Montgomery), for a satisfying (c = a*b: top coefficient 0) and a random
  *    (top coefficient != 0) input;
  *  - the pass plans of log n = 1..28: threads <= 256, tiles <= 2^11, every round and the load/store

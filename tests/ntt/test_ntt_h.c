@@ -1,5 +1,5 @@
 /* NTT networks and H phases of src/ntt on many threads: the bellperson H against
- * prover_bellperson.c's sequence of public transforms (ntt_inverse, ntt_coset_forward with g = 7,
+ * bellperson's sequence of public transforms (ntt_inverse, ntt_coset_forward with g = 7,
  * (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from Montgomery), the snarkjs H against its definition in
  * public transforms (ntt_inverse, x omega_2n^k, ntt_forward), results independent of the thread
  * count (1 and 3 threads, byte for byte), the multi-pass structure of 2^21+ transforms on small sizes
@@ -227,7 +227,7 @@ static void pass_shapes(void **state) {
         ntt_get_pass_shape(&sb, &st);
         assert_int_equal(sb, 12);
         assert_int_equal(st, 13);
-        /* the bellperson H's reference against prover_bellperson.c's sequence once more (the shapes' H is not vacuous) */
+        /* the bellperson H's reference against bellperson's sequence once more (the shapes' H is not vacuous) */
         bellperson_ref(x, a, b, c, &d7);
         assert_memory_equal(x, ref[4], n * sizeof *x);
         free(a); free(b); free(c); free(x); free(y); free(z);
