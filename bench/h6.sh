@@ -8,6 +8,9 @@
 #               bench_gpu_ntt NTT_LOGS for base and this tree, then VARIANTS (NAME:VAR=V,...: PROOFMILL_VAR=V
 #               for this tree's bench_gpu_ntt; none by default);
 #               bench_ntt_h --log CPU_LOG (n = 2^CPU_LOG, default 22) on CPU_THREADS (16) for base and this tree.
+#   PHASE=cpu   (~2 min): a CPU-only build of bench_ntt_h in /tmp/bc, then bench_ntt_h --log L for each L in CPU_LOGS
+#               ("22 23") on CPU_THREADS (16) WITH the sequence column: the fused H (what the CPU prover runs since
+#               2026-12-03) against bellperson's 7-transform sequence (what it ran before), same process.
 # Usage (repo root on the device, .device-deps carried): PHASE=test bash bench/h6.sh; PHASE=bench bash bench/h6.sh
 # Output: $OUT/h6-$PHASE.log (everything printed as well); $OUT/h6.tsv (bench rows, gpu-vs-sppark.tsv format).
 set -u
@@ -26,6 +29,16 @@ source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 t0=$(date +%s)
 rc=0
+if [ "$PHASE" = cpu ]; then
+  cmake -S . -B /tmp/bc -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=OFF -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
+    cmake --build /tmp/bc -j "$(nproc)" --target bench_ntt_h > /tmp/h6-build.log 2>&1 || { grep -E "error" /tmp/h6-build.log | head; exit 1; }
+  echo "build: $(( $(date +%s) - t0 )) s"
+  for l in ${CPU_LOGS:-22 23}; do
+    /tmp/bc/bench_ntt_h --log "$l" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" || rc=1
+  done
+  echo "h6 cpu: done in $(( $(date +%s) - t0 )) s, rc $rc"
+  exit $rc
+fi
 if [ ! -f "$B/CMakeCache.txt" ]; then
   cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 fi
