@@ -264,28 +264,42 @@ static pm_status binfile_parse(pm_binfile *bf, const char magic[4], uint32_t ver
     for (uint32_t i = 0; i < ns; i++) {
         pm_section s;
         s.header_offset = r.pos;
-        char what[64];
-        snprintf(what, sizeof what, "header of section #%u", i);
+        /* a header after the first sits where the previous section's size field says it ends: name
+         * that field, since a wrong size there shows up as a garbage header here */
+        char after[112] = "";
+        if (i > 0) {
+            const pm_section *p = &bf->sections[i - 1];
+            snprintf(after, sizeof after, " (it follows section id %u, whose size field at offset %llu says %llu bytes)",
+                     p->id, (unsigned long long)(p->header_offset + 4), (unsigned long long)p->size);
+        }
+        char what[160];
+        snprintf(what, sizeof what, "header of section #%u%s", i, after);
         if ((st = pm_reader_u32(&r, &s.id, what, err))) return st;
         if ((st = pm_reader_u64(&r, &s.size, what, err))) return st;
         s.offset = r.pos;
         if (s.size > pm_reader_left(&r))
             return pm_error_set(err, PM_ERR_FORMAT, name, s.header_offset,
-                                "section id %u claims %llu bytes but only %llu remain in the file",
+                                "section id %u claims %llu bytes but only %llu remain in the file%s",
                                 s.id, (unsigned long long)s.size,
-                                (unsigned long long)pm_reader_left(&r));
+                                (unsigned long long)pm_reader_left(&r), after);
         for (uint32_t j = 0; j < bf->n_sections; j++)
             if (bf->sections[j].id == s.id)
                 return pm_error_set(err, PM_ERR_FORMAT, name, s.header_offset,
-                                    "duplicate section id %u (first at offset %llu)", s.id,
-                                    (unsigned long long)bf->sections[j].header_offset);
+                                    "duplicate section id %u (first at offset %llu)%s", s.id,
+                                    (unsigned long long)bf->sections[j].header_offset, after);
         r.pos += s.size;
         bf->sections[bf->n_sections++] = s;
     }
-    if (pm_reader_left(&r) != 0)
-        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos,
-                            "%llu trailing bytes after the last of %u sections",
-                            (unsigned long long)pm_reader_left(&r), ns);
+    if (pm_reader_left(&r) != 0) {
+        char last[112] = "";
+        if (ns > 0) {
+            const pm_section *p = &bf->sections[ns - 1];
+            snprintf(last, sizeof last, " (the last, section id %u, has its size field at offset %llu: %llu bytes)", p->id,
+                     (unsigned long long)(p->header_offset + 4), (unsigned long long)p->size);
+        }
+        return pm_error_set(err, PM_ERR_FORMAT, name, r.pos, "%llu trailing bytes after the last of %u sections%s",
+                            (unsigned long long)pm_reader_left(&r), ns, last);
+    }
     return PM_OK;
 }
 
