@@ -1,7 +1,7 @@
 /*
  * h_pipeline.cu — the H phases of Groth16 on the device, as sequences of fused NTT passes
  * (ntt_core.cuh): snarkjs's (6 transforms, evaluations on the odd coset) and bellperson's
- * (6 transforms, coefficients of H = (AB - C)/Z; prover_bellperson.c runs 7). Contracts in gpu.h.
+ * (6 transforms, coefficients of H = (AB - C)/Z; bellperson's own prover runs 7). Contracts in gpu.h.
  *
  * Both run DIF (natural -> bit-reversed) and then DIT (bit-reversed -> natural), so no bit
  * reversal is needed between them; the scaling of coefficient k by c * x^k (x = the coset shift)

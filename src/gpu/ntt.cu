@@ -53,47 +53,19 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-/* raise the dynamic shared-memory limit (64 KB tiles) of kernel k once per instantiation and device */
-template <class K> static cudaError_t smem_limit_once(K k, std::atomic<unsigned> &done) {
+template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+    /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
+    static std::atomic<unsigned> done{0};
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
-    return cudaSuccess;
-}
-
-template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
-    static std::atomic<unsigned> done{0};
-    cudaError_t e = smem_limit_once(k_pass<LR, DIF>, done);
-    if (e != cudaSuccess) return e;
     k_pass<LR, DIF><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
-}
-
-static cudaError_t launch_one(const ntc::pass_args &a, bool dif, cudaStream_t st) {
-    switch (a.lr * 2 + (dif ? 1 : 0)) {
-    case 2: return launch_pass<1, false>(a, st);
-    case 3: return launch_pass<1, true>(a, st);
-    case 4: return launch_pass<2, false>(a, st);
-    case 5: return launch_pass<2, true>(a, st);
-    case 6: return launch_pass<3, false>(a, st);
-    default: return launch_pass<3, true>(a, st);
-    }
-}
-
-/* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
- * every network so one process can compare them */
-static uint32_t env_tile_bits() {
-    uint32_t tile_bits = ntc::NTT_TILE_BITS;
-    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
-        const int v = atoi(t);
-        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
-    }
-    return tile_bits;
 }
 
 } /* namespace */
@@ -136,9 +108,27 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
 pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                       const net_ops &ops, pm_error *err) {
     ntc::pass_args pa[ntc::MAX_PASSES];
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
-                                         env_tile_bits());
-    for (uint32_t q = 0; q < P; q++) PMCU(launch_one(pa[q], dif, d->st));
+    /* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
+     * every network so one process can compare them */
+    uint32_t tile_bits = ntc::NTT_TILE_BITS;
+    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
+        const int v = atoi(t);
+        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
+    }
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits);
+    for (uint32_t q = 0; q < P; q++) {
+        const ntc::pass_args &a = pa[q];
+        cudaError_t e;
+        switch (a.lr * 2 + (dif ? 1 : 0)) {
+        case 2: e = launch_pass<1, false>(a, d->st); break;
+        case 3: e = launch_pass<1, true>(a, d->st); break;
+        case 4: e = launch_pass<2, false>(a, d->st); break;
+        case 5: e = launch_pass<2, true>(a, d->st); break;
+        case 6: e = launch_pass<3, false>(a, d->st); break;
+        default: e = launch_pass<3, true>(a, d->st); break;
+        }
+        PMCU(e);
+    }
     return PM_OK;
 }
 

@@ -504,7 +504,7 @@ template <class X> pm_status seq_snarkjs_h(X &x, fr_d *A, fr_d *B, fr_d *C, cons
     return seq_to_coset(x, B, B, t.snarkjs, last_b);
 }
 
-/* bellperson H in 6 networks (prover_bellperson.c runs 7): C is never taken to the coset. The coset
+/* bellperson H in 6 networks (bellperson's own prover runs 7): C is never taken to the coset. The coset
  * iNTT is linear and undoes the coset NTT exactly, so with z = (g^n - 1)^-1 (constant on the coset)
  *   icoset((A^ B^ - C^) z) = z n^-1 (g^-k [iDFT(A^ B^)]_k - [iDFT(c)]_k),
  * the same bytes for every input (ntt/ntt.h ntt_bellperson_h does the same on the CPU):

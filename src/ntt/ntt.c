@@ -483,7 +483,7 @@ pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const n
     const int par = n >= NTT_PARALLEL_MIN;
     /* C is never taken to the coset: the coset iNTT is linear and undoes the coset NTT exactly, so
      *   icoset((A^ B^ - C^) z) = z (icoset(A^ B^) - iNTT(c))     (z = (g^n - 1)^-1, constant on the coset)
-     * bit for bit (exact field arithmetic, any a, b, c): 6 transforms instead of prover_bellperson.c's 7. */
+     * bit for bit (exact field arithmetic, any a, b, c): 6 transforms instead of bellperson's 7. */
     to_coset(a, d, &d->n_inv, &g);
     to_coset(b, d, &d->n_inv, &g);
     const size_t nch = (n + NTT_ROW_CHUNK - 1) / NTT_ROW_CHUNK;

@@ -78,16 +78,6 @@ struct host_exec {
             for (uint32_t t = 0; t < T; t++) pass_store<LR>(a, blk, t, sh.data());
         }
     }
-    void run(const pass_args &a, bool dif) {
-        switch (a.lr * 2 + (dif ? 1 : 0)) {
-        case 2: pass<1, false>(a); break;
-        case 3: pass<1, true>(a); break;
-        case 4: pass<2, false>(a); break;
-        case 5: pass<2, true>(a); break;
-        case 6: pass<3, false>(a); break;
-        default: pass<3, true>(a); break;
-        }
-    }
     uint32_t L = 0, max_bits = MAX_PASS_BITS;
     const fr_d *tw = nullptr;
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
@@ -95,7 +85,16 @@ struct host_exec {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
         const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits);
-        for (uint32_t q = 0; q < P; q++) run(pa[q], dif);
+        for (uint32_t q = 0; q < P; q++) {
+            switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
+            case 2: pass<1, false>(pa[q]); break;
+            case 3: pass<1, true>(pa[q]); break;
+            case 4: pass<2, false>(pa[q]); break;
+            case 5: pass<2, true>(pa[q]); break;
+            case 6: pass<3, false>(pa[q]); break;
+            default: pass<3, true>(pa[q]); break;
+            }
+        }
         return PM_OK;
     }
     pm_status bitrev(fr_d *x, const pow_tab &sc, bool by_src) {
