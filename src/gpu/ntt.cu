@@ -27,7 +27,9 @@ using ntc::fr_d;
 
 namespace {
 
-template <int LR, bool DIF> __global__ void __launch_bounds__(256) k_pass(const __grid_constant__ ntc::pass_args a) {
+/* MB > 1: compiled for MB resident blocks of 256 threads per SM (ptxas caps the registers at 65536 / (256 MB));
+ * PROOFMILL_GPU_NTT_MINB selects it at run time (issue #14's occupancy variants) */
+template <int LR, bool DIF, int MB> __global__ void __launch_bounds__(256, MB == 1 ? 0 : MB) k_pass(const __grid_constant__ ntc::pass_args a) {
     extern __shared__ uint4 sh[];
     const uint32_t blk = blockIdx.x, tid = threadIdx.x;
     ntc::pass_load<LR>(a, blk, tid, sh);
@@ -53,18 +55,18 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-template <int LR, bool DIF> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+template <int LR, bool DIF, int MB = 1> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
     /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
     static std::atomic<unsigned> done{0};
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MB>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
-    k_pass<LR, DIF><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
+    k_pass<LR, DIF, MB><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
 }
 
@@ -115,17 +117,27 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         const int v = atoi(t);
         if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
     }
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits);
+    /* PROOFMILL_GPU_NTT_LR=2|3 (default 3): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
+     * PROOFMILL_GPU_NTT_MINB=3|4: the full passes' kernel compiled for 3 (radix 8) / 4 (radix 4) blocks
+     * of 256 threads per SM instead of the registers it wants (measurement variants, docs/perf/gpu.md) */
+    uint32_t max_lr = 3, minb = 1;
+    if (const char *t = getenv("PROOFMILL_GPU_NTT_LR")) {
+        const int v = atoi(t);
+        if (v == 2 || v == 3) max_lr = (uint32_t)v;
+    }
+    if (const char *t = getenv("PROOFMILL_GPU_NTT_MINB")) minb = (uint32_t)atoi(t);
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits, max_lr);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
+        const bool full = ntc::pass_threads(a) == 256;
         cudaError_t e;
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;
-        case 4: e = launch_pass<2, false>(a, d->st); break;
-        case 5: e = launch_pass<2, true>(a, d->st); break;
-        case 6: e = launch_pass<3, false>(a, d->st); break;
-        default: e = launch_pass<3, true>(a, d->st); break;
+        case 4: e = full && minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
+        case 5: e = full && minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
+        case 6: e = full && minb == 3 ? launch_pass<3, false, 3>(a, d->st) : launch_pass<3, false>(a, d->st); break;
+        default: e = full && minb == 3 ? launch_pass<3, true, 3>(a, d->st) : launch_pass<3, true>(a, d->st); break;
         }
         PMCU(e);
     }

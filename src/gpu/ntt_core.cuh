@@ -299,13 +299,15 @@ PM_UNROLL
  * of at most 2^tile_bits elements (11: 64 KB of shared memory, 256 threads at 9 stages; 10 and 9 give
  * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE). */
 constexpr uint32_t NTT_TILE_BITS = 11;
-PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS) {
+PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS, uint32_t max_lr = 3) {
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
-    a.lr = S < 3 ? S : 3;
-    /* columns per block: tiles of at most 2^tile_bits elements */
+    if (max_lr < 1 || max_lr > 3) max_lr = 3;
+    a.lr = S < max_lr ? S : max_lr;
+    /* columns per block: tiles of at most 2^tile_bits elements and at most 256 threads */
     uint32_t lc = S < tile_bits ? tile_bits - S : 0;
+    if (S + lc > 8 + a.lr) lc = 8 + a.lr > S ? 8 + a.lr - S : 0;
     a.log_c = lc < s0 ? lc : s0;
     a.nrounds = 0;
     for (uint32_t q = 0, lo = 0; lo < S; q++, lo += a.lr) {
@@ -349,7 +351,8 @@ struct net_ops {
  * passes smaller max_bits to run 3 and 4 passes on small sizes). */
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
-                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS) {
+                             const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
+                             uint32_t max_lr = 3) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
@@ -361,7 +364,7 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
         const uint32_t p = dif ? P - 1 - q : q;
         pass_args &a = out[q];
         memset(&a, 0, sizeof a);
-        pass_plan(a, L, start[p], size[p], tile_bits);
+        pass_plan(a, L, start[p], size[p], tile_bits, max_lr);
         a.dst = q == P - 1 ? dst : work;
         a.src = q == 0 ? src : work;
         a.tw = tw;

@@ -81,10 +81,11 @@ struct host_exec {
     uint32_t L = 0, max_bits = MAX_PASS_BITS;
     const fr_d *tw = nullptr;
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
+    static uint32_t max_lr;    /* the device's PROOFMILL_GPU_NTT_LR (radix-8 or radix-4 rounds) */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -119,6 +120,7 @@ struct host_exec {
     }
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
+uint32_t host_exec::max_lr = 3;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -293,17 +295,17 @@ static void bank_groups(const std::vector<uint32_t> &phys, uint32_t T) {
             for (int i = 0; i < 8; i++) worst_bank = std::max(worst_bank, cnt[i]);
         }
 }
-static void test_plans(unsigned maxL, uint32_t tile_bits) {
+static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr) {
     for (unsigned L = 1; L <= maxL; L++) {
         for (int dif = 0; dif < 2; dif++) {
             pass_args pa[4];
             net_ops ops;
-            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits);
+            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits, max_lr);
             std::vector<int> stage_seen(L, 0);
             for (uint32_t q = 0; q < P; q++) {
                 const pass_args &a = pa[q];
                 const uint32_t T = pass_threads(a), E = pass_tile(a), R = 1u << a.lr, C = 1u << a.log_c;
-                CHECK(T <= 256 && E <= 2048 && E == T * R && a.S <= (uint32_t)MAX_PASS_BITS, "2^%u pass %u: T %u E %u", L, q, T, E);
+                CHECK(T <= 256 && E <= 2048 && E == T * R && a.S <= (uint32_t)MAX_PASS_BITS && a.lr <= max_lr, "2^%u pass %u: T %u E %u", L, q, T, E);
                 CHECK(a.s0 + a.S <= L && pass_blocks(a) * E == (1u << L), "2^%u pass %u: geometry", L, q);
                 for (uint32_t s = a.s0; s < a.s0 + a.S; s++) stage_seen[s]++;
                 /* load/store map */
@@ -345,7 +347,8 @@ static void test_plans(unsigned maxL, uint32_t tile_bits) {
             for (unsigned s = 0; s < L; s++) CHECK(stage_seen[s] == 1, "2^%u: stage %u run %d times", L, s, stage_seen[s]);
         }
     }
-    printf("plans 2^1..2^%u: ok; worst shared-memory bank group multiplicity %d (1 = conflict-free)\n", maxL, worst_bank);
+    printf("plans 2^1..2^%u (tiles <= 2^%u, radix <= 2^%u): ok; worst shared-memory bank group multiplicity so far %d (1 = conflict-free)\n",
+           maxL, tile_bits, max_lr, worst_bank);
     CHECK(worst_bank <= 2, "bank conflicts %d-way", worst_bank);
 }
 
@@ -598,7 +601,18 @@ int main(int argc, char **argv) {
     rs[0] = seed ^ 0x9e3779b97f4a7c15ULL;
     rs[1] = (seed << 1) | 1;
     for (int i = 0; i < 8; i++) rnd();
-    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb);
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 3);
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2);
+    /* radix-4 rounds (PROOFMILL_GPU_NTT_LR=2): every pass count, the transforms and the H pipelines */
+    host_exec::max_lr = 2;
+    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
+        const unsigned m = maxL < 12 ? maxL : 12;
+        for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
+        for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
+        for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
+        printf("radix-4 rounds, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", b, m, failures ? "FAILURES" : "ok");
+    }
+    host_exec::max_lr = 3;
     /* tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE): the transforms and the H pipelines to 2^12 */
     for (uint32_t tb = 9; tb < NTT_TILE_BITS; tb++) {
         host_exec::tile_bits = tb;
