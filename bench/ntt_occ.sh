@@ -4,7 +4,9 @@
 # bench_gpu_ntt NTT_LOGS for each variant of VARIANTS (NAME or NAME:VAR=V,...: PROOFMILL_VAR=V; "base" = the
 # defaults, measured in the same call), then Nsight Compute stall reasons of the first PROFILE_COUNT k_pass launches
 # (the warm-up forward transform's DIT passes at 2^PROFILE_LOG) for each variant in PROFILE_VARIANTS.
-# Usage (repo root on the device, .device-deps carried): bash bench/ntt_occ.sh
+# FULL=1: instead, every target and the GPU-labelled ctests (call 1 of a lease); SPPARK=1 (with .anchors carried: the
+# anchor harness of ../shared/anchors and sppark + blst sources, see there): sppark's NTT at NTT_LOGS in the same call.
+# Usage (repo root on the device, .device-deps carried): [FULL=1] [SPPARK=1] bash bench/ntt_occ.sh
 # Output: $OUT/ntt-occ.log (everything printed as well), $OUT/ntt-occ.tsv (gpu-vs-sppark.tsv rows), $OUT/ncu-*.txt.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,10 +22,27 @@ export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 t0=$(date +%s)
 rc=0
 [ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+if [ "${FULL:-0}" = 1 ]; then
+  # FULL=1: every target, then the GPU-labelled ctests (the engine, PoRep, MSM and NTT tests at the defaults)
+  cmake --build "$B" -j "$(nproc)" -- -k > /tmp/occ-build.log 2>&1 || { grep -E "error|Error" /tmp/occ-build.log | head -30; exit 1; }
+  echo "build (all targets): $(( $(date +%s) - t0 )) s"
+  (cd "$B" && ctest -L gpu --output-on-failure --timeout 300 -j 2) > /tmp/occ-ctest.log 2>&1 || rc=1
+  grep -E "tests passed|Passed|Failed|\*\*\*|Skipped|Not Run" /tmp/occ-ctest.log | tail -30
+  [ $rc -ne 0 ] && grep -B5 -A30 -m3 "Failed\|FAIL" /tmp/occ-ctest.log | head -80
+  echo "ntt_occ FULL: done in $(( $(date +%s) - t0 )) s, rc $rc"
+  exit $rc
+fi
 cmake --build "$B" -j "$(nproc)" --target bench_gpu_ntt test_gpu_ntt test_gpu_h test_gpu_ntt_host > /tmp/occ-build.log 2>&1 ||
   { grep -E "error" /tmp/occ-build.log | head -20; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 "$B/test_gpu_ntt_host" 14 | grep -E "radix|PASSED|FAIL" || rc=1
+if [ -f .anchors/build.sh ] && [ "${SPPARK:-0}" = 1 ]; then
+  # SPPARK=1: sppark's NTT (the anchor harness, .anchors carried) in the same call, NTT_LOGS, REPS runs
+  SPPARK=.anchors/sppark BLST=.anchors/blst BUILD=/tmp/anchor-build bash .anchors/build.sh > /tmp/occ-anchor.log 2>&1 &&
+    OUT_TSV="$O/ntt-occ.tsv" /tmp/anchor-build/sppark_bench -r "${REPS:-5}" -p -c 0 -n "$(echo ${NTT_LOGS:-24 27} | tr ' ' ',')" none 2>&1 | grep -iE "ntt|device" ||
+    { echo "sppark anchor: failed"; tail -5 /tmp/occ-anchor.log; }
+  echo "sppark: $(( $(date +%s) - t0 )) s"
+fi
 VARIANTS=${VARIANTS:-base R4:NTT_LR=2 R4x4:NTT_LR=2,NTT_MINB=4 R8x3:NTT_MINB=3}
 envs_of() { # NAME[:VAR=V,...] -> the env assignments in ENVS
   ENVS=(PM_BENCH_IMPL="proofmill:${1%%:*}" PM_BENCH_COMMIT="${PM_COMMIT:-work}")

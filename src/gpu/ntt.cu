@@ -4,7 +4,8 @@
  * Transforms follow ntt/ntt.h exactly (natural order in and out; forward A[k] = sum a[j] w^(jk);
  * inverse with 1/n; coset by s = omega_2n). The algorithm lives in ntt_core.cuh (host + device):
  *  - the L stages run as P = ceil(L / 10) passes of <= 10 stages (2^27: 9 + 9 + 9), each one kernel
- *    over tiles of 2^S elements x C columns in shared memory, radix-8 rounds in registers;
+ *    over tiles of 2^S elements x C columns in shared memory, radix-4 rounds in registers (64 registers,
+ *    4 blocks of 256 threads per SM; radix 8 with PROOFMILL_GPU_NTT_LR=3);
  *  - forward = tiled bit reversal (coset: scaled by s^k on the way) + DIT passes; inverse = DIF
  *    passes + bit reversal scaled by n^-1 (coset: n^-1 s^-k). The H pipelines (h_pipeline.cu) run
  *    DIF then DIT and need no bit reversal.
@@ -117,14 +118,16 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         const int v = atoi(t);
         if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
     }
-    /* PROOFMILL_GPU_NTT_LR=2|3 (default 3): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
-     * PROOFMILL_GPU_NTT_MINB=3|4: the full passes' kernel compiled for 3 (radix 8) / 4 (radix 4) blocks
-     * of 256 threads per SM instead of the registers it wants (measurement variants, docs/perf/gpu.md) */
-    uint32_t max_lr = 3, minb = 1;
+    /* PROOFMILL_GPU_NTT_LR=2|3 (default 2): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
+     * PROOFMILL_GPU_NTT_MINB: the radix-4 kernel compiled for 4 blocks of 256 threads per SM (64 registers;
+     * the default, every radix-4 pass) or 1 (the 70-72 registers ptxas wants); the radix-8 kernel for
+     * 3 (80 registers, spills; full passes only) or 1 (default). Measurement variants: docs/perf/gpu.md. */
+    uint32_t max_lr = ntc::NTT_MAX_LR;
     if (const char *t = getenv("PROOFMILL_GPU_NTT_LR")) {
         const int v = atoi(t);
         if (v == 2 || v == 3) max_lr = (uint32_t)v;
     }
+    uint32_t minb = max_lr == 2 ? 4 : 1;
     if (const char *t = getenv("PROOFMILL_GPU_NTT_MINB")) minb = (uint32_t)atoi(t);
     const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits, max_lr);
     for (uint32_t q = 0; q < P; q++) {
@@ -134,8 +137,8 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;
-        case 4: e = full && minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
-        case 5: e = full && minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
+        case 4: e = minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
+        case 5: e = minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
         case 6: e = full && minb == 3 ? launch_pass<3, false, 3>(a, d->st) : launch_pass<3, false>(a, d->st); break;
         default: e = full && minb == 3 ? launch_pass<3, true, 3>(a, d->st) : launch_pass<3, true>(a, d->st); break;
         }

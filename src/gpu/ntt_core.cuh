@@ -20,9 +20,11 @@
  * s0..s0+S-1, so a block takes C = 2^log_c columns (consecutive lo < 2^s0) of 2^S elements each,
  * index = hi * 2^(s0+S) + k * 2^s0 + lo, k < 2^S, into shared memory (coalesced: for each k the C
  * columns are C * 32 contiguous bytes), runs the S stages and writes the tile back.
- * Inside the tile each thread holds R = 2^lr (lr = min(3, S)) elements in registers and runs up to
- * lr stages on them (a radix-8 round: 4 butterflies per stage, 3 stages, no shared memory traffic),
- * then the tile goes through shared memory to regroup for the next round: S = 9 is 3 rounds.
+ * Inside the tile each thread holds R = 2^lr (lr = min(max_lr, S); max_lr = 2 by default, 3 on request)
+ * elements in registers and runs up to lr stages on them (a radix-4 round: 2 butterflies per stage, 2 stages;
+ * radix 8: 4 butterflies, 3 stages; no shared memory traffic), then the tile goes through shared memory to
+ * regroup for the next round: S = 9 is 5 radix-4 rounds (3 radix-8). At most 256 threads per block: radix-4
+ * tiles of 9 stages hold 2 columns (2^10 elements, 32 KB).
  * Round q covers local stages [a, a+r) (a = q*lr, r = min(lr, S-a)); register t holds local index
  * k = base(thread) | off[t]: the low r bits of t are k's bits a..a+r-1, the rest of t (lr - r bits,
  * last round only) and the thread bits fill the other bit positions (round_map).
@@ -299,7 +301,10 @@ PM_UNROLL
  * of at most 2^tile_bits elements (11: 64 KB of shared memory, 256 threads at 9 stages; 10 and 9 give
  * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE). */
 constexpr uint32_t NTT_TILE_BITS = 11;
-PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS, uint32_t max_lr = 3) {
+/* radix-4 rounds by default (2026-12-03: 4 elements per thread, 64 registers, 8 warps per scheduler beat radix 8 at
+ * 116 registers and 4 warps by 0.93x / 0.91x on the 2^27 forward / bellperson H: docs/perf/gpu.md) */
+constexpr uint32_t NTT_MAX_LR = 2;
+PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS, uint32_t max_lr = NTT_MAX_LR) {
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
@@ -352,7 +357,7 @@ struct net_ops {
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
-                             uint32_t max_lr = 3) {
+                             uint32_t max_lr = NTT_MAX_LR) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);

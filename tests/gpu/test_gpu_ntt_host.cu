@@ -120,7 +120,7 @@ struct host_exec {
     }
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
-uint32_t host_exec::max_lr = 3;
+uint32_t host_exec::max_lr = NTT_MAX_LR;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -603,16 +603,22 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 8; i++) rnd();
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 3);
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2);
-    /* radix-4 rounds (PROOFMILL_GPU_NTT_LR=2): every pass count, the transforms and the H pipelines */
-    host_exec::max_lr = 2;
-    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
-        const unsigned m = maxL < 12 ? maxL : 12;
-        for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
-        for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
-        for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
-        printf("radix-4 rounds, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", b, m, failures ? "FAILURES" : "ok");
-    }
+    /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size, the
+     * transforms and the H pipelines */
     host_exec::max_lr = 3;
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) {
+        host_exec::tile_bits = tb;
+        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
+            const unsigned m = maxL < 12 ? maxL : 12;
+            for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
+            for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
+            for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
+            printf("radix-8 rounds, tiles of <= 2^%u, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", tb,
+                   b, m, failures ? "FAILURES" : "ok");
+        }
+    }
+    host_exec::max_lr = NTT_MAX_LR;
+    host_exec::tile_bits = NTT_TILE_BITS;
     /* tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE): the transforms and the H pipelines to 2^12 */
     for (uint32_t tb = 9; tb < NTT_TILE_BITS; tb++) {
         host_exec::tile_bits = tb;
