@@ -119,9 +119,11 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
     }
     /* PROOFMILL_GPU_NTT_LR=2|3 (default 2): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
-     * PROOFMILL_GPU_NTT_MINB: the radix-4 kernel compiled for 4 blocks of 256 threads per SM (64 registers;
-     * the default, every radix-4 pass) or 1 (the 70-72 registers ptxas wants); the radix-8 kernel for
-     * 3 (80 registers, spills; full passes only) or 1 (default). Measurement variants: docs/perf/gpu.md. */
+     * PROOFMILL_GPU_NTT_MINB: the radix-4 kernel of the 256-thread passes compiled for 4 blocks per SM (64
+     * registers; the default) or 1 (the 70-72 registers ptxas wants: 3 blocks); the 128-thread passes (the
+     * s0 = 0 pass of each network) keep the 72-register kernel (7 blocks; at 64 registers their pass took
+     * 11.66 ms instead of 11.49 at 2^27); the radix-8 kernel for 3 (80 registers, spills) or 1 (default).
+     * Measurement variants: docs/perf/gpu.md. */
     uint32_t max_lr = ntc::NTT_MAX_LR;
     if (const char *t = getenv("PROOFMILL_GPU_NTT_LR")) {
         const int v = atoi(t);
@@ -137,8 +139,8 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;
-        case 4: e = minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
-        case 5: e = minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
+        case 4: e = full && minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
+        case 5: e = full && minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
         case 6: e = full && minb == 3 ? launch_pass<3, false, 3>(a, d->st) : launch_pass<3, false>(a, d->st); break;
         default: e = full && minb == 3 ? launch_pass<3, true, 3>(a, d->st) : launch_pass<3, true>(a, d->st); break;
         }
