@@ -38,12 +38,17 @@ echo "build: $(( $(date +%s) - t0 )) s"
 "$B/test_gpu_ntt_host" 14 | grep -E "radix|PASSED|FAIL" || rc=1
 if [ -f .anchors/build.sh ] && [ "${SPPARK:-0}" = 1 ]; then
   # SPPARK=1: sppark's NTT (the anchor harness, .anchors carried) in the same call, NTT_LOGS, REPS runs
+  rm -f /tmp/occ-sppark.tsv
   SPPARK=.anchors/sppark BLST=.anchors/blst BUILD=/tmp/anchor-build bash .anchors/build.sh > /tmp/occ-anchor.log 2>&1 &&
-    OUT_TSV="$O/ntt-occ.tsv" /tmp/anchor-build/sppark_bench -r "${REPS:-5}" -p -c 0 -n "$(echo ${NTT_LOGS:-24 27} | tr ' ' ',')" none 2>&1 | grep -iE "ntt|device" ||
+    OUT_TSV=/tmp/occ-sppark.tsv /tmp/anchor-build/sppark_bench -r "${REPS:-5}" -p -c 0 -n "$(echo ${NTT_LOGS:-24 27} | tr ' ' ',')" none 2>&1 | grep -iE "ntt|device" ||
     { echo "sppark anchor: failed"; tail -5 /tmp/occ-anchor.log; }
+  # the harness's rows (impl log2n n op dist reps median min notes) in gpu-vs-sppark.tsv's columns; the forward NN
+  # transform is the one bench_gpu_ntt's "forward" column times
+  [ -f /tmp/occ-sppark.tsv ] && awk -F'\t' -v d="$(date -u +%Y-%m-%d)" -v c="${PM_COMMIT:-work}" '$1 == "sppark" && $4 == "ntt_fwd_NN" {
+      printf "sppark\tntt\t%s\tuniform\t%s\t%s\t%s\t%s\n", $2, $7, $8, d, c }' /tmp/occ-sppark.tsv >> "$O/ntt-occ.tsv"
   echo "sppark: $(( $(date +%s) - t0 )) s"
 fi
-VARIANTS=${VARIANTS:-base R4:NTT_LR=2 R4x4:NTT_LR=2,NTT_MINB=4 R8x3:NTT_MINB=3}
+VARIANTS=${VARIANTS:-base R8:GPU_NTT_LR=3 R4:GPU_NTT_LR=2,GPU_NTT_MINB=1 R8x3:GPU_NTT_LR=3,GPU_NTT_MINB=3}
 envs_of() { # NAME[:VAR=V,...] -> the env assignments in ENVS
   ENVS=(PM_BENCH_IMPL="proofmill:${1%%:*}" PM_BENCH_COMMIT="${PM_COMMIT:-work}")
   [ "${1%%:*}" = base ] && ENVS[0]=PM_BENCH_IMPL=proofmill
@@ -66,7 +71,7 @@ for v in $VARIANTS; do
 done
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [ -n "$NCU" ]; then
-  for v in ${PROFILE_VARIANTS:-base R4x4:NTT_LR=2,NTT_MINB=4}; do
+  for v in ${PROFILE_VARIANTS:-base R8:GPU_NTT_LR=3}; do
     envs_of "$v"
     f="$O/ncu-k_pass-${v%%:*}.txt"
     env "${ENVS[@]}" PROOFMILL_BENCH_REPS=1 timeout 300 "$NCU" --clock-control none --kernel-name-base demangled -k "regex:k_pass" \
