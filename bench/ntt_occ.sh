@@ -70,7 +70,9 @@ for v in $VARIANTS; do
   env "${ENVS[@]}" "$B/bench_gpu_ntt" ${NTT_LOGS:-24 27} || rc=1
 done
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-if [ -n "$NCU" ]; then
+if [ "${PROFILE_VARIANTS:-}" = "-" ]; then
+  echo "ncu: skipped"
+elif [ -n "$NCU" ]; then
   for v in ${PROFILE_VARIANTS:-base R8:GPU_NTT_LR=3}; do
     envs_of "$v"
     f="$O/ncu-k_pass-${v%%:*}.txt"

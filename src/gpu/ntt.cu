@@ -30,13 +30,14 @@ namespace {
 
 /* MB > 1: compiled for MB resident blocks of 256 threads per SM (ptxas caps the registers at 65536 / (256 MB));
  * PROOFMILL_GPU_NTT_MINB selects it at run time (issue #14's occupancy variants) */
-template <int LR, bool DIF, int MB> __global__ void __launch_bounds__(256, MB == 1 ? 0 : MB) k_pass(const __grid_constant__ ntc::pass_args a) {
+template <int LR, bool DIF, int MB, bool TWS = false>
+__global__ void __launch_bounds__(256, MB == 1 ? 0 : MB) k_pass(const __grid_constant__ ntc::pass_args a) {
     extern __shared__ uint4 sh[];
     const uint32_t blk = blockIdx.x, tid = threadIdx.x;
     ntc::pass_load<LR>(a, blk, tid, sh);
     __syncthreads();
     for (uint32_t i = 0; i < a.nrounds; i++) {
-        ntc::pass_round<LR, DIF>(a, blk, DIF ? a.nrounds - 1 - i : i, tid, sh);
+        ntc::pass_round<LR, DIF, TWS>(a, blk, DIF ? a.nrounds - 1 - i : i, tid, sh);
         __syncthreads();
     }
     ntc::pass_store<LR>(a, blk, tid, sh);
@@ -56,18 +57,18 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-template <int LR, bool DIF, int MB = 1> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+template <int LR, bool DIF, int MB = 1, bool TWS = false> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
     /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
     static std::atomic<unsigned> done{0};
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MB>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MB, TWS>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
-    k_pass<LR, DIF, MB><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
+    k_pass<LR, DIF, MB, TWS><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
 }
 
@@ -131,7 +132,13 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
     }
     uint32_t minb = max_lr == 2 ? 4 : 1;
     if (const char *t = getenv("PROOFMILL_GPU_NTT_MINB")) minb = (uint32_t)atoi(t);
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits, max_lr);
+    /* measurement variants (2026-12-03): PROOFMILL_GPU_NTT_SPLIT=1 sizes the passes for the fewest rounds
+     * (network_plan round_split); PROOFMILL_GPU_NTT_TWSHARE=1 runs the radix-4 256-thread passes with the
+     * kernel that loads a round's shared twiddle once (pass_round TWS) */
+    const bool split = getenv("PROOFMILL_GPU_NTT_SPLIT") && atoi(getenv("PROOFMILL_GPU_NTT_SPLIT")) == 1;
+    const bool tws = getenv("PROOFMILL_GPU_NTT_TWSHARE") && atoi(getenv("PROOFMILL_GPU_NTT_TWSHARE")) == 1;
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits,
+                                         max_lr, split);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
         const bool full = ntc::pass_threads(a) == 256;
@@ -139,8 +146,14 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;
-        case 4: e = full && minb == 4 ? launch_pass<2, false, 4>(a, d->st) : launch_pass<2, false>(a, d->st); break;
-        case 5: e = full && minb == 4 ? launch_pass<2, true, 4>(a, d->st) : launch_pass<2, true>(a, d->st); break;
+        case 4:
+            e = full && minb == 4 ? (tws ? launch_pass<2, false, 4, true>(a, d->st) : launch_pass<2, false, 4>(a, d->st))
+                                  : launch_pass<2, false>(a, d->st);
+            break;
+        case 5:
+            e = full && minb == 4 ? (tws ? launch_pass<2, true, 4, true>(a, d->st) : launch_pass<2, true, 4>(a, d->st))
+                                  : launch_pass<2, true>(a, d->st);
+            break;
         case 6: e = full && minb == 3 ? launch_pass<3, false, 3>(a, d->st) : launch_pass<3, false>(a, d->st); break;
         default: e = full && minb == 3 ? launch_pass<3, true, 3>(a, d->st) : launch_pass<3, true>(a, d->st); break;
         }

@@ -252,8 +252,25 @@ PM_UNROLL
     }
 }
 
-/* one round (up to LR stages in registers) of the pass; q indexes a.rm */
-template <int LR, bool DIF> PM_HD void pass_round(const pass_args &a, uint32_t blk, uint32_t q, uint32_t tid, uint4 *sh) {
+/* twiddle omega^ti (inverse: -omega^(n/2 - ti), the sign handled by the butterfly); TWS: reuse the cached
+ * one when `reuse`, store the loaded one in the cache when `keep` */
+template <bool TWS> PM_HD fr_d pass_twiddle(const pass_args &a, uint32_t ti, uint32_t half, bool reuse, bool keep, fr_d &cache) {
+    if constexpr (TWS) {
+        const fr_d w = reuse ? cache : ld_ro(a.tw + (a.inverse ? half - ti : ti));
+        if (keep) cache = w;
+        return w;
+    } else {
+        (void)reuse; (void)keep; (void)cache;
+        return ld_ro(a.tw + (a.inverse ? half - ti : ti));
+    }
+}
+
+/* one round (up to LR stages in registers) of the pass; q indexes a.rm.
+ * TWS: in a full round (m.r == LR, no extra register bits: off[t] = t << a) the twiddle of butterfly t at
+ * round stage uu depends only on t's low uu bits (kk[t] mod 2^sig = (base mod 2^sig) | (t mod 2^uu) << a),
+ * so the butterflies with the same low bits load it once (radix 4: 3 loads per round instead of 4). */
+template <int LR, bool DIF, bool TWS = false>
+PM_HD void pass_round(const pass_args &a, uint32_t blk, uint32_t q, uint32_t tid, uint4 *sh) {
     constexpr int R = 1 << LR;
     const uint32_t E = pass_tile(a), C = 1u << a.log_c;
     const round_map &m = a.rm[q];
@@ -263,6 +280,7 @@ template <int LR, bool DIF> PM_HD void pass_round(const pass_args &a, uint32_t b
     const uint32_t half = (1u << a.log_n) >> 1;
     fr_d r[R];
     uint32_t kk[R];
+    const bool full = TWS && m.r == (uint32_t)LR;
 PM_UNROLL
     for (int t = 0; t < R; t++) {
         kk[t] = base | m.off[t];
@@ -274,21 +292,22 @@ PM_UNROLL
         if (uu >= (int)m.r) continue;
         const uint32_t sig = m.a + uu;           /* local stage */
         const uint32_t sh_t = a.log_n - 1 - a.s0 - sig; /* twiddle index = j << sh_t */
+        fr_d wc[R / 2]; /* TWS: the twiddle of low bits p, loaded by butterfly t = p */
 PM_UNROLL
         for (int t = 0; t < R; t++) {
             if ((t >> uu) & 1) continue;
-            const int t1 = t | (1 << uu);
+            const int t1 = t | (1 << uu), p = t & ((1 << uu) - 1);
             const uint32_t j = ((kk[t] & ((1u << sig) - 1)) << a.s0) | lo;
             const uint32_t ti = j << sh_t;
             fr_d x = r[t], y = r[t1];
             if (!DIF) {
-                if (ti) y = f_mul(y, ld_ro(a.tw + (a.inverse ? half - ti : ti)));
+                if (ti) y = f_mul(y, pass_twiddle<TWS>(a, ti, half, t != p && full, t == p, wc[p]));
                 if (ti && a.inverse) { r[t] = f_sub(x, y); r[t1] = f_add(x, y); }
                 else { r[t] = f_add(x, y); r[t1] = f_sub(x, y); }
             } else {
                 r[t] = f_add(x, y);
                 fr_d d = (ti && a.inverse) ? f_sub(y, x) : f_sub(x, y);
-                if (ti) d = f_mul(d, ld_ro(a.tw + (a.inverse ? half - ti : ti)));
+                if (ti) d = f_mul(d, pass_twiddle<TWS>(a, ti, half, t != p && full, t == p, wc[p]));
                 r[t1] = d;
             }
         }
@@ -357,10 +376,30 @@ struct net_ops {
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
-                             uint32_t max_lr = NTT_MAX_LR) {
+                             uint32_t max_lr = NTT_MAX_LR, bool round_split = false) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
+    if (round_split && P >= 2 && max_lr >= 2) {
+        /* the same number of passes, the fewest rounds of max_lr stages: the s0 = 0 pass (one column is
+         * contiguous) takes up to max_bits stages, the others stay balanced and <= max_bits - 1
+         * (2^27 radix 4: 10 + 9 + 8 = 14 rounds instead of 9 + 9 + 9 = 15) */
+        auto rounds = [&](const unsigned *sz) {
+            unsigned t = 0;
+            for (uint32_t p = 0; p < P; p++) t += (sz[p] + max_lr - 1) / max_lr;
+            return t;
+        };
+        unsigned best = rounds(size), cand[MAX_PASSES];
+        for (unsigned s0 = max_bits; s0 >= 1; s0--) {
+            if (L <= s0 || L - s0 > (P - 1) * (max_bits - 1) || L - s0 < P - 1) continue;
+            cand[0] = s0; /* the rest balanced over exactly P - 1 passes (each <= max_bits - 1 by the test above) */
+            for (uint32_t p = 1; p < P; p++) cand[p] = (L - s0) / (P - 1) + (p - 1 < (L - s0) % (P - 1) ? 1 : 0);
+            if (rounds(cand) < best) {
+                best = rounds(cand);
+                for (uint32_t p = 0; p < P; p++) size[p] = cand[p];
+            }
+        }
+    }
     for (uint32_t p = 0; p < P; p++) {
         start[p] = acc;
         acc += size[p];

@@ -74,7 +74,11 @@ struct host_exec {
         for (uint32_t blk = 0; blk < pass_blocks(a); blk++) {
             for (uint32_t t = 0; t < T; t++) pass_load<LR>(a, blk, t, sh.data());
             for (uint32_t i = 0; i < a.nrounds; i++)
-                for (uint32_t t = 0; t < T; t++) pass_round<LR, DIF>(a, blk, DIF ? a.nrounds - 1 - i : i, t, sh.data());
+                for (uint32_t t = 0; t < T; t++) {
+                    const uint32_t q = DIF ? a.nrounds - 1 - i : i;
+                    if (tws) pass_round<LR, DIF, true>(a, blk, q, t, sh.data());
+                    else pass_round<LR, DIF>(a, blk, q, t, sh.data());
+                }
             for (uint32_t t = 0; t < T; t++) pass_store<LR>(a, blk, t, sh.data());
         }
     }
@@ -82,10 +86,11 @@ struct host_exec {
     const fr_d *tw = nullptr;
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     static uint32_t max_lr;    /* the device's PROOFMILL_GPU_NTT_LR (radix-8 or radix-4 rounds) */
+    static bool split, tws;    /* PROOFMILL_GPU_NTT_SPLIT, PROOFMILL_GPU_NTT_TWSHARE */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr, split);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -121,6 +126,7 @@ struct host_exec {
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 uint32_t host_exec::max_lr = NTT_MAX_LR;
+bool host_exec::split = false, host_exec::tws = false;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -295,12 +301,12 @@ static void bank_groups(const std::vector<uint32_t> &phys, uint32_t T) {
             for (int i = 0; i < 8; i++) worst_bank = std::max(worst_bank, cnt[i]);
         }
 }
-static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr) {
+static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr, bool split = false) {
     for (unsigned L = 1; L <= maxL; L++) {
         for (int dif = 0; dif < 2; dif++) {
             pass_args pa[4];
             net_ops ops;
-            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits, max_lr);
+            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits, max_lr, split);
             std::vector<int> stage_seen(L, 0);
             for (uint32_t q = 0; q < P; q++) {
                 const pass_args &a = pa[q];
@@ -603,6 +609,32 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 8; i++) rnd();
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 3);
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2);
+    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2, true);
+    {
+        /* PROOFMILL_GPU_NTT_SPLIT: 2^27 as 10 + 9 + 8 (14 radix-4 rounds, not 15); 2^24 stays 8 + 8 + 8 */
+        pass_args pa[4];
+        net_ops ops;
+        const uint32_t P = network_plan(pa, 27, false, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, NTT_TILE_BITS, 2, true);
+        CHECK(P == 3 && pa[0].S == 10 && pa[0].s0 == 0 && pa[1].S + pa[2].S == 17 && pa[1].S <= 9 && pa[2].S <= 9, "2^27 round split: %u passes, %u %u %u",
+              P, pa[0].S, pa[1].S, pa[2].S);
+        const uint32_t P24 = network_plan(pa, 24, false, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, NTT_TILE_BITS, 2, true);
+        CHECK(P24 == 3 && pa[0].S == 8 && pa[1].S == 8 && pa[2].S == 8, "2^24 round split: %u %u %u", pa[0].S, pa[1].S, pa[2].S);
+    }
+    /* the variants' pipelines: rounds-first pass sizes and the shared-twiddle rounds, at 1..4 passes */
+    for (int v = 0; v < 3; v++) {
+        host_exec::split = v != 1;
+        host_exec::tws = v != 0;
+        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
+            const unsigned m = maxL < 12 ? maxL : 12;
+            for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
+            for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
+            for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
+            printf("radix 4, %s%s, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n",
+                   host_exec::split ? "round split" : "balanced split", host_exec::tws ? " + shared twiddles" : "", b, m,
+                   failures ? "FAILURES" : "ok");
+        }
+    }
+    host_exec::split = host_exec::tws = false;
     /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size, the
      * transforms and the H pipelines */
     host_exec::max_lr = 3;
