@@ -28,6 +28,9 @@
  * Round q covers local stages [a, a+r) (a = q*lr, r = min(lr, S-a)); register t holds local index
  * k = base(thread) | off[t]: the low r bits of t are k's bits a..a+r-1, the rest of t (lr - r bits,
  * last round only) and the thread bits fill the other bit positions (round_map).
+ * Variants for measurement (off by default): network_plan's round_split sizes the passes for the fewest
+ * rounds (PROOFMILL_GPU_NTT_SPLIT), pass_round's TWS loads a full round's shared twiddles once
+ * (PROOFMILL_GPU_NTT_TWSHARE).
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
  * stride-8 access of the first round conflict-free (the host test counts the bank groups of every
