@@ -374,8 +374,10 @@ struct net_ops {
 
 /* The passes of a whole L-stage network in execution order (DIF: top stages first): the first
  * reads src, the ones in between work in place on work, the last writes dst; P = ceil(L / max_bits)
- * passes of balanced sizes (2^27: 9 + 9 + 9). Returns P (<= 4: L <= 4 max_bits; the host test
- * passes smaller max_bits to run 3 and 4 passes on small sizes). */
+ * passes of balanced sizes (2^27: 9 + 9 + 9; round_split: the same P with the fewest rounds of max_lr
+ * stages, 2^27 radix 4: 10 + 9 + 8), tiles of at most 2^tile_bits elements, rounds of at most max_lr
+ * stages (pass_plan). Returns P (<= 4: L <= 4 max_bits; the host test passes smaller max_bits to run 3
+ * and 4 passes on small sizes). */
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
