@@ -109,39 +109,47 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
     return PM_OK;
 }
 
+/* The pass kernels' run-time settings (benchmark variants; defaults = the measured best), read at every
+ * network so that one process can compare them (docs/perf/gpu.md):
+ *  PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements;
+ *  PROOFMILL_GPU_NTT_LR=2|3 (default 2): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
+ *  PROOFMILL_GPU_NTT_MINB: the radix-4 kernel of the 256-thread passes compiled for 4 blocks per SM (64
+ *    registers; the default) or 1 (the 70-72 registers ptxas wants: 3 blocks); the 128-thread passes (the
+ *    s0 = 0 pass of each network) keep the 72-register kernel (7 blocks; at 64 registers their pass took
+ *    11.66 ms instead of 11.49 at 2^27); the radix-8 kernel for 3 (80 registers, spills) or 1 (default);
+ *  PROOFMILL_GPU_NTT_SPLIT=1: pass sizes for the fewest rounds (network_plan round_split);
+ *  PROOFMILL_GPU_NTT_TWSHARE=1: the radix-4 256-thread passes load a round's shared twiddle once
+ *    (pass_round TWS). Unset or out-of-range values keep the default. */
+struct ntt_tune {
+    uint32_t tile_bits = ntc::NTT_TILE_BITS, max_lr = ntc::NTT_MAX_LR, minb = 0;
+    bool split = false, tws = false;
+};
+static int env_int(const char *name, int dflt) {
+    const char *v = getenv(name);
+    return v ? atoi(v) : dflt;
+}
+static ntt_tune ntt_tune_from_env() {
+    ntt_tune t;
+    const int tile = env_int("PROOFMILL_GPU_NTT_TILE", 0), lr = env_int("PROOFMILL_GPU_NTT_LR", 0);
+    if (tile >= 9 && tile <= 11) t.tile_bits = (uint32_t)tile;
+    if (lr == 2 || lr == 3) t.max_lr = (uint32_t)lr;
+    t.minb = (uint32_t)env_int("PROOFMILL_GPU_NTT_MINB", t.max_lr == 2 ? 4 : 1);
+    t.split = env_int("PROOFMILL_GPU_NTT_SPLIT", 0) == 1;
+    t.tws = env_int("PROOFMILL_GPU_NTT_TWSHARE", 0) == 1;
+    return t;
+}
+
 pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                       const net_ops &ops, pm_error *err) {
     ntc::pass_args pa[ntc::MAX_PASSES];
-    /* PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements, read at
-     * every network so one process can compare them */
-    uint32_t tile_bits = ntc::NTT_TILE_BITS;
-    if (const char *t = getenv("PROOFMILL_GPU_NTT_TILE")) {
-        const int v = atoi(t);
-        if (v >= 9 && v <= 11) tile_bits = (uint32_t)v;
-    }
-    /* PROOFMILL_GPU_NTT_LR=2|3 (default 2): at most 2^lr elements per thread (radix-4 or radix-8 rounds);
-     * PROOFMILL_GPU_NTT_MINB: the radix-4 kernel of the 256-thread passes compiled for 4 blocks per SM (64
-     * registers; the default) or 1 (the 70-72 registers ptxas wants: 3 blocks); the 128-thread passes (the
-     * s0 = 0 pass of each network) keep the 72-register kernel (7 blocks; at 64 registers their pass took
-     * 11.66 ms instead of 11.49 at 2^27); the radix-8 kernel for 3 (80 registers, spills) or 1 (default).
-     * Measurement variants: docs/perf/gpu.md. */
-    uint32_t max_lr = ntc::NTT_MAX_LR;
-    if (const char *t = getenv("PROOFMILL_GPU_NTT_LR")) {
-        const int v = atoi(t);
-        if (v == 2 || v == 3) max_lr = (uint32_t)v;
-    }
-    uint32_t minb = max_lr == 2 ? 4 : 1;
-    if (const char *t = getenv("PROOFMILL_GPU_NTT_MINB")) minb = (uint32_t)atoi(t);
-    /* measurement variants (2026-12-03): PROOFMILL_GPU_NTT_SPLIT=1 sizes the passes for the fewest rounds
-     * (network_plan round_split); PROOFMILL_GPU_NTT_TWSHARE=1 runs the radix-4 256-thread passes with the
-     * kernel that loads a round's shared twiddle once (pass_round TWS) */
-    const bool split = getenv("PROOFMILL_GPU_NTT_SPLIT") && atoi(getenv("PROOFMILL_GPU_NTT_SPLIT")) == 1;
-    const bool tws = getenv("PROOFMILL_GPU_NTT_TWSHARE") && atoi(getenv("PROOFMILL_GPU_NTT_TWSHARE")) == 1;
-    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS, tile_bits,
-                                         max_lr, split);
+    const ntt_tune tu = ntt_tune_from_env();
+    const uint32_t minb = tu.minb;
+    const bool tws = tu.tws;
+    const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
+                                         tu.tile_bits, tu.max_lr, tu.split);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
-        const bool full = ntc::pass_threads(a) == 256;
+        const bool full = ntc::pass_threads(a) == 256; /* 256-thread blocks: the launch-bounds variants */
         cudaError_t e;
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;

@@ -330,7 +330,7 @@ PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
-    if (max_lr < 1 || max_lr > 3) max_lr = 3;
+    if (max_lr < 1 || max_lr > 3) max_lr = NTT_MAX_LR;
     a.lr = S < max_lr ? S : max_lr;
     /* columns per block: tiles of at most 2^tile_bits elements and at most 256 threads */
     uint32_t lc = S < tile_bits ? tile_bits - S : 0;

@@ -598,6 +598,15 @@ static void test_spmv(int tab_kind) {
     r1cs_matrix_free(&cs.C);
 }
 
+/* the transforms (roots from 5) and both H pipelines 2^1..2^m, passes of <= b stages, at host_exec's settings */
+static void pipelines_to(unsigned m, uint32_t b, const char *what) {
+    for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
+    for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
+    for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
+    printf("%s%s, tiles of <= 2^%u, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", what,
+           host_exec::tws ? " + shared twiddles" : "", host_exec::tile_bits, b, m, failures ? "FAILURES" : "ok");
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     unsigned maxL = argc > 1 ? (unsigned)atoi(argv[1]) : 14;
@@ -620,45 +629,25 @@ int main(int argc, char **argv) {
         const uint32_t P24 = network_plan(pa, 24, false, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, NTT_TILE_BITS, 2, true);
         CHECK(P24 == 3 && pa[0].S == 8 && pa[1].S == 8 && pa[2].S == 8, "2^24 round split: %u %u %u", pa[0].S, pa[1].S, pa[2].S);
     }
+    const unsigned m12 = maxL < 12 ? maxL : 12;
     /* the variants' pipelines: rounds-first pass sizes and the shared-twiddle rounds, at 1..4 passes */
     for (int v = 0; v < 3; v++) {
         host_exec::split = v != 1;
         host_exec::tws = v != 0;
-        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
-            const unsigned m = maxL < 12 ? maxL : 12;
-            for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
-            for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
-            for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
-            printf("radix 4, %s%s, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n",
-                   host_exec::split ? "round split" : "balanced split", host_exec::tws ? " + shared twiddles" : "", b, m,
-                   failures ? "FAILURES" : "ok");
-        }
+        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, host_exec::split ? "radix 4, round split" : "radix 4");
     }
     host_exec::split = host_exec::tws = false;
-    /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size, the
-     * transforms and the H pipelines */
+    /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size */
     host_exec::max_lr = 3;
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) {
         host_exec::tile_bits = tb;
-        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) {
-            const unsigned m = maxL < 12 ? maxL : 12;
-            for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, b);
-            for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, b);
-            for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, b);
-            printf("radix-8 rounds, tiles of <= 2^%u, passes of <= %2u stages: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", tb,
-                   b, m, failures ? "FAILURES" : "ok");
-        }
+        for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, "radix 8");
     }
     host_exec::max_lr = NTT_MAX_LR;
-    host_exec::tile_bits = NTT_TILE_BITS;
-    /* tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE): the transforms and the H pipelines to 2^12 */
+    /* radix-4 tiles of 2^10 and 2^9 elements (PROOFMILL_GPU_NTT_TILE) */
     for (uint32_t tb = 9; tb < NTT_TILE_BITS; tb++) {
         host_exec::tile_bits = tb;
-        const unsigned m = maxL < 12 ? maxL : 12;
-        for (unsigned L = 1; L <= m; L++) test_transforms(L, 5, MAX_PASS_BITS);
-        for (unsigned L = 1; L <= m; L++) test_snarkjs_h(L, MAX_PASS_BITS);
-        for (unsigned L = 1; L <= m; L++) test_bellperson_h(L, MAX_PASS_BITS);
-        printf("tiles of <= 2^%u elements: transforms, snarkjs H and bellperson H 2^1..2^%u: %s\n", tb, m, failures ? "FAILURES" : "ok");
+        pipelines_to(m12, MAX_PASS_BITS, "radix 4");
     }
     host_exec::tile_bits = NTT_TILE_BITS;
     /* passes of <= 10 stages as on the device (1 pass up to 2^10, 2 above), and of <= 4 and <= 3
