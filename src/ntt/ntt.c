@@ -23,7 +23,10 @@
  * of 2^tb contiguous elements) that can also scale by c x^e (the coset powers and 1/n fused).
  * The H phases need no bit reversal between the inverse and the forward transform: DIF leaves the
  * coefficients bit-reversed, the coset scale by position rev(i) and the DIT's block pass are fused
- * with the DIF's block pass into one pass per block.
+ * with the DIF's block pass into one pass per block. Their pointwise steps ride on the last pass of a
+ * transform (ntt_epi: A^ B^ and snarkjs' from_mont(A^ B^ - C^) are stored by B's last pass; bellperson's
+ * g^-k scale and C's subtraction run in the block pass of A and C), so no pointwise step reads the
+ * arrays again.
  * Cost per transform: n/2 * log2 n - ~n multiplications; the scaled bit reversal 2n.
  */
 #include "ntt/ntt.h"
@@ -190,9 +193,27 @@ static void tile_stages(fr_t *t, size_t rs, size_t W, unsigned S, unsigned s0, s
     }
 }
 
+/* An epilogue fused into the store of a transform's last pass (the H phases' pointwise steps, so they
+ * cost no pass over memory of their own): out[i] = mul[i] * Y[i] - sub[i] (sub NULL: no subtraction),
+ * taken out of Montgomery form when from_mont, where Y is the transform's output at position i. out
+ * may be mul or sub, never the transform's own array; the transform's array is left undefined. */
+typedef struct {
+    fr_t *out;
+    const fr_t *mul, *sub;
+    int from_mont;
+} ntt_epi;
+
+/* the epilogue on the cnt elements of Y that stand for positions off .. off + cnt - 1 */
+static void epi_row(const ntt_epi *e, size_t off, const fr_t *Y, size_t cnt) {
+    if (e->sub) fr_muls_sub(e->out + off, e->mul + off, Y, e->sub + off, cnt, e->from_mont);
+    else fr_muls(e->out + off, e->mul + off, Y, cnt);
+}
+
 /* One upper pass [s0, s0+S) over the whole array: tiles gathered into a per-thread buffer (in place
- * and strided if that allocation fails: the same arithmetic, only slower). */
-static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const fr_t *tw, int dif, int par) {
+ * and strided if that allocation fails: the same arithmetic, only slower). With `epi`, the tile's rows
+ * go through the epilogue instead of back into a. */
+static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const fr_t *tw, int dif, int par,
+                       const ntt_epi *epi) {
     size_t W = (size_t)1 << (tile_lg > S ? tile_lg - S : 0);
     if (W > ((size_t)1 << s0)) W = (size_t)1 << s0;
     if (W > NTT_TILE_W_MAX) W = NTT_TILE_W_MAX;
@@ -204,13 +225,19 @@ static void upper_pass(fr_t *a, unsigned log_n, unsigned s0, unsigned S, const f
         PM_OMP(for schedule(static))
         for (size_t ti = 0; ti < tiles; ti++) {
             const size_t hi = ti / groups, lo0 = (ti % groups) * W;
-            fr_t *base = a + (hi << (s0 + S)) + lo0;
+            const size_t org = (hi << (s0 + S)) + lo0;
+            fr_t *base = a + org;
             if (buf) {
                 for (size_t k = 0; k < rows; k++) memcpy(buf + k * W, base + (k << s0), W * sizeof(fr_t));
                 tile_stages(buf, W, W, S, s0, lo0, tw, dif);
-                for (size_t k = 0; k < rows; k++) memcpy(base + (k << s0), buf + k * W, W * sizeof(fr_t));
+                for (size_t k = 0; k < rows; k++) {
+                    if (epi) epi_row(epi, org + (k << s0), buf + k * W, W);
+                    else memcpy(base + (k << s0), buf + k * W, W * sizeof(fr_t));
+                }
             } else { /* fallback: the tile in place (strided rows) */
                 tile_stages(base, (size_t)1 << s0, W, S, s0, lo0, tw, dif);
+                if (epi)
+                    for (size_t k = 0; k < rows; k++) epi_row(epi, org + (k << s0), base + (k << s0), W);
             }
         }
         free(buf);
@@ -233,8 +260,9 @@ void ntt_bellperson_zinv(fr_t *zinv, size_t n) {
     fr_inv_vartime(zinv, zinv);
 }
 
-/* Upper passes of the stages [B, log_n): balanced groups of <= NTT_UPPER_MAX; DIF: top first. */
-static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, int dif, int par) {
+/* Upper passes of the stages [B, log_n): balanced groups of <= NTT_UPPER_MAX; DIF: top first. `epi`
+ * (NULL: none) rides on the last pass run. */
+static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, int dif, int par, const ntt_epi *epi) {
     if (log_n <= B) return;
     unsigned size[32], start[32], acc = B;
     const unsigned P = ntt_split_stages(size, log_n - B, upper_max);
@@ -244,7 +272,7 @@ static void upper_passes(fr_t *a, unsigned log_n, unsigned B, const fr_t *tw, in
     }
     for (unsigned q = 0; q < P; q++) {
         const unsigned p = dif ? P - 1 - q : q;
-        upper_pass(a, log_n, start[p], size[p], tw, dif, par);
+        upper_pass(a, log_n, start[p], size[p], tw, dif, par, q + 1 == P ? epi : NULL);
     }
 }
 
@@ -254,10 +282,10 @@ static unsigned block_log(unsigned log_n) { return log_n < block_lg ? log_n : bl
 static void network(fr_t *a, size_t n, unsigned log_n, const fr_t *tw, int dif, int par) {
     const unsigned B = block_log(log_n);
     const size_t nb = n >> B;
-    if (dif) upper_passes(a, log_n, B, tw, 1, par);
+    if (dif) upper_passes(a, log_n, B, tw, 1, par, NULL);
     PM_OMP(parallel for schedule(static) if (par))
     for (size_t bl = 0; bl < nb; bl++) block_stages(a + (bl << B), 0, B, tw, dif);
-    if (!dif) upper_passes(a, log_n, B, tw, 0, par);
+    if (!dif) upper_passes(a, log_n, B, tw, 0, par, NULL);
 }
 
 /* ---- tiled bit reversal with optional scaling by c * x^e ----
@@ -384,53 +412,69 @@ void ntt_coset_inverse(fr_t *a, size_t n, const ntt_domain_t *d, const fr_t *shi
 }
 
 /* ---- the H phases ----
- * domain evaluations y -> evaluations on the coset c<omega> where coefficient k gets scale * c^k:
- * DIF(omega^-1) upper passes; per block of 2^B: DIF block stages, coefficient rev(i) at position i
- * times scale * c^rev(i), DIT block stages; DIT upper passes. Inside block bl, rev(i) = rev_B(k)
- * 2^(log_n - B) + rev(bl): the element at position k of the block gets f0 * step^rev_B(k) with the
- * block's factor f0 = scale c^rev(bl) and step = c^(2^(log_n - B)). step^rev_B(k) is one table of
- * 2^B entries per call (q, 128 KiB at B = 12, shared by all blocks), so each block is one contiguous
- * fr_muls_scaled (2 multiplications per element, 8 at a time on the IFMA kernel, no dependent chain);
- * without the table (malloc failed) the same products run as the scalar chain f *= step. */
-static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr_t *c) {
+ * Block bl of 2^B positions after a DIF holds the coefficients rev(i), and inside it rev(i) =
+ * rev_B(k) 2^(log_n - B) + rev(bl) for the element at offset k: scaling coefficient e by f x^e there is
+ * the block's factor f x^rev(bl) times step^rev_B(k), step = x^(2^(log_n - B)). step^rev_B(k) is one
+ * table of 2^B entries per call (rev_pow_table: 128 KiB at B = 12, shared by all blocks), so each block
+ * is one contiguous fr_muls_scaled (2 multiplications per element, 8 at a time on the IFMA kernel, no
+ * dependent chain); without the table (malloc failed) the same products run as the scalar chain. */
+static fr_t *rev_pow_table(const fr_t *step, unsigned B) {
+    const size_t len = (size_t)1 << B;
+    fr_t *q = aligned_alloc(32, len * sizeof(fr_t)); /* q[k] = step^rev_B(k) */
+    if (!q) return NULL;
+    for (size_t k = 0; k < len; k++) q[k] = FR_ONE;
+    fr_muls_powers(q, len, &FR_ONE, step); /* step^k at k, then the bit-reversal swaps */
+    for (size_t k = 0; k < len; k++) {
+        const size_t r = bitrev(k, B);
+        if (r > k) {
+            const fr_t t = q[k];
+            q[k] = q[r];
+            q[r] = t;
+        }
+    }
+    return q;
+}
+
+/* x[k] *= f0 step^rev_B(k) for the 2^B elements of one block (q from rev_pow_table, or NULL) */
+static void scale_block_rev(fr_t *x, unsigned B, const fr_t *q, const fr_t *f0, const fr_t *step) {
+    const size_t len = (size_t)1 << B;
+    if (q) {
+        fr_muls_scaled(x, x, q, len, f0);
+        return;
+    }
+    fr_t f = *f0;
+    for (size_t t = 0; t < len; t++) {
+        fr_t *e = &x[bitrev(t, B)];
+        fr_mul(e, e, &f);
+        fr_mul(&f, &f, step);
+    }
+}
+
+/* domain evaluations y -> evaluations on the coset c<omega> where coefficient k gets scale * c^k:
+ * DIF(omega^-1) upper passes; per block of 2^B: DIF block stages, the scale by position (above), DIT
+ * block stages; DIT upper passes. With `epi` (NULL: none) the coset evaluations go through the
+ * epilogue as the last pass stores them (y is then left undefined). */
+static void to_coset(fr_t *y, const ntt_domain_t *d, const fr_t *scale, const fr_t *c, const ntt_epi *epi) {
     const size_t n = d->n;
     const unsigned L = d->log_n, B = block_log(L);
     const int par = n >= NTT_PARALLEL_MIN;
-    upper_passes(y, L, B, d->tw_inv, 1, par);
+    upper_passes(y, L, B, d->tw_inv, 1, par, NULL);
     const fr_t step = fr_pow_u64(c, (uint64_t)1 << (L - B));
     const size_t nb = n >> B, len = (size_t)1 << B;
-    fr_t *q = aligned_alloc(32, len * sizeof(fr_t)); /* q[k] = step^rev_B(k) */
-    if (q) {
-        for (size_t k = 0; k < len; k++) q[k] = FR_ONE;
-        fr_muls_powers(q, len, &FR_ONE, &step); /* step^k at k, then the bit-reversal swaps */
-        for (size_t k = 0; k < len; k++) {
-            const size_t r = bitrev(k, B);
-            if (r > k) {
-                const fr_t t = q[k];
-                q[k] = q[r];
-                q[r] = t;
-            }
-        }
-    }
+    fr_t *q = rev_pow_table(&step, B);
+    const ntt_epi *block_epi = L > B ? NULL : epi; /* no upper pass: the block pass is the last one */
     PM_OMP(parallel for schedule(static) if (par))
     for (size_t bl = 0; bl < nb; bl++) {
         fr_t *x = y + bl * len;
         block_stages(x, 0, B, d->tw_inv, 1);
         fr_t f = fr_pow_u64(c, bitrev(bl, L - B));
         fr_mul(&f, &f, scale);
-        if (q) {
-            fr_muls_scaled(x, x, q, len, &f);
-        } else {
-            for (size_t t = 0; t < len; t++) {
-                fr_t *e = &x[bitrev(t, B)];
-                fr_mul(e, e, &f);
-                fr_mul(&f, &f, &step);
-            }
-        }
+        scale_block_rev(x, B, q, &f, &step);
         block_stages(x, 0, B, d->tw, 0);
+        if (block_epi) epi_row(block_epi, bl * len, x, len);
     }
     free(q);
-    upper_passes(y, L, B, d->tw, 0, par);
+    upper_passes(y, L, B, d->tw, 0, par, epi);
 }
 
 /* the H phases' shapes: n = d->n, out may alias a only, a, b, third distinct */
@@ -458,14 +502,12 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
         fr_muls(c + lo, a + lo, b + lo, cnt);
     }
     /* The 1/n of the inverse NTT is folded into the coset powers: coefficient k is multiplied once
-     * by n^-1 * inc^k (Fr arithmetic is exact, so the output is bit-identical). */
-    fr_t *x[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) to_coset(x[i], d, &d->n_inv, &d->omega_2n);
-    PM_OMP(parallel for schedule(static) if (par))
-    for (size_t ch = 0; ch < nch; ch++) { /* p = from_mont(a b - c); p may be a */
-        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
-        fr_muls_sub(p + lo, a + lo, b + lo, c + lo, cnt, 1);
-    }
+     * by n^-1 * inc^k (Fr arithmetic is exact, so the output is bit-identical). The last transform's
+     * last pass stores p = from_mont(a b - c) (p may be a) instead of b. */
+    to_coset(a, d, &d->n_inv, &d->omega_2n, NULL);
+    to_coset(c, d, &d->n_inv, &d->omega_2n, NULL);
+    const ntt_epi last = {p, a, c, 1};
+    to_coset(b, d, &d->n_inv, &d->omega_2n, &last);
     return PM_OK;
 }
 
@@ -484,29 +526,35 @@ pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const n
     /* C is never taken to the coset: the coset iNTT is linear and undoes the coset NTT exactly, so
      *   icoset((A^ B^ - C^) z) = z (icoset(A^ B^) - iNTT(c))     (z = (g^n - 1)^-1, constant on the coset)
      * bit for bit (exact field arithmetic, any a, b, c): 6 transforms instead of bellperson's 7. */
-    to_coset(a, d, &d->n_inv, &g);
-    to_coset(b, d, &d->n_inv, &g);
-    const size_t nch = (n + NTT_ROW_CHUNK - 1) / NTT_ROW_CHUNK;
-    PM_OMP(parallel for schedule(static) if (par))
-    for (size_t ch = 0; ch < nch; ch++) { /* a = A^ B^ on the coset */
-        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
-        fr_muls(a + lo, a + lo, b + lo, cnt);
-    }
-    /* both inverse transforms: DIF(omega^-1), then the bit reversals scaled by the constant
-     * fin = n^-1 (g^n - 1)^-1 (times g^-k for the coset one), taken out of Montgomery form first so
-     * the products come out plain; then h = a - c (subtraction is the same on plain integers) */
+    to_coset(a, d, &d->n_inv, &g, NULL);
+    const ntt_epi ab = {a, a, NULL, 0}; /* B's last pass stores a = A^ B^ */
+    to_coset(b, d, &d->n_inv, &g, &ab);
+    /* both inverse transforms: DIF(omega^-1) (the unnormalised inverse DFT D, coefficient k at position
+     * rev(k)); in the block pass A's and C's blocks are transformed together (in cache) and combined at
+     * once: a[rev(k)] = g^-k D(A^ B^)_k - D(c)_k. Then one bit reversal scaled by the constant
+     * fin = n^-1 (g^n - 1)^-1, taken out of Montgomery form first so the products come out plain.
+     * Against the two scaled bit reversals and the subtraction pass of before: 2 passes over memory
+     * fewer, the same products. */
     fr_mul(&fin, &d->n_inv, &zinv);
     fr_from_mont(&fin, &fin);
-    network(a, n, d->log_n, d->tw_inv, 1, par);
-    network(c, n, d->log_n, d->tw_inv, 1, par);
-    const br_scale sc_a = {2, fin, ginv}, sc_c = {1, fin, FR_ONE};
-    bit_reverse_scaled(a, n, d->log_n, &sc_a, 0, 1);
-    bit_reverse_scaled(c, n, d->log_n, &sc_c, 0, 1);
+    const unsigned L = d->log_n, B = block_log(L);
+    const size_t nb = n >> B, len = (size_t)1 << B;
+    upper_passes(a, L, B, d->tw_inv, 1, par, NULL);
+    upper_passes(c, L, B, d->tw_inv, 1, par, NULL);
+    const fr_t step = fr_pow_u64(&ginv, (uint64_t)1 << (L - B));
+    fr_t *q = rev_pow_table(&step, B);
     PM_OMP(parallel for schedule(static) if (par))
-    for (size_t ch = 0; ch < nch; ch++) {
-        const size_t lo = ch * NTT_ROW_CHUNK, cnt = n - lo < NTT_ROW_CHUNK ? n - lo : NTT_ROW_CHUNK;
-        for (size_t i = lo; i < lo + cnt; i++) fr_sub(&a[i], &a[i], &c[i]);
+    for (size_t bl = 0; bl < nb; bl++) {
+        fr_t *xa = a + bl * len, *xc = c + bl * len;
+        block_stages(xc, 0, B, d->tw_inv, 1);
+        block_stages(xa, 0, B, d->tw_inv, 1);
+        const fr_t f = fr_pow_u64(&ginv, bitrev(bl, L - B));
+        scale_block_rev(xa, B, q, &f, &step);
+        for (size_t i = 0; i < len; i++) fr_sub(&xa[i], &xa[i], &xc[i]);
     }
+    free(q);
+    const br_scale sc = {1, fin, FR_ONE};
+    bit_reverse_scaled(a, n, L, &sc, 0, 1);
     if (h != a) memcpy(h, a, n * sizeof *h);
     if (!fr_is_zero(&h[n - 1]))
         return pm_error_set(err, PM_ERR_UNSATISFIED, "witness", PM_NO_OFFSET,
