@@ -126,7 +126,8 @@ pm_status ntt_snarkjs_h(fr_t *p, size_t n, fr_t *a, fr_t *b, fr_t *scratch, cons
  * C·w on the rows, zero-padded to n, all three DESTROYED; h may alias a (not b, c). Fused as in
  * ntt_snarkjs_h (no bit reversal between the inverse and the forward transforms). C is never taken
  * to the coset: the coset iNTT undoes the coset NTT exactly, so icoset((A·B − C)z) = z·icoset(A·B) −
- * z·iNTT(c), the same bytes for every input; the two inverse transforms end in scaled bit reversals.
+ * z·iNTT(c), the same bytes for every input; the two inverse transforms share their block pass, where
+ * A's coefficients are scaled by g^-k and C's subtracted, and end in one bit reversal scaled by n^-1 z.
  * Errors: PM_ERR_ARG (n != d->n, aliasing, a domain not from generator 7), PM_ERR_UNSATISFIED.
  * Cost: 6 NTTs of size n (bellperson's sequence: 7) + ~7n multiplications. */
 pm_status ntt_bellperson_h(fr_t *h, size_t n, fr_t *a, fr_t *b, fr_t *c, const ntt_domain_t *d,
