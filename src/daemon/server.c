@@ -331,9 +331,10 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     if (d->token[0]) daemon_log(d, LOG_INFO, "TCP clients authenticate with the token in %s", d->token_path);
     else if (cfg->listen_tcp[0]) daemon_log(d, LOG_WARN, "http.require_token is off: any local user may use the TCP API");
     daemon_log(d, LOG_INFO, "journal: %s", d->state_dir[0] ? d->state_dir : "off (state.dir = off: jobs are not durable)");
-    daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u devices x %u start-phase workers, %u finalizers, budget %.1f MiB",
-         d->backend.name, ec.synth_workers, ec.n_devices, ec.workers_per_device, ec.finalize_threads,
-         es.budget_bytes / 1048576.0);
+    /* without gpu.devices the engine's "devices" are CPU slots (config cpu.device_slots), not GPUs */
+    daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u %s x %u start-phase workers, %u finalizers, budget %.1f MiB",
+         d->backend.name, ec.synth_workers, ec.n_devices, cfg->gpu_devices[0] ? "GPU devices" : "CPU slots (no gpu.devices)",
+         ec.workers_per_device, ec.finalize_threads, es.budget_bytes / 1048576.0);
     pm_engine_status_free(&es);
     *out = d;
     return PM_OK;

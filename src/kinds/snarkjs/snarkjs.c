@@ -87,7 +87,7 @@ static pm_status witness(fr_t **w, size_t *n_w, const void *id, const void *job,
 
 static const pm_kind snarkjs_kind = {
     .name = "snarkjs",
-    .summary = "a circom circuit's snarkjs .zkey and one .wtns per partition; snarkjs proof.json + public.json",
+    .summary = "a circom circuit's snarkjs .zkey and one .wtns per partition; per partition snarkjs's proof.json and public.json objects (prove --out: one JSON array of {proof, public})",
     .conv = GROTH16_SNARKJS,
     .input_name = "wtns",
     .max_inputs = 4096,
