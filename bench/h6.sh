@@ -10,7 +10,9 @@
 #               bench_ntt_h --log CPU_LOG (n = 2^CPU_LOG, default 22) on CPU_THREADS (16) for base and this tree.
 #   PHASE=cpu   (~2 min): a CPU-only build of bench_ntt_h in /tmp/bc, then bench_ntt_h --log L for each L in CPU_LOGS
 #               ("22 23") on CPU_THREADS (16) WITH the sequence column: the fused H (what the CPU prover runs since
-#               2026-12-03) against bellperson's 7-transform sequence (what it ran before), same process.
+#               2026-12-03) against bellperson's 7-transform sequence (what it ran before), same process; with
+#               BASE_TGZ (a carried `git archive BASE_REF | gzip`) that tree's bench_ntt_h is built beside and
+#               run alternately with this one's (--no-seq, two rounds).
 # Usage (repo root on the device, .device-deps carried): PHASE=test bash bench/h6.sh; PHASE=bench bash bench/h6.sh
 # Output: $OUT/h6-$PHASE.log (everything printed as well); $OUT/h6.tsv (bench rows, gpu-vs-sppark.tsv format).
 set -u
@@ -32,9 +34,26 @@ rc=0
 if [ "$PHASE" = cpu ]; then
   cmake -S . -B /tmp/bc -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=OFF -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
     cmake --build /tmp/bc -j "$(nproc)" --target bench_ntt_h > /tmp/h6-build.log 2>&1 || { grep -E "error" /tmp/h6-build.log | head; exit 1; }
+  if [ -n "${BASE_TGZ:-}" ]; then
+    # BASE_TGZ (a `git archive BASE_REF | gzip`, carried): its bench_ntt_h built beside in /tmp/bc-base, run
+    # alternately with this tree's (--no-seq), each L twice, so host drift shows as disagreeing pairs
+    rm -rf /tmp/bc-src && mkdir -p /tmp/bc-src && tar -xzf "$BASE_TGZ" -C /tmp/bc-src &&
+      cmake -S /tmp/bc-src -B /tmp/bc-base -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=OFF -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
+      cmake --build /tmp/bc-base -j "$(nproc)" --target bench_ntt_h > /tmp/h6-build-base.log 2>&1 || { echo "baseline build failed"; exit 1; }
+  fi
   echo "build: $(( $(date +%s) - t0 )) s"
   for l in ${CPU_LOGS:-22 23}; do
-    /tmp/bc/bench_ntt_h --log "$l" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" || rc=1
+    if [ -n "${BASE_TGZ:-}" ]; then
+      for r in 1 2; do
+        for v in base new; do
+          bin=/tmp/bc/bench_ntt_h; [ $v = base ] && bin=/tmp/bc-base/bench_ntt_h
+          echo "== bench_ntt_h --log $l --threads ${CPU_THREADS:-16} --no-seq: $v (${BASE_REF:-base}), round $r"
+          "$bin" --log "$l" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq || rc=1
+        done
+      done
+    else
+      /tmp/bc/bench_ntt_h --log "$l" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" || rc=1
+    fi
   done
   echo "h6 cpu: done in $(( $(date +%s) - t0 )) s, rc $rc"
   exit $rc
