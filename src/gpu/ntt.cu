@@ -28,11 +28,10 @@ using ntc::fr_d;
 
 namespace {
 
-/* MB > 1: compiled for MB resident blocks of NT threads per SM (ptxas caps the registers at 65536 / (NT MB));
- * PROOFMILL_GPU_NTT_MINB selects it at run time for NT = 256 (issue #14's occupancy variants); NT = 512
- * (PROOFMILL_GPU_NTT_WIDE) runs at MB = 2: the same 64 registers and 8 warps per scheduler */
-template <int LR, bool DIF, int MB, bool TWS = false, int NT = 256>
-__global__ void __launch_bounds__(NT, MB == 1 ? 0 : MB) k_pass(const __grid_constant__ ntc::pass_args a) {
+/* MB > 1: compiled for MB resident blocks of 256 threads per SM (ptxas caps the registers at 65536 / (256 MB));
+ * PROOFMILL_GPU_NTT_MINB selects it at run time (issue #14's occupancy variants) */
+template <int LR, bool DIF, int MB, bool TWS = false>
+__global__ void __launch_bounds__(256, MB == 1 ? 0 : MB) k_pass(const __grid_constant__ ntc::pass_args a) {
     extern __shared__ uint4 sh[];
     const uint32_t blk = blockIdx.x, tid = threadIdx.x;
     ntc::pass_load<LR>(a, blk, tid, sh);
@@ -58,19 +57,18 @@ __global__ void k_fill_powers(fr_d *out, uint32_t count, ntc::pow_tab t) {
     if (i < count) ntc::st(out + i, ntc::scale_at(t, i));
 }
 
-template <int LR, bool DIF, int MB = 1, bool TWS = false, int NT = 256>
-static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
+template <int LR, bool DIF, int MB = 1, bool TWS = false> static cudaError_t launch_pass(const ntc::pass_args &a, cudaStream_t st) {
     /* raise the dynamic shared-memory limit (64 KB tiles) once per instantiation and device */
     static std::atomic<unsigned> done{0};
     int dev = 0;
     cudaGetDevice(&dev);
     const unsigned bit = 1u << (dev & 31);
     if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MB, TWS, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+        cudaError_t e = cudaFuncSetAttribute(k_pass<LR, DIF, MB, TWS>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
         if (e != cudaSuccess) return e;
         done.fetch_or(bit);
     }
-    k_pass<LR, DIF, MB, TWS, NT><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
+    k_pass<LR, DIF, MB, TWS><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
     return cudaGetLastError();
 }
 
@@ -121,12 +119,9 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
  *    11.66 ms instead of 11.49 at 2^27); the radix-8 kernel for 3 (80 registers, spills) or 1 (default);
  *  PROOFMILL_GPU_NTT_SPLIT=1: pass sizes for the fewest rounds (network_plan round_split);
  *  PROOFMILL_GPU_NTT_TWSHARE=1: the radix-4 256-thread passes load a round's shared twiddle once
- *    (pass_round TWS);
- *  PROOFMILL_GPU_NTT_WIDE=1: blocks of up to 512 threads (2 per SM, 64 registers), so the passes above
- *    s0 = 0 take twice the columns: 128 contiguous bytes per tile row at 2^27 instead of 64 (pass_plan).
- *  Unset or out-of-range values keep the default. */
+ *    (pass_round TWS). Unset or out-of-range values keep the default. */
 struct ntt_tune {
-    uint32_t tile_bits = ntc::NTT_TILE_BITS, max_lr = ntc::NTT_MAX_LR, minb = 0, thread_bits = ntc::NTT_THREAD_BITS;
+    uint32_t tile_bits = ntc::NTT_TILE_BITS, max_lr = ntc::NTT_MAX_LR, minb = 0;
     bool split = false, tws = false;
 };
 static int env_int(const char *name, int dflt) {
@@ -141,7 +136,6 @@ static ntt_tune ntt_tune_from_env() {
     t.minb = (uint32_t)env_int("PROOFMILL_GPU_NTT_MINB", t.max_lr == 2 ? 4 : 1);
     t.split = env_int("PROOFMILL_GPU_NTT_SPLIT", 0) == 1;
     t.tws = env_int("PROOFMILL_GPU_NTT_TWSHARE", 0) == 1;
-    if (env_int("PROOFMILL_GPU_NTT_WIDE", 0) == 1) t.thread_bits = ntc::NTT_MAX_THREAD_BITS;
     return t;
 }
 
@@ -152,23 +146,11 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
     const uint32_t minb = tu.minb;
     const bool tws = tu.tws;
     const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
-                                         tu.tile_bits, tu.max_lr, tu.split, tu.thread_bits);
+                                         tu.tile_bits, tu.max_lr, tu.split);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
         const bool full = ntc::pass_threads(a) == 256; /* 256-thread blocks: the launch-bounds variants */
         cudaError_t e;
-        if (ntc::pass_threads(a) > 256) { /* PROOFMILL_GPU_NTT_WIDE: 512 threads (lr <= 2 at tiles of <= 2^11) */
-            switch (a.lr * 2 + (dif ? 1 : 0)) {
-            case 2: e = launch_pass<1, false, 2, false, 512>(a, d->st); break;
-            case 3: e = launch_pass<1, true, 2, false, 512>(a, d->st); break;
-            case 4: e = launch_pass<2, false, 2, false, 512>(a, d->st); break;
-            case 5: e = launch_pass<2, true, 2, false, 512>(a, d->st); break;
-            default:
-                return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "NTT pass of %u threads at radix 2^%u", ntc::pass_threads(a), a.lr);
-            }
-            PMCU(e);
-            continue;
-        }
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;

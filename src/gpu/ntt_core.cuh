@@ -30,8 +30,7 @@
  * last round only) and the thread bits fill the other bit positions (round_map).
  * Variants for measurement (off by default): network_plan's round_split sizes the passes for the fewest
  * rounds (PROOFMILL_GPU_NTT_SPLIT), pass_round's TWS loads a full round's shared twiddles once
- * (PROOFMILL_GPU_NTT_TWSHARE), thread_bits = 9 allows blocks of 512 threads, so that the strided passes
- * read 4 columns (128 B) per row (PROOFMILL_GPU_NTT_WIDE).
+ * (PROOFMILL_GPU_NTT_TWSHARE).
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
  * stride-8 access of the first round conflict-free (the host test counts the bank groups of every
@@ -321,25 +320,20 @@ PM_UNROLL
 
 /* Fill the geometry of a pass over stages [s0, s0+S) of an L-stage network (host or device); tiles
  * of at most 2^tile_bits elements (11: 64 KB of shared memory, 256 threads at 9 stages; 10 and 9 give
- * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE) and blocks of at most
- * 2^thread_bits threads (8 by default; 9, PROOFMILL_GPU_NTT_WIDE: a radix-4 9-stage pass above s0 = 0
- * then takes 4 columns, 128 contiguous bytes per row of its tile instead of 64). */
+ * 32 / 16 KB tiles and more resident blocks per SM: PROOFMILL_GPU_NTT_TILE). */
 constexpr uint32_t NTT_TILE_BITS = 11;
-constexpr uint32_t NTT_THREAD_BITS = 8, NTT_MAX_THREAD_BITS = 9;
 /* radix-4 rounds by default (2026-12-03: 4 elements per thread, 64 registers, 8 warps per scheduler beat radix 8 at
  * 116 registers and 4 warps by 0.93x / 0.91x on the 2^27 forward / bellperson H: docs/perf/gpu.md) */
 constexpr uint32_t NTT_MAX_LR = 2;
-PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS, uint32_t max_lr = NTT_MAX_LR,
-                     uint32_t thread_bits = NTT_THREAD_BITS) {
+PM_HD void pass_plan(pass_args &a, uint32_t L, uint32_t s0, uint32_t S, uint32_t tile_bits = NTT_TILE_BITS, uint32_t max_lr = NTT_MAX_LR) {
     a.log_n = L;
     a.s0 = s0;
     a.S = S;
     if (max_lr < 1 || max_lr > 3) max_lr = NTT_MAX_LR;
     a.lr = S < max_lr ? S : max_lr;
-    /* columns per block: tiles of at most 2^tile_bits elements and at most 2^thread_bits threads */
-    if (thread_bits < NTT_THREAD_BITS || thread_bits > NTT_MAX_THREAD_BITS) thread_bits = NTT_THREAD_BITS;
+    /* columns per block: tiles of at most 2^tile_bits elements and at most 256 threads */
     uint32_t lc = S < tile_bits ? tile_bits - S : 0;
-    if (S + lc > thread_bits + a.lr) lc = thread_bits + a.lr > S ? thread_bits + a.lr - S : 0;
+    if (S + lc > 8 + a.lr) lc = 8 + a.lr > S ? 8 + a.lr - S : 0;
     a.log_c = lc < s0 ? lc : s0;
     a.nrounds = 0;
     for (uint32_t q = 0, lo = 0; lo < S; q++, lo += a.lr) {
@@ -381,12 +375,12 @@ struct net_ops {
  * reads src, the ones in between work in place on work, the last writes dst; P = ceil(L / max_bits)
  * passes of balanced sizes (2^27: 9 + 9 + 9; round_split: the same P with the fewest rounds of max_lr
  * stages, 2^27 radix 4: 10 + 9 + 8), tiles of at most 2^tile_bits elements, rounds of at most max_lr
- * stages and blocks of at most 2^thread_bits threads (pass_plan). Returns P (<= 4: L <= 4 max_bits; the host test passes smaller max_bits to run 3
+ * stages (pass_plan). Returns P (<= 4: L <= 4 max_bits; the host test passes smaller max_bits to run 3
  * and 4 passes on small sizes). */
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
-                             uint32_t max_lr = NTT_MAX_LR, bool round_split = false, uint32_t thread_bits = NTT_THREAD_BITS) {
+                             uint32_t max_lr = NTT_MAX_LR, bool round_split = false) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
@@ -418,7 +412,7 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
         const uint32_t p = dif ? P - 1 - q : q;
         pass_args &a = out[q];
         memset(&a, 0, sizeof a);
-        pass_plan(a, L, start[p], size[p], tile_bits, max_lr, thread_bits);
+        pass_plan(a, L, start[p], size[p], tile_bits, max_lr);
         a.dst = q == P - 1 ? dst : work;
         a.src = q == 0 ? src : work;
         a.tw = tw;

@@ -16,10 +16,9 @@
  *    bellperson's sequence (ntt_inverse, ntt_coset_forward(g = 7), (ab - c)(g^n - 1)^-1,
  *    ntt_coset_inverse, from Montgomery), for a satisfying (c = a*b: top coefficient 0) and a random
  *    (top coefficient != 0) input;
- *  - the pass plans of log n = 1..28: threads <= 256 (512 with PROOFMILL_GPU_NTT_WIDE: the 2^27 and
- *    2^24 plans named), tiles <= 2^11, every round and the load/store a bijection of (thread,
- *    register) onto the tile, stages covered once; shared-memory bank groups of every warp access
- *    (reported; at most 2-way);
+ *  - the pass plans of log n = 1..28: threads <= 256, tiles <= 2^11, every round and the load/store
+ *    a bijection of (thread, register) onto the tile, stages covered once; shared-memory bank groups
+ *    of every warp access (reported; at most 2-way);
  *  - the SpMV (spmv_core.cuh: the upload's plan, the row-pointer narrowing in chunks, the thread
  *    rows, a warp's 32-lane split of long rows and its shuffle tree, the padding rows, the
  *    lowest-failing-row reduction) on satisfied random circuits whose A, B, C use 1 / -1 / other
@@ -88,11 +87,10 @@ struct host_exec {
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     static uint32_t max_lr;    /* the device's PROOFMILL_GPU_NTT_LR (radix-8 or radix-4 rounds) */
     static bool split, tws;    /* PROOFMILL_GPU_NTT_SPLIT, PROOFMILL_GPU_NTT_TWSHARE */
-    static uint32_t thread_bits; /* PROOFMILL_GPU_NTT_WIDE: 9 */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr, split, thread_bits);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr, split);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -129,7 +127,6 @@ struct host_exec {
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 uint32_t host_exec::max_lr = NTT_MAX_LR;
 bool host_exec::split = false, host_exec::tws = false;
-uint32_t host_exec::thread_bits = NTT_THREAD_BITS;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -304,22 +301,17 @@ static void bank_groups(const std::vector<uint32_t> &phys, uint32_t T) {
             for (int i = 0; i < 8; i++) worst_bank = std::max(worst_bank, cnt[i]);
         }
 }
-static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr, bool split = false, uint32_t thread_bits = NTT_THREAD_BITS) {
-    unsigned wide = 0; /* passes of more than 256 threads */
+static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr, bool split = false) {
     for (unsigned L = 1; L <= maxL; L++) {
         for (int dif = 0; dif < 2; dif++) {
             pass_args pa[4];
             net_ops ops;
-            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits, max_lr, split,
-                                            thread_bits);
+            const uint32_t P = network_plan(pa, L, dif, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, tile_bits, max_lr, split);
             std::vector<int> stage_seen(L, 0);
             for (uint32_t q = 0; q < P; q++) {
                 const pass_args &a = pa[q];
                 const uint32_t T = pass_threads(a), E = pass_tile(a), R = 1u << a.lr, C = 1u << a.log_c;
-                CHECK(T <= (1u << thread_bits) && E <= 2048 && E == T * R && a.S <= (uint32_t)MAX_PASS_BITS && a.lr <= max_lr,
-                      "2^%u pass %u: T %u E %u", L, q, T, E);
-                CHECK(T <= 256 || a.lr <= 2, "2^%u pass %u: %u threads at radix 2^%u (the device has no such kernel)", L, q, T, a.lr);
-                wide += T > 256;
+                CHECK(T <= 256 && E <= 2048 && E == T * R && a.S <= (uint32_t)MAX_PASS_BITS && a.lr <= max_lr, "2^%u pass %u: T %u E %u", L, q, T, E);
                 CHECK(a.s0 + a.S <= L && pass_blocks(a) * E == (1u << L), "2^%u pass %u: geometry", L, q);
                 for (uint32_t s = a.s0; s < a.s0 + a.S; s++) stage_seen[s]++;
                 /* load/store map */
@@ -361,10 +353,8 @@ static void test_plans(unsigned maxL, uint32_t tile_bits, uint32_t max_lr, bool 
             for (unsigned s = 0; s < L; s++) CHECK(stage_seen[s] == 1, "2^%u: stage %u run %d times", L, s, stage_seen[s]);
         }
     }
-    printf("plans 2^1..2^%u (tiles <= 2^%u, radix <= 2^%u, <= %u threads%s): ok; worst shared-memory bank group multiplicity so far %d "
-           "(1 = conflict-free)\n", maxL, tile_bits, max_lr, 1u << thread_bits, split ? ", round split" : "", worst_bank);
-    if (thread_bits > NTT_THREAD_BITS && tile_bits == NTT_TILE_BITS && max_lr == 2)
-        CHECK(wide > 0, "thread_bits %u: no pass of more than 256 threads", thread_bits);
+    printf("plans 2^1..2^%u (tiles <= 2^%u, radix <= 2^%u): ok; worst shared-memory bank group multiplicity so far %d (1 = conflict-free)\n",
+           maxL, tile_bits, max_lr, worst_bank);
     CHECK(worst_bank <= 2, "bank conflicts %d-way", worst_bank);
 }
 
@@ -629,19 +619,6 @@ int main(int argc, char **argv) {
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 3);
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2);
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2, true);
-    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 3, false, NTT_MAX_THREAD_BITS);
-    for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) test_plans(28, tb, 2, false, NTT_MAX_THREAD_BITS);
-    {
-        /* PROOFMILL_GPU_NTT_WIDE: 2^27's passes above s0 = 0 at 512 threads, 4 columns (2^24: 8 columns) */
-        pass_args pa[4];
-        net_ops ops;
-        const uint32_t P = network_plan(pa, 27, false, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, NTT_TILE_BITS, 2, false,
-                                        NTT_MAX_THREAD_BITS);
-        CHECK(P == 3 && pass_threads(pa[0]) == 128 && pass_threads(pa[1]) == 512 && pa[1].log_c == 2 && pass_threads(pa[2]) == 512 &&
-                  pa[2].log_c == 2, "2^27 wide: %u passes, threads %u %u %u", P, pass_threads(pa[0]), pass_threads(pa[1]), pass_threads(pa[2]));
-        network_plan(pa, 24, false, false, nullptr, nullptr, nullptr, nullptr, ops, MAX_PASS_BITS, NTT_TILE_BITS, 2, false, NTT_MAX_THREAD_BITS);
-        CHECK(pass_threads(pa[1]) == 512 && pa[1].log_c == 3, "2^24 wide: second pass %u threads, log_c %u", pass_threads(pa[1]), pa[1].log_c);
-    }
     {
         /* PROOFMILL_GPU_NTT_SPLIT: 2^27 as 10 + 9 + 8 (14 radix-4 rounds, not 15); 2^24 stays 8 + 8 + 8 */
         pass_args pa[4];
@@ -660,13 +637,6 @@ int main(int argc, char **argv) {
         for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, host_exec::split ? "radix 4, round split" : "radix 4");
     }
     host_exec::split = host_exec::tws = false;
-    /* blocks of up to 512 threads (PROOFMILL_GPU_NTT_WIDE), radix 4 and radix 8 */
-    host_exec::thread_bits = NTT_MAX_THREAD_BITS;
-    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, "radix 4, 512 threads");
-    host_exec::max_lr = 3;
-    pipelines_to(m12, MAX_PASS_BITS, "radix 8, 512 threads");
-    host_exec::max_lr = NTT_MAX_LR;
-    host_exec::thread_bits = NTT_THREAD_BITS;
     /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size */
     host_exec::max_lr = 3;
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) {
