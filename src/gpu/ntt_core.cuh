@@ -30,7 +30,9 @@
  * last round only) and the thread bits fill the other bit positions (round_map).
  * Variants for measurement (off by default): network_plan's round_split sizes the passes for the fewest
  * rounds (PROOFMILL_GPU_NTT_SPLIT), pass_round's TWS loads a full round's shared twiddles once
- * (PROOFMILL_GPU_NTT_TWSHARE).
+ * (PROOFMILL_GPU_NTT_TWSHARE), and the pipelined pass kernel (ntt.cu k_pass_pipe: a resident grid whose
+ * blocks loop over tiles, copying the next tile into a second buffer with cp.async while they compute
+ * this one; passes with a plain load) hides the strided passes' load latency (PROOFMILL_GPU_NTT_PIPE).
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
  * stride-8 access of the first round conflict-free (the host test counts the bank groups of every
@@ -151,6 +153,28 @@ PM_HD void st(fr_d *p, const fr_d &a) {
     memcpy(p, &a, 32);
 #endif
 }
+/* 16 bytes global -> shared without the registers (device: cp.async.cg, Ampere and later, completed by
+ * cp_async_wait; host: a plain copy); both addresses 16-byte aligned */
+PM_HD void cp_async16(uint4 *sh_dst, const uint4 *g_src) {
+#ifdef __CUDA_ARCH__
+    const uint32_t s = (uint32_t)__cvta_generic_to_shared(sh_dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(g_src) : "memory");
+#else
+    memcpy(sh_dst, g_src, 16);
+#endif
+}
+/* close the group of this thread's cp.async issued so far */
+PM_HD void cp_async_commit() {
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/* wait until at most N of this thread's groups are still in flight */
+template <int N> PM_HD void cp_async_wait() {
+#ifdef __CUDA_ARCH__
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
 /* shared memory: element e of a tile of E elements as two 16-byte planes */
 PM_HD fr_d sh_ld(const uint4 *sh, uint32_t E, uint32_t e) { return from_halves(sh[e], sh[E + e]); }
 PM_HD void sh_st(uint4 *sh, uint32_t E, uint32_t e, const fr_d &a) {
@@ -235,6 +259,23 @@ PM_UNROLL
         }
         if (a.pre.mode != SC_NONE) x = f_mul(x, scale_at(a.pre, brev(g, a.log_n)));
         sh_st(sh, E, sh_index(k, c, a.log_c), x);
+    }
+}
+
+/* pass_load for a pass whose load is plain (pass_load_is_plain), as cp.async copies into the tile's two
+ * planes: the pipelined pass kernel (ntt.cu k_pass_pipe, PROOFMILL_GPU_NTT_PIPE) issues the next tile's
+ * copies before it runs this tile's rounds */
+PM_HD bool pass_load_is_plain(const pass_args &a) { return a.ldop == LD_PLAIN && a.pre.mode == SC_NONE; }
+template <int LR> PM_HD void pass_load_async(const pass_args &a, uint32_t blk, uint32_t tid, uint4 *sh) {
+    const uint32_t T = pass_threads(a), E = pass_tile(a), C = 1u << a.log_c;
+    const uint32_t org = pass_origin(a, blk);
+PM_UNROLL
+    for (int i = 0; i < (1 << LR); i++) {
+        const uint32_t v = tid + i * T, k = v >> a.log_c, c = v & (C - 1);
+        const uint4 *q = reinterpret_cast<const uint4 *>(a.src + org + (k << a.s0) + c);
+        const uint32_t e = sh_index(k, c, a.log_c);
+        cp_async16(sh + e, q);
+        cp_async16(sh + E + e, q + 1);
     }
 }
 

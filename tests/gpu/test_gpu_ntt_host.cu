@@ -72,7 +72,10 @@ struct host_exec {
         const uint32_t T = pass_threads(a), E = pass_tile(a);
         sh.assign(2 * E, uint4{0, 0, 0, 0});
         for (uint32_t blk = 0; blk < pass_blocks(a); blk++) {
-            for (uint32_t t = 0; t < T; t++) pass_load<LR>(a, blk, t, sh.data());
+            for (uint32_t t = 0; t < T; t++) {
+                if (pipe && LR == 2 && pass_load_is_plain(a)) pass_load_async<LR>(a, blk, t, sh.data()); /* k_pass_pipe's load */
+                else pass_load<LR>(a, blk, t, sh.data());
+            }
             for (uint32_t i = 0; i < a.nrounds; i++)
                 for (uint32_t t = 0; t < T; t++) {
                     const uint32_t q = DIF ? a.nrounds - 1 - i : i;
@@ -87,6 +90,7 @@ struct host_exec {
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     static uint32_t max_lr;    /* the device's PROOFMILL_GPU_NTT_LR (radix-8 or radix-4 rounds) */
     static bool split, tws;    /* PROOFMILL_GPU_NTT_SPLIT, PROOFMILL_GPU_NTT_TWSHARE */
+    static bool pipe;          /* PROOFMILL_GPU_NTT_PIPE: plain loads through pass_load_async */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
@@ -126,7 +130,7 @@ struct host_exec {
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 uint32_t host_exec::max_lr = NTT_MAX_LR;
-bool host_exec::split = false, host_exec::tws = false;
+bool host_exec::split = false, host_exec::tws = false, host_exec::pipe = false;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -637,6 +641,10 @@ int main(int argc, char **argv) {
         for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, host_exec::split ? "radix 4, round split" : "radix 4");
     }
     host_exec::split = host_exec::tws = false;
+    /* the pipelined pass's cp.async load (PROOFMILL_GPU_NTT_PIPE) */
+    host_exec::pipe = true;
+    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, "radix 4, pipelined load");
+    host_exec::pipe = false;
     /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size */
     host_exec::max_lr = 3;
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) {
