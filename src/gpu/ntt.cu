@@ -43,34 +43,6 @@ __global__ void __launch_bounds__(256, MB == 1 ? 0 : MB) k_pass(const __grid_con
     ntc::pass_store<LR>(a, blk, tid, sh);
 }
 
-/* The pipelined pass (PROOFMILL_GPU_NTT_PIPE; passes whose load is plain): a grid of as many blocks as fit
- * on the device, each looping over tiles blk, blk + gridDim.x, ...; two tile buffers in shared memory
- * (2 x 32 KB for the 256-thread tiles: 3 blocks per SM, launch bounds for 3), the next tile's cp.async
- * copies in flight while this tile's rounds run, so its load latency is not on the tile's path. The
- * barrier after the store frees the buffer the next iteration's copies target. */
-template <int LR, bool DIF>
-__global__ void __launch_bounds__(256, 3) k_pass_pipe(const __grid_constant__ ntc::pass_args a) {
-    extern __shared__ uint4 sh[];
-    const uint32_t tid = threadIdx.x, nb = ntc::pass_blocks(a), E = ntc::pass_tile(a);
-    uint32_t blk = blockIdx.x;
-    if (blk < nb) ntc::pass_load_async<LR>(a, blk, tid, sh);
-    ntc::cp_async_commit();
-    for (uint32_t it = 0; blk < nb; it++, blk += gridDim.x) {
-        uint4 *cur = sh + (it & 1) * 2 * E, *nxt = sh + ((it + 1) & 1) * 2 * E;
-        if (blk + gridDim.x < nb) ntc::pass_load_async<LR>(a, blk + gridDim.x, tid, nxt);
-        ntc::cp_async_commit();
-        ntc::cp_async_wait<1>(); /* this thread's copies of tile blk landed */
-        __syncthreads();         /* and every thread's */
-        for (uint32_t i = 0; i < a.nrounds; i++) {
-            ntc::pass_round<LR, DIF>(a, blk, DIF ? a.nrounds - 1 - i : i, tid, cur);
-            __syncthreads();
-        }
-        ntc::pass_store<LR>(a, blk, tid, cur);
-        __syncthreads();
-    }
-    ntc::cp_async_wait<0>();
-}
-
 __global__ void __launch_bounds__(256) k_bitrev(const __grid_constant__ ntc::bitrev_args b) {
     __shared__ fr_d shA[256], shB[256];
     const uint32_t m = blockIdx.x;
@@ -97,27 +69,6 @@ template <int LR, bool DIF, int MB = 1, bool TWS = false> static cudaError_t lau
         done.fetch_or(bit);
     }
     k_pass<LR, DIF, MB, TWS><<<ntc::pass_blocks(a), ntc::pass_threads(a), ntc::pass_tile(a) * sizeof(fr_d), st>>>(a);
-    return cudaGetLastError();
-}
-
-template <int LR, bool DIF> static cudaError_t launch_pass_pipe(const ntc::pass_args &a, cudaStream_t st) {
-    static std::atomic<unsigned> done{0};
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaGetDevice(&dev);
-    const unsigned bit = 1u << (dev & 31);
-    if (!(done.load() & bit)) {
-        cudaError_t e = cudaFuncSetAttribute(k_pass_pipe<LR, DIF>, cudaFuncAttributeMaxDynamicSharedMemorySize, 128 * 1024);
-        if (e != cudaSuccess) return e;
-        done.fetch_or(bit);
-    }
-    const uint32_t threads = ntc::pass_threads(a), nb = ntc::pass_blocks(a);
-    const size_t smem = 2 * (size_t)ntc::pass_tile(a) * sizeof(fr_d);
-    cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_pass_pipe<LR, DIF>, (int)threads, smem);
-    if (e != cudaSuccess) return e;
-    const uint64_t resident = (uint64_t)(per_sm > 0 ? per_sm : 1) * (uint64_t)(sms > 0 ? sms : 1);
-    const uint32_t grid = resident < nb ? (uint32_t)resident : nb;
-    k_pass_pipe<LR, DIF><<<grid, threads, smem, st>>>(a);
     return cudaGetLastError();
 }
 
@@ -169,11 +120,12 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
  *  PROOFMILL_GPU_NTT_SPLIT=1: pass sizes for the fewest rounds (network_plan round_split);
  *  PROOFMILL_GPU_NTT_TWSHARE=1: the radix-4 256-thread passes load a round's shared twiddle once
  *    (pass_round TWS);
- *  PROOFMILL_GPU_NTT_PIPE=1: the radix-4 passes with a plain load run as k_pass_pipe (the next tile
- *    copied with cp.async while this one computes). Unset or out-of-range values keep the default. */
+ *  PROOFMILL_GPU_NTT_FOURSTEP=1: the passes with s0 > 0 in four-step form (pass_fs_factor: one column
+ *    factor per element at the load or store, the rounds on a 2^S-point network's twiddles).
+ *  Unset or out-of-range values keep the default. */
 struct ntt_tune {
     uint32_t tile_bits = ntc::NTT_TILE_BITS, max_lr = ntc::NTT_MAX_LR, minb = 0;
-    bool split = false, tws = false, pipe = false;
+    bool split = false, tws = false, four_step = false;
 };
 static int env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -187,7 +139,7 @@ static ntt_tune ntt_tune_from_env() {
     t.minb = (uint32_t)env_int("PROOFMILL_GPU_NTT_MINB", t.max_lr == 2 ? 4 : 1);
     t.split = env_int("PROOFMILL_GPU_NTT_SPLIT", 0) == 1;
     t.tws = env_int("PROOFMILL_GPU_NTT_TWSHARE", 0) == 1;
-    t.pipe = env_int("PROOFMILL_GPU_NTT_PIPE", 0) == 1;
+    t.four_step = env_int("PROOFMILL_GPU_NTT_FOURSTEP", 0) == 1;
     return t;
 }
 
@@ -198,16 +150,11 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, fr_d *dst, fr_d
     const uint32_t minb = tu.minb;
     const bool tws = tu.tws;
     const uint32_t P = ntc::network_plan(pa, d->log_n, dif, inverse, dst, work, src, d->tw.as<fr_d>(), ops, ntc::MAX_PASS_BITS,
-                                         tu.tile_bits, tu.max_lr, tu.split);
+                                         tu.tile_bits, tu.max_lr, tu.split, tu.four_step);
     for (uint32_t q = 0; q < P; q++) {
         const ntc::pass_args &a = pa[q];
         const bool full = ntc::pass_threads(a) == 256; /* 256-thread blocks: the launch-bounds variants */
         cudaError_t e;
-        if (tu.pipe && a.lr == 2 && ntc::pass_load_is_plain(a)) {
-            e = dif ? launch_pass_pipe<2, true>(a, d->st) : launch_pass_pipe<2, false>(a, d->st);
-            PMCU(e);
-            continue;
-        }
         switch (a.lr * 2 + (dif ? 1 : 0)) {
         case 2: e = launch_pass<1, false>(a, d->st); break;
         case 3: e = launch_pass<1, true>(a, d->st); break;

@@ -30,9 +30,7 @@
  * last round only) and the thread bits fill the other bit positions (round_map).
  * Variants for measurement (off by default): network_plan's round_split sizes the passes for the fewest
  * rounds (PROOFMILL_GPU_NTT_SPLIT), pass_round's TWS loads a full round's shared twiddles once
- * (PROOFMILL_GPU_NTT_TWSHARE), and the pipelined pass kernel (ntt.cu k_pass_pipe: a resident grid whose
- * blocks loop over tiles, copying the next tile into a second buffer with cp.async while they compute
- * this one; passes with a plain load) hides the strided passes' load latency (PROOFMILL_GPU_NTT_PIPE).
+ * (PROOFMILL_GPU_NTT_TWSHARE).
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
  * stride-8 access of the first round conflict-free (the host test counts the bank groups of every
@@ -153,28 +151,6 @@ PM_HD void st(fr_d *p, const fr_d &a) {
     memcpy(p, &a, 32);
 #endif
 }
-/* 16 bytes global -> shared without the registers (device: cp.async.cg, Ampere and later, completed by
- * cp_async_wait; host: a plain copy); both addresses 16-byte aligned */
-PM_HD void cp_async16(uint4 *sh_dst, const uint4 *g_src) {
-#ifdef __CUDA_ARCH__
-    const uint32_t s = (uint32_t)__cvta_generic_to_shared(sh_dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(g_src) : "memory");
-#else
-    memcpy(sh_dst, g_src, 16);
-#endif
-}
-/* close the group of this thread's cp.async issued so far */
-PM_HD void cp_async_commit() {
-#ifdef __CUDA_ARCH__
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/* wait until at most N of this thread's groups are still in flight */
-template <int N> PM_HD void cp_async_wait() {
-#ifdef __CUDA_ARCH__
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
 /* shared memory: element e of a tile of E elements as two 16-byte planes */
 PM_HD fr_d sh_ld(const uint4 *sh, uint32_t E, uint32_t e) { return from_halves(sh[e], sh[E + e]); }
 PM_HD void sh_st(uint4 *sh, uint32_t E, uint32_t e, const fr_d &a) {
@@ -230,6 +206,7 @@ struct pass_args {
     pow_tab pre, post;             /* scale at load / at store by c * x^rev_L(i) */
     uint32_t log_n, s0, S, lr, log_c;
     uint32_t inverse, ldop, stop;
+    uint32_t fs;                   /* four-step form of a pass with s0 > 0 (pass_fs_factor): 1 DIT, 2 DIF */
     uint32_t nrounds;
     round_map rm[MAX_ROUNDS];
 };
@@ -245,6 +222,23 @@ PM_HD uint32_t pass_origin(const pass_args &a, uint32_t blk) {
     return (hi << (a.s0 + a.S)) | lo0;
 }
 
+/* The four-step form of a pass (PROOFMILL_GPU_NTT_FOURSTEP, passes with s0 > 0): the twiddle of local stage
+ * sig for local index k of column lo is w_{2^(sig+1)}^(k mod 2^sig) * w_{2^(s0+sig+1)}^lo; the column parts of
+ * all S stages together equal one factor per element, D(k) = w_{2^(s0+S)}^(lo rev_S(k)) (inverse: its
+ * inverse), applied to the DIT pass's input or the DIF pass's output (the DIF network is the DIT's
+ * transpose), so the rounds need only the 2^S - 1 twiddles of a 2^S-point network, the same for every
+ * block (L1-resident), and the pass's one large-table read per element moves from the rounds' dependent
+ * products into the independent load (or store) phase. Products: + 1 per element, - the trivial small
+ * twiddles (k mod 2^sig = 0; warp-uniform only in the first round). Returns false when D(k) = 1. */
+PM_HD bool pass_fs_factor(const pass_args &a, uint32_t k, uint32_t lo, fr_d &f) {
+    const uint32_t e = (lo * brev(k, a.S)) << (a.log_n - a.s0 - a.S); /* < 2^log_n */
+    if (e == 0) return false;
+    const uint32_t n = 1u << a.log_n, half = n >> 1, t = a.inverse ? n - e : e;
+    if (t < half) f = ld_ro(a.tw + t);
+    else f = f_sub(f_zero(), ld_ro(a.tw + (t - half))); /* w^t = -w^(t - n/2) */
+    return true;
+}
+
 template <int LR> PM_HD void pass_load(const pass_args &a, uint32_t blk, uint32_t tid, uint4 *sh) {
     const uint32_t T = pass_threads(a), E = pass_tile(a), C = 1u << a.log_c;
     const uint32_t org = pass_origin(a, blk);
@@ -258,24 +252,9 @@ PM_UNROLL
             if (a.ldop == LD_MULSUB) x = f_sub(x, ld(a.src3 + g));
         }
         if (a.pre.mode != SC_NONE) x = f_mul(x, scale_at(a.pre, brev(g, a.log_n)));
+        fr_d f;
+        if (a.fs == 1 && pass_fs_factor(a, k, (org & ((1u << a.s0) - 1)) + c, f)) x = f_mul(x, f); /* DIT: D(k) first */
         sh_st(sh, E, sh_index(k, c, a.log_c), x);
-    }
-}
-
-/* pass_load for a pass whose load is plain (pass_load_is_plain), as cp.async copies into the tile's two
- * planes: the pipelined pass kernel (ntt.cu k_pass_pipe, PROOFMILL_GPU_NTT_PIPE) issues the next tile's
- * copies before it runs this tile's rounds */
-PM_HD bool pass_load_is_plain(const pass_args &a) { return a.ldop == LD_PLAIN && a.pre.mode == SC_NONE; }
-template <int LR> PM_HD void pass_load_async(const pass_args &a, uint32_t blk, uint32_t tid, uint4 *sh) {
-    const uint32_t T = pass_threads(a), E = pass_tile(a), C = 1u << a.log_c;
-    const uint32_t org = pass_origin(a, blk);
-PM_UNROLL
-    for (int i = 0; i < (1 << LR); i++) {
-        const uint32_t v = tid + i * T, k = v >> a.log_c, c = v & (C - 1);
-        const uint4 *q = reinterpret_cast<const uint4 *>(a.src + org + (k << a.s0) + c);
-        const uint32_t e = sh_index(k, c, a.log_c);
-        cp_async16(sh + e, q);
-        cp_async16(sh + E + e, q + 1);
     }
 }
 
@@ -287,6 +266,8 @@ PM_UNROLL
         const uint32_t v = tid + i * T, k = v >> a.log_c, c = v & (C - 1);
         const uint32_t g = org + (k << a.s0) + c;
         fr_d x = sh_ld(sh, E, sh_index(k, c, a.log_c));
+        fr_d f;
+        if (a.fs == 2 && pass_fs_factor(a, k, (org & ((1u << a.s0) - 1)) + c, f)) x = f_mul(x, f); /* DIF: D(k) last */
         if (a.post.mode != SC_NONE) x = f_mul(x, scale_at(a.post, brev(g, a.log_n)));
         if (a.stop == ST_MULSUB_PLAIN) x = f_from_mont(f_sub(f_mul(ld(a.aux1 + g), x), ld(a.aux2 + g)));
         else if (a.stop == ST_MUL) x = f_mul(ld(a.aux1 + g), x);
@@ -319,7 +300,8 @@ PM_HD void pass_round(const pass_args &a, uint32_t blk, uint32_t q, uint32_t tid
     const round_map &m = a.rm[q];
     const uint32_t c = tid & (C - 1), u = tid >> a.log_c;
     const uint32_t base = ((u & ((1u << m.w1) - 1)) << m.x1) | ((u >> m.w1) << m.y1);
-    const uint32_t lo = (pass_origin(a, blk) & ((1u << a.s0) - 1)) + c;
+    /* four-step: the twiddles of a 2^S-point network (as if s0 = 0 and lo = 0; the column part is D(k)) */
+    const uint32_t s0 = a.fs ? 0 : a.s0, lo = a.fs ? 0 : (pass_origin(a, blk) & ((1u << a.s0) - 1)) + c;
     const uint32_t half = (1u << a.log_n) >> 1;
     fr_d r[R];
     uint32_t kk[R];
@@ -334,13 +316,13 @@ PM_UNROLL
         const int uu = DIF ? LR - 1 - ii : ii;
         if (uu >= (int)m.r) continue;
         const uint32_t sig = m.a + uu;           /* local stage */
-        const uint32_t sh_t = a.log_n - 1 - a.s0 - sig; /* twiddle index = j << sh_t */
+        const uint32_t sh_t = a.log_n - 1 - s0 - sig; /* twiddle index = j << sh_t */
         fr_d wc[R / 2]; /* TWS: the twiddle of low bits p, loaded by butterfly t = p */
 PM_UNROLL
         for (int t = 0; t < R; t++) {
             if ((t >> uu) & 1) continue;
             const int t1 = t | (1 << uu), p = t & ((1 << uu) - 1);
-            const uint32_t j = ((kk[t] & ((1u << sig) - 1)) << a.s0) | lo;
+            const uint32_t j = ((kk[t] & ((1u << sig) - 1)) << s0) | lo;
             const uint32_t ti = j << sh_t;
             fr_d x = r[t], y = r[t1];
             if (!DIF) {
@@ -421,7 +403,7 @@ struct net_ops {
 constexpr uint32_t MAX_PASSES = 4;
 inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src,
                              const fr_d *tw, const net_ops &ops, uint32_t max_bits = MAX_PASS_BITS, uint32_t tile_bits = NTT_TILE_BITS,
-                             uint32_t max_lr = NTT_MAX_LR, bool round_split = false) {
+                             uint32_t max_lr = NTT_MAX_LR, bool round_split = false, bool four_step = false) {
     unsigned size[MAX_PASSES], start[MAX_PASSES], acc = 0;
     if (max_bits * MAX_PASSES < L) max_bits = (L + MAX_PASSES - 1) / MAX_PASSES; /* never more than 4 passes */
     const uint32_t P = ntt_split_stages(size, L, max_bits);
@@ -458,6 +440,7 @@ inline uint32_t network_plan(pass_args *out, uint32_t L, bool dif, bool inverse,
         a.src = q == 0 ? src : work;
         a.tw = tw;
         a.inverse = inverse ? 1u : 0u;
+        a.fs = four_step && a.s0 > 0 ? (dif ? 2u : 1u) : 0u;
         if (q == 0) {
             a.ldop = (uint32_t)ops.ldop;
             a.src2 = ops.src2;

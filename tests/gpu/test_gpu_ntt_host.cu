@@ -72,10 +72,7 @@ struct host_exec {
         const uint32_t T = pass_threads(a), E = pass_tile(a);
         sh.assign(2 * E, uint4{0, 0, 0, 0});
         for (uint32_t blk = 0; blk < pass_blocks(a); blk++) {
-            for (uint32_t t = 0; t < T; t++) {
-                if (pipe && LR == 2 && pass_load_is_plain(a)) pass_load_async<LR>(a, blk, t, sh.data()); /* k_pass_pipe's load */
-                else pass_load<LR>(a, blk, t, sh.data());
-            }
+            for (uint32_t t = 0; t < T; t++) pass_load<LR>(a, blk, t, sh.data());
             for (uint32_t i = 0; i < a.nrounds; i++)
                 for (uint32_t t = 0; t < T; t++) {
                     const uint32_t q = DIF ? a.nrounds - 1 - i : i;
@@ -90,11 +87,11 @@ struct host_exec {
     static uint32_t tile_bits; /* the device's PROOFMILL_GPU_NTT_TILE, one value per test sweep */
     static uint32_t max_lr;    /* the device's PROOFMILL_GPU_NTT_LR (radix-8 or radix-4 rounds) */
     static bool split, tws;    /* PROOFMILL_GPU_NTT_SPLIT, PROOFMILL_GPU_NTT_TWSHARE */
-    static bool pipe;          /* PROOFMILL_GPU_NTT_PIPE: plain loads through pass_load_async */
+    static bool fs;            /* PROOFMILL_GPU_NTT_FOURSTEP */
     pm_status net(bool dif, bool inverse, fr_d *dst, fr_d *work, const fr_d *src, const net_ops &ops) {
         pass_args pa[MAX_PASSES];
         if (L > MAX_PASSES * max_bits) max_bits = MAX_PASS_BITS;
-        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr, split);
+        const uint32_t P = network_plan(pa, L, dif, inverse, dst, work, src, tw, ops, max_bits, tile_bits, max_lr, split, fs);
         for (uint32_t q = 0; q < P; q++) {
             switch (pa[q].lr * 2 + (dif ? 1 : 0)) {
             case 2: pass<1, false>(pa[q]); break;
@@ -130,7 +127,7 @@ struct host_exec {
 };
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 uint32_t host_exec::max_lr = NTT_MAX_LR;
-bool host_exec::split = false, host_exec::tws = false, host_exec::pipe = false;
+bool host_exec::split = false, host_exec::tws = false, host_exec::fs = false;
 
 /* the device domain's tables, built on the host by the same code */
 struct host_domain {
@@ -641,10 +638,20 @@ int main(int argc, char **argv) {
         for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, host_exec::split ? "radix 4, round split" : "radix 4");
     }
     host_exec::split = host_exec::tws = false;
-    /* the pipelined pass's cp.async load (PROOFMILL_GPU_NTT_PIPE) */
-    host_exec::pipe = true;
-    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, "radix 4, pipelined load");
-    host_exec::pipe = false;
+    /* the four-step strided passes (PROOFMILL_GPU_NTT_FOURSTEP): radix 4 at 1-4 passes, with the shared
+     * twiddles and the round split, radix 8, and tiles of 2^9 */
+    host_exec::fs = true;
+    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 4u, 3u}) pipelines_to(m12, b, "radix 4, four-step");
+    host_exec::tws = host_exec::split = true;
+    pipelines_to(m12, 4, "radix 4, four-step, round split");
+    host_exec::tws = host_exec::split = false;
+    host_exec::max_lr = 3;
+    for (uint32_t b : {(uint32_t)MAX_PASS_BITS, 3u}) pipelines_to(m12, b, "radix 8, four-step");
+    host_exec::max_lr = NTT_MAX_LR;
+    host_exec::tile_bits = 9;
+    pipelines_to(m12, 4, "radix 4, four-step");
+    host_exec::tile_bits = NTT_TILE_BITS;
+    host_exec::fs = false;
     /* radix-8 rounds (PROOFMILL_GPU_NTT_LR=3; the default is radix 4): every pass count and tile size */
     host_exec::max_lr = 3;
     for (uint32_t tb = 9; tb <= NTT_TILE_BITS; tb++) {
