@@ -47,7 +47,7 @@ if [ "$PHASE" = cpu ]; then
       for r in 1 2; do
         for v in base new; do
           bin=/tmp/bc/bench_ntt_h; [ $v = base ] && bin=/tmp/bc-base/bench_ntt_h
-          tree=${PM_COMMIT:-work}; [ $v = base ] && tree=${BASE_REF:-base}
+          tree=${PM_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo work)}; [ $v = base ] && tree=${BASE_REF:-base}
           echo "== bench_ntt_h --log $l --threads ${CPU_THREADS:-16} --no-seq: $v ($tree), round $r"
           "$bin" --log "$l" --threads "${CPU_THREADS:-16}" --reps "${REPS:-3}" --no-seq || rc=1
         done

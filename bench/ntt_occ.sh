@@ -76,7 +76,7 @@ elif [ -n "$NCU" ]; then
   for v in ${PROFILE_VARIANTS:-base R8:GPU_NTT_LR=3}; do
     envs_of "$v"
     f="$O/ncu-k_pass-${v%%:*}.txt"
-    env "${ENVS[@]}" PROOFMILL_BENCH_REPS=1 timeout 300 "$NCU" --clock-control none --kernel-name-base demangled -k "regex:k_pass" \
+    env "${ENVS[@]}" PROOFMILL_BENCH_REPS=1 OUT_TSV=/dev/null timeout 300 "$NCU" --clock-control none --kernel-name-base demangled -k "regex:k_pass" \
       --launch-count "${PROFILE_COUNT:-3}" --section SpeedOfLight --section SchedulerStats --section Occupancy --section LaunchStats \
       --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active" \
       "$B/bench_gpu_ntt" "${PROFILE_LOG:-27}" > "$f" 2>&1

@@ -31,8 +31,9 @@
  * Variants for measurement (off by default): network_plan's round_split sizes the passes for the fewest
  * rounds (PROOFMILL_GPU_NTT_SPLIT), pass_round's TWS loads a full round's shared twiddles once
  * (PROOFMILL_GPU_NTT_TWSHARE), the passes with s0 > 0 in four-step form (PROOFMILL_GPU_NTT_FOURSTEP,
- * pass_fs_factor). All three measured slower on the H200 (docs/perf/gpu.md); the four-step code stays
- * because the default kernels compiled with it measured 0.98x of those without it, in one call.
+ * pass_fs_factor). None measured faster on the H200 (SPLIT ~1.00x, TWSHARE 1.03x, FOURSTEP 1.06x:
+ * docs/perf/gpu.md); the four-step code stays because the default kernels compiled with it measured
+ * 0.98x of those without it, in one call.
  * Shared layout: two planes of 16-byte halves (a warp's LDS.128 of consecutive elements is then
  * conflict-free), element (k, c) at ((k ^ ((k >> 3) & 7)) << log_c) | c: the XOR swizzle keeps the
  * stride-8 access of the first round conflict-free (the host test counts the bank groups of every

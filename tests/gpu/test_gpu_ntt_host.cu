@@ -11,6 +11,8 @@
  *    network directions no sequence uses (DIF forward, DIT inverse); with the device's passes of
  *    <= 10 stages and again (to 2^12) with passes of <= 4 and <= 3 stages, so the 3- and 4-pass
  *    plans of 2^21..2^28 run too (PROOFMILL_SLOW=1: also the device's own 2^21 plan);
+ *  - the same pipelines at the device's run-time variants (docs/perf/gpu.md): radix 8, tiles of 2^9 and
+ *    2^10, the round split, the shared twiddles and the four-step strided passes, alone and combined;
  *  - the snarkjs H at log n = 1..12 against ntt_snarkjs_h;
  *  - the bellperson H (three buffers, and the two-buffer order) at log n = 1..12 against exactly
  *    bellperson's sequence (ntt_inverse, ntt_coset_forward(g = 7), (ab - c)(g^n - 1)^-1,
