@@ -103,7 +103,7 @@ if phase "MSM variants + NTT + H vs sppark (bench/gpu_vs_sppark.sh)" 200; then
   say "gpu_vs_sppark.sh: exit $?"
   for f in vs_ours.log vs_ntt.log vs_sppark.log; do [ -f "$W/$f" ] && cp "$W/$f" "$OUT/$f"; done
   [ -f "$W/vs.tsv" ] && tail -n +2 "$W/vs.tsv" >> "$TSV"
-  [ -f "$W/ntt_h.tsv" ] && grep -vE "^proofmill\tntt\t" "$W/ntt_h.tsv" >> "$TSV" # the H rows (ntt rows came with vs.tsv)
+  [ -f "$W/ntt_h.tsv" ] && grep -v "^proofmill"$'\t'"ntt"$'\t' "$W/ntt_h.tsv" >> "$TSV" # the H rows (ntt rows came with vs.tsv)
   grep -hE "MISMATCH|WRONG" "$W/vs_sppark_run.log" "$W"/vs_ours.log 2>/dev/null | grep -v "NTT spot" | head -5 | tee -a "$SUM"
 fi
 
