@@ -70,8 +70,10 @@ static double now_ms() { return std::chrono::duration<double, std::milli>(std::c
 static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 static double vmin(const std::vector<double> &v) { return *std::min_element(v.begin(), v.end()); }
 
-/* counted Fr multiplications (see docs/perf/gpu.md): a transform does n/2 L butterflies minus the
- * ~0.875 n trivial ones skipped in the first/last three stages; a scaled pass 2n (pow table) */
+/* counted Fr multiplications for the floor columns (see docs/perf/gpu.md): a transform does n/2 L
+ * butterflies minus the 0.875 n trivial ones of the first/last three stages (the fewest a kernel
+ * issues: radix-8 rounds skip all of them per warp; today's radix-4 rounds skip 0.75 n per warp and
+ * issue 0.125 n more, docs/perf/gpu.md "A correction"); a scaled pass 2n (pow table) */
 static double muls_transform(int L) { double n = std::ldexp(1.0, L); return n / 2 * L - 0.875 * n; }
 
 int main(int argc, char **argv) {

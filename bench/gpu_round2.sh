@@ -139,7 +139,7 @@ fi
             printf "%-18s %-13s %-5s %-8s %11.3f %11.3f %9s %9s\n", f[1], f[2], f[3], f[4], f[5], f[6], a, b } }' "$TSV"
   echo
   echo "MSM phases per variant (last run's CUDA events):"
-  grep -hE "^msm_g[12] 2\^" "$W/vs_ours.log" 2>/dev/null | sed -E 's/; last run.s events:/ |/; s/ general=.*check/ check/'
+  grep -hE "^msm_g[12] 2\^" "$W/vs_ours.log" 2>/dev/null | sed -E 's/; last run.s events:/ |/; s/ general=[^;]*; check/ check/'
   grep -hE "^field:" "$W/vs_ours.log" 2>/dev/null
   echo "NTT / H (default tile, then the tiles):"
   grep -hE "^\| (n|2\^)" "$W/vs_ntt.log" "$W/ntt_tiles.log" 2>/dev/null

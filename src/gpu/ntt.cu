@@ -11,7 +11,8 @@
  *    DIF then DIT and need no bit reversal.
  *  - one twiddle table of n/2 powers of omega (2.1 GB at 2^27), the inverse through the mirror
  *    omega^-t = -omega^(n/2-t).
- * Cost: n/2 * L butterflies, one Fr multiplication each except the trivial twiddles (~0.9 n skipped),
+ * Cost: n/2 * L butterflies, one Fr multiplication each except the trivial twiddles (0.75 n skipped
+ * per warp with radix-4 rounds, 0.875 n with radix 8; ntt_core.cuh),
  * + 2n multiplications for a scaled bit reversal (n for the constant 1/n); global traffic
  * P passes x 64 B per element + the twiddles (~32 B per element in the top pass); docs/perf/gpu.md.
  */

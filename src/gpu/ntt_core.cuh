@@ -45,8 +45,10 @@
  * or a constant); the store can write from_mont(aux1 * x - aux2) (the snarkjs H's last step),
  * aux1 * x or aux1 - x (the two-buffer bellperson H). aux1 may be dst (read before the write).
  * Cost per pass: 2^(S-1) * S butterflies per column, one Montgomery multiplication each except the
- * trivial twiddles (j = 0: skipped; all of stages 0..2 of the first DIT pass / last DIF pass are
- * skipped warp-uniformly), 64 B of global traffic per element, 2 * (rounds + 1) shared accesses.
+ * trivial twiddles (j = 0: skipped lane by lane; a warp skips the product only where all its lanes
+ * have j = 0, which in the first DIT pass / last DIF pass is the stages held in registers in the
+ * first round: stages 0..1 with radix-4 rounds, 0.75 n of the pass's 4.5 n at 2^27; 0..2 with
+ * radix 8, 0.875 n), 64 B of global traffic per element, 2 * (rounds + 1) shared accesses.
  *
  * ---- Bit reversal (in place, tiled) ----
  * i = [a: tb bits | m: L - 2 tb bits | b: tb bits] -> rev(i) = [rev b | rev m | rev a]: the 2^tb x 2^tb
