@@ -62,8 +62,9 @@ else
 fi
 sock=$out/proofmill.sock
 echo "-- start the daemon on $sock (no TCP listener: HTTP on the socket, the gRPC API off)"
+# its job journal in the run directory (removed at the end), not the user's default state directory
 "$pm" daemon --listen "" --unix "$sock" --set grpc.listen= --set "paths.allow_prefix=$work" --set log.level=warn \
-  >"$out/daemon.log" 2>&1 &
+  --set "state.dir=$out/state" >"$out/daemon.log" 2>&1 &
 daemon_pid=$!
 for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || { echo "demo: the daemon did not start:"; cat "$out/daemon.log"; exit 1; }
@@ -100,10 +101,10 @@ daemon_pid=""
 
 pm=${pm#"$root"/} # shown relative to the checkout
 printf '\ndemo: both proofs verified.\nWhat to run next:\n'
-next() { printf '  %-54s %s\n' "$1" "$2"; }
+next() { printf '  %-62s %s\n' "$1" "$2"; }
 next "$pm --help" "every command; \`proofmill <command> --help\` lists its options"
 next "$pm porep --help" "PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)"
-next "$pm daemon --config proofmill.conf.example" "the proving service (API, settings: docs/engine.md)"
+next "$pm daemon --config proofmill.conf.example --set listen.unix=" "the proving service on 127.0.0.1:9821 (token and API: docs/daemon.md)"
 next "sudo cmake --install $build" "install proofmill, a config, the systemd unit (docs/install.md)"
 next "bash scripts/test.sh" "the whole test suite, then the hostile inputs under ASan"
 if [ "${DEMO_KEEP:-0}" = 1 ]; then echo "demo: work files kept in $out"; fi
