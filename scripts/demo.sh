@@ -101,7 +101,8 @@ daemon_pid=""
 
 pm=${pm#"$root"/} # shown relative to the checkout
 printf '\ndemo: both proofs verified.\nWhat to run next:\n'
-next() { printf '  %-62s %s\n' "$1" "$2"; }
+# a command longer than the column gets its description on the next line
+next() { if [ ${#1} -gt 54 ]; then printf '  %s\n  %-54s %s\n' "$1" "" "$2"; else printf '  %-54s %s\n' "$1" "$2"; fi; }
 next "$pm --help" "every command; \`proofmill <command> --help\` lists its options"
 next "$pm porep --help" "PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)"
 next "$pm daemon --config proofmill.conf.example --set listen.unix=" "the proving service on 127.0.0.1:9821 (token and API: docs/daemon.md)"

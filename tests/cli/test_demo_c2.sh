@@ -6,8 +6,12 @@
 # parameters: ~3 min on 2 idle cores): only with PROOFMILL_SLOW=1, else Skipped (77).
 . "$(dirname "$0")/lib.sh"
 [ "${PROOFMILL_SLOW:-0}" = 1 ] || { echo "SKIP: PROOFMILL_SLOW=1 runs the demo (minutes)"; exit 77; }
-expect_rc 0 "scripts/demo.sh" env PROOFMILL_BIN="$PM" DEMO_DIR="$TMP/demo" bash "$SRC/scripts/demo.sh"
+mkdir -p "$TMP/home"
+expect_rc 0 "scripts/demo.sh" env -u XDG_STATE_HOME -u STATE_DIRECTORY HOME="$TMP/home" PROOFMILL_BIN="$PM" DEMO_DIR="$TMP/demo" \
+  bash "$SRC/scripts/demo.sh"
 cp "$TMP/out" "$TMP/demo.log"
+# the daemon's job journal goes to the run directory, not the user's default state directory
+[ -e "$TMP/home/.local/state/proofmill" ] && fail "the demo left a state directory in HOME" || pass "no state directory in HOME"
 expect_msg "demo: snarkjs proof verified" "== 1/2" "OK"
 expect_msg "demo: C2 job followed through the daemon" "POST /v1/jobs" "porep-c2" "done" "1/1 partitions"
 expect_msg "demo: C2 proof bytes verified" "192 proof bytes" "valid"
