@@ -185,6 +185,17 @@ static int cmd_prove(int argc, char **argv) {
     double t0 = pm_now_s();
     pm_progress_start("groth16 prove");
     pm_progress_stage("loading the zkey", 0);
+    {   /* the headers first: a witness of another size is refused before gigabytes of key are decoded */
+        zkey_info_t zi;
+        uint32_t n_w = 0;
+        if (zkey_read_info(&zi, zkey_path, &err) || wtns_read_info(&n_w, wtns_path, &err)) goto out;
+        if (n_w != zi.n_vars) {
+            pm_error_set(&err, PM_ERR_MISMATCH, wtns_path, PM_NO_OFFSET,
+                         "witness has %u values, zkey expects nVars = %u (witness of another circuit?)", n_w,
+                         zi.n_vars);
+            goto out;
+        }
+    }
     if (zkey_read(&zk, zkey_path, ZKEY_SKIP_COEFS_LIST, &err)) goto out;
     double t1 = pm_now_s();
     if (wtns_read(&w, wtns_path, &err)) goto out;

@@ -64,6 +64,9 @@ json_t *daemon_job_to_json(const pm_job_info *in, const char *id) {
 
 int daemon_path_allowed(pm_daemon *d, const char *path) {
     (void)d;
+    /* a relative path is refused whatever the allowed directories: it would mean another file after a
+     * restart from another working directory (a journalled job re-read), or under paths.allow_prefix = * */
+    if (!path || path[0] != '/') return 0;
     return pm_confine_check(path, NULL) == PM_OK; /* util/confine.h: lexical, then no link followed */
 }
 

@@ -217,7 +217,7 @@ static pm_status dump(const char *path, json_t *j, pm_error *err) {
     if (!j) return pm_error_set(err, PM_ERR_NOMEM, path, PM_NO_OFFSET, "out of memory");
     pm_outfile o;
     pm_status st = pm_outfile_begin(&o, path, err);
-    if (!st && json_dump_file(j, o.tmp, JSON_INDENT(1) | JSON_PRESERVE_ORDER)) {
+    if (!st && json_dumpfd(j, o.fd, JSON_INDENT(1) | JSON_PRESERVE_ORDER)) {
         pm_outfile_abort(&o);
         st = pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot write: %s", strerror(errno));
     }

@@ -362,16 +362,12 @@ static pm_status write_mapped(const char *path, uint64_t size,
     pm_outfile o; /* written beside path, renamed into place when complete */
     pm_status ost = pm_outfile_begin(&o, path, err);
     if (ost) return ost;
-    int fd = open(o.tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s",
-                            strerror(errno));
+    const int fd = o.fd; /* the temporary, open read-write; closed by commit or abort */
     /* the blocks reserved now: a sparse file (ftruncate) on a full disk would raise SIGBUS at the first
      * store into a page that gets no block, minutes into a 60 GB encode; here it is ENOSPC (or EFBIG
      * past RLIMIT_FSIZE) before any work */
     int fe = size ? posix_fallocate(fd, 0, (off_t)size) : 0;
     if (fe != 0) {
-        close(fd);
         pm_outfile_abort(&o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot reserve %" PRIu64 " bytes for it: %s%s",
                             size, strerror(fe), fe == ENOSPC ? " (free space in its directory, or write elsewhere)" : "");
@@ -379,7 +375,6 @@ static pm_status write_mapped(const char *path, uint64_t size,
     void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         int e = errno;
-        close(fd);
         pm_outfile_abort(&o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "mmap: %s", strerror(e));
     }
@@ -387,8 +382,6 @@ static pm_status write_mapped(const char *path, uint64_t size,
     if (msync(m, size, MS_SYNC) != 0 && !st)
         st = pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "msync: %s", strerror(errno));
     munmap(m, size);
-    if (close(fd) != 0 && !st)
-        st = pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "close: %s", strerror(errno));
     if (st) {
         pm_outfile_abort(&o);
         return st;

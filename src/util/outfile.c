@@ -4,44 +4,87 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* what a non-regular file is, for the error message */
+static const char *kind_of(mode_t m) {
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+/* 64 bits for the temporary's name: getrandom, else the clock and the pid (the name only has to be
+ * hard to guess; O_EXCL makes the creation safe either way) */
+static uint64_t tmp_suffix(unsigned attempt) {
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r) return r;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40) ^ attempt;
+}
 
 pm_status pm_outfile_begin(pm_outfile *o, const char *path, pm_error *err) {
     memset(o, 0, sizeof *o);
+    o->fd = -1;
     if (!path || !*path) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no output file name");
     int k = snprintf(o->path, sizeof o->path, "%s", path);
-    int t = snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (k < 0 || (size_t)k >= sizeof o->path || t < 0 || (size_t)t >= sizeof o->tmp) {
-        o->tmp[0] = 0;
+    if (k < 0 || (size_t)k + 24 >= sizeof o->tmp || (size_t)k >= sizeof o->path)
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "path too long");
-    }
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        o->tmp[0] = 0;
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "is a directory, not an output file");
+    if (stat(path, &sb) == 0) { /* follows a link: what would be written is its target */
+        if (S_ISDIR(sb.st_mode)) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "is a directory, not an output file");
+        if (!S_ISREG(sb.st_mode))
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET,
+                                "is %s, not a regular file: outputs are written to a new file renamed onto the "
+                                "target, so name a file path",
+                                kind_of(sb.st_mode));
     }
-    return PM_OK;
+    /* the temporary: a name nobody can predict, created with O_EXCL | O_NOFOLLOW (never an existing
+     * file or a planted link), mode 0666 less the umask like any new file */
+    for (unsigned attempt = 0; attempt < 64; attempt++) {
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%016llx", path, (unsigned long long)tmp_suffix(attempt));
+        int fd = open(o->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            o->fd = fd;
+            return PM_OK;
+        }
+        if (errno != EEXIST) {
+            int e = errno;
+            o->tmp[0] = 0;
+            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(e));
+        }
+    }
+    o->tmp[0] = 0;
+    return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create a temporary beside it: 64 names taken");
 }
 
 pm_status pm_outfile_open(pm_outfile *o, const char *path, pm_error *err) {
     pm_status st = pm_outfile_begin(o, path, err);
     if (st) return st;
-    o->f = fopen(o->tmp, "wb");
+    o->f = fdopen(o->fd, "wb");
     if (!o->f) {
         int e = errno;
-        o->tmp[0] = 0;
+        pm_outfile_abort(o);
         return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot create: %s", strerror(e));
     }
+    o->fd = -1; /* owned by the stream */
     return PM_OK;
 }
 
 pm_status pm_outfile_commit(pm_outfile *o, pm_error *err) {
-    if (o->f) {
-        int bad = ferror(o->f), e = errno ? errno : EIO;
-        if (fclose(o->f) != 0 && !bad) bad = 1, e = errno;
+    if (o->f || o->fd >= 0) {
+        int bad = o->f ? ferror(o->f) : 0, e = errno ? errno : EIO;
+        if ((o->f ? fclose(o->f) : close(o->fd)) != 0 && !bad) bad = 1, e = errno;
         o->f = NULL;
+        o->fd = -1;
         if (bad) {
             unlink(o->tmp);
             o->tmp[0] = 0;
@@ -60,7 +103,9 @@ pm_status pm_outfile_commit(pm_outfile *o, pm_error *err) {
 
 void pm_outfile_abort(pm_outfile *o) {
     if (o->f) fclose(o->f);
+    else if (o->fd >= 0) close(o->fd);
     o->f = NULL;
+    o->fd = -1;
     if (o->tmp[0]) unlink(o->tmp);
     o->tmp[0] = 0;
 }

@@ -44,6 +44,11 @@ expect_msg "export-vk of a truncated zkey" "$TMP/trunc.zkey"
 expect_rc 2 "witness of another circuit (multiplier witness, powchain zkey)" prove "$POW/circuit.zkey" "$MUL/witness.wtns" "$TMP/p.json" "$TMP/x.json"
 expect_msg "foreign witness" "$MUL/witness.wtns" "nVars"
 noproof "foreign witness"
+# the headers are compared before the key is decoded: with a corrupted point (offcurve.zkey) the foreign
+# witness is what is reported, so a witness of another size never waits for (or pays for) a whole key's decoding
+expect_rc 2 "witness of another circuit, corrupted zkey" prove "$TMP/offcurve.zkey" "$MUL/witness.wtns" "$TMP/p.json" "$TMP/x.json"
+expect_msg "foreign witness before the key's points" "$MUL/witness.wtns" "nVars"
+noproof "foreign witness, corrupted zkey"
 head -c 100 "$POW/witness.wtns" >"$TMP/trunc.wtns"
 expect_rc 2 "truncated witness" prove "$POW/circuit.zkey" "$TMP/trunc.wtns" "$TMP/p.json" "$TMP/x.json"
 expect_msg "truncated witness" "$TMP/trunc.wtns"

@@ -50,9 +50,14 @@ shutil.copy(w0, w)
 shutil.copy(w0, os.path.join(out, "w.wtns"))
 fil = os.path.join(top, "fil")
 os.mkdir(fil)
+# the daemon starts in top, so the relative "keys/powchain.zkey" below would resolve inside paths.key_dir: it is
+# refused all the same (a journalled job re-read after a restart elsewhere would name another file)
+_cwd = os.getcwd()
+os.chdir(top)
 d = pmd.Daemon(dict(pmd.HOLD, **{"paths.allow_prefix": "", "paths.key_dir": kd, "paths.input_dir": idir,
                                   "prover.msm_threads": 1, "synthesis.workers": 1, "filecoin.params_dir": fil,
                                   "keys.preload": key}))
+os.chdir(_cwd)
 try:
     st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}]})
     F.check(st == 200 and j["state"] == "done", "a job inside the allowed directories: %s %r" % (st, j))
@@ -66,6 +71,8 @@ try:
     F.check(line and line[0].count(kd) == 1 and fil in line[0] and idir in line[0], "the paths: line: %r" % line)
     st, b = d.request("POST", "/v1/jobs", {"key": "keys/powchain.zkey", "inputs": [{"wtns": w}]})
     F.check(st == 403 and "relative path" in json.dumps(b), "a relative path is named as such: %s %r" % (st, b))
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": "inputs/w.wtns"}]})
+    F.check(st == 403 and "relative path" in json.dumps(b), "a relative input path is refused: %s %r" % (st, b))
     for bad in ("/etc/shadow", "/etc/passwd", "/nonexistent/x.zkey", os.path.join(out, "w.wtns"),
                 kd + "/../outside/w.wtns", kd + "2/x.zkey"):
         st, b = d.request("POST", "/v1/jobs", {"key": bad, "inputs": [{"wtns": w}]})

@@ -110,6 +110,68 @@ static void outfile_commit_and_abort(void **state) {
     assert_non_null(strstr(err.msg, "directory"));
 }
 
+/* targets that are not regular files are refused, never replaced (also behind a link); a link to a
+ * regular file is replaced by the new file and its target left alone; the temporary's name is not
+ * predictable and never an existing file */
+static void outfile_special_targets(void **state) {
+    (void)state;
+    pm_error err;
+    pm_outfile o;
+    struct stat sb;
+    if (stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode)) {
+        if (pm_outfile_open(&o, "/dev/null", &err) == PM_OK) { /* never commit here: it would replace /dev/null */
+            pm_outfile_abort(&o);
+            fail_msg("/dev/null accepted as an output file");
+        }
+        assert_non_null(strstr(err.msg, "character device"));
+        assert_string_equal(err.file, "/dev/null");
+        assert_int_equal(stat("/dev/null", &sb), 0);
+        assert_true(S_ISCHR(sb.st_mode));
+    }
+    char fifo[400], lnk[400], victim[400], lnk2[400], p[400];
+    snprintf(fifo, sizeof fifo, "%s/out.fifo", g_dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(pm_write_file(fifo, "x", 1, &err), PM_ERR_IO);
+    assert_non_null(strstr(err.msg, "FIFO"));
+    snprintf(lnk2, sizeof lnk2, "%s/to-fifo", g_dir);
+    assert_int_equal(symlink(fifo, lnk2), 0);
+    assert_int_equal(pm_write_file(lnk2, "x", 1, &err), PM_ERR_IO); /* behind a link: refused too */
+    assert_non_null(strstr(err.msg, "FIFO"));
+    assert_int_equal(stat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    /* a link to a regular file: the link becomes the new file, the file it pointed to is unchanged */
+    snprintf(victim, sizeof victim, "%s/victim.txt", g_dir);
+    snprintf(lnk, sizeof lnk, "%s/proof.json", g_dir);
+    assert_int_equal(pm_write_file(victim, "victim", 6, &err), PM_OK);
+    assert_int_equal(symlink(victim, lnk), 0);
+    assert_int_equal(pm_write_file(lnk, "proof", 5, &err), PM_OK);
+    char *t;
+    size_t n;
+    assert_int_equal(pm_file_read_all(&t, &n, victim, 0, 0, &err), PM_OK);
+    assert_string_equal(t, "victim");
+    free(t);
+    assert_int_equal(lstat(lnk, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    /* two writers of one target get different, unpredictable temporaries, created exclusively */
+    snprintf(p, sizeof p, "%s/two.bin", g_dir);
+    pm_outfile a, b;
+    assert_int_equal(pm_outfile_open(&a, p, &err), PM_OK);
+    assert_int_equal(pm_outfile_open(&b, p, &err), PM_OK);
+    assert_string_not_equal(a.tmp, b.tmp);
+    char pidname[450];
+    snprintf(pidname, sizeof pidname, "%s.tmp.%ld", p, (long)getpid());
+    assert_string_not_equal(a.tmp, pidname);
+    assert_int_equal(strlen(a.tmp), strlen(p) + 5 + 16);
+    assert_int_equal(lstat(a.tmp, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    pm_outfile_abort(&a);
+    pm_outfile_abort(&b);
+    assert_int_not_equal(access(p, F_OK), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q '\\.tmp\\.'", g_dir);
+    assert_int_not_equal(system(cmd), 0); /* no temporary left behind */
+}
+
 static void strbuf_and_clock(void **state) {
     (void)state;
     pm_strbuf b = {0};
@@ -147,6 +209,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(read_all),
         cmocka_unit_test(outfile_commit_and_abort),
+        cmocka_unit_test(outfile_special_targets),
         cmocka_unit_test(strbuf_and_clock),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
