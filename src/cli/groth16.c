@@ -129,8 +129,11 @@ static int cmd_prove(int argc, char **argv) {
         switch (o) {
         case PM_CLI_EXIT: return pa.rc;
         case 'v': verbose = 1; break;
-        case O_GPU: backend = 1; break;
-        case O_CPU: backend = -1; break;
+        case O_GPU:
+        case O_CPU:
+            if (backend == (o == O_GPU ? -1 : 1)) return pm_cli_usage("give either --gpu or --cpu, not both");
+            backend = o == O_GPU ? 1 : -1;
+            break;
         case O_THREADS:
             if (pm_cli_opt_u64(&threads, "--threads", v, 0, 1024)) return PM_EXIT_USAGE;
             break;

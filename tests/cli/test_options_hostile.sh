@@ -70,6 +70,8 @@ expect_msg "proof.json in a missing directory" "$T/missing/p.json"
 [ -e "$T/pub.json" ] && fail "public.json written without its proof" || pass "no public.json without its proof"
 expect_rc 2 "proof.json is a directory" prove "$T" "$T/pub.json"
 [ -e "$T/pub.json" ] && fail "public.json written without its proof (directory)" || pass "no public.json (directory)"
+expect_rc 2 "--gpu and --cpu together" prove "$T/p4.json" "$T/x4.json" --gpu --cpu
+expect_msg "--gpu and --cpu together" "either --gpu or --cpu"
 # a target that is not a regular file is refused, never replaced (a FIFO, and a link to one)
 mkfifo "$T/out.fifo"
 ln -s "$T/out.fifo" "$T/to-fifo.json"
