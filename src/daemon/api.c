@@ -242,6 +242,10 @@ int daemon_parse_job(pm_daemon *d, json_t *root, int allow_wait, daemon_job_body
             }
         } else if (!strcmp(k, "label")) {
             if (!json_is_string(v)) goto bad_type;
+            if (json_string_length(v) > 127) { /* the engine keeps 127 bytes; never echo megabytes in every answer */
+                refuse(why, 400, "bad-request", "label is %zu bytes long: at most 127", json_string_length(v));
+                goto fail;
+            }
             p->spec.label = json_string_value(v);
         } else if (!strcmp(k, "kind") || !strcmp(k, "front_end")) {
             /* read above */

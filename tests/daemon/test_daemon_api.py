@@ -229,7 +229,7 @@ F.check(r.returncode == 0 and "workers_per_device = 2" in r.stdout, "dump-config
 import signal
 d2 = pmd.Daemon(config_text="[http]\nmax_body_bytes = 1M\nmax_buffered_bytes = 4K\n")
 cfgp = os.path.join(d2.tmp, "proofmill.conf")
-body3k = b'{"key":"' + b"k" * 3000 + b'","inputs":[{"wtns":"x"}]}'
+body3k = b'{"key":"/' + b"k" * 3000 + b'","inputs":[{"wtns":"/x"}]}'  # absolute: a relative path is refused (403)
 st, b = d2.request("POST", "/v1/jobs", raw=body3k)
 F.check(st == 422, "3 KB body accepted before reload: %s %r" % (st, b))
 # all connections together may not hold more than http.max_buffered_bytes of bodies

@@ -73,6 +73,8 @@ try:
     F.check(st == 403 and "relative path" in json.dumps(b), "a relative path is named as such: %s %r" % (st, b))
     st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": "inputs/w.wtns"}]})
     F.check(st == 403 and "relative path" in json.dumps(b), "a relative input path is refused: %s %r" % (st, b))
+    st, b = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": w}], "label": "x" * 128})
+    F.check(st == 400 and "at most 127" in json.dumps(b), "a label of 128 bytes is refused: %s %r" % (st, b))
     for bad in ("/etc/shadow", "/etc/passwd", "/nonexistent/x.zkey", os.path.join(out, "w.wtns"),
                 kd + "/../outside/w.wtns", kd + "2/x.zkey"):
         st, b = d.request("POST", "/v1/jobs", {"key": bad, "inputs": [{"wtns": w}]})
