@@ -8,16 +8,10 @@
 # Usage (repo root on the device): [LOGS="27"] [G2="25"] [REPS=2] [VARIANTS="base X:..."] bash bench/msm_agree.sh
 # Output: $OUT/msm-agree.log.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-B=${B:-/tmp/b}
-O=${OUT:-$ROOT/gpu-out}; mkdir -p "$O"
-exec > >(tee -a "$O/msm-agree.log") 2>&1
-echo "msm_agree: tree ${PM_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}, $(date -u '+%Y-%m-%d %H:%M UTC')"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
+cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091
-source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
-export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source tests/gpu/device_lib.sh
+pm_device_log msm-agree name,driver_version,memory.total || exit 1
 t0=$(date +%s)
 [ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 cmake --build "$B" -j "$(nproc)" --target bench_gpu_msm > /tmp/agree-build.log 2>&1 || { grep -E "error" /tmp/agree-build.log | head -20; exit 1; }

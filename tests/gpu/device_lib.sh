@@ -19,3 +19,17 @@ now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 pm_commit() { echo "${PM_COMMIT:-$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)}"; }
 pm_card() { if [ -n "${GPU:-}" ]; then nvidia-smi --query-gpu=name --format=csv,noheader | head -1; else echo CPU; fi; }
+# pm_device_log NAME FIELDS: for a device script run from the repository root, everything it prints also
+# goes to $OUT/NAME.log (OUT default ./gpu-out); prints "NAME: tree <commit>, <UTC time>" and nvidia-smi's
+# FIELDS (a --query-gpu list), then sources the carried Debian libraries (.device-deps/deps.sh,
+# tests/gpu/device_env.sh) for a CMake build. Sets O (the output folder) and B (the build folder, default /tmp/b).
+pm_device_log() {
+  B=${B:-/tmp/b}
+  O=${OUT:-$PWD/gpu-out}; mkdir -p "$O"
+  exec > >(tee -a "$O/$1.log") 2>&1
+  echo "$1: tree $(pm_commit .), $(date -u '+%Y-%m-%d %H:%M UTC')"
+  nvidia-smi --query-gpu="$2" --format=csv,noheader 2>/dev/null
+  # shellcheck disable=SC1091
+  source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh || return 1
+  export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
