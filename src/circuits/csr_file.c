@@ -135,7 +135,12 @@ pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uin
     return pm_outfile_commit(&of, err);
 }
 
+pm_status pm_csr_settle(const pm_csr_t *f, pm_status st, pm_error *err) {
+    return f->map ? pm_map_guard_settle(f->guard, f->path, f->map_len, st, err) : st;
+}
+
 void pm_csr_close(pm_csr_t *f) {
+    pm_map_guard_remove(f->guard);
     if (f->map) munmap(f->map, f->map_len);
     free(f->owned_density);
     memset(f, 0, sizeof *f);
@@ -174,6 +179,7 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "mmap: %s", strerror(errno));
+    const int guard = pm_map_guard_add(map, len);
     const uint8_t *b = map;
     pm_status st = PM_OK;
     uint32_t u32s[4];
@@ -323,8 +329,13 @@ pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err) {
     f->tag = u64s[3];
     f->map = map;
     f->map_len = len;
+    f->guard = guard;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    if ((st = pm_map_guard_settle(guard, path, len, PM_OK, err))) goto fail;
     return PM_OK;
 fail:
+    st = pm_map_guard_settle(guard, path, len, st, err);
+    pm_map_guard_remove(guard);
     munmap(map, len);
     memset(f, 0, sizeof *f);
     return st;

@@ -48,6 +48,8 @@ typedef struct {
     void *map;                /* mapping (pm_csr_close unmaps), NULL when not mapped */
     size_t map_len;
     uint64_t *owned_density;  /* density computed in memory (pm_csr_density) */
+    int guard;                /* the mapping's slot in the SIGBUS guard (util/file.h), 0 = none */
+    char path[512];           /* the mapped file, for pm_csr_settle */
 } pm_csr_t;
 
 /* Density bitmaps of cs (n_inputs inputs first, then aux columns): *out receives one malloc'd
@@ -69,6 +71,12 @@ pm_status pm_csr_save(const char *path, const r1cs_t *cs, uint32_t n_inputs, uin
  * zeroed. */
 pm_status pm_csr_open(pm_csr_t *f, const char *path, pm_error *err);
 void pm_csr_close(pm_csr_t *f);
+/* st unchanged unless the mapped file shrank under the mapping since pm_csr_open (util/file.h's
+ * SIGBUS guard absorbed a read past its new end: the matrices now hold zero pages); then PM_ERR_IO
+ * naming the file ("the file changed while it was read ..."), and every later call says so too:
+ * the circuit must be opened again. PM_OK-preserving for a circuit held in memory. Provers call it
+ * after each use of the matrices (util/file.h pm_map_guard_settle). */
+pm_status pm_csr_settle(const pm_csr_t *f, pm_status st, pm_error *err);
 
 /* Check that an opened file f (path names it in the error) is the circuit the caller is about to
  * use: tag (PoRep: the sector size in bytes, as circuit-record and params-setup write it),

@@ -386,6 +386,11 @@ static int c2_verify(int argc, char **argv) {
         goto out;
     }
     memcpy(buf, pf.data, (size_t)192 * c1.partitions);
+    if (pm_file_settle(&pf, PM_OK, &err)) {
+        pm_file_close(&pf);
+        pm_cli_fail(&err);
+        goto out;
+    }
     pm_file_close(&pf);
     int valid = 0;
     if (pm_porep_c2_verify(&valid, buf, c1.partitions, &c1, &s, &vk, &err)) {
@@ -494,7 +499,7 @@ static int c2_synth(int argc, char **argv) {
         }
         double b = pm_now_s(), c = b, d = b;
         if (spmv) {
-            if (r1cs_spmv(va, vb, vc, n, &f.cs, w, n_w, &err)) {
+            if (pm_csr_settle(&f, r1cs_spmv(va, vb, vc, n, &f.cs, w, n_w, &err), &err)) {
                 pm_cli_fail(&err);
                 goto out;
             }

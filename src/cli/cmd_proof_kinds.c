@@ -810,6 +810,7 @@ static int sub_verify(kind_t k, int argc, char **argv) {
         if (!st) printf("partition %u: %s\n", q, valid ? "OK" : "INVALID");
         all &= valid;
     }
+    st = pm_file_settle(&f, st, &err);
     rc = st ? pm_cli_fail(&err) : all ? PM_EXIT_OK : PM_EXIT_INVALID;
     free(x);
     pm_file_close(&f);

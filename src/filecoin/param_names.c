@@ -117,7 +117,9 @@ pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm
     }
     blake2b_final(&s, h, 64);
     if (bytes) *bytes = f.size;
+    st = pm_file_settle(&f, PM_OK, err);
     pm_file_close(&f);
+    if (st) return st;
     for (int i = 0; i < 16; i++) snprintf(hex32 + 2 * i, 3, "%02x", h[i]);
     return PM_OK;
 }

@@ -274,7 +274,7 @@ pm_status params_vk_read(bp_vk_t *vk, const char *path, unsigned flags, pm_error
     memset(vk, 0, sizeof *vk);
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
-    st = params_vk_read_memory(vk, f.data, f.size, path, flags, err);
+    st = pm_file_settle(&f, params_vk_read_memory(vk, f.data, f.size, path, flags, err), err);
     pm_file_close(&f);
     return st;
 }
@@ -298,7 +298,8 @@ pm_status params_read(bp_params_t *p, const char *path, unsigned flags, pm_error
     memset(p, 0, sizeof *p);
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
-    st = params_read_image(p, f.data, f.size, path, flags, f.map_base ? sysconf(_SC_PAGESIZE) : 0, err);
+    st = pm_file_settle(&f, params_read_image(p, f.data, f.size, path, flags, f.map_base ? sysconf(_SC_PAGESIZE) : 0, err),
+                        err);
     pm_file_close(&f);
     return st;
 }
@@ -441,6 +442,7 @@ pm_status params_read_counts(bp_params_counts_t *c, const char *path, pm_error *
     if (!st && off != f.size)
         st = pm_error_set(err, PM_ERR_FORMAT, path, off, "file size %llu differs from its counts",
                           (unsigned long long)f.size);
+    st = pm_file_settle(&f, st, err);
     pm_file_close(&f);
     if (!st) {
         c->n_ic = cnt[0], c->n_h = cnt[1], c->n_l = cnt[2], c->n_a = cnt[3], c->n_b_g1 = cnt[4], c->n_b_g2 = cnt[5];

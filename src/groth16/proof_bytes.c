@@ -65,6 +65,7 @@ pm_status groth16_proofs_read(groth16_proof_t **out, size_t *n, const char *path
     }
     for (size_t i = 0; i < k && !st; i++)
         st = groth16_proof_from_bytes(&p[i], f.data + 192 * i, path, 192 * (uint64_t)i, err);
+    st = pm_file_settle(&f, st, err);
     pm_file_close(&f);
     if (st) {
         free(p);

@@ -247,12 +247,16 @@ static pm_status coef_check(const zkey_t *zk, const uint8_t *e, uint32_t i, uint
     return PM_OK;
 }
 
-/* Coefficient i into its matrix slot (and the optional list). */
-static void coef_store(zkey_t *zk, r1cs_matrix_t *const M[2], const uint8_t *e, uint32_t i, uint64_t slot) {
+/* Coefficient i into its matrix slot (and the optional list): 0, or -1 when the bytes are no longer
+ * what pass 1 checked and counted (the mapped file was rewritten in place between the passes): then
+ * nothing is stored, and the slot is not one of its row's in the matrix sized by pass 1. */
+static int coef_store(zkey_t *zk, r1cs_matrix_t *const M[2], const uint8_t *e, uint32_t i, uint64_t slot) {
     uint32_t f[3];
     coef_fields(f, e);
     fr_t v;
-    fr_from_mont_le_bytes(&v, e + 12); /* canonical: checked in pass 1 */
+    if (f[0] > 1 || f[1] >= zk->domain_size || f[2] >= zk->n_vars || fr_from_mont_le_bytes(&v, e + 12) != 0 ||
+        slot < M[f[0]]->row_ptr[f[1]] || slot >= M[f[0]]->row_ptr[f[1] + 1])
+        return -1;
     M[f[0]]->col[slot] = f[2];
     /* v = coef*R^2 as an integer = Montgomery form of coef*R; dividing by R once gives
      * coef*R = Montgomery form of coef. */
@@ -263,6 +267,7 @@ static void coef_store(zkey_t *zk, r1cs_matrix_t *const M[2], const uint8_t *e, 
         zk->coefs[i].signal = f[2];
         zk->coefs[i].value = v;
     }
+    return 0;
 }
 
 /* Section 4 into the CSR matrices A_dom, B_dom (rows in file order within a row: a stable counting
@@ -391,6 +396,8 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
     /* Pass 2: fill. Each matrix in constraint order: coefficient i's slot is the count of its matrix's
      * coefficients before it (ch[t].count now holds that count at the chunk's start). Otherwise cnt[m][k]
      * is the next free slot of row k (stable counting sort, serial). */
+    /* the lowest coefficient whose bytes changed since pass 1, or nc */
+    uint64_t changed = nc;
     if (!unsorted) {
         PM_OMP(parallel for schedule(dynamic, 1) if (nch > 1))
         for (int64_t t = 0; t < nch; t++) {
@@ -398,7 +405,12 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
             const uint64_t lo = (uint64_t)t * COEF_CHUNK, hi = lo + COEF_CHUNK < nc ? lo + COEF_CHUNK : nc;
             for (uint64_t i = lo; i < hi; i++) {
                 const uint8_t *e = base + i * COEF_BYTES;
-                coef_store(zk, M, e, (uint32_t)i, next[e[0]]++); /* e[0]: the matrix, 0 or 1 (checked) */
+                const unsigned m = e[0] & 1; /* the matrix, 0 or 1 when unchanged; coef_store checks it */
+                if (coef_store(zk, M, e, (uint32_t)i, next[m]++)) {
+                    PM_OMP(critical(zkey_changed))
+                    if (i < changed) changed = i;
+                    break;
+                }
             }
         }
     } else {
@@ -406,12 +418,17 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
             const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
             uint32_t f[3];
             coef_fields(f, e);
-            coef_store(zk, M, e, i, cnt[f[0]][f[1]]++);
+            if (f[0] > 1 || f[1] >= N || coef_store(zk, M, e, i, cnt[f[0]][f[1]]++)) {
+                changed = i;
+                break;
+            }
         }
     }
     free(cnt[0]);
     free(cnt[1]);
     free(ch);
+    if (changed < nc)
+        return pm_file_changed_error(err, name, r.pos + changed * COEF_BYTES, "a section 4 coefficient");
     return PM_OK;
 }
 
@@ -502,7 +519,7 @@ void zkey_free(zkey_t *zk) {
 }
 
 static pm_status zkey_finish(zkey_t *zk, pm_binfile *bf, unsigned flags, pm_error *err) {
-    pm_status st = zkey_parse(zk, bf, flags, err);
+    pm_status st = pm_file_settle(&bf->file, zkey_parse(zk, bf, flags, err), err);
     pm_binfile_close(bf);
     if (st) zkey_free(zk);
     return st;
@@ -545,6 +562,7 @@ pm_status zkey_read_info(zkey_info_t *info, const char *path, pm_error *err) {
         info->n_coefs = nc;
         info->file_bytes = bf.file.size;
     }
+    st = pm_file_settle(&bf.file, st, err);
     pm_binfile_close(&bf);
     return st;
 }

@@ -393,6 +393,9 @@ pm_status pm_prove_finalize(pm_prove_proof **out, pm_prove_part *pp, const fr_t 
     pm_status st = o ? PM_OK : pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "proof");
     pp->pd.threads = threads;
     if (!st) st = groth16_finalize(&o->proof, &pp->pd, r, s, err);
+    /* a recorded circuit mapped from its .csr that shrank on disk since it was opened: the matrices
+     * this proof was evaluated with hold zero pages (util/file.h's SIGBUS guard) */
+    st = pm_csr_settle(&pp->key->circ.file, st, err);
     if (!st) {
         o->part = pp->part;
         o->key = pp->key;

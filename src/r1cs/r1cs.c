@@ -101,22 +101,29 @@ static pm_status constraints_scan(uint64_t nnz[3], pm_reader r, uint32_t n_const
     return PM_OK;
 }
 
-/* Pass 2: fill (structure already validated). */
+/* Pass 2: fill. The structure was validated by pass 1, but a mapped file can change between the
+ * passes (rewritten in place): every nTerms and wire is checked again against what pass 1 sized,
+ * so a change is an error, never a write past the arrays. */
 static pm_status constraints_fill(r1cs_t *cs, pm_reader r, pm_error *err) {
     r1cs_matrix_t *mats[3] = {&cs->A, &cs->B, &cs->C};
     uint64_t fill[3] = {0, 0, 0};
     for (uint32_t k = 0; k < cs->n_constraints; k++) {
         for (int m = 0; m < 3; m++) {
             r1cs_matrix_t *M = mats[m];
+            if (pm_reader_left(&r) < 4) return pm_file_changed_error(err, r.file->name, r.pos, "section 2");
             const uint8_t *p = r.file->data + r.pos;
             uint32_t nt = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                           (uint32_t)p[3] << 24;
+            if (nt > M->nnz - fill[m] || (uint64_t)nt * (4 + R1CS_N8) > pm_reader_left(&r) - 4)
+                return pm_file_changed_error(err, r.file->name, r.pos, "a constraint's nTerms");
             p += 4;
             r.pos += 4;
             for (uint32_t t = 0; t < nt; t++, p += 4 + R1CS_N8) {
                 uint64_t i = fill[m]++;
                 M->col[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                             (uint32_t)p[3] << 24;
+                if (M->col[i] >= cs->n_wires)
+                    return pm_file_changed_error(err, r.file->name, r.pos + (uint64_t)t * (4 + R1CS_N8), "a wire id");
                 fr_t plain;
                 if (fr_from_le_bytes(&plain, p + 4) != 0)
                     return pm_error_set(err, PM_ERR_ENCODING, r.file->name,
@@ -132,6 +139,8 @@ static pm_status constraints_fill(r1cs_t *cs, pm_reader r, pm_error *err) {
             M->row_ptr[k + 1] = fill[m];
         }
     }
+    for (int m = 0; m < 3; m++)
+        if (fill[m] != mats[m]->nnz) return pm_file_changed_error(err, r.file->name, r.pos, "the number of terms");
     return PM_OK;
 }
 
@@ -195,7 +204,7 @@ static pm_status r1cs_parse(r1cs_t *cs, pm_binfile *bf, pm_error *err) {
 }
 
 static pm_status r1cs_finish(r1cs_t *cs, pm_binfile *bf, pm_error *err) {
-    pm_status st = r1cs_parse(cs, bf, err);
+    pm_status st = pm_file_settle(&bf->file, r1cs_parse(cs, bf, err), err);
     pm_binfile_close(bf);
     if (st) r1cs_free(cs);
     return st;

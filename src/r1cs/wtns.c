@@ -73,7 +73,7 @@ static pm_status wtns_parse(wtns_t *w, const pm_binfile *bf, pm_error *err) {
 }
 
 static pm_status wtns_finish(wtns_t *w, pm_binfile *bf, pm_error *err) {
-    pm_status st = wtns_parse(w, bf, err);
+    pm_status st = pm_file_settle(&bf->file, wtns_parse(w, bf, err), err);
     pm_binfile_close(bf);
     if (st) wtns_free(w);
     return st;
@@ -98,7 +98,7 @@ pm_status wtns_read_memory(wtns_t *w, const void *data, size_t size, const char 
 
 static pm_status info_finish(uint32_t *n_values, pm_binfile *bf, pm_error *err) {
     pm_reader rv;
-    pm_status st = wtns_header(n_values, &rv, bf, err);
+    pm_status st = pm_file_settle(&bf->file, wtns_header(n_values, &rv, bf, err), err);
     pm_binfile_close(bf);
     if (st) *n_values = 0;
     return st;

@@ -3,8 +3,10 @@
  * @iden3/binfileutils section container shared by circom .r1cs, .wtns and snarkjs .zkey.
  *
  * Memory: pm_file_open maps the whole file read-only (mmap, MAP_PRIVATE); nothing is copied, so a
- * multi-GiB proving key costs page cache, not heap. A pm_file can also wrap a caller-owned buffer
- * (pm_file_from_memory), which is how the hostile-input tests feed truncated/edited images.
+ * multi-GiB proving key costs page cache, not heap. The mapping is registered with the SIGBUS guard
+ * below, so a file that shrinks while it is read is an error (pm_file_settle), not a crash. A pm_file
+ * can also wrap a caller-owned buffer (pm_file_from_memory), which is how the hostile-input tests
+ * feed truncated/edited images.
  *
  * Errors: every function that reads data returns a pm_status and fills a pm_error (util/error.h)
  * with the file name, the absolute byte offset in the file where the problem was found, and the
@@ -41,7 +43,36 @@ typedef struct {
     char name[512];
     void *map_base;  /* mmap base, NULL for a memory image or an empty file */
     uint64_t map_len;
+    int guard;       /* slot in the SIGBUS guard (pm_map_guard_add), 0 = none */
 } pm_file;
+
+/* The SIGBUS guard of file mappings. A mapped file that shrinks while it is read (truncated, or
+ * copied over in place: `cp new.zkey key.zkey` truncates first) makes the next read past its new end
+ * raise SIGBUS (POSIX mmap, "whole pages following the end of an object"), which would end the
+ * process and, in the daemon, every job with it. pm_map_guard_add registers [base, base + len) of a
+ * read-only MAP_PRIVATE file mapping; a SIGBUS inside a registered range then maps a zero page over
+ * the faulting page (the read goes on and sees zeros) and marks the range changed. Faults elsewhere go
+ * to the SIGBUS disposition that was in place before the first registration (SIG_DFL: the process
+ * ends as before). The handler is installed at the first registration, and again by any later one
+ * that finds another SIGBUS action in place (which then becomes the one foreign faults go to).
+ * pm_map_guard_add returns a slot (> 0) for the two calls below, or 0 when base/len is empty or all
+ * 4096 slots are taken (the mapping then stays unguarded). pm_map_guard_changed: 1 once a fault was
+ * absorbed in that range (the mapping holds zero pages from then on; nothing read from it may be
+ * trusted). pm_map_guard_remove: before munmap; 0 is ignored. pm_map_guard_settle: st unchanged when
+ * the range is unchanged, else PM_ERR_IO naming path ("the file changed while it was read: it was N
+ * bytes when opened and is M now"; offset = M), replacing whatever error the zeros caused. */
+int pm_map_guard_add(const void *base, uint64_t len);
+int pm_map_guard_changed(int slot);
+void pm_map_guard_remove(int slot);
+pm_status pm_map_guard_settle(int slot, const char *path, uint64_t size_then, pm_status st, pm_error *err);
+/* The error of a reader that reads a mapped byte twice (a validating pass, then a filling one) and
+ * finds it changed in between: the file was rewritten in place under the mapping. PM_ERR_IO naming
+ * name and the offset, "the file changed while it was read". Two-pass readers re-check on the
+ * second pass every field that sizes or indexes memory and call this instead of trusting pass 1. */
+pm_status pm_file_changed_error(pm_error *err, const char *name, uint64_t offset, const char *what);
+/* pm_map_guard_settle for f's mapping (st unchanged for a memory image): every reader calls it on its
+ * result after it has read all it needs from f and before pm_file_close. */
+pm_status pm_file_settle(const pm_file *f, pm_status st, pm_error *err);
 
 /* Open path and map it read-only. An empty file gives data = NULL, size = 0 (not an error here;
  * the container parser then reports the truncation). Errors: PM_ERR_IO (open/fstat/mmap failed,
