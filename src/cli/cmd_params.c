@@ -168,6 +168,20 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
+    { /* the key for this circuit? (named here: the prover's own check knows no file names) */
+        groth16_key fit = {0};
+        pm_status fst = groth16_key_from_params(&fit, &p, &cs, &err);
+        groth16_key_free(&fit);
+        if (fst == PM_ERR_MISMATCH) {
+            char m[sizeof err.msg];
+            snprintf(m, sizeof m, "%s", err.msg);
+            pm_error_set(&err, PM_ERR_MISMATCH, pp, PM_NO_OFFSET, "not the key of %s: %s", rp, m);
+        }
+        if (fst) {
+            pm_cli_fail(&err);
+            goto out;
+        }
+    }
     double t1 = pm_now_s();
     proofs = calloc(count, sizeof *proofs);
     if (!proofs) {
@@ -182,6 +196,13 @@ int pm_cli_params_prove_main(int argc, char **argv) {
             wtns_free(&w);
             wp = wps[nw > 1 ? k : 0];
             if (wtns_read(&w, wp, &err)) {
+                pm_cli_fail(&err);
+                goto out;
+            }
+            if (w.n_values != cs.n_wires) {
+                pm_error_set(&err, PM_ERR_MISMATCH, wp, PM_NO_OFFSET,
+                             "%u values, but %s has %u wires (a witness for another circuit?)", w.n_values, rp,
+                             cs.n_wires);
                 pm_cli_fail(&err);
                 goto out;
             }
@@ -310,11 +331,14 @@ int pm_cli_params_verify_bytes_main(int argc, char **argv) {
     } else {
         x = malloc((npub_args ? npub_args : 1) * sizeof *x);
         nx = npub_args;
-        for (size_t i = 0; x && i < npub_args; i++)
-            if (groth16_fr_from_decimal(&x[i], pub[i], "command line", "public input", &err)) {
+        for (size_t i = 0; x && i < npub_args; i++) {
+            char what[64];
+            snprintf(what, sizeof what, "public input %zu of %zu", i + 1, npub_args);
+            if (groth16_fr_from_decimal(&x[i], pub[i], "command line", what, &err)) {
                 rc = pm_cli_fail(&err);
                 goto out;
             }
+        }
     }
     if (nx != vk.n_public) {
         fprintf(stderr, "proofmill: %zu public inputs given, %s expects %zu\n", nx, vkp,

@@ -159,6 +159,12 @@ static int read_data(uint8_t **out, const char *path, uint64_t sector_size) {
         return pm_cli_usage("--data %s: out of memory", path);
     }
     if (n) memcpy(raw, f.data, (size_t)n);
+    if (pm_file_settle(&f, PM_OK, &ferr)) {
+        pm_file_close(&f);
+        free(raw);
+        free(pad);
+        return pm_cli_fail(&ferr);
+    }
     pm_file_close(&f);
     if ((uint64_t)n == sector_size)
         memcpy(pad, raw, (size_t)n);
@@ -213,6 +219,8 @@ static int porep_seal(int argc, char **argv) {
     pm_status st = fil_seal_run(&s, &p, &err);
     pm_progress_stop();
     free(data);
+    /* a data node that is not an fr32 element: the offset is the --data file's (taken as padded) */
+    if (st == PM_ERR_ENCODING && !err.file[0] && o.data) snprintf(err.file, sizeof err.file, "%s", o.data);
     if (st) return pm_cli_fail(&err);
     double t_seal = pm_now_s() - t0;
     fil_c1_t c1;

@@ -107,9 +107,9 @@ static int cmd_prove(int argc, char **argv) {
     enum { O_GPU = 256, O_CPU, O_THREADS, O_SEED, O_R, O_S, O_R1CS };
     static const pm_cli_opt optv[] = {
         {"threads", O_THREADS, "N", "threads for the MSMs and NTTs (default, or 0: all cores)"},
-        {"r", O_R, "DEC", "blinding scalar r (decimal, < r; with --s): reproduces a snarkjs proof made\n"
+        {"r", O_R, "DEC", "blinding scalar r (decimal, 1..r-1; with --s): reproduces a snarkjs proof made\n"
                           "                           with the same r, s byte for byte (e.g. proof_det_rs.json)"},
-        {"s", O_S, "DEC", "blinding scalar s (decimal; with --r)"},
+        {"s", O_S, "DEC", "blinding scalar s (decimal, 1..r-1; with --r)"},
         {"seed", O_SEED, "S", "r, s from a deterministic stream: for tests only, such proofs are NOT\n"
                               "                           zero-knowledge (default: r, s from getrandom)"},
         {"r1cs", O_R1CS, "FILE", "check every constraint first and name the first failing one"},
@@ -169,6 +169,9 @@ static int cmd_prove(int argc, char **argv) {
         if (groth16_fr_from_decimal(&r, r_dec, "--r", "r", &err) ||
             groth16_fr_from_decimal(&s, s_dec, "--s", "s", &err))
             return pm_cli_fail(&err);
+        if (fr_is_zero(&r) || fr_is_zero(&s)) /* Groth16's blinding scalars are drawn from Fr* (Groth 2016, sec. 3.2) */
+            return pm_cli_usage("groth16 prove: --%s 0: a blinding scalar must be in 1..r-1 (0 removes the proof's "
+                                "zero knowledge)", fr_is_zero(&r) ? "r" : "s");
     } else if (have_seed) {
         groth16_seeded_scalars(&r, &s, seed);
     } else if (groth16_random_scalar(&r, &err) || groth16_random_scalar(&s, &err)) {

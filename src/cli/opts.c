@@ -42,10 +42,24 @@ void pm_cli_args_init(pm_cli_args *a, const pm_cli_spec *spec, int argc, char **
     opterr = 0;
 }
 
-/* the option's spelling as the user typed it, for messages */
-static const char *typed(const pm_cli_args *a) {
+/* The option a getopt_long error is about, as the user typed it, into buf (cap bytes). A long option
+ * ends its argv element, so it is argv[optind - 1]: an unknown one (optopt 0), or one given a value
+ * it does not take, or missing its value (optopt its id; the element then starts with "--" and names,
+ * or abbreviates, an option of that id). Anything else is a short option letter, which may sit inside
+ * a cluster ("-vz") that getopt has not left yet, so the element is not looked at: "-<optopt>". */
+static const char *typed(char *buf, size_t cap, const pm_cli_args *a) {
     const char *t = optind > 0 && optind <= a->argc ? a->argv[optind - 1] : "";
-    return t;
+    if (!optopt) return t;
+    if (strncmp(t, "--", 2) == 0) {
+        size_t n = strcspn(t + 2, "=");
+        for (size_t i = 0; a->lo[i].name; i++)
+            if (a->lo[i].val == optopt && n && strncmp(a->lo[i].name, t + 2, n) == 0) {
+                snprintf(buf, cap, "%.*s", (int)(n + 2), t);
+                return buf;
+            }
+    }
+    snprintf(buf, cap, "-%c", isprint(optopt) ? optopt : '?');
+    return buf;
 }
 
 int pm_cli_next(pm_cli_args *a) {
@@ -61,11 +75,12 @@ int pm_cli_next(pm_cli_args *a) {
         return PM_CLI_EXIT;
     }
     if (c == ':' || c == '?') {
-        const char *t = typed(a);
-        char shortbuf[3] = {'-', (char)optopt, 0};
-        if (optopt && t[0] == '-' && t[1] != '-') t = shortbuf; /* "-xv": name the letter */
+        char buf[160];
+        const char *t = typed(buf, sizeof buf, a);
         if (c == ':') a->rc = pm_cli_spec_usage(a->spec, "%s needs a value", t);
         else if (optopt && strncmp(t, "--", 2) == 0) a->rc = pm_cli_spec_usage(a->spec, "%s takes no value", t);
+        else if (optopt >= '0' && optopt <= '9')
+            a->rc = pm_cli_spec_usage(a->spec, "unknown option '%s' (a negative number? no value here can be negative)", t);
         else a->rc = pm_cli_spec_usage(a->spec, "unknown option '%s'", t);
         return PM_CLI_EXIT;
     }

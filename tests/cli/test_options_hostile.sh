@@ -135,4 +135,35 @@ expect_rc 2 "porep synth --partition past the C1" "$PM" porep synth --c1 "$T/s2/
 expect_msg "porep synth --partition past the C1" "partitions 0..0"
 expect_rc 2 "porep verify-proof --proof FIFO" timeout 20 "$PM" porep verify-proof --c1 "$T/s2/c1.json" --vk "$T/fifo" --proof "$T/fifo"
 
+# --- messages name the file and the option the user typed ---
+# a short option inside a cluster, after positional arguments (getopt has permuted them): the letter
+expect_rc 2 "groth16 prove ... -zz" "$PM" groth16 prove "$MUL/circuit.zkey" "$MUL/witness.wtns" "$T/p.json" "$T/pub.json" -zz
+expect_msg "groth16 prove ... -zz" "unknown option '-z'"
+"$PM" setup "$MUL/circuit.r1cs" --out "$T/m.params" --seed 1 >/dev/null 2>&1
+expect_rc 2 "params verify-bytes ... -33" "$PM" params verify-bytes "$T/m.vk" "$T/p.bin" -33
+expect_msg "params verify-bytes ... -33" "unknown option '-3'" "negative"
+expect_rc 2 "params prove -vz (cluster)" pprove --out "$T/p.bin" --seed 1 -vz
+expect_msg "params prove -vz (cluster)" "unknown option '-z'"
+# a key for another circuit, a witness for another circuit: both files named
+expect_rc 2 "params prove: key of another circuit" "$PM" params prove --params "$T/m.params" --r1cs "$POW/circuit.r1cs" --wtns "$POW/witness.wtns" --out "$T/x.bin" --seed 1
+expect_msg "params prove: key of another circuit" "$T/m.params" "not the key of $POW/circuit.r1cs"
+expect_rc 2 "params prove: witness of another circuit" "$PM" params prove --params "$T/m.params" --r1cs "$MUL/circuit.r1cs" --wtns "$POW/witness.wtns" --out "$T/x.bin" --seed 1
+expect_msg "params prove: witness of another circuit" "$POW/witness.wtns" "$MUL/circuit.r1cs"
+[ -e "$T/x.bin" ] && fail "params prove wrote a proof for a mismatched input" || pass "no proof written for mismatched inputs"
+# a public input at or above r names which one
+"$PM" params prove --params "$T/m.params" --r1cs "$MUL/circuit.r1cs" --wtns "$MUL/witness.wtns" --out "$T/m.bin" --seed 1 >/dev/null 2>&1
+R=52435875175126190479447740508185965837690552500527637822603658699938581184513
+expect_rc 2 "params verify-bytes: public input = r" "$PM" params verify-bytes "$T/m.vk" "$T/m.bin" "$R"
+expect_msg "params verify-bytes: public input = r" "public input 1 of 1" "not below the group order"
+# sector data that is not fr32-padded: the --data file and its offset
+head -c 2048 /dev/zero | tr '\0' '\377' > "$T/d.bin"
+expect_rc 2 "porep seal --data (not fr32)" "$PM" porep seal --sector-size 2KiB --data "$T/d.bin" --out "$T/sd"
+expect_msg "porep seal --data (not fr32)" "$T/d.bin: offset 0:" "not a canonical field element"
+# zero blinding scalars are refused (no proof without zero knowledge)
+expect_rc 2 "groth16 prove --r 0" "$PM" groth16 prove "$MUL/circuit.zkey" "$MUL/witness.wtns" "$T/z.json" "$T/zpub.json" --r 0 --s 5
+expect_msg "groth16 prove --r 0" "--r 0" "1..r-1"
+expect_rc 2 "groth16 prove --s 0" "$PM" groth16 prove "$MUL/circuit.zkey" "$MUL/witness.wtns" "$T/z.json" "$T/zpub.json" --r 5 --s 0
+expect_msg "groth16 prove --s 0" "--s 0"
+[ -e "$T/z.json" ] && fail "groth16 prove wrote a proof with a zero blinding" || pass "no proof written with a zero blinding"
+
 finish
