@@ -262,7 +262,11 @@ int daemon_parse_job(pm_daemon *d, json_t *root, int allow_wait, daemon_job_body
             snprintf(f[nf].what, sizeof f[nf].what, "%s", k);
             nf++;
         } else if (allow_wait && !strcmp(k, "wait_s")) {
-            if (!json_is_number(v) || json_number_value(v) < 0) goto bad_type;
+            if (!json_is_number(v)) goto bad_type;
+            if (json_number_value(v) < 0) {
+                refuse(why, 400, "bad-request", "field 'wait_s' is %g: seconds to wait, 0 or more", json_number_value(v));
+                goto fail;
+            }
             p->wait_s = json_number_value(v);
             p->has_wait = 1;
         } else if ((other = foreign_input(k))) {

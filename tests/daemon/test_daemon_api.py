@@ -69,6 +69,11 @@ try:
     is_error(st, b, "bad-request", 400)
     st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns": mw}], "priority": "urgent"})
     is_error(st, b, "bad-request", 400)
+    st, b = d.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}], "wait_s": -1})
+    is_error(st, b, "bad-request", 400)  # a negative wait is out of range, not of the wrong type
+    F.check("0 or more" in b.get("error", {}).get("message", ""), "wait_s -1: %r" % (b,))
+    st, b = d.request("POST", "/v1/prove", {"key": mkey, "inputs": [{"wtns": mw}], "wait_s": "5"})
+    is_error(st, b, "bad-request", 400)
     st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns_b64": "!!!not base64"}]})
     is_error(st, b, "bad-base64", 400)
     st, b = d.request("POST", "/v1/jobs", {"key": mkey, "inputs": [{"wtns_b64": "aGVsbG8gd29ybGQ="}]})
