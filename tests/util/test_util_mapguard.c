@@ -173,6 +173,8 @@ static int foreign_fault_still_fatal(void) {
         int fd = open(b, O_RDONLY);
         volatile const uint8_t *m = mmap(NULL, sizeof page, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED || truncate(b, 0)) _exit(3);
+        int devnull = open("/dev/null", O_WRONLY); /* a sanitizer's report of this fault is expected */
+        if (devnull >= 0) dup2(devnull, 2);
         unsigned v = m[4096 + 7];
         (void)v;
         _exit(0); /* survived: the guard swallowed a fault that was not its own */
