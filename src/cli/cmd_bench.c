@@ -584,7 +584,11 @@ static int cmd_bench(int argc, char **argv) {
             break;
         case O_INLINE: b.inline_wtns = 1; break;
         case O_GPU: use_gpu = 1; break;
-        case O_DAEMON: b.daemon = v; break;
+        case O_DAEMON:
+            if (strncmp(v, "http://", 7) && strncmp(v, "unix:", 5))
+                return pm_cli_usage("bench: --daemon %s: give http://HOST:PORT or unix:/path (no other scheme)", v);
+            b.daemon = v;
+            break;
         case O_TOKEN: b.token_file = v; break;
         case O_EMBEDDED: b.daemon = NULL; break;
         case O_TRACE: b.trace_out = v; break;

@@ -165,5 +165,8 @@ expect_msg "groth16 prove --r 0" "--r 0" "1..r-1"
 expect_rc 2 "groth16 prove --s 0" "$PM" groth16 prove "$MUL/circuit.zkey" "$MUL/witness.wtns" "$T/z.json" "$T/zpub.json" --r 5 --s 0
 expect_msg "groth16 prove --s 0" "--s 0"
 [ -e "$T/z.json" ] && fail "groth16 prove wrote a proof with a zero blinding" || pass "no proof written with a zero blinding"
+# bench --daemon with a scheme it does not speak: a usage error before any connection
+expect_rc 2 "bench --daemon ftp://x" "$PM" bench single --key "$MUL/circuit.zkey" --witness "$MUL/witness.wtns" --daemon ftp://x
+expect_msg "bench --daemon ftp://x" "ftp://x" "http://HOST:PORT or unix:/path"
 
 finish
