@@ -482,6 +482,9 @@ try:
                  porep_request(env, "m7", sector_size=8 << 20), timeout=10)
     expect_error("2 KiB C1 sent as 8 MiB", C.INVALID_ARGUMENT, "StackedDrg2KiBV1_1", S,
                  porep_request(env, "m8", registered_proof=6, sector_size=8 << 20), timeout=10)
+    # a wrong sector_size with registered_proof left at proto3's 0: the sector size is named, not the 0
+    expect_error("sector_size 1, registered_proof unset", C.INVALID_ARGUMENT, "sector_size 1 is given", S,
+                 porep_request(env, "m8b", registered_proof=0, sector_size=1), timeout=10)
     expect_error("bad priority", C.INVALID_ARGUMENT, "priority", S, porep_request(env, "m9", priority=9), timeout=10)
     expect_error("long request_id", C.INVALID_ARGUMENT, "request_id", S, porep_request(env, "r" * 300), timeout=10)
     # hostile: a request_id is logged: its line breaks do not forge a log line (checked at the

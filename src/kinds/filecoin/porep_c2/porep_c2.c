@@ -133,30 +133,32 @@ static pm_status check_vanilla(const fil_c1_t *c1, const char *name, pm_error *e
 
 /* The further inputs "registered_proof" and "sector_size" (decimal; what a Curio request carries
  * beside the C1, SubmitProofRequest's fields of those names) must agree with the C1. sector_size 0
- * is "not given" (proto3's default); registered_proof 0 is StackedDrg2KiBV1. */
+ * is "not given" (proto3's default); registered_proof 0 is StackedDrg2KiBV1. sector_size is checked
+ * first: a request that sets it wrongly is told so, not blamed for a registered_proof it left at 0. */
 static pm_status check_request(const job_t *j, const pm_input *in, size_t n_in, pm_error *err) {
     const pm_input *rpi = pm_input_find(in, n_in, "registered_proof"), *ssi = pm_input_find(in, n_in, "sector_size");
     uint64_t v;
     pm_status st;
+    const fil_registered_proof_t *have = fil_registered_proof(j->c1.registered_proof);
+    if (ssi) {
+        if ((st = pm_input_u64(&v, ssi, "sector_size", err))) return st;
+        if (v && v != j->c1.sector_size)
+            return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
+                                "sector_size %llu is given, the C1 is for %llu-byte sectors (%s)", (unsigned long long)v,
+                                (unsigned long long)j->c1.sector_size, have ? have->name : "?");
+    }
     if (rpi) {
         if ((st = pm_input_u64(&v, rpi, "registered_proof", err))) return st;
         const fil_registered_proof_t *rp = v < FIL_REGISTERED_PROOF_COUNT ? fil_registered_proof((unsigned)v) : NULL;
-        const fil_registered_proof_t *have = fil_registered_proof(j->c1.registered_proof);
         if (!rp)
             return pm_error_set(err, PM_ERR_ARG, "registered_proof", PM_NO_OFFSET,
                                 "%llu is not a RegisteredSealProof id (0..%u; e.g. 8 = StackedDrg32GiBV1_1)",
                                 (unsigned long long)v, FIL_REGISTERED_PROOF_COUNT - 1);
         if (rp->id != j->c1.registered_proof)
             return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
-                                "registered_proof %u (%s) is given, the C1 is %s (%u)", rp->id, rp->name,
-                                have ? have->name : "?", j->c1.registered_proof);
-    }
-    if (ssi) {
-        if ((st = pm_input_u64(&v, ssi, "sector_size", err))) return st;
-        if (v && v != j->c1.sector_size)
-            return pm_error_set(err, PM_ERR_MISMATCH, j->name, PM_NO_OFFSET,
-                                "sector_size %llu is given, the C1 is for %llu-byte sectors", (unsigned long long)v,
-                                (unsigned long long)j->c1.sector_size);
+                                "registered_proof %u (%s) is given, the C1 is %s (%u)%s", rp->id, rp->name,
+                                have ? have->name : "?", j->c1.registered_proof,
+                                v == 0 ? " (0 is also what an unset proto3 field reads as: was it left out?)" : "");
     }
     return PM_OK;
 }
