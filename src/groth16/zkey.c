@@ -396,7 +396,8 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
     /* Pass 2: fill. Each matrix in constraint order: coefficient i's slot is the count of its matrix's
      * coefficients before it (ch[t].count now holds that count at the chunk's start). Otherwise cnt[m][k]
      * is the next free slot of row k (stable counting sort, serial). */
-    /* the lowest coefficient whose bytes changed since pass 1, or nc */
+    /* the lowest coefficient whose bytes changed since pass 1, or nc (ch[t].bad, -1 after pass 1, holds
+     * a chunk's first) */
     uint64_t changed = nc;
     if (!unsorted) {
         PM_OMP(parallel for schedule(dynamic, 1) if (nch > 1))
@@ -407,12 +408,13 @@ static pm_status read_coefs(zkey_t *zk, const pm_binfile *bf, unsigned flags, pm
                 const uint8_t *e = base + i * COEF_BYTES;
                 const unsigned m = e[0] & 1; /* the matrix, 0 or 1 when unchanged; coef_store checks it */
                 if (coef_store(zk, M, e, (uint32_t)i, next[m]++)) {
-                    PM_OMP(critical(zkey_changed))
-                    if (i < changed) changed = i;
+                    ch[t].bad = (int64_t)i;
                     break;
                 }
             }
         }
+        for (int64_t t = 0; t < nch && changed == nc; t++)
+            if (ch[t].bad >= 0) changed = (uint64_t)ch[t].bad;
     } else {
         for (uint32_t i = 0; i < nc; i++) {
             const uint8_t *e = base + (uint64_t)i * COEF_BYTES;
