@@ -168,19 +168,9 @@ int pm_cli_params_prove_main(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
-    { /* the key for this circuit? (named here: the prover's own check knows no file names) */
-        groth16_key fit = {0};
-        pm_status fst = groth16_key_from_params(&fit, &p, &cs, &err);
-        groth16_key_free(&fit);
-        if (fst == PM_ERR_MISMATCH) {
-            char m[sizeof err.msg];
-            snprintf(m, sizeof m, "%s", err.msg);
-            pm_error_set(&err, PM_ERR_MISMATCH, pp, PM_NO_OFFSET, "not the key of %s: %s", rp, m);
-        }
-        if (fst) {
-            pm_cli_fail(&err);
-            goto out;
-        }
+    if (groth16_params_fit(&p, &cs, pp, rp, &err)) { /* the prover's own check names no files */
+        pm_cli_fail(&err);
+        goto out;
     }
     double t1 = pm_now_s();
     proofs = calloc(count, sizeof *proofs);

@@ -56,17 +56,30 @@ static void density(uint8_t *mark, const r1cs_matrix_t *m) {
         if (!fr_is_zero(r1cs_coef(m, t))) mark[m->col[t]] = 1;
 }
 
-pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err) {
-    memset(k, 0, sizeof *k);
+pm_status groth16_params_fit(const bp_params_t *p, const r1cs_t *cs, const char *key_name, const char *cs_name,
+                             pm_error *err) {
     const size_t nv = cs->n_wires, ni = (size_t)r1cs_n_public(cs) + 1, na = nv - ni;
     const uint64_t rows = (uint64_t)cs->n_constraints + ni;
     unsigned logm = 0;
     while (((uint64_t)1 << logm) < rows) logm++;
     const size_t m = (size_t)1 << logm;
     if (p->vk.n_ic != ni || p->n_l != na || p->n_h != m - 1)
-        return pm_error_set(err, PM_ERR_MISMATCH, "params", PM_NO_OFFSET,
-                            "params (ic %zu, l %zu, h %zu) do not fit the circuit (ic %zu, l %zu, h %zu)", p->vk.n_ic,
+        return pm_error_set(err, PM_ERR_MISMATCH, key_name ? key_name : "params", PM_NO_OFFSET,
+                            "%s%s%sparams (ic %zu, l %zu, h %zu) do not fit the circuit (ic %zu, l %zu, h %zu)",
+                            cs_name ? "not the key of " : "", cs_name ? cs_name : "", cs_name ? ": " : "", p->vk.n_ic,
                             p->n_l, p->n_h, ni, na, m - 1);
+    return PM_OK;
+}
+
+pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err) {
+    memset(k, 0, sizeof *k);
+    pm_status fst = groth16_params_fit(p, cs, NULL, NULL, err);
+    if (fst) return fst;
+    const size_t nv = cs->n_wires, ni = (size_t)r1cs_n_public(cs) + 1;
+    const uint64_t rows = (uint64_t)cs->n_constraints + ni;
+    unsigned logm = 0;
+    while (((uint64_t)1 << logm) < rows) logm++;
+    const size_t m = (size_t)1 << logm;
     k->dense_a = calloc(nv ? nv : 1, 1);
     k->dense_b = calloc(nv ? nv : 1, 1);
     if (!k->dense_a || !k->dense_b) {

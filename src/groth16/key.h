@@ -92,6 +92,13 @@ pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_doma
  * and the density marks (one pass over the A and B terms). Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM,
  * the NTT layer's. On error *k is zeroed. */
 pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err);
+/* The size check of groth16_key_from_params alone, counts only (no allocation, no pass over the
+ * terms): IC = ONE + public inputs of cs, L = its aux wires, H = m - 1 for m = 2^k >= rows + inputs
+ * (bellperson's domain, groth16::prover::create_proof). key_name names the parameters in the error
+ * (NULL: "params"); cs_name, when given, the circuit ("not the key of <cs_name>: ..."). Errors:
+ * PM_ERR_MISMATCH with both shapes. */
+pm_status groth16_params_fit(const bp_params_t *p, const r1cs_t *cs, const char *key_name, const char *cs_name,
+                             pm_error *err);
 /* Release what the view owns (domain, marks, device copies) and zero it. Safe on a zeroed view. */
 void groth16_key_free(groth16_key *k);
 
