@@ -60,7 +60,7 @@ if [ "$PHASE" = cpu ]; then
   exit $rc
 fi
 if [ ! -f "$B/CMakeCache.txt" ]; then
-  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 fi
 if [ "$PHASE" = test ]; then
   cmake --build "$B" -j "$(nproc)" -- -k > /tmp/h6-build.log 2>&1 || { grep -E "error|Error" /tmp/h6-build.log | head -30; rc=1; }
@@ -79,7 +79,7 @@ BASE_REF=${BASE_REF:-239aade}
 rm -rf /tmp/base-src && mkdir -p /tmp/base-src
 # BASE_TGZ (a `git archive BASE_REF | gzip` carried with the tree) when the device copy's .git lacks BASE_REF
 if { [ -n "${BASE_TGZ:-}" ] && tar -xzf "$BASE_TGZ" -C /tmp/base-src; } || git archive "$BASE_REF" | tar -x -C /tmp/base-src; then
-  cmake -S /tmp/base-src -B /tmp/base-b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
+  cmake -S /tmp/base-src -B /tmp/base-b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null &&
     cmake --build /tmp/base-b -j "$(nproc)" --target bench_gpu_ntt bench_ntt_h >/dev/null 2>&1 || { echo "baseline build failed"; exit 1; }
 else
   echo "baseline $BASE_REF: not in this copy's .git"; exit 1

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 source tests/gpu/device_lib.sh
 pm_device_log msm-agree name,driver_version,memory.total || exit 1
 t0=$(date +%s)
-[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 cmake --build "$B" -j "$(nproc)" --target bench_gpu_msm > /tmp/agree-build.log 2>&1 || { grep -E "error" /tmp/agree-build.log | head -20; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 PM_MSM_FIELD=0 PROOFMILL_BENCH_REPS=${REPS:-2} PM_MSM_G2=${G2-25} \

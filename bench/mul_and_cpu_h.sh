@@ -26,7 +26,7 @@ lscpu | grep -E "Model name|^CPU\(s\)|L2 cache|L3 cache" 2>/dev/null
 source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 cuda=ON; [ "${SKIP_GPU:-0}" = 1 ] && cuda=OFF
 t0=$(date +%s)
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=$cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 targets="bench_ntt_h test_ntt_h test_ntt_basic test_fr_bfly bench_field"
 [ $cuda = ON ] && targets="$targets bench_gpu_msm test_gpu_field_f64_host bench_gpu_ntt"
 # shellcheck disable=SC2086

@@ -21,7 +21,7 @@ source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 t0=$(date +%s)
 rc=0
-[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 if [ "${FULL:-0}" = 1 ]; then
   # FULL=1: every target, then the GPU-labelled ctests (the engine, PoRep, MSM and NTT tests at the defaults)
   cmake --build "$B" -j "$(nproc)" -- -k > /tmp/occ-build.log 2>&1 || { grep -E "error|Error" /tmp/occ-build.log | head -30; exit 1; }

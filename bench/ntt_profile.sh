@@ -16,7 +16,7 @@ OUT=${OUT:-$ROOT/gpu-out}; mkdir -p "$OUT"
 source .device-deps/deps.sh >/dev/null && source tests/gpu/device_env.sh
 export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 t0=$(date +%s)
-[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
+[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFMILL_GRPC=OFF "${PM_CMAKE_ARGS[@]}" >/dev/null || exit 1
 cmake --build "$B" -j "$(nproc)" --target bench_gpu_ntt > /tmp/np-build.log 2>&1 || { grep -E "error" /tmp/np-build.log | head; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

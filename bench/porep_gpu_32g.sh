@@ -4,6 +4,8 @@
 #
 # Usage: bench/porep_gpu_32g.sh BUILD_DIR setup   # synth-c1 + params-setup --gpu (test parameters)
 #        bench/porep_gpu_32g.sh BUILD_DIR bench [J_LIST] [WORKERS_LIST] [COUNT]   # bench/porep_gpu.sh
+#        bench/porep_gpu_32g.sh BUILD_DIR caps ["48G 32G 24G 16G"] [J_LIST] [WORKERS_LIST] [COUNT]
+#          the bench at each device-memory cap (PROOFMILL_GPU_MEMORY: smaller cards emulated)
 # setup writes the synthetic 32 GiB C1 and our own seeded TEST parameters (.params ≈ 47 GB, .csr ≈
 # 8.9 GB) under $PM_SCRATCH (default /tmp/porep-32g): ~57 GB of the device machine's 64 GiB disk, so
 # nothing else large may be there. Predicted (docs/perf/porep.md): setup ≈ 1.5-2.5 min (record ≈ 40 s,
@@ -29,6 +31,17 @@ setup)
   exit $rc ;;
 bench)
   bash "$(dirname "$0")/porep_gpu.sh" "$PM" "$W/c1.json" "$W/p" 32GiB "${3:-1}" "${4:-2}" "${5:-2}" ;;
+caps)
+  # the same bench under device-memory caps (gpu.memory: emulated smaller cards), each printing the
+  # key's device-memory plan (gpu.verbose) into the bench log; rows carry device_cap_gib
+  rc=0
+  for cap in ${3:-"48G 32G 24G 16G"}; do
+    echo "== cap $cap"
+    PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 \
+      bash "$(dirname "$0")/porep_gpu.sh" "$PM" "$W/c1.json" "$W/p" 32GiB "${4:-1}" "${5:-2}" "${6:-1}" || rc=1
+    grep -A12 "^gpu key" "$OUT/bench-32GiB.txt" | tail -13
+  done
+  exit $rc ;;
 *)
-  echo "porep_gpu_32g.sh: step is setup or bench" >&2; exit 2 ;;
+  echo "porep_gpu_32g.sh: step is setup, bench or caps" >&2; exit 2 ;;
 esac

@@ -365,7 +365,7 @@ void pm_cs_init(pm_cs *cs, unsigned flags) {
     cs->flags = flags;
     cs->first_bad = UINT64_MAX;
     (void)pm_fr_pow2(0);
-    if ((flags & PM_CS_RECORD) &&
+    if ((flags & (PM_CS_RECORD | PM_CS_STATS)) &&
         (dict_index(&cs->dict, &FR_ONE) != 0 || dict_index(&cs->dict, pm_fr_minus_one()) != 1))
         cs->oom = 1; /* entries 0 and 1 are 1 and -1 (r1cs_matrix_mul finds them either way) */
     pm_cs_alloc_input(cs, &FR_ONE);
@@ -550,6 +550,35 @@ uint64_t pm_bitmap_popcount(const uint64_t *bm, uint64_t nbits) {
     return n;
 }
 
+void pm_cs_facts_of(pm_cs_facts *f, const pm_cs *cs) {
+    memset(f, 0, sizeof *f);
+    if (!(cs->flags & PM_CS_STATS)) return;
+    f->constraints = cs->n_constraints;
+    f->inputs = cs->n_inputs;
+    f->aux = cs->n_aux;
+    for (int k = 0; k < 3; k++) f->nnz[k] = cs->nnz[k];
+    f->a_aux = pm_bitmap_popcount(cs->a_aux_density, cs->n_aux);
+    f->b_input = pm_bitmap_popcount(cs->b_input_density, cs->n_inputs < 512 ? cs->n_inputs : 512);
+    f->b_aux = pm_bitmap_popcount(cs->b_aux_density, cs->n_aux);
+    f->n_coef = cs->dict.n;
+}
+
+void pm_cs_facts_extend(pm_cs_facts *f, const pm_cs_facts *one, const pm_cs_facts *two, uint64_t n) {
+    const uint64_t k = n ? n - 1 : 0;
+#define PM_FACT_(x) f->x = one->x + k * (two->x - one->x)
+    PM_FACT_(constraints);
+    PM_FACT_(inputs);
+    PM_FACT_(aux);
+    PM_FACT_(nnz[0]);
+    PM_FACT_(nnz[1]);
+    PM_FACT_(nnz[2]);
+    PM_FACT_(a_aux);
+    PM_FACT_(b_input);
+    PM_FACT_(b_aux);
+    PM_FACT_(n_coef);
+#undef PM_FACT_
+}
+
 static int density_reserve(pm_cs *cs) {
     uint64_t need = (cs->n_aux + 63) / 64 + 1;
     if (need <= cs->density_words) return 0;
@@ -573,6 +602,8 @@ static void stats_lc(pm_cs *cs, int m, pm_lc *lc) {
     if (lc->oom) cs->oom = 1;
     cs->nnz[m] += lc->n;
     for (uint32_t i = 0; i < lc->n; i++) {
+        /* the distinct coefficients recording would put in its dictionary (zeros included) */
+        if (dict_index(&cs->dict, &lc->t[i].coef) == UINT32_MAX) cs->oom = 1;
         if (fr_is_zero(&lc->t[i].coef)) continue;
         cs->nnz_nonzero[m]++;
         pm_var v = lc->t[i].var;

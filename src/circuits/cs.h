@@ -30,7 +30,9 @@
  *  Both flags together: record and compute (tests check every constraint of a real witness).
  *  - PM_CS_STATS: every LC is built and canonicalised but not stored; nnz per matrix and
  *    bellperson's density bitmaps (a_aux, b_input, b_aux: variables with a non-zero coefficient)
- *    are accumulated — the matrix facts of a 32 GiB partition without 26 GB of CSR.
+ *    are accumulated, and the distinct coefficients are entered in cs->dict as recording would
+ *    (cs->dict.n: the recorded dictionary's size) — the matrix facts of a 32 GiB partition
+ *    without 26 GB of CSR.
  *  - PM_CS_CHECK (with PM_CS_WITNESS): every constraint is evaluated on the witness as it is
  *    enforced (LCs built, not stored); cs->first_bad = the first unsatisfied constraint (UINT64_MAX
  *    when none) — a 32 GiB partition's witness checked without its matrices.
@@ -117,7 +119,7 @@ typedef struct pm_cs {
     fr_t *in_val, *aux_val; /* PM_CS_WITNESS: values (Montgomery) */
     uint64_t in_cap, aux_cap;
     pm_cs_rows A, B, C;     /* PM_CS_RECORD */
-    pm_cs_dict dict;        /* PM_CS_RECORD: distinct coefficients */
+    pm_cs_dict dict;        /* PM_CS_RECORD, PM_CS_STATS: distinct coefficients */
     /* PM_CS_STATS (circuit constraints only; pm_cs_finish's input rows are not included) */
     uint64_t nnz[3];        /* terms of A, B, C after merging (zero coefficients included) */
     uint64_t nnz_nonzero[3];
@@ -134,6 +136,26 @@ typedef struct pm_cs {
 
 /* Popcount of a density bitmap of nbits bits. */
 uint64_t pm_bitmap_popcount(const uint64_t *bm, uint64_t nbits);
+
+/* The matrix facts of a circuit as bellperson's generator and prover see them (rows of the circuit
+ * only: bellperson's one row per input is not included; nnz with zero coefficients, as recorded;
+ * density popcounts count non-zero coefficients only, as the density bitmaps do). */
+typedef struct {
+    uint64_t constraints;             /* circuit rows */
+    uint64_t inputs;                  /* ONE included */
+    uint64_t aux;
+    uint64_t nnz[3];                  /* terms of A, B, C */
+    uint64_t a_aux, b_input, b_aux;   /* density popcounts (pm_bitmap_popcount of the bitmaps) */
+    uint64_t n_coef;                  /* distinct coefficients: the recorded dictionary's entries */
+} pm_cs_facts;
+/* The facts of cs, synthesized with PM_CS_STATS (b_input: exact for up to 512 inputs, the bitmap's
+ * size; zero facts for another mode). */
+void pm_cs_facts_of(pm_cs_facts *f, const pm_cs *cs);
+/* The facts of a circuit made of n >= 1 equally shaped parts around a shared rest (PoSt sectors,
+ * SnapDeals challenges) from those of the same circuit with one part (one) and with two (two):
+ * every count is one + (n - 1) (two - one), so what the parts share (ONE, a global part, the
+ * coefficients) is counted once. n = 1 gives one. */
+void pm_cs_facts_extend(pm_cs_facts *f, const pm_cs_facts *one, const pm_cs_facts *two, uint64_t n);
 
 /* LCs are built in RECORD, STATS and CHECK modes. */
 static inline int pm_cs_recording(const pm_cs *cs) { return (cs->flags & (PM_CS_RECORD | PM_CS_STATS | PM_CS_CHECK)) != 0; }

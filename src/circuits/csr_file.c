@@ -156,6 +156,60 @@ pm_status pm_csr_expect(const pm_csr_t *f, const char *path, uint64_t tag, uint6
                         (unsigned long long)n_wires, n_inputs);
 }
 
+uint64_t pm_csr_file_bytes(const pm_csr_header_t *h) {
+    uint64_t pos = HDR;
+    const uint64_t csz = h->version == 2 ? 4u : 32u; /* coefficient index or value */
+    for (int k = 0; k < 3; k++)
+        pos = al64(al64(al64(pos) + ((uint64_t)h->n_rows + 1) * 8) + h->nnz[k] * 4) + h->nnz[k] * csz;
+    if (h->version == 2) pos = al64(pos) + (uint64_t)h->n_coef_tab * 32;
+    const uint64_t n_aux = (uint64_t)h->n_cols - h->n_inputs, nbits[3] = {n_aux, h->n_inputs, n_aux};
+    for (int k = 0; k < 3; k++) pos = al64(pos) + words(nbits[k]) * 8;
+    return pos;
+}
+
+pm_status pm_csr_read_header(pm_csr_header_t *h, const char *path, pm_error *err) {
+    memset(h, 0, sizeof *h);
+    int fd;
+    uint64_t fsize;
+    pm_status st = pm_open_regular(&fd, &fsize, path, err);
+    if (st) return st;
+    uint8_t b[HDR];
+    ssize_t got = fsize >= HDR ? pread(fd, b, HDR, 0) : 0;
+    close(fd);
+    if (fsize < HDR || got != (ssize_t)HDR)
+        return pm_error_set(err, PM_ERR_FORMAT, path, 0, "file shorter than the %u-byte header", HDR);
+    if (memcmp(b, MAGIC, 8)) return pm_error_set(err, PM_ERR_FORMAT, path, 0, "not a proofmill CSR file (bad magic)");
+    pm_csr_header_t r;
+    memset(&r, 0, sizeof r);
+    memcpy(&r.version, b + 8, 4);
+    memcpy(&r.n_rows, b + 12, 4);
+    memcpy(&r.n_cols, b + 16, 4);
+    memcpy(&r.n_inputs, b + 20, 4);
+    memcpy(r.nnz, b + 24, 24);
+    memcpy(&r.tag, b + 48, 8);
+    memcpy(&r.n_coef_tab, b + 56, 4);
+    if (r.version != 1 && r.version != 2)
+        return pm_error_set(err, PM_ERR_FORMAT, path, 8, "version %u (expected 1 or 2)", r.version);
+    if (r.version == 1 && r.n_coef_tab)
+        return pm_error_set(err, PM_ERR_FORMAT, path, 56, "version 1 file with a coefficient table size");
+    if (r.n_inputs == 0 || r.n_inputs > r.n_cols || r.n_rows == UINT32_MAX)
+        return pm_error_set(err, PM_ERR_FORMAT, path, 12, "inconsistent sizes: %u rows, %u columns, %u inputs",
+                            r.n_rows, r.n_cols, r.n_inputs);
+    if (fsize >> 48) return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "file of %llu bytes: too large",
+                                         (unsigned long long)fsize);
+    for (int k = 0; k < 3; k++)
+        if (r.nnz[k] > fsize)
+            return pm_error_set(err, PM_ERR_FORMAT, path, 24 + 8 * (uint64_t)k, "nnz %llu exceeds the file",
+                                (unsigned long long)r.nnz[k]);
+    const uint64_t pos = pm_csr_file_bytes(&r); /* every count below 2^48 now: no overflow */
+    if (pos != fsize)
+        return pm_error_set(err, PM_ERR_FORMAT, path, pos < fsize ? pos : fsize,
+                            "file of %llu bytes, its header's counts make %llu", (unsigned long long)fsize,
+                            (unsigned long long)pos);
+    *h = r;
+    return PM_OK;
+}
+
 static int limbs_lt_r(const fr_t *x) {
     for (int i = 3; i >= 0; i--) {
         if (x->l[i] < FR_MODULUS.l[i]) return 1;

@@ -78,6 +78,25 @@ void pm_csr_close(pm_csr_t *f);
  * after each use of the matrices (util/file.h pm_map_guard_settle). */
 pm_status pm_csr_settle(const pm_csr_t *f, pm_status st, pm_error *err);
 
+/* A .csr file's header, read without mapping or checking the matrices (a 32 GiB PoRep circuit is
+ * 9 GB): the counts as the file comment gives them. */
+typedef struct {
+    uint32_t version;         /* 1 (full coefficients) or 2 (dictionary-coded, one shared table) */
+    uint32_t n_rows, n_cols, n_inputs;
+    uint64_t nnz[3];          /* A, B, C */
+    uint64_t tag;
+    uint32_t n_coef_tab;      /* v2: the table's entries; 0 in v1 */
+} pm_csr_header_t;
+/* Bytes of the .csr file with header h (the file comment's layout; version, n_rows, n_cols,
+ * n_inputs, nnz, n_coef_tab used). Counts must be below 2^48 (no overflow check). */
+uint64_t pm_csr_file_bytes(const pm_csr_header_t *h);
+/* Read path's header into *h and check it: magic, version, the sizes (n_inputs in 1..n_cols, v1
+ * without a table) and that the file's size is exactly what the counts say (pm_csr_open's layout),
+ * so a truncated or foreign file is refused. The matrices themselves are not read (pm_csr_open
+ * checks them). Errors: PM_ERR_IO (also not a regular file), PM_ERR_FORMAT naming path and offset.
+ * On error *h is zeroed. */
+pm_status pm_csr_read_header(pm_csr_header_t *h, const char *path, pm_error *err);
+
 /* Check that an opened file f (path names it in the error) is the circuit the caller is about to
  * use: tag (PoRep: the sector size in bytes, as circuit-record and params-setup write it),
  * n_wires columns and n_inputs inputs (ONE included), before anything is sized from the file.

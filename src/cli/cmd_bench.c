@@ -44,11 +44,11 @@
 #include "daemon/client.h"
 #include "daemon/config.h"
 #include "daemon/timeline.h"
-#include "engine/backend_kinds.h"
-#include "engine/engine.h"
+#include "engine/engine_build.h"
 #include "filecoin/proof_request.h"
 #include "kinds/filecoin/vanilla_kind.h"
 #include "kinds/kind.h"
+#include "util/settings.h"
 #include "util/base64.h"
 #include "util/file.h"
 #include "util/outfile.h"
@@ -110,6 +110,12 @@ static unsigned char *slurp(const char *path, size_t *len) {
 }
 
 /* One proof through the embedded engine. */
+/* the engine builder's line (what it chose and why), on stdout */
+static void engine_line(void *arg, const char *line) {
+    (void)arg;
+    printf("%s\n", line);
+}
+
 static void prove_embedded(bench_t *b, int i, result_t *r, char *err_out, size_t nerr) {
     pm_input in[64];
     size_t len[64];
@@ -494,10 +500,11 @@ static int parse_uint(const char *s, unsigned *out) {
 static int cmd_bench(int argc, char **argv) {
     int single = argc >= 2 && !strcmp(argv[1], "single");
     bench_t b = {.count = single ? 1 : 10, .conc = single ? 1 : 2, .partitions = 1, .prio = PM_PRIO_NORMAL};
-    pm_engine_config ec;
-    pm_engine_config_default(&ec);
-    unsigned devices = 1, msm_threads = 0, u;
-    int use_gpu = 0, set_synth = 0, set_workers = 0, set_fin = 0, set_msm = 0;
+    pm_engine_build_opts eo = {.choices = {.origin = "--gpu"}}; /* the embedded engine's: 0 = from the machine */
+    pm_engine_config_default(&eo.base);
+    pm_engine_choices *ch = &eo.choices;
+    unsigned devices = 1, u;
+    int use_gpu = 0;
     enum { O_KEY = 256, O_KIND, O_PARAMS, O_PARTS, O_PRIO, O_INLINE, O_GPU, O_DAEMON, O_EMBEDDED, O_TRACE,
            O_TIMELINE, O_SYNTH, O_DEVICES, O_GPU_WORKERS, O_FIN, O_MSM, O_BUDGET, O_TOKEN, O_REQUEST };
     static const pm_cli_opt opts[] = {
@@ -523,7 +530,7 @@ static int cmd_bench(int argc, char **argv) {
         {"devices", O_DEVICES, "N", "embedded: devices (with --gpu)"},
         {"gpu-workers", O_GPU_WORKERS, "N", "embedded: workers per device (default: from the machine)"},
         {"synthesis-workers", O_SYNTH, "N", "embedded: synthesis workers (default: sized from the machine,\n"
-         "                           printed as `engine pools`)"},
+         "                           printed in the `engine` line)"},
         {"finalize-threads", O_FIN, "N", "embedded: finalize threads (default: from the machine)"},
         {"msm-threads", O_MSM, "N", "embedded: start-phase MSM threads (0: all cores; default: from\n"
          "                           the machine)"},
@@ -594,28 +601,26 @@ static int cmd_bench(int argc, char **argv) {
         case O_TRACE: b.trace_out = v; break;
         case O_TIMELINE: b.svg_out = v; break;
         case O_SYNTH:
-            if (parse_uint(v, &ec.synth_workers) || !ec.synth_workers) return pm_cli_usage("bench: bad --synthesis-workers");
-            set_synth = 1;
+            if (parse_uint(v, &ch->synth_workers) || !ch->synth_workers) return pm_cli_usage("bench: bad --synthesis-workers");
             break;
         case O_DEVICES:
             if (parse_uint(v, &devices) || !devices || devices > PM_ENGINE_MAX_DEVICES)
                 return pm_cli_usage("bench: bad --devices");
             break;
         case O_GPU_WORKERS:
-            if (parse_uint(v, &ec.workers_per_device) || !ec.workers_per_device) return pm_cli_usage("bench: bad --gpu-workers");
-            set_workers = 1;
+            if (parse_uint(v, &ch->workers_per_device) || !ch->workers_per_device) return pm_cli_usage("bench: bad --gpu-workers");
             break;
         case O_FIN:
-            if (parse_uint(v, &ec.finalize_threads) || !ec.finalize_threads) return pm_cli_usage("bench: bad --finalize-threads");
-            set_fin = 1;
+            if (parse_uint(v, &ch->finalize_threads) || !ch->finalize_threads) return pm_cli_usage("bench: bad --finalize-threads");
             break;
         case O_MSM:
-            if (parse_uint(v, &msm_threads)) return pm_cli_usage("bench: bad --msm-threads");
-            set_msm = 1;
+            if (parse_uint(v, &ch->start_threads) || ch->start_threads == PM_ENGINE_ALL_CORES)
+                return pm_cli_usage("bench: bad --msm-threads");
+            if (!ch->start_threads) ch->start_threads = PM_ENGINE_ALL_CORES; /* 0: all cores */
             break;
         case O_BUDGET: {
             char *end;
-            ec.memory_budget = strtoull(v, &end, 10);
+            eo.base.memory_budget = strtoull(v, &end, 10);
             if (end == v || *end) return pm_cli_usage("bench: --budget takes bytes");
             break;
         }
@@ -657,29 +662,18 @@ static int cmd_bench(int argc, char **argv) {
     pm_error err;
     pm_error_clear(&err);
     if (!b.daemon) {
-        /* pools sized from the machine unless given (engine.h pm_engine_pools_for_host) */
-        pm_engine_pools pools;
-        pm_engine_pools_for_host(&pools, use_gpu, 0);
-        if (!set_synth) ec.synth_workers = pools.synth_workers;
-        if (!set_workers) ec.workers_per_device = pools.workers_per_device;
-        if (!set_fin) ec.finalize_threads = pools.finalize_threads;
-        if (!set_msm) msm_threads = pools.start_threads;
-        printf("engine pools (%u cores, %u device(s)%s): %u synthesis workers%s, %u GPU workers per device%s, "
-               "%u finalize threads%s, %u start-phase MSM threads%s, synthesis lookahead %u\n",
-               pools.cores, devices, use_gpu ? ", GPU" : ", CPU backend", ec.synth_workers, set_synth ? " (given)" : "",
-               ec.workers_per_device, set_workers ? " (given)" : "", ec.finalize_threads, set_fin ? " (given)" : "",
-               msm_threads, msm_threads ? (set_msm ? " (given)" : "") : " (0: all cores)",
-               pm_engine_auto_lookahead(ec.synth_workers, devices, ec.workers_per_device));
-        pm_kinds_backend_opts bo = {.gpu = use_gpu, .start_threads = msm_threads,
-                                    .finalize_threads = pools.finalize_msm_threads};
-        if (pm_backend_kinds(&be, &bo, &err) != PM_OK) return pm_cli_fail(&err);
-        ec.n_devices = devices;
-        for (unsigned d = 0; d < devices; d++) ec.devices[d] = (int)d;
-        ec.trace = b.trace_out || b.svg_out;
-        if (pm_engine_create(&b.engine, &ec, &be, &err) != PM_OK) {
-            be.destroy(be.self);
-            return pm_cli_fail(&err);
-        }
+        /* the one builder (engine_build.h): --gpu the CUDA start phase on devices 0..N-1, else the
+         * CPU on N slots; pools from the machine unless given; its line printed */
+        ch->where = use_gpu ? PM_ENGINE_DEVICES_GPU : PM_ENGINE_DEVICES_CPU;
+        ch->n_devices = use_gpu ? devices : 0;
+        for (unsigned d = 0; use_gpu && d < devices; d++) ch->devices[d] = (int)d;
+        ch->cpu_slots = devices;
+        eo.base.trace = b.trace_out || b.svg_out;
+        eo.log = engine_line;
+        pm_engine_built eb;
+        if (pm_engine_build(&eb, &eo, &err) != PM_OK) return pm_cli_fail(&err);
+        b.engine = eb.engine;
+        be = eb.backend;
     } else if (b.inline_wtns) {
         b.b64 = calloc((size_t)b.n_witness, sizeof *b.b64);
         for (int w = 0; b.b64 && w < b.n_witness; w++) {
@@ -700,9 +694,11 @@ static int cmd_bench(int argc, char **argv) {
            b.partitions, b.conc, b.daemon ? b.daemon : "embedded engine, backend ", b.daemon ? "" : be.name,
            b.key ? "key" : "params", b.key ? b.key : b.params_dir);
     if (b.daemon && !strncmp(b.daemon, "http://", 7)) {
-        /* the daemon's API token: --token-file, $PROOFMILL_TOKEN_FILE, or the default state directory's */
+        /* the daemon's API token: --token-file, client.token_file ($PROOFMILL_TOKEN_FILE), or the default
+         * state directory's */
         char def[600];
-        const char *tf = b.token_file ? b.token_file : getenv("PROOFMILL_TOKEN_FILE");
+        const char *tf = b.token_file;
+        if (!tf && pm_setting_str("client.token_file")[0]) tf = pm_setting_str("client.token_file");
         if (!tf) {
             pm_daemon_config dc;
             pm_daemon_config_default(&dc);

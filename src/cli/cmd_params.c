@@ -17,12 +17,14 @@
  *   params copy in.params|in.vk out [--subgroup]
  *       Read (all checks; --subgroup adds subgroup tests) and write again (byte-identical for a
  *       well-formed file). Prints the counts and the load time.
- *   params check [DIR] [--manifest parameters.json] [--filter SUBSTR] [--skip-params]
- *       BLAKE2b digests (first 32 hex chars) of the manifest's files in DIR (default
- *       $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters). Exit 1 if any file is
- *       missing or wrong. Without --manifest: the six v28 PoRep digests recorded in
- *       ../shared/filecoin/POREP.md, for those of the files that are present (exit 1 if one is
- *       wrong).
+ *   params check [DIR] [--quick] [--threads N] [--manifest parameters.json [--filter SUBSTR] [--skip-params]]
+ *       Which of Filecoin's v28 parameter files DIR holds (default $FIL_PROOFS_PARAMETER_CACHE or
+ *       /var/tmp/filecoin-proof-parameters), by kind and sector size (filecoin/param_report.h):
+ *       complete, incomplete (missing file named), proofmill test parameters (the marker lists
+ *       them), truncated, or another file under Filecoin's name; files hashed in parallel with
+ *       progress; --quick: sizes and headers only. Exit 1 if a present file is not Filecoin's.
+ *       With --manifest: BLAKE2b digests (first 32 hex chars) of the manifest's files, one line
+ *       each; exit 1 if any file is missing or wrong.
  *   params names
  *       The v28 PoRep parameter file stems for each sector size.
  * `proofmill groth16 prove --params ...` / `groth16 verify-bytes ...` reach the same code once
@@ -43,6 +45,9 @@
 #include "util/progress.h"
 #include "cli/cmd_setup.h"
 #include "filecoin/param_names.h"
+#include "filecoin/param_report.h"
+#include "filecoin/param_safety.h"
+#include "filecoin/sizes.h"
 #include "groth16/params.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/proof_json.h"
@@ -52,6 +57,7 @@
 #include "r1cs/wtns.h"
 #include "util/file.h"
 #include "util/clock.h"
+#include "util/settings.h"
 
 #define PM_CLI_MAX_THREADS 1024 /* more is a typo: libgomp dies creating them */
 #define PM_CLI_MAX_PROOFS 4096  /* --count: proofs kept in memory until written */
@@ -424,19 +430,110 @@ static int cmd_copy(int argc, char **argv) {
     return st ? pm_cli_fail(&err) : PM_EXIT_OK;
 }
 
+static const char *check_size_name(uint64_t size) {
+    const fil_sector_info_t *si = fil_sector_info(size);
+    return si ? si->name : "?";
+}
+
+/* The provider's view of a parameter directory (filecoin/param_report.h): one line per kind and
+ * sector size that has files, a line per file that is not Filecoin's, a summary. Exit 1 when a
+ * file is a test file, truncated or another file under Filecoin's name. */
+static int check_report(const char *dir, int quick, unsigned threads) {
+    fil_param_file_t *f = NULL;
+    size_t n = 0;
+    pm_error err;
+    pm_error_clear(&err);
+    pm_progress_start("params check");
+    pm_status st = fil_param_survey(&f, &n, dir, quick, threads, &err);
+    pm_progress_stop();
+    if (st) return pm_cli_fail(&err);
+    printf("params check: %s (%s)\n", dir,
+           quick ? "--quick: sizes and headers only, digests not computed"
+                 : "BLAKE2b digests against Filecoin's v28 parameters.json");
+    char complete[2048] = "", partly[2048] = "", tests[2048] = "";
+    unsigned groups = 0, absent = 0;
+    int bad = 0;
+    for (int kind = FIL_PARAM_POREP; kind <= FIL_PARAM_EMPTY_SECTOR_UPDATE; kind++) {
+        uint64_t sizes[16];
+        size_t ns = 0;
+        for (size_t i = 0; i < n; i++) {
+            if ((int)f[i].kind != kind) continue;
+            int seen = 0;
+            for (size_t j = 0; j < ns; j++) seen |= sizes[j] == f[i].sector_size;
+            if (!seen && ns < 16) sizes[ns++] = f[i].sector_size;
+        }
+        for (size_t z = 0; z < ns; z++) {
+            const fil_param_file_t *g[2];
+            size_t ng = 0;
+            for (size_t i = 0; i < n && ng < 2; i++)
+                if ((int)f[i].kind == kind && f[i].sector_size == sizes[z]) g[ng++] = &f[i];
+            char label[64];
+            snprintf(label, sizeof label, "%s %s", fil_param_kind_name((fil_param_kind_t)kind), check_size_name(sizes[z]));
+            groups++;
+            int present = 0, good = 0, test = 0, broken = 0;
+            for (size_t i = 0; i < ng; i++) {
+                present += g[i]->state != FIL_PF_ABSENT;
+                good += g[i]->state == FIL_PF_GENUINE || g[i]->state == FIL_PF_HEADER_OK;
+                test += g[i]->state == FIL_PF_TEST;
+                broken += g[i]->state == FIL_PF_TRUNCATED || g[i]->state == FIL_PF_BAD;
+            }
+            if (!present) {
+                absent++;
+                continue;
+            }
+            char *sum = broken ? NULL : test ? tests : good == (int)ng ? complete : partly;
+            if (sum) snprintf(sum + strlen(sum), 2048 - strlen(sum), "%s%s", sum[0] ? ", " : "", label);
+            if (test) {
+                for (size_t i = 0; i < ng; i++)
+                    if (g[i]->state == FIL_PF_TEST)
+                        printf("%-26s proofmill test parameters: %s (the directory's %s lists it), not Filecoin's\n",
+                               label, g[i]->name, FIL_PARAM_MARKER);
+            } else if (!broken && good == (int)ng) {
+                printf("%-26s complete: .params and .vk %s\n", label,
+                       quick ? "have consistent sizes and headers" : "are Filecoin's");
+            } else if (!broken) {
+                for (size_t i = 0; i < ng; i++)
+                    if (g[i]->state == FIL_PF_ABSENT)
+                        printf("%-26s incomplete: %s missing (the %s is %s)\n", label, g[i]->name,
+                               g[1 - i]->ext, quick ? "well-formed" : "Filecoin's");
+            }
+            for (size_t i = 0; i < ng; i++)
+                if (g[i]->state == FIL_PF_TRUNCATED || g[i]->state == FIL_PF_BAD)
+                    printf("%-26s %s %s: %s\n", label, g[i]->state == FIL_PF_TRUNCATED ? "TRUNCATED" : "BAD",
+                           g[i]->name, g[i]->why);
+                else if (broken && g[i]->state == FIL_PF_ABSENT)
+                    printf("%-26s missing %s\n", label, g[i]->name);
+            bad |= broken || test;
+        }
+    }
+    printf("complete: %s; partly there: %s; test parameters: %s; no files: %u of %u kinds and sizes\n",
+           complete[0] ? complete : "none", partly[0] ? partly : "none", tests[0] ? tests : "none", absent, groups);
+    free(f);
+    return bad ? PM_EXIT_INVALID : PM_EXIT_OK;
+}
+
 static int cmd_check(int argc, char **argv) {
     const char *dir = NULL, *manifest = NULL, *filter = NULL;
-    int skip = 0;
-    enum { O_MANIFEST = 256, O_FILTER, O_SKIP };
+    int skip = 0, quick = 0;
+    unsigned threads = 0;
+    enum { O_MANIFEST = 256, O_FILTER, O_SKIP, O_QUICK, O_THREADS };
     static const pm_cli_opt opts[] = {
-        {"manifest", O_MANIFEST, "FILE", "Filecoin's parameters.json (default: the built-in v28 PoRep digests)"},
-        {"filter", O_FILTER, "SUBSTR", "only the manifest's files whose name contains SUBSTR"},
-        {"skip-params", O_SKIP, NULL, "skip the large .params files (digests of .vk and others only)"},
+        {"manifest", O_MANIFEST, "FILE", "a parameters.json: one line per file it lists (default: Filecoin's v28 "
+                                         "digests, built in, grouped by kind and sector size)"},
+        {"filter", O_FILTER, "SUBSTR", "with --manifest: only the files whose name contains SUBSTR"},
+        {"skip-params", O_SKIP, NULL, "with --manifest: skip the large .params files"},
+        {"quick", O_QUICK, NULL, "sizes and headers only, no digests (seconds instead of minutes)"},
+        {"threads", O_THREADS, "N", "files hashed at once (1..1024; default all cores)"},
         {0}};
     static const pm_cli_spec spec = {
-        "params check", "params check [DIR] [--manifest parameters.json] [--filter SUBSTR] [--skip-params]",
-        "BLAKE2b digests of the parameter files in DIR (default $FIL_PROOFS_PARAMETER_CACHE or\n"
-        "/var/tmp/filecoin-proof-parameters). Exit 1 if a file is missing (with --manifest) or wrong.", opts};
+        "params check", "params check [DIR] [--quick] [--threads N] [--manifest parameters.json [--filter SUBSTR] "
+                        "[--skip-params]]",
+        "Which of Filecoin's parameter files DIR holds (default $FIL_PROOFS_PARAMETER_CACHE, else\n"
+        "/var/tmp/filecoin-proof-parameters), by kind and sector size: complete, incomplete (the missing file\n"
+        "named), proofmill test parameters, truncated or not Filecoin's. Files are hashed in parallel.\n"
+        "Exit 0 when every file present is Filecoin's, 1 when one is a test file, truncated or another file\n"
+        "(with --manifest: also when one is missing), 2 usage.",
+        opts};
     pm_cli_args pa;
     pm_cli_args_init(&pa, &spec, argc, argv);
     for (int o; (o = pm_cli_next(&pa)) != PM_CLI_DONE;) {
@@ -444,22 +541,25 @@ static int cmd_check(int argc, char **argv) {
         if (o == O_MANIFEST) manifest = pa.arg;
         else if (o == O_FILTER) filter = pa.arg;
         else if (o == O_SKIP) skip = 1;
+        else if (o == O_QUICK) quick = 1;
+        else if (o == O_THREADS) {
+            uint64_t t;
+            if (pm_cli_opt_u64(&t, "--threads", pa.arg, 1, PM_CLI_MAX_THREADS)) return PM_EXIT_USAGE;
+            threads = (unsigned)t;
+        }
     }
     if (pa.ind < argc) dir = argv[pa.ind++];
     if (pa.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[pa.ind]);
-    if (!dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (!dir) dir = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
     if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
+    if (!manifest) {
+        if (filter || skip) return pm_cli_spec_usage(&spec, "--filter and --skip-params need --manifest");
+        return check_report(dir, quick, threads);
+    }
+    if (quick) return pm_cli_spec_usage(&spec, "--quick checks Filecoin's own files: not with --manifest");
     pm_error err;
     pm_error_clear(&err);
     fil_param_check_t res;
-    if (!manifest) {
-        /* no manifest: the built-in digests (param_names.h) of the files that are present */
-        if (fil_param_check_known(&res, dir, skip, stdout, &err)) return pm_cli_fail(&err);
-        printf("%zu known: %zu ok, %zu bad, %zu absent (%s; built-in v28 PoRep, PoSt and SnapDeals digests, give "
-               "--manifest parameters.json for the full list)\n",
-               res.checked, res.ok, res.bad, res.missing, dir);
-        return res.bad ? PM_EXIT_INVALID : PM_EXIT_OK;
-    }
     if (fil_param_check_dir(&res, dir, manifest, filter, skip, stdout, &err))
         return pm_cli_fail(&err);
     printf("%zu checked: %zu ok, %zu bad, %zu missing (%s)\n", res.checked, res.ok, res.bad,

@@ -15,7 +15,7 @@
  *             [--ticket HEX64] [--seed HEX64] [--miner-id N] [--sector N] [--envelope]
  *       Write a synthetic, internally consistent C1 (synth_c1.h; marked as synthetic in the JSON)
  *       — for C2 benchmarks of 32/64 GiB shapes. --envelope writes the lotus-bench form.
- *   proofmill porep verify-c1 FILE [--jansson]
+ *   proofmill porep verify-c1 FILE
  *       Read a C1 (JSON or lotus-bench envelope) and check every vanilla proof. Prints "OK ..."
  *       and exits 0; exits 1 with "partition K, challenge I (node C): FIELD: what" when a value is
  *       wrong; 2 when the file cannot be read or has the wrong shape.
@@ -55,12 +55,12 @@ typedef struct {
     uint64_t sector_size;
     int proof;
     const char *api, *data, *out, *ticket_hex, *seed_hex;
-    int zero, envelope, jansson;
+    int zero, envelope;
     uint64_t miner_id, sector;
     const char *pos;
 } c1_opts_t;
 
-enum { O_SIZE = 256, O_PROOF, O_API, O_DATA, O_OUT, O_TICKET, O_SEED, O_MINER, O_SECTOR, O_ZERO, O_ENVELOPE, O_JANSSON };
+enum { O_SIZE = 256, O_PROOF, O_API, O_DATA, O_OUT, O_TICKET, O_SEED, O_MINER, O_SECTOR, O_ZERO, O_ENVELOPE };
 #define OPT_SIZE {"sector-size", O_SIZE, "S", "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes)"}
 #define OPT_PICK                                                                                   \
     {"proof", O_PROOF, "ID", "registered proof id (0..19) instead of --sector-size + --api-version"}, \
@@ -103,7 +103,6 @@ static int parse(c1_opts_t *o, const pm_cli_spec *spec, int allow_pos, int argc,
         case O_SECTOR: if ((rc = pm_cli_parse_u64(&o->sector, "--sector", a.arg, UINT64_MAX))) return rc; break;
         case O_ZERO: o->zero = 1; break;
         case O_ENVELOPE: o->envelope = 1; break;
-        case O_JANSSON: o->jansson = 1; break;
         default: break;
         }
     }
@@ -318,9 +317,8 @@ static int porep_synth_c1(int argc, char **argv) {
 }
 
 static int porep_verify_c1(int argc, char **argv) {
-    static const pm_cli_opt opts[] = {{"jansson", O_JANSSON, NULL, "read with jansson instead of the fast reader"},
-                                      {0}};
-    static const pm_cli_spec spec = {"porep verify-c1", "porep verify-c1 FILE [--jansson]",
+    static const pm_cli_opt opts[] = {{0}};
+    static const pm_cli_spec spec = {"porep verify-c1", "porep verify-c1 FILE",
                                      "Reads a C1 (JSON or lotus-bench envelope) and checks every vanilla proof: "
                                      "exit 0 OK,\n1 INVALID (naming partition, challenge and field), 2 unreadable.",
                                      opts};
@@ -331,8 +329,7 @@ static int porep_verify_c1(int argc, char **argv) {
     fil_c1_t c1;
     pm_error err;
     double t0 = pm_now_s();
-    if (fil_c1_read_file(&c1, NULL, o.pos, o.jansson ? FIL_C1_READER_JANSSON : FIL_C1_READER_FAST, &err))
-        return pm_cli_fail(&err);
+    if (fil_c1_read_file(&c1, NULL, o.pos, &err)) return pm_cli_fail(&err);
     double t_read = pm_now_s() - t0;
     fil_verify_failure_t w;
     t0 = pm_now_s();
@@ -359,5 +356,5 @@ PM_POREP_SUBCOMMAND(seal, "seal", SEAL_USAGE + 5,
                     porep_seal)
 PM_POREP_SUBCOMMAND(synth_c1, "synth-c1", SYNTH_C1_USAGE + 9,
                     "write a synthetic consistent C1 (benchmark input for 32/64 GiB C2)", porep_synth_c1)
-PM_POREP_SUBCOMMAND(verify_c1, "verify-c1", "FILE [--jansson]",
+PM_POREP_SUBCOMMAND(verify_c1, "verify-c1", "FILE",
                     "read a C1 (JSON or lotus-bench envelope) and check every vanilla proof", porep_verify_c1)

@@ -5,8 +5,11 @@
  *   proofmill porep params-setup --sector-size S --dir DIR [--seed N] [--gpu]
  *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
- *   proofmill porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]
- *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first;
+ *   proofmill porep prove (--c1 FILE | FILE) [--params DIR] --out PROOF [--csr FILE] [--threads T] [--seed N]
+ *                         [--engine]
+ *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first; DIR
+ *       defaults as the daemon's filecoin.params_dir ($FIL_PROOFS_PARAMETER_CACHE, else
+ *       /var/tmp/filecoin-proof-parameters), the C1 may be the one argument (as prove --kind takes it);
  *       `proofmill prove --kind porep-c2` with its C1 spelling (cli/prove_job.h: the one driver of
  *       prove/prove.h, or with --engine the embedded proving engine, partitions as work items, then
  *       the whole proof verified with DIR/<stem>.vk by pm_porep_c2_verify before writing);
@@ -42,6 +45,7 @@
 #include "util/outfile.h"
 #include "util/clock.h"
 #include "util/progress.h"
+#include "util/settings.h"
 
 enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW, O_NO_CSR };
 
@@ -221,7 +225,7 @@ static pm_status verify_whole(const uint8_t *proof, uint32_t n, const char *c1p,
     size_t len = strlen(key_path);
     if (len < 7 || snprintf(vkp, sizeof vkp, "%.*s.vk", (int)(len - 7), key_path) >= (int)sizeof vkp)
         return pm_error_set(err, PM_ERR_ARG, key_path, PM_NO_OFFSET, "not a .params path");
-    pm_status st = fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, err);
+    pm_status st = fil_c1_read_file(&c1, NULL, c1p, err);
     if (!st) st = pm_porep_shape_for_size(&s, c1.sector_size, err);
     if (!st) st = params_vk_read(&vk, vkp, 0, err);
     if (!st) st = pm_porep_c2_verify(&valid, proof, n, &c1, &s, &vk, err);
@@ -272,8 +276,10 @@ static int c2_prove(int argc, char **argv) {
     uint64_t seed = 0;
     int have_seed = 0, engine = 0;
     static const pm_cli_opt opts[] = {
-        {"c1", O_C1, "FILE", "the C1 output (JSON, or the lotus-bench envelope `porep seal` writes beside it)"},
-        {"params", O_DIR, "DIR", "Filecoin parameter directory (<stem>.params, .vk, optional .csr)"},
+        {"c1", O_C1, "FILE", "the C1 output (JSON, or the lotus-bench envelope `porep seal` writes beside it); "
+                             "also taken as the one argument, as `prove --kind porep-c2` takes it"},
+        {"params", O_DIR, "DIR", "Filecoin parameter directory (<stem>.params, .vk, optional .csr; default "
+                                 "$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters, as the daemon)"},
         {"out", O_OUT, "PROOF", "where the proof bytes go (192 per partition)"},
         {"csr", O_CSR, "FILE", "the recorded circuit (default DIR/<stem>.csr, else recorded in memory)"},
         {"threads", O_THREADS, "T", "threads (default 0: all cores)"},
@@ -281,7 +287,7 @@ static int c2_prove(int argc, char **argv) {
         {"engine", O_ENGINE, NULL, "prove through the embedded proving engine (partitions as work items)"},
         {0}};
     static const pm_cli_spec spec = {
-        "porep prove", "porep prove --c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
+        "porep prove", "porep prove (--c1 FILE | FILE) [--params DIR] --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
         "C2: the C1 is checked with the vanilla verifier (as `porep verify-c1`), then each partition is\n"
         "proved and verified with the .vk before anything is written. Progress on stderr when it is a terminal.",
         opts};
@@ -303,8 +309,11 @@ static int c2_prove(int argc, char **argv) {
             have_seed = 1;
         }
     }
+    if (a.ind < argc && !c1p) c1p = argv[a.ind++]; /* the C1 as `prove --kind porep-c2` takes it */
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
-    if (!c1p || !dir || !outp) return pm_cli_spec_usage(&spec, "--c1, --params and --out are required");
+    if (!dir) dir = pm_setting_str("filecoin.params_dir") /* FIL_PROOFS_PARAMETER_CACHE */; /* as the daemon's filecoin.params_dir */
+    if (!dir || !*dir) dir = FIL_PARAM_DEFAULT_CACHE;
+    if (!c1p || !outp) return pm_cli_spec_usage(&spec, "the C1 (--c1 FILE or FILE) and --out are required");
     if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
     pm_error err;
     pm_error_clear(&err);
@@ -363,7 +372,7 @@ static int c2_verify(int argc, char **argv) {
     pm_porep_shape s;
     int rc = PM_EXIT_USAGE;
     uint8_t *buf = NULL;
-    if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
+    if (fil_c1_read_file(&c1, NULL, c1p, &err) ||
         pm_porep_shape_for_size(&s, c1.sector_size, &err) || params_vk_read(&vk, vkp, 0, &err)) {
         pm_cli_fail(&err);
         goto out;
@@ -442,7 +451,7 @@ static int c2_synth(int argc, char **argv) {
     int rc = PM_EXIT_USAGE;
     fr_t *w = NULL, *va = NULL, *vb = NULL, *vc = NULL;
     double t0 = pm_now_s();
-    if (fil_c1_read_file(&c1, NULL, c1p, FIL_C1_READER_DEFAULT, &err) ||
+    if (fil_c1_read_file(&c1, NULL, c1p, &err) ||
         pm_porep_shape_for_size(&s, c1.sector_size, &err) || (csr && open_circuit(&f, csr, &s, c1.sector_size, &err))) {
         pm_cli_fail(&err);
         goto out;

@@ -22,8 +22,7 @@
 #include "cli/opts.h"
 #include "cli/prove_job.h"
 #include "util/progress.h"
-#include "engine/backend_kinds.h"
-#include "engine/engine.h"
+#include "engine/engine_build.h"
 #include "groth16/start.h"
 #include "util/clock.h"
 #include "util/outfile.h"
@@ -74,6 +73,11 @@ static pm_status by_driver(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     const groth16_ops *ops = &groth16_ops_cpu;
     if (!st && j->gpu) st = groth16_ops_gpu(&ops, err);
     groth16_exec x = {.ops = ops, .device = 0, .threads = j->threads};
+    if (!st && j->gpu) { /* the key's device-memory plan for device 0 (one worker) */
+        groth16_devplan_card card;
+        if (!(st = groth16_gpu_card(&card, 0, 1, err)) && !(st = pm_prove_key_plan(key, &card, err)))
+            pm_prove_exec_plan(&x, key);
+    }
     pm_prove_opts po = {.exec = &x, .finalize_threads = j->threads, .blinding = {.seed = j->seed}};
     if (!st) st = pm_prove_job(&proofs, &np, key, job, j->inputs, j->n_inputs, &po, &r->tm, err);
     if (!st) {
@@ -100,20 +104,19 @@ static pm_status by_engine(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     if (j->csr)
         return pm_error_set(err, PM_ERR_ARG, j->csr, PM_NO_OFFSET,
                             "an explicit circuit is not used with --engine (the kind's place for it is)");
-    pm_kinds_backend_opts po = {.gpu = j->gpu, .start_threads = j->threads, .witness_threads = j->threads,
-                                .seed = j->seed};
-    pm_backend be;
-    pm_status st = pm_backend_kinds(&be, &po, err);
-    if (st) return st;
-    pm_engine_config cfg;
-    pm_engine_config_default(&cfg);
-    pm_engine *e = NULL;
+    /* the one builder (engine_build.h): --gpu the CUDA start phase on device 0, else the CPU on one
+     * slot; the pools from the machine; its line not printed (the command's output stays as it was) */
+    pm_engine_build_opts bo = {.backend = {.witness_threads = j->threads, .seed = j->seed},
+                               .choices = {.where = j->gpu ? PM_ENGINE_DEVICES_GPU : PM_ENGINE_DEVICES_CPU,
+                                           .devices = {0}, .n_devices = 1, .start_threads = j->threads,
+                                           .origin = "--gpu"}};
+    pm_engine_config_default(&bo.base);
+    pm_engine_built eb;
     pm_job_info info = {0};
     uint64_t id;
-    if ((st = pm_engine_create(&e, &cfg, &be, err))) {
-        be.destroy(be.self);
-        return st;
-    }
+    pm_status st = pm_engine_build(&eb, &bo, err);
+    if (st) return st;
+    pm_engine *e = eb.engine;
     pm_job_spec spec = {.kind = j->kind->name, .key_path = j->key, .params_dir = j->params_dir,
                         .priority = PM_PRIO_NORMAL, .inputs = j->inputs, .n_inputs = j->n_inputs};
     if (!(st = pm_engine_submit(e, &spec, &id, err))) {
@@ -146,8 +149,7 @@ static pm_status by_engine(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
         }
     }
     pm_job_info_free(&info);
-    pm_engine_destroy(e);
-    be.destroy(be.self);
+    pm_engine_built_destroy(&eb);
     return st;
 }
 
@@ -208,7 +210,10 @@ static int cmd_prove(int argc, char **argv) {
         switch (o) {
         case PM_CLI_EXIT: return pa.rc;
         case O_LIST: return prove_list();
-        case O_KIND: kind_name = v; break;
+        case O_KIND:
+            if (!strcmp(v, "--list")) return prove_list(); /* `prove --kind --list` (issue #39) */
+            kind_name = v;
+            break;
         case O_KEY: key = v; break;
         case O_PARAMS: dir = v; break;
         case O_OUT: outp = v; break;

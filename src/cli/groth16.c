@@ -83,7 +83,18 @@ static pm_status prove_start(groth16_pending_t *pend, const char **used, int bac
         pm_error_clear(&gerr);
         if (groth16_ops_gpu(&gpu, &gerr) == PM_OK) {
             groth16_exec gx = {.ops = gpu, .device = 0, .threads = opts->threads};
-            pm_status st = groth16_start(pend, k, w->values, w->n_values, &gx, opts, err);
+            /* the key's device-memory plan for device 0: what stays on the card, what the CPU does */
+            groth16_devplan_card card;
+            groth16_devplan_shape shape;
+            groth16_devplan plan;
+            groth16_devplan_shape_of_key(&shape, k, 0);
+            pm_status st = groth16_gpu_card(&card, 0, 1, err);
+            if (!st) st = groth16_devplan_make(&plan, &shape, &card, 0, err);
+            if (!st) {
+                gx.plan = &plan;
+                gx.cpu_ops = groth16_devplan_cpu_ops(&plan);
+                st = groth16_start(pend, k, w->values, w->n_values, &gx, opts, err);
+            }
             if (st == PM_OK) {
                 *used = "gpu";
                 return PM_OK;

@@ -1,6 +1,6 @@
 /*
- * api.c — the daemon's job and key endpoints: POST /v1/jobs and /v1/prove (the submit body),
- * GET and DELETE /v1/jobs/{id}, POST /v1/keys/preload|evict (daemon.h, docs/engine.md).
+ * api.c — the daemon's job and key endpoints (api.h): POST /v1/jobs and /v1/prove (the submit
+ * body), GET and DELETE /v1/jobs/{id}, POST /v1/keys/preload|evict (daemon.h, docs/engine.md).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -9,60 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon_internal.h"
-#include "daemon/job_proof.h"
+#include "daemon/api.h"
+#include "daemon/http.h"
+#include "daemon/job_json.h"
+#include "daemon/jobs.h"
+#include "daemon/log.h"
 #include "kinds/kind.h"
 #include "util/base64.h"
 #include "util/clock.h"
 #include "util/confine.h"
 
-json_t *daemon_job_to_json(const pm_job_info *in, const char *id) {
-    /* "start": the start phase (H + G1 MSMs, on the device or the CPU) without the wait for the
-     * device lock, which is "device_lock_wait" */
-    json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}}", "id", id, "state",
-                          pm_job_state_name(in->state), "priority", pm_priority_name(in->priority), "key",
-                          in->key_path, "partitions", (int)in->n_partitions, "partitions_done",
-                          (int)in->partitions_done, "submitted_unix_ms", (json_int_t)in->submit_unix_ms,
-                          "timings_ms", "queue", in->t.queue_ms, "srs_load", in->t.srs_load_ms, "synthesis",
-                          in->t.synth_ms, "start", in->t.gpu_ms - in->t.gpu_lock_wait_ms, "device_lock_wait",
-                          in->t.gpu_lock_wait_ms, "finalize", in->t.finalize_ms, "verify", in->t.verify_ms, "total",
-                          in->t.total_ms);
-    if (!j) return NULL;
-    json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)in->working_set_bytes));
-    if (in->kind[0]) json_object_set_new(j, "kind", json_string(in->kind));
-    if (in->label[0]) json_object_set_new(j, "label", json_string(in->label));
-    if (in->error.code != PM_OK) {
-        char buf[1200];
-        pm_error shown = in->error;
-        daemon_jobs_name_inputs(&shown); /* a spooled inline input by its place, not the spool file */
-        pm_error_format(&shown, buf, sizeof buf);
-        json_object_set_new(j, "error", json_pack("{s:s,s:s}", "code", pm_status_name(in->error.code), "message", buf));
-    }
-    if (in->proofs) {
-        json_t *arr = json_array();
-        for (uint32_t p = 0; p < in->n_partitions; p++) {
-            json_error_t je;
-            json_t *pj = in->proofs[p] ? json_loads(in->proofs[p], 0, &je) : NULL;
-            json_array_append_new(arr, pj ? pj : json_null());
-        }
-        json_object_set_new(j, "proofs", arr);
-        /* a bellperson-convention kind (porep-c2, the PoSt kinds, ...): the job's proof as filecoin-ffi
-         * returns it, 192 bytes per partition in order, base64 */
-        uint8_t *pb;
-        size_t pl;
-        pm_error pe;
-        if (pm_job_proof_bytes(&pb, &pl, in, &pe) == PM_OK) {
-            char *b64 = pm_base64_encode_alloc(pb, pl);
-            if (b64) json_object_set_new(j, "proof_b64", json_string(b64));
-            free(b64);
-            free(pb);
-        }
-    }
-    return j;
-}
 
 
-int daemon_path_allowed(pm_daemon *d, const char *path) {
+/* 1 when path may be used (paths.allow_prefix: util/confine.h) */
+static int path_allowed(pm_daemon *d, const char *path) {
     (void)d;
     /* a relative path is refused whatever the allowed directories: it would mean another file after a
      * restart from another working directory (a journalled job re-read), or under paths.allow_prefix = * */
@@ -70,7 +30,6 @@ int daemon_path_allowed(pm_daemon *d, const char *path) {
     return pm_confine_check(path, NULL) == PM_OK; /* util/confine.h: lexical, then no link followed */
 }
 
-const char *daemon_start_stage_name(const pm_daemon *d) { return d->cfg.gpu_devices[0] ? "start (gpu)" : "start (cpu)"; }
 
 /* fill *why (the answer the caller sends); returns -1 */
 static int refuse(daemon_refusal *why, unsigned status, const char *code, const char *fmt, ...)
@@ -123,7 +82,7 @@ static int parse_input(pm_daemon *d, pm_input *in, json_t *v, int b64, const cha
     if (!b64) {
         in->kind = PM_INPUT_PATH;
         in->path = json_string_value(v);
-        if (!daemon_path_allowed(d, in->path)) {
+        if (!path_allowed(d, in->path)) {
             refuse_forbidden(why, what, in->path);
             return -1;
         }
@@ -229,7 +188,7 @@ int daemon_parse_job(pm_daemon *d, json_t *root, int allow_wait, daemon_job_body
         if (!strcmp(k, "key") || !strcmp(k, "params_dir")) {
             if (!json_is_string(v) || !json_string_length(v)) goto bad_type;
             const char *path = json_string_value(v);
-            if (!daemon_path_allowed(d, path)) {
+            if (!path_allowed(d, path)) {
                 refuse_forbidden(why, k, path);
                 goto fail;
             }
@@ -386,7 +345,8 @@ json_t *daemon_body_json(const char *body, size_t len, daemon_refusal *why) {
     return root;
 }
 
-json_t *daemon_parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
+/* the request body as JSON, or NULL with the 400 sent and *ret set */
+static json_t *parse_body(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, enum MHD_Result *ret) {
     daemon_refusal why;
     json_t *root = daemon_body_json(rq->body, rq->len, &why);
     if (!root) *ret = daemon_send_error(d, c, why.status, why.code, "%s", why.msg);
@@ -409,10 +369,11 @@ static enum MHD_Result refuse_submit(pm_daemon *d, struct MHD_Connection *c, con
     return daemon_send_pm_error(d, c, err);
 }
 
-enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int await) {
+enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *rest,
+                                const req_t *rq, int await) {
     enum MHD_Result ret;
     const int64_t t0 = pm_now_us();
-    json_t *root = daemon_parse_body(d, c, rq, &ret);
+    json_t *root = parse_body(d, c, rq, &ret);
     if (!root) return ret;
     daemon_job_body pj;
     daemon_refusal why;
@@ -487,7 +448,8 @@ static enum MHD_Result stored_or_404(pm_daemon *d, struct MHD_Connection *c, con
     return daemon_send_json(d, c, 200, with_durable(d, j));
 }
 
-enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *ids) {
+enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *ids,
+                             const req_t *rq, int arg) {
     uint64_t eid;
     if (!daemon_job_id_valid(ids)) return daemon_send_error(d, c, 404, "not-found", "no job '%.80s'", ids);
     int known = daemon_jobs_lookup(d, ids, &eid) == 0;
@@ -520,9 +482,10 @@ enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char 
     return daemon_send_json(d, c, 200, j);
 }
 
-enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_t *rq, int preload) {
+enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *rest,
+                              const req_t *rq, int preload) {
     enum MHD_Result ret;
-    json_t *root = daemon_parse_body(d, c, rq, &ret);
+    json_t *root = parse_body(d, c, rq, &ret);
     if (!root) return ret;
     const char *k;
     json_t *v;
@@ -550,7 +513,7 @@ enum MHD_Result daemon_h_keys(pm_daemon *d, struct MHD_Connection *c, const req_
         }
         kind = kk->name;
     }
-    if (!daemon_path_allowed(d, path)) {
+    if (!path_allowed(d, path)) {
         daemon_refusal why;
         refuse_forbidden(&why, "key", path);
         ret = daemon_send_error(d, c, why.status, why.code, "%s", why.msg);

@@ -1,8 +1,8 @@
 /*
- * auth.c — who may talk to the daemon (daemon_internal.h "auth.c"):
+ * auth.c — who may talk to the daemon (auth.h):
  *   - the API token: a file the daemon creates at first start (0600, 256 random bits as hex) and
  *     TCP clients send as "Authorization: Bearer <token>" (http.require_token); the unix socket is
- *     guarded by its explicit owner, group and mode (listen.unix_mode, listen.unix_group) instead;
+ *     guarded by its explicit owner, group and mode (listen.unix_mode, listen.unix_group: listen.c) instead;
  *   - browsers: a request carrying an Origin not in http.allowed_origins, or "Sec-Fetch-Site:
  *     cross-site", is refused (403), a TCP request whose Host is not a loopback name, the listen
  *     address or one of http.allowed_hosts gets 421 (DNS rebinding), and every request with a
@@ -12,19 +12,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <strings.h>
 #include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon_internal.h"
-#include "util/file.h"
+#include "daemon/auth.h"
+#include "daemon/http.h"
+#include "daemon/log.h"
 
 pm_status daemon_auth_init(pm_daemon *d, pm_error *err) {
     d->token[0] = 0;
@@ -123,13 +121,14 @@ static int host_allowed(pm_daemon *d, const char *host) {
     return ln && ln == n && !strncasecmp(d->cfg.listen_tcp, host, n) && strcmp(host, "0.0.0.0") && strncmp(host, "[::]", 4);
 }
 
-int daemon_is_tcp(pm_daemon *d, struct MHD_Connection *c) {
+/* 1 when c came in on the TCP listener */
+static int is_tcp(pm_daemon *d, struct MHD_Connection *c) {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_DAEMON);
     return ci && ci->daemon == d->mhd_tcp;
 }
 
 int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, const req_t *rq, enum MHD_Result *ret) {
-    int tcp = daemon_is_tcp(d, c);
+    int tcp = is_tcp(d, c);
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
     const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
     if ((origin && !in_list(d->cfg.http_allowed_origins, origin, strlen(origin))) ||
@@ -185,52 +184,4 @@ int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, con
     }
     (void)rq;
     return 0;
-}
-
-int daemon_unix_prepare(const char *path, pm_error *err) {
-    struct stat st;
-    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : (pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot stat: %s", strerror(errno)), -1);
-    if (!S_ISSOCK(st.st_mode)) {
-        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "exists and is %s, not a socket: not replaced", pm_file_kind(st.st_mode));
-        return -1;
-    }
-    /* a socket file: in use when something answers a connect, stale (a killed daemon's) when not */
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
-        close(fd);
-        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "another daemon is listening on this socket");
-        return -1;
-    }
-    if (fd >= 0) close(fd);
-    unlink(path);
-    return 0;
-}
-
-pm_status daemon_unix_perms(pm_daemon *d, const char *path, pm_error *err) {
-    char *end;
-    unsigned long mode = strtoul(d->cfg.listen_unix_mode, &end, 8);
-    if (!d->cfg.listen_unix_mode[0] || *end || mode > 0777)
-        return pm_error_set(err, PM_ERR_ARG, "listen.unix_mode", PM_NO_OFFSET, "'%s' is not an octal mode like 0660",
-                            d->cfg.listen_unix_mode);
-    if (d->cfg.listen_unix_group[0]) {
-        gid_t gid;
-        unsigned long g = strtoul(d->cfg.listen_unix_group, &end, 10);
-        if (!*end) {
-            gid = (gid_t)g;
-        } else {
-            struct group gr, *res = NULL;
-            char buf[4096];
-            if (getgrnam_r(d->cfg.listen_unix_group, &gr, buf, sizeof buf, &res) != 0 || !res)
-                return pm_error_set(err, PM_ERR_ARG, "listen.unix_group", PM_NO_OFFSET, "no group '%s'", d->cfg.listen_unix_group);
-            gid = res->gr_gid;
-        }
-        if (chown(path, (uid_t)-1, gid) != 0)
-            return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot give the socket to group %s: %s",
-                                d->cfg.listen_unix_group, strerror(errno));
-    }
-    if (chmod(path, (mode_t)mode) != 0)
-        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot set the socket's mode: %s", strerror(errno));
-    return PM_OK;
 }

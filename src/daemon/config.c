@@ -1,7 +1,9 @@
 /*
  * config.c — the daemon's knob table and its INI reader (inih), overrides and dump.
  * The table is the single source: add a knob here (and a field in pm_daemon_config) and the parser,
- * --dump-config and the docs table follow.
+ * --dump-config and the docs table follow. The library's settings (util/settings.h: gpu.memory, ...)
+ * are served beside it: a name this table lacks and the settings table has is checked and set there
+ * (config file, --set), and the dump lists those rows after the daemon's own in their sections.
  */
 #include "daemon/config.h"
 
@@ -20,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/settings.h"
 
 typedef enum { K_STR, K_UINT, K_SIZE, K_BOOL } kind_t;
 
@@ -98,9 +102,11 @@ static const knob_t knobs[] = {
     {"synthesis.lookahead", K_UINT, F(synth_lookahead), 0, "0", 0, 65536, 0,
      "Partitions synthesized ahead of the GPU workers at most (0: max(synthesis.workers, GPU workers of all devices))."},
     {"gpu.devices", K_STR, F(gpu_devices), S(gpu_devices), "", 0, 0, 0,
-     "Comma list of CUDA device ids: the start phase (H + G1 MSMs) runs there, a partition's GPU part "
-     "on one device; the daemon refuses to start without a usable CUDA backend. Empty: the CPU backend "
-     "on cpu.device_slots logical devices."},
+     "Where the start phase (H + G1 MSMs) runs. Empty: every CUDA device the GPU backend sees, the CPU "
+     "backend (cpu.device_slots logical devices) only when it sees none. none (or cpu): the CPU backend. "
+     "A comma list of CUDA device ids (or all): those devices, a partition's GPU part on one of them; the "
+     "daemon refuses to start when the GPU backend does not see them. The start line says what was chosen "
+     "and why."},
     {"gpu.workers_per_device", K_UINT, F(gpu_workers_per_device), 0, "2", 1, 64, 0,
      "GPU workers per device; they share one lock held only around the kernel region."},
     {"gpu.urgent_lane", K_BOOL, F(gpu_urgent_lane), 0, "true", 0, 1, 0,
@@ -165,56 +171,27 @@ static const knob_t knobs[] = {
 };
 #define N_KNOBS (sizeof knobs / sizeof knobs[0])
 
-static int parse_u64(uint64_t *out, const char *v, int size_suffix) {
-    while (isspace((unsigned char)*v)) v++;
-    if (!isdigit((unsigned char)*v)) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno) return -1;
-    uint64_t mul = 1;
-    if (size_suffix && *end) {
-        switch (toupper((unsigned char)*end)) {
-        case 'K': mul = 1ull << 10; break;
-        case 'M': mul = 1ull << 20; break;
-        case 'G': mul = 1ull << 30; break;
-        case 'T': mul = 1ull << 40; break;
-        default: return -1;
-        }
-        end++;
-        if (toupper((unsigned char)*end) == 'I') end++;
-        if (toupper((unsigned char)*end) == 'B') end++;
-    }
-    while (isspace((unsigned char)*end)) end++;
-    if (*end) return -1;
-    if (mul > 1 && x > UINT64_MAX / mul) return -1;
-    *out = x * mul;
-    return 0;
-}
-
-static int parse_bool(int *out, const char *v) {
-    static const char *t[] = {"true", "yes", "on", "1"}, *f[] = {"false", "no", "off", "0"};
-    for (int i = 0; i < 4; i++) {
-        if (!strcasecmp(v, t[i])) return *out = 1, 0;
-        if (!strcasecmp(v, f[i])) return *out = 0, 0;
-    }
-    return -1;
-}
-
-/* Set knob k from text v. Returns 0 or -1 with why filled. */
-static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v0, char *why, size_t nwhy) {
-    char *base = (char *)c + k->off;
-    uint64_t x;
-    /* a value in matching quotes (TOML habit: tcp = "127.0.0.1:9820") means the text inside */
-    char v[1100];
+/* v0 without its matching quotes (TOML habit: tcp = "127.0.0.1:9820" means the text inside), into
+ * v[1100]. 0, or -1 with why filled. */
+#define VALUE_MAX 1100
+static int unquote(char v[VALUE_MAX], const char *v0, char *why, size_t nwhy) {
     size_t vl = strlen(v0);
-    if (vl >= sizeof v) return snprintf(why, nwhy, "value longer than %zu bytes", sizeof v - 1), -1;
+    if (vl >= VALUE_MAX) return snprintf(why, nwhy, "value longer than %d bytes", VALUE_MAX - 1), -1;
     if (vl >= 2 && (v0[0] == '"' || v0[0] == '\'') && v0[vl - 1] == v0[0]) {
         memcpy(v, v0 + 1, vl - 2);
         v[vl - 2] = 0;
     } else {
         memcpy(v, v0, vl + 1);
     }
+    return 0;
+}
+
+/* Set knob k from text v. Returns 0 or -1 with why filled. */
+static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v0, char *why, size_t nwhy) {
+    char *base = (char *)c + k->off;
+    uint64_t x;
+    char v[VALUE_MAX];
+    if (unquote(v, v0, why, nwhy) != 0) return -1;
     switch (k->kind) {
     case K_STR:
         if (strlen(v) >= k->len) return snprintf(why, nwhy, "value longer than %zu bytes", k->len - 1), -1;
@@ -222,7 +199,7 @@ static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v0, char *
         return 0;
     case K_UINT:
     case K_SIZE:
-        if (parse_u64(&x, v, k->kind == K_SIZE) != 0)
+        if (pm_settings_parse_u64(&x, v, k->kind == K_SIZE) != 0)
             return snprintf(why, nwhy, "'%s' is not a %s", v, k->kind == K_SIZE ? "size" : "number"), -1;
         if (x < k->min || x > k->max)
             return snprintf(why, nwhy, "%" PRIu64 " is outside [%" PRIu64 ", %" PRIu64 "]", x, k->min, k->max), -1;
@@ -230,7 +207,7 @@ static int knob_set(pm_daemon_config *c, const knob_t *k, const char *v0, char *
         else *(uint64_t *)base = x;
         return 0;
     case K_BOOL:
-        if (parse_bool((int *)base, v) != 0) return snprintf(why, nwhy, "'%s' is not a boolean", v), -1;
+        if (pm_settings_parse_bool((int *)base, v) != 0) return snprintf(why, nwhy, "'%s' is not a boolean", v), -1;
         return 0;
     }
     return -1;
@@ -244,8 +221,8 @@ static const knob_t *knob_find(const char *name) {
 
 const char *pm_daemon_params_dir(const pm_daemon_config *c) {
     if (c->params_dir[0]) return c->params_dir;
-    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
-    return env && env[0] ? env : "/var/tmp/filecoin-proof-parameters";
+    const char *env = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
+    return env[0] ? env : "/var/tmp/filecoin-proof-parameters";
 }
 
 void pm_daemon_config_default(pm_daemon_config *c) {
@@ -254,13 +231,48 @@ void pm_daemon_config_default(pm_daemon_config *c) {
     for (size_t i = 0; i < N_KNOBS; i++) knob_set(c, &knobs[i], knobs[i].def, why, sizeof why);
 }
 
+/* a library setting of the file (util/settings.h), checked while reading and applied once the whole
+ * file has been read without error */
+typedef struct {
+    char name[256]; /* ini_cb's "section.name" */
+    char value[VALUE_MAX];
+} pending_t;
+
 typedef struct {
     pm_daemon_config *c;
     int reload_only;
     const char *path;
     pm_error *err;
     int failed;
+    pending_t *pend;
+    size_t n_pend;
 } load_ctx;
+
+/* A line naming a library setting: checked now, kept for pm_daemon_config_load to apply. 1, or 0 with
+ * lc->err filled. They are not reloadable (SIGHUP skips them). */
+static int util_line(load_ctx *lc, const char *full, const char *value) {
+    char v[VALUE_MAX], why[160];
+    pm_error e;
+    if (unquote(v, value, why, sizeof why) != 0) {
+        pm_error_set(lc->err, PM_ERR_FORMAT, lc->path, PM_NO_OFFSET, "%s: %s", full, why);
+        return 0;
+    }
+    if (pm_setting_check(full, v, &e) != PM_OK) {
+        pm_error_set(lc->err, PM_ERR_FORMAT, lc->path, PM_NO_OFFSET, "%s", e.msg);
+        return 0;
+    }
+    if (lc->reload_only) return 1;
+    pending_t *np = realloc(lc->pend, (lc->n_pend + 1) * sizeof *np);
+    if (!np) {
+        pm_error_set(lc->err, PM_ERR_NOMEM, lc->path, PM_NO_OFFSET, "out of memory");
+        return 0;
+    }
+    lc->pend = np;
+    snprintf(np[lc->n_pend].name, sizeof np->name, "%s", full);
+    memcpy(np[lc->n_pend].value, v, sizeof v);
+    lc->n_pend++;
+    return 1;
+}
 
 /* inih calls this per key; it does not pass the line (Debian's build lacks INI_HANDLER_LINENO), but
  * ini_parse_file returns the line of the first error, so messages are completed there. */
@@ -270,6 +282,11 @@ static int ini_cb(void *user, const char *section, const char *name, const char 
     char full[256];
     snprintf(full, sizeof full, "%s%s%s", section, section[0] ? "." : "", name);
     const knob_t *k = knob_find(full);
+    if (!k && pm_settings_find(full)) {
+        if (util_line(lc, full, value)) return 1;
+        lc->failed = 1;
+        return 0;
+    }
     if (!k) {
         pm_error_set(lc->err, PM_ERR_FORMAT, lc->path, PM_NO_OFFSET, "unknown setting '%s'", full);
         lc->failed = 1;
@@ -325,10 +342,16 @@ pm_status pm_daemon_config_load(pm_daemon_config *c, const char *path, int reloa
             snprintf(m, sizeof m, "line %d: %.480s", rc, err->msg);
             memcpy(err->msg, m, sizeof m);
         }
+        free(lc.pend);
         return PM_ERR_FORMAT;
     }
-    if (rc != 0) return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "line %d: syntax error", rc);
+    if (rc != 0) {
+        free(lc.pend);
+        return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "line %d: syntax error", rc);
+    }
     *c = tmp;
+    for (size_t i = 0; i < lc.n_pend; i++) pm_setting_set(lc.pend[i].name, lc.pend[i].value, NULL); /* checked */
+    free(lc.pend);
     return PM_OK;
 }
 
@@ -341,6 +364,14 @@ pm_status pm_daemon_config_set(pm_daemon_config *c, const char *a, pm_error *err
     memcpy(name, a, n);
     name[n] = 0;
     const knob_t *k = knob_find(name);
+    if (!k && pm_settings_find(name)) { /* a library setting (util/settings.h) */
+        char v[VALUE_MAX], why[160];
+        pm_error e;
+        if (unquote(v, eq + 1, why, sizeof why) != 0)
+            return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "%s: %s", name, why);
+        if (pm_setting_set(name, v, &e) != PM_OK) return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "%s", e.msg);
+        return PM_OK;
+    }
     if (!k) return pm_error_set(err, PM_ERR_FORMAT, "--set", PM_NO_OFFSET, "unknown setting '%s'", name);
     char why[160];
     if (knob_set(c, k, eq + 1, why, sizeof why) != 0)
@@ -348,23 +379,14 @@ pm_status pm_daemon_config_set(pm_daemon_config *c, const char *a, pm_error *err
     return PM_OK;
 }
 
-/* a size as the largest exact K/M/G/T multiple ("64M"), so that the dump reads back the same */
-static void size_text(uint64_t x, char *out, size_t n) {
-    static const char suf[] = "KMGT";
-    int u = -1;
-    while (u < 3 && x && x % 1024 == 0) x /= 1024, u++;
-    if (u < 0) snprintf(out, n, "%" PRIu64, x);
-    else snprintf(out, n, "%" PRIu64 "%c", x, suf[u]);
-}
-
 const char *pm_daemon_state_dir(const pm_daemon_config *c, char *out, size_t n) {
     const char *v;
     out[0] = 0;
     if (!strcmp(c->state_dir, "off")) return out;
     if (c->state_dir[0]) snprintf(out, n, "%s", c->state_dir);
-    else if ((v = getenv("STATE_DIRECTORY")) && v[0]) snprintf(out, n, "%.*s", (int)strcspn(v, ":"), v);
-    else if ((v = getenv("XDG_STATE_HOME")) && v[0]) snprintf(out, n, "%s/proofmill", v);
-    else if ((v = getenv("HOME")) && v[0]) snprintf(out, n, "%s/.local/state/proofmill", v);
+    else if ((v = pm_settings_env("STATE_DIRECTORY")) && v[0]) snprintf(out, n, "%.*s", (int)strcspn(v, ":"), v);
+    else if ((v = pm_settings_env("XDG_STATE_HOME")) && v[0]) snprintf(out, n, "%s/proofmill", v);
+    else if ((v = pm_settings_env("HOME")) && v[0]) snprintf(out, n, "%s/.local/state/proofmill", v);
     else snprintf(out, n, "/var/lib/proofmill");
     return out;
 }
@@ -374,46 +396,103 @@ static void knob_value(const pm_daemon_config *c, const knob_t *k, char *out, si
     switch (k->kind) {
     case K_STR: snprintf(out, n, "%s", base); break;
     case K_UINT: snprintf(out, n, "%u", *(const unsigned *)base); break;
-    case K_SIZE: size_text(*(const uint64_t *)base, out, n); break;
+    /* a size as the largest exact K/M/G/T multiple ("64M"), so that the dump reads back the same */
+    case K_SIZE: pm_settings_size_text(*(const uint64_t *)base, out, n); break;
     case K_BOOL: snprintf(out, n, "%s", *(const int *)base ? "true" : "false"); break;
     }
 }
 
+/* One row of the dump: a daemon knob, or a library setting the daemon table lacks. */
+typedef struct {
+    const char *name, *def, *doc;
+    const knob_t *k;          /* NULL: a library setting */
+    const pm_setting_def *u;
+} row_t;
+
+static size_t dump_rows(row_t *rows) {
+    size_t n = 0;
+    for (size_t i = 0; i < N_KNOBS; i++) rows[n++] = (row_t){knobs[i].name, knobs[i].def, knobs[i].doc, &knobs[i], NULL};
+    for (size_t i = 0; i < pm_settings_count(); i++) {
+        const pm_setting_def *u = pm_settings_def(i);
+        if (!knob_find(u->name)) rows[n++] = (row_t){u->name, u->def, u->doc, NULL, u};
+    }
+    return n;
+}
+
+/* a library setting's variables, " (environment PROOFMILL_GPU_MEMORY, PROOFMILL_GPU_BUDGET)" */
+static void env_note(const pm_setting_def *u, char *out, size_t n) {
+    out[0] = 0;
+    size_t l = 0;
+    for (int e = 0; e < 3 && u->env[e] && l < n; e++)
+        l += (size_t)snprintf(out + l, n - l, "%s%s", e ? ", " : " (environment ", u->env[e]);
+    if (l && l < n) snprintf(out + l, n - l, ")");
+}
+
+static void row_bounds(const row_t *r, char *out, size_t n) {
+    int kind = r->k ? (int)r->k->kind : (int)r->u->type;
+    uint64_t min = r->k ? r->k->min : r->u->min, max = r->k ? r->k->max : r->u->max;
+    /* knob_t's kind and pm_setting_type list the types in the same order */
+    if (kind == K_UINT || kind == K_SIZE) {
+        if (max == UINT64_MAX) snprintf(out, n, ">= %" PRIu64, min);
+        else snprintf(out, n, "%" PRIu64 "..%" PRIu64, min, max);
+    } else if (kind == K_BOOL) {
+        snprintf(out, n, "bool");
+    } else if (r->u && r->u->choices) {
+        size_t l = 0;
+        for (const char *p = r->u->choices; *p && l + 3 < n; p++) { /* "a|b" as "a, b": | splits markdown cells */
+            if (*p == '|') out[l++] = ',', out[l++] = ' ';
+            else out[l++] = *p;
+        }
+        out[l] = 0;
+    } else {
+        snprintf(out, n, "string");
+    }
+}
+
 void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown) {
-    char v[1100];
+    _Static_assert((int)K_STR == (int)PM_SETTING_STR && (int)K_UINT == (int)PM_SETTING_UINT &&
+                       (int)K_SIZE == (int)PM_SETTING_SIZE && (int)K_BOOL == (int)PM_SETTING_BOOL,
+                   "knob kinds and setting types in one order");
+    char v[1100], env[200];
+    row_t *rows = malloc((N_KNOBS + pm_settings_count()) * sizeof *rows);
+    if (!rows) return;
+    const size_t n_rows = dump_rows(rows);
     if (markdown) {
         fprintf(out, "| knob | default | bounds | reloadable | meaning |\n|---|---|---|---|---|\n");
-        for (size_t i = 0; i < N_KNOBS; i++) {
-            const knob_t *k = &knobs[i];
+        for (size_t i = 0; i < n_rows; i++) {
+            const row_t *r = &rows[i];
             char bounds[64] = "";
-            if (k->kind == K_UINT || k->kind == K_SIZE) {
-                if (k->max == UINT64_MAX) snprintf(bounds, sizeof bounds, ">= %" PRIu64, k->min);
-                else snprintf(bounds, sizeof bounds, "%" PRIu64 "..%" PRIu64, k->min, k->max);
-            } else if (k->kind == K_BOOL) {
-                snprintf(bounds, sizeof bounds, "bool");
-            } else {
-                snprintf(bounds, sizeof bounds, "string");
-            }
-            fprintf(out, "| `%s` | `%s` | %s | %s | %s |\n", k->name, k->def[0] ? k->def : "\"\"", bounds,
-                    k->reloadable ? "yes" : "no", k->doc);
+            row_bounds(r, bounds, sizeof bounds);
+            if (r->u) env_note(r->u, env, sizeof env);
+            else env[0] = 0;
+            fprintf(out, "| `%s` | `%s` | %s | %s | %s%s |\n", r->name, r->def[0] ? r->def : "\"\"", bounds,
+                    r->k && r->k->reloadable ? "yes" : "no", r->doc, env);
         }
+        free(rows);
         return;
     }
     /* grouped by section (first appearance order), so each [section] is printed once */
-    int printed[N_KNOBS] = {0}, first = 1;
-    for (size_t i = 0; i < N_KNOBS; i++) {
+    int *printed = calloc(n_rows, sizeof *printed), first = 1;
+    if (!printed) {
+        free(rows);
+        return;
+    }
+    for (size_t i = 0; i < n_rows; i++) {
         if (printed[i]) continue;
-        size_t sl = (size_t)(strchr(knobs[i].name, '.') - knobs[i].name);
-        fprintf(out, "%s[%.*s]\n", first ? "" : "\n", (int)sl, knobs[i].name);
+        size_t sl = (size_t)(strchr(rows[i].name, '.') - rows[i].name);
+        fprintf(out, "%s[%.*s]\n", first ? "" : "\n", (int)sl, rows[i].name);
         first = 0;
-        for (size_t m = i; m < N_KNOBS; m++) {
-            const knob_t *k = &knobs[m];
-            if (printed[m] || strncmp(k->name, knobs[i].name, sl + 1)) continue;
+        for (size_t m = i; m < n_rows; m++) {
+            const row_t *r = &rows[m];
+            if (printed[m] || strncmp(r->name, rows[i].name, sl + 1)) continue;
             printed[m] = 1;
-            knob_value(c, k, v, sizeof v);
+            if (r->k) knob_value(c, r->k, v, sizeof v);
+            else snprintf(v, sizeof v, "%s", pm_setting_str(r->name));
+            if (r->u) env_note(r->u, env, sizeof env);
+            else env[0] = 0;
             /* comments wrapped at ~96 columns: inih's default line limit is 200 bytes */
             char doc[900];
-            snprintf(doc, sizeof doc, "%s%s", k->doc, k->reloadable ? " (reloadable)" : "");
+            snprintf(doc, sizeof doc, "%s%s%s", r->doc, env, r->k && r->k->reloadable ? " (reloadable)" : "");
             const char *p = doc;
             while (*p) {
                 size_t n = strlen(p);
@@ -427,7 +506,9 @@ void pm_daemon_config_dump(const pm_daemon_config *c, FILE *out, int markdown) {
             }
             /* a value with spaces or ';' is quoted (read back as the text inside) */
             int q = v[0] && (strchr(v, ';') || strchr(v, '#') || v[0] == ' ' || v[strlen(v) - 1] == ' ');
-            fprintf(out, "%s = %s%s%s\n", strchr(k->name, '.') + 1, q ? "\"" : "", v, q ? "\"" : "");
+            fprintf(out, "%s = %s%s%s\n", strchr(r->name, '.') + 1, q ? "\"" : "", v, q ? "\"" : "");
         }
     }
+    free(printed);
+    free(rows);
 }

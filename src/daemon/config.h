@@ -9,6 +9,11 @@
  * gives the knob "gpu.workers_per_device". Sizes accept K, M, G, T suffixes (powers of 1024).
  * Values may be quoted ("..." or '...', as in TOML). Booleans: true/false/yes/no/on/off/1/0. Unknown keys and out-of-range values are errors naming
  * the file and line. Reloadable knobs are re-read on SIGHUP; the others need a restart.
+ *
+ * The library's settings (util/settings.h: gpu.memory, gpu.chunk_points, field.backend, ...) are
+ * accepted beside the knobs, in the file and by --set (a name this table has stays the daemon's:
+ * filecoin.params_dir), and listed by the dump; they are not reloadable. A file's library settings
+ * apply only when the whole file reads without error.
  */
 #ifndef PROOFMILL_DAEMON_CONFIG_H
 #define PROOFMILL_DAEMON_CONFIG_H
@@ -43,7 +48,8 @@ typedef struct {
     char grpc_proof_kinds[512]; /* "PROOF_KIND=kind,..." overriding grpc_glue.c's table; "" = the table */
     char params_dir[512];   /* "" = pm_daemon_params_dir's default */
     unsigned synth_workers, synth_lookahead;
-    char gpu_devices[256];  /* comma list of device ids; "" = cpu.device_slots logical slots */
+    char gpu_devices[256];  /* "" = every visible CUDA device (else the CPU), none/cpu, or a list of ids; the
+                               daemon rewrites its copy to the devices chosen ("" = the CPU backend) */
     unsigned gpu_workers_per_device;
     int gpu_urgent_lane;
     unsigned cpu_device_slots;
@@ -69,8 +75,8 @@ typedef struct {
 /* The daemon-level parameter directory of kinds whose keys are named from one (Filecoin's
  * porep-c2, ...): filecoin.params_dir when set, else
  * $FIL_PROOFS_PARAMETER_CACHE when set and non-empty, else /var/tmp/filecoin-proof-parameters
- * (rust-fil-proofs parameter_cache.rs: the same variable and default). Points into c or the
- * environment; never NULL. */
+ * (rust-fil-proofs parameter_cache.rs: the same variable and default; the variable through the
+ * settings table, util/settings.h). Points into c or the settings table; never NULL. */
 const char *pm_daemon_params_dir(const pm_daemon_config *c);
 /* Fill every field with its default. */
 void pm_daemon_config_default(pm_daemon_config *c);

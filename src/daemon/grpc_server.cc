@@ -360,7 +360,9 @@ extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr
         s->server = b.BuildAndStart();
         if (!s->server || selected == 0)
             return pm_error_set(err, PM_ERR_IO, "grpc.listen", PM_NO_OFFSET,
-                                "cannot listen on %s (address in use, or not host:port / unix:///path)", addr);
+                                "cannot listen on %s (address in use: another prover, for example cuzk, or another "
+                                "proofmill daemon may hold it; or not host:port / unix:///path)",
+                                addr);
         if (port && std::strncmp(addr, "unix:", 5) != 0) *port = static_cast<unsigned>(selected);
         *out = s.release();
         return PM_OK;

@@ -1,29 +1,22 @@
 /*
- * http.c — the HTTP side of the daemon: JSON and error responses, the request body as
- * libmicrohttpd delivers it, and the listening sockets.
+ * http.c — the HTTP side of the daemon (http.h): JSON and error responses, the request body as
+ * libmicrohttpd delivers it, and the servers on the listening sockets (listen.c opens them).
  *
- * Request flow: libmicrohttpd calls daemon_on_request several times per request: first with no data
+ * Request flow: libmicrohttpd calls on_request several times per request: first with no data
  * (a req_t is allocated and Content-Length checked against http.max_body_bytes, answering 413 at
  * once when it is too large), then with body chunks (appended, or dropped once over the limit),
- * then once more with *upload_data_size == 0: the request is complete and is routed
- * (daemon_route). Each connection has its own thread, so a handler may block (long-poll) without
+ * then once more with *upload_data_size == 0: the request is complete and goes to d->on_request
+ * (server.c's endpoint table, route.h). Each connection has its own thread, so a handler may block (long-poll) without
  * stalling others.
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <stdarg.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon_internal.h"
+#include "daemon/http.h"
+#include "daemon/log.h"
 
 enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *text, const char *ctype) {
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
@@ -37,7 +30,6 @@ enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *
     return ret;
 }
 
-/* Send j (reference stolen). */
 enum MHD_Result daemon_send_json(pm_daemon *d, struct MHD_Connection *c, unsigned code, json_t *j) {
     char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
     json_decref(j);
@@ -68,7 +60,6 @@ enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsign
     return daemon_send_json(d, c, code, j);
 }
 
-/* HTTP status for an engine/backend error met while handling a request. */
 unsigned daemon_status_for(pm_status st) {
     switch (st) {
     case PM_ERR_ARG: return 400;
@@ -94,7 +85,7 @@ enum MHD_Result daemon_send_pm_error(pm_daemon *d, struct MHD_Connection *c, con
     return daemon_send_error(d, c, daemon_status_for(err->code), pm_status_name(err->code), "%s", buf);
 }
 
-enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
     pm_daemon *d = cls;
     req_t *rq = *con_cls;
@@ -107,7 +98,7 @@ enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const cha
         if (cl && strtoull(cl, NULL, 10) > atomic_load(&d->max_body)) {
             rq->too_big = 1;
             rq->answered = 1;
-            return daemon_route(d, c, url, method, rq); /* answer now; MHD closes after the response */
+            return d->on_request(d, c, url, method, rq); /* answer now; MHD closes after the response */
         }
         return MHD_YES;
     }
@@ -148,7 +139,7 @@ enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     rq->answered = 1;
-    enum MHD_Result r = daemon_route(d, c, url, method, rq);
+    enum MHD_Result r = d->on_request(d, c, url, method, rq);
     /* The body has been parsed (handlers keep no pointer into it): give its bytes back to
      * http.max_buffered_bytes now. Waiting for on_completed raced with the client: with a thread
      * per connection, the client could read the response and send its next request before this
@@ -160,7 +151,7 @@ enum MHD_Result daemon_on_request(void *cls, struct MHD_Connection *c, const cha
     return r;
 }
 
-void daemon_on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
     pm_daemon *d = cls;
     req_t *rq = *con_cls;
     if (rq) {
@@ -172,69 +163,13 @@ void daemon_on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     *con_cls = NULL;
 }
 
-int daemon_open_tcp(const char *addr, unsigned *port_out, pm_error *err) {
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    if (!colon || colon == addr) {
-        pm_error_set(err, PM_ERR_ARG, "listen.tcp", PM_NO_OFFSET, "'%s' is not host:port", addr);
-        return -1;
-    }
-    snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
-    int rc = getaddrinfo(host, colon + 1, &hints, &res);
-    if (rc) {
-        pm_error_set(err, PM_ERR_ARG, "listen.tcp", PM_NO_OFFSET, "'%s': %s", addr, gai_strerror(rc));
-        return -1;
-    }
-    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int one = 1;
-    if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
-        pm_error_set(err, PM_ERR_IO, "listen.tcp", PM_NO_OFFSET, "cannot listen on %s: %s", addr, strerror(errno));
-        if (fd >= 0) close(fd);
-        freeaddrinfo(res);
-        return -1;
-    }
-    freeaddrinfo(res);
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    *port_out = 0;
-    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
-        *port_out = ss.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&ss)->sin_port)
-                                            : ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-    return fd;
-}
-
-int daemon_open_unix(const char *path, pm_error *err) {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof sa.sun_path) {
-        pm_error_set(err, PM_ERR_ARG, "listen.unix", PM_NO_OFFSET, "socket path too long");
-        return -1;
-    }
-    strcpy(sa.sun_path, path);
-    if (daemon_unix_prepare(path, err) != 0) return -1; /* a killed daemon's stale socket goes; a live one stays */
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    /* created owner-only, whatever the umask; daemon_unix_perms then sets listen.unix_mode/group */
-    mode_t old = umask(0177);
-    int ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-    umask(old);
-    if (!ok || listen(fd, 128) != 0) {
-        int e = errno;
-        pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot listen: %s (listen.unix: a socket path this user may "
-                     "create, e.g. --unix $XDG_RUNTIME_DIR/proofmill.sock; --unix '' for none)", strerror(e));
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* Slow clients (#17): a connection idle for http.idle_timeout_s (no header or body byte) is closed,
  * and one TCP client address holds at most http.per_ip_connections of http.max_connections; a
  * long-poll is not idle (its thread is in the handler). */
 struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp) {
     return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
-                            NULL, NULL, daemon_on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+                            NULL, NULL, on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
                             d->cfg.http_max_connections, MHD_OPTION_CONNECTION_TIMEOUT, d->cfg.http_idle_timeout_s,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, tcp ? d->cfg.http_per_ip_connections : 0u,
-                            MHD_OPTION_NOTIFY_COMPLETED, daemon_on_completed, d, MHD_OPTION_END);
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_END);
 }

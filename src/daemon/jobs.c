@@ -1,7 +1,8 @@
 /*
  * jobs.c — the daemon's job table: random 128-bit job ids (the engine's numeric ids stay inside),
  * the journal (journal.h) of every accepted job, the spool of inline inputs, and the re-queue of
- * accepted-unfinished jobs at start (daemon_internal.h "jobs.c").
+ * accepted-unfinished jobs at start (jobs.h). The only writer of the journal; a job's answer comes
+ * from job_json.h.
  *
  * Submit: id drawn (getrandom) -> inline inputs written to STATE/spool/<id>.<n> (0600, fsync'ed;
  * the job then reads them by path, so queued inline bytes never sit in memory and are bounded by
@@ -22,8 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon_internal.h"
+#include <jansson.h>
+
+#include "daemon/jobs.h"
+#include "daemon/job_json.h"
 #include "daemon/journal.h"
+#include "daemon/log.h"
 #include "util/clock.h"
 
 #define NBUCKET 4096
@@ -219,16 +224,6 @@ static char *spec_json(const pm_job_spec *s) {
 
 static void record_end(pm_daemon *d, entry *x, pm_job_state st);
 
-void daemon_jobs_name_inputs(pm_error *e) {
-    /* ".../spool/<32 hex>.<i>" -> "inputs[i]": a client sent bytes, not that file */
-    const char *slash = strrchr(e->file, '/');
-    if (!slash || slash - e->file < 6 || strncmp(slash - 6, "/spool", 6)) return;
-    const char *dot = strchr(slash + 1, '.');
-    if (!dot || dot - slash - 1 != PM_JOB_ID_LEN || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1)) return;
-    char n[16];
-    snprintf(n, sizeof n, "%.8s", dot + 1);
-    snprintf(e->file, sizeof e->file, "inputs[%s]", n);
-}
 
 /* file the entry for (id, eid) and run an end that arrived first */
 static void file_entry(pm_daemon *d, entry *x) {
@@ -331,7 +326,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
     x->spool_bytes = bytes;
     x->n_spool = n_spool;
     st = pm_engine_submit(d->engine, &spec, &x->eid, err);
-    if (st && err) daemon_jobs_name_inputs(err);
+    if (st && err) daemon_job_name_inputs(err);
     if (st) {
         free(x);
         if (J->journal && journal_it) daemon_journal_remove(J->journal, id);
@@ -435,7 +430,7 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
     }
     if (have) {
         char eb[1200] = "";
-        daemon_jobs_name_inputs(&info.error);
+        daemon_job_name_inputs(&info.error);
         if (info.error.code != PM_OK) pm_error_format(&info.error, eb, sizeof eb);
         daemon_log_job(d, st == PM_JOB_FAILED ? LOG_WARN : LOG_INFO, x->id, x->label,
                        "%s%s: %u partitions, total %.1f ms (queue %.1f, key load %.1f, synthesis %.1f, %s %.1f, "

@@ -1,5 +1,5 @@
 /*
- * log.c — the daemon's log lines (daemon_internal.h): text or JSON (log.format), one line each.
+ * log.c — the daemon's log lines (log.h): text or JSON (log.format), one line each.
  */
 #include <stdarg.h>
 #include <time.h>
@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "daemon/log.h"
 #include "daemon/daemon_internal.h"
 
 int daemon_level_of(const char *s) {

@@ -1,13 +1,15 @@
 /*
- * metrics.c — GET /v1/status (JSON) and GET /metrics (Prometheus text format 0.0.4) from the
- * engine's status.
+ * metrics.c — GET /v1/status (JSON), GET /metrics (Prometheus text format 0.0.4) and GET
+ * /v1/trace from the engine's status (metrics.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon_internal.h"
+#include "daemon/metrics.h"
+#include "daemon/http.h"
+#include "daemon/jobs.h"
 #include "util/strbuf.h"
 
 json_t *daemon_status_json(pm_daemon *d) {
@@ -140,4 +142,23 @@ char *daemon_metrics_text(pm_daemon *d) {
 #undef M
     pm_engine_status_free(&st);
     return pm_sb_take(&b);
+}
+
+enum MHD_Result daemon_h_status(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *rest,
+                                const req_t *rq, int arg) {
+    return daemon_send_json(d, c, 200, daemon_status_json(d));
+}
+
+enum MHD_Result daemon_h_metrics(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *rest,
+                                 const req_t *rq, int arg) {
+    char *t = daemon_metrics_text(d);
+    if (!t) return daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
+    return daemon_send_text(c, 200, t, "text/plain; version=0.0.4");
+}
+
+enum MHD_Result daemon_h_trace(pm_daemon *d, struct MHD_Connection *c, const char *method, const char *rest,
+                               const req_t *rq, int arg) {
+    char *t = pm_engine_trace_json(d->engine);
+    if (!t) return daemon_send_error(d, c, 404, "trace-off", "tracing is off (trace.enabled = false)");
+    return daemon_send_text(c, 200, t, "application/json");
 }

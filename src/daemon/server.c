@@ -1,8 +1,9 @@
 /*
- * server.c — the daemon: request routing, the engine and its backend, start, reload, stop, signals.
- * Contract and endpoint list: daemon.h; reference: docs/engine.md.
+ * server.c — the daemon: the endpoint table, the engine and its backend, start, reload, stop,
+ * signals. Contract and endpoint list: daemon.h; reference: docs/engine.md.
  *
- * The request flow is in http.c, the endpoints in api.c and metrics.c.
+ * The top of the daemon's modules (daemon_internal.h lists them): the request flow is in http.c,
+ * routing in route.c, the endpoints in api.c and metrics.c, the job table and journal in jobs.c.
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -14,53 +15,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/api.h"
+#include "daemon/auth.h"
 #include "daemon/daemon_internal.h"
 #include "daemon/grpc_glue.h"
+#include "daemon/http.h"
+#include "daemon/job_json.h"
+#include "daemon/jobs.h"
+#include "daemon/listen.h"
+#include "daemon/log.h"
+#include "daemon/metrics.h"
+#include "daemon/route.h"
 #include "engine/backend_kinds.h"
+#include "engine/engine_build.h"
+#include "filecoin/param_report.h"
 #include "kinds/kind.h"
 #include "util/confine.h"
 
-enum MHD_Result daemon_route(pm_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
-                             const req_t *rq) {
-    atomic_fetch_add(&d->http_requests, 1);
-    daemon_log(d, LOG_DEBUG, "%s %s (%zu bytes)", method, url, rq->len);
-    enum MHD_Result gr;
-    if (daemon_guard(d, c, method, rq, &gr) != 0) return gr; /* auth.c: Origin, Host, token, Content-Type */
-    if (rq->too_big)
-        return daemon_send_error(d, c, 413, "body-too-large", "request body exceeds http.max_body_bytes = %llu",
-                          (unsigned long long)atomic_load(&d->max_body));
-    if (rq->busy)
-        return daemon_send_error(d, c, 503, "busy", "too many request bytes in flight (http.max_buffered_bytes = %llu)",
-                          (unsigned long long)d->cfg.http_max_buffered);
-    int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
-    if (!strncmp(url, "/v1/jobs/", 9)) return daemon_h_job(d, c, method, url + 9);
-    if (atomic_load(&d->closing) && post)
-        return daemon_send_error(d, c, 503, "shutting-down", "the daemon is shutting down");
-    if (!strcmp(url, "/v1/jobs") || !strcmp(url, "/v1/prove")) {
-        if (!post) return daemon_send_error(d, c, 405, "method-not-allowed", "use POST");
-        return daemon_h_submit(d, c, rq, url[4] == 'p');
-    }
-    if (!strcmp(url, "/v1/status")) {
-        if (!get) return daemon_send_error(d, c, 405, "method-not-allowed", "use GET");
-        return daemon_send_json(d, c, 200, daemon_status_json(d));
-    }
-    if (!strcmp(url, "/metrics")) {
-        if (!get) return daemon_send_error(d, c, 405, "method-not-allowed", "use GET");
-        char *t = daemon_metrics_text(d);
-        if (!t) return daemon_send_error(d, c, 500, "out-of-memory", "out of memory");
-        return daemon_send_text(c, 200, t, "text/plain; version=0.0.4");
-    }
-    if (!strcmp(url, "/v1/keys/preload") || !strcmp(url, "/v1/keys/evict")) {
-        if (!post) return daemon_send_error(d, c, 405, "method-not-allowed", "use POST");
-        return daemon_h_keys(d, c, rq, url[9] == 'p');
-    }
-    if (!strcmp(url, "/v1/trace")) {
-        if (!get) return daemon_send_error(d, c, 405, "method-not-allowed", "use GET");
-        char *t = pm_engine_trace_json(d->engine);
-        if (!t) return daemon_send_error(d, c, 404, "trace-off", "tracing is off (trace.enabled = false)");
-        return daemon_send_text(c, 200, t, "application/json");
-    }
-    return daemon_send_error(d, c, 404, "not-found", "no endpoint %s %s", method, url);
+/* The endpoints of daemon.h, in the order they are matched (route.h). A job's GET and DELETE
+ * answer also while the daemon shuts down; every other POST then gets 503. */
+static const daemon_endpoint ENDPOINTS[] = {
+    {"/v1/jobs/", NULL, 1, daemon_h_job, 0},
+    {"/v1/jobs", "POST", 0, daemon_h_submit, 0},
+    {"/v1/prove", "POST", 0, daemon_h_submit, 1},
+    {"/v1/status", "GET", 0, daemon_h_status, 0},
+    {"/metrics", "GET", 0, daemon_h_metrics, 0},
+    {"/v1/keys/preload", "POST", 0, daemon_h_keys, 1},
+    {"/v1/keys/evict", "POST", 0, daemon_h_keys, 0},
+    {"/v1/trace", "GET", 0, daemon_h_trace, 0},
+};
+
+/* every complete request (http.c, d->on_request) */
+static enum MHD_Result on_http_request(pm_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
+                                       const req_t *rq) {
+    return daemon_route(d, ENDPOINTS, sizeof ENDPOINTS / sizeof ENDPOINTS[0], c, url, method, rq);
 }
 
 static void on_job_done(void *arg, uint64_t id, pm_job_state st) {
@@ -137,6 +125,10 @@ static pm_status confine_paths(pm_daemon *d, pm_error *err) {
     char shown[4096];
     daemon_log(d, LOG_INFO, "paths: keys and inputs only below %s (no symbolic links below them)",
                pm_confine_active() ? pm_confine_list(shown, sizeof shown) : "(nothing allowed)");
+    /* issue #39: which Filecoin parameters the service will use, said once at start */
+    char params[2048];
+    daemon_log(d, LOG_INFO, "parameters: %s: %s", pm_daemon_params_dir(&d->cfg),
+               fil_param_dir_summary(params, sizeof params, pm_daemon_params_dir(&d->cfg)));
     return PM_OK;
 }
 
@@ -169,6 +161,8 @@ static int grpc_unix_prepare(void *arg, const char *path, pm_error *err) {
 }
 static pm_status grpc_unix_perms(void *arg, const char *path, pm_error *err) { return daemon_unix_perms(arg, path, err); }
 static void grpc_log(void *arg, int level, const char *msg) { daemon_log(arg, level, "%s", msg); }
+/* the engine builder's line: what it chose and why */
+static void engine_line(void *arg, const char *line) { daemon_log(arg, LOG_INFO, "%s", line); }
 
 unsigned pm_daemon_tcp_port(const pm_daemon *d) { return d ? d->tcp_port : 0; }
 
@@ -188,6 +182,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     if (!d) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     d->cfg = *cfg;
     d->fd_tcp = d->fd_unix = -1;
+    d->on_request = on_http_request;
     atomic_store(&d->log_level, daemon_level_of(cfg->log_level));
     atomic_store(&d->log_json, !strcmp(cfg->log_format, "json"));
     atomic_store(&d->max_body, cfg->http_max_body);
@@ -202,6 +197,12 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         free(d);
         return pm_error_set(err, PM_ERR_ARG, "log.format", PM_NO_OFFSET, "'%s' is not text or json", cfg->log_format);
     }
+    if (strcmp(cfg->log_level, "error") && strcmp(cfg->log_level, "warn") && strcmp(cfg->log_level, "info") &&
+        strcmp(cfg->log_level, "debug")) { /* issue #39: checked as log.format is, not read as info */
+        free(d);
+        return pm_error_set(err, PM_ERR_ARG, "log.level", PM_NO_OFFSET, "'%s' is not error, warn, info or debug",
+                            cfg->log_level);
+    }
     /* the state directory (journal, spool, token), then the allowed directories (#17) */
     pm_daemon_state_dir(cfg, d->state_dir, sizeof d->state_dir);
     pm_status st0 = daemon_jobs_open(d, err);
@@ -212,59 +213,51 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         free(d);
         return st0;
     }
-    /* one backend for every proof kind; gpu.devices set: the start phase's CUDA table on those
-     * devices (refuse to start without them rather than silently proving on the CPU); empty: the
-     * CPU table on cpu.device_slots logical slots */
-    pm_kinds_backend_opts bo = {.gpu = cfg->gpu_devices[0] != 0, .start_threads = cfg->prover_msm_threads,
-                                .finalize_threads = cfg->finalize_msm_threads};
-    pm_status st = pm_backend_kinds(&d->backend, &bo, err);
+    /* the backend over every proof kind and the engine, from the one builder (engine_build.h):
+     * gpu.devices empty: every CUDA device the GPU backend sees, the CPU backend (cpu.device_slots
+     * logical devices) only when it sees none; none / cpu: the CPU; a list: those devices, and no
+     * start without them (never a silent CPU proof) */
+    pm_engine_build_opts bo = {.log = engine_line, .log_arg = d};
+    pm_engine_config *ec = &bo.base;
+    pm_engine_config_default(ec);
+    ec->urgent_lane = cfg->gpu_urgent_lane;
+    ec->memory_budget = cfg->memory_budget;
+    ec->memory_margin = cfg->memory_margin;
+    ec->key_idle_evict_s = cfg->keys_idle_evict_s;
+    ec->job_retain_s = cfg->jobs_retain_s;
+    ec->max_jobs = cfg->jobs_max;
+    ec->max_queued_inline_bytes = cfg->jobs_max_queued_inline; /* without a journal: inline bytes in memory */
+    ec->trace = cfg->trace_enabled;
+    ec->trace_max_events = cfg->trace_max_events;
+    ec->on_complete = on_job_done;
+    ec->on_complete_arg = d;
+    pm_engine_choices *ch = &bo.choices;
+    ch->origin = "gpu.devices";
+    ch->cpu_slots = cfg->cpu_device_slots;
+    ch->synth_workers = cfg->synth_workers;
+    ch->synth_lookahead = cfg->synth_lookahead;
+    ch->workers_per_device = cfg->gpu_workers_per_device;
+    ch->finalize_threads = cfg->finalize_threads;
+    ch->start_threads = cfg->prover_msm_threads ? cfg->prover_msm_threads : PM_ENGINE_ALL_CORES; /* 0: all cores */
+    ch->finalize_msm_threads = cfg->finalize_msm_threads;
+    pm_engine_built built;
+    pm_status st = pm_engine_devices_parse(ch, cfg->gpu_devices, err);
+    if (!st) st = pm_engine_build(&built, &bo, err);
     if (st) {
         daemon_jobs_close(d);
         free(d);
         return st;
     }
+    d->backend = built.backend;
     d->backend_ok = 1;
-    pm_engine_config ec;
-    pm_engine_config_default(&ec);
-    ec.synth_workers = cfg->synth_workers;
-    ec.synth_lookahead = cfg->synth_lookahead;
-    ec.workers_per_device = cfg->gpu_workers_per_device;
-    ec.urgent_lane = cfg->gpu_urgent_lane;
-    ec.cpu_devices = !cfg->gpu_devices[0];
-    ec.finalize_threads = cfg->finalize_threads;
-    ec.memory_budget = cfg->memory_budget;
-    ec.memory_margin = cfg->memory_margin;
-    ec.key_idle_evict_s = cfg->keys_idle_evict_s;
-    ec.job_retain_s = cfg->jobs_retain_s;
-    ec.max_jobs = cfg->jobs_max;
-    ec.max_queued_inline_bytes = cfg->jobs_max_queued_inline; /* without a journal: inline bytes in memory */
-    ec.trace = cfg->trace_enabled;
-    ec.trace_max_events = cfg->trace_max_events;
-    ec.on_complete = on_job_done;
-    ec.on_complete_arg = d;
-    ec.n_devices = 0;
-    if (cfg->gpu_devices[0]) {
-        const char *p = cfg->gpu_devices;
-        while (*p) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p || v < 0 || v > 1024 || ec.n_devices >= PM_ENGINE_MAX_DEVICES) {
-                pm_daemon_stop(d);
-                return pm_error_set(err, PM_ERR_ARG, "gpu.devices", PM_NO_OFFSET, "'%s' is not a list of device ids",
-                                    cfg->gpu_devices);
-            }
-            ec.devices[ec.n_devices++] = (int)v;
-            p = end;
-            while (*p == ',' || *p == ' ') p++;
-        }
-    } else {
-        for (unsigned i = 0; i < cfg->cpu_device_slots && i < PM_ENGINE_MAX_DEVICES; i++) ec.devices[ec.n_devices++] = (int)i;
-    }
-    st = pm_engine_create(&d->engine, &ec, &d->backend, err);
-    if (st) {
-        pm_daemon_stop(d);
-        return st;
-    }
+    d->engine = built.engine;
+    /* the devices chosen, as the rest of the daemon reads them (status, metrics, gRPC): a list of
+     * CUDA ordinals, or empty for the CPU backend */
+    d->cfg.gpu_devices[0] = 0;
+    size_t o = 0; /* a device id is at most 4 digits */
+    for (unsigned i = 0; built.sizing.gpu && i < built.sizing.cfg.n_devices && o + 8 < sizeof d->cfg.gpu_devices; i++)
+        o += (size_t)snprintf(d->cfg.gpu_devices + o, sizeof d->cfg.gpu_devices - o, "%s%d", i ? "," : "",
+                              built.sizing.cfg.devices[i]);
     /* preload keys */
     char list[sizeof cfg->keys_preload];
     snprintf(list, sizeof list, "%s", cfg->keys_preload);
@@ -317,25 +310,18 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         daemon_log(d, LOG_INFO, "listening on unix:%s (mode %s%s%s)", cfg->listen_unix, cfg->listen_unix_mode,
                    cfg->listen_unix_group[0] ? ", group " : "", cfg->listen_unix_group);
     }
-    pm_grpc_front_config gc = {.engine = d->engine, .cfg = cfg, .metrics = grpc_metrics, .metrics_arg = d,
+    pm_grpc_front_config gc = {.engine = d->engine, .cfg = &d->cfg, /* gpu.devices: the chosen ones */ .metrics = grpc_metrics, .metrics_arg = d,
                                .log = grpc_log, .log_arg = d, .submit = grpc_submit, .lookup = grpc_lookup,
                                .name_of = grpc_name_of, .stored = grpc_stored, .wait_recorded = grpc_wait_recorded,
-                               .name_inputs = daemon_jobs_name_inputs, .unix_prepare = grpc_unix_prepare,
+                               .name_inputs = daemon_job_name_inputs, .unix_prepare = grpc_unix_prepare,
                                .unix_perms = grpc_unix_perms, .jobs_arg = d};
     if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
         pm_daemon_stop(d);
         return st;
     }
-    pm_engine_status es;
-    pm_engine_get_status(d->engine, &es);
     if (d->token[0]) daemon_log(d, LOG_INFO, "TCP clients authenticate with the token in %s", d->token_path);
     else if (cfg->listen_tcp[0]) daemon_log(d, LOG_WARN, "http.require_token is off: any local user may use the TCP API");
     daemon_log(d, LOG_INFO, "journal: %s", d->state_dir[0] ? d->state_dir : "off (state.dir = off: jobs are not durable)");
-    /* without gpu.devices the engine's "devices" are CPU slots (config cpu.device_slots), not GPUs */
-    daemon_log(d, LOG_INFO, "engine: backend %s, %u synthesis, %u %s x %u start-phase workers, %u finalizers, budget %.1f MiB",
-         d->backend.name, ec.synth_workers, ec.n_devices, cfg->gpu_devices[0] ? "GPU devices" : "CPU slots (no gpu.devices)",
-         ec.workers_per_device, ec.finalize_threads, es.budget_bytes / 1048576.0);
-    pm_engine_status_free(&es);
     *out = d;
     return PM_OK;
 }

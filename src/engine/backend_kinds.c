@@ -18,7 +18,34 @@ typedef struct {
     fr_t r, s;
     uint64_t seed;
     pm_prove_blinding blinding;
+    int have_card;
+    groth16_devplan_card card; /* gpu: the engine's card with the least memory for a key */
 } kb_self;
+
+/* The smallest of the engine's cards (least usable memory), the one every key is planned for. */
+static pm_status probe_cards(kb_self *b, const pm_kinds_backend_opts *o, pm_error *err) {
+    const unsigned workers = o->workers_per_device ? o->workers_per_device : 2;
+    size_t n = o->n_devices ? o->n_devices : GROTH16_MAX_DEVICES;
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const int d = o->n_devices ? o->devices[i] : (int)i;
+        groth16_devplan_card c;
+        pm_error e;
+        if (groth16_gpu_card(&c, d, workers, &e)) {
+            if (!o->n_devices && i > 0) break; /* past the last visible device */
+            if (err) *err = e;
+            return e.code;
+        }
+        uint64_t u = c.mem_free ? c.mem_free : c.mem_total;
+        if (c.cap && c.cap < u) u = c.cap;
+        if (u < best) {
+            best = u;
+            b->card = c;
+            b->have_card = 1;
+        }
+    }
+    return PM_OK;
+}
 
 static pm_status find_kind(const pm_kind **out, const kb_self *b, const char *name, pm_error *err) {
     *out = name ? pm_kind_find(name) : b->default_kind;
@@ -35,8 +62,8 @@ static pm_status kb_plan(void *self, const pm_job_request *rq, pm_job_plan *plan
     pm_status st = find_kind(&kind, b, rq->kind, err);
     if (st) return st;
     pm_prove_plan pp;
-    st = pm_prove_plan_job(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->ops, b->start_threads,
-                           b->finalize_threads, err);
+    st = pm_prove_plan_job_on(&pp, kind, rq->key_path, rq->params_dir, rq->inputs, rq->n_inputs, b->ops,
+                              b->have_card ? &b->card : NULL, b->start_threads, b->finalize_threads, err);
     if (st) return st;
     plan->n_partitions = pp.n_partitions;
     plan->part_peak_bytes = pp.part_peak_bytes;
@@ -57,6 +84,10 @@ static pm_status kb_load_key(void *self, const char *kind_name, const char *key_
     if (st) return st;
     pm_prove_key *k;
     if ((st = pm_prove_key_load(&k, kind, key_path, NULL, err))) return st;
+    if (b->have_card && (st = pm_prove_key_plan(k, &b->card, err))) {
+        pm_prove_key_free(k);
+        return st;
+    }
     *key = k;
     *resident = k->resident_bytes;
     return PM_OK;
@@ -73,6 +104,7 @@ static pm_status kb_synthesize(void *self, const void *key, const pm_input *in, 
     pm_status st = pm_kind_open_job(k->kind, &job, in, n_in, err);
     if (st) return st;
     groth16_exec x = {.ops = b->ops, .threads = b->start_threads};
+    pm_prove_exec_plan(&x, k);
     pm_prove_part *pp = NULL;
     st = pm_prove_synthesize(&pp, k, job, in, n_in, part, &x, b->witness_threads, err);
     k->kind->close_job(job);
@@ -91,6 +123,7 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
      * device (engine.h urgent_lane) */
     groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads,
                       .yield = kb_yield, .yield_ctx = slot};
+    pm_prove_exec_plan(&x, ((pm_prove_part *)prepared)->key);
     /* the witness staged (its upload queued) outside the kernel region, under the other worker's kernels */
     pm_status st = pm_prove_stage(prepared, &x, err); /* frees prepared on error */
     if (st) {
@@ -165,6 +198,10 @@ pm_status pm_backend_kinds(pm_backend *be, const pm_kinds_backend_opts *opts, pm
     b->start_threads = opts->start_threads;
     b->finalize_threads = opts->finalize_threads ? opts->finalize_threads : 1;
     b->witness_threads = opts->witness_threads;
+    if (opts->gpu && (st = probe_cards(b, opts, err))) {
+        free(b);
+        return st;
+    }
     if (opts->fixed_r && opts->fixed_s) {
         b->r = *opts->fixed_r;
         b->s = *opts->fixed_s;

@@ -5,7 +5,8 @@
  *   plan        pm_prove_plan_job: the kind by name (the job spec's, else the default), the key (the
  *               spec's path, or the kind's in the spec's parameter directory), the inputs and the
  *               key's header checked, sizes for the memory budget (prove.h, per key convention).
- *   load_key    pm_prove_key_load: the key (zkey, or .params + recorded circuit + .vk), its view.
+ *   load_key    pm_prove_key_load: the key (zkey, or .params + recorded circuit + .vk), its view,
+ *               and (GPU) its device-memory plan for the engine's smallest card (pm_prove_key_plan).
  *   synthesize  the job re-read by its kind (a C1: 0.1 s at 32 GiB), pm_prove_synthesize: witness,
  *               public inputs (checked against the witness), the start phase's CPU eval (SpMV, a
  *               bellperson circuit's constraints checked: a wrong input fails here, naming
@@ -43,6 +44,12 @@ typedef struct {
     unsigned start_threads;    /* MSM threads of the start phase; 0 = all online cores */
     unsigned finalize_threads; /* G2 MSM threads in finalize; 0 = 1 (small, L3-friendly) */
     unsigned witness_threads;  /* a kind's witness synthesis threads; 0 = the default OpenMP team */
+    /* gpu: the devices the engine proves on and its workers per device; each key gets one
+     * device-memory plan for the smallest of these cards (groth16/devplan.h), and a card too small
+     * for a key refuses its jobs at plan time. n_devices 0 = every visible device. */
+    const int *devices;
+    size_t n_devices;
+    unsigned workers_per_device; /* 0 = 2 */
     /* TESTS ONLY (not zero-knowledge; never set in the daemon): fixed r, s (Montgomery) for every
      * proof, or groth16_seeded_scalars(*seed + partition). NULL = fresh random r, s per proof. */
     const fr_t *fixed_r, *fixed_s;

@@ -1,5 +1,10 @@
 /*
- * engine.c — jobs, scheduler, worker pools, assembler, SRS cache, memory budget, trace.
+ * engine.c — the engine's design (below) and its public API: create, destroy, submit, cancel, wait,
+ * status, close. The rest of the engine, one concept per file (engine_internal.h lists them):
+ * engine_queue.c (queues, synthesis permits, admission), engine_job.c (a job's window and final
+ * state, the one failure path), engine_device.c (the device interlock), engine_stage.c (one stage
+ * loop for the three pools, the assembler, housekeeping), srs_cache.c (keys and the budget),
+ * trace.c, engine_build.c (the one builder: the pools sized from the machine, engine_build.h).
  *
  * ---- Design essay (the longer version with every knob is docs/engine.md) ----
  *
@@ -114,764 +119,8 @@ const char *pm_job_state_name(pm_job_state s) {
     return "unknown";
 }
 
-/* ---------------------------------------------------------------- queues */
-
-static int item_before(const item_t *a, const item_t *b) {
-    if (a->j->prio != b->j->prio) return a->j->prio > b->j->prio;
-    if (a->j->seq != b->j->seq) return a->j->seq < b->j->seq;
-    return a->part < b->part;
-}
-
-static int q_push(queue_t *q, job *j, uint32_t part) {
-    if (q->n == q->cap) {
-        size_t nc = q->cap ? q->cap * 2 : 64;
-        item_t *nv = realloc(q->v, nc * sizeof *nv);
-        if (!nv) return -1;
-        q->v = nv;
-        q->cap = nc;
-    }
-    q->v[q->n++] = (item_t){j, part};
-    return 0;
-}
-
-/* Index of the best item, or -1 when empty. */
-static long q_best(const queue_t *q) {
-    long best = -1;
-    for (size_t i = 0; i < q->n; i++)
-        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
-    return best;
-}
-
-/* The best item whose job has a free window slot (synthesis), or -1. A job at its window waits
- * for one of its partitions to be finalized; other jobs' partitions go ahead meanwhile. */
-static long q_best_in_window(const queue_t *q) {
-    long best = -1;
-    for (size_t i = 0; i < q->n; i++) {
-        const job *j = q->v[i].j;
-        if (j->n_in_window >= j->window && !j->cancel && !j->failed) continue;
-        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
-    }
-    return best;
-}
-
-/* The best critical item (the urgent lane's), in its job's window for synthesis (in_window), or -1. */
-static long q_best_critical(const queue_t *q, int in_window) {
-    long best = -1;
-    for (size_t i = 0; i < q->n; i++) {
-        const job *j = q->v[i].j;
-        if (j->prio != PM_PRIO_CRITICAL) continue;
-        if (in_window && j->n_in_window >= j->window && !j->cancel && !j->failed) continue;
-        if (best < 0 || item_before(&q->v[i], &q->v[best])) best = (long)i;
-    }
-    return best;
-}
-
-static item_t q_take(queue_t *q, long i) {
-    item_t it = q->v[i];
-    q->v[i] = q->v[--q->n];
-    return it;
-}
-
-/* Remove every item of job j from q, calling fn on each. */
-static void q_remove_job(pm_engine *e, queue_t *q, job *j, void (*fn)(pm_engine *, job *, uint32_t)) {
-    for (size_t i = 0; i < q->n;) {
-        if (q->v[i].j == j) {
-            item_t it = q_take(q, (long)i);
-            if (fn) fn(e, it.j, it.part);
-        } else {
-            i++;
-        }
-    }
-}
-
-/* ---------------------------------------------------------------- job lifecycle (engine lock held) */
-
-static void job_free(pm_engine *e, job *j) {
-    for (uint32_t p = 0; j->parts && p < j->plan.n_partitions; p++) {
-        part_t *pt = &j->parts[p];
-        if (pt->prepared && e->be.free_prepared) e->be.free_prepared(e->be.self, pt->prepared);
-        if (pt->pending && e->be.free_pending) e->be.free_pending(e->be.self, pt->pending);
-        if (pt->proof && e->be.free_proof) e->be.free_proof(e->be.self, pt->proof);
-    }
-    if (j->proof_json) {
-        for (uint32_t p = 0; p < j->plan.n_partitions; p++) free(j->proof_json[p]);
-        free(j->proof_json);
-    }
-    for (size_t i = 0; i < j->n_inputs; i++) {
-        free((char *)j->inputs[i].path);
-        free((uint8_t *)j->inputs[i].bytes);
-        free((char *)j->inputs[i].name);
-    }
-    free(j->inputs);
-    free(j->parts);
-    free(j->key_path);
-    free(j);
-}
-
-static void job_fail_locked(job *j, const pm_error *err) {
-    if (j->failed || j->cancel) return;
-    j->failed = 1;
-    j->err = *err;
-    if (j->err.code == PM_OK) j->err.code = PM_ERR_INTERNAL;
-}
-
-
-/* Final state reached: release everything still charged, notify. Returns 1 if finished now. */
-static int job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
-    if (j->state >= PM_JOB_DONE) return 0;
-    j->state = st;
-    j->t_done = pm_now_us();
-    if (j->t_first == 0) j->t_first = j->t_done;
-    engine_budget_release(e, (uint64_t)j->window_charged * j->slot_bytes - j->window_credit);
-    j->window_charged = 0;
-    j->window_credit = 0;
-    if (j->inline_admitted) engine_budget_release(e, j->reserved_other);
-    else if (e->queued_inline >= j->reserved_other) e->queued_inline -= j->reserved_other;
-    j->reserved_other = 0;
-    if (j->key) {
-        engine_key_unref(e, j->key);
-        j->key = NULL;
-    }
-    if (st == PM_JOB_DONE) e->n_done++;
-    else if (st == PM_JOB_FAILED) e->n_failed++;
-    else e->n_cancelled++;
-    e->tot_queue_us += j->t_first - j->t_submit;
-    if (e->n_running) e->n_running--;
-    pthread_cond_broadcast(&e->cv_done);
-    pthread_cond_broadcast(&e->cv_house); /* admission may proceed */
-    if (e->cfg.on_complete) {
-        if (e->n_notes == e->cap_notes) {
-            size_t nc = e->cap_notes ? 2 * e->cap_notes : 64;
-            done_note *nn = realloc(e->notes, nc * sizeof *nn);
-            if (nn) {
-                e->notes = nn;
-                e->cap_notes = nc;
-            }
-        }
-        if (e->n_notes < e->cap_notes) e->notes[e->n_notes++] = (done_note){j->id, st};
-        pthread_cond_signal(&e->cv_notify);
-    }
-    return 1;
-}
-
-
-/* Partition p gives its window slot back (finalized or dropped); the job's charge shrinks to the
- * slots its remaining partitions can still use, and synthesis may take its next partition. */
-static void window_leave_locked(pm_engine *e, job *j, uint32_t p) {
-    part_t *pt = &j->parts[p];
-    if (!pt->in_window) return;
-    pt->in_window = 0;
-    j->n_in_window--;
-    j->n_left_window++;
-    uint32_t left = j->plan.n_partitions - j->n_left_window; /* partitions still to pass through */
-    uint32_t want = left < j->window ? left : j->window;
-    if (want < j->n_in_window) want = j->n_in_window;
-    if (j->window_charged > want) {
-        engine_budget_release(e, (uint64_t)(j->window_charged - want) * j->slot_bytes);
-        j->window_charged = want;
-    }
-    pthread_cond_broadcast(&e->cv_synth);
-}
-
-/* A partition leaves the pipeline without a proof (cancel / failure). */
-static void part_drop_locked(pm_engine *e, job *j, uint32_t p) {
-    part_t *pt = &j->parts[p];
-    if (pt->stage == PART_DONE || pt->stage == PART_DROPPED) return;
-    if (pt->prepared) {
-        e->be.free_prepared(e->be.self, pt->prepared);
-        pt->prepared = NULL;
-    }
-    if (pt->pending) {
-        e->be.free_pending(e->be.self, pt->pending);
-        pt->pending = NULL;
-    }
-    window_leave_locked(e, j, p);
-    pt->stage = PART_DROPPED;
-    j->n_accounted++;
-}
-
-static void drop_from_queue(pm_engine *e, job *j, uint32_t p) { part_drop_locked(e, j, p); }
-static void drop_from_gpu_queue(pm_engine *e, job *j, uint32_t p) {
-    if (e->synth_inflight) e->synth_inflight--;
-    part_drop_locked(e, j, p);
-}
-
-/* If every partition of a failed/cancelled job is accounted for, finish it. */
-static void job_maybe_end_locked(pm_engine *e, job *j) {
-    if (j->n_accounted < j->plan.n_partitions || j->assembling) return;
-    if (j->cancel) {
-        pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled");
-        job_finish_locked(e, j, PM_JOB_CANCELLED);
-    } else if (j->failed) {
-        job_finish_locked(e, j, PM_JOB_FAILED);
-    }
-    engine_admit_locked(e);
-}
-
-/* Drop all queued items of a job that will not complete; in-stage items drop at their boundary. */
-static void job_abort_queued_locked(pm_engine *e, job *j) {
-    q_remove_job(e, &e->q_synth, j, drop_from_queue);
-    q_remove_job(e, &e->q_gpu, j, drop_from_gpu_queue);
-    q_remove_job(e, &e->q_fin, j, drop_from_queue);
-    for (uint32_t p = 0; p < j->plan.n_partitions; p++)
-        if (j->parts[p].stage == PART_WAIT) part_drop_locked(e, j, p);
-    pthread_cond_broadcast(&e->cv_synth);
-    job_maybe_end_locked(e, j);
-}
-
 static uint64_t job_need_bytes(const job *j) {
     return (uint64_t)j->window * j->slot_bytes + j->reserved_other;
-}
-
-/* Partitions of one job that keep every stage busy at once: the synthesis lookahead (synthesizing
- * or synthesized, not yet taken by a GPU worker), one per GPU worker and one per finalizer (the
- * finalize queue itself is unbounded: a partition keeps its slot until it is finalized, so the
- * window also caps what waits there). */
-static uint32_t engine_pipeline_cap(const pm_engine *e) {
-    uint64_t c = (uint64_t)e->cfg.synth_lookahead + (uint64_t)e->cfg.n_devices * e->cfg.workers_per_device +
-                 e->cfg.finalize_threads;
-    return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
-
-uint32_t pm_engine_job_window(uint64_t *need, const pm_job_plan *plan, uint32_t pipeline_cap, uint64_t budget,
-                              uint64_t held, int key_resident) {
-    const uint64_t slot = plan->part_peak_bytes > plan->part_pending_bytes ? plan->part_peak_bytes
-                                                                           : plan->part_pending_bytes;
-    /* the job's partitions start only once its key is loaded: the load transient and the window
-     * never coexist, so the job needs key + max(load, window) (the credit, engine_key_ensure) */
-    const uint64_t key = key_resident ? 0 : plan->key_bytes, load = key_resident ? 0 : plan->key_load_bytes;
-    uint32_t w = plan->n_partitions < pipeline_cap ? plan->n_partitions : pipeline_cap;
-    if (w < 1) w = 1;
-    const uint64_t fixed = key + held;
-    if (fixed + slot > budget || fixed + load > budget) w = 0; /* not even one partition beside the key */
-    else if (slot && (budget - fixed) / slot < w) w = (uint32_t)((budget - fixed) / slot);
-    const uint64_t win = (uint64_t)(w ? w : 1) * slot;
-    if (need) *need = fixed + (win > load ? win : load);
-    return w;
-}
-
-/* Admit queued jobs in order while the head fits the budget. */
-void engine_admit_locked(pm_engine *e) {
-    while (!e->stop) {
-        long bi = q_best(&e->pending);
-        if (bi < 0) return;
-        job *j = e->pending.v[bi].j;
-        keyent *k = engine_key_find(e, j->kind, j->key_path);
-        uint64_t key_need = 0;
-        if (!k || k->state == KEY_FAILED)
-            key_need = j->plan.key_bytes + j->plan.key_load_bytes;
-        /* a key loaded for this job: its window is charged only beyond the load transient until
-         * the load returns (the partitions wait for the key; engine_key_ensure charges the rest); the
-         * job's inline inputs move from the queued-inline bound to the budget at admission, so the
-         * budget holds whatever mix of inline and path inputs is queued (#17) */
-        const uint64_t win = (uint64_t)j->window * j->slot_bytes;
-        const uint64_t credit = key_need ? (j->plan.key_load_bytes < win ? j->plan.key_load_bytes : win) : 0;
-        uint64_t need = win - credit + key_need + j->reserved_other;
-        if (e->reserved + need > e->budget && !engine_key_make_room(e, need, k, j->prio)) return; /* head waits */
-        k = engine_key_find(e, j->kind, j->key_path); /* make_room may have evicted an idle entry */
-        if (!k || k->state == KEY_FAILED) {
-            /* charged: resident + load transient until the load returns */
-            if (!(k = engine_key_new(e, j->kind, j->key_path, key_need))) return; /* retry on the next event */
-        }
-        k->refs++;
-        if (j->prio > k->prio_max) __atomic_store_n(&k->prio_max, j->prio, __ATOMIC_RELAXED); /* slot_defer reads it */
-        j->key = k;
-        q_take(&e->pending, bi);
-        j->state = PM_JOB_RUNNING;
-        e->n_running++;
-        j->window_charged = j->window;
-        j->window_credit = credit;
-        engine_budget_charge(e, win - credit);
-        e->queued_inline -= j->reserved_other;
-        engine_budget_charge(e, j->reserved_other);
-        j->inline_admitted = 1;
-        int oom = 0;
-        for (uint32_t p = 0; p < j->plan.n_partitions; p++) {
-            if (q_push(&e->q_synth, j, p) != 0) {
-                oom = 1;
-                break;
-            }
-            j->parts[p].stage = PART_SYNTH_Q;
-        }
-        if (oom) {
-            pm_error er;
-            pm_error_set(&er, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partitions");
-            job_fail_locked(j, &er);
-            job_abort_queued_locked(e, j);
-            continue;
-        }
-        pthread_cond_broadcast(&e->cv_synth);
-    }
-}
-
-/* ---------------------------------------------------------------- device slot */
-
-int pm_gpu_slot_device(const pm_gpu_slot *s) { return s->dev->id; }
-
-size_t pm_gpu_slot_devices(const pm_gpu_slot *s, const int **devices) {
-    *devices = s->e->cfg.devices;
-    return s->e->cfg.n_devices;
-}
-
-/* The kernel-region interlock. A waiter enters when the region is free and no other waiter goes
- * first: a waiter whose key a resuming waiter (one that yielded mid-partition) holds never goes
- * before that resuming waiter (the key's device buffers, e.g. its NTT domain, are mid-proof);
- * among the others the higher priority goes first, then a resuming waiter before a new one.
- * (dev->lock held) */
-static int slot_blocked(const device_t *d, const slot_waiter *me) {
-    for (const slot_waiter *w = d->waiters; w; w = w->next)
-        if (w != me && w->resuming && me->key && w->key == me->key) return 1;
-    return 0;
-}
-
-static int slot_may_enter(const device_t *d, const slot_waiter *me) {
-    if (d->held || slot_blocked(d, me)) return 0;
-    for (const slot_waiter *w = d->waiters; w; w = w->next) {
-        if (w == me || slot_blocked(d, w)) continue;
-        if (w->prio > me->prio || (w->prio == me->prio && w->resuming && !me->resuming)) return 0;
-    }
-    return 1;
-}
-
-/* wait for the region (dev->lock held on entry and exit) */
-static void slot_wait_locked(pm_gpu_slot *s, int resuming) {
-    device_t *d = s->dev;
-    slot_waiter me = {.next = d->waiters, .prio = s->prio, .key = s->key, .resuming = resuming};
-    d->waiters = &me;
-    atomic_fetch_add(&d->lock_waiters, 1); /* /v1/status: work waiting for the device */
-    while (!slot_may_enter(d, &me)) pthread_cond_wait(&d->cv, &d->lock);
-    atomic_fetch_sub(&d->lock_waiters, 1);
-    for (slot_waiter **pp = &d->waiters; *pp; pp = &(*pp)->next)
-        if (*pp == &me) {
-            *pp = me.next;
-            break;
-        }
-    d->held = 1;
-    d->holder_prio = s->prio;
-    d->holder_key = s->key;
-    pthread_cond_broadcast(&d->cv); /* the waiter list changed: another may be first now */
-}
-
-static void slot_inside(pm_gpu_slot *s) {
-    s->t_enter = pm_now_us();
-    s->wait_us += s->t_enter - s->t_req;
-    s->inside = 1;
-    atomic_store(&s->dev->busy, 1);
-    atomic_store(&s->dev->kernel_job, s->job_id);
-}
-
-/* leave the region (dev->lock held) */
-static void slot_outside_locked(pm_gpu_slot *s, int64_t t) {
-    atomic_store(&s->dev->kernel_job, 0);
-    atomic_store(&s->dev->busy, 0);
-    atomic_fetch_add(&s->dev->kernel_us, t - s->t_enter);
-    s->inside = 0;
-    s->dev->held = 0;
-    pthread_cond_broadcast(&s->dev->cv);
-}
-
-void pm_gpu_slot_enter(pm_gpu_slot *s) {
-    if (s->inside) return;
-    s->t_req = pm_now_us();
-    pthread_mutex_lock(&s->dev->lock);
-    slot_wait_locked(s, 0);
-    pthread_mutex_unlock(&s->dev->lock);
-    slot_inside(s);
-}
-
-void pm_gpu_slot_leave(pm_gpu_slot *s) {
-    if (!s->inside) return;
-    int64_t t = pm_now_us();
-    pthread_mutex_lock(&s->dev->lock);
-    slot_outside_locked(s, t);
-    pthread_mutex_unlock(&s->dev->lock);
-    engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
-}
-
-/* Outside the region: wait while a worker of higher priority with another key is inside. The
- * priority compared is the higher of the partition's and its key's (prio_max: the most urgent job
- * that used the key), since the caller may hold the key's first-use setup that a more urgent
- * partition of the same key then waits for outside the region (priority inheritance). The time
- * waited counts as device wait (wait_us). */
-static int slot_defer(pm_gpu_slot *s) {
-    device_t *d = s->dev;
-    const keyent *k = s->key;
-    pm_priority me = s->prio;
-    if (k) {
-        const pm_priority kp = __atomic_load_n(&k->prio_max, __ATOMIC_RELAXED);
-        if (kp > me) me = kp;
-    }
-    int waited = 0;
-    const int64_t t0 = pm_now_us();
-    pthread_mutex_lock(&d->lock);
-    while (d->held && d->holder_prio > me && !(s->key && d->holder_key == s->key)) {
-        pthread_cond_wait(&d->cv, &d->lock);
-        waited = 1;
-    }
-    pthread_mutex_unlock(&d->lock);
-    if (waited) s->wait_us += pm_now_us() - t0;
-    return waited;
-}
-
-int pm_gpu_slot_yield(pm_gpu_slot *s) {
-    if (!s || !s->e->cfg.urgent_lane) return 0;
-    if (!s->inside) return slot_defer(s);
-    device_t *d = s->dev;
-    pthread_mutex_lock(&d->lock);
-    int urgent = 0;
-    for (const slot_waiter *w = d->waiters; w && !urgent; w = w->next)
-        urgent = w->prio > s->prio && !(s->key && w->key == s->key) && !slot_blocked(d, w);
-    if (!urgent) {
-        pthread_mutex_unlock(&d->lock);
-        return 0;
-    }
-    int64_t t = pm_now_us();
-    slot_outside_locked(s, t);
-    engine_trace_add(s->e, s->tid, ST_KERNEL, s->job_id, s->part, s->t_enter, t);
-    s->t_req = t;
-    slot_wait_locked(s, 1);
-    pthread_mutex_unlock(&d->lock);
-    slot_inside(s);
-    return 1;
-}
-
-/* ---------------------------------------------------------------- workers */
-
-static void *synth_main(void *arg) {
-    worker_t *w = arg;
-    pm_engine *e = w->e;
-    unsigned lookahead = e->cfg.synth_lookahead;
-    pthread_mutex_lock(&e->mu);
-    for (;;) {
-        if (e->stop) break;
-        /* the urgent lane: critical partitions only, whatever the lookahead holds */
-        long bi = w->urgent ? q_best_critical(&e->q_synth, 1)
-                            : (e->synth_inflight < lookahead) ? q_best_in_window(&e->q_synth) : -1;
-        if (bi < 0) {
-            pthread_cond_wait(&e->cv_synth, &e->mu);
-            continue;
-        }
-        item_t it = q_take(&e->q_synth, bi);
-        job *j = it.j;
-        if (j->cancel || j->failed) { /* defensive: aborted jobs' items are removed eagerly */
-            part_drop_locked(e, j, it.part);
-            job_maybe_end_locked(e, j);
-            continue;
-        }
-        e->synth_inflight++; /* take a synthesis permit */
-        if (!w->urgent) e->synth_busy++;
-        j->parts[it.part].in_window = 1; /* and a slot of the job's window */
-        j->n_in_window++;
-        j->parts[it.part].stage = PART_SYNTH;
-        int64_t t0 = pm_now_us();
-        if (!j->t_first) j->t_first = t0;
-        keyent *k = j->key;
-        pthread_mutex_unlock(&e->mu);
-
-        pm_error err;
-        pm_error_clear(&err);
-        int64_t waited = 0;
-        void *prepared = NULL;
-        pm_status st = engine_key_ensure(e, k, w->tid, j->id, &waited, &err);
-        int64_t ts = pm_now_us();
-        if (st == PM_OK)
-            st = e->be.synthesize(e->be.self, k->key, j->inputs, j->n_inputs, it.part, &prepared, &err);
-        int64_t t1 = pm_now_us();
-        engine_trace_add(e, w->tid, ST_SYNTH, j->id, it.part, ts, t1);
-
-        pthread_mutex_lock(&e->mu);
-        if (!w->urgent) e->synth_busy--;
-        if (waited > j->srs_load_us) j->srs_load_us = waited;
-        j->synth_us += t1 - ts;
-        e->tot_synth_us += t1 - ts;
-        if (st != PM_OK) {
-            if (prepared) e->be.free_prepared(e->be.self, prepared);
-            e->synth_inflight--;
-            job_fail_locked(j, &err);
-            part_drop_locked(e, j, it.part);
-            job_abort_queued_locked(e, j);
-            pthread_cond_broadcast(&e->cv_synth);
-            continue;
-        }
-        j->parts[it.part].prepared = prepared;
-        if (j->cancel || j->failed) {
-            e->synth_inflight--;
-            part_drop_locked(e, j, it.part);
-            job_maybe_end_locked(e, j);
-            pthread_cond_broadcast(&e->cv_synth);
-            continue;
-        }
-        if (q_push(&e->q_gpu, j, it.part) != 0) {
-            e->synth_inflight--;
-            pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partition");
-            job_fail_locked(j, &err);
-            part_drop_locked(e, j, it.part);
-            job_abort_queued_locked(e, j);
-            continue;
-        }
-        j->parts[it.part].stage = PART_GPU_Q;
-        pthread_cond_broadcast(&e->cv_gpu); /* an urgent worker takes critical items only: wake all */
-    }
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
-}
-
-/* The key's resident size as the backend reports it now (e.g. its host copy of the bases released
- * once they are resident on every device): the budget follows. */
-static void key_recharge_locked(pm_engine *e, keyent *k) {
-    if (!k || k->state != KEY_READY || !k->key) return;
-    uint64_t now = e->be.key_bytes(e->be.self, k->key);
-    if (now == k->bytes) return;
-    engine_budget_release(e, k->bytes);
-    engine_budget_charge(e, now);
-    k->bytes = now; /* a smaller key lets the head job in: gpu_main admits after every partition */
-}
-
-static void *gpu_main(void *arg) {
-    worker_t *w = arg;
-    pm_engine *e = w->e;
-    pm_gpu_slot slot = {.e = e, .dev = w->dev, .tid = w->tid};
-    pthread_mutex_lock(&e->mu);
-    for (;;) {
-        if (e->stop) break;
-        long bi = w->urgent ? q_best_critical(&e->q_gpu, 0) : q_best(&e->q_gpu);
-        if (bi < 0) {
-            pthread_cond_wait(&e->cv_gpu, &e->mu);
-            continue;
-        }
-        item_t it = q_take(&e->q_gpu, bi);
-        job *j = it.j;
-        e->synth_inflight--; /* release the synthesis permit: a GPU worker took it */
-        pthread_cond_broadcast(&e->cv_synth);
-        part_t *pt = &j->parts[it.part];
-        if (j->cancel || j->failed) {
-            part_drop_locked(e, j, it.part);
-            job_maybe_end_locked(e, j);
-            continue;
-        }
-        void *prepared = pt->prepared;
-        pt->prepared = NULL;
-        pt->stage = PART_GPU;
-        if (!w->urgent) e->gpu_busy++;
-        w->cur = j;
-        w->cur_part = it.part;
-        const void *key = j->key->key;
-        pthread_mutex_unlock(&e->mu);
-
-        slot.job_id = j->id;
-        slot.part = it.part;
-        slot.prio = j->prio;
-        slot.key = j->key;
-        slot.wait_us = 0;
-        pm_error err;
-        pm_error_clear(&err);
-        void *pending = NULL;
-        int64_t t0 = pm_now_us();
-        pm_status st = e->be.gpu_start(e->be.self, key, prepared, &slot, &pending, &err);
-        pm_gpu_slot_leave(&slot); /* in case the backend returned inside */
-        int64_t t1 = pm_now_us();
-        engine_trace_add(e, w->tid, ST_GPU, j->id, it.part, t0, t1);
-
-        pthread_mutex_lock(&e->mu);
-        if (!w->urgent) e->gpu_busy--;
-        w->cur = NULL;
-        j->gpu_us += t1 - t0;
-        j->lock_wait_us += slot.wait_us;
-        e->tot_gpu_us += t1 - t0;
-        if (st == PM_OK && e->be.key_bytes) key_recharge_locked(e, j->key);
-        if (st != PM_OK) {
-            if (pending) e->be.free_pending(e->be.self, pending);
-            job_fail_locked(j, &err);
-            part_drop_locked(e, j, it.part);
-            job_abort_queued_locked(e, j);
-            engine_admit_locked(e);
-            continue;
-        }
-        pt->pending = pending;
-        if (j->cancel || j->failed || q_push(&e->q_fin, j, it.part) != 0) {
-            if (!j->cancel && !j->failed) {
-                pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partition");
-                job_fail_locked(j, &err);
-            }
-            part_drop_locked(e, j, it.part);
-            job_abort_queued_locked(e, j);
-            engine_admit_locked(e);
-            continue;
-        }
-        pt->stage = PART_FIN_Q;
-        pthread_cond_signal(&e->cv_fin);
-        engine_admit_locked(e);
-    }
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
-}
-
-/* Assembler: runs in the finalizer thread that finished a job's last partition. Lock held on entry
- * and exit; released while verifying. */
-static void assemble_locked(pm_engine *e, worker_t *w, job *j) {
-    const void *key = j->key->key;
-    uint32_t n = j->plan.n_partitions;
-    j->assembling = 1;
-    pthread_mutex_unlock(&e->mu);
-    pm_error err;
-    pm_error_clear(&err);
-    pm_status st = PM_OK;
-    char **json = calloc(n, sizeof *json);
-    int64_t t0 = pm_now_us();
-    if (!json) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory assembling");
-    for (uint32_t p = 0; st == PM_OK && p < n; p++) { /* partitions joined in order */
-        st = e->be.verify(e->be.self, key, j->parts[p].proof, &err);
-        if (st == PM_ERR_KEY) break; /* the key's fault, named with its file (groth16/key_check.h) */
-        if (st != PM_OK) {
-            char msg[sizeof err.msg];
-            snprintf(msg, sizeof msg, "partition %u: proof failed verification: %.400s", p, err.msg);
-            memcpy(err.msg, msg, sizeof msg);
-            err.code = PM_ERR_INTERNAL;
-            st = PM_ERR_INTERNAL;
-            break;
-        }
-        json[p] = e->be.proof_json(e->be.self, j->parts[p].proof);
-        if (!json[p]) st = pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
-    }
-    int64_t t1 = pm_now_us();
-    engine_trace_add(e, w->tid, ST_VERIFY, j->id, 0, t0, t1);
-    pthread_mutex_lock(&e->mu);
-    j->verify_us = t1 - t0;
-    j->assembling = 0;
-    if (st == PM_OK && !j->cancel) {
-        j->proof_json = json;
-        job_finish_locked(e, j, PM_JOB_DONE);
-    } else {
-        if (json) {
-            for (uint32_t p = 0; p < n; p++) free(json[p]);
-            free(json);
-        }
-        if (st == PM_ERR_INTERNAL) e->verify_failures++;
-        if (j->cancel) pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled");
-        else j->err = err;
-        job_finish_locked(e, j, j->cancel ? PM_JOB_CANCELLED : PM_JOB_FAILED);
-    }
-    for (uint32_t p = 0; p < n; p++)
-        if (j->parts[p].proof) {
-            e->be.free_proof(e->be.self, j->parts[p].proof);
-            j->parts[p].proof = NULL;
-        }
-    engine_admit_locked(e);
-}
-
-static void *fin_main(void *arg) {
-    worker_t *w = arg;
-    pm_engine *e = w->e;
-    pthread_mutex_lock(&e->mu);
-    for (;;) {
-        if (e->stop) break;
-        long bi = q_best(&e->q_fin);
-        if (bi < 0) {
-            pthread_cond_wait(&e->cv_fin, &e->mu);
-            continue;
-        }
-        item_t it = q_take(&e->q_fin, bi);
-        job *j = it.j;
-        part_t *pt = &j->parts[it.part];
-        if (j->cancel || j->failed) {
-            part_drop_locked(e, j, it.part);
-            job_maybe_end_locked(e, j);
-            continue;
-        }
-        void *pending = pt->pending;
-        pt->pending = NULL;
-        pt->stage = PART_FIN;
-        e->fin_busy++;
-        const void *key = j->key->key;
-        pthread_mutex_unlock(&e->mu);
-
-        pm_error err;
-        pm_error_clear(&err);
-        void *proof = NULL;
-        int64_t t0 = pm_now_us();
-        pm_status st = e->be.finalize(e->be.self, key, pending, &proof, &err);
-        int64_t t1 = pm_now_us();
-        engine_trace_add(e, w->tid, ST_FIN, j->id, it.part, t0, t1);
-
-        pthread_mutex_lock(&e->mu);
-        e->fin_busy--;
-        j->fin_us += t1 - t0;
-        e->tot_fin_us += t1 - t0;
-        window_leave_locked(e, j, it.part);
-        if (st != PM_OK) {
-            if (proof) e->be.free_proof(e->be.self, proof);
-            job_fail_locked(j, &err);
-            part_drop_locked(e, j, it.part);
-            job_abort_queued_locked(e, j);
-            continue;
-        }
-        pt->proof = proof;
-        pt->stage = PART_DONE;
-        j->n_accounted++;
-        j->n_finalized++;
-        if (j->cancel || j->failed) {
-            job_maybe_end_locked(e, j);
-            continue;
-        }
-        if (j->n_finalized == j->plan.n_partitions) assemble_locked(e, w, j);
-        else engine_admit_locked(e);
-    }
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
-}
-
-/* Housekeeper: idle-key eviction, finished-job reaping, admission retries. */
-static void *house_main(void *arg) {
-    pm_engine *e = arg;
-    pthread_mutex_lock(&e->mu);
-    while (!e->stop) {
-        struct timespec ts;
-        pm_deadline_us(&ts, 1000000);
-        pthread_cond_timedwait(&e->cv_house, &e->mu, &ts);
-        if (e->stop) break;
-        int64_t t = pm_now_us();
-        if (e->cfg.key_idle_evict_s) {
-            for (keyent *k = e->keys, *nx; k; k = nx) {
-                nx = k->next;
-                if (k->refs == 0 && !k->pinned && k->state != KEY_LOADING && k->prio_max < PM_PRIO_CRITICAL &&
-                    t - k->last_used_us >= (int64_t)e->cfg.key_idle_evict_s * 1000000)
-                    engine_key_unlink_free(e, k);
-            }
-        }
-        for (job **pp = &e->jobs; *pp;) {
-            job *j = *pp;
-            if (j->state >= PM_JOB_DONE && t - j->t_done >= (int64_t)e->cfg.job_retain_s * 1000000) {
-                *pp = j->next;
-                job_free(e, j);
-            } else {
-                pp = &j->next;
-            }
-        }
-        engine_admit_locked(e);
-    }
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
-}
-
-/* Notifier: passes completions to cfg.on_complete in order, without the engine lock. */
-static void *notify_main(void *arg) {
-    pm_engine *e = arg;
-    pthread_mutex_lock(&e->mu);
-    for (;;) {
-        if (e->n_notes == 0) {
-            if (e->stop) break;
-            pthread_cond_wait(&e->cv_notify, &e->mu);
-            continue;
-        }
-        done_note n = e->notes[0];
-        memmove(e->notes, e->notes + 1, (e->n_notes - 1) * sizeof *e->notes);
-        e->n_notes--;
-        pthread_mutex_unlock(&e->mu);
-        e->cfg.on_complete(e->cfg.on_complete_arg, n.id, n.st);
-        pthread_mutex_lock(&e->mu);
-    }
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- public API */
@@ -1002,23 +251,20 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         snprintf(e->workers[t].name, sizeof e->workers[t].name, "finalize-%u", i);
     }
     for (unsigned i = 0; i < nw; i++) {
-        void *(*fn)(void *) = e->workers[i].kind == W_SYNTH ? synth_main
-                              : e->workers[i].kind == W_GPU ? gpu_main
-                                                            : fin_main;
-        if (pthread_create(&e->workers[i].th, NULL, fn, &e->workers[i]) != 0) {
+        if (pthread_create(&e->workers[i].th, NULL, engine_stage_main, &e->workers[i]) != 0) {
             pm_engine_destroy(e);
             return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start worker threads");
         }
         e->workers[i].started = 1;
         e->n_workers = i + 1;
     }
-    if (pthread_create(&e->house, NULL, house_main, e) != 0) {
+    if (pthread_create(&e->house, NULL, engine_house_main, e) != 0) {
         pm_engine_destroy(e);
         return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start housekeeper");
     }
     e->house_started = 1;
     if (cfg->on_complete) {
-        if (pthread_create(&e->notifier, NULL, notify_main, e) != 0) {
+        if (pthread_create(&e->notifier, NULL, engine_notify_main, e) != 0) {
             pm_engine_destroy(e);
             return pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "cannot start notifier");
         }
@@ -1044,7 +290,7 @@ void pm_engine_destroy(pm_engine *e) {
         if (j->state < PM_JOB_DONE) {
             j->cancel = 1;
             pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine shut down");
-            job_finish_locked(e, j, PM_JOB_CANCELLED);
+            engine_job_finish_locked(e, j, PM_JOB_CANCELLED);
         }
     pthread_cond_broadcast(&e->cv_notify);
     pthread_mutex_unlock(&e->mu);
@@ -1053,7 +299,7 @@ void pm_engine_destroy(pm_engine *e) {
     while (e->jobs) {
         job *j = e->jobs;
         e->jobs = j->next;
-        job_free(e, j);
+        engine_job_free(e, j);
     }
     while (e->keys) engine_key_unlink_free(e, e->keys);
     free(e->pending.v);
@@ -1117,7 +363,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
         }
     }
     if (oom) {
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory copying the job");
     }
     pthread_mutex_lock(&e->mu);
@@ -1134,13 +380,13 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     j->slot_bytes = plan.part_peak_bytes > plan.part_pending_bytes ? plan.part_peak_bytes : plan.part_pending_bytes;
     if (e->stop || e->closing) {
         pthread_mutex_unlock(&e->mu);
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "engine is shutting down");
     }
     if (!j->window) {
         const uint64_t slot = j->slot_bytes, budget = e->budget;
         pthread_mutex_unlock(&e->mu);
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, plan.key_path, PM_NO_OFFSET,
                             "job needs %" PRIu64 " bytes (key %" PRIu64 " + %" PRIu64
                             " while it loads, other resident keys and inputs %" PRIu64 ", one partition %" PRIu64
@@ -1151,7 +397,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     if (j->reserved_other && e->queued_inline + j->reserved_other > e->max_queued_inline) {
         uint64_t held = e->queued_inline;
         pthread_mutex_unlock(&e->mu);
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET,
                             "queued inline inputs hold %" PRIu64 " bytes; this job's %" PRIu64
                             " would pass their bound of %" PRIu64
@@ -1161,7 +407,7 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     unsigned inflight = e->n_running + (unsigned)e->pending.n;
     if (inflight >= e->cfg.max_jobs) {
         pthread_mutex_unlock(&e->mu);
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_BUSY, NULL, PM_NO_OFFSET, "too many jobs in flight (%u)", inflight);
     }
     j->id = e->next_id++;
@@ -1171,9 +417,9 @@ pm_status pm_engine_submit(pm_engine *e, const pm_job_spec *spec, uint64_t *id, 
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     j->submit_unix_ms = (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000;
-    if (q_push(&e->pending, j, 0) != 0) {
+    if (engine_q_push(&e->pending, j, 0) != 0) {
         pthread_mutex_unlock(&e->mu);
-        job_free(e, j);
+        engine_job_free(e, j);
         return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     }
     e->queued_inline += j->reserved_other; /* charged to the budget at admission */
@@ -1203,17 +449,17 @@ pm_status pm_engine_cancel(pm_engine *e, uint64_t id, pm_job_state *state) {
     if (before == PM_JOB_QUEUED) {
         for (size_t i = 0; i < e->pending.n; i++)
             if (e->pending.v[i].j == j) {
-                q_take(&e->pending, (long)i);
+                engine_q_take(&e->pending, (long)i);
                 break;
             }
         j->cancel = 1;
         pm_error_set(&j->err, PM_ERR_CANCELLED, NULL, PM_NO_OFFSET, "cancelled while queued");
         e->n_running++; /* job_finish decrements it */
-        job_finish_locked(e, j, PM_JOB_CANCELLED);
+        engine_job_finish_locked(e, j, PM_JOB_CANCELLED);
         engine_admit_locked(e);
     } else if (before == PM_JOB_RUNNING && !j->cancel) {
         j->cancel = 1;
-        job_abort_queued_locked(e, j);
+        engine_fail_locked(e, j, ENGINE_NO_PART, NULL); /* its queued partitions go now, the rest at their stage's end */
     }
     if (state) *state = j->state;
     pthread_mutex_unlock(&e->mu);

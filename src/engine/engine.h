@@ -4,7 +4,7 @@
  *
  * The design (job model, ordering guarantee, how completion reaches a caller) is written at the top
  * of engine.c and in docs/engine.md. This header is the whole public surface; the job struct, the
- * queues and the cache stay private to engine.c.
+ * queues and the cache stay private to src/engine (engine_internal.h).
  *
  * Ownership: the engine borrows its backend (it must outlive the engine) and deep-copies every job
  * spec. Strings and arrays returned in pm_job_info / pm_engine_status are owned by the caller and

@@ -1,7 +1,18 @@
 /*
- * engine_internal.h — the engine's private structs and the functions its files share (engine.c:
- * jobs, queues, workers, the public API; srs_cache.c: the SRS cache and the memory budget;
- * trace.c: the trace ring). Not a public API: nothing outside src/engine includes it.
+ * engine_internal.h — the engine's private structs and the functions its files share:
+ *   engine.c         the design essay and the public API (create, destroy, submit, cancel, wait,
+ *                    status, close)
+ *   engine_queue.c   the stage queues, the synthesis permits, admission
+ *   engine_job.c     a job's window, partitions leaving the pipeline, final states, the one
+ *                    failure path (engine_fail_locked)
+ *   engine_device.c  the device interlock (pm_gpu_slot_*: the kernel region of each device)
+ *   engine_stage.c   the threads: one stage loop for the synthesis, GPU and finalize workers, the
+ *                    assembler, the housekeeper, the notifier
+ *   srs_cache.c      the SRS cache and the memory budget
+ *   trace.c          the trace ring
+ *   engine_build.c   the one engine builder (its own header, engine_build.h: pools sized from the
+ *                    machine; it uses only the public API)
+ * Not a public API: nothing outside src/engine includes it.
  * Locking: "(lock held)" means the engine mutex e->mu; the trace ring has its own mutex.
  */
 #ifndef PROOFMILL_ENGINE_INTERNAL_H
@@ -105,7 +116,7 @@ typedef struct slot_waiter {
 typedef struct {
     int id;
     /* The kernel-region interlock (pm_gpu_slot_enter / leave / yield): held says a worker is inside;
-     * waiters lists the workers waiting, entered by priority (engine.c slot_may_enter). lock guards
+     * waiters lists the workers waiting, entered by priority (engine_device.c slot_may_enter). lock guards
      * both, cv wakes the waiters. */
     pthread_mutex_t lock;
     pthread_cond_t cv;
@@ -224,8 +235,52 @@ void engine_key_unref(pm_engine *e, keyent *k);
 pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid, int64_t *waited_us,
                             pm_error *err);
 
-/* ---- engine.c ---- */
-/* Admit queued jobs in order while the head fits the budget (lock held). */
+/* ---- engine_queue.c (lock held) ---- */
+/* Append (j, part); -1 when out of memory. */
+int engine_q_push(queue_t *q, job *j, uint32_t part);
+/* The index of the best item (priority desc, submit sequence asc, partition asc), or -1 when empty. */
+long engine_q_best(const queue_t *q);
+/* The best item whose job has a free window slot (synthesis), or -1. A job at its window waits
+ * for one of its partitions to be finalized; other jobs' partitions go ahead meanwhile. */
+long engine_q_best_in_window(const queue_t *q);
+/* The best critical item (the urgent lane's), in its job's window for synthesis (in_window), or -1. */
+long engine_q_best_critical(const queue_t *q, int in_window);
+/* Remove and return item i (order not kept). */
+item_t engine_q_take(queue_t *q, long i);
+/* Remove every item of job j from q, calling fn on each. */
+void engine_q_remove_job(pm_engine *e, queue_t *q, job *j, void (*fn)(pm_engine *, job *, uint32_t));
+/* The synthesis permits (the only place e->synth_inflight changes): take = 1 when a partition's
+ * synthesis begins; take = 0 when a GPU worker takes it, or it leaves the pipeline before that
+ * (wakes the synthesis workers). */
+void engine_synth_permit_locked(pm_engine *e, int take);
+/* Partitions of one job that keep every stage busy at once: synth_lookahead + GPU workers +
+ * finalizers (pm_engine_job_window's pipeline_cap). */
+uint32_t engine_pipeline_cap(const pm_engine *e);
+/* Admit queued jobs in order while the head fits the budget. */
 void engine_admit_locked(pm_engine *e);
+
+/* ---- engine_job.c (lock held) ---- */
+#define ENGINE_NO_PART UINT32_MAX /* engine_fail_locked: no partition of the job in hand */
+/* Free a job and everything its partitions still hold (through the backend). */
+void engine_job_free(pm_engine *e, job *j);
+/* Final state st reached: release everything still charged, count, notify. 1 if finished now,
+ * 0 if it already was. */
+int engine_job_finish_locked(pm_engine *e, job *j, pm_job_state st);
+/* Partition p gives its window slot back (finalized or dropped). */
+void engine_window_leave_locked(pm_engine *e, job *j, uint32_t p);
+/* Partition p leaves the pipeline without a proof (its prepared / pending data freed). */
+void engine_part_drop_locked(pm_engine *e, job *j, uint32_t p);
+/* If every partition of a failed / cancelled job is accounted for, finish it and run admission. */
+void engine_job_maybe_end_locked(pm_engine *e, job *j);
+/* THE failure path, for every stage and admission: job j fails with *err (NULL: it is already
+ * cancelled or failed, nothing is recorded), partition `part` (ENGINE_NO_PART: none) leaves the
+ * pipeline, the job's queued partitions are dropped, and the job ends once every partition is
+ * accounted for. Also how a running job is cancelled (err NULL, after setting j->cancel). */
+void engine_fail_locked(pm_engine *e, job *j, uint32_t part, const pm_error *err);
+
+/* ---- engine_stage.c: thread bodies (arg: a worker_t for the stage loop, the engine for the others) ---- */
+void *engine_stage_main(void *arg);
+void *engine_house_main(void *arg);
+void *engine_notify_main(void *arg);
 
 #endif

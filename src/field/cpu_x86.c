@@ -9,14 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/settings.h"
+
 int pm_field_adx_state __attribute__((visibility("hidden"))) = 0;
 
 int pm_field_adx_probe(void) {
     unsigned a = 0, b = 0, c = 0, d = 0;
     int ok = 0;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) ok = ((b >> 8) & 1) && ((b >> 19) & 1);
-    const char *env = getenv("PROOFMILL_FIELD_BACKEND");
-    if (env && strcmp(env, "portable") == 0) ok = 0;
+    if (strcmp(pm_setting_str("field.backend"), "portable") == 0) ok = 0; /* PROOFMILL_FIELD_BACKEND */
     /* Several threads may race here; they all compute and store the same value. */
     __atomic_store_n(&pm_field_adx_state, ok ? 1 : -1, __ATOMIC_RELAXED);
     return ok;
@@ -50,15 +51,15 @@ int pm_cpu_has_ifma(void) {
 int pm_fr_bfly_state __attribute__((visibility("hidden"))) = 0;
 
 int pm_fr_bfly_probe(void) {
-    const char *env = getenv("PROOFMILL_FR_BFLY_BACKEND");
-    const char *field = getenv("PROOFMILL_FIELD_BACKEND");
+    const char *env = pm_setting_str("field.fr_bfly_backend");   /* PROOFMILL_FR_BFLY_BACKEND */
+    const char *field = pm_setting_str("field.backend");         /* PROOFMILL_FIELD_BACKEND */
     int s = pm_cpu_has_ifma() ? PM_FR_BFLY_IFMA : PM_FR_BFLY_SCALAR;
-    /* PROOFMILL_FIELD_BACKEND=portable (the whole field layer in portable C) covers the rows too,
-     * unless PROOFMILL_FR_BFLY_BACKEND names their backend */
-    if (!env && field && strcmp(field, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
-    if (env && strcmp(env, "adx") == 0) s = PM_FR_BFLY_SCALAR;
-    if (env && strcmp(env, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
-    if (env && strcmp(env, "model") == 0) s = PM_FR_BFLY_MODEL;
+    /* field.backend=portable (the whole field layer in portable C) covers the rows too, unless
+     * field.fr_bfly_backend names their backend */
+    if (strcmp(env, "auto") == 0 && strcmp(field, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
+    if (strcmp(env, "adx") == 0) s = PM_FR_BFLY_SCALAR;
+    if (strcmp(env, "portable") == 0) s = PM_FR_BFLY_PORTABLE;
+    if (strcmp(env, "model") == 0) s = PM_FR_BFLY_MODEL;
     /* Several threads may race here; they all compute and store the same value. */
     __atomic_store_n(&pm_fr_bfly_state, s, __ATOMIC_RELAXED);
     return s;

@@ -7,8 +7,9 @@
  *    from cpuid (leaf 7: BMI2 = EBX bit 8, ADX = EBX bit 19), whether they run;
  *  - otherwise (proofmill_core_portable, other CPUs) only the portable C of mont_impl.h exists and
  *    pm_field_use_adx() is the constant 0.
- * The environment variable PROOFMILL_FIELD_BACKEND=portable, read once at the first call, forces the
- * portable path in an asm build (used by the tests to exercise the fallback).
+ * The setting field.backend = portable (environment PROOFMILL_FIELD_BACKEND=portable; util/settings.h),
+ * read once at the first call, forces the portable path in an asm build (used by the tests to exercise
+ * the fallback).
  *
  * Dispatch cost: fp_mul/fr_mul are a relaxed load of a hidden int, a predictable branch and a tail
  * jump into the kernel (the portable path and the first-call probe sit in a separate noinline

@@ -19,6 +19,7 @@
 #include "cpu_x86.h"
 #include "field/fr_bfly.h"
 #include "field/fr_rows.h"
+#include "util/settings.h"
 
 /* ---------------- the portable model ---------------- */
 typedef struct {
@@ -104,14 +105,13 @@ void fr_bflys_dif_model(fr_t *x, fr_t *y, const fr_t *w, size_t n) {
 #define v_perm2(a, idx, b) _mm512_permutex2var_epi64((a), (idx), (b))
 #include "fr_ifma_kernel.h"
 
-/* PROOFMILL_FR_BFLY_STEP2=0 makes the IFMA rows run one vector step (8 butterflies) at a time instead of
+/* field.fr_bfly_step2 = false (PROOFMILL_FR_BFLY_STEP2=0) makes the IFMA rows run one vector step (8 butterflies) at a time instead of
  * two interleaved ones (16): a benchmark switch, read once; same results either way */
 static int ifma_two_state = -1;
 static int ifma_two(void) {
     int v = __atomic_load_n(&ifma_two_state, __ATOMIC_RELAXED);
     if (v < 0) {
-        const char *e = getenv("PROOFMILL_FR_BFLY_STEP2");
-        v = !(e && e[0] == '0');
+        v = pm_setting_bool("field.fr_bfly_step2");
         __atomic_store_n(&ifma_two_state, v, __ATOMIC_RELAXED);
     }
     return v;

@@ -54,12 +54,12 @@ static pm_status env_field(fil_c1_tok *p, const char *key, void *ctx, int *known
 static const char *const ENV_NAMES[] = {"SectorNum", "SectorSize", "Phase1Out", NULL};
 
 pm_status fil_c1_read_memory(fil_c1_t *c1, uint64_t *sector_num, const char *buf, size_t len, const char *name,
-                             fil_c1_reader_t reader, pm_error *err) {
+                             pm_error *err) {
     memset(c1, 0, sizeof *c1);
     /* An envelope starts with an object whose keys include "Phase1Out"; a C1 never has that key. */
     const char *probe = memmem(buf, len < 256 ? len : 256, "\"Phase1Out\"", 11);
     if (!probe) probe = memmem(buf, len < 256 ? len : 256, "\"SectorNum\"", 11);
-    if (!probe) return fil_c1_from_json(c1, buf, len, name, reader, err);
+    if (!probe) return fil_c1_from_json(c1, buf, len, name, err);
     /* The envelope is parsed with the single-pass tokenizer: jansson would copy and UTF-8-check the
      * ~50 MB Phase1Out string first (seconds on the 2-core VM), for a 3-key object. */
     env_ctx ec;
@@ -88,7 +88,7 @@ pm_status fil_c1_read_memory(fil_c1_t *c1, uint64_t *sector_num, const char *buf
     if (sector_num) *sector_num = ec.num;
     char inner[600];
     snprintf(inner, sizeof inner, "%.500s (Phase1Out)", name);
-    st = fil_c1_from_json(c1, (const char *)dec, dn, inner, reader, err);
+    st = fil_c1_from_json(c1, (const char *)dec, dn, inner, err);
     free(dec);
     if (!st && c1->sector_size != sector_size) {
         uint64_t have = c1->sector_size;
@@ -100,15 +100,14 @@ pm_status fil_c1_read_memory(fil_c1_t *c1, uint64_t *sector_num, const char *buf
     return st;
 }
 
-pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path, fil_c1_reader_t reader,
-                           pm_error *err) {
+pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path, pm_error *err) {
     char *buf = NULL;
     size_t len = 0;
     memset(c1, 0, sizeof *c1);
     /* regular files only: a directory, FIFO or device is refused at once (no hang) */
     pm_status st = pm_file_read_all(&buf, &len, path, 0, 0, err);
     if (st) return st;
-    st = fil_c1_read_memory(c1, sector_num, buf, len, path, reader, err);
+    st = fil_c1_read_memory(c1, sector_num, buf, len, path, err);
     free(buf);
     return st;
 }

@@ -59,29 +59,19 @@ pm_status fil_c1_write_json_file(const char *path, const fil_c1_t *c1, pm_error 
 pm_status fil_c1_write_envelope_file(const char *path, const fil_c1_t *c1, uint64_t sector_num,
                                      pm_error *err);
 
-/* Reader implementations (same result, same checks; tested against each other):
- * FIL_C1_READER_JANSSON builds a jansson tree of the whole document then walks it;
- * FIL_C1_READER_FAST is a schema-driven single-pass parser over the bytes (no tree; see
- * docs/perf/porep.md for why it exists). FIL_C1_READER_DEFAULT = FAST. */
-typedef enum { FIL_C1_READER_DEFAULT = 0, FIL_C1_READER_JANSSON = 1, FIL_C1_READER_FAST = 2 } fil_c1_reader_t;
-
-/* Parse C1 JSON bytes buf[len] (name labels errors). On error *c1 is left freed/zeroed. */
-pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char *name,
-                           fil_c1_reader_t reader, pm_error *err);
+/* Parse C1 JSON bytes buf[len] (name labels errors) with the schema-driven single-pass reader
+ * (c1_read_fast.c: no tree of the document; docs/perf/porep.md says why). The tests check it
+ * against a reader over a jansson tree kept in tests/filecoin/c1_read_jansson.c (same result, same
+ * checks). On error *c1 is left freed/zeroed. */
+pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char *name, pm_error *err);
 /* Read a file holding either the C1 JSON or the lotus-bench envelope (detected by a top-level
  * "Phase1Out" key; then *sector_num receives SectorNum when non-NULL, and SectorSize must agree
  * with the C1's size). Errors: PM_ERR_IO, PM_ERR_FORMAT, PM_ERR_MISMATCH (envelope size). */
-pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path,
-                           fil_c1_reader_t reader, pm_error *err);
+pm_status fil_c1_read_file(fil_c1_t *c1, uint64_t *sector_num, const char *path, pm_error *err);
 /* The same from a memory image buf[len] of such a file (a C1 sent inline, e.g. Curio's
  * vanilla_proof bytes); name labels errors. */
 pm_status fil_c1_read_memory(fil_c1_t *c1, uint64_t *sector_num, const char *buf, size_t len, const char *name,
-                             fil_c1_reader_t reader, pm_error *err);
-
-/* Tree shapes of a sector size: tree D (SHA-256 binary, Single) and trees C / R_last (Poseidon
- * 8-s-t). Errors: PM_ERR_ARG for an unsupported size. */
-pm_status fil_porep_tree_shapes(fil_tree_shape_t *tree_d, fil_tree_shape_t *tree_cr,
-                                uint64_t sector_size, pm_error *err);
+                             pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /*
  * c1_json_internal.h — what the C1 JSON files of src/filecoin share (c1_write.c, c1_shape.c,
- * c1_read_jansson.c, c1_read_fast.c, c1_envelope.c); not a public API. Format: c1_json.h.
+ * c1_read_fast.c, c1_envelope.c) with the reference reader of the tests
+ * (tests/filecoin/c1_read_jansson.c); not a public API. Format: c1_json.h.
  */
 #ifndef PROOFMILL_FILECOIN_C1_JSON_INTERNAL_H
 #define PROOFMILL_FILECOIN_C1_JSON_INTERNAL_H
@@ -59,9 +60,6 @@ pm_status fil_c1_check_shape(const fil_c1_t *c1, const char *name, const char *t
 /* registered_proof from its serde name: sets c1->registered_proof and sector_size.
  * PM_ERR_FORMAT "registered_proof: unknown value" otherwise. */
 pm_status fil_c1_set_registered(fil_c1_t *c1, const char *s, const char *name, pm_error *err);
-
-/* The jansson reader (c1_read_jansson.c): buf[len] into a zeroed c1. */
-pm_status fil_c1_read_jansson(fil_c1_t *c1, const char *buf, size_t len, const char *name, pm_error *err);
 
 /* The single-pass tokenizer (c1_read_fast.c), also used by the envelope reader (c1_envelope.c). */
 typedef struct {

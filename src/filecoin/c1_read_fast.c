@@ -1,7 +1,7 @@
 /*
- * c1_read_fast.c — the schema-driven single-pass C1 reader (FIL_C1_READER_FAST, the default) and its
- * tokenizer, and fil_c1_from_json, which picks a reader. Format: c1_json.h; why a second reader:
- * docs/perf/porep.md.
+ * c1_read_fast.c — the schema-driven single-pass C1 reader (fil_c1_from_json) and its tokenizer.
+ * Format: c1_json.h; why not a jansson tree: docs/perf/porep.md (the tree walk is the tests'
+ * reference reader, tests/filecoin/c1_read_jansson.c).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -805,11 +805,9 @@ static pm_status read_fast(fil_c1_t *c1, const char *buf, size_t len, const char
     return st;
 }
 
-pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char *name,
-                           fil_c1_reader_t reader, pm_error *err) {
+pm_status fil_c1_from_json(fil_c1_t *c1, const char *buf, size_t len, const char *name, pm_error *err) {
     memset(c1, 0, sizeof *c1);
-    pm_status st = reader == FIL_C1_READER_JANSSON ? fil_c1_read_jansson(c1, buf, len, name, err)
-                                                   : read_fast(c1, buf, len, name, err);
+    pm_status st = read_fast(c1, buf, len, name, err);
     if (st) fil_c1_free(c1);
     return st;
 }

@@ -1,7 +1,7 @@
 /*
- * c1_shape.c — the checks both C1 readers share: the tree shapes of a sector size, the shape of
- * every vanilla proof against its registered proof (partitions, challenges, path lengths and
- * arities, rows, parents), registered-proof names, and the JSON path of an error. Format: c1_json.h.
+ * c1_shape.c — the checks both C1 readers share: the shape of every vanilla proof against its
+ * registered proof (partitions, challenges, path lengths and arities, rows, parents),
+ * registered-proof names, and the JSON path of an error. Format: c1_json.h.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,20 +10,6 @@
 
 #include "filecoin/c1_json_internal.h"
 #include "filecoin/sizes.h"
-
-pm_status fil_porep_tree_shapes(fil_tree_shape_t *tree_d, fil_tree_shape_t *tree_cr,
-                                uint64_t sector_size, pm_error *err) {
-    const fil_sector_info_t *si = fil_sector_info(sector_size);
-    if (!si)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "unsupported sector size %" PRIu64,
-                            sector_size);
-    pm_status st = PM_OK;
-    if (tree_d) st = fil_tree_shape_init(tree_d, si->nodes, FIL_HASHER_SHA256, 2, 0, 0, err);
-    if (!st && tree_cr)
-        st = fil_tree_shape_init(tree_cr, si->nodes, FIL_HASHER_POSEIDON, si->base_arity,
-                                 si->sub_arity, si->top_arity, err);
-    return st;
-}
 
 
 typedef struct {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "util/file.h"
+#include "util/progress.h"
 
 /* POREP.md §1.1 (rust-fil-proofs constants.rs): nodes = size / 32. */
 static const fil_porep_shape_t SHAPES[] = {
@@ -104,6 +105,10 @@ pm_status fil_param_stem(char *out, size_t cap, fil_param_kind_t kind, uint64_t 
 }
 
 pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err) {
+    return fil_param_digest_progress(hex32, bytes, path, 0, err);
+}
+
+pm_status fil_param_digest_progress(char hex32[33], uint64_t *bytes, const char *path, int progress, pm_error *err) {
     pm_file f;
     pm_status st = pm_file_open(&f, path, err);
     if (st) return st;
@@ -114,6 +119,7 @@ pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm
     for (uint64_t o = 0; o < f.size; o += step) {
         size_t k = f.size - o < step ? (size_t)(f.size - o) : step;
         blake2b_update(&s, f.data + o, k);
+        if (progress) pm_progress_add(k);
     }
     blake2b_final(&s, h, 64);
     if (bytes) *bytes = f.size;
@@ -194,6 +200,11 @@ static const fil_known_digest_t KNOWN[] = {
     {32ull << 30, ".vk", "0c7b4aac1c40fdb7eb82bc355b41addf", FIL_PARAM_POREP},
     {32ull << 30, ".params", "6a388072a518cf46ebd661f5cc46900a", FIL_PARAM_POREP},
     {64ull << 30, ".vk", "a89884252c04c298d0b3c81bfd884164", FIL_PARAM_POREP},
+    /* rust-fil-proofs @87348a7 parameters.json: the other PoRep .params (issue #39) */
+    {2048ull, ".params", "434fb1338ecfaf0f59256f30dde4968f", FIL_PARAM_POREP},
+    {8ull << 20, ".params", "09e612e4eeb7a0eb95679a88404f960c", FIL_PARAM_POREP},
+    {512ull << 20, ".params", "6c77597eb91ab936c1cef4cf19eba1b3", FIL_PARAM_POREP},
+    {64ull << 30, ".params", "1801f8a6e1b00bceb00cc27314bb5ce3", FIL_PARAM_POREP},
     /* rust-fil-proofs @87348a7 parameters.json: the proof-of-spacetime-fallback and
      * empty-sector-update entries, matched to kind and size by their computed names */
     {2048ull, ".params", "82c88066be968bb550a05e30ff6c2413", FIL_PARAM_WINNING_POST},

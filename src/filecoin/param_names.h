@@ -43,6 +43,9 @@ pm_status fil_porep_param_stem(char *out, size_t cap, uint64_t sector_size, pm_e
  * Reads the file by mmap in one pass; *bytes (if non-NULL) receives its size.
  * Errors: PM_ERR_IO. */
 pm_status fil_param_digest(char hex32[33], uint64_t *bytes, const char *path, pm_error *err);
+/* The same; progress = 1 counts the bytes hashed into the current progress stage
+ * (pm_progress_add, util/progress.h; thread-safe, so several files may be hashed at once). */
+pm_status fil_param_digest_progress(char hex32[33], uint64_t *bytes, const char *path, int progress, pm_error *err);
 
 /* The proof kinds with Groth16 parameters of their own. */
 typedef enum {
@@ -73,8 +76,8 @@ pm_status fil_param_stem(char *out, size_t cap, fil_param_kind_t kind, uint64_t 
 
 /* The digests published in rust-fil-proofs parameters.json: for PoRep those that
  * ../shared/filecoin/POREP.md §1.5 records (the .vk of 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB and the
- * 32 GiB .params), for WinningPoSt, WindowPoSt and SnapDeals the .params and .vk of the five
- * published sizes. ext is ".vk" or ".params"; the file name is fil_param_stem(kind, size) + ext. */
+ * 32 GiB .params) and parameters.json's other PoRep .params; for WinningPoSt, WindowPoSt and
+ * SnapDeals the .params and .vk of the five published sizes. ext is ".vk" or ".params"; the file name is fil_param_stem(kind, size) + ext. */
 typedef struct {
     uint64_t sector_size;
     const char *ext;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/settings.h"
+
 static int same_dir(const char *a, const char *b) {
     char ra[PATH_MAX], rb[PATH_MAX];
     if (!a || !b || !*a || !*b) return 0;
@@ -40,11 +42,13 @@ static int marked(const char *dir, const char *name) {
     return found;
 }
 
+int fil_param_is_marked_test(const char *dir, const char *name) { return marked(dir, name); }
+
 pm_status fil_param_dir_check(const char *dir, int allow, pm_error *err) {
     if (allow) return PM_OK;
     struct stat sb;
     if (stat(dir, &sb) != 0) return PM_OK; /* created by the caller: empty */
-    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    const char *env = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
     if (same_dir(dir, env) || same_dir(dir, FIL_PARAM_DEFAULT_CACHE))
         return pm_error_set(err, PM_ERR_ARG, dir, PM_NO_OFFSET,
                             "is Filecoin's parameter cache (%s): refusing to write test parameters under Filecoin's "

@@ -36,6 +36,9 @@ extern "C" {
  * default), or dir holds a v28-* file not listed in its marker. allow = 1 skips the check (the
  * user's explicit flag). A dir that does not exist yet passes (it is created by the caller). */
 pm_status fil_param_dir_check(const char *dir, int allow, pm_error *err);
+/* 1 when `name` (a file name, no directory) is listed in dir's marker file: a proofmill test
+ * parameter file (rule 2), 0 otherwise (no marker, or not listed). Never fails. */
+int fil_param_is_marked_test(const char *dir, const char *name);
 /* Record `name` in dir's marker file (created with its header when absent). Errors: PM_ERR_IO. */
 pm_status fil_param_mark_test(const char *dir, const char *name, pm_error *err);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "filecoin/c1_json.h"
 #include "filecoin/labels.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/replica_id.h"

@@ -4,6 +4,7 @@
 #include "filecoin/sizes.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,4 +158,18 @@ pm_status fil_api_version_parse(fil_api_version_t *v, const char *text, pm_error
             }
     return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                         "API version '%s': expected V1_0_0, V1_1_0 or V1_2_0", text ? text : "");
+}
+
+pm_status fil_porep_tree_shapes(fil_tree_shape_t *tree_d, fil_tree_shape_t *tree_cr,
+                                uint64_t sector_size, pm_error *err) {
+    const fil_sector_info_t *si = fil_sector_info(sector_size);
+    if (!si)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "unsupported sector size %" PRIu64,
+                            sector_size);
+    pm_status st = PM_OK;
+    if (tree_d) st = fil_tree_shape_init(tree_d, si->nodes, FIL_HASHER_SHA256, 2, 0, 0, err);
+    if (!st && tree_cr)
+        st = fil_tree_shape_init(tree_cr, si->nodes, FIL_HASHER_POSEIDON, si->base_arity,
+                                 si->sub_arity, si->top_arity, err);
+    return st;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filecoin/merkle.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
@@ -108,6 +109,13 @@ int fil_porep_id_is_legacy(const uint8_t porep_id[32]);
 const char *fil_api_version_name(fil_api_version_t v);
 /* Parse "V1_0_0" / "1.0.0" / "1.0" (and 1.1, 1.2). Errors: PM_ERR_ARG. */
 pm_status fil_api_version_parse(fil_api_version_t *v, const char *text, pm_error *err);
+
+/* Tree shapes of a sector size (merkle.h): tree D (SHA-256 binary, Single) and trees C / R_last
+ * (Poseidon 8-s-t from the size's row); either pointer may be NULL. Errors: PM_ERR_ARG for an
+ * unsupported size. Source: filecoin-proofs constants.rs (SectorShape* for C and R; tree D is
+ * a binary SHA-256 tree). */
+pm_status fil_porep_tree_shapes(fil_tree_shape_t *tree_d, fil_tree_shape_t *tree_cr,
+                                uint64_t sector_size, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <cstdio>
 #include "cpu_headers.cuh"
 #include "common.cuh"
@@ -127,6 +128,48 @@ extern "C" void gpu_host_free_pieces(void *p, size_t bytes) {
     const size_t len = bytes ? bytes : 16;
     for (size_t off = 0; off < len; off += GPU_HOST_PIECE_BYTES) cudaHostUnregister(static_cast<char *>(p) + off);
     munmap(p, len);
+}
+
+/* the page-rounded range of [p, p + bytes) */
+static void page_range(const void *p, size_t bytes, char **lo, size_t *len) {
+    const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p & ~(pg - 1);
+    const uintptr_t e = ((uintptr_t)p + (bytes ? bytes : 1) + pg - 1) & ~(pg - 1);
+    *lo = reinterpret_cast<char *>(a);
+    *len = (size_t)(e - a);
+}
+
+extern "C" pm_status gpu_host_register(const void *p, size_t bytes, pm_error *err) {
+    if (!p) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_host_register: NULL range");
+    if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "gpu_host_register: no CUDA device");
+    char *lo;
+    size_t len;
+    page_range(p, bytes, &lo, &len);
+    /* ONE registration: a copy that spans two registrations is refused (cudaErrorInvalidValue), and
+     * the streamed MSM copies chunks anywhere in the range */
+    cudaError_t e = cudaHostRegister(lo, len, cudaHostRegisterPortable);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "cannot page-lock %zu bytes: %s", len, cudaGetErrorString(e));
+    }
+    return PM_OK;
+}
+
+extern "C" void gpu_host_unregister(const void *p, size_t bytes) {
+    if (!p) return;
+    char *lo;
+    size_t len;
+    page_range(p, bytes, &lo, &len);
+    if (cudaHostUnregister(lo) != cudaSuccess) (void)cudaGetLastError();
+}
+
+extern "C" int gpu_host_is_pinned(const void *p) {
+    if (!p || gpu_available() == 0) return 0;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
 }
 
 namespace {

@@ -76,6 +76,17 @@ void gpu_host_free(void *p);                                       /* NULL is a 
 #define GPU_HOST_PIECE_BYTES ((size_t)64 << 20)
 pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *err);
 void gpu_host_free_pieces(void *p, size_t bytes); /* NULL is a no-op; unpinned piece by piece */
+/* Page-lock an existing host range [p, p + bytes) for every device (cudaHostRegister, portable; the
+ * page-rounded range in one registration, since a copy spanning two registrations is refused), so
+ * that copies from it run at the bus's pinned rate (~25-50 GB/s instead of ~7 GB/s pageable): a
+ * key's streamed bases, pinned once at the key's first use and shared by every device and worker.
+ * The range must stay mapped until gpu_host_unregister(p, bytes); it must not share a page with
+ * another registered range. Errors: PM_ERR_NOMEM (the driver refused: RLIMIT_MEMLOCK, a read-only
+ * file mapping, a page already registered; nothing is left registered), PM_ERR_GPU (no device). */
+pm_status gpu_host_register(const void *p, size_t bytes, pm_error *err);
+void gpu_host_unregister(const void *p, size_t bytes); /* the same p and bytes; NULL is a no-op */
+/* 1 when the host address p lies in page-locked memory (registered or allocated pinned). */
+int gpu_host_is_pinned(const void *p);
 
 /* ---- preemption points ----
  * The calling thread's yield hook: long device operations of this thread (an MSM between its
@@ -105,7 +116,8 @@ pm_status gpu_g1_bases_upload(gpu_g1_bases **out, const g1_affine_t *points, siz
  * For tests and benchmarks (random points with known discrete logs). */
 pm_status gpu_g1_bases_from_scalars(gpu_g1_bases **out, const fr_t *t_plain, size_t n, pm_error *err);
 /* Streamed bases, for a card too small for the whole base set (issue #13): the handle keeps only
- * the caller's pointer to n points in PINNED host memory (gpu_host_alloc; they must stay valid and
+ * the caller's pointer to n points in host memory, PINNED for speed (gpu_host_alloc or
+ * gpu_host_register: ~50 GB/s; pageable memory works at ~7 GB/s; they must stay valid and
  * unchanged while the handle is used) and every MSM on it streams them through two device buffers
  * of chunk_points points each, the copy of chunk c+1 overlapped with chunk c's kernels on a second
  * stream; the result is the sum of the chunks' MSMs, the same point as the resident path gives.
@@ -126,6 +138,12 @@ void gpu_g1_bases_free(gpu_g1_bases *b); /* NULL is a no-op; frees points and sc
  * ~21 GB after a 2^27-point MSM), keeping the points: for several keys or handles sharing one card.
  * The next MSM on the handle allocates it again. */
 void gpu_g1_bases_release_scratch(gpu_g1_bases *b);
+/* MSMs on a RESIDENT handle run in chunks of chunk_points points (the sum of the chunks' MSMs: the
+ * same point), so that one MSM's scratch is gpu_sizes_msm_resident_chunk_bytes(chunk_points)
+ * instead of the whole MSM's (~21 GB at 2^27): the device-memory plan's room (groth16/devplan.h).
+ * 0 = one piece (the default). Streamed handles keep the chunk they were made with. Frees the
+ * handle's scratch. Errors: PM_ERR_ARG (NULL handle, a streamed handle, 0 < chunk_points < 2^16). */
+pm_status gpu_g1_bases_set_chunk(gpu_g1_bases *b, size_t chunk_points, pm_error *err);
 
 /* Flags for gpu_msm_g1 / gpu_msm_g2 and the gather forms. */
 #define GPU_MSM_SCALARS_MONT 1u    /* scalars are Montgomery fr_t (converted on the device) */
@@ -226,6 +244,7 @@ pm_status gpu_g2_bases_download(g2_affine_t *out, size_t count, const gpu_g2_bas
 size_t gpu_g2_bases_count(const gpu_g2_bases *b);
 void gpu_g2_bases_free(gpu_g2_bases *b);
 void gpu_g2_bases_release_scratch(gpu_g2_bases *b);
+pm_status gpu_g2_bases_set_chunk(gpu_g2_bases *b, size_t chunk_points, pm_error *err); /* as the G1 form */
 size_t gpu_msm_g2_scratch_size(size_t n);
 unsigned gpu_msm_g2_window_bits(size_t n);
 pm_status gpu_msm_g2(g2_jac_t *r, const gpu_g2_bases *b, size_t first, const fr_t *scalars, size_t n, unsigned flags,
@@ -355,6 +374,9 @@ uint32_t gpu_r1cs_wires(const gpu_r1cs *g);
  * reads the slot has returned. Errors: PM_ERR_NOMEM, PM_ERR_ARG (slot > 1, n_w too large), PM_ERR_GPU. */
 typedef struct gpu_witness gpu_witness;
 pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *err);
+/* The same with 1 or 2 slots (a card whose device-memory plan keeps one witness slot: devplan.h).
+ * Errors as gpu_witness_init, PM_ERR_ARG for another count; uploads to a slot >= slots: PM_ERR_ARG. */
+pm_status gpu_witness_init_slots(gpu_witness **out, size_t n_w, unsigned slots, pm_error *err);
 void gpu_witness_free(gpu_witness *w); /* NULL is a no-op */
 pm_status gpu_witness_upload_async(gpu_witness *w, unsigned slot, const fr_t *host_w, size_t n_w, pm_error *err);
 pm_status gpu_witness_wait(gpu_witness *w, unsigned slot, pm_error *err); /* host waits for the copy */

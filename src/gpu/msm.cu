@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include "msm_handle.cuh"
+#include "util/verify.h"
 
 using namespace pmgpu;
 
@@ -35,17 +36,9 @@ template <class G> size_t default_lanes() {
     return (size_t)sms * 384;
 }
 
+/* points per chunk of a streamed MSM within budget bytes (bases buffers + scratch): gpu_sizes.h */
 template <class G> size_t chunk_points_for(size_t budget) {
-    typedef typename G::E E;
-    const size_t lanes = default_lanes<G>();
-    auto need = [&](size_t m) { return msm_scratch_bytes<G>(m, m, lanes) + 2 * m * sizeof(aff_t<E>); };
-    size_t lo = (size_t)1 << 16, hi = ((size_t)1 << 31) - 1;
-    if (need(lo) > budget) return 0;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (need(mid) <= budget) lo = mid; else hi = mid;
-    }
-    return lo;
+    return gpu_sizes_chunk_points(msm_sizes<G>(), budget, default_lanes<G>(), 1);
 }
 
 template <class G, class H> pm_status bases_upload(H **out, const typename G::cpu_aff *points, size_t n, pm_error *err) {
@@ -124,11 +117,8 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     a.split = (flags & GPU_MSM_NO_01_SPLIT) ? 0 : 1;
     a.item_cap = b->item_cap;
     a.tune = msm_tune_from_env(); /* run-time variants (PROOFMILL_GPU_MSM_ACC, ...; msm_core.cuh) */
-    /* PROOFMILL_GPU_MSM_WINDOW=c forces the window (benchmarks of the cost model; 1..22) */
-    if (const char *ce = getenv("PROOFMILL_GPU_MSM_WINDOW")) {
-        int c = atoi(ce);
-        if (c >= 1 && c <= 22) a.force_c = (unsigned)c;
-    }
+    /* gpu.msm_window = c (PROOFMILL_GPU_MSM_WINDOW) forces the window (benchmarks of the cost model; 1..22) */
+    if (const uint64_t c = pm_setting_u64("gpu.msm_window")) a.force_c = (unsigned)c;
     const fr_t *wit = scalars;
     if (ix) {
         a.gather = ix->p;
@@ -143,27 +133,29 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     }
     typename G::cpu_jac acc, part;
     G::jac_inf(&acc);
-    const size_t chunk = b->host_pts ? b->chunk_points : n;
-    const size_t nchunks = (n + chunk - 1) / chunk;
+    /* streamed, or resident in chunks (set_chunk): the schedule of gpu_sizes.h */
+    const size_t chunk = b->chunk_points ? b->chunk_points : n;
+    const size_t nchunks = gpu_sizes_chunk_count(n, chunk);
     aff_t<E> *buf[2] = {nullptr, nullptr};
     if (b->host_pts) {
         buf[0] = static_cast<aff_t<E> *>(ex.grow(SLOT_BASES0, chunk * sizeof(aff_t<E>)));
         buf[1] = static_cast<aff_t<E> *>(ex.grow(SLOT_BASES1, nchunks > 1 ? chunk * sizeof(aff_t<E>) : 16));
         if (!ex.ok()) return ex.fail(err, "gpu msm: streamed bases buffers");
-        ex.h2d_bases(buf[0], b->host_pts + first, (n < chunk ? n : chunk) * sizeof(aff_t<E>), 0);
+        ex.h2d_bases(buf[0], b->host_pts + first, gpu_sizes_chunk_len(n, 0, chunk) * sizeof(aff_t<E>), 0);
     }
     gpu_msm_timing_t &tm = b->timing;
     msm_host_out<G> out;
     for (size_t c = 0; c < nchunks; c++) {
-        const size_t c0 = c * chunk, m = n - c0 < chunk ? n - c0 : chunk;
+        const size_t c0 = c * chunk, m = gpu_sizes_chunk_len(n, c, chunk);
         msm_args_t ac = a;
         ac.n = m;
         if (b->host_pts) {
-            ex.wait_bases((int)(c & 1));
-            ac.pts = buf[c & 1];
+            const unsigned bi = gpu_sizes_chunk_buffer(c), bn = gpu_sizes_chunk_buffer(c + 1);
+            ex.wait_bases((int)bi);
+            ac.pts = buf[bi];
             if (c + 1 < nchunks) { /* the next chunk's bases, overlapped with this chunk's kernels */
-                const size_t m1 = n - c0 - chunk < chunk ? n - c0 - chunk : chunk;
-                ex.h2d_bases(buf[(c + 1) & 1], b->host_pts + first + c0 + chunk, m1 * sizeof(aff_t<E>), (int)((c + 1) & 1));
+                const size_t m1 = gpu_sizes_chunk_len(n, c + 1, chunk);
+                ex.h2d_bases(buf[bn], b->host_pts + first + c0 + chunk, m1 * sizeof(aff_t<E>), (int)bn);
             }
         } else {
             ac.pts = b->pts + first + c0;
@@ -200,9 +192,23 @@ template <class H> void release_scratch(H *b) {
     for (int i = 0; i < SLOT_COUNT; i++) b->ex.slot[i].release();
 }
 
+template <class H> pm_status set_chunk(H *b, size_t chunk, pm_error *err) {
+    if (!b) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases set_chunk: NULL handle");
+    if (b->host_pts) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases set_chunk: a streamed handle");
+    if (chunk && chunk < GPU_SIZES_MIN_CHUNK)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases set_chunk: %zu points is below 2^16", chunk);
+    release_scratch(b);
+    /* one piece when chunk >= n, but one window group at a time all the same (the scratch of
+     * gpu_sizes_msm_resident_chunk_bytes(min(chunk, n))) */
+    b->chunk_points = chunk < b->n ? chunk : 0;
+    b->item_cap = chunk ? (chunk < b->n ? chunk : b->n) : 0;
+    return PM_OK;
+}
+
 template <class H> void last_timing(gpu_msm_timing_t *out, const H *b) {
     if (out) { if (b) *out = b->timing; else memset(out, 0, sizeof *out); }
 }
+
 
 } /* namespace */
 
@@ -225,6 +231,7 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
     delete b;
 }
 extern "C" void gpu_g1_bases_release_scratch(gpu_g1_bases *b) { release_scratch(b); }
+extern "C" pm_status gpu_g1_bases_set_chunk(gpu_g1_bases *b, size_t chunk, pm_error *err) { return set_chunk(b, chunk, err); }
 extern "C" unsigned gpu_msm_g1_window_bits(size_t n) { return msm_window_bits_for(n, g1_group::rho); }
 extern "C" size_t gpu_msm_g1_scratch_size(size_t n) { return msm_scratch_bytes<g1_group>(n, 0, default_lanes<g1_group>()); }
 extern "C" void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b) { last_timing(out, b); }
@@ -257,6 +264,7 @@ extern "C" void gpu_g2_bases_free(gpu_g2_bases *b) {
     delete b;
 }
 extern "C" void gpu_g2_bases_release_scratch(gpu_g2_bases *b) { release_scratch(b); }
+extern "C" pm_status gpu_g2_bases_set_chunk(gpu_g2_bases *b, size_t chunk, pm_error *err) { return set_chunk(b, chunk, err); }
 extern "C" unsigned gpu_msm_g2_window_bits(size_t n) { return msm_window_bits_for(n, g2_group::rho); }
 extern "C" size_t gpu_msm_g2_scratch_size(size_t n) { return msm_scratch_bytes<g2_group>(n, 0, default_lanes<g2_group>()); }
 extern "C" void gpu_msm_g2_last_timing(gpu_msm_timing_t *out, const gpu_g2_bases *b) { last_timing(out, b); }

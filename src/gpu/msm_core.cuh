@@ -48,6 +48,8 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fr.h"
+#include "gpu/gpu_sizes.h"
+#include "util/settings.h"
 #include "ec.cuh"
 #include "msm_exec.cuh"
 
@@ -486,17 +488,7 @@ template <class E> struct f_add2 {
 };
 
 /* ---------------- the driver ---------------- */
-inline unsigned msm_window_bits_for(size_t ng, double rho) {
-    if (ng < 2) return 1;
-    unsigned best = 1;
-    double best_cost = 1e300;
-    for (unsigned c = 1; c <= 22; c++) {
-        double W = (double)((256 + c - 1) / c);
-        double cost = W * ((double)ng + rho * (double)(1u << (c - 1)));
-        if (cost < best_cost) { best_cost = cost; best = c; }
-    }
-    return best;
-}
+inline unsigned msm_window_bits_for(size_t ng, double rho) { return gpu_sizes_window_bits(ng, rho); } /* gpu_sizes.h */
 
 enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
 /* Run-time variants of the accumulation and reduction, for benchmarks that compare them in one
@@ -536,15 +528,15 @@ template <class E> inline bool msm_xinline(const msm_tune_t &t) { return t.xinli
 inline msm_tune_t msm_tune_from_env() {
     msm_tune_t t;
     memset(&t, 0, sizeof t);
-    t.acc = 2;     /* f_round2 unless PROOFMILL_GPU_MSM_ACC says otherwise */
-    t.xinline = 2; /* inlined for G1, called for G2, unless PROOFMILL_GPU_MSM_XINLINE says otherwise */
-    const char *v;
-    if ((v = getenv("PROOFMILL_GPU_MSM_ACC"))) t.acc = (unsigned)atoi(v) == 2 ? 2u : 0u;
-    if ((v = getenv("PROOFMILL_GPU_MSM_PREFETCH"))) t.prefetch = atoi(v) ? 1u : 0u;
-    if ((v = getenv("PROOFMILL_GPU_MSM_XINLINE"))) t.xinline = atoi(v) ? 1u : 0u;
-    if ((v = getenv("PROOFMILL_GPU_MSM_TAIL"))) t.tail = (size_t)strtoull(v, nullptr, 10);
-    if ((v = getenv("PROOFMILL_GPU_MSM_KMIN"))) { t.kmin = (size_t)strtoull(v, nullptr, 10); if (t.kmin > 1024) t.kmin = 1024; }
-    if ((v = getenv("PROOFMILL_GPU_MSM_PARTS"))) t.parts = (unsigned)atoi(v);
+    /* the settings table (util/settings.c) holds each knob's default, bounds and environment variable */
+    t.acc = pm_setting_u64("gpu.msm_acc") == 2 ? 2u : 0u; /* PROOFMILL_GPU_MSM_ACC: f_round2 by default */
+    t.prefetch = pm_setting_bool("gpu.msm_prefetch") ? 1u : 0u; /* PROOFMILL_GPU_MSM_PREFETCH */
+    /* PROOFMILL_GPU_MSM_XINLINE: 2 (default) inlined for G1, called for G2; 1 inlined; 0 called */
+    const uint64_t xi = pm_setting_u64("gpu.msm_xinline");
+    t.xinline = xi == 2 ? 2u : xi ? 1u : 0u;
+    t.tail = (size_t)pm_setting_u64("gpu.msm_tail");   /* PROOFMILL_GPU_MSM_TAIL */
+    t.kmin = (size_t)pm_setting_u64("gpu.msm_kmin");   /* PROOFMILL_GPU_MSM_KMIN, at most 1024 */
+    t.parts = (unsigned)pm_setting_u64("gpu.msm_parts"); /* PROOFMILL_GPU_MSM_PARTS */
     return t;
 }
 struct msm_args_t {
@@ -754,20 +746,18 @@ template <class G> struct msm_host_out {
     typename G::cpu_xyzz ones;             /* the ones bucket (infinity when none) */
 };
 
-/* Bytes of device scratch msm_run needs at n points (the worst case: every scalar general). */
+/* Bytes of device scratch msm_run needs at n points (the worst case: every scalar general): the
+ * host-side formula of gpu_sizes.h, which the device-memory planner uses too (one source). */
+template <class G> const gpu_sizes_group *msm_sizes();
+template <> inline const gpu_sizes_group *msm_sizes<g1_group>() { return &GPU_SIZES_G1; }
+template <> inline const gpu_sizes_group *msm_sizes<g2_group>() { return &GPU_SIZES_G2; }
+static_assert(sizeof(aff_t<fp_d>) == 96 && sizeof(aff_t<fp2_d>) == 192, "gpu_sizes.h: affine point sizes");
+static_assert(sizeof(xyzz_t<fp_d>) == 4 * 48 && sizeof(xyzz_t<fp2_d>) == 4 * 96, "gpu_sizes.h: XYZZ sizes");
+static_assert(sizeof(fp_d) == GPU_SIZES_FP_BYTES, "gpu_sizes.h: Fp size");
+static_assert(RND_KMIN == GPU_SIZES_RND_KMIN && RED_L == GPU_SIZES_RED_L, "gpu_sizes.h: driver constants");
+static_assert(g1_group::item_cap == ((size_t)1 << 27) && g2_group::item_cap == ((size_t)1 << 26), "gpu_sizes.h: item caps");
 template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t lanes) {
-    typedef typename G::E E;
-    if (!item_cap) item_cap = G::item_cap;
-    unsigned c = msm_window_bits_for(n, G::rho), W = (256 + c - 1) / c;
-    size_t B = (size_t)1 << (c - 1);
-    size_t gw = item_cap / (n ? n : 1);
-    gw = gw < 1 ? 1 : (gw > W ? W : gw);
-    size_t items = gw * n, nseg = gw * B;
-    size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
-    b += (items / 2 + nseg) * sizeof(aff_t<E>) + (items / 4 + nseg) * sizeof(aff_t<E>) + nseg * sizeof(aff_t<E>);
-    b += (items / 2 + lanes * RND_KMIN) * (sizeof(fp_d) + 8) + red_bytes<E>(B, gw); /* lane scratch: <= 56 B per pair */
-    b += (items / 2 + nseg) * 4; /* f_round2's output bucket ids (msm_tune_t::acc = 2) */
-    return b + ((size_t)64 << 20); /* CUB temporaries */
+    return gpu_sizes_msm_scratch(msm_sizes<G>(), n, item_cap, lanes);
 }
 
 /* out.win = W window sums at window c, infinity (a first call) or kept (later parts) */

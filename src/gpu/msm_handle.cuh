@@ -48,7 +48,7 @@ template <class H> pm_status handle_make(H **out, size_t n, bool resident, pm_er
         delete b;
         return cuda_fail(err, e, resident ? "cudaMalloc(points)" : "stream/event creation", __FILE__, __LINE__);
     }
-    if (const char *l = getenv("PROOFMILL_GPU_MSM_LANES")) b->ex.lane_override = (size_t)strtoull(l, nullptr, 10);
+    b->ex.lane_override = (size_t)pm_setting_u64("gpu.msm_lanes"); /* PROOFMILL_GPU_MSM_LANES; 0: none */
     b->n = n;
     *out = b;
     return PM_OK;

@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#include "gpu/gpu_sizes.h"
 #include "ntt_domain.cuh"
+#include "util/settings.h"
 
 using namespace pmgpu;
 using ntc::fr_d;
@@ -123,24 +125,24 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
  *    (pass_round TWS);
  *  PROOFMILL_GPU_NTT_FOURSTEP=1: the passes with s0 > 0 in four-step form (pass_fs_factor: one column
  *    factor per element at the load or store, the rounds on a 2^S-point network's twiddles).
- *  Unset or out-of-range values keep the default. */
+ *  Each is a row of the settings table (gpu.ntt_tile, gpu.ntt_lr, gpu.ntt_minb, gpu.ntt_split,
+ *  gpu.ntt_twshare, gpu.ntt_fourstep in util/settings.c); unset keeps the default, a value outside the
+ *  row's bounds is reported once and the default kept. */
 struct ntt_tune {
     uint32_t tile_bits = ntc::NTT_TILE_BITS, max_lr = ntc::NTT_MAX_LR, minb = 0;
     bool split = false, tws = false, four_step = false;
 };
-static int env_int(const char *name, int dflt) {
-    const char *v = getenv(name);
-    return v ? atoi(v) : dflt;
-}
+/* the knobs are rows gpu.ntt_* of the settings table (util/settings.c: defaults, bounds, variables) */
 static ntt_tune ntt_tune_from_env() {
     ntt_tune t;
-    const int tile = env_int("PROOFMILL_GPU_NTT_TILE", 0), lr = env_int("PROOFMILL_GPU_NTT_LR", 0);
+    const uint64_t tile = pm_setting_u64("gpu.ntt_tile"), lr = pm_setting_u64("gpu.ntt_lr");
     if (tile >= 9 && tile <= 11) t.tile_bits = (uint32_t)tile;
     if (lr == 2 || lr == 3) t.max_lr = (uint32_t)lr;
-    t.minb = (uint32_t)env_int("PROOFMILL_GPU_NTT_MINB", t.max_lr == 2 ? 4 : 1);
-    t.split = env_int("PROOFMILL_GPU_NTT_SPLIT", 0) == 1;
-    t.tws = env_int("PROOFMILL_GPU_NTT_TWSHARE", 0) == 1;
-    t.four_step = env_int("PROOFMILL_GPU_NTT_FOURSTEP", 0) == 1;
+    const uint64_t minb = pm_setting_u64("gpu.ntt_minb");
+    t.minb = minb ? (uint32_t)minb : t.max_lr == 2 ? 4u : 1u;
+    t.split = pm_setting_bool("gpu.ntt_split");
+    t.tws = pm_setting_bool("gpu.ntt_twshare");
+    t.four_step = pm_setting_bool("gpu.ntt_fourstep");
     return t;
 }
 
@@ -309,9 +311,5 @@ extern "C" pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm
     return PM_OK;
 }
 
-extern "C" size_t gpu_ntt_domain_device_bytes(unsigned log_n, int buffers) {
-    const size_t n = (size_t)1 << log_n;
-    const size_t hi = log_n > ntc::POW_LO_BITS ? (n >> ntc::POW_LO_BITS) : 1;
-    const size_t tabs = 6 * (((size_t)1 << ntc::POW_LO_BITS) + hi) + 1; /* 4 API tables + 2 bellperson */
-    return (n / 2 + tabs + (size_t)buffers * n) * sizeof(fr_t);
-}
+static_assert(ntc::POW_LO_BITS == GPU_SIZES_POW_LO_BITS, "gpu_sizes.h: the NTT's power tables");
+extern "C" size_t gpu_ntt_domain_device_bytes(unsigned log_n, int buffers) { return gpu_sizes_ntt_domain(log_n, buffers); }

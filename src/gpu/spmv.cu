@@ -24,7 +24,9 @@
 #include <vector>
 #include "cpu_headers.cuh"
 #include "common.cuh"
+#include "gpu/gpu_sizes.h"
 #include "spmv_core.cuh"
+#include "util/settings.h"
 
 using namespace pmgpu;
 using ntc::fr_d;
@@ -93,6 +95,7 @@ struct gpu_witness {
     int device = 0;
     size_t n_w = 0;
     dev_buf slot[2];
+    unsigned nslots = 2;        /* slots allocated (gpu_witness_init_slots) */
     cudaStream_t st = nullptr;  /* uploads */
     cudaStream_t cst = nullptr; /* SpMV kernels */
     cudaEvent_t ready[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr}, t0 = nullptr, t1 = nullptr;
@@ -103,21 +106,7 @@ struct gpu_witness {
 
 using ntc::spmv_mat;
 
-extern "C" size_t gpu_r1cs_device_bytes(const r1cs_t *cs) {
-    if (!cs) return 0;
-    uint64_t nnz_max = 0;
-    for (int i = 0; i < 3; i++) nnz_max = spmv_mat(cs, i)->nnz > nnz_max ? spmv_mat(cs, i)->nnz : nnz_max;
-    const size_t rpw = nnz_max <= UINT32_MAX ? 4 : 8;
-    size_t b = 0;
-    for (int i = 0; i < 3; i++) {
-        const r1cs_matrix_t *m = spmv_mat(cs, i);
-        bool shared = false; /* a dictionary already counted for an earlier matrix */
-        for (int j = 0; j < i; j++) shared |= m->coef_idx && spmv_mat(cs, j)->coef_tab == m->coef_tab;
-        b += ((size_t)m->n_rows + 1) * rpw + m->nnz * 4 +
-             (m->coef_idx ? m->nnz * 4 + (shared ? 0 : (size_t)m->n_coef_tab * 32) : m->nnz * 32);
-    }
-    return b;
-}
+extern "C" size_t gpu_r1cs_device_bytes(const r1cs_t *cs) { return gpu_sizes_r1cs(cs); } /* gpu_sizes.h */
 
 extern "C" void gpu_r1cs_free(gpu_r1cs *g) {
     if (!g) return;
@@ -159,10 +148,9 @@ extern "C" pm_status gpu_r1cs_upload(gpu_r1cs **out, const r1cs_t *cs, pm_error 
     PMCU(cudaStreamCreateWithFlags(&st_up, cudaStreamNonBlocking));
     struct sguard { cudaStream_t s; ~sguard() { cudaStreamDestroy(s); } } sg{st_up};
     /* the decisions (row pointer width, shared dictionaries, 1 / -1, long rows): spmv_core.cuh;
-     * PROOFMILL_GPU_R1CS_RP64=1 keeps u64 row pointers (tests of that path) */
+     * gpu.r1cs_rp64 (PROOFMILL_GPU_R1CS_RP64=1) keeps u64 row pointers (tests of that path) */
     ntc::spmv_plan plan;
-    const char *rp64 = getenv("PROOFMILL_GPU_R1CS_RP64");
-    ntc::spmv_plan_make(plan, cs, rp64 && atoi(rp64) != 0);
+    ntc::spmv_plan_make(plan, cs, pm_setting_bool("gpu.r1cs_rp64") != 0);
     g->rp32 = plan.rp32;
     pm_status st;
     for (int i = 0; i < 3; i++) {
@@ -229,7 +217,12 @@ extern "C" void gpu_witness_free(gpu_witness *w) {
 }
 
 extern "C" pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *err) {
+    return gpu_witness_init_slots(out, n_w, 2, err);
+}
+
+extern "C" pm_status gpu_witness_init_slots(gpu_witness **out, size_t n_w, unsigned slots, pm_error *err) {
     if (!out) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_witness_init: out is NULL");
+    if (slots < 1 || slots > 2) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_witness_init: %u slots (1 or 2)", slots);
     *out = nullptr;
     if (n_w == 0 || n_w > UINT32_MAX) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_witness_init: %zu values", n_w);
     if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "no CUDA device");
@@ -238,9 +231,10 @@ extern "C" pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *e
     struct guard { gpu_witness *&w; ~guard() { if (w) gpu_witness_free(w); } } gd{w};
     cudaGetDevice(&w->device);
     w->n_w = n_w;
+    w->nslots = slots;
     PMCU(cudaStreamCreateWithFlags(&w->st, cudaStreamNonBlocking));
     for (int i = 0; i < 2; i++) {
-        PMCU(w->slot[i].alloc(n_w * sizeof(fr_t)));
+        if ((unsigned)i < slots) PMCU(w->slot[i].alloc(n_w * sizeof(fr_t)));
         PMCU(cudaEventCreateWithFlags(&w->ready[i], cudaEventDisableTiming));
         PMCU(cudaEventCreateWithFlags(&w->consumed[i], cudaEventDisableTiming));
     }
@@ -256,7 +250,7 @@ extern "C" pm_status gpu_witness_init(gpu_witness **out, size_t n_w, pm_error *e
 }
 
 extern "C" pm_status gpu_witness_upload_async(gpu_witness *w, unsigned slot, const fr_t *host_w, size_t n_w, pm_error *err) {
-    if (!w || slot > 1 || !host_w || n_w != w->n_w)
+    if (!w || slot >= w->nslots || !host_w || n_w != w->n_w)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_witness_upload_async: slot %u, %zu values (slots hold %zu)", slot, n_w,
                             w ? w->n_w : 0);
     /* the last SpMV that read this slot must be done before the copy overwrites it */

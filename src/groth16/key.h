@@ -50,6 +50,17 @@ typedef enum { GROTH16_BASE_A = 0, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_BASE
 
 #define GROTH16_MAX_DEVICES 64
 
+/* The memory ledger of one key: host bytes and device bytes per card, in one place that admission,
+ * status and the key cache read (every field with __atomic_load_n; written with __atomic ops by the
+ * layer that owns the memory). The prove layer's host copy (decoded bases, circuit) is its
+ * resident_bytes (prove.h); this ledger holds what the device copies add. */
+typedef struct {
+    uint64_t host_staging;   /* extra pinned host memory: the GPU table's witness staging slots */
+    uint64_t host_pinned;    /* of the key's own host bases, bytes page-locked for streaming (not extra) */
+    uint64_t device[GROTH16_MAX_DEVICES]; /* device bytes at the plan's peak, by device (0: no copy) */
+    unsigned tier[GROTH16_MAX_DEVICES];   /* the device copy's plan tier (devplan.h) */
+} groth16_ledger;
+
 typedef struct groth16_key {
     groth16_convention conv;
     const g1_affine_t *base[GROTH16_N_BASES]; /* affine, Montgomery */
@@ -74,9 +85,7 @@ typedef struct groth16_key {
     /* the table's: 1 when that device copy holds every base set (four G1, the G2 B query) resident
      * on its device, so no MSM there reads the host bases (groth16_key_bases_resident) */
     int (*dev_resident)(const void *dev_state);
-    uint64_t dev_host_bytes; /* host memory the device copies hold (the GPU table's pinned witness
-                                staging slots); written by the table under its lock, read with
-                                __atomic_load_n */
+    groth16_ledger ledger;   /* what the key holds where (see groth16_ledger) */
 } groth16_key;
 
 /* The view of a snarkjs zkey. dom: a domain of size zk->domain_size built with NTT_ROOTS_SNARKJS

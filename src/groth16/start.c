@@ -16,6 +16,8 @@
 
 /* the operation `f` of x's table, or the CPU table's when x's has none */
 #define OP(x, f) ((x)->ops && (x)->ops->f ? (x)->ops->f : groth16_ops_cpu.f)
+/* an operation the exec's cpu_ops moves to the CPU although the table has it */
+#define OPM(x, f, bit) ((x) && ((x)->cpu_ops & (bit)) ? groth16_ops_cpu.f : OP(x, f))
 
 static size_t max_msm_bytes(const groth16_key *k, unsigned threads) {
     size_t m = 0;
@@ -159,6 +161,7 @@ pm_status groth16_pending_work(groth16_pending_t *p, pm_error *err) {
 
 int groth16_exec_evaluates(const groth16_exec *x, const groth16_key *k) {
     if (!x || !x->ops) return 0;
+    if (x->cpu_ops & GROTH16_CPU_EVAL) return 0;
     return k->conv == GROTH16_SNARKJS ? x->ops->eval_snarkjs != NULL : x->ops->eval_bellperson != NULL;
 }
 
@@ -198,9 +201,13 @@ pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, cons
     pm_progress_stage("a, b, c on the domain", 0);
     if (!dw && (st = groth16_pending_host_scalars(p, w, err))) return st;
     /* the table's own eval and a device-witness table's MSMs read what its stage put in place */
-    if ((dw || groth16_exec_evaluates(x, k)) && (st = groth16_start_stage(p, w, n, x, err))) return st;
+    /* (a CPU eval of a device-witness table: the witness is staged later, where the exec's device is
+     * known: the engine evaluates in its synthesis pool and stages in the GPU worker) */
+    const int cpu_eval = x && (x->cpu_ops & GROTH16_CPU_EVAL);
+    if (((dw && !cpu_eval) || groth16_exec_evaluates(x, k)) && (st = groth16_start_stage(p, w, n, x, err))) return st;
     double t0 = pm_now_s();
-    st = k->conv == GROTH16_SNARKJS ? OP(x, eval_snarkjs)(x, p, w, n, err) : OP(x, eval_bellperson)(x, p, w, n, err);
+    st = k->conv == GROTH16_SNARKJS ? OPM(x, eval_snarkjs, GROTH16_CPU_EVAL)(x, p, w, n, err)
+                                    : OPM(x, eval_bellperson, GROTH16_CPU_EVAL)(x, p, w, n, err);
     p->t.eval_ab = pm_now_s() - t0;
     if (st) {
         groth16_pending_free(p);
@@ -227,7 +234,8 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     double t0 = pm_now_s();
     groth16_scalars h = {0};
     pm_progress_stage("H (NTTs)", 0);
-    pm_status st = k->conv == GROTH16_SNARKJS ? OP(x, h_snarkjs)(x, p, &h, err) : OP(x, h_bellperson)(x, p, &h, err);
+    pm_status st = k->conv == GROTH16_SNARKJS ? OPM(x, h_snarkjs, GROTH16_CPU_H)(x, p, &h, err)
+                                              : OPM(x, h_bellperson, GROTH16_CPU_H)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
     if (!st && x && x->yield) x->yield(x->yield_ctx);

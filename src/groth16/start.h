@@ -54,6 +54,7 @@
 
 #include "curve/g1.h"
 #include "field/fr.h"
+#include "groth16/devplan.h"
 #include "groth16/key.h"
 #include "groth16/proof.h"
 #include "r1cs/r1cs.h"
@@ -168,12 +169,18 @@ typedef struct groth16_ops groth16_ops;
  * an MSM's window groups and the H pipeline's polynomials), where the operation's state waits in
  * its own device buffers: work let in there must use other buffers (another key's, as the
  * engine's urgent lane does: it never lets in a partition of the same key). */
+/* cpu_ops: operations that run on the CPU although the table has them (bits below), as the key's
+ * device-memory plan decides (devplan.h: a card without room for the recorded circuit or the NTT
+ * domain; GROTH16_CPU_EVAL, GROTH16_CPU_H: devplan.h); the rest of the table still runs on the device. plan: that key-level plan (NULL = the
+ * table plans each device itself, from the card's free memory and the gpu.memory setting). */
 typedef struct {
     const groth16_ops *ops;
     int device;
     unsigned threads;
     void (*yield)(void *ctx);
     void *yield_ctx;
+    unsigned cpu_ops;
+    const groth16_devplan *plan; /* the key's (devplan.h), or NULL */
 } groth16_exec;
 
 /* Table flags. */
@@ -215,6 +222,10 @@ extern const groth16_ops groth16_ops_cpu;
 /* The CUDA table (start_gpu.c, library proofmill_groth16_gpu): *ops set when this build has the
  * CUDA backend and a device is usable; else PM_ERR_GPU saying which is missing. */
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err);
+/* Card `device` as the device-memory planner sees it (groth16/devplan.h): its memory, free memory
+ * now, multiprocessors, the gpu.memory cap (util/settings.h) and `workers` GPU workers sharing it.
+ * Errors: PM_ERR_GPU (no CUDA backend in this build, no such device). */
+pm_status groth16_gpu_card(groth16_devplan_card *c, int device, unsigned workers, pm_error *err);
 
 /* Scratch queries (STYLE.md item 10): bytes start needs at opts.scratch (3 · domain fr_t + the
  * largest G1 MSM scratch for `threads`, 0 = all cores), bytes finalize needs at

@@ -35,6 +35,8 @@
  */
 #include "groth16/start.h"
 
+#include <string.h>
+
 #ifdef PROOFMILL_HAVE_GPU
 
 #include <pthread.h>
@@ -44,6 +46,9 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
+#include "groth16/devplan.h"
+#include "util/settings.h"
+#include "util/verify.h"
 #include "util/parallel.h"
 
 /* dst = src (bytes) in 16 MiB pieces on the OpenMP team: one thread's memcpy moves ~10 GB/s, the
@@ -57,10 +62,70 @@ static void copy_parallel(void *dst, const void *src, size_t bytes) {
     }
 }
 
+/* Host base sets pinned for streaming, shared by every device copy that streams them (one pinned
+ * host copy serves all cards and workers: groth16_pin_table, devplan.h); unpinned when the last such
+ * copy goes (before the key's host arrays are freed: groth16_key_free runs dev_free first). */
+static groth16_pin_table pins;
+static pthread_mutex_t pins_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int pin_driver(void *ctx, const void *p, size_t bytes) {
+    const int device = *(const int *)ctx;
+    pm_error e;
+    if (gpu_host_register(p, bytes, &e) == PM_OK) return 0;
+    fprintf(stderr, "proofmill: device %d: streamed bases stay pageable (%.1f GiB): %s\n", device, bytes / 1073741824.0,
+            e.msg);
+    return 1;
+}
+static void unpin_driver(void *ctx, const void *p, size_t bytes) {
+    (void)ctx;
+    gpu_host_unregister(p, bytes);
+}
+
+/* A base set is page-locked in place only when its page-rounded range is its own: at least
+ * GPU_HOST_PIECE_BYTES (glibc serves such a malloc from a mapping of its own) and sharing no page
+ * with another base set of the key (sets read from one file mapping are adjacent). Otherwise a copy
+ * that starts in a page locked for a neighbour and runs past it is refused by the driver
+ * (cudaErrorInvalidValue): such a set streams from pageable memory (slower, the same result). */
+static int pin_exclusive(const groth16_key *k, const void *p, size_t bytes) {
+    if (!p || bytes < GPU_HOST_PIECE_BYTES) return 0;
+    const uintptr_t pg = 4096, lo = (uintptr_t)p & ~(pg - 1), hi = ((uintptr_t)p + bytes + pg - 1) & ~(pg - 1);
+    const void *sets[GROTH16_N_BASES + 1];
+    size_t len[GROTH16_N_BASES + 1];
+    for (int b = 0; b < GROTH16_N_BASES; b++) sets[b] = k->base[b], len[b] = k->n_base[b] * sizeof(g1_affine_t);
+    sets[GROTH16_N_BASES] = k->b2, len[GROTH16_N_BASES] = k->n_b2 * sizeof(g2_affine_t);
+    for (int b = 0; b <= GROTH16_N_BASES; b++) {
+        if (!sets[b] || sets[b] == p || !len[b]) continue;
+        const uintptr_t a = (uintptr_t)sets[b] & ~(pg - 1), e = ((uintptr_t)sets[b] + len[b] + pg - 1) & ~(pg - 1);
+        if (a < hi && lo < e) return 0;
+    }
+    return 1;
+}
+
+static void pin_take(groth16_key *k, const void *p, size_t bytes, int device) {
+    if (!pin_exclusive(k, p, bytes)) return;
+    const groth16_pin_ops ops = {pin_driver, unpin_driver, &device};
+    pthread_mutex_lock(&pins_mu);
+    const int pinned = groth16_pin_take(&pins, &ops, p, bytes, &k->ledger.host_pinned);
+    pthread_mutex_unlock(&pins_mu);
+    /* the invariant behind the streamed MSMs' pinned rate: what the table says is pinned is */
+    PM_VERIFY_CHECK(!pinned || (gpu_host_is_pinned(p) && gpu_host_is_pinned((const char *)p + bytes - 1)));
+    (void)pinned;
+}
+
+static void pin_drop(const void *p) {
+    int device = -1;
+    const groth16_pin_ops ops = {pin_driver, unpin_driver, &device};
+    pthread_mutex_lock(&pins_mu);
+    groth16_pin_drop(&pins, &ops, p);
+    pthread_mutex_unlock(&pins_mu);
+}
+
 /* One device's copy of a key (k->dev[device]), shared by every GPU worker of the device (they use it
- * one at a time, inside the device's kernel region). Bellperson keys also keep the recorded circuit
- * (gpu_r1cs), the witness slots and the A / B density index lists there. */
+ * one at a time, inside the device's kernel region), made from its device-memory plan (devplan.h):
+ * which base sets are uploaded and which stream from pinned host memory, the MSMs' chunks, whether
+ * the circuit, the witness slots and the NTT domain are on the card. */
 typedef struct {
+    groth16_devplan plan;
     gpu_g1_bases *base[GROTH16_N_BASES];
     gpu_g2_bases *b2;
     gpu_ntt_domain *dom;
@@ -77,17 +142,15 @@ typedef struct {
                          pinned memory was refused (pageable uploads) */
     size_t pin_bytes;
     int pin_tried;
-    int streamed; /* the bases stay in host memory and are streamed in chunks (device budget) */
-    size_t msm_budget, chunk_points;
-    int one_scratch; /* one MSM scratch per device: the other handles' scratch is freed first */
-    gpu_g1_bases *scratch_g1; /* the handle holding it (or scratch_g2) */
+    const void *pinned_sets[GROTH16_N_BASES + 1]; /* host base sets this copy streams (pin_take'n) */
+    gpu_g1_bases *scratch_g1; /* the handle holding the one MSM scratch (or scratch_g2) */
     gpu_g2_bases *scratch_g2;
 } gpu_key;
 
-/* With one_scratch, the scratch of the handle about to run an MSM is the only one kept: at 32 GiB a
- * 2^27-point MSM's is ~21 GB, five handles' would not fit beside the key. */
+/* Unless the plan keeps every base set's scratch, the scratch of the handle about to run an MSM is
+ * the only one kept (at 32 GiB a 2^27-point MSM's is ~21 GB). */
 static void scratch_take(gpu_key *g, gpu_g1_bases *b1, gpu_g2_bases *b2) {
-    if (!g->one_scratch || (b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
+    if (g->plan.keep_scratch || (b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
     if (g->scratch_g1) gpu_g1_bases_release_scratch(g->scratch_g1);
     if (g->scratch_g2) gpu_g2_bases_release_scratch(g->scratch_g2);
     g->scratch_g1 = b1;
@@ -100,6 +163,7 @@ static void gpu_key_free(void *state, int device) {
     gpu_set_device(device, NULL);
     for (int b = 0; b < GROTH16_N_BASES; b++) gpu_g1_bases_free(g->base[b]);
     gpu_g2_bases_free(g->b2);
+    for (int b = 0; b <= GROTH16_N_BASES; b++) pin_drop(g->pinned_sets[b]);
     gpu_ntt_domain_free(g->dom);
     gpu_r1cs_free(g->cs);
     gpu_witness_free(g->ws);
@@ -115,48 +179,35 @@ static void gpu_key_free(void *state, int device) {
  * handles are set inside the device's kernel region and never unset before gpu_key_free. */
 static int gpu_key_resident(const void *state) {
     const gpu_key *g = state;
-    if (!g || g->streamed) return 0;
+    if (!g || g->plan.b2 != GROTH16_ON_DEVICE) return 0;
     for (int b = 0; b < GROTH16_N_BASES; b++)
-        if (!__atomic_load_n(&g->base[b], __ATOMIC_ACQUIRE)) return 0;
+        if (g->plan.base[b] != GROTH16_ON_DEVICE || !__atomic_load_n(&g->base[b], __ATOMIC_ACQUIRE)) return 0;
     return __atomic_load_n(&g->b2, __ATOMIC_ACQUIRE) != NULL;
 }
 
-/* Bytes of device memory a key may use per device: PROOFMILL_GPU_BUDGET (bytes, or with a K, M, G
- * suffix: powers of 1024), 0 = no cap (the bases are resident). */
-static size_t gpu_budget(void) {
-    const char *e = getenv("PROOFMILL_GPU_BUDGET");
-    if (!e || !*e) return 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(e, &end, 10);
-    switch (end ? *end : 0) {
-    case 'k': case 'K': v <<= 10; break;
-    case 'm': case 'M': v <<= 20; break;
-    case 'g': case 'G': v <<= 30; break;
-    default: break;
-    }
-    return (size_t)v;
-}
+/* gpu.memory (bytes; PROOFMILL_GPU_MEMORY, PROOFMILL_GPU_BUDGET) and gpu.chunk_points */
+static uint64_t setting_size(const char *name) { return pm_setting_u64(name); }
 
-/* Device bytes of k's resident copy besides the MSM scratch: the G1 and G2 bases, and for bellperson
- * the recorded circuit, two witness slots, the index lists and the domain with its three buffers. */
-static size_t key_device_bytes(const groth16_key *k, size_t *bases_out) {
-    size_t bases = k->n_b2 * sizeof(g2_affine_t);
-    for (int b = 0; b < GROTH16_N_BASES; b++) bases += k->n_base[b] * sizeof(g1_affine_t);
-    size_t other = gpu_ntt_domain_device_bytes(k->log_domain, 3);
-    if (k->conv == GROTH16_BELLPERSON)
-        other += gpu_r1cs_device_bytes(k->cs) + 2 * k->n_vars * sizeof(fr_t) +
-                 (k->n_base[GROTH16_BASE_A] + k->n_b2) * sizeof(uint32_t);
-    *bases_out = bases;
-    return bases + other;
+pm_status groth16_gpu_card(groth16_devplan_card *c, int device, unsigned workers, pm_error *err) {
+    memset(c, 0, sizeof *c);
+    gpu_device_info_t info;
+    pm_status st = gpu_device_info(&info, device, err);
+    if (st) return st;
+    c->mem_total = info.mem_total;
+    c->mem_free = info.mem_free;
+    c->sm_count = (unsigned)info.sm_count;
+    c->cap = setting_size("gpu.memory");
+    c->workers = workers ? workers : 2;
+    c->min_tier = (unsigned)pm_setting_u64("gpu.min_tier");
+    snprintf(c->name, sizeof c->name, "device %d (%.40s)", device, info.name);
+    return PM_OK;
 }
 
 static pthread_mutex_t key_create_mu = PTHREAD_MUTEX_INITIALIZER;
-static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err);
+static pm_status gpu_key_make(groth16_key *k, const groth16_exec *x, pm_error *err);
 
-/* The device copy of p's key on x->device (made current), created on first use: with a budget
- * (gpu_budget) that the resident bases plus the largest MSM's scratch exceed, the bases are
- * streamed from host memory in chunks that fit what the rest of the key leaves. After a failure
- * (e.g. device memory) the next call retries only what is missing. */
+/* The device copy of p's key on x->device (made current), created on first use from its plan.
+ * After a failure (e.g. device memory) the next call retries only what is missing. */
 static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pending_t *p, pm_error *err) {
     groth16_key *k = (groth16_key *)p->key; /* k->dev[d]: made under key_create_mu */
     int d = x->device;
@@ -166,62 +217,58 @@ static pm_status gpu_key_get(gpu_key **out, const groth16_exec *x, groth16_pendi
     pm_status st = gpu_set_device(d, err);
     if (st) return st;
     pthread_mutex_lock(&key_create_mu);
-    st = k->dev[d] ? PM_OK : gpu_key_make(k, d, err);
+    st = k->dev[d] ? PM_OK : gpu_key_make(k, x, err);
     pthread_mutex_unlock(&key_create_mu);
     if (st) return st;
     *out = k->dev[d];
     return PM_OK;
 }
 
-/* k->dev[d] made (the plan: resident or streamed bases, one scratch or five); under key_create_mu */
-static pm_status gpu_key_make(groth16_key *k, int d, pm_error *err) {
-    {
-        gpu_key *g = calloc(1, sizeof *g);
-        if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
-        pthread_mutex_init(&g->mu, NULL);
-        pthread_cond_init(&g->cv, NULL);
-        const size_t budget = gpu_budget();
-        size_t bases, largest = k->n_b2;
-        const size_t total = key_device_bytes(k, &bases);
-        for (int b = 0; b < GROTH16_N_BASES; b++) largest = k->n_base[b] > largest ? k->n_base[b] : largest;
-        const size_t scratch = gpu_msm_g1_scratch_size(largest) > gpu_msm_g2_scratch_size(k->n_b2)
-                                   ? gpu_msm_g1_scratch_size(largest)
-                                   : gpu_msm_g2_scratch_size(k->n_b2);
-        gpu_device_info_t info;
-        size_t limit = budget;
-        if (!limit && gpu_device_info(&info, d, NULL) == PM_OK) limit = info.mem_free;
-        /* five handles (four G1 bases, B2) each keep their scratch unless that does not fit */
-        g->one_scratch = limit && total + (GROTH16_N_BASES + 1) * scratch > limit;
-        const char *ce = getenv("PROOFMILL_GPU_CHUNK_POINTS");
-        g->chunk_points = ce && *ce ? (size_t)strtoull(ce, NULL, 10) : 0;
-        if (g->chunk_points) g->streamed = 1;
-        if (budget && !g->chunk_points && total + scratch > budget) {
-            const size_t rest = total - bases; /* what stays resident: circuit, witness, domain */
-            const size_t left = budget > rest ? budget - rest : 0;
-            if (!gpu_msm_g2_chunk_points(left) || !gpu_msm_g1_chunk_points(left)) {
-                pthread_mutex_destroy(&g->mu);
-                pthread_cond_destroy(&g->cv);
-                free(g);
-                return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
-                                    "device budget PROOFMILL_GPU_BUDGET=%zu bytes leaves %zu for the MSMs after %zu "
-                                    "resident bytes (circuit, witness, NTT domain): below one 2^16-point chunk",
-                                    budget, left, rest);
-            }
-            g->msm_budget = left;
-            g->streamed = 1;
-        }
-        if (getenv("PROOFMILL_GPU_VERBOSE"))
-            fprintf(stderr,
-                    "gpu key (device %d): %.1f MiB resident + %.1f MiB of bases %s, MSM scratch up to %.1f MiB%s; "
-                    "budget %s%.1f MiB\n",
-                    d, (total - bases) / 1048576.0, bases / 1048576.0,
-                    g->streamed ? "STREAMED from host memory in chunks" : "resident", scratch / 1048576.0,
-                    g->one_scratch ? " (one at a time)" : " (per base set)", budget ? "" : "none, free ",
-                    (budget ? budget : limit) / 1048576.0);
-        k->dev[d] = g;
-        k->dev_free = gpu_key_free;
-        k->dev_resident = gpu_key_resident;
+/* k->dev[d]'s plan: the key's tier (x->plan) or slower on this card, or the fastest that fits when
+ * the exec brings none; what the plan moves to the CPU must be what the exec runs there. Under
+ * key_create_mu. */
+static pm_status gpu_key_make(groth16_key *k, const groth16_exec *x, pm_error *err) {
+    const int d = x->device;
+    const groth16_devplan *kp = x->plan;
+    groth16_devplan_card card;
+    pm_status st = groth16_gpu_card(&card, d, kp ? (kp->witness_slots >= 2 ? 2 : 1) : 2, err);
+    if (st) return st;
+    groth16_devplan_shape shape;
+    groth16_devplan_shape_of_key(&shape, k, k->conv == GROTH16_BELLPERSON ? gpu_r1cs_device_bytes(k->cs) : 0);
+    gpu_key *g = calloc(1, sizeof *g);
+    if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
+    if ((st = groth16_devplan_make(&g->plan, &shape, &card, kp ? kp->tier : 0, err))) {
+        free(g);
+        return st;
     }
+    const unsigned extra = groth16_devplan_cpu_ops(&g->plan) & ~x->cpu_ops;
+    if (extra) {
+        const unsigned tier = g->plan.tier;
+        free(g);
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
+                            "device memory: %s now needs tier %u (%s: %s on the CPU), but this proof was prepared for "
+                            "tier %u (less free device memory than when the key was planned)",
+                            card.name, tier, groth16_devplan_tier_name(tier), extra & GROTH16_CPU_EVAL ? "a, b, c" : "H",
+                            kp ? kp->tier : 0);
+    }
+    const uint64_t forced = setting_size("gpu.chunk_points"); /* tests of the streamed path on small keys */
+    if (forced) {
+        for (int b = 0; b < GROTH16_N_BASES; b++) g->plan.base[b] = GROTH16_STREAMED;
+        g->plan.b2 = GROTH16_STREAMED;
+        g->plan.stream_g1 = g->plan.stream_g2 = forced;
+        g->plan.keep_scratch = 0;
+    }
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    if (pm_setting_bool("gpu.verbose")) {
+        char buf[2048];
+        fprintf(stderr, "gpu key (%s): %s", card.name, groth16_devplan_format(buf, sizeof buf, &g->plan, &shape));
+    }
+    __atomic_store_n(&k->ledger.device[d], g->plan.peak_bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&k->ledger.tier[d], g->plan.tier, __ATOMIC_RELAXED);
+    k->dev[d] = g;
+    k->dev_free = gpu_key_free;
+    k->dev_resident = gpu_key_resident;
     return PM_OK;
 }
 
@@ -232,13 +279,43 @@ static pm_status gpu_dom(gpu_key *g, const groth16_key *k, pm_error *err) {
                                k->conv == GROTH16_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_ARKWORKS, err);
 }
 
-static pm_status gpu_g1_base(gpu_g1_bases **out, gpu_key *g, const groth16_key *k, groth16_base which, pm_error *err) {
+/* base set `which` on the device: uploaded (in chunks of the plan when one piece's MSM scratch
+ * does not fit) or streamed from its pinned host copy */
+static pm_status gpu_g1_base(gpu_g1_bases **out, gpu_key *g, const groth16_key *k, groth16_base which, int device,
+                             pm_error *err) {
     pm_status st = PM_OK;
-    if (!g->base[which])
-        st = g->streamed ? gpu_g1_bases_host(&g->base[which], k->base[which], k->n_base[which], g->chunk_points,
-                                             g->msm_budget, err)
-                         : gpu_g1_bases_upload(&g->base[which], k->base[which], k->n_base[which], err);
+    if (!g->base[which]) {
+        const size_t n = k->n_base[which];
+        if (g->plan.base[which] == GROTH16_STREAMED) {
+            if (!g->pinned_sets[which]) {
+                g->pinned_sets[which] = k->base[which];
+                pin_take((groth16_key *)k, k->base[which], n * sizeof(g1_affine_t), device);
+            }
+            st = gpu_g1_bases_host(&g->base[which], k->base[which], n, g->plan.stream_g1, 0, err);
+        } else {
+            st = gpu_g1_bases_upload(&g->base[which], k->base[which], n, err);
+            if (!st && g->plan.chunk_g1) st = gpu_g1_bases_set_chunk(g->base[which], g->plan.chunk_g1, err);
+        }
+    }
     *out = g->base[which];
+    return st;
+}
+
+static pm_status gpu_g2_base(gpu_g2_bases **out, gpu_key *g, const groth16_key *k, int device, pm_error *err) {
+    pm_status st = PM_OK;
+    if (!g->b2) {
+        if (g->plan.b2 == GROTH16_STREAMED) {
+            if (!g->pinned_sets[GROTH16_N_BASES]) {
+                g->pinned_sets[GROTH16_N_BASES] = k->b2;
+                pin_take((groth16_key *)k, k->b2, k->n_b2 * sizeof(g2_affine_t), device);
+            }
+            st = gpu_g2_bases_host(&g->b2, k->b2, k->n_b2, g->plan.stream_g2, 0, err);
+        } else {
+            st = gpu_g2_bases_upload(&g->b2, k->b2, k->n_b2, err);
+            if (!st && g->plan.chunk_g2) st = gpu_g2_bases_set_chunk(g->b2, g->plan.chunk_g2, err);
+        }
+    }
+    *out = g->b2;
     return st;
 }
 
@@ -279,26 +356,39 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
     if (k->n_vars > UINT32_MAX || k->domain > UINT32_MAX)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "circuit of %zu wires too large for the GPU table",
                             k->n_vars);
+    const unsigned slots = g->plan.witness_slots ? g->plan.witness_slots : 1;
     pthread_mutex_lock(&g->mu);
-    if (!g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
-    if (!st && !g->ws) st = gpu_witness_init(&g->ws, k->n_vars, err);
+    if (g->plan.circuit == GROTH16_ON_DEVICE && !g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
+    if (!st && !g->ws) st = gpu_witness_init_slots(&g->ws, k->n_vars, slots, err);
     if (!st && !g->pin_tried) { /* once per device key: pinning costs seconds per 8-32 GiB */
         g->pin_tried = 1;
         const size_t bytes = k->n_vars * sizeof(fr_t);
         pm_error perr;
         g->pin_bytes = bytes;
-        for (int i = 0; i < 2; i++)
+        for (unsigned i = 0; i < slots; i++)
             if (gpu_host_alloc_pieces(&g->pin[i], bytes, &perr)) {
                 gpu_host_free_pieces(g->pin[0], bytes);
                 g->pin[0] = g->pin[1] = NULL;
-                if (getenv("PROOFMILL_GPU_VERBOSE"))
+                if (pm_setting_bool("gpu.verbose"))
                     fprintf(stderr, "gpu key (device %d): no pinned witness staging (%s): pageable uploads\n",
                             x->device, perr.msg);
                 break;
             }
-        if (g->pin[0]) __atomic_add_fetch(&((groth16_key *)k)->dev_host_bytes, 2 * (uint64_t)bytes, __ATOMIC_RELAXED);
+        if (g->pin[0])
+            __atomic_add_fetch(&((groth16_key *)k)->ledger.host_staging, slots * (uint64_t)bytes, __ATOMIC_RELAXED);
+        /* the streamed base sets pinned here too, outside the kernel region (seconds per 10 GB, once
+         * per key: every device copy and worker shares them) */
+        for (int b = 0; b < GROTH16_N_BASES; b++)
+            if (g->plan.base[b] == GROTH16_STREAMED && !g->pinned_sets[b] && k->base[b]) {
+                g->pinned_sets[b] = k->base[b];
+                pin_take((groth16_key *)k, k->base[b], k->n_base[b] * sizeof(g1_affine_t), x->device);
+            }
+        if (g->plan.b2 == GROTH16_STREAMED && !g->pinned_sets[GROTH16_N_BASES] && k->b2) {
+            g->pinned_sets[GROTH16_N_BASES] = k->b2;
+            pin_take((groth16_key *)k, k->b2, k->n_b2 * sizeof(g2_affine_t), x->device);
+        }
     }
-    if (!st) st = gpu_dom(g, k, err);
+    if (!st && g->plan.h == GROTH16_ON_DEVICE) st = gpu_dom(g, k, err);
     if (!st && !g->ix_a) st = index_upload(&g->ix_a, k->dense_a, k->n_vars, k->n_base[GROTH16_BASE_A], err);
     if (!st && !g->ix_b) st = index_upload(&g->ix_b, k->dense_b, k->n_vars, k->n_b2, err);
     pthread_mutex_unlock(&g->mu);
@@ -344,7 +434,8 @@ static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr
     gpu_set_yield(NULL, NULL);
     if (st) return st;
     pthread_mutex_lock(&g->mu);
-    while (g->slot_busy[0] && g->slot_busy[1]) pthread_cond_wait(&g->cv, &g->mu);
+    const int two = g->plan.witness_slots >= 2;
+    while (g->slot_busy[0] && (!two || g->slot_busy[1])) pthread_cond_wait(&g->cv, &g->mu);
     const unsigned slot = g->slot_busy[0] ? 1u : 0u;
     g->slot_busy[slot] = 1;
     pthread_mutex_unlock(&g->mu);
@@ -406,7 +497,7 @@ static pm_status gpu_msm_run(const groth16_exec *x, groth16_pending_t *p, groth1
     gpu_key *g = NULL;
     gpu_g1_bases *bb;
     pm_status st = gpu_key_get(&g, x, p, err);
-    if (st || (st = gpu_g1_base(&bb, g, k, which, err))) return st;
+    if (st || (st = gpu_g1_base(&bb, g, k, which, x->device, err))) return st;
     scratch_take(g, bb, NULL);
     if (s->dev) return gpu_msm_g1(r, bb, 0, s->dev, n, GPU_MSM_SCALARS_DEVICE, err);
     if (s->host) return gpu_msm_g1(r, bb, 0, s->host, n, 0, err);
@@ -431,10 +522,8 @@ static pm_status gpu_msm2_run(const groth16_exec *x, groth16_pending_t *p, const
     gpu_key *g = NULL;
     pm_status st = gpu_key_get(&g, x, p, err);
     if (st) return st;
-    if (!g->b2)
-        st = g->streamed ? gpu_g2_bases_host(&g->b2, k->b2, k->n_b2, g->chunk_points, g->msm_budget, err)
-                         : gpu_g2_bases_upload(&g->b2, k->b2, k->n_b2, err);
-    if (st) return st;
+    gpu_g2_bases *b2 = NULL;
+    if ((st = gpu_g2_base(&b2, g, k, x->device, err))) return st;
     scratch_take(g, NULL, g->b2);
     if (s->host) return gpu_msm_g2(r, g->b2, 0, s->host, k->n_b2, 0, err);
     unsigned slot = 0;
@@ -498,6 +587,12 @@ pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {
 }
 
 #else /* a build without the CUDA backend */
+
+pm_status groth16_gpu_card(groth16_devplan_card *c, int device, unsigned workers, pm_error *err) {
+    (void)workers;
+    memset(c, 0, sizeof *c);
+    return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "device %d: this build has no CUDA backend", device);
+}
 
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {
     *ops = NULL;

@@ -117,8 +117,9 @@ static pm_status check_prime(const uint8_t *le, uint32_t n8, pm_prime_id want, c
     pm_prime_id id = pm_prime_identify(le, n8);
     if (id == PM_PRIME_BN254_Q || id == PM_PRIME_BN254_R)
         return pm_error_set(err, PM_ERR_CURVE, file, off,
-                            "zkey %s is %s: bn128 is not supported yet (BLS12-381 only)", which,
-                            pm_prime_name(id));
+                            "zkey %s is %s: bn128 is not supported yet (BLS12-381 only: circom --prime "
+                            "bls12381 and a bls12381 powers of tau, README \"circom quick start\")",
+                            which, pm_prime_name(id));
     if (id != want)
         return pm_error_set(err, PM_ERR_CURVE, file, off,
                             "zkey %s (n8 = %u) is %s, expected %s", which, n8, pm_prime_name(id),

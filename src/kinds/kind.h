@@ -26,8 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "circuits/cs.h"
 #include "circuits/csr_file.h"
 #include "field/fr.h"
+#include "groth16/devplan.h"
 #include "groth16/key.h"
 #include "r1cs/r1cs.h"
 #include "util/error.h"
@@ -110,6 +112,16 @@ struct pm_kind {
      * API's PreloadSRS / EvictSRS circuit ids such as "porep-32g" name). NULL: the kind's keys are
      * named by its jobs only. Errors: PM_ERR_ARG (no circuit of that size, path too long). */
     pm_status (*key_for_size)(char *out, size_t cap, const char *params_dir, uint64_t size, pm_error *err);
+    /* The shape of the kind's key for sector size `size` as the device-memory planner sees it
+     * (groth16/devplan.h: counts of every base set, domain, the recorded circuit's device bytes),
+     * without any file: computed from the kind's own circuit code (a PM_CS_STATS synthesis:
+     * kinds/shape.h pm_shape_of_facts), equal to the shape of the key our setup makes for it.
+     * Costs what that synthesis costs (a 32 GiB PoRep partition: ~45 s on 2 cores; PoSt and
+     * SnapDeals synthesize one and two sectors or challenges: milliseconds); marks its stage for
+     * util/progress.h. facts (may be NULL) receives the circuit's matrix facts (circuits/cs.h).
+     * NULL: the kind's keys have no size (snarkjs). Errors: PM_ERR_ARG (no circuit of that size),
+     * PM_ERR_NOMEM. */
+    pm_status (*shape_for_size)(groth16_devplan_shape *s, pm_cs_facts *facts, uint64_t size, pm_error *err);
     /* The key's identity from its path (e.g. the sector size of a Filecoin parameter file name):
      * *id owned by the caller (close_key). NULL: the kind needs none (*id = NULL).
      * Errors: PM_ERR_ARG (not a key of this kind). */

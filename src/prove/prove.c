@@ -3,6 +3,8 @@
  */
 #include "prove/prove.h"
 
+#include "gpu/gpu_sizes.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,27 @@ static pm_status plan_snarkjs(pm_prove_plan *plan, pm_key_shape *shape, const ch
 
 void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
                                     const groth16_ops *ops) {
+    pm_prove_plan_bellperson_sizes_on(plan, c, circuit_bytes, ops, NULL);
+}
+
+void pm_prove_devplan_shape_of_counts(groth16_devplan_shape *s, const bp_params_counts_t *c, uint64_t circuit_bytes) {
+    memset(s, 0, sizeof *s);
+    s->conv = GROTH16_BELLPERSON;
+    s->n_vars = c->n_ic + c->n_l;
+    s->n_public = c->n_ic ? c->n_ic - 1 : 0;
+    unsigned lg = 0;
+    while (((uint64_t)1 << lg) < c->n_h + 1) lg++;
+    s->log_domain = lg;
+    s->n_base[GROTH16_BASE_A] = c->n_a;
+    s->n_base[GROTH16_BASE_B1] = c->n_b_g1;
+    s->n_base[GROTH16_BASE_C] = c->n_l;
+    s->n_base[GROTH16_BASE_H] = c->n_h;
+    s->n_b2 = c->n_b_g2;
+    s->circuit_bytes = circuit_bytes;
+}
+
+void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                       const groth16_ops *ops, const groth16_devplan *dp) {
     const uint64_t n_w = c->n_ic + c->n_l, m = c->n_h + 1;
     plan->key_bytes = (c->n_ic + c->n_h + c->n_l + c->n_a + c->n_b_g1) * sizeof(g1_affine_t) +
                       c->n_b_g2 * sizeof(g2_affine_t) + circuit_bytes +
@@ -59,9 +82,12 @@ void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_
     if (ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON) && ops->eval_bellperson) {
         /* the device table: SpMV, H and every MSM on the device, so a partition holds only its
          * witness and public inputs on the host (no a, b, c, no scalar copies, no MSM scratch); the
-         * key adds the device key's two pinned staging slots (start_gpu.c, one device's) */
-        plan->key_bytes += 2 * 32 * n_w;
-        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB;
+         * key adds the device key's pinned staging slots (start_gpu.c, one device's: two unless its
+         * plan keeps one). A device-memory plan that moves the SpMV (and H) to the CPU adds a, b, c
+         * per partition from synthesis to the end of its start (devplan.h). */
+        const unsigned slots = dp && dp->witness_slots ? dp->witness_slots : 2;
+        plan->key_bytes += slots * 32 * n_w;
+        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB + (dp ? groth16_devplan_host_part_bytes(dp) : 0);
         plan->part_pending_bytes = 32 * c->n_ic + MIB;
     } else {
         plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
@@ -79,15 +105,32 @@ static pm_status key_io_hint(pm_status st, const pm_kind *kind, const char *path
     return st;
 }
 
+/* st with err naming file when the lower layer named none */
+static pm_status err_file(pm_error *err, pm_status st, const char *file) {
+    if (err && !err->file[0] && file) snprintf(err->file, sizeof err->file, "%s", file);
+    return st;
+}
+
 /* bellperson sizes from the .params counts and the kind's circuit estimate */
 static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const pm_kind *kind, const void *id,
-                                 const char *path, const groth16_ops *ops, pm_error *err) {
+                                 const char *path, const groth16_ops *ops, const groth16_devplan_card *card,
+                                 pm_error *err) {
     bp_params_counts_t c;
     pm_status st = params_read_counts(&c, path, err);
     if (st) return key_io_hint(st, kind, path, err);
     uint64_t circuit = 0;
     if (kind->circuit && (st = kind->circuit(NULL, &circuit, id, path, NULL, err))) return st;
-    pm_prove_plan_bellperson_sizes(plan, &c, circuit, ops);
+    groth16_devplan dp;
+    const int gpu = card && ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON);
+    if (gpu) { /* the card's plan (the recorded circuit's host bytes stand for its device bytes: the
+                  CSR layouts are alike) refuses a card too small for the key before anything loads */
+        groth16_devplan_shape ds;
+        pm_prove_devplan_shape_of_counts(&ds, &c, circuit);
+        if ((st = groth16_devplan_make(&dp, &ds, card, 0, err))) return err_file(err, st, path);
+        plan->have_devplan = 1;
+        plan->devplan = dp;
+    }
+    pm_prove_plan_bellperson_sizes_on(plan, &c, circuit, ops, gpu ? &dp : NULL);
     shape->n_vars = c.n_ic + c.n_l;
     shape->n_public = c.n_ic ? c.n_ic - 1 : 0;
     shape->domain = c.n_h + 1;
@@ -97,6 +140,14 @@ static pm_status plan_bellperson(pm_prove_plan *plan, pm_key_shape *shape, const
 pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
                             const pm_input *in, size_t n_in, const groth16_ops *ops, unsigned start_threads,
                             unsigned finalize_threads, pm_error *err) {
+    return pm_prove_plan_job_on(plan, kind, key_path, params_dir, in, n_in, ops, NULL, start_threads, finalize_threads,
+                                err);
+}
+
+pm_status pm_prove_plan_job_on(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
+                               const pm_input *in, size_t n_in, const groth16_ops *ops,
+                               const groth16_devplan_card *card, unsigned start_threads, unsigned finalize_threads,
+                               pm_error *err) {
     memset(plan, 0, sizeof *plan);
     void *job = NULL, *id = NULL;
     pm_status st = PM_OK;
@@ -117,7 +168,7 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
     if (!st)
         st = kind->conv == GROTH16_SNARKJS
                  ? plan_snarkjs(plan, &shape, plan->key_path, start_threads, finalize_threads, err)
-                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, ops, err);
+                 : plan_bellperson(plan, &shape, kind, id, plan->key_path, ops, card, err);
     if (!st && job && kind->check_job) st = kind->check_job(id, plan->key_path, &shape, job, err);
     if (!st && job) plan->n_partitions = kind->partitions(job);
     if (id && kind->close_key) kind->close_key(id);
@@ -255,7 +306,24 @@ int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k) 
 
 uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
     return __atomic_load_n(&k->resident_bytes, __ATOMIC_RELAXED) +
-           __atomic_load_n(&k->view.dev_host_bytes, __ATOMIC_RELAXED);
+           __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED);
+}
+
+pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, pm_error *err) {
+    k->have_devplan = 0;
+    if (!card) return PM_OK;
+    groth16_devplan_shape s;
+    groth16_devplan_shape_of_key(&s, &k->view, k->view.conv == GROTH16_BELLPERSON ? gpu_sizes_r1cs(k->view.cs) : 0);
+    pm_status st = groth16_devplan_make(&k->devplan, &s, card, 0, err);
+    if (st) return err_file(err, st, k->path);
+    k->devplan_shape = s;
+    k->have_devplan = 1;
+    return PM_OK;
+}
+
+void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k) {
+    x->plan = k->have_devplan ? &k->devplan : NULL;
+    x->cpu_ops = k->have_devplan ? groth16_devplan_cpu_ops(&k->devplan) : 0;
 }
 
 /* ---------------------------------------------------------------- partitions */

@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "groth16/devplan.h"
 #include "groth16/key.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
@@ -60,6 +61,8 @@ typedef struct {
     uint64_t key_bytes;          /* the loaded key, resident */
     uint64_t key_load_bytes;     /* extra, only while it loads */
     char key_path[4096];         /* the key: the one given, or the kind's from the parameter directory */
+    int have_devplan;            /* a GPU job planned for a card (pm_prove_plan_job_on): its plan */
+    groth16_devplan devplan;
 } pm_prove_plan;
 
 /* Plan a job of kind on inputs in[0..n_in) (borrowed): the kind reads the job, the key is the given
@@ -78,6 +81,20 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
  * key_bytes, key_load_bytes, part_peak_bytes, part_pending_bytes of *plan (nothing else). */
 void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
                                     const groth16_ops *ops);
+/* The same under device-memory plan dp (NULL: every operation of a device table on its device): a
+ * plan that moves the SpMV to the CPU adds a, b, c to each partition in flight, one witness slot
+ * halves the pinned staging. */
+void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
+                                       const groth16_ops *ops, const groth16_devplan *dp);
+/* pm_prove_plan_job for the card a GPU job would run on (card: the engine's smallest, NULL = no
+ * plan): a bellperson key gets its device-memory plan (plan->devplan), and a card too small for it
+ * is refused here (PM_ERR_NOMEM naming the key file and the smallest card that would do). */
+pm_status pm_prove_plan_job_on(pm_prove_plan *plan, const pm_kind *kind, const char *key_path, const char *params_dir,
+                               const pm_input *in, size_t n_in, const groth16_ops *ops,
+                               const groth16_devplan_card *card, unsigned start_threads, unsigned finalize_threads,
+                               pm_error *err);
+/* The planner's shape of a bellperson key from its .params counts and circuit bytes. */
+void pm_prove_devplan_shape_of_counts(groth16_devplan_shape *s, const bp_params_counts_t *c, uint64_t circuit_bytes);
 
 /* A key of a kind, loaded. */
 typedef struct {
@@ -99,7 +116,17 @@ typedef struct {
     pthread_mutex_t mu;
     int bases_released;
     uint64_t bases_bytes; /* host bytes of those bases */
+    /* the key's device-memory plan for the engine's smallest card (pm_prove_key_plan): one tier for
+     * every device, so the synthesis pool knows what it computes on the CPU */
+    int have_devplan;
+    groth16_devplan devplan;
+    groth16_devplan_shape devplan_shape;
 } pm_prove_key;
+/* Plan k for card (NULL: none; a CPU engine). Errors: PM_ERR_NOMEM when the card is too small for
+ * the key (the message names the key file and the smallest card that would do). */
+pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, pm_error *err);
+/* x->plan and x->cpu_ops from k's plan (none: the table's operations run where it has them). */
+void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k);
 
 /* Release the host copy of a bellperson key's bases (h, l, a, b_g1, b_g2 of the parameters; the vk
  * and IC stay) when groth16_key_bases_resident(&k->view, devices, n_devices): every device that uses

@@ -156,7 +156,8 @@ static pm_status r1cs_parse(r1cs_t *cs, pm_binfile *bf, pm_error *err) {
     pm_prime_id pid = pm_prime_identify(prime, n8);
     if (pid == PM_PRIME_BN254_R)
         return pm_error_set(err, PM_ERR_CURVE, name, r.pos - n8,
-                            "r1cs field is BN254 (bn128): bn128 is not supported yet");
+                            "r1cs field is BN254 (bn128): bn128 is not supported yet (BLS12-381 only: "
+                            "circom --prime bls12381 and a bls12381 powers of tau, README \"circom quick start\")");
     if (pid != PM_PRIME_BLS12_381_R)
         return pm_error_set(err, PM_ERR_CURVE, name, r.pos - n8,
                             "r1cs prime (n8 = %u) is %s, expected BLS12-381 r", n8,

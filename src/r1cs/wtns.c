@@ -32,7 +32,8 @@ static pm_status wtns_header(uint32_t *n_out, pm_reader *rv, const pm_binfile *b
     pm_prime_id pid = pm_prime_identify(prime, n8);
     if (pid == PM_PRIME_BN254_R)
         return pm_error_set(err, PM_ERR_CURVE, name, hdr + 4,
-                            "witness field is BN254 (bn128): bn128 is not supported yet");
+                            "witness field is BN254 (bn128): bn128 is not supported yet (BLS12-381 only: "
+                            "circom --prime bls12381 and a bls12381 powers of tau, README \"circom quick start\")");
     if (n8 != 32)
         return pm_error_set(err, PM_ERR_CURVE, name, hdr,
                             "witness n8 = %u, expected 32 (BLS12-381 r)", n8);

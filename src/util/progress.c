@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/settings.h"
 
 static _Atomic(const char *) g_stage;
 static _Atomic(const char *) g_unit;
@@ -91,14 +92,13 @@ static void *printer(void *arg) {
 }
 
 int pm_progress_start(const char *command) {
-    const char *env = getenv("PROOFMILL_PROGRESS");
+    const char *mode = pm_setting_str("progress.mode"); /* PROOFMILL_PROGRESS: auto, 1, 0 */
     int tty = isatty(STDERR_FILENO);
-    if (env && !strcmp(env, "0")) return 0;
-    if (!tty && !(env && !strcmp(env, "1"))) return 0;
+    if (!strcmp(mode, "0")) return 0;
+    if (!tty && strcmp(mode, "1")) return 0;
     if (P.running) return 1;
-    const char *ms = getenv("PROOFMILL_PROGRESS_MS");
-    long interval = ms ? strtol(ms, NULL, 10) : 1000;
-    P.interval_ms = interval < 1 ? 1 : interval;
+    const uint64_t interval = pm_setting_u64("progress.interval_ms"); /* PROOFMILL_PROGRESS_MS */
+    P.interval_ms = interval < 1 ? 1 : (long)interval;
     P.tty = tty;
     P.stop = 0;
     P.t0 = pm_now_s();

@@ -107,7 +107,7 @@ file seal_c1 seal/c1.json
 file seal_envelope seal/c1.lotus-bench.json
 textfile seal_commitments seal/commitments.json
 run porep_verify_c1 "$PM" porep verify-c1 seal/c1.json
-run porep_verify_env "$PM" porep verify-c1 seal/c1.lotus-bench.json --jansson
+run porep_verify_env "$PM" porep verify-c1 seal/c1.lotus-bench.json
 run porep_synth_c1 "$PM" porep synth-c1 --sector-size 2KiB --out synth_c1.json --sector 4
 file synth_c1 synth_c1.json
 run porep_synth_c1_env "$PM" porep synth-c1 --sector-size 8MiB --out synth_c1_8m.json --envelope

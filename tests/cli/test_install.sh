@@ -11,7 +11,7 @@ P=$TMP/prefix
 expect_rc 0 "cmake --install --prefix" cmake --install "$B" --prefix "$P"
 [ -x "$P/bin/proofmill" ] && pass "bin/proofmill installed" || fail "no bin/proofmill"
 expect_rc 0 "the installed command runs" "$P/bin/proofmill" version
-for f in README.md install.md engine.md proofmill.conf.example; do
+for f in README.md install.md engine.md daemon.md curio.md proofmill.conf.example; do
   [ -f "$P/share/doc/proofmill/$f" ] && pass "doc $f" || fail "doc $f missing"
 done
 U=$P/lib/systemd/system/proofmill.service
@@ -22,9 +22,24 @@ grep -q '@[A-Z]*@' "$U" && fail "unit has unfilled @VARS@" || pass "unit fully c
 for k in '^\[Unit\]' '^\[Service\]' '^\[Install\]' '^ExecReload=' '^RuntimeDirectory=proofmill' '^WantedBy='; do
   grep -q "$k" "$U" && pass "unit has $k" || fail "unit lacks $k"
 done
+# issue #39: PrivateTmp=yes gives the service an empty /var/tmp; Filecoin's default parameter
+# directory must be bound back in, or every Filecoin job finds no parameters
+if grep -q '^PrivateTmp=yes' "$U"; then
+  grep -q '^BindReadOnlyPaths=-/var/tmp/filecoin-proof-parameters$' "$U" &&
+    pass "unit: PrivateTmp keeps /var/tmp/filecoin-proof-parameters visible" ||
+    fail "unit: PrivateTmp=yes hides /var/tmp/filecoin-proof-parameters"
+fi
 if command -v systemd-analyze >/dev/null && systemd-analyze --help 2>/dev/null | grep -q verify; then
   systemd-analyze verify "$U" >"$TMP/out" 2>&1 && pass "systemd-analyze verify" || echo "NOTE: systemd-analyze verify: $(head -2 "$TMP/out")"
 fi
+# issue #39: selfcheck finds Filecoin's published data beside the installed binary
+for f in parameters.json seal_regression_records-v16.json seal_regression_records-v18.json window_post_calibnet_32GiB.json; do
+  [ -f "$P/share/proofmill/filecoin/$f" ] && pass "data $f" || fail "data $f missing"
+done
+mkdir -p "$TMP/noparams"
+expect_rc 0 "the installed selfcheck, no parameters, --allow-missing" env -u PROOFMILL_FILECOIN_DATA \
+  "$P/bin/proofmill" selfcheck "$TMP/noparams" --no-prove --allow-missing
+expect_msg "selfcheck reads the installed records" "porep 2KiB V1_1_0, 3 records of seal_regression_records-v16.json: skipped:"
 [ -f "$C" ] && pass "config installed" || fail "no config at $C"
 grep -q '^unix = /run/proofmill/proofmill.sock$' "$C" && pass "config: socket in /run/proofmill" || fail "config: socket not in /run/proofmill"
 expect_rc 0 "the installed daemon reads the installed config" "$P/bin/proofmill" daemon --config "$C" --dump-config

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_porep_c1_cli.sh — `proofmill porep seal | synth-c1 | verify-c1` end to end:
 #  - seal a 2 KiB zero sector: comm_d = POREP.md §4.4; c1.json, the lotus-bench envelope and
-#    commitments.json written; verify-c1 accepts both files (also with --jansson);
+#    commitments.json written; verify-c1 accepts both files (one reader: --jansson is refused);
 #  - a changed comm_r (JSON edited) exits 1 naming partition, challenge and field;
 #  - seal from an unpadded data file (fr32-padded by the command) and from a padded one;
 #  - synth-c1 32 GiB: says SYNTHETIC, verify-c1 accepts it and says SYNTHETIC C1;
@@ -18,7 +18,14 @@ if grep -q '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027b
   pass "zero 2KiB comm_d = POREP.md §4.4"; else fail "comm_d: $(grep comm_d "$TMP/s/commitments.json")"; fi
 expect_rc 0 "verify-c1 c1.json" "$PM" porep verify-c1 "$TMP/s/c1.json"
 expect_msg "verify-c1" "OK" "StackedDrg2KiBV1_1" "1 partitions x 2 challenges"
-expect_rc 0 "verify-c1 envelope --jansson" "$PM" porep verify-c1 "$TMP/s/c1.lotus-bench.json" --jansson
+# issue #39: porep prove takes the C1 as its one argument and defaults --params as the daemon does
+mkdir -p "$TMP/noparams"
+expect_rc 2 "porep prove C1 without --params: the daemon's default directory" env FIL_PROOFS_PARAMETER_CACHE="$TMP/noparams" \
+  "$PM" porep prove "$TMP/s/c1.json" --out "$TMP/never.proof"
+expect_msg "porep prove: the default directory is named" "$TMP/noparams/v28-stacked-proof-of-replication"
+[ -e "$TMP/never.proof" ] && fail "porep prove wrote a proof without parameters" || pass "no proof without parameters"
+expect_rc 0 "verify-c1 envelope" "$PM" porep verify-c1 "$TMP/s/c1.lotus-bench.json"
+expect_rc 2 "verify-c1 --jansson (the jansson reader lives in tests/ only)" "$PM" porep verify-c1 "$TMP/s/c1.json" --jansson
 if grep -q '^{"SectorNum":3,"Phase1Out":"' "$TMP/s/c1.lotus-bench.json"; then pass "envelope shape"; else fail "envelope shape"; fi
 
 # comm_r's first byte changed in the JSON text

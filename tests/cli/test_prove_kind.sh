@@ -21,6 +21,8 @@ fx=$SRC/tests/data/multiplier
 fy=$SRC/tests/data/powchain
 expect_rc 0 "prove --list" "$PM" prove --list
 expect_msg "prove --list names the kinds" "snarkjs" "porep-c2"
+expect_rc 0 "prove --kind --list (issue #39)" "$PM" prove --kind --list
+expect_msg "prove --kind --list names the kinds" "snarkjs" "porep-c2" "window-post"
 
 for m in "" --engine; do
   expect_rc 0 "prove --kind snarkjs $m: two partitions" "$PM" prove --kind snarkjs --key "$fx/circuit.zkey" \

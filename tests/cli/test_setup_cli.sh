@@ -88,11 +88,32 @@ expect_msg "params check" "MISSING multiplier.params"
 "$PM" params names >"$TMP/out"
 expect_msg "params names (POREP.md §1.5 hashes)" "8-0-0-sha256_hasher-032d3138d225" "8-0-0-sha256_hasher-ecd683648512" \
   "8-0-0-sha256_hasher-6babf46ce344" "8-8-0-sha256_hasher-82a357d2f2ca" "8-8-2-sha256_hasher-96f1b4a04c5c"
-# built-in digests (POREP.md §1.5): our 2 KiB-named vk is not Filecoin's -> BAD, the others absent
+# built-in digests (parameters.json): our 2 KiB-named vk is not Filecoin's -> BAD, the others absent
 mkdir -p "$TMP/fc"
 stem=$("$PM" params names | awk '$1 == 2048 {print $2}')
 expect_rc 0 "params check, built-in digests, empty dir" "$PM" params check "$TMP/fc"
 cp "$TMP/multiplier.vk" "$TMP/fc/$stem.vk"
 expect_rc 1 "params check, built-in digests, foreign 2 KiB vk" "$PM" params check "$TMP/fc"
-expect_msg "params check, built-in" "BAD $stem.vk" "expected dc1ade9929ade1708238f155343044ac"
+expect_msg "params check, built-in" "BAD $stem.vk" "expected dc1ade9929ade1708238f155343044ac" \
+  "a well-formed file of another setup" "porep 2KiB                 missing $stem.params"
+# issue #39: grouped by kind and size; the sizes without files are not listed one by one
+n=$(grep -c '' "$TMP/out")
+[ "$n" -le 5 ] && pass "params check: $n lines for one size's files" || fail "params check: $n lines"
+expect_msg "params check summary" "no files: 19 of 20 kinds and sizes"
+expect_rc 0 "params check --quick, foreign vk: sizes and headers pass, but never as Filecoin's" "$PM" params check "$TMP/fc" --quick
+expect_msg "params check --quick" "incomplete: $stem.params missing (the .vk is well-formed)" "--quick: sizes and headers only"
+# truncated: the same file cut short
+head -c 1000 "$TMP/multiplier.vk" >"$TMP/fc/$stem.vk"
+expect_rc 1 "params check, truncated vk" "$PM" params check "$TMP/fc"
+expect_msg "params check, truncated" "TRUNCATED $stem.vk: " "expected dc1ade9929ade1708238f155343044ac"
+expect_rc 1 "params check --quick, truncated vk" "$PM" params check "$TMP/fc" --quick
+expect_msg "params check --quick, truncated" "TRUNCATED $stem.vk: "
+# our own test parameters (the marker file lists them): said so, exit 1 (not Filecoin's)
+cp "$TMP/multiplier.vk" "$TMP/fc/$stem.vk"
+printf '# proofmill TEST parameters\n%s.vk\n' "$stem" >"$TMP/fc/proofmill-test-parameters"
+expect_rc 1 "params check, a proofmill test vk" "$PM" params check "$TMP/fc"
+expect_msg "params check, test parameters" "porep 2KiB                 proofmill test parameters: $stem.vk" \
+  "test parameters: porep 2KiB"
+grep -q "BAD" "$TMP/out" && fail "a test file is called BAD" || pass "a test file is not called BAD"
+expect_rc 2 "params check --quick --manifest" "$PM" params check "$TMP/fc" --quick --manifest "$TMP/parameters.json"
 finish

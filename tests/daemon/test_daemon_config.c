@@ -10,6 +10,13 @@
 
 #include "daemon/config.h"
 #include "daemon/daemon.h"
+#include "util/settings.h"
+
+/* the one environment snapshot (util/settings.h) replaced by one variable, or by none */
+static void env1(const char *assignment) {
+    const char *envp[] = {assignment, NULL};
+    pm_settings_env_reset(envp);
+}
 
 static char *write_tmp(const char *text) {
     static char path[64];
@@ -35,15 +42,15 @@ static void defaults_and_parse(void **state) {
     assert_int_equal(c.gpu_workers_per_device, 2);
     assert_int_equal(c.http_max_body, 128ull << 20);
     /* the parameter directory: the knob, else $FIL_PROOFS_PARAMETER_CACHE, else Filecoin's default */
-    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+    env1(NULL);
     assert_string_equal(pm_daemon_params_dir(&c), "/var/tmp/filecoin-proof-parameters");
-    setenv("FIL_PROOFS_PARAMETER_CACHE", "/data/params", 1);
+    env1("FIL_PROOFS_PARAMETER_CACHE=/data/params");
     assert_string_equal(pm_daemon_params_dir(&c), "/data/params");
-    setenv("FIL_PROOFS_PARAMETER_CACHE", "", 1);
+    env1("FIL_PROOFS_PARAMETER_CACHE=");
     assert_string_equal(pm_daemon_params_dir(&c), "/var/tmp/filecoin-proof-parameters");
     snprintf(c.params_dir, sizeof c.params_dir, "/srv/p");
     assert_string_equal(pm_daemon_params_dir(&c), "/srv/p");
-    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+    pm_settings_env_reset(NULL);
     assert_int_equal(c.memory_margin, 1ull << 30);
     assert_int_equal(c.trace_enabled, 0);
     char *p = write_tmp("; comment\n[gpu]\nworkers_per_device = 3\ndevices = 0,1\n[memory]\nbudget = 12G\n"
@@ -186,12 +193,92 @@ static void quoted_sizes_sections(void **state) {
     snprintf(c.state_dir, sizeof c.state_dir, "/srv/pm");
     assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/srv/pm");
     c.state_dir[0] = 0;
-    setenv("STATE_DIRECTORY", "/var/lib/proofmill:/other", 1);
+    env1("STATE_DIRECTORY=/var/lib/proofmill:/other");
     assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/var/lib/proofmill");
-    unsetenv("STATE_DIRECTORY");
-    setenv("XDG_STATE_HOME", "/home/u/.st", 1);
+    env1("XDG_STATE_HOME=/home/u/.st");
     assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/home/u/.st/proofmill");
-    unsetenv("XDG_STATE_HOME");
+    env1("HOME=/home/u");
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/home/u/.local/state/proofmill");
+    env1(NULL);
+    assert_string_equal(pm_daemon_state_dir(&c, sd, sizeof sd), "/var/lib/proofmill");
+    pm_settings_env_reset(NULL);
+}
+
+/* the library's settings (util/settings.h) through the daemon's config: --set, a config file line
+ * (applied only when the whole file reads), not on reload, listed by the dump, read back */
+static void library_settings(void **state) {
+    (void)state;
+    env1(NULL); /* no variable of the machine's environment interferes */
+    pm_daemon_config c;
+    pm_daemon_config_default(&c);
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_daemon_config_set(&c, "gpu.memory=24G", &err), PM_OK);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 24ull << 30);
+    assert_int_equal(pm_daemon_config_set(&c, "gpu.chunk_points=\"4096\"", &err), PM_OK); /* quoted as knobs */
+    assert_int_equal(pm_setting_u64("gpu.chunk_points"), 4096);
+    assert_int_equal(pm_daemon_config_set(&c, "gpu.memory=lots", &err), PM_ERR_FORMAT);
+    assert_string_equal(err.file, "--set");
+    assert_non_null(strstr(err.msg, "gpu.memory: 'lots' is not a size"));
+    assert_int_equal(pm_setting_u64("gpu.memory"), 24ull << 30); /* unchanged */
+    assert_int_equal(pm_daemon_config_set(&c, "gpu.nope=1", &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "unknown setting 'gpu.nope'"));
+    /* a file: gpu.memory beside a daemon knob of the same section */
+    char *p = write_tmp("[gpu]\nworkers_per_device = 3\nmemory = 16G\nverbose = yes\n");
+    assert_int_equal(pm_daemon_config_load(&c, p, 0, &err), PM_OK);
+    assert_int_equal(c.gpu_workers_per_device, 3);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 16ull << 30);
+    assert_int_equal(pm_setting_bool("gpu.verbose"), 1);
+    unlink(p);
+    /* a bad value names the file's line; a good library line before it is not applied */
+    p = write_tmp("[gpu]\nmemory = 8G\nverbose = maybe\n");
+    assert_int_equal(pm_daemon_config_load(&c, p, 0, &err), PM_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "line 3"));
+    assert_non_null(strstr(err.msg, "gpu.verbose"));
+    assert_int_equal(pm_setting_u64("gpu.memory"), 16ull << 30);
+    unlink(p);
+    p = write_tmp("[gpu]\nmemory = 8G\n[trace]\nenabled = maybe\n");
+    assert_int_equal(pm_daemon_config_load(&c, p, 0, &err), PM_ERR_FORMAT);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 16ull << 30);
+    unlink(p);
+    /* SIGHUP: library settings are not reloadable */
+    p = write_tmp("[gpu]\nmemory = 8G\n[log]\nlevel = debug\n");
+    assert_int_equal(pm_daemon_config_load(&c, p, 1, &err), PM_OK);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 16ull << 30);
+    unlink(p);
+    /* the dump lists them in their sections (with their variables) and reads back */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    pm_daemon_config_dump(&c, f, 0);
+    fclose(f);
+    const char *gpu = strstr(buf, "[gpu]\n");
+    assert_non_null(gpu);
+    const char *mem = strstr(buf, "\nmemory = 16G\n");
+    assert_non_null(mem);
+    assert_true(mem > gpu && mem < strstr(gpu, "\n[")); /* inside [gpu] */
+    assert_non_null(strstr(buf, "PROOFMILL_GPU_BUDGET"));
+    assert_non_null(strstr(buf, "[field]\n"));
+    assert_null(strstr(buf, "FIL_PROOFS_PARAMETER_CACHE)")); /* filecoin.params_dir stays the daemon's knob */
+    env1(NULL);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 0);
+    p = write_tmp(buf);
+    pm_daemon_config d;
+    pm_daemon_config_default(&d);
+    assert_int_equal(pm_daemon_config_load(&d, p, 0, &err), PM_OK);
+    assert_int_equal(pm_setting_u64("gpu.memory"), 16ull << 30);
+    assert_int_equal(pm_setting_u64("gpu.chunk_points"), 4096);
+    unlink(p);
+    free(buf);
+    /* the markdown table too */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    pm_daemon_config_dump(&c, f, 1);
+    fclose(f);
+    assert_non_null(strstr(buf, "| `gpu.memory` | `0` | >= 0 | no |"));
+    assert_non_null(strstr(buf, "| `field.backend` | `auto` | auto, adx, portable | no |"));
+    free(buf);
+    pm_settings_env_reset(NULL);
 }
 
 int main(void) {
@@ -200,6 +287,7 @@ int main(void) {
         cmocka_unit_test(defaults_and_parse),
         cmocka_unit_test(errors_name_the_line),
         cmocka_unit_test(set_reload_dump),
+        cmocka_unit_test(library_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,7 +60,7 @@ typedef void (*mutate_fn)(fil_c1_t *c1);
 static void expect_reject(mutate_fn m, uint32_t k, uint32_t i, const char *field, const char *what) {
     fil_c1_t c1;
     pm_error err;
-    assert_int_equal(fil_c1_from_json(&c1, g_json, g_len, "c1", FIL_C1_READER_DEFAULT, &err), PM_OK);
+    assert_int_equal(fil_c1_from_json(&c1, g_json, g_len, "c1", &err), PM_OK);
     assert_int_equal(fil_c1_verify(&c1, NULL, &err), PM_OK);
     m(&c1);
     fil_verify_failure_t w;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "c1_read_jansson.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/merkle_sha256.h"
 #include "filecoin/replica_id.h"
@@ -77,12 +78,12 @@ static void synth_verify_roundtrip(unsigned id, int time_readers) {
     assert_non_null(strstr(j + n - 300, "\"_proofmill_synthetic\""));
     fil_c1_t a, b;
     t0 = pm_now_s();
-    if (fil_c1_from_json(&a, j, n, "synth", FIL_C1_READER_FAST, &err)) fail_msg("fast: %s", err.msg);
+    if (fil_c1_from_json(&a, j, n, "synth", &err)) fail_msg("fast: %s", err.msg);
     double t_fast = pm_now_s() - t0;
     double t_jansson = 0;
     if (time_readers) {
         t0 = pm_now_s();
-        if (fil_c1_from_json(&b, j, n, "synth", FIL_C1_READER_JANSSON, &err)) fail_msg("jansson: %s", err.msg);
+        if (fil_c1_from_json_jansson(&b, j, n, "synth", &err)) fail_msg("jansson: %s", err.msg);
         t_jansson = pm_now_s() - t0;
         char *j2;
         size_t n2;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "c1_read_jansson.h"
 #include "filecoin/c1_json.h"
 #include "filecoin/challenges.h"
 #include "filecoin/merkle.h"
@@ -50,8 +51,8 @@ static void roundtrip(const fil_c1_t *c1) {
     pm_error err;
     assert_int_equal(fil_c1_to_json(&j1, &n1, c1, &err), PM_OK);
     fil_c1_t a, b;
-    if (fil_c1_from_json(&a, j1, n1, "mem", FIL_C1_READER_JANSSON, &err)) fail_msg("jansson: %s", err.msg);
-    if (fil_c1_from_json(&b, j1, n1, "mem", FIL_C1_READER_FAST, &err)) fail_msg("fast: %s", err.msg);
+    if (fil_c1_from_json_jansson(&a, j1, n1, "mem", &err)) fail_msg("jansson: %s", err.msg);
+    if (fil_c1_from_json(&b, j1, n1, "mem", &err)) fail_msg("fast: %s", err.msg);
     assert_int_equal(fil_c1_to_json(&j2, &n2, &a, &err), PM_OK);
     assert_int_equal(fil_c1_to_json(&j3, &n3, &b, &err), PM_OK);
     assert_int_equal(n1, n2);

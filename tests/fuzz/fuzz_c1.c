@@ -1,13 +1,15 @@
 /*
  * fuzz_c1.c — libFuzzer harness of the Filecoin C1 readers (filecoin/c1_json.h): the bytes as a C1
- * JSON or a lotus-bench envelope through both readers (the jansson tree walk and the single-pass
- * reader), differentially: one accepting what the other refuses, or the two reading different C1s
- * (compared as re-serialised JSON), is a bug (abort). A C1 that reads is then opened as a porep-c2
+ * JSON through the library's single-pass reader and the tests' reference reader over a jansson tree
+ * (tests/filecoin/c1_read_jansson.h), differentially: one accepting what the other refuses, or the
+ * two reading different C1s (compared as re-serialised JSON), is a bug (abort). Then the bytes as a
+ * C1 JSON or a lotus-bench envelope (fil_c1_read_memory); a C1 that reads is opened as a porep-c2
  * job from inline bytes (kinds: fil_c1_read_memory, the request checks and fil_c1_verify of every
  * value), as the daemon does at submit time.
  */
 #include "fuzz_util.h"
 
+#include "c1_read_jansson.h"
 #include "filecoin/c1_json.h"
 #include "kinds/kind.h"
 
@@ -19,9 +21,8 @@ static int c1_json(char **out, size_t *len, fil_c1_t *c1) {
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
     fil_c1_t a, b;
     pm_error ea, eb;
-    uint64_t na = 0, nb = 0;
-    pm_status sa = fil_c1_read_memory(&a, &na, (const char *)d, n, "fuzz.json", FIL_C1_READER_JANSSON, &ea);
-    pm_status sb = fil_c1_read_memory(&b, &nb, (const char *)d, n, "fuzz.json", FIL_C1_READER_FAST, &eb);
+    pm_status sa = fil_c1_from_json_jansson(&a, (const char *)d, n, "fuzz.json", &ea);
+    pm_status sb = fil_c1_from_json(&b, (const char *)d, n, "fuzz.json", &eb);
     fuzz_note("c1 (jansson)", sa, ea.msg);
     fuzz_note("c1 (fast)", sb, eb.msg);
     if ((sa == PM_OK) != (sb == PM_OK)) {
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
     if (sa == PM_OK) {
         char *ja = NULL, *jb = NULL;
         size_t la = 0, lb = 0;
-        if (c1_json(&ja, &la, &a) || c1_json(&jb, &lb, &b) || la != lb || memcmp(ja, jb, la) || na != nb ||
+        if (c1_json(&ja, &la, &a) || c1_json(&jb, &lb, &b) || la != lb || memcmp(ja, jb, la) ||
             a.synthetic != b.synthetic) {
             fprintf(stderr, "C1 readers read different C1s\n");
             abort();
@@ -40,6 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {
         free(ja);
         free(jb);
         fil_c1_free(&a);
+        fil_c1_free(&b);
+    }
+    /* the bytes as a file's image (C1 JSON or lotus-bench envelope), then as a job */
+    uint64_t num = 0;
+    pm_status sm = fil_c1_read_memory(&b, &num, (const char *)d, n, "fuzz.json", &eb);
+    fuzz_note("c1 file image", sm, eb.msg);
+    if (sm == PM_OK) {
         fil_c1_free(&b);
         const pm_kind *k = pm_kind_find("porep-c2");
         pm_input in = {.kind = PM_INPUT_BYTES, .bytes = d, .len = n};

@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <sys/stat.h>
 
-#include "daemon/daemon_internal.h"
+#include "daemon/api.h"
 #include "kinds/kind.h"
 #include "util/confine.h"
 

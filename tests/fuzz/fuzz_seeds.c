@@ -78,6 +78,25 @@ static void copy_small(const char *harness, const char *dir, const char *suffix,
     closedir(dd);
 }
 
+/* Filecoin's published data (tests/data/filecoin): parameters.json, the WindowPoSt, and the first
+ * line of each records file (the files themselves are over 64 KiB) */
+static void real_data_files(void) {
+    char d[4096];
+    snprintf(d, sizeof d, "%s/tests/data/filecoin", pm_source_dir());
+    copy_small("real_data", d, ".json", "filecoin");
+    const char *rec[] = {"seal_regression_records-v16.json", "seal_regression_records-v18.json", NULL};
+    for (int i = 0; rec[i]; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", d, rec[i]);
+        size_t n, k = 0;
+        uint8_t *b = pm_test_slurp(p, &n);
+        need(b != NULL, p);
+        while (k < n && b[k] != '\n') k++;
+        put("real_data", rec[i], b, k < n ? k + 1 : n, NULL, 0);
+        free(b);
+    }
+}
+
 static void snarkjs_files(void) {
     char d[4096];
     const char *circuits[] = {"multiplier", "powchain", NULL};
@@ -289,6 +308,7 @@ int main(int argc, char **argv) {
     g_out = argv[1];
     need(mkdir(g_out, 0755) == 0 || errno == EEXIST, g_out);
     snarkjs_files();
+    real_data_files();
     params_and_points();
     c1_files();
     vanilla_files();

@@ -3,14 +3,15 @@
 #
 # Usage: tests/gpu/porep_gpu.sh BUILD_DIR [SIZES]   (SIZES default "2KiB 8MiB")
 # BUILD_DIR is a CUDA build made beforehand (this script builds nothing), e.g.
-#   source .device-deps/deps.sh && cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON \
+#   source .device-deps/deps.sh && cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 #     "${PM_CMAKE_ARGS[@]}" && cmake --build /tmp/b -j 15
 # For each size, with our own seeded TEST parameters in a scratch directory (never a Filecoin
 # parameter directory): seal a zero sector (its C1), params-setup on the CPU and with --gpu (the
 # .params and .vk must be identical), then `prove --kind porep-c2` with
 # the same seeded r, s on the CPU and with --gpu, and compares the proof bytes; the same with the
-# device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks) and with
-# forced 2^16-point chunks (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
+# device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks), at every
+# tier of the device-memory plan (PROOFMILL_GPU_MIN_TIER=0..4: streamed bases, the SpMV and then H on
+# the CPU) and with forced 2^16-point chunks (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
 # C1 with one label changed must be refused by the GPU prover (no proof file); then
 # bench/porep_gpu.sh (`bench batch --type porep --gpu`, -c 4 -j 2, 2 GPU workers, nvidia-smi sampling
 # device memory and utilisation). Also runs test_gpu_groth16 (fixtures and synthetic circuits, bad
@@ -78,8 +79,15 @@ for S in $SIZES; do
   run "$PM" porep verify-proof --c1 "$C1" --vk "$vk" --proof "$D/gpu.bin"; check $? "$S verify-proof (gpu)"
   prove gpu-budget "$D/gpu_budget.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}; check $? "$S prove gpu, PROOFMILL_GPU_BUDGET=${PM_CAP_BUDGET:-1536M}"
   cmp "$D/cpu.bin" "$D/gpu_budget.bin" >> "$LOG" 2>&1; check $? "$S capped budget: same bytes"
-  grep "^gpu key" "$LOG" | tail -1 | sed "s/^/$S capped: /" | tee -a "$SUM"
-  grep "^gpu key" "$LOG" | tail -1 | grep -q STREAMED; check $? "$S capped budget took the streamed path"
+  grep -A12 "^gpu key" "$LOG" | tail -13 | sed "s/^/$S capped: /" | tee -a "$SUM"
+  grep -A12 "^gpu key" "$LOG" | tail -13 | grep -q "streamed"; check $? "$S capped budget streamed some bases"
+  # every tier of the device-memory plan (groth16/devplan.h), forced with gpu.min_tier: the same bytes
+  for t in 0 1 2 3 4; do
+    prove "gpu-tier$t" "$D/gpu_t$t.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t; check $? "$S prove gpu, tier $t"
+    grep "^gpu key" "$LOG" | tail -1 | sed "s/^/$S tier $t: /" | tee -a "$SUM"
+    grep "^gpu key" "$LOG" | tail -1 | grep -q "tier $t "; check $? "$S tier $t planned"
+    cmp "$D/cpu.bin" "$D/gpu_t$t.bin" >> "$LOG" 2>&1; check $? "$S tier $t: same bytes"
+  done
   prove gpu-chunks "$D/gpu_chunks.bin" PROOFMILL_GPU_CHUNK_POINTS=65536; check $? "$S prove gpu, 2^16-point chunks"
   cmp "$D/cpu.bin" "$D/gpu_chunks.bin" >> "$LOG" 2>&1; check $? "$S chunked bases: same bytes"
   # a witness that does not satisfy the circuit: one label of the C1 changed

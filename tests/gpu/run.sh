@@ -13,8 +13,10 @@
 #   PM_TREE=work|head (default head when git works): build from `git archive HEAD` plus this
 #   checkout's GPU files (src/gpu, tests/gpu, bench/gpu_*, cmake/cuda.cmake), so other layers'
 #   uncommitted work in progress cannot break the build; `work` builds the tree as it is.
-# The build is standalone (gcc for the CPU layers the tests compare against, nvcc -arch=sm_90 for
-# src/gpu), so the device image needs no cmocka/GMP/jansson; the CMake fragment cmake/cuda.cmake
+#   PM_GPU_ARCH (default: the first card's, from nvidia-smi's compute_cap, e.g. 89; 90 when it cannot
+#                tell)  the one architecture nvcc compiles for (sm_90 on the device machine's H100/H200)
+# The build is standalone (gcc for the CPU layers the tests compare against, nvcc -arch=sm_$PM_GPU_ARCH
+# for src/gpu), so the device image needs no cmocka/GMP/jansson; the CMake fragment cmake/cuda.cmake
 # builds the same targets in a normal tree (ctest label `gpu`).
 set -u
 MODE=${1:-all}
@@ -45,6 +47,9 @@ fi
 log "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,memory.total --format=csv 2>&1 | tee -a "$SUM"
 "$NVCC" --version | tail -1 | tee -a "$SUM"
+ARCH=${PM_GPU_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '. ')}
+case "$ARCH" in '' | *[!0-9]*) ARCH=90 ;; esac
+log "arch: sm_$ARCH"
 
 # ---- CPU layers (reference side) ----
 t0=$(date +%s)
@@ -72,7 +77,7 @@ rm -f "$B/libcore.a"; ar rcs "$B/libcore.a" "$B"/obj/*.o
 log "CPU references: ${DEFS:-none (self-contained checks only)}"
 
 # ---- GPU library, tests, benches ----
-NVFLAGS="-arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -I$T/src -Xcompiler=-fopenmp,-w"
+NVFLAGS="-arch=sm_$ARCH -O3 -std=c++17 --expt-relaxed-constexpr -I$T/src -Xcompiler=-fopenmp,-w"
 GPUOBJ=()
 pids=()
 for f in "$T"/src/gpu/*.cu; do
@@ -101,17 +106,17 @@ LIBS=("$B/libpmgpu.a" "$B/libcore.a" -lgomp -lpthread -lm)
 for t in "$T"/tests/gpu/test_*.c; do
   n=$(basename "$t" .c)
   if [ "$n" = test_gpu_groth16 ]; then # needs the whole prover: optional
-    "$NVCC" -arch=sm_90 -o "$B/$n" "$B/$n.o" "${LIBS[@]}" "$B/libcore.a" >> "$B/link.log" 2>&1 || log "note: $n not built (prover layers do not link here)"
+    "$NVCC" -arch=sm_$ARCH -o "$B/$n" "$B/$n.o" "${LIBS[@]}" "$B/libcore.a" >> "$B/link.log" 2>&1 || log "note: $n not built (prover layers do not link here)"
     continue
   fi
-  "$NVCC" -arch=sm_90 -o "$B/$n" "$B/$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 || {
+  "$NVCC" -arch=sm_$ARCH -o "$B/$n" "$B/$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 || {
     # the CPU MSM may be declared but not (yet) linkable: retry without it
-    gcc $CFLAGS -c "$t" -o "$B/$n.o" >> "$B/cc.log" 2>&1 && "$NVCC" -arch=sm_90 -o "$B/$n" "$B/$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 \
+    gcc $CFLAGS -c "$t" -o "$B/$n.o" >> "$B/cc.log" 2>&1 && "$NVCC" -arch=sm_$ARCH -o "$B/$n" "$B/$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 \
       && log "note: $n linked without the CPU references" || echo "link failed: $n" >> "$B/fail"; }
 done
 for f in "$T"/bench/gpu_*.cu; do
   n=$(basename "$f" .cu)
-  "$NVCC" -arch=sm_90 -o "$B/bench_$n" "$B/bench-$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 || echo "link failed: bench_$n" >> "$B/fail"
+  "$NVCC" -arch=sm_$ARCH -o "$B/bench_$n" "$B/bench-$n.o" "${LIBS[@]}" >> "$B/link.log" 2>&1 || echo "link failed: bench_$n" >> "$B/fail"
 done
 cat "$B/cc.log" "$B"/nvcc-*.log "$B/link.log" > "$OUT/build.log" 2>/dev/null
 grep -h -A1 "Function properties" "$B"/nvcc-*.log 2>/dev/null | grep -v "^--" | paste - - | \

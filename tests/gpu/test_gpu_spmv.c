@@ -24,6 +24,7 @@
 #include "gpu_test_util.h"
 #include "ntt/ntt.h"
 #include "r1cs/r1cs.h"
+#include "util/settings.h"
 
 typedef struct {
     r1cs_t cs;
@@ -289,9 +290,10 @@ int main(int argc, char **argv) {
     test_circuit(5000, 7, 1, 1);
     test_circuit(5000, 7, 0, 1);
     /* the u64 row-pointer path (taken by matrices of >= 2^32 terms) on a small circuit */
-    setenv("PROOFMILL_GPU_R1CS_RP64", "1", 1);
+    pm_error se;
+    GT_OK(pm_setting_set("gpu.r1cs_rp64", "true", &se), se); /* PROOFMILL_GPU_R1CS_RP64=1 */
     test_circuit(70000, 5, 1, 1);
-    unsetenv("PROOFMILL_GPU_R1CS_RP64");
+    GT_OK(pm_setting_set("gpu.r1cs_rp64", "false", &se), se);
     /* the big case: 2^big - 100 rows (up to 2^27, the 32 GiB partition's domain; the bellperson H
      * against the CPU up to 2^24), more than one row-pointer narrowing chunk from 2^23 rows on */
     if (big > 12 && big <= 27) test_circuit((1u << big) - 100, 5, 1, big <= 24);

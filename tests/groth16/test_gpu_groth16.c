@@ -15,14 +15,15 @@
  *    two witness slots alternate);
  *  - bellperson: a witness that does not satisfy the circuit is refused (PM_ERR_UNSATISFIED, the
  *    CPU's first failing row); bases streamed from host memory in chunks of 3 points
- *    (PROOFMILL_GPU_CHUNK_POINTS) give the same proof; a device budget below one chunk
- *    (PROOFMILL_GPU_BUDGET=1K) is refused with PM_ERR_NOMEM.
+ *    (gpu.chunk_points) give the same proof; a device budget below one chunk
+ *    (gpu.memory = 1K) is refused with PM_ERR_NOMEM.
  *  - two synthetic circuits (20,000 rows of 3 terms; 3,000 rows of 40 terms), the same checks plus
  *    1000-point chunks, the CPU self-check of the GPU proof on.
  * Usage: test_gpu_groth16 [fixture dir ...]. PM_TEST_TABLE_CPU=1 runs it with the CPU table in the
  * GPU's place (the test's own logic, without a device). Exit 77 when no GPU is usable.
  */
 #include "../gpu/gpu_test_util.h"
+#include "util/settings.h"
 
 #include "groth16/key.h"
 #include "groth16/prover.h"
@@ -97,19 +98,19 @@ static void bad_witness(const char *what, const groth16_key *k, const wtns_t *w,
     free(bad);
 }
 
-/* bellperson key views made and proved on the GPU under the env settings given (a fresh device copy
- * each: the settings are read when it is made) */
-static void bp_with_env(const char *what, const bp_params_t *p, const r1cs_t *cs, const wtns_t *w,
-                        const groth16_ops *gpu, const char *var, const char *val) {
+/* bellperson key views made and proved on the GPU under the setting given (util/settings.h; a fresh
+ * device copy each: the settings are read when it is made), then the setting back at its default */
+static void bp_with_setting(const char *what, const bp_params_t *p, const r1cs_t *cs, const wtns_t *w,
+                            const groth16_ops *gpu, const char *name, const char *val) {
     pm_error e;
     groth16_key k;
     char label[1400];
-    setenv(var, val, 1);
+    GT_OK(pm_setting_set(name, val, &e), e);
     GT_OK(groth16_key_from_params(&k, p, cs, &e), e);
-    snprintf(label, sizeof label, "%s, %s=%s", what, var, val);
+    snprintf(label, sizeof label, "%s, %s=%s", what, name, val);
     cpu_vs_gpu(label, &k, w, gpu, 0, 2);
     groth16_key_free(&k);
-    unsetenv(var);
+    GT_OK(pm_setting_set(name, pm_settings_find(name)->def, &e), e);
 }
 
 /* a synthetic circuit (r1cs/synth.h) with our seeded bellperson setup: every GPU step at a size with
@@ -138,7 +139,7 @@ static void synthetic(uint32_t n_constraints, unsigned density, const groth16_op
     cpu_vs_gpu(what, &k, &w, gpu, 1, 2);
     bad_witness(what, &k, &w, gpu);
     groth16_key_free(&k);
-    bp_with_env(what, &p, &cs, &w, gpu, "PROOFMILL_GPU_CHUNK_POINTS", "1000");
+    bp_with_setting(what, &p, &cs, &w, gpu, "gpu.chunk_points", "1000");
     params_free(&p);
     r1cs_free(&cs);
     free(wv);
@@ -181,10 +182,10 @@ static void run_fixture(const char *dir, const groth16_ops *gpu) {
     bad_witness(what, &k, &w, gpu);
     groth16_key_free(&k);
     /* the chunked path: bases streamed from host memory in chunks of 3 points */
-    bp_with_env(what, &p, &cs, &w, gpu, "PROOFMILL_GPU_CHUNK_POINTS", "3");
+    bp_with_setting(what, &p, &cs, &w, gpu, "gpu.chunk_points", "3");
     /* a budget too small for even one chunk is refused with PM_ERR_NOMEM, not proved */
     if (gpu != &groth16_ops_cpu) {
-        setenv("PROOFMILL_GPU_BUDGET", "1K", 1);
+        GT_OK(pm_setting_set("gpu.memory", "1K", &e), e); /* PROOFMILL_GPU_BUDGET=1K */
         GT_OK(groth16_key_from_params(&k, &p, &cs, &e), e);
         groth16_exec xg = {.ops = gpu, .device = 0};
         groth16_prove_opts_t opts = {.skip_self_check = 1};
@@ -195,7 +196,7 @@ static void run_fixture(const char *dir, const groth16_ops *gpu) {
         printf("%s: budget 1K refused: %s\n", what, e.msg);
         groth16_pending_free(&pg);
         groth16_key_free(&k);
-        unsetenv("PROOFMILL_GPU_BUDGET");
+        GT_OK(pm_setting_set("gpu.memory", "0", &e), e);
     }
     params_free(&p);
 out:

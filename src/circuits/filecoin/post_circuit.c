@@ -177,6 +177,24 @@ pm_status pm_post_record_size(uint64_t *rows, uint64_t nnz[3], const fil_post_co
     return st;
 }
 
+pm_status pm_post_record_facts(pm_cs_facts *f, const fil_post_config_t *c, pm_error *err) {
+    memset(f, 0, sizeof *f);
+    pm_cs_facts part[2];
+    pm_status st = PM_OK;
+    const unsigned n = c->circuit_sectors < 2 ? c->circuit_sectors : 2;
+    for (unsigned s = 1; s <= 2 && !st; s++) {
+        fil_post_config_t one = *c;
+        one.circuit_sectors = s <= n ? s : n;
+        pm_cs cs;
+        pm_cs_init(&cs, PM_CS_STATS);
+        st = pm_post_synthesize(&cs, &one, NULL, NULL, err);
+        pm_cs_facts_of(&part[s - 1], &cs);
+        pm_cs_free(&cs);
+    }
+    if (!st) pm_cs_facts_extend(f, &part[0], &part[1], c->circuit_sectors);
+    return st;
+}
+
 /* ---------------------------------------------------------------- counts of one sector */
 typedef struct {
     uint64_t nodes;

@@ -72,6 +72,12 @@ pm_status pm_post_record(r1cs_t *out, uint32_t *n_inputs, const fil_post_config_
  * with PM_CS_STATS (every sector has the same constraints), times circuit_sectors (milliseconds at
  * 32 GiB, for the memory budget's plan). Errors: PM_ERR_ARG, PM_ERR_NOMEM. */
 pm_status pm_post_record_size(uint64_t *rows, uint64_t nnz[3], const fil_post_config_t *c, pm_error *err);
+/* The matrix facts of pm_post_record's circuit without recording it (constraints, inputs, aux, nnz,
+ * bellperson's density popcounts, distinct coefficients: cs.h pm_cs_facts), exactly: the circuit
+ * with one and with two circuit sectors synthesized with PM_CS_STATS (every sector has the same
+ * constraints over its own variables) and extended to circuit_sectors (pm_cs_facts_extend;
+ * milliseconds at 32 GiB). Errors: PM_ERR_ARG, PM_ERR_NOMEM. */
+pm_status pm_post_record_facts(pm_cs_facts *f, const fil_post_config_t *c, pm_error *err);
 /* Witness length of one partition (*n_inputs with ONE may be NULL); count-only, cached per shape. */
 pm_status pm_post_witness_len(size_t *n_w, uint32_t *n_inputs, const fil_post_config_t *c, pm_error *err);
 /* The witness [inputs ‖ aux] (Montgomery) of partition k of the job into w[cap] (every value

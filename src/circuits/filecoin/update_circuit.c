@@ -396,6 +396,21 @@ pm_status pm_update_record_size(uint64_t *rows, uint64_t nnz[3], const fil_updat
     return st;
 }
 
+pm_status pm_update_record_facts(pm_cs_facts *f, const fil_update_config_t *c, pm_error *err) {
+    memset(f, 0, sizeof *f);
+    pm_cs_facts part[2];
+    pm_status st = PM_OK;
+    for (unsigned nch = 1; nch <= 2 && !st; nch++) {
+        pm_cs cs;
+        pm_cs_init(&cs, PM_CS_STATS);
+        st = synth(&cs, c, NULL, 0, NULL, NULL, NULL, nch < c->challenges ? nch : c->challenges, err);
+        pm_cs_facts_of(&part[nch - 1], &cs);
+        pm_cs_free(&cs);
+    }
+    if (!st) pm_cs_facts_extend(f, &part[0], &part[1], c->challenges);
+    return st;
+}
+
 /* ---------------------------------------------------------------- counts (cached per size) */
 typedef struct {
     uint64_t size;

@@ -84,6 +84,11 @@ pm_status pm_update_record(r1cs_t *out, uint32_t *n_inputs, const fil_update_con
  * challenge has the same constraints), global + challenges x one (a second at 32 GiB; for the
  * memory budget's plan). Errors: PM_ERR_NOMEM. */
 pm_status pm_update_record_size(uint64_t *rows, uint64_t nnz[3], const fil_update_config_t *c, pm_error *err);
+/* The matrix facts of pm_update_record's circuit without recording it (cs.h pm_cs_facts), exactly:
+ * the circuit with one and with two challenges synthesized with PM_CS_STATS (every challenge has
+ * the same constraints over its own variables) and extended to c->challenges (pm_cs_facts_extend).
+ * Errors: PM_ERR_NOMEM. */
+pm_status pm_update_record_facts(pm_cs_facts *f, const fil_update_config_t *c, pm_error *err);
 pm_status pm_update_witness_len(size_t *n_w, uint32_t *n_inputs, const fil_update_config_t *c, pm_error *err);
 /* The witness of partition k into w[cap]: the global part serially, then the challenges in parallel
  * (OpenMP, threads; 0 = default team) into their slices (identical to the serial synthesis). */

@@ -11,6 +11,7 @@
 #include "circuits/filecoin/post_circuit.h"
 #include "circuits/filecoin/update_circuit.h"
 #include "filecoin/sizes.h"
+#include "kinds/shape.h"
 #include "util/file.h"
 
 const pm_fil_kind_desc pm_fil_winning_post = {"winning-post", "WinningPoSt", FIL_REQ_WINNING_POST,
@@ -177,6 +178,19 @@ pm_status pm_fil_key_for_size(pm_fil_key *k, const pm_fil_kind_desc *d, uint64_t
                                                       err)
                                 : fil_update_config(&k->uc, sector_size, err);
     if (!st) st = fil_param_stem(k->stem, sizeof k->stem, d->param, sector_size, err);
+    return st;
+}
+
+pm_status pm_fil_shape_for_size(groth16_devplan_shape *s, pm_cs_facts *facts, const pm_fil_kind_desc *d,
+                                uint64_t sector_size, pm_error *err) {
+    memset(s, 0, sizeof *s);
+    pm_fil_key k;
+    pm_status st = pm_fil_key_for_size(&k, d, sector_size, err);
+    if (st) return st;
+    pm_cs_facts f;
+    st = d->post_type ? pm_post_record_facts(&f, &k.pc, err) : pm_update_record_facts(&f, &k.uc, err);
+    if (!st) pm_shape_of_facts(s, &f);
+    if (!st && facts) *facts = f;
     return st;
 }
 

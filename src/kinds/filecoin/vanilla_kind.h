@@ -112,9 +112,18 @@ void pm_fil_name_row(pm_error *err, const void *id, uint32_t row, uint32_t n_row
 pm_status pm_fil_key_path_for_size(char *out, size_t cap, const pm_fil_kind_desc *d, const char *params_dir,
                                    uint64_t sector_size, pm_error *err);
 
+/* The planner's shape of d's key for sector_size without a file (the kinds' shape_for_size, kind.h):
+ * the circuit's matrix facts (pm_post_record_facts / pm_update_record_facts: one and two sectors or
+ * challenges synthesized with PM_CS_STATS, extended) put through kinds/shape.h's rules; facts (may
+ * be NULL) receives them.
+ * Errors: PM_ERR_ARG (no such circuit for this size), PM_ERR_NOMEM. */
+pm_status pm_fil_shape_for_size(groth16_devplan_shape *s, pm_cs_facts *facts, const pm_fil_kind_desc *d,
+                                uint64_t sector_size, pm_error *err);
+
 /* What the three kinds' pm_kind share, given their descriptor d: PM_FIL_KIND_BIND(d) defines the
- * file's open_job, open_key and key_for_size (d bound), PM_FIL_KIND_MEMBERS the designated initializers of every
- * member but name, aliases, summary, max_inputs, more_inputs, key_hint and default_priority. */
+ * file's open_job, open_key, key_for_size and shape_for_size (d bound), PM_FIL_KIND_MEMBERS the
+ * designated initializers of every member but name, aliases, summary, max_inputs, more_inputs,
+ * key_hint and default_priority. */
 #define PM_FIL_KIND_BIND(d)                                                                             \
     static pm_status open_job(void **job, const pm_input *in, size_t n_in, pm_error *err) {            \
         return pm_fil_open_job(job, &(d), in, n_in, err);                                               \
@@ -125,11 +134,16 @@ pm_status pm_fil_key_path_for_size(char *out, size_t cap, const pm_fil_kind_desc
     static pm_status key_for_size(char *out, size_t cap, const char *params_dir, uint64_t size,         \
                                   pm_error *err) {                                                      \
         return pm_fil_key_path_for_size(out, cap, &(d), params_dir, size, err);                         \
+    }                                                                                                   \
+    static pm_status shape_for_size(groth16_devplan_shape *s, pm_cs_facts *f, uint64_t size,            \
+                                    pm_error *err) {                                                    \
+        return pm_fil_shape_for_size(s, f, &(d), size, err);                                            \
     }
 #define PM_FIL_KIND_MEMBERS                                                                             \
     .conv = GROTH16_BELLPERSON, .input_name = PM_FIL_VANILLA, .open_job = open_job,                     \
     .close_job = pm_fil_close_job, .partitions = pm_fil_partitions, .key_path = pm_fil_key_path,        \
-    .key_for_size = key_for_size, .open_key = open_key, .close_key = pm_fil_close_key,                 \
+    .key_for_size = key_for_size, .shape_for_size = shape_for_size, .open_key = open_key,              \
+    .close_key = pm_fil_close_key,                                                                      \
     .check_job = pm_fil_check_job,                                                                      \
     .circuit = pm_fil_circuit, .witness = pm_fil_witness, .public_inputs = pm_fil_public_inputs,        \
     .name_row = pm_fil_name_row

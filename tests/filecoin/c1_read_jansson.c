@@ -1,7 +1,8 @@
 /*
- * c1_read_jansson.c — the C1 reader over a jansson tree (FIL_C1_READER_JANSSON): the whole document
- * is parsed, then walked; same result and checks as the single-pass reader (tested against each
- * other). Format: c1_json.h.
+ * c1_read_jansson.c — the tests' reference C1 reader (c1_read_jansson.h): the whole document is
+ * parsed into a jansson tree, then walked. Plain and slow where src/filecoin/c1_read_fast.c is
+ * fast, with the same result and the same checks; the tests hold the two against each other (as
+ * secp256k1 keeps naive implementations in its tests). Not in any library. Format: c1_json.h.
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c1_read_jansson.h"
 #include "filecoin/c1_json_internal.h"
 #include "filecoin/sizes.h"
 
@@ -297,8 +299,8 @@ static pm_status jr_proof(jr_t *r, fil_vanilla_proof_t *v, const json_t *j) {
     return PM_OK;
 }
 
-pm_status fil_c1_read_jansson(fil_c1_t *c1, const char *buf, size_t len, const char *name,
-                              pm_error *err) {
+/* buf[len] into a zeroed c1 */
+static pm_status read_jansson(fil_c1_t *c1, const char *buf, size_t len, const char *name, pm_error *err) {
     /* jansson (2.14) loses a NUL byte that follows a number or a literal: "[10\0,5]" loads as
      * [10,5]. A raw NUL is never JSON (the single-pass reader refuses it): refuse it here too, so
      * the two readers accept the same documents. */
@@ -383,3 +385,9 @@ out:
     return st;
 }
 
+pm_status fil_c1_from_json_jansson(fil_c1_t *c1, const char *buf, size_t len, const char *name, pm_error *err) {
+    memset(c1, 0, sizeof *c1);
+    pm_status st = read_jansson(c1, buf, len, name, err);
+    if (st) fil_c1_free(c1);
+    return st;
+}

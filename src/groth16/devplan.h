@@ -1,0 +1,172 @@
+/*
+ * devplan.h — THE place where device memory is decided: one plan per proving key and card, saying
+ * what stays on the card, what streams to it from host memory pinned once, and what the CPU
+ * computes instead. Host code only (no GPU needed): `proofmill plan` plans cards it cannot see, the
+ * engine's admission and status read the same plan, and the GPU operations table (start_gpu.c)
+ * only carries it out.
+ *
+ * What a Groth16 start phase keeps on a card (bytes at the 32 GiB PoRep partition in brackets):
+ *   bases      the four G1 base sets A, B1, C/L, H (96 B a point) and the G2 B query (192 B) [~47 GB]
+ *   circuit    bellperson: the recorded circuit's CSR matrices for the SpMV a, b, c = A·w, B·w, C·w [~8 GB]
+ *   witness    bellperson: 1 or 2 witness slots (n_vars Fr each; two let one GPU worker stage while
+ *              another computes) [4.2 GB each]
+ *   domain     the NTT domain: n/2 twiddles, power tables and three work buffers of n Fr [~15 GB]
+ *   index      bellperson: the A and B density index lists (u32 a point)
+ *   MSM        one MSM's scratch at a time (the device's workers take turns in the kernel region),
+ *              plus two chunk buffers when its bases stream [~21 GB for a 2^27 MSM in one piece]
+ * Tiers, fastest first; a plan takes the first one whose fixed part leaves room for the MSMs:
+ *   0 resident        everything on the card
+ *   1 streamed bases  circuit, witness and domain on the card; base sets resident while they fit,
+ *                     the witness-like ones first (A, B1, C/L, B2: their MSMs are short, a stream of
+ *                     their points would cost more than their arithmetic), H last (uniform scalars:
+ *                     its MSM hides its stream); the others stream from pinned host memory in chunks,
+ *                     double-buffered on their own stream, overlapped with the previous chunk's MSM
+ *   2 host circuit    as 1, the circuit off the card: the CPU SpMV (the synthesis pool) makes a, b, c,
+ *                     uploaded into the domain's buffers
+ *   3 one slot        as 2 with one witness slot
+ *   4 host H          as 3, the NTTs and the H polynomial on the CPU as well; the card runs the MSMs
+ * A card below tier 4's needs is refused, naming the smallest card that would do.
+ * MSMs over resident bases run in chunks when one piece's scratch does not fit (the result is the
+ * sum of the chunks' MSMs: the same point). Every size comes from gpu/gpu_sizes.h, the formulas the
+ * kernels allocate with.
+ */
+#ifndef PROOFMILL_GROTH16_DEVPLAN_H
+#define PROOFMILL_GROTH16_DEVPLAN_H
+#include <stddef.h>
+#include <stdint.h>
+#include "groth16/key.h"
+#include "util/error.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the planner needs to know of a key: counts only (no file is read). */
+typedef struct {
+    groth16_convention conv;
+    uint64_t n_vars, n_public;
+    unsigned log_domain;
+    uint64_t n_base[GROTH16_N_BASES]; /* points of A, B1, C/L, H */
+    uint64_t n_b2;                    /* points of the G2 B query */
+    uint64_t circuit_bytes;           /* bellperson: the recorded circuit on the device (gpu_r1cs); 0 snarkjs */
+} groth16_devplan_shape;
+
+/* A card as the planner sees it. */
+typedef struct {
+    uint64_t mem_total; /* bytes of device memory */
+    uint64_t mem_free;  /* bytes free now (after other processes and other keys); 0 = mem_total */
+    uint64_t cap;       /* gpu.memory: bytes this key may use at most; 0 = no cap */
+    unsigned sm_count;  /* multiprocessors (sizes the MSM's lanes); 0 = 132 */
+    unsigned workers;   /* GPU workers sharing the card (witness slots: 2 from 2 workers); 0 = 1 */
+    unsigned min_tier;  /* plan at this tier or slower (the gpu.min_tier setting: tests of every tier) */
+    char name[64];      /* for messages ("NVIDIA H100 80GB HBM3", "a 24 GiB card") */
+} groth16_devplan_card;
+
+/* Operations a plan moves to the CPU (groth16_exec.cpu_ops, start.h). */
+#define GROTH16_CPU_EVAL 1u /* a, b, c on the CPU (bellperson SpMV): in the engine's synthesis pool */
+#define GROTH16_CPU_H 2u    /* the H polynomial (NTTs) on the CPU */
+
+typedef enum { GROTH16_ON_DEVICE = 0, GROTH16_STREAMED = 1, GROTH16_ON_HOST = 2 } groth16_place;
+
+enum {
+    GROTH16_TIER_RESIDENT = 0,
+    GROTH16_TIER_STREAMED = 1,
+    GROTH16_TIER_HOST_CIRCUIT = 2,
+    GROTH16_TIER_ONE_SLOT = 3,
+    GROTH16_TIER_HOST_H = 4,
+    GROTH16_TIERS = 5
+};
+
+/* Bytes left for the CUDA context's growth, other small keys (a WinningPoSt key beside a PoRep one:
+ * its bases and scratch are ~1 GB) and allocator fragmentation: reserved on every card, an eighth
+ * of what the card offers when that is less (small caps in tests). */
+#define GROTH16_DEVPLAN_RESERVE ((uint64_t)1536 << 20)
+/* The reserve on a card offering `offered` bytes (free memory or the cap, whichever is less). */
+static inline uint64_t groth16_devplan_reserve(uint64_t offered) {
+    return offered / 8 < GROTH16_DEVPLAN_RESERVE ? offered / 8 : GROTH16_DEVPLAN_RESERVE;
+}
+
+typedef struct {
+    unsigned tier;                          /* GROTH16_TIER_* */
+    int bellperson;                         /* the key's convention is GROTH16_BELLPERSON */
+    groth16_place base[GROTH16_N_BASES];    /* ON_DEVICE or STREAMED */
+    groth16_place b2;
+    groth16_place circuit;                  /* bellperson: ON_DEVICE (GPU SpMV) or ON_HOST (CPU SpMV) */
+    groth16_place h;                        /* ON_DEVICE (GPU NTTs) or ON_HOST (CPU NTTs) */
+    unsigned witness_slots;                 /* bellperson device witness slots (0 snarkjs) */
+    uint64_t usable;        /* bytes the plan may use: min(cap, free) - groth16_devplan_reserve(that) */
+    uint64_t fixed_bytes;   /* circuit + witness slots + domain + index lists on the card */
+    uint64_t bases_bytes;   /* resident base sets on the card */
+    uint64_t msm_bytes;     /* what one MSM may use (scratch, + chunk buffers when streamed) */
+    uint64_t chunk_g1;      /* points per chunk of a G1 MSM over resident bases (0: one piece) */
+    uint64_t chunk_g2;      /* the same for G2 */
+    uint64_t stream_g1;     /* points per chunk of a G1 MSM over streamed bases (0: none stream) */
+    uint64_t stream_g2;
+    int keep_scratch;       /* 1: each base set's MSM keeps its scratch between proofs (all fit) */
+    uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
+    uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
+    uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-4) */
+} groth16_devplan;
+
+/* The shape of a loaded key view (circuit_bytes: the caller's gpu_r1cs_device_bytes, 0 snarkjs). */
+void groth16_devplan_shape_of_key(groth16_devplan_shape *s, const groth16_key *k, uint64_t circuit_bytes);
+
+/* The plan for key shape s on card c, at tier min_tier or slower (0: the fastest that fits; the
+ * engine passes a key's tier so that every card of a machine runs the same operations on the CPU).
+ * Errors: PM_ERR_NOMEM when even tier 4 does not fit, with a message naming the card, the bytes it
+ * offers, what the smallest plan needs and the smallest card that would do (whole GiB); PM_ERR_ARG
+ * for an empty shape. */
+pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *s, const groth16_devplan_card *c,
+                               unsigned min_tier, pm_error *err);
+
+/* The smallest card memory (bytes, a whole GiB) on which shape s gets a plan at tier <= max_tier with
+ * `workers` workers and no other use of the card. */
+uint64_t groth16_devplan_min_card(const groth16_devplan_shape *s, unsigned workers, unsigned max_tier);
+
+/* The tier's name ("resident", "streamed bases", "host circuit", "one witness slot", "host H"). */
+const char *groth16_devplan_tier_name(unsigned tier);
+
+/* The plan in words, one line per part (for logs, /v1/status, `proofmill plan`); returns out. */
+char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s);
+
+/* Operations that run on the CPU under plan p (bits for groth16_exec.cpu_ops, start.h): the SpMV of
+ * a bellperson key without its circuit on the card, H at tier 4. (A snarkjs key's a, b come from
+ * its zkey section 4 on the CPU whatever the plan: no bit.) */
+unsigned groth16_devplan_cpu_ops(const groth16_devplan *p);
+
+/* Host bytes per partition in flight that the plan adds (a, b, c made on the host): 0 at tiers 0-1. */
+uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p);
+
+/* ---- one pinned host copy for every card ----
+ * A key's streamed base sets are page-locked once, whatever the number of cards and workers that
+ * stream them: a table of host ranges with reference counts. The GPU table (start_gpu.c) passes the
+ * driver's calls; tests pass doubles. */
+typedef struct {
+    int (*pin)(void *ctx, const void *p, size_t bytes);   /* 0 ok; non-zero: refused (stays pageable) */
+    void (*unpin)(void *ctx, const void *p, size_t bytes);
+    void *ctx;
+} groth16_pin_ops;
+typedef struct {
+    const void *p;
+    size_t bytes;
+    uint64_t *ledger; /* the key's groth16_ledger.host_pinned, or NULL */
+    unsigned refs;
+    int pinned;
+} groth16_pin_ent;
+#define GROTH16_PIN_SLOTS 64
+typedef struct {
+    groth16_pin_ent e[GROTH16_PIN_SLOTS];
+} groth16_pin_table;
+/* One more user of [p, p + bytes) (a device copy that streams it): pinned by the first (ops->pin;
+ * *ledger += bytes when it succeeds), counted by the others. Returns 1 when the range is pinned, 0
+ * when the driver refused (copies from it run pageable: slower, the same result) or the table is
+ * full. Not thread-safe: the caller holds its lock. */
+int groth16_pin_take(groth16_pin_table *t, const groth16_pin_ops *ops, const void *p, size_t bytes, uint64_t *ledger);
+/* One user fewer; the last one unpins (ops->unpin; *ledger -= bytes). Unknown p: no-op. */
+void groth16_pin_drop(groth16_pin_table *t, const groth16_pin_ops *ops, const void *p);
+/* Users of p (0: not in the table). */
+unsigned groth16_pin_refs(const groth16_pin_table *t, const void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,376 @@
+/*
+ * test_devplan.c — the device-memory planner (groth16/devplan.h) on cards of 8, 16, 24, 32, 48, 80
+ * and 141 GB, for the shapes of every proof kind (the recorded 32 GiB PoRep, WindowPoSt and
+ * SnapDeals partitions, a WinningPoSt, a snarkjs key) and 1-8 workers: the decisions, the
+ * invariants every plan keeps (its peak within the card, chunks that fit their room, streamed sets
+ * pinned), the refusal naming the smallest card, the pin table shared by several cards, and the
+ * chunk schedule of streamed MSMs. No GPU.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu/gpu_sizes.h"
+#include "groth16/devplan.h"
+#include "test_util.h"
+
+#define GIB ((uint64_t)1 << 30)
+
+/* The recorded 32 GiB PoRep partition (docs/perf/porep.md; POREP.md §6.9): 130,278,869 rows, 328
+ * inputs, 130,169,893 aux wires, m = 2^27; A and B densities of our recorded circuit; its device
+ * CSR (dictionary-coded) as gpu_r1cs_device_bytes measured it on the H200 (31,364,351,128 resident
+ * bytes less the witness slots, domain and index lists). */
+static groth16_devplan_shape porep_32g(void) {
+    groth16_devplan_shape s = {.conv = GROTH16_BELLPERSON, .n_vars = 130169893 + 328, .n_public = 327,
+                               .log_domain = 27, .n_b2 = 33193406, .circuit_bytes = 7350000000ull};
+    s.n_base[GROTH16_BASE_A] = 129649540;
+    s.n_base[GROTH16_BASE_B1] = 33193406;
+    s.n_base[GROTH16_BASE_C] = 130169893;
+    s.n_base[GROTH16_BASE_H] = (1ull << 27) - 1;
+    return s;
+}
+
+/* The 32 GiB WindowPoSt partition (tests/engine/test_engine_core.c): 125,279,217 constraints, 25,840
+ * inputs, 126,902,376 aux; the circuit as recorded (12.2 GB). */
+static groth16_devplan_shape window_post_32g(void) {
+    groth16_devplan_shape s = {.conv = GROTH16_BELLPERSON, .n_vars = 126902376 + 25840, .n_public = 25839,
+                               .log_domain = 27, .n_b2 = 81684913, .circuit_bytes = 12215986192ull};
+    s.n_base[GROTH16_BASE_A] = 126928216;
+    s.n_base[GROTH16_BASE_B1] = 81684913;
+    s.n_base[GROTH16_BASE_C] = 126902376;
+    s.n_base[GROTH16_BASE_H] = (1ull << 27) - 1;
+    return s;
+}
+
+/* SnapDeals 32 GiB: ~81 M constraints (m = 2^27), wires and densities of the same order. */
+static groth16_devplan_shape snapdeals_32g(void) {
+    groth16_devplan_shape s = {.conv = GROTH16_BELLPERSON, .n_vars = 81000000, .n_public = 6, .log_domain = 27,
+                               .n_b2 = 40000000, .circuit_bytes = 7000000000ull};
+    s.n_base[GROTH16_BASE_A] = 80000000;
+    s.n_base[GROTH16_BASE_B1] = 40000000;
+    s.n_base[GROTH16_BASE_C] = 80999993;
+    s.n_base[GROTH16_BASE_H] = (1ull << 27) - 1;
+    return s;
+}
+
+/* WinningPoSt 32 GiB: ~3.5 M constraints, m = 2^22. */
+static groth16_devplan_shape winning_post(void) {
+    groth16_devplan_shape s = {.conv = GROTH16_BELLPERSON, .n_vars = 3500000, .n_public = 1, .log_domain = 22,
+                               .n_b2 = 900000, .circuit_bytes = 250000000ull};
+    s.n_base[GROTH16_BASE_A] = 3490000;
+    s.n_base[GROTH16_BASE_B1] = 900000;
+    s.n_base[GROTH16_BASE_C] = 3499998;
+    s.n_base[GROTH16_BASE_H] = (1ull << 22) - 1;
+    return s;
+}
+
+/* A snarkjs key of 2^20 constraints. */
+static groth16_devplan_shape snarkjs_key(void) {
+    groth16_devplan_shape s = {.conv = GROTH16_SNARKJS, .n_vars = 1000000, .n_public = 2, .log_domain = 20,
+                               .n_b2 = 1000000};
+    s.n_base[GROTH16_BASE_A] = 1000000;
+    s.n_base[GROTH16_BASE_B1] = 1000000;
+    s.n_base[GROTH16_BASE_C] = 1000000 - 3;
+    s.n_base[GROTH16_BASE_H] = 1u << 20;
+    return s;
+}
+
+static groth16_devplan_card card_gb(unsigned gb, unsigned workers) {
+    groth16_devplan_card c = {.mem_total = (uint64_t)gb * GIB, .mem_free = (uint64_t)gb * GIB - (512ull << 20),
+                              .workers = workers};
+    snprintf(c.name, sizeof c.name, "a %u GB card", gb);
+    return c;
+}
+
+static uint64_t set_bytes(const groth16_devplan_shape *s, int i) {
+    return i == GROTH16_N_BASES ? s->n_b2 * 192 : s->n_base[i] * 96;
+}
+
+/* Every invariant of a plan p for shape s on card c. */
+static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s, const groth16_devplan_card *c,
+                       const char *what) {
+    const size_t lanes = (size_t)(c->sm_count ? c->sm_count : 132) * GPU_SIZES_LANES_PER_SM;
+    if (p->peak_bytes > p->usable) fail_msg("%s: peak %llu > usable %llu", what, (unsigned long long)p->peak_bytes,
+                                            (unsigned long long)p->usable);
+    uint64_t usable = c->mem_free < c->mem_total ? c->mem_free : c->mem_total;
+    if (c->cap && c->cap < usable) usable = c->cap;
+    assert_true(p->usable + groth16_devplan_reserve(usable) == usable);
+    assert_true(p->fixed_bytes + p->bases_bytes + p->msm_bytes == p->peak_bytes);
+    uint64_t res = 0, pinned = 0;
+    for (int i = 0; i <= GROTH16_N_BASES; i++) {
+        const groth16_place at = i == GROTH16_N_BASES ? p->b2 : p->base[i];
+        const uint64_t n = i == GROTH16_N_BASES ? s->n_b2 : s->n_base[i];
+        const gpu_sizes_group *g = i == GROTH16_N_BASES ? &GPU_SIZES_G2 : &GPU_SIZES_G1;
+        assert_true(at == GROTH16_ON_DEVICE || at == GROTH16_STREAMED);
+        if (at == GROTH16_ON_DEVICE) {
+            res += set_bytes(s, i);
+            const uint64_t chunk = i == GROTH16_N_BASES ? p->chunk_g2 : p->chunk_g1;
+            const uint64_t need = chunk ? gpu_sizes_msm_resident_chunk_bytes(g, chunk < n ? chunk : n, lanes)
+                                        : gpu_sizes_msm_scratch(g, n, 0, lanes);
+            if (need > p->msm_bytes) fail_msg("%s: set %d resident, its MSM needs %llu > room %llu", what, i,
+                                              (unsigned long long)need, (unsigned long long)p->msm_bytes);
+            assert_true(!chunk || chunk >= GPU_SIZES_MIN_CHUNK);
+        } else {
+            pinned += set_bytes(s, i);
+            const uint64_t chunk = i == GROTH16_N_BASES ? p->stream_g2 : p->stream_g1;
+            assert_true(chunk >= GPU_SIZES_MIN_CHUNK);
+            assert_true(gpu_sizes_msm_chunk_bytes(g, chunk < n ? chunk : n, lanes) <= p->msm_bytes);
+        }
+    }
+    assert_true(res == p->bases_bytes);
+    assert_true(pinned == p->host_pinned_bytes);
+    const int bp = s->conv == GROTH16_BELLPERSON;
+    /* what each tier moves */
+    if (p->tier == GROTH16_TIER_RESIDENT) assert_int_equal(pinned, 0); /* tier 0: every set on the card */
+    if (bp) {
+        assert_int_equal(p->circuit, p->tier <= GROTH16_TIER_STREAMED ? GROTH16_ON_DEVICE : GROTH16_ON_HOST);
+        assert_int_equal(p->witness_slots, p->tier >= GROTH16_TIER_ONE_SLOT || c->workers < 2 ? 1 : 2);
+        assert_int_equal(p->host_abc_bytes, p->tier >= GROTH16_TIER_HOST_CIRCUIT ? 3 * 32 * (1ull << s->log_domain) : 0);
+    } else {
+        assert_int_equal(p->witness_slots, 0);
+        assert_true(p->tier != GROTH16_TIER_HOST_CIRCUIT && p->tier != GROTH16_TIER_ONE_SLOT);
+    }
+    assert_int_equal(p->h, p->tier == GROTH16_TIER_HOST_H ? GROTH16_ON_HOST : GROTH16_ON_DEVICE);
+    const unsigned ops = groth16_devplan_cpu_ops(p);
+    assert_int_equal(!!(ops & GROTH16_CPU_H), p->tier == GROTH16_TIER_HOST_H);
+    /* snarkjs: a, b from the zkey section 4 on the CPU whatever the plan (no bit) */
+    assert_int_equal(!!(ops & GROTH16_CPU_EVAL), bp && p->tier >= GROTH16_TIER_HOST_CIRCUIT);
+    char buf[4096];
+    groth16_devplan_format(buf, sizeof buf, p, s);
+    assert_non_null(strstr(buf, groth16_devplan_tier_name(p->tier)));
+}
+
+static const unsigned cards[] = {8, 16, 24, 32, 48, 80, 141};
+#define NCARDS (sizeof cards / sizeof cards[0])
+
+/* The recorded 32 GiB PoRep partition: the tier each card gets (issue #37's cards). */
+static void porep_tiers(void **state) {
+    (void)state;
+    const groth16_devplan_shape s = porep_32g();
+    const int want[NCARDS] = {GROTH16_TIER_HOST_H,  GROTH16_TIER_HOST_H,  GROTH16_TIER_ONE_SLOT, GROTH16_TIER_HOST_CIRCUIT,
+                              GROTH16_TIER_STREAMED, GROTH16_TIER_STREAMED, GROTH16_TIER_RESIDENT};
+    for (size_t i = 0; i < NCARDS; i++) {
+        groth16_devplan_card c = card_gb(cards[i], 2);
+        groth16_devplan p;
+        pm_error e;
+        assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+        char what[64];
+        snprintf(what, sizeof what, "PoRep 32 GiB on %u GB", cards[i]);
+        check_plan(&p, &s, &c, what);
+        printf("%s: tier %u (%s), peak %.1f GiB, MSM room %.1f GiB\n", what, p.tier, groth16_devplan_tier_name(p.tier),
+               p.peak_bytes / (double)GIB, p.msm_bytes / (double)GIB);
+        assert_int_equal(p.tier, want[i]);
+    }
+    /* the 80 GB H100 keeps the witness-like sets and streams H (uniform scalars, compute-bound) */
+    groth16_devplan_card c = card_gb(80, 2);
+    groth16_devplan p;
+    pm_error e;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+    assert_int_equal(p.base[GROTH16_BASE_H], GROTH16_STREAMED);
+    assert_int_equal(p.base[GROTH16_BASE_A], GROTH16_ON_DEVICE);
+    assert_int_equal(p.base[GROTH16_BASE_C], GROTH16_ON_DEVICE);
+    /* a 4 GB card is refused, naming a card that would do */
+    c = card_gb(4, 2);
+    assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_ERR_NOMEM);
+    printf("4 GB: %s\n", e.msg);
+    assert_non_null(strstr(e.msg, "a card of at least"));
+    assert_non_null(strstr(e.msg, "a 4 GB card"));
+}
+
+/* Every kind, every card, 1-8 workers: a plan that keeps its invariants or the refusal, the tier
+ * never faster on a smaller card, the smallest card of groth16_devplan_min_card exact. */
+static void every_kind_card(void **state) {
+    (void)state;
+    const groth16_devplan_shape shapes[] = {porep_32g(), window_post_32g(), snapdeals_32g(), winning_post(),
+                                            snarkjs_key()};
+    const char *names[] = {"porep-c2 32GiB", "window-post 32GiB", "snapdeals 32GiB", "winning-post 32GiB", "snarkjs"};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (unsigned workers = 1; workers <= 8; workers++) {
+            const uint64_t need = groth16_devplan_min_card(&shapes[k], workers, GROTH16_TIER_HOST_H);
+            assert_true(need > 0);
+            unsigned last_tier = GROTH16_TIERS;
+            for (size_t i = 0; i < NCARDS; i++) {
+                groth16_devplan_card c = card_gb(cards[i], workers);
+                c.mem_free = c.mem_total; /* min_card assumes a free card */
+                groth16_devplan p;
+                pm_error e;
+                char what[96];
+                snprintf(what, sizeof what, "%s, %u GB, %u workers", names[k], cards[i], workers);
+                pm_status st = groth16_devplan_make(&p, &shapes[k], &c, 0, &e);
+                if ((uint64_t)cards[i] * GIB < need) {
+                    if (st != PM_ERR_NOMEM) fail_msg("%s: planned below the smallest card %.0f GiB", what, need / (double)GIB);
+                    assert_non_null(strstr(e.msg, "a card of at least"));
+                    continue;
+                }
+                if (st) fail_msg("%s: refused at or above the smallest card: %s", what, e.msg);
+                check_plan(&p, &shapes[k], &c, what);
+                if (last_tier < GROTH16_TIERS) assert_true(p.tier <= last_tier);
+                last_tier = p.tier;
+            }
+            /* exact: the smallest card plans, one GiB less does not */
+            groth16_devplan_card c = {.mem_total = need, .workers = workers};
+            groth16_devplan p;
+            pm_error e;
+            assert_int_equal(groth16_devplan_make(&p, &shapes[k], &c, 0, &e), PM_OK);
+            c.mem_total = need - GIB;
+            if (need > GIB) assert_int_equal(groth16_devplan_make(&p, &shapes[k], &c, 0, &e), PM_ERR_NOMEM);
+        }
+}
+
+/* The cap (gpu.memory) and other processes' memory both bound the plan; min_tier forces slower tiers. */
+static void cap_free_min_tier(void **state) {
+    (void)state;
+    const groth16_devplan_shape s = porep_32g();
+    groth16_devplan_card c = card_gb(141, 2);
+    groth16_devplan p, q;
+    pm_error e;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+    assert_int_equal(p.tier, GROTH16_TIER_RESIDENT);
+    c.cap = 24 * GIB; /* a 24 GB card emulated on the H200 */
+    assert_int_equal(groth16_devplan_make(&q, &s, &c, 0, &e), PM_OK);
+    groth16_devplan_card c24 = card_gb(24, 2);
+    c24.mem_free = c24.mem_total;
+    groth16_devplan r;
+    assert_int_equal(groth16_devplan_make(&r, &s, &c24, 0, &e), PM_OK);
+    assert_int_equal(q.tier, r.tier);
+    assert_true(q.usable == 24 * GIB - GROTH16_DEVPLAN_RESERVE);
+    c.cap = 1 * GIB; /* small caps (tests) reserve an eighth */
+    assert_int_equal(groth16_devplan_make(&q, &s, &c, 0, &e), PM_ERR_NOMEM);
+    assert_non_null(strstr(e.msg, "0.1 GiB reserved"));
+    c.cap = 24 * GIB;
+    c.cap = 0;
+    c.mem_free = 40 * GIB; /* another process holds 100 GB */
+    assert_int_equal(groth16_devplan_make(&q, &s, &c, 0, &e), PM_OK);
+    assert_true(q.peak_bytes <= 40 * GIB - GROTH16_DEVPLAN_RESERVE);
+    assert_true(q.tier >= GROTH16_TIER_STREAMED);
+    c.mem_free = c.mem_total;
+    for (unsigned t = 0; t < GROTH16_TIERS; t++) {
+        c.min_tier = t;
+        assert_int_equal(groth16_devplan_make(&q, &s, &c, 0, &e), PM_OK);
+        assert_int_equal(q.tier, t);
+        check_plan(&q, &s, &c, "forced tier");
+        c.min_tier = 0;
+        assert_int_equal(groth16_devplan_make(&q, &s, &c, t, &e), PM_OK);
+        assert_int_equal(q.tier, t);
+    }
+    /* an empty shape is an argument error */
+    groth16_devplan_shape z = {.conv = GROTH16_BELLPERSON};
+    assert_int_equal(groth16_devplan_make(&q, &z, &c, 0, &e), PM_ERR_ARG);
+}
+
+/* One pinned host copy for every card: two devices' copies of a key share one registration. */
+typedef struct {
+    int pins, unpins, refuse;
+} pin_calls;
+static int fake_pin(void *ctx, const void *p, size_t bytes) {
+    (void)p, (void)bytes;
+    pin_calls *c = ctx;
+    c->pins++;
+    return c->refuse;
+}
+static void fake_unpin(void *ctx, const void *p, size_t bytes) {
+    (void)p, (void)bytes;
+    ((pin_calls *)ctx)->unpins++;
+}
+
+static void pin_table_shared(void **state) {
+    (void)state;
+    static groth16_pin_table t;
+    pin_calls calls = {0};
+    const groth16_pin_ops ops = {fake_pin, fake_unpin, &calls};
+    static char h[4096], l[4096];
+    uint64_t ledger = 0;
+    for (int dev = 0; dev < 8; dev++) { /* 8 cards stream H and L */
+        assert_int_equal(groth16_pin_take(&t, &ops, h, sizeof h, &ledger), 1);
+        assert_int_equal(groth16_pin_take(&t, &ops, l, sizeof l, &ledger), 1);
+    }
+    assert_int_equal(calls.pins, 2);
+    assert_int_equal(ledger, sizeof h + sizeof l);
+    assert_int_equal(groth16_pin_refs(&t, h), 8);
+    for (int dev = 0; dev < 7; dev++) groth16_pin_drop(&t, &ops, h);
+    assert_int_equal(calls.unpins, 0);
+    groth16_pin_drop(&t, &ops, h);
+    assert_int_equal(calls.unpins, 1);
+    assert_int_equal(ledger, sizeof l);
+    assert_int_equal(groth16_pin_refs(&t, h), 0);
+    for (int dev = 0; dev < 8; dev++) groth16_pin_drop(&t, &ops, l);
+    assert_int_equal(calls.unpins, 2);
+    assert_int_equal(ledger, 0);
+    groth16_pin_drop(&t, &ops, l); /* unknown now: a no-op */
+    assert_int_equal(calls.unpins, 2);
+    /* a refused registration is remembered (no retry per card) and never unpinned */
+    calls.refuse = 1;
+    assert_int_equal(groth16_pin_take(&t, &ops, h, sizeof h, &ledger), 0);
+    assert_int_equal(groth16_pin_take(&t, &ops, h, sizeof h, &ledger), 0);
+    assert_int_equal(calls.pins, 3);
+    groth16_pin_drop(&t, &ops, h);
+    groth16_pin_drop(&t, &ops, h);
+    assert_int_equal(calls.unpins, 2);
+    assert_int_equal(ledger, 0);
+    /* a full table: the user streams pageable memory, nothing registered */
+    calls.refuse = 0;
+    static char many[GROTH16_PIN_SLOTS + 1];
+    for (int i = 0; i < GROTH16_PIN_SLOTS; i++) assert_int_equal(groth16_pin_take(&t, &ops, many + i, 1, NULL), 1);
+    assert_int_equal(groth16_pin_take(&t, &ops, many + GROTH16_PIN_SLOTS, 1, NULL), 0);
+    for (int i = 0; i < GROTH16_PIN_SLOTS; i++) groth16_pin_drop(&t, &ops, many + i);
+}
+
+/* The chunk schedule covers every point once, alternating buffers, at most `chunk` a piece. */
+static void chunk_schedule(void **state) {
+    (void)state;
+    uint64_t seed = pm_test_seed();
+    for (int r = 0; r < 200; r++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const size_t n = (size_t)(seed >> 33) % 5000000;
+        const size_t chunk = r % 7 == 0 ? 0 : 1 + (size_t)(seed >> 20) % 300000;
+        const size_t nc = gpu_sizes_chunk_count(n, chunk);
+        size_t covered = 0;
+        for (size_t i = 0; i < nc; i++) {
+            const size_t len = gpu_sizes_chunk_len(n, i, chunk);
+            assert_true(chunk == 0 || len <= chunk);
+            assert_true(len > 0 || n == 0);
+            assert_int_equal(covered, chunk ? i * chunk : 0);
+            covered += len;
+            assert_int_equal(gpu_sizes_chunk_buffer(i), i % 2);
+        }
+        assert_int_equal(covered, n);
+        assert_int_equal(gpu_sizes_chunk_len(n, nc, chunk), 0);
+    }
+}
+
+/* The sizes the kernels allocate with: the MSM scratch grows with the window, the chunked forms fit
+ * their budgets, the domain's bytes are the twiddles + tables + buffers. */
+static void sizes(void **state) {
+    (void)state;
+    const size_t lanes = 132 * GPU_SIZES_LANES_PER_SM;
+    assert_int_equal(gpu_sizes_window_bits(0, 3.0), 1);
+    assert_true(gpu_sizes_window_bits(1u << 27, 3.0) >= gpu_sizes_window_bits(1u << 20, 3.0));
+    for (size_t budget = (size_t)1 << 30; budget <= ((size_t)64 << 30); budget *= 2)
+        for (int streamed = 0; streamed <= 1; streamed++) {
+            const size_t m = gpu_sizes_chunk_points(&GPU_SIZES_G1, budget, lanes, streamed);
+            assert_true(m >= GPU_SIZES_MIN_CHUNK);
+            const size_t need = streamed ? gpu_sizes_msm_chunk_bytes(&GPU_SIZES_G1, m, lanes)
+                                         : gpu_sizes_msm_resident_chunk_bytes(&GPU_SIZES_G1, m, lanes);
+            assert_true(need <= budget);
+        }
+    assert_int_equal(gpu_sizes_chunk_points(&GPU_SIZES_G2, 1 << 20, lanes, 1), 0);
+    const size_t n = (size_t)1 << 27;
+    const size_t dom = gpu_sizes_ntt_domain(27, 3);
+    assert_true(dom > (n / 2 + 3 * n) * 32 && dom < (n / 2 + 3 * n) * 32 + ((size_t)64 << 20));
+    /* ~21 GB for one 2^27-point MSM in one piece (docs/perf/gpu.md) */
+    const size_t whole = gpu_sizes_msm_scratch(&GPU_SIZES_G1, n, 0, lanes);
+    assert_true(whole > ((size_t)18 << 30) && whole < ((size_t)24 << 30));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
+        cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
