@@ -4,6 +4,7 @@
 #
 # Usage: bench/porep_gpu.sh PROOFMILL C1.json PARAMS_DIR SECTOR_SIZE [J_LIST] [WORKERS_LIST] [COUNT]
 #   defaults: J_LIST "1 2 3", WORKERS_LIST "1 2", COUNT 4 (proofs per configuration)
+#   BENCH_ARGS: more `bench batch` arguments for every run (e.g. "--budget 103079215104"), logged
 #   e.g. bench/porep_gpu.sh /tmp/b/proofmill /tmp/s/c1.json /tmp/p 8MiB "1 2" "2" 4
 # Each run's output (s/proof over the whole batch, the steady s/proof after the first j completions,
 # wall / gpu / queue time per proof) is appended to $OUT/bench-SIZE.txt, its timeline to
@@ -34,9 +35,9 @@ for w in $WS; do
     nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$smi" 2>/dev/null &
     smi_pid=$!
     TIMECMD=(); [ -x /usr/bin/time ] && TIMECMD=(/usr/bin/time -v -o "$tmp/time.txt")
-    echo "== $S j=$j gpu_workers=$w proofs=$N" >> "$OUT/bench-$S.txt"
+    echo "== $S j=$j gpu_workers=$w proofs=$N ${BENCH_ARGS:-}" >> "$OUT/bench-$S.txt"
     "${TIMECMD[@]}" "$PM" bench batch --type porep --gpu --gpu-workers "$w" -c "$N" -j "$j" --c1 "$C1" --params "$P" \
-      --timeline "$OUT/timeline-$S-j$j-w$w.svg" > "$tmp/bench.txt" 2>&1
+      --timeline "$OUT/timeline-$S-j$j-w$w.svg" ${BENCH_ARGS:-} > "$tmp/bench.txt" 2>&1
     rc=$?
     kill "$smi_pid" 2>/dev/null; wait "$smi_pid" 2>/dev/null
     cat "$tmp/bench.txt" >> "$OUT/bench-$S.txt"
