@@ -89,6 +89,8 @@ typedef struct {
     int sample_device;      /* embedded engine on the GPU: the monitor samples the cards' used memory */
     double dev_peak_bytes;  /* its maximum (sum over the cards; -1: not sampled) */
     pthread_cond_t cv;
+    unsigned plans_shown;   /* keys whose device-memory plan the monitor printed (the first 32) */
+    char plan_seen[32][96]; /* their "kind path" (monitor thread only) */
     char **b64; /* inline inputs (daemon mode) */
     /* the proof kind (--kind, --type porep): its inputs are witness[] (one per partition for a kind
      * of several inputs, one per job otherwise); the key is --key or the kind's in --params DIR */
@@ -277,7 +279,82 @@ static double device_used_bytes(void) {
 #endif
 }
 
-/* progress every 5 s; with sample_device the cards' used memory every 0.2 s (its peak) */
+/* The keys of the engine (embedded) or daemon (GET /v1/status: keys[].activity, .plan) for the
+ * progress line: *out = the first key's activity ("loading key porep-c2: reading the parameters
+ * 21.0/47.0 GB", "key porep-c2: uploading to GPU 0 3.1/35.0 GB"; "" when no key is busy); each
+ * key's device-memory plan is printed once, when it is first seen. Monitor thread only. */
+static const char *jstr(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+
+static void key_activity(bench_t *b, char *out, size_t cap) {
+    out[0] = 0;
+    pm_key_info *keys = NULL;
+    size_t n = 0;
+    pm_engine_status st = {0};
+    json_t *j = NULL;
+    if (b->engine) {
+        pm_engine_get_status(b->engine, &st);
+        keys = st.keys, n = st.n_keys;
+    } else {
+        int status = 0;
+        char *resp = NULL;
+        size_t len;
+        pm_error err;
+        pm_error_clear(&err);
+        if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, 10, &status, &resp, &len, &err) == PM_OK && status == 200) {
+            json_error_t je;
+            j = json_loads(resp, 0, &je);
+        }
+        free(resp);
+        json_t *ka = json_object_get(j, "keys"), *kj;
+        size_t i;
+        if (json_is_array(ka) && (keys = calloc(json_array_size(ka) + 1, sizeof *keys))) {
+            json_array_foreach(ka, i, kj) {
+                pm_key_info *k = &keys[n++];
+                snprintf(k->kind, sizeof k->kind, "%s", jstr(json_object_get(kj, "kind")));
+                snprintf(k->path, sizeof k->path, "%s", jstr(json_object_get(kj, "path")));
+                k->state = strcmp(jstr(json_object_get(kj, "state")), "loading") == 0 ? 1 : 2;
+                json_t *a = json_object_get(kj, "activity"), *p = json_object_get(kj, "plan");
+                k->activity_device = -1;
+                if (json_is_object(a)) {
+                    snprintf(k->activity, sizeof k->activity, "%s", jstr(json_object_get(a, "stage")));
+                    k->activity_done = (uint64_t)json_integer_value(json_object_get(a, "done_bytes"));
+                    k->activity_total = (uint64_t)json_integer_value(json_object_get(a, "total_bytes"));
+                    if (json_is_integer(json_object_get(a, "device")))
+                        k->activity_device = (int)json_integer_value(json_object_get(a, "device"));
+                }
+                k->plan.tier = -1;
+                if (json_is_object(p)) {
+                    k->plan.tier = (int)json_integer_value(json_object_get(p, "tier"));
+                    snprintf(k->plan.tier_name, sizeof k->plan.tier_name, "%s", jstr(json_object_get(p, "tier_name")));
+                    snprintf(k->plan.streamed, sizeof k->plan.streamed, "%s", jstr(json_object_get(p, "streamed")));
+                    k->plan.devices = (unsigned)json_integer_value(json_object_get(p, "devices"));
+                    k->plan.device_bytes = (uint64_t)json_integer_value(json_object_get(p, "device_bytes"));
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pm_key_info *k = &keys[i];
+        char what[160];
+        if (!out[0] && k->activity[0])
+            snprintf(out, cap, "%skey %s: %s", k->state == 1 ? "loading " : "", k->kind,
+                     pm_key_activity_format(what, sizeof what, k));
+        if (k->plan.tier < 0) continue;
+        char id[96];
+        snprintf(id, sizeof id, "%.31s %.60s", k->kind, k->path);
+        unsigned seen = 0;
+        for (unsigned s2 = 0; s2 < b->plans_shown && !seen; s2++) seen = !strcmp(b->plan_seen[s2], id);
+        if (seen || b->plans_shown >= 32) continue;
+        memcpy(b->plan_seen[b->plans_shown++], id, sizeof id);
+        fprintf(stderr, "key %s: device-memory plan %s\n", k->kind, pm_key_plan_format(what, sizeof what, &k->plan));
+    }
+    if (b->engine) pm_engine_status_free(&st);
+    else free(keys);
+    json_decref(j);
+}
+
+/* progress every 5 s (and what a loading key is doing); with sample_device the cards' used memory
+ * every 0.2 s (its peak) */
 static void *monitor_main(void *arg) {
     bench_t *b = arg;
     pthread_mutex_lock(&b->mu);
@@ -302,8 +379,13 @@ static void *monitor_main(void *arg) {
         double el = pm_now_s() - b->t0;
         if (el >= next_progress) {
             next_progress = el + 5;
-            fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min\n", b->done,
-                    b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0);
+            char act[256];
+            pthread_mutex_unlock(&b->mu);
+            key_activity(b, act, sizeof act);
+            pthread_mutex_lock(&b->mu);
+            fprintf(stderr, "progress: %d/%d done (%d failed), %d in flight, %.1f s elapsed, %.2f proofs/min%s%s\n", b->done,
+                    b->count, b->failed, b->running, el, b->done ? 60.0 * (b->done - b->failed) / el : 0.0,
+                    act[0] ? "; " : "", act);
         }
     }
     pthread_mutex_unlock(&b->mu);

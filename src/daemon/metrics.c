@@ -23,6 +23,22 @@ json_t *daemon_status_json(pm_daemon *d) {
                                               kstate[k->state < 3 ? k->state : 0], "pinned", k->pinned, "refs",
                                               (int)k->refs, "bytes", (json_int_t)k->bytes, "idle_s", k->idle_s,
                                               "loads", (json_int_t)k->loads, "hits", (json_int_t)k->hits));
+        json_t *kj = json_array_get(keys, json_array_size(keys) - 1);
+        /* what it is doing now (its load, its first upload to a card), and its device-memory plan */
+        json_t *act = json_null();
+        if (k->activity[0]) {
+            act = json_pack("{s:s,s:I,s:I}", "stage", k->activity, "done_bytes", (json_int_t)k->activity_done,
+                            "total_bytes", (json_int_t)k->activity_total);
+            if (act && k->activity_device >= 0) json_object_set_new(act, "device", json_integer(k->activity_device));
+        }
+        json_object_set_new(kj, "activity", act ? act : json_null());
+        json_t *plan = json_null();
+        if (k->plan.tier >= 0)
+            plan = json_pack("{s:i,s:s,s:s,s:i,s:I,s:I,s:I}", "tier", k->plan.tier, "tier_name", k->plan.tier_name,
+                             "streamed", k->plan.streamed, "devices", (int)k->plan.devices, "device_bytes",
+                             (json_int_t)k->plan.device_bytes, "host_pinned_bytes", (json_int_t)k->plan.host_pinned_bytes,
+                             "host_part_bytes", (json_int_t)k->plan.host_part_bytes);
+        json_object_set_new(kj, "plan", plan ? plan : json_null());
     }
     json_t *devs = json_array();
     unsigned lock_waiting = 0, queued = st.queued[0] + st.queued[1] + st.queued[2] + st.queued[3];

@@ -93,6 +93,18 @@ void pm_gpu_slot_leave(pm_gpu_slot *slot);
  * engine's urgent_lane. */
 int pm_gpu_slot_yield(pm_gpu_slot *slot);
 
+/* What a loaded key's device-memory plan decided (groth16/devplan.h), for the engine's status
+ * (pm_key_info.plan: /v1/status, GetStatus, bench). */
+typedef struct {
+    int tier;                   /* GROTH16_TIER_* (0 resident .. 4 host H); -1: no plan (CPU proving) */
+    char tier_name[24];         /* "resident", "streamed bases", "host circuit", ... ("" without a plan) */
+    char streamed[48];          /* the base sets streamed from pinned host memory ("H", "A, L, H"; "") */
+    unsigned devices;           /* cards holding a device copy now */
+    uint64_t device_bytes;      /* the largest device copy's planned peak, bytes */
+    uint64_t host_pinned_bytes; /* the key's host bases page-locked for streaming (shared by every card) */
+    uint64_t host_part_bytes;   /* host bytes per partition in flight the plan adds (a, b, c at tiers >= 2) */
+} pm_key_plan_info;
+
 typedef struct pm_backend pm_backend;
 struct pm_backend {
     const char *name; /* short, e.g. "snarkjs-cpu" */
@@ -114,6 +126,9 @@ struct pm_backend {
      * on every device and the host copy is released, or grow, e.g. pinned staging per device).
      * Cheap and thread-safe. */
     uint64_t (*key_bytes)(void *self, const void *key);
+    /* Optional (NULL: every key reports tier -1): the key's device-memory plan and what its device
+     * copies hold now. Cheap and thread-safe (called under the engine's status lock). */
+    void (*key_plan)(void *self, const void *key, pm_key_plan_info *out);
     /* Synthesize partition `part` (< plan.n_partitions): witness -> prepared inputs. */
     pm_status (*synthesize)(void *self, const void *key, const pm_input *inputs, size_t n_inputs,
                             uint32_t part, void **prepared, pm_error *err);

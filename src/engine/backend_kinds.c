@@ -147,6 +147,37 @@ static uint64_t kb_key_bytes(void *self, const void *key) {
     return pm_prove_key_host_bytes(key);
 }
 
+/* the key's plan (pm_prove_key_plan, for the engine's smallest card) and what its device copies
+ * hold now (the view's ledger) */
+static void kb_key_plan(void *self, const void *key, pm_key_plan_info *out) {
+    (void)self;
+    const pm_prove_key *k = key;
+    memset(out, 0, sizeof *out);
+    out->tier = -1;
+    if (!k->have_devplan) return;
+    const groth16_devplan *p = &k->devplan;
+    out->tier = (int)p->tier;
+    snprintf(out->tier_name, sizeof out->tier_name, "%s", groth16_devplan_tier_name(p->tier));
+    static const char *set_names[GROTH16_N_BASES] = {[GROTH16_BASE_A] = "A", [GROTH16_BASE_B1] = "B1",
+                                                     [GROTH16_BASE_C] = "L", [GROTH16_BASE_H] = "H"};
+    size_t o = 0;
+    for (int b = 0; b < GROTH16_N_BASES; b++)
+        if (p->base[b] == GROTH16_STREAMED && set_names[b] && o < sizeof out->streamed)
+            o += (size_t)snprintf(out->streamed + o, sizeof out->streamed - o, "%s%s", o ? ", " : "", set_names[b]);
+    if (p->b2 == GROTH16_STREAMED && o < sizeof out->streamed)
+        snprintf(out->streamed + o, sizeof out->streamed - o, "%sB2", o ? ", " : "");
+    out->device_bytes = p->peak_bytes;
+    for (int d = 0; d < GROTH16_MAX_DEVICES; d++) {
+        uint64_t b = __atomic_load_n(&k->view.ledger.device[d], __ATOMIC_RELAXED);
+        if (b) {
+            out->devices++;
+            if (b > out->device_bytes) out->device_bytes = b;
+        }
+    }
+    out->host_pinned_bytes = __atomic_load_n(&k->view.ledger.host_pinned, __ATOMIC_RELAXED);
+    out->host_part_bytes = groth16_devplan_host_part_bytes(p);
+}
+
 static pm_status kb_finalize(void *self, const void *key, void *pending, void **proof, pm_error *err) {
     kb_self *b = self;
     (void)key;
@@ -217,6 +248,7 @@ pm_status pm_backend_kinds(pm_backend *be, const pm_kinds_backend_opts *opts, pm
     be->load_key = kb_load_key;
     be->free_key = kb_free_key;
     be->key_bytes = kb_key_bytes;
+    be->key_plan = kb_key_plan;
     be->synthesize = kb_synthesize;
     be->gpu_start = kb_gpu_start;
     be->finalize = kb_finalize;

@@ -631,11 +631,40 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
             ki->idle_s = k->refs ? 0 : (t - k->last_used_us) / 1e6;
             ki->loads = k->loads;
             ki->hits = k->hits;
+            const char *act = pm_task_get(&k->progress, &ki->activity_done, &ki->activity_total, &ki->activity_device);
+            snprintf(ki->activity, sizeof ki->activity, "%s", act ? act : "");
+            ki->plan.tier = -1;
+            if (k->state == KEY_READY && k->key && e->be.key_plan) e->be.key_plan(e->be.self, k->key, &ki->plan);
         }
         st->n_keys = nk;
     }
     pthread_mutex_unlock(&e->mu);
     return PM_OK;
+}
+
+char *pm_key_activity_format(char *out, size_t cap, const pm_key_info *k) {
+    if (!cap) return out;
+    out[0] = 0;
+    if (!k->activity[0]) return out;
+    int n = snprintf(out, cap, "%s", k->activity);
+    if (k->activity_device >= 0 && n >= 0 && (size_t)n < cap) n += snprintf(out + n, cap - (size_t)n, " %d", k->activity_device);
+    if (k->activity_total && n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, " %.1f/%.1f GB", k->activity_done / 1e9, k->activity_total / 1e9);
+    return out;
+}
+
+char *pm_key_plan_format(char *out, size_t cap, const pm_key_plan_info *p) {
+    if (!cap) return out;
+    out[0] = 0;
+    if (p->tier < 0) return out;
+    int n = snprintf(out, cap, "tier %d (%s", p->tier, p->tier_name);
+    if (p->streamed[0] && n >= 0 && (size_t)n < cap)
+        n += snprintf(out + n, cap - (size_t)n, ": %s from pinned host memory", p->streamed);
+    if (n >= 0 && (size_t)n < cap)
+        n += snprintf(out + n, cap - (size_t)n, "), %.1f GB", p->device_bytes / 1e9);
+    if (p->devices && n >= 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, " on %u card%s", p->devices, p->devices == 1 ? "" : "s");
+    return out;
 }
 
 void pm_engine_status_free(pm_engine_status *st) {

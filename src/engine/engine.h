@@ -197,6 +197,13 @@ typedef struct {
     uint64_t bytes;  /* reserved / resident */
     double idle_s;   /* seconds since last use (0 while in use) */
     uint64_t loads, hits;
+    /* what the key is doing now ("" idle): its load ("loading", "reading the parameters", ...),
+     * then its first upload to each card ("uploading to GPU", "pinning host bases"); counts in
+     * bytes (total 0: not counted); device: the card (-1 none) */
+    char activity[40];
+    uint64_t activity_done, activity_total;
+    int activity_device;
+    pm_key_plan_info plan; /* ready keys: the backend's key_plan (tier -1 otherwise) */
 } pm_key_info;
 
 /* Jobs in flight of one proof kind (pm_engine_status.kinds). */
@@ -239,6 +246,13 @@ typedef struct {
     double total_synth_ms, total_gpu_ms, total_finalize_ms, total_queue_ms;
 } pm_engine_status;
 pm_status pm_engine_get_status(pm_engine *engine, pm_engine_status *st);
+/* k's activity in words for people (bench's progress line, gRPC GetStatus, logs): "" when idle, else
+ * e.g. "reading the parameters 21.0/47.0 GB", "uploading to GPU 0 3.1/35.0 GB", "loading the
+ * recorded circuit". Returns out (always NUL-terminated, truncated to cap). */
+char *pm_key_activity_format(char *out, size_t cap, const pm_key_info *k);
+/* k's device-memory plan in words: "" without a plan, else e.g. "tier 1 (streamed bases: H from
+ * pinned host memory), 76.9 GB on 1 card". Returns out. */
+char *pm_key_plan_format(char *out, size_t cap, const pm_key_plan_info *p);
 void pm_engine_status_free(pm_engine_status *st);
 
 /* Load the key of proof kind `kind` (NULL = the backend's default) at key_path now (blocking) and

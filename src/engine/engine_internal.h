@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "util/progress.h"
 
 static inline char *engine_strdup(const char *s) {
     if (!s) return NULL;
@@ -49,6 +50,9 @@ typedef struct keyent {
     int64_t last_used_us;
     uint64_t loads, hits;
     pm_error err; /* KEY_FAILED */
+    /* what its load (and the backend's later uploads, which keep the pointer: the entry outlives
+     * its key) is doing now: util/progress.h; read without the engine lock */
+    pm_task_progress progress;
 } keyent;
 
 enum { PART_WAIT = 0, PART_SYNTH_Q, PART_SYNTH, PART_GPU_Q, PART_GPU, PART_FIN_Q, PART_FIN, PART_DONE,

@@ -36,6 +36,7 @@ keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_
     k->path = p;
     k->bytes = bytes;
     k->state = KEY_EMPTY;
+    pm_task_init(&k->progress);
     k->last_used_us = pm_now_us();
     k->next = e->keys;
     e->keys = k;
@@ -113,8 +114,13 @@ pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
     uint64_t bytes = 0;
     pm_error lerr;
     pm_error_clear(&lerr);
+    /* the library's stages of this thread (reading the parameters, ...) go to the entry's progress */
+    pm_task_stage(&k->progress, "loading", 0, -1);
+    pm_task_progress *was = pm_progress_bind(&k->progress);
     pm_status st = path ? e->be.load_key(e->be.self, kind, path, &key, &bytes, &lerr)
                         : pm_error_set(&lerr, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
+    pm_progress_bind(was);
+    pm_task_idle(&k->progress);
     free(path);
     int64_t t1 = pm_now_us();
     engine_trace_add(e, tid, ST_SRS, jid, 0, t0, t1);

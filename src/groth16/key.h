@@ -86,6 +86,9 @@ typedef struct groth16_key {
      * on its device, so no MSM there reads the host bases (groth16_key_bases_resident) */
     int (*dev_resident)(const void *dev_state);
     groth16_ledger ledger;   /* what the key holds where (see groth16_ledger) */
+    /* where the device copies report their first upload and pinning (util/progress.h; the key's
+     * loader sets it, NULL: nowhere); must outlive the key */
+    struct pm_task_progress *progress;
 } groth16_key;
 
 /* The view of a snarkjs zkey. dom: a domain of size zk->domain_size built with NTT_ROOTS_SNARKJS

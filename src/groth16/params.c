@@ -16,6 +16,7 @@
 #include "util/file.h"
 #include "util/outfile.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 
 /* alpha_g1, beta_g1 (G1), beta_g2, gamma_g2 (G2), delta_g1 (G1), delta_g2 (G2) */
 static const uint64_t VK_POINTS_BYTES = 96 + 96 + 192 + 192 + 96 + 192;
@@ -80,6 +81,7 @@ static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, ui
     uint64_t bad_off = UINT64_MAX;
     pm_error first = {0};
     unsigned dflags = (flags & BP_PARAMS_CHECK_SUBGROUP) ? PM_DECODE_CHECK_SUBGROUP : 0;
+    pm_task_progress *task = pm_progress_bound(); /* the OpenMP workers count into the caller's task */
     PM_OMP(parallel for schedule(dynamic, 1) if (nchunks > 1))
     for (size_t c = 0; c < nchunks; c++) {
         size_t lo = c * DEC_CHUNK, m = n - lo < DEC_CHUNK ? n - lo : DEC_CHUNK;
@@ -95,6 +97,7 @@ static pm_status decode_vec(void *out, int g2, size_t n, const uint8_t *data, ui
             st = g1s_decode((g1_affine_t *)out + lo, m, data + base, PM_POINT_ZCASH_UNCOMPRESSED,
                             dflags, name, base, &bad, &e);
         if (drop > 0) drop_pages(data, base, base + (uint64_t)m * psz, drop);
+        pm_progress_add_to(task, (uint64_t)m * psz);
         size_t lim = st ? bad : m;
         for (size_t i = 0; i < lim; i++) {
             int inf = g2 ? g2_affine_is_infinity((g2_affine_t *)out + lo + i)
@@ -258,6 +261,9 @@ static pm_status params_read_image(bp_params_t *p, const void *data, size_t size
         }
         *nn[i] = cnt[i];
     }
+    uint64_t point_bytes = 0;
+    for (int i = 0; i < 5; i++) point_bytes += (uint64_t)cnt[i] * (i == 4 ? 192 : 96);
+    if (!st) pm_progress_stage("reading the parameters", point_bytes);
     for (int i = 0; i < 5 && !st; i++)
         st = decode_vec(*dst[i], i == 4, cnt[i], c.d, off[i], flags, name, names[i], drop, err);
     if (st) params_free(p);

@@ -50,6 +50,7 @@
 #include "util/settings.h"
 #include "util/verify.h"
 #include "util/parallel.h"
+#include "util/progress.h"
 
 /* dst = src (bytes) in 16 MiB pieces on the OpenMP team: one thread's memcpy moves ~10 GB/s, the
  * team about the memory bandwidth (the 4.17 GB witness of a 32 GiB partition in ~0.1-0.15 s). */
@@ -104,9 +105,11 @@ static int pin_exclusive(const groth16_key *k, const void *p, size_t bytes) {
 static void pin_take(groth16_key *k, const void *p, size_t bytes, int device) {
     if (!pin_exclusive(k, p, bytes)) return;
     const groth16_pin_ops ops = {pin_driver, unpin_driver, &device};
+    pm_task_stage(k->progress, "pinning host bases", bytes, device); /* seconds per 10 GB */
     pthread_mutex_lock(&pins_mu);
     const int pinned = groth16_pin_take(&pins, &ops, p, bytes, &k->ledger.host_pinned);
     pthread_mutex_unlock(&pins_mu);
+    pm_task_add(k->progress, bytes);
     /* the invariant behind the streamed MSMs' pinned rate: what the table says is pinned is */
     PM_VERIFY_CHECK(!pinned || (gpu_host_is_pinned(p) && gpu_host_is_pinned((const char *)p + bytes - 1)));
     (void)pinned;
@@ -145,7 +148,16 @@ typedef struct {
     const void *pinned_sets[GROTH16_N_BASES + 1]; /* host base sets this copy streams (pin_take'n) */
     gpu_g1_bases *scratch_g1; /* the handle holding the one MSM scratch (or scratch_g2) */
     gpu_g2_bases *scratch_g2;
+    uint64_t upload_total; /* bytes this copy uploads once (resident base sets, circuit): reported */
+    int upload_noted;      /* in the key's progress as "uploading to GPU" from the first upload */
 } gpu_key;
+
+/* The key's progress (key.h): this device copy's one-time upload begins (once) / n bytes of it done. */
+static void upload_note(const groth16_key *k, gpu_key *g, int device) {
+    if (!__atomic_exchange_n(&g->upload_noted, 1, __ATOMIC_ACQ_REL))
+        pm_task_stage(k->progress, "uploading to GPU", g->upload_total, device);
+}
+static void upload_done(const groth16_key *k, uint64_t bytes) { pm_task_add(k->progress, bytes); }
 
 /* Unless the plan keeps every base set's scratch, the scratch of the handle about to run an MSM is
  * the only one kept (at 32 GiB a 2^27-point MSM's is ~21 GB). */
@@ -266,6 +278,10 @@ static pm_status gpu_key_make(groth16_key *k, const groth16_exec *x, pm_error *e
     }
     __atomic_store_n(&k->ledger.device[d], g->plan.peak_bytes, __ATOMIC_RELAXED);
     __atomic_store_n(&k->ledger.tier[d], g->plan.tier, __ATOMIC_RELAXED);
+    for (int b = 0; b < GROTH16_N_BASES; b++)
+        if (g->plan.base[b] == GROTH16_ON_DEVICE) g->upload_total += k->n_base[b] * sizeof(g1_affine_t);
+    if (g->plan.b2 == GROTH16_ON_DEVICE) g->upload_total += k->n_b2 * sizeof(g2_affine_t);
+    if (k->conv == GROTH16_BELLPERSON && g->plan.circuit == GROTH16_ON_DEVICE) g->upload_total += gpu_r1cs_device_bytes(k->cs);
     k->dev[d] = g;
     k->dev_free = gpu_key_free;
     k->dev_resident = gpu_key_resident;
@@ -293,8 +309,10 @@ static pm_status gpu_g1_base(gpu_g1_bases **out, gpu_key *g, const groth16_key *
             }
             st = gpu_g1_bases_host(&g->base[which], k->base[which], n, g->plan.stream_g1, 0, err);
         } else {
+            upload_note(k, g, device);
             st = gpu_g1_bases_upload(&g->base[which], k->base[which], n, err);
             if (!st && g->plan.chunk_g1) st = gpu_g1_bases_set_chunk(g->base[which], g->plan.chunk_g1, err);
+            if (!st) upload_done(k, n * sizeof(g1_affine_t));
         }
     }
     *out = g->base[which];
@@ -311,8 +329,10 @@ static pm_status gpu_g2_base(gpu_g2_bases **out, gpu_key *g, const groth16_key *
             }
             st = gpu_g2_bases_host(&g->b2, k->b2, k->n_b2, g->plan.stream_g2, 0, err);
         } else {
+            upload_note(k, g, device);
             st = gpu_g2_bases_upload(&g->b2, k->b2, k->n_b2, err);
             if (!st && g->plan.chunk_g2) st = gpu_g2_bases_set_chunk(g->b2, g->plan.chunk_g2, err);
+            if (!st) upload_done(k, k->n_b2 * sizeof(g2_affine_t));
         }
     }
     *out = g->b2;
@@ -358,7 +378,11 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
                             k->n_vars);
     const unsigned slots = g->plan.witness_slots ? g->plan.witness_slots : 1;
     pthread_mutex_lock(&g->mu);
-    if (g->plan.circuit == GROTH16_ON_DEVICE && !g->cs) st = gpu_r1cs_upload(&g->cs, k->cs, err);
+    if (g->plan.circuit == GROTH16_ON_DEVICE && !g->cs) {
+        upload_note(k, g, x->device);
+        st = gpu_r1cs_upload(&g->cs, k->cs, err);
+        if (!st) upload_done(k, gpu_r1cs_device_bytes(k->cs));
+    }
     if (!st && !g->ws) st = gpu_witness_init_slots(&g->ws, k->n_vars, slots, err);
     if (!st && !g->pin_tried) { /* once per device key: pinning costs seconds per 8-32 GiB */
         g->pin_tried = 1;

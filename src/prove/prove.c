@@ -212,6 +212,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
     } else if (!st) {
         uint64_t circuit = 0;
         if (!(st = key_io_hint(params_read(&k->bp, key_path, 0, err), kind, key_path, err))) {
+            pm_progress_stage("loading the recorded circuit", 0);
             st = kind->circuit ? kind->circuit(&k->circ, &circuit, k->id, key_path, csr_path, err)
                                : pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "kind %s has no circuit", kind->name);
         }
@@ -243,6 +244,7 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
         pm_prove_key_free(k);
         return st;
     }
+    k->view.progress = pm_progress_bound(); /* its device copies' first uploads report there */
     *out = k;
     return PM_OK;
 }

@@ -26,13 +26,72 @@ static struct {
     char command[64];
 } P = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
+static _Thread_local pm_task_progress *t_task;
+
+void pm_task_init(pm_task_progress *t) {
+    __atomic_store_n(&t->stage, (const char *)NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->total, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->device, -1, __ATOMIC_RELAXED);
+}
+
+void pm_task_stage(pm_task_progress *t, const char *stage, uint64_t total, int device) {
+    if (!t) return;
+    __atomic_store_n(&t->stage, (const char *)NULL, __ATOMIC_RELEASE); /* readers see no half-made stage */
+    __atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->total, total, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->device, device, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->stage, stage, __ATOMIC_RELEASE);
+}
+
+void pm_task_add(pm_task_progress *t, uint64_t n) {
+    if (!t) return;
+    const char *stage = __atomic_load_n(&t->stage, __ATOMIC_ACQUIRE);
+    uint64_t total = __atomic_load_n(&t->total, __ATOMIC_RELAXED);
+    uint64_t done = __atomic_add_fetch(&t->done, n, __ATOMIC_RELAXED);
+    if (stage && total && done >= total) /* complete: idle, unless a newer stage began */
+        __atomic_compare_exchange_n(&t->stage, &stage, (const char *)NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+void pm_task_idle(pm_task_progress *t) {
+    if (t) __atomic_store_n(&t->stage, (const char *)NULL, __ATOMIC_RELEASE);
+}
+
+const char *pm_task_get(pm_task_progress *t, uint64_t *done, uint64_t *total, int *device) {
+    const char *stage = __atomic_load_n(&t->stage, __ATOMIC_ACQUIRE);
+    uint64_t tot = __atomic_load_n(&t->total, __ATOMIC_RELAXED);
+    uint64_t d = __atomic_load_n(&t->done, __ATOMIC_RELAXED);
+    if (tot && d > tot) d = tot;
+    if (done) *done = stage ? d : 0;
+    if (total) *total = stage ? tot : 0;
+    if (device) *device = stage ? __atomic_load_n(&t->device, __ATOMIC_RELAXED) : -1;
+    return stage;
+}
+
+pm_task_progress *pm_progress_bind(pm_task_progress *t) {
+    pm_task_progress *old = t_task;
+    t_task = t;
+    return old;
+}
+
+pm_task_progress *pm_progress_bound(void) { return t_task; }
+
 void pm_progress_stage(const char *stage, uint64_t total) {
     atomic_store_explicit(&g_done, 0, memory_order_relaxed);
     atomic_store_explicit(&g_total, total, memory_order_relaxed);
     atomic_store_explicit(&g_stage, stage, memory_order_release);
+    pm_task_stage(t_task, stage, total, -1);
 }
 
-void pm_progress_add(uint64_t n) { atomic_fetch_add_explicit(&g_done, n, memory_order_relaxed); }
+void pm_progress_add(uint64_t n) {
+    atomic_fetch_add_explicit(&g_done, n, memory_order_relaxed);
+    pm_task_add(t_task, n);
+}
+
+void pm_progress_add_to(pm_task_progress *t, uint64_t n) {
+    atomic_fetch_add_explicit(&g_done, n, memory_order_relaxed);
+    pm_task_add(t, n);
+}
 
 void pm_progress_item(const char *unit, uint32_t k, uint32_t n) {
     atomic_store_explicit(&g_k, k, memory_order_relaxed);

@@ -39,6 +39,42 @@ int pm_progress_start(const char *command);
 /* Stop the printer (joins its thread; erases the line on a terminal). Safe when it does not run. */
 void pm_progress_stop(void);
 
+/* ---- one task's own progress (a key's load and first upload in the daemon's engine) ----
+ * The process-wide state above is for one command at a terminal; a daemon loads several keys at
+ * once and reports each one's stage in its status. A task (the engine's entry for a key) owns a
+ * pm_task_progress; the thread that works for it binds it (pm_progress_bind), and from then on the
+ * library's pm_progress_stage / pm_progress_add of that thread are recorded in the task as well.
+ * Parallel loops (OpenMP workers do not inherit the binding) take pm_progress_bound() before the
+ * loop and count with pm_progress_add_to. Objects that outlive the call (a key that uploads itself
+ * to a GPU at its first proof) keep the bound pointer and report with pm_task_stage / pm_task_add.
+ * Every field is read and written with __atomic builtins only (the struct is plain so that C++
+ * units may include this header): readers (status) take a snapshot with pm_task_get, never a lock. */
+typedef struct pm_task_progress {
+    const char *stage; /* a string literal; NULL: idle */
+    uint64_t done;     /* units of the stage done (bytes for loads and uploads) */
+    uint64_t total;    /* units of the stage (0: not counted) */
+    int device;        /* the GPU the stage concerns, -1: none */
+} pm_task_progress;
+
+/* Idle, device -1. */
+void pm_task_init(pm_task_progress *t);
+/* A new stage of t (NULL t: nothing): stage a string literal, total its units (0: not counted),
+ * device the GPU it concerns (-1 none). Resets the count. */
+void pm_task_stage(pm_task_progress *t, const char *stage, uint64_t total, int device);
+/* n more units of t's stage (NULL t: nothing). When a counted stage reaches its total, t goes idle
+ * (unless another stage began meanwhile). */
+void pm_task_add(pm_task_progress *t, uint64_t n);
+/* t idle (NULL t: nothing). */
+void pm_task_idle(pm_task_progress *t);
+/* A snapshot of t: returns its stage (NULL idle), fills *done, *total, *device (any may be NULL). */
+const char *pm_task_get(pm_task_progress *t, uint64_t *done, uint64_t *total, int *device);
+/* Bind t to the calling thread (NULL: unbind); returns the previous binding. */
+pm_task_progress *pm_progress_bind(pm_task_progress *t);
+/* The calling thread's task (NULL: none). */
+pm_task_progress *pm_progress_bound(void);
+/* pm_progress_add from any thread, also counted in t (a task taken with pm_progress_bound). */
+void pm_progress_add_to(pm_task_progress *t, uint64_t n);
+
 #ifdef __cplusplus
 }
 #endif

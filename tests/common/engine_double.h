@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "engine/backend.h"
+#include "util/progress.h"
 
 typedef struct {
     int synth_ms, gpu_pre_ms, kernel_ms, gpu_post_ms, fin_ms, load_ms;
@@ -59,6 +60,7 @@ typedef struct {
     atomic_int yields;                  /* pm_gpu_slot_yield calls that left and came back */
     atomic_int key_mid[8], max_key_mid[8];
     atomic_int gpu_done;                /* gpu_start calls returned */
+    int plan_tier;                      /* key_plan's tier (0: report none, tier -1; k: tier k - 1) */
 } td_state;
 
 static void td_max(atomic_int *v, atomic_int *m, int d) {
@@ -152,7 +154,14 @@ static pm_status td_load_key(void *self, const char *kind, const char *path, voi
                              pm_error *err) {
     (void)kind;
     td_state *s = self;
-    td_sleep_ms(s->load_ms);
+    /* the load reports its stage and bytes through the library's progress calls, as params_read
+     * does (util/progress.h): ten steps of 100 "bytes" over load_ms */
+    pm_progress_stage("reading the parameters", 1000);
+    for (int i = 0; i < 10; i++) {
+        td_sleep_ms(s->load_ms / 10);
+        pm_progress_add(100);
+    }
+    td_sleep_ms(s->load_ms % 10);
     atomic_fetch_add(&s->loads, 1);
     if (strcmp(path, "td:badkey") == 0)
         return pm_error_set(err, PM_ERR_FORMAT, path, 0, "bad magic (test double)");
@@ -166,6 +175,18 @@ static pm_status td_load_key(void *self, const char *kind, const char *path, voi
 }
 
 static void td_free_key(void *self, void *key) { free(key); }
+
+static void td_key_plan(void *self, const void *key, pm_key_plan_info *out) {
+    (void)key;
+    const td_state *s = self;
+    memset(out, 0, sizeof *out);
+    out->tier = s->plan_tier - 1;
+    if (out->tier < 0) return;
+    snprintf(out->tier_name, sizeof out->tier_name, "%s", out->tier ? "streamed bases" : "resident");
+    snprintf(out->streamed, sizeof out->streamed, "%s", out->tier ? "H" : "");
+    out->devices = 1;
+    out->device_bytes = 3000000000ull;
+}
 
 static pm_status td_synthesize(void *self, const void *key, const pm_input *in, size_t n, uint32_t part,
                                void **prepared, pm_error *err) {
@@ -284,6 +305,7 @@ static pm_backend td_backend(td_state *s) {
         .load_key = td_load_key,
         .free_key = td_free_key,
         .key_bytes = td_key_bytes,
+        .key_plan = td_key_plan,
         .synthesize = td_synthesize,
         .gpu_start = td_gpu_start,
         .finalize = td_finalize,

@@ -183,6 +183,10 @@ try:
     F.check(st == 200 and b["state"] == "ready", "preload: %s %r" % (st, b))
     st, s_ = d.request("GET", "/v1/status")
     F.check(st == 200 and any(k["path"] == pkey and k["pinned"] for k in s_["keys"]), "status keys: %r" % (s_,))
+    # each key says what it does now ("activity": null once loaded) and its device-memory plan (null
+    # on a CPU daemon; {tier, tier_name, streamed, ...} on the GPU: docs/daemon.md)
+    F.check(all(k.get("activity", 0) is None and k.get("plan", 0) is None for k in s_["keys"]),
+            "status keys' activity and plan: %r" % (s_["keys"],))
     st, b = d.request("POST", "/v1/keys/preload", {"key": "/nonexistent.zkey"})
     is_error(st, b, "io", 422)
     st, b = d.request("POST", "/v1/keys/preload", {"key": pkey, "x": 1})

@@ -467,6 +467,61 @@ static void srs_cache_loads_once_preload_evict(void **state) {
     free(s);
 }
 
+/* issue #39 item 6 / #37: while a key loads, the status says what the load does and how far it is
+ * (the backend's library stages, counted in bytes); once ready, the key's device-memory plan */
+static void key_activity_and_plan_in_status(void **state) {
+    (void)state;
+    td_state *s = td_new();
+    s->load_ms = 400;
+    s->plan_tier = 2; /* tier 1 */
+    pm_backend b;
+    pm_engine *e = engine_new(s, &b, NULL);
+    const char *k[1] = {"ok"};
+    uint64_t id = submit(e, "td:load", PM_PRIO_NORMAL, k, 1);
+    int saw_loading = 0, saw_partial = 0;
+    for (int i = 0; i < 400 && !(saw_loading && saw_partial); i++) {
+        pm_engine_status st;
+        pm_engine_get_status(e, &st);
+        for (size_t j = 0; j < st.n_keys; j++) {
+            const pm_key_info *ki = &st.keys[j];
+            if (ki->state != 1 || strcmp(ki->activity, "reading the parameters") != 0) continue;
+            saw_loading = 1;
+            assert_int_equal(ki->activity_total, 1000);
+            assert_true(ki->activity_done <= 1000);
+            assert_int_equal(ki->activity_device, -1);
+            assert_int_equal(ki->plan.tier, -1); /* no plan before the key is ready */
+            if (ki->activity_done > 0 && ki->activity_done < 1000) {
+                saw_partial = 1;
+                char line[128];
+                pm_key_activity_format(line, sizeof line, ki);
+                assert_non_null(strstr(line, "reading the parameters 0."));
+                assert_non_null(strstr(line, "/0.0 GB")); /* 1000 bytes */
+            }
+        }
+        pm_engine_status_free(&st);
+        td_sleep_ms(2);
+    }
+    assert_true(saw_loading);
+    assert_true(saw_partial);
+    pm_job_info info;
+    assert_int_equal(wait_state(e, id, &info), PM_JOB_DONE);
+    pm_job_info_free(&info);
+    pm_engine_status st;
+    pm_engine_get_status(e, &st);
+    assert_int_equal(st.n_keys, 1);
+    assert_string_equal(st.keys[0].activity, ""); /* idle once loaded */
+    assert_int_equal(st.keys[0].plan.tier, 1);
+    assert_string_equal(st.keys[0].plan.streamed, "H");
+    char line[160];
+    assert_string_equal(pm_key_plan_format(line, sizeof line, &st.keys[0].plan),
+                        "tier 1 (streamed bases: H from pinned host memory), 3.0 GB on 1 card");
+    pm_engine_status_free(&st);
+    /* the binding is the loading thread's alone: the test's own thread reports nowhere */
+    assert_null(pm_progress_bound());
+    pm_engine_destroy(e);
+    free(s);
+}
+
 static void trace_is_chrome_json(void **state) {
     (void)state;
     td_state *s = td_new();
@@ -1040,6 +1095,7 @@ int main(void) {
         cmocka_unit_test(bad_proof_is_an_engine_error),
         cmocka_unit_test(memory_budget_is_respected),
         cmocka_unit_test(srs_cache_loads_once_preload_evict),
+        cmocka_unit_test(key_activity_and_plan_in_status),
         cmocka_unit_test(trace_is_chrome_json),
         cmocka_unit_test(synthesis_semaphore_bounds_lookahead),
         cmocka_unit_test(synthesis_lookahead_auto),
