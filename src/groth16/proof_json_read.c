@@ -153,18 +153,33 @@ static json_t *member(json_t *root, const char *key, const char *file, pm_error 
     return v;
 }
 
+/* What a snarkjs JSON file that is not the expected one looks like: "a proof (pi_a, pi_b, pi_c)",
+ * "a verification key", "public signals (an array)", or NULL when none of these. */
+static const char *looks_like(const json_t *root) {
+    if (json_is_array(root)) return "a JSON array (public signals)";
+    if (!json_is_object(root)) return NULL;
+    if (json_object_get(root, "pi_a")) return "a proof (pi_a, pi_b, pi_c)";
+    if (json_object_get(root, "vk_alpha_1")) return "a verification key";
+    return NULL;
+}
+
+/* The error for a file of the wrong one of the three (root is what it holds, want what it should). */
+static pm_status swapped(const json_t *root, const char *file, const char *want, pm_error *err) {
+    const char *is = looks_like(root);
+    if (!is) return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "expected %s", want);
+    return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
+                        "this is %s, not %s (arguments swapped? the order is verification_key.json public.json "
+                        "proof.json)", is, want);
+}
+
 pm_status groth16_proof_from_json(groth16_proof_t *proof, const char *text, size_t len,
                                   const char *file, pm_error *err) {
     json_t *root;
     pm_status st = parse_text(&root, text, len, file, err);
     if (st) return st;
     json_t *a, *b, *c;
-    if (!json_is_object(root)) {
-        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "expected a JSON object");
-    } else if (json_object_get(root, "vk_alpha_1") && !json_object_get(root, "pi_a")) {
-        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
-                          "this is a verification key, not a proof (arguments swapped? the order is "
-                          "verification_key.json public.json proof.json)");
+    if (!json_is_object(root) || (json_object_get(root, "vk_alpha_1") && !json_object_get(root, "pi_a"))) {
+        st = swapped(root, file, json_is_object(root) ? "a proof" : "a JSON object (a proof)", err);
     } else if ((st = check_protocol_curve(root, file, 0, err))) {
     } else if (!(a = member(root, "pi_a", file, err)) || !(b = member(root, "pi_b", file, err)) ||
                !(c = member(root, "pi_c", file, err))) {
@@ -185,9 +200,9 @@ pm_status groth16_public_from_json(fr_t **x, size_t *n, const char *text, size_t
     pm_status st = parse_text(&root, text, len, file, err);
     if (st) return st;
     if (!json_is_array(root)) {
+        st = swapped(root, file, "a JSON array of decimal strings (public signals)", err);
         json_decref(root);
-        return pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
-                            "expected a JSON array of decimal strings");
+        return st;
     }
     size_t cnt = json_array_size(root);
     fr_t *v = cnt ? malloc(cnt * sizeof *v) : NULL;
@@ -267,14 +282,8 @@ pm_status groth16_vk_from_json(groth16_vk_t *vk, const char *text, size_t len, c
     pm_status st = parse_text(&root, text, len, file, err);
     if (st) return st;
     json_t *np, *a, *b, *g, *d, *ic;
-    if (!json_is_object(root)) {
-        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET, "expected a JSON object");
-        goto out;
-    }
-    if (json_object_get(root, "pi_a") && !json_object_get(root, "nPublic")) {
-        st = pm_error_set(err, PM_ERR_FORMAT, file, PM_NO_OFFSET,
-                          "this is a proof (pi_a, pi_b, pi_c), not a verification key (arguments swapped? "
-                          "the order is verification_key.json public.json proof.json)");
+    if (!json_is_object(root) || (json_object_get(root, "pi_a") && !json_object_get(root, "nPublic"))) {
+        st = swapped(root, file, json_is_object(root) ? "a verification key" : "a JSON object (a verification key)", err);
         goto out;
     }
     if ((st = check_protocol_curve(root, file, 1, err))) goto out;

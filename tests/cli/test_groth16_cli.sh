@@ -75,6 +75,13 @@ expect_rc 2 "verify with the key and proof swapped" "$PM" groth16 verify "$TMP/p
 expect_msg "swapped verify arguments" "this is a proof" "not a verification key"
 expect_rc 2 "verify with the proof given as the key's place" "$PM" groth16 verify "$fx/verification_key.json" "$TMP/x.json" "$fx/verification_key.json"
 expect_msg "a key where the proof goes" "this is a verification key, not a proof"
+# every other order of the three says which file is which (#39 item 7)
+expect_rc 2 "verify with the public signals and proof swapped" "$PM" groth16 verify "$fx/verification_key.json" "$TMP/p.json" "$TMP/x.json"
+expect_msg "public/proof swapped" "this is a proof" "not a JSON array of decimal strings" "arguments swapped?"
+expect_rc 2 "verify with the public signals first" "$PM" groth16 verify "$TMP/x.json" "$fx/verification_key.json" "$TMP/p.json"
+expect_msg "public signals in the key's place" "this is a JSON array (public signals), not" "arguments swapped?"
+expect_rc 2 "verify with the key as the public signals" "$PM" groth16 verify "$fx/verification_key.json" "$fx/verification_key.json" "$TMP/p.json"
+expect_msg "key in the public signals' place" "this is a verification key, not a JSON array" "arguments swapped?"
 expect_rc 2 "groth16 typo subcommand" "$PM" groth16 provee
 expect_msg "groth16 typo" "unknown subcommand 'provee'" "setup" "verify-bytes"
 expect_rc 2 "groth16 without a subcommand" "$PM" groth16
