@@ -360,11 +360,14 @@ static json_t *with_durable(pm_daemon *d, json_t *j) {
     return j;
 }
 
-/* Refused submits are logged at info (why, and the label). */
+/* Refused submits are logged at info (why, and the label); a 4xx other than 422 by daemon_send_error
+ * itself (with the client's address), so not twice here. */
 static enum MHD_Result refuse_submit(pm_daemon *d, struct MHD_Connection *c, const char *label, const pm_error *err) {
     char buf[1200];
     pm_error_format(err, buf, sizeof buf);
-    daemon_log(d, LOG_INFO, "submit%s%s%s refused (%u %s): %s", label ? " [" : "", label ? label : "", label ? "]" : "",
+    const unsigned code = daemon_status_for(err->code);
+    if (code == 422 || code >= 500)
+        daemon_log(d, LOG_INFO, "submit%s%s%s refused (%u %s): %s", label ? " [" : "", label ? label : "", label ? "]" : "",
                daemon_status_for(err->code), pm_status_name(err->code), buf);
     return daemon_send_pm_error(d, c, err);
 }

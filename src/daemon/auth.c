@@ -133,8 +133,7 @@ int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, con
     const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
     if ((origin && !in_list(d->cfg.http_allowed_origins, origin, strlen(origin))) ||
         (site && !strcasecmp(site, "cross-site") && !origin)) {
-        daemon_log(d, LOG_INFO, "refused a %s request from Origin %.200s (http.allowed_origins)", method,
-                   origin ? origin : "(cross-site)");
+        /* logged at info by daemon_send_error, with the client's address */
         *ret = daemon_send_error(d, c, 403, "foreign-origin",
                                  "requests from Origin %.200s are not accepted (http.allowed_origins)",
                                  origin ? origin : "(cross-site)");
@@ -143,14 +142,12 @@ int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, con
     if (tcp) {
         const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
         if (host && !host_allowed(d, host)) {
-            daemon_log(d, LOG_INFO, "refused a request for Host %.200s (http.allowed_hosts)", host);
             *ret = daemon_send_error(d, c, 421, "wrong-host", "Host %.200s is not served here (http.allowed_hosts)", host);
             return -1;
         }
         if (d->token[0]) {
             const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
             if (!a || strncasecmp(a, "Bearer ", 7) || !token_equal(a + 7, d->token)) {
-                daemon_log(d, LOG_INFO, "refused a %s request without the API token", method);
                 json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", a ? "bad-token" : "unauthorized", "message",
                                       a ? "the Authorization token is wrong"
                                         : "send 'Authorization: Bearer <token>' (the token is the text of http.token_file)");
@@ -165,6 +162,9 @@ int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, con
                 }
                 MHD_add_response_header(r, "Content-Type", "application/json");
                 MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"proofmill\"");
+                char who[64];
+                daemon_log(d, LOG_INFO, "refused 401 %s from %s: a %s request %s", a ? "bad-token" : "unauthorized",
+                           daemon_peer(c, who, sizeof who), method, a ? "with a wrong token" : "without the API token");
                 *ret = MHD_queue_response(c, 401, r);
                 MHD_destroy_response(r);
                 return -1;

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "daemon/http.h"
 #include "daemon/log.h"
@@ -42,6 +45,17 @@ enum MHD_Result daemon_send_json(pm_daemon *d, struct MHD_Connection *c, unsigne
     return daemon_send_text(c, code, s, "application/json");
 }
 
+const char *daemon_peer(struct MHD_Connection *c, char *out, size_t cap) {
+    const union MHD_ConnectionInfo *ci = c ? MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS) : NULL;
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    snprintf(out, cap, "the unix socket");
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)cap);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)cap);
+    return out;
+}
+
 enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsigned code, const char *ecode,
                                   const char *fmt, ...) {
     char msg[1400];
@@ -56,7 +70,12 @@ enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsign
             if (*q >= 0x80 || (*q < 0x20 && *q != '\n')) *q = '?';
         j = json_pack("{s:{s:s,s:s}}", "error", "code", ecode, "message", msg);
     }
-    daemon_log(d, LOG_DEBUG, "-> %u %s: %s", code, ecode, msg);
+    /* what a client should fix is logged at info with the client's address (400, 403, 405, 413, ...):
+     * an operator sees why a Curio node or script is refused; 422 is logged by the submit path (which
+     * knows the job's label), 404 (an expired id, a probe) and the 5xx (logged where they arise) at debug */
+    const int info = code >= 400 && code < 500 && code != 404 && code != 422;
+    char who[INET6_ADDRSTRLEN + 16];
+    daemon_log(d, info ? LOG_INFO : LOG_DEBUG, "refused %u %s from %s: %s", code, ecode, daemon_peer(c, who, sizeof who), msg);
     return daemon_send_json(d, c, code, j);
 }
 

@@ -19,6 +19,8 @@ enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *
 enum MHD_Result daemon_send_json(pm_daemon *d, struct MHD_Connection *c, unsigned code, json_t *j);
 /* {"error":{"code": ecode, "message": printf text}} with HTTP status code (message bytes that are
  * not UTF-8 shown as '?'); logged at debug. */
+/* The connection's client for log lines: "127.0.0.1", "::1", "the unix socket"; out, NUL-terminated. */
+const char *daemon_peer(struct MHD_Connection *c, char *out, size_t cap);
 enum MHD_Result daemon_send_error(pm_daemon *d, struct MHD_Connection *c, unsigned code, const char *ecode,
                                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* HTTP status for an engine/backend error met while handling a request: PM_ERR_ARG 400, input
