@@ -99,6 +99,17 @@ char *daemon_metrics_text(pm_daemon *d) {
     M("# HELP proofmill_verify_failures_total Assembled proofs that failed verification (engine errors).\n"
       "# TYPE proofmill_verify_failures_total counter\nproofmill_verify_failures_total %" PRIu64 "\n",
       st.verify_failures);
+    M("# HELP proofmill_proof_seconds Done jobs by seconds from submit to done (queue, proving, verification), "
+      "per proof kind.\n# TYPE proofmill_proof_seconds histogram\n");
+    for (size_t i = 0; i < st.n_proof_hist; i++) {
+        const pm_proof_hist *h = &st.proof_hist[i];
+        const char *kind = h->kind[0] ? h->kind : "default";
+        for (int bi = 0; bi < PM_PROOF_HIST_BUCKETS - 1; bi++)
+            M("proofmill_proof_seconds_bucket{kind=\"%s\",le=\"%g\"} %" PRIu64 "\n", kind, pm_proof_hist_le[bi], h->bucket[bi]);
+        M("proofmill_proof_seconds_bucket{kind=\"%s\",le=\"+Inf\"} %" PRIu64 "\n", kind, h->bucket[PM_PROOF_HIST_BUCKETS - 1]);
+        M("proofmill_proof_seconds_sum{kind=\"%s\"} %.6f\nproofmill_proof_seconds_count{kind=\"%s\"} %" PRIu64 "\n", kind,
+          h->sum_s, kind, h->count);
+    }
     M("# HELP proofmill_jobs_queued Jobs waiting for admission.\n# TYPE proofmill_jobs_queued gauge\n");
     static const char *pn[] = {"low", "normal", "high", "critical"};
     for (int i = 0; i < 4; i++) M("proofmill_jobs_queued{priority=\"%s\"} %u\n", pn[i], st.queued[i]);

@@ -615,6 +615,8 @@ pm_status pm_engine_get_status(pm_engine *e, pm_engine_status *st) {
     st->total_gpu_ms = e->tot_gpu_us / 1000.0;
     st->total_finalize_ms = e->tot_fin_us / 1000.0;
     st->total_queue_ms = e->tot_queue_us / 1000.0;
+    st->n_proof_hist = e->n_proof_hist;
+    memcpy(st->proof_hist, e->proof_hist, e->n_proof_hist * sizeof *st->proof_hist);
     size_t nk = 0;
     for (keyent *k = e->keys; k; k = k->next) nk++;
     st->keys = nk ? calloc(nk, sizeof *st->keys) : NULL;

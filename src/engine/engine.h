@@ -213,6 +213,20 @@ typedef struct {
     unsigned running; /* admitted, not yet final */
 } pm_kind_jobs;
 
+/* Upper bounds (seconds) of the proof-time histogram's buckets (pm_proof_hist), the last one +Inf:
+ * from WinningPoSt's ~0.1 s to a 32 GiB PoRep C2 on a small card (minutes). */
+#define PM_PROOF_HIST_BUCKETS 14
+extern const double pm_proof_hist_le[PM_PROOF_HIST_BUCKETS - 1];
+/* Done jobs of one proof kind by their time from submit to done (a Prometheus histogram:
+ * cumulative counts per bucket, pm_engine_status.proof_hist). */
+typedef struct {
+    char kind[32];
+    uint64_t bucket[PM_PROOF_HIST_BUCKETS]; /* jobs with seconds <= pm_proof_hist_le[i] (cumulative; the last: all) */
+    double sum_s;                           /* total seconds */
+    uint64_t count;                         /* = bucket[PM_PROOF_HIST_BUCKETS - 1] */
+} pm_proof_hist;
+#define PM_PROOF_HIST_KINDS 16 /* kinds counted (a seventeenth kind's jobs go uncounted) */
+
 typedef struct {
     /* jobs */
     unsigned queued[PM_PRIO_COUNT], running;
@@ -244,6 +258,9 @@ typedef struct {
     double uptime_s;
     /* stage totals in ms (all jobs) */
     double total_synth_ms, total_gpu_ms, total_finalize_ms, total_queue_ms;
+    /* done jobs per kind by seconds from submit to done (kinds with a done job, in first-done order) */
+    size_t n_proof_hist;
+    pm_proof_hist proof_hist[PM_PROOF_HIST_KINDS];
 } pm_engine_status;
 pm_status pm_engine_get_status(pm_engine *engine, pm_engine_status *st);
 /* k's activity in words for people (bench's progress line, gRPC GetStatus, logs): "" when idle, else

@@ -193,6 +193,8 @@ struct pm_engine {
 
     /* counters */
     uint64_t submitted, n_done, n_failed, n_cancelled, verify_failures;
+    size_t n_proof_hist;
+    pm_proof_hist proof_hist[PM_PROOF_HIST_KINDS]; /* done jobs' seconds from submit, per kind */
     unsigned synth_busy, gpu_busy, fin_busy;
     int64_t tot_synth_us, tot_gpu_us, tot_fin_us, tot_queue_us;
 
@@ -224,6 +226,8 @@ void engine_trace_add(pm_engine *e, unsigned tid, int stage, uint64_t jid, uint3
 void engine_budget_charge(pm_engine *e, uint64_t bytes);
 void engine_budget_release(pm_engine *e, uint64_t bytes);
 /* the entry of (kind, path); kind NULL matches any kind */
+/* Count a done job of kind that took seconds from submit (the status's proof_hist). Engine lock held. */
+void engine_proof_hist_add(pm_engine *e, const char *kind, double seconds);
 keyent *engine_key_find(pm_engine *e, const char *kind, const char *path);
 /* a new, empty entry of `bytes` charged to the budget, linked first; NULL when out of memory */
 keyent *engine_key_new(pm_engine *e, const char *kind, const char *path, uint64_t bytes);

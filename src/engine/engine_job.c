@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "util/clock.h"
@@ -41,6 +42,23 @@ static void job_fail_locked(job *j, const pm_error *err) {
     if (j->err.code == PM_OK) j->err.code = PM_ERR_INTERNAL;
 }
 
+const double pm_proof_hist_le[PM_PROOF_HIST_BUCKETS - 1] = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600};
+
+void engine_proof_hist_add(pm_engine *e, const char *kind, double seconds) {
+    pm_proof_hist *h = NULL;
+    for (size_t i = 0; i < e->n_proof_hist && !h; i++)
+        if (!strcmp(e->proof_hist[i].kind, kind)) h = &e->proof_hist[i];
+    if (!h) {
+        if (e->n_proof_hist == PM_PROOF_HIST_KINDS) return;
+        h = &e->proof_hist[e->n_proof_hist++];
+        snprintf(h->kind, sizeof h->kind, "%s", kind);
+    }
+    for (int b = 0; b < PM_PROOF_HIST_BUCKETS; b++)
+        if (b == PM_PROOF_HIST_BUCKETS - 1 || seconds <= pm_proof_hist_le[b]) h->bucket[b]++;
+    h->sum_s += seconds;
+    h->count++;
+}
+
 /* Final state reached: release everything still charged, notify. Returns 1 if finished now. */
 int engine_job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
     if (j->state >= PM_JOB_DONE) return 0;
@@ -57,8 +75,11 @@ int engine_job_finish_locked(pm_engine *e, job *j, pm_job_state st) {
         engine_key_unref(e, j->key);
         j->key = NULL;
     }
-    if (st == PM_JOB_DONE) e->n_done++;
-    else if (st == PM_JOB_FAILED) e->n_failed++;
+    if (st == PM_JOB_DONE) {
+        e->n_done++;
+        engine_proof_hist_add(e, j->kind, (j->t_done - j->t_submit) / 1e6);
+    } else if (st == PM_JOB_FAILED)
+        e->n_failed++;
     else e->n_cancelled++;
     e->tot_queue_us += j->t_first - j->t_submit;
     if (e->n_running) e->n_running--;

@@ -11,7 +11,7 @@ P=$TMP/prefix
 expect_rc 0 "cmake --install --prefix" cmake --install "$B" --prefix "$P"
 [ -x "$P/bin/proofmill" ] && pass "bin/proofmill installed" || fail "no bin/proofmill"
 expect_rc 0 "the installed command runs" "$P/bin/proofmill" version
-for f in README.md install.md engine.md daemon.md curio.md proofmill.conf.example; do
+for f in README.md install.md engine.md daemon.md curio.md metrics.md devices.md proofmill.conf.example; do
   [ -f "$P/share/doc/proofmill/$f" ] && pass "doc $f" || fail "doc $f missing"
 done
 U=$P/lib/systemd/system/proofmill.service

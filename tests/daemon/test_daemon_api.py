@@ -205,6 +205,23 @@ try:
     F.check(st == 200 and "proofmill_jobs_finished_total{state=\"done\"}" in m and
             "proofmill_memory_budget_bytes" in m and "# TYPE proofmill_http_requests_total counter" in m,
             "metrics: %s" % m[:300])
+    # the proof-time histogram per kind (#39 item 7): cumulative buckets ending at +Inf = _count =
+    # the done jobs, a _sum, every bucket line well formed (a Prometheus parser's view)
+    import re as _re
+    bl = _re.findall(r'^proofmill_proof_seconds_bucket\{kind="snarkjs",le="([^"]+)"\} (\d+)$', m, _re.M)
+    cnt = _re.search(r'^proofmill_proof_seconds_count\{kind="snarkjs"\} (\d+)$', m, _re.M)
+    sm = _re.search(r'^proofmill_proof_seconds_sum\{kind="snarkjs"\} ([0-9.]+)$', m, _re.M)
+    F.check("# TYPE proofmill_proof_seconds histogram" in m and len(bl) == 14 and bl[-1][0] == "+Inf" and cnt and sm and
+            int(bl[-1][1]) == int(cnt.group(1)) >= 3 and
+            all(int(bl[i][1]) <= int(bl[i + 1][1]) for i in range(len(bl) - 1)) and
+            all(float(bl[i][0]) < float(bl[i + 1][0]) for i in range(len(bl) - 2)) and float(sm.group(1)) > 0,
+            "proof-time histogram: %r %r %r" % (bl, cnt and cnt.group(0), sm and sm.group(0)))
+    # every exported family is documented in docs/metrics.md
+    with open(os.path.join(pmd.SRC, "docs", "metrics.md")) as f_:
+        mdoc = f_.read()
+    fams = _re.findall(r"^# TYPE (\w+) ", m, _re.M)
+    F.check(fams and all("`%s`" % n in mdoc for n in fams),
+            "metrics missing from docs/metrics.md: %r" % [n for n in fams if "`%s`" % n not in mdoc])
     st, tr = d.request("GET", "/v1/trace")
     F.check(st == 200 and any(e.get("name") == "kernel" for e in tr["traceEvents"]), "trace")
 
