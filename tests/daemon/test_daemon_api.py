@@ -305,6 +305,28 @@ F.check(rc3 == 0, "third daemon exit %d" % rc3)
 ex = os.path.join(pmd.SRC, "proofmill.conf.example")
 r = subprocess.run([pmd.BIN, "daemon", "--config", ex, "--dump-config"], capture_output=True, text=True)
 F.check(r.returncode == 0, "proofmill.conf.example: %s" % r.stderr)
+# ... and its comments are --dump-config's, key for key (#39 item 7): every setting of the table is in
+# it, under its section, with the same comment lines above it
+def conf_entries(text):
+    out, sect, com = {}, "", []
+    for ln in text.splitlines():
+        t = ln.strip()
+        if t.startswith("["):
+            sect, com = t, []
+        elif t.startswith(";"):
+            com.append(t)
+        elif "=" in t:
+            out[sect + t.split("=", 1)[0].strip()] = com
+            com = []
+        else:
+            com = []
+    return out
+dump = conf_entries(subprocess.run([pmd.BIN, "daemon", "--dump-config"], capture_output=True, text=True).stdout)
+exe = conf_entries(open(ex).read())
+F.check(len(dump) > 30 and set(dump) == set(exe),
+        "proofmill.conf.example's settings differ from --dump-config's: %r" % sorted(set(dump) ^ set(exe)))
+F.check(all(exe.get(k) == c for k, c in dump.items()),
+        "proofmill.conf.example's comments differ from --dump-config's for %r" % [k for k, c in dump.items() if exe.get(k) != c])
 r = subprocess.run([pmd.BIN, "daemon", "--dump-config-markdown"], capture_output=True, text=True)
 doc = open(os.path.join(pmd.SRC, "docs", "engine.md")).read()
 for line in r.stdout.splitlines()[2:]:
