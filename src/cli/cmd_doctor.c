@@ -11,8 +11,13 @@
  *  2. parameters: the Filecoin parameter directory (DIR, default $FIL_PROOFS_PARAMETER_CACHE,
  *     else /var/tmp/filecoin-proof-parameters) and which kinds and sizes it holds, Filecoin's or
  *     test (fil_param_dir_summary: by the .vk; `params check` hashes everything).
- *  3. (the device-memory plan per kind and card goes here, after the parameters and before the
- *     calibration: the planner of the "every card" issue owns it)
+ *  3. plans: for every kind and sector size whose .params and recorded circuit (.csr) are in DIR,
+ *     the device-memory plan the engine would choose on each GPU here (groth16/devplan.h, from the
+ *     card's free memory and the gpu.memory cap, two GPU workers: the engine's default), or the
+ *     planner's refusal naming the smallest card that would do; and, GPU or not, the smallest card
+ *     for each tier (groth16_devplan_min_card). Shapes come from the files' headers (kinds/shape.h,
+ *     instant); a .params without its .csr is named, with the `proofmill plan` command that counts
+ *     its circuit instead.
  *  4. calibration (unless --no-calibrate): the synthesis rate per core, measured on one 2 KiB
  *     PoRep partition sealed here (its witness with one thread, then with all), and from it the
  *     synthesis time of one 32 GiB PoRep partition (130,278,869 constraints, docs/circuits.md) on
@@ -35,12 +40,16 @@
 #include "filecoin/replica_id.h"
 #include "filecoin/seal.h"
 #include "filecoin/vanilla_proof.h"
+#include "groth16/devplan.h"
+#include "kinds/kind.h"
+#include "kinds/shape.h"
 #include "util/clock.h"
 #include "util/parallel.h"
 #include "util/sysmem.h"
 #include "util/settings.h"
 #ifdef PROOFMILL_HAVE_GPU
 #include "gpu/gpu.h"
+#include "groth16/start.h"
 #endif
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -119,6 +128,123 @@ static void parameters_section(json_t *o, int json, const char *dir) {
     if (!json) printf("parameters  %s: %s\n", dir, line);
 }
 
+/* ---------------------------------------------------------------- 3. plans */
+#define DOCTOR_WORKERS 2 /* GPU workers per device: the engine builder's default */
+
+static const struct {
+    fil_param_kind_t pk;
+    const char *kind; /* the proof kind's name (kinds/) */
+} plan_kinds[] = {{FIL_PARAM_POREP, "porep-c2"},
+                  {FIL_PARAM_WINNING_POST, "winning-post"},
+                  {FIL_PARAM_WINDOW_POST, "window-post"},
+                  {FIL_PARAM_EMPTY_SECTOR_UPDATE, "snapdeals"}};
+
+static const char *size_label(char *buf, size_t cap, uint64_t b) {
+    if (b >= (1ull << 30)) snprintf(buf, cap, "%lluGiB", (unsigned long long)(b >> 30));
+    else if (b >= (1ull << 20)) snprintf(buf, cap, "%lluMiB", (unsigned long long)(b >> 20));
+    else snprintf(buf, cap, "%lluKiB", (unsigned long long)(b >> 10));
+    return buf;
+}
+
+/* One kind and size whose .params is in dir: its plan on each GPU and its smallest card per tier. */
+static void plan_one(json_t *arr, int json, const char *kind, uint64_t size, const char *params, const char *csr) {
+    char sz[16], line[2048];
+    size_label(sz, sizeof sz, size);
+    json_t *k = json_object();
+    json_object_set_new(k, "kind", json_string(kind));
+    json_object_set_new(k, "sector_size", json_integer((json_int_t)size));
+    json_object_set_new(k, "params", json_string(params));
+    json_array_append_new(arr, k);
+    groth16_devplan_shape shape;
+    int have_csr = 0;
+    pm_error err;
+    pm_error_clear(&err);
+    if (pm_shape_of_params(&shape, NULL, &have_csr, params, csr, &err)) {
+        json_object_set_new(k, "error", json_string(err.msg));
+        if (!json) printf("plan        %s %s: %s\n", kind, sz, pm_error_format(&err, line, sizeof line));
+        return;
+    }
+    if (!have_csr) {
+        json_object_set_new(k, "error", json_string("no recorded circuit (.csr) beside the parameters"));
+        if (!json)
+            printf("plan        %s %s: no recorded circuit (.csr) beside %s; `proofmill plan --kind %s --sector-size %s "
+                   "--device-memory 24G` counts it\n",
+                   kind, sz, params, kind, sz);
+        return;
+    }
+    json_t *mins = json_object();
+    int o = 0;
+    line[0] = 0;
+    for (unsigned t = 0; t < GROTH16_TIERS; t++) {
+        const uint64_t mc = groth16_devplan_min_card(&shape, DOCTOR_WORKERS, t);
+        if (!mc) continue;
+        char key[8];
+        snprintf(key, sizeof key, "%u", t);
+        json_object_set_new(mins, key, json_integer((json_int_t)mc));
+        if (o >= 0 && (size_t)o < sizeof line)
+            o += snprintf(line + o, sizeof line - (size_t)o, "%s%u %s %.0f GiB", o ? ", " : "", t,
+                          groth16_devplan_tier_name(t), (double)mc / GIB);
+    }
+    json_object_set_new(k, "min_card_bytes_by_tier", mins);
+    if (!json) printf("plan        %s %s: smallest card per tier: %s\n", kind, sz, line);
+    json_t *cards = json_array();
+#ifdef PROOFMILL_HAVE_GPU
+    int ndev = gpu_available();
+    for (int d = 0; d < ndev; d++) {
+        groth16_devplan_card card;
+        groth16_devplan p;
+        json_t *c = json_object();
+        json_object_set_new(c, "device", json_integer(d));
+        json_array_append_new(cards, c);
+        pm_error_clear(&err);
+        if (groth16_gpu_card(&card, d, DOCTOR_WORKERS, &err) || groth16_devplan_make(&p, &shape, &card, 0, &err)) {
+            json_object_set_new(c, "refused", json_string(err.msg));
+            if (!json) printf("            gpu %d: %s\n", d, pm_error_format(&err, line, sizeof line));
+            continue;
+        }
+        json_object_set_new(c, "card", json_string(card.name));
+        json_object_set_new(c, "tier", json_integer(p.tier));
+        json_object_set_new(c, "tier_name", json_string(groth16_devplan_tier_name(p.tier)));
+        json_object_set_new(c, "device_bytes", json_integer((json_int_t)p.peak_bytes));
+        json_object_set_new(c, "host_pinned_bytes", json_integer((json_int_t)p.host_pinned_bytes));
+        char plan_text[2048];
+        json_object_set_new(c, "plan", json_string(groth16_devplan_format(plan_text, sizeof plan_text, &p, &shape)));
+        if (!json)
+            printf("            gpu %d (%s): tier %u (%s), %.1f GiB on the card\n", d, card.name, p.tier,
+                   groth16_devplan_tier_name(p.tier), (double)p.peak_bytes / GIB);
+    }
+#endif
+    json_object_set_new(k, "gpus", cards);
+}
+
+static void plans_section(json_t *o, int json, const char *dir) {
+    json_t *arr = json_array();
+    size_t nsz = 0;
+    const fil_porep_shape_t *sizes = fil_porep_shapes(&nsz);
+    unsigned found = 0;
+    for (size_t ki = 0; ki < sizeof plan_kinds / sizeof plan_kinds[0]; ki++) {
+        uint64_t last = 0;
+        for (size_t i = 0; i < nsz; i++) {
+            const uint64_t size = sizes[i].sector_size;
+            if (size == last) continue; /* one row per size */
+            last = size;
+            char stem[160], params[4400], csr[4400];
+            pm_error err;
+            if (fil_param_stem(stem, sizeof stem, plan_kinds[ki].pk, size, &err)) continue;
+            snprintf(params, sizeof params, "%s/%s.params", dir, stem);
+            if (access(params, R_OK)) continue;
+            snprintf(csr, sizeof csr, "%s/%s.csr", dir, stem);
+            found++;
+            plan_one(arr, json, plan_kinds[ki].kind, size, params, access(csr, R_OK) ? NULL : csr);
+        }
+    }
+    if (!json && !found)
+        printf("plan        no .params in %s to plan; `proofmill plan --kind K --sector-size S --device-memory 24G` plans "
+               "any card\n",
+               dir);
+    json_object_set_new(o, "plans", arr);
+}
+
 /* ---------------------------------------------------------------- 4. calibration */
 static void calibration_section(json_t *o, int json) {
     json_t *c = json_object();
@@ -192,14 +318,15 @@ static int cmd_doctor(int argc, char **argv) {
     const char *dir = NULL;
     enum { O_JSON = 256, O_NOCAL };
     static const pm_cli_opt opts[] = {
-        {"json", O_JSON, NULL, "one JSON object (machine, parameters, calibration) for tools"},
+        {"json", O_JSON, NULL, "one JSON object (machine, parameters, plans, calibration) for tools"},
         {"no-calibrate", O_NOCAL, NULL, "skip the calibration (seconds of CPU)"},
         {0}};
     static const pm_cli_spec spec = {
         "doctor", "doctor [DIR] [--json] [--no-calibrate]",
         "What this machine can do: cores, memory, each GPU (VRAM, pinning time), the Filecoin parameters in DIR\n"
-        "(default $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters), genuine or test, and a\n"
-        "short calibration (the synthesis rate per core).",
+        "(default $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters), genuine or test, the\n"
+        "device-memory plan of each kind found there on each GPU (and the smallest card per tier), and a short\n"
+        "calibration (the synthesis rate per core).",
         opts};
     pm_cli_args a;
     pm_cli_args_init(&a, &spec, argc, argv);
@@ -215,7 +342,7 @@ static int cmd_doctor(int argc, char **argv) {
     json_t *o = json_object();
     machine_section(o, json);
     parameters_section(o, json, dir);
-    /* the device-memory plan section (per kind and card) goes here, in this order */
+    plans_section(o, json, dir);
     if (calibrate) calibration_section(o, json);
     if (json) {
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -227,4 +354,4 @@ static int cmd_doctor(int argc, char **argv) {
 }
 
 PM_CLI_COMMAND(doctor, "doctor [DIR] [--json] [--no-calibrate]",
-               "what this machine can do: cores, memory, GPUs, Filecoin parameters, synthesis rate", cmd_doctor)
+               "what this machine can do: cores, memory, GPUs, Filecoin parameters, plans per card, synthesis rate", cmd_doctor)

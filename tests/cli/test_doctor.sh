@@ -13,7 +13,7 @@ mkdir -p "$D"
 expect_rc 0 "doctor, no GPU, empty parameter directory" "$PM" doctor "$D"
 expect_msg "doctor" "machine     " " cores (" "GiB memory" "gpus        none reported (CPU proving only)" \
   "parameters  $D: no Filecoin parameter files" "M constraints/s on one core" "one 32 GiB PoRep partition's synthesis" \
-  "s/proof per kind needs the GPU calibration"
+  "s/proof per kind needs the GPU calibration" "plan        no .params in $D to plan; \`proofmill plan"
 stem=$("$PM" params names | awk '$1 == 2048 {print $2}')
 head -c 2000 /dev/zero >"$D/$stem.vk"
 printf '# proofmill TEST parameters\n%s.vk\n' "$stem" >"$D/proofmill-test-parameters"
@@ -21,7 +21,8 @@ expect_rc 0 "doctor --json --no-calibrate" env FIL_PROOFS_PARAMETER_CACHE="$D" "
 python3 - "$TMP/out" "$D" <<'PY' && pass "doctor --json: machine, parameters (test files said), no calibration" || fail "doctor --json"
 import json, sys
 o = json.load(open(sys.argv[1]))
-assert list(o) == ["machine", "parameters"], list(o)
+assert list(o) == ["machine", "parameters", "plans"], list(o)
+assert o["plans"] == [], o["plans"]  # a .vk alone: nothing to plan
 m = o["machine"]
 assert m["cores"] >= 1 and m["memory_bytes"] > 0 and m["gpus"] == [], m
 assert o["parameters"]["dir"] == sys.argv[2], o["parameters"]
@@ -32,6 +33,29 @@ python3 - "$TMP/out" <<'PY' && pass "doctor --json: calibration figures" || fail
 import json, sys
 c = json.load(open(sys.argv[1]))["calibration"]
 assert c["synthesis_constraints_per_s_one_core"] > 0 and c["porep_32g_partition_synthesis_s"] > 0, c
+PY
+# the plan section (#39 item 4): real 2 KiB test parameters (.params + .csr) of two kinds: the
+# smallest card per tier from the headers; without a GPU no card lines
+P=$TMP/p2
+expect_rc 0 "porep params-setup 2KiB" "$PM" porep params-setup --sector-size 2KiB --dir "$P" --seed 3
+expect_rc 0 "winning-post params-setup 2KiB" "$PM" winning-post params-setup --sector-size 2KiB --dir "$P" --seed 3
+expect_rc 0 "doctor with 2 KiB parameters" "$PM" doctor "$P" --no-calibrate
+expect_msg "plans per kind" "plan        porep-c2 2KiB: smallest card per tier: 0 resident " \
+  "plan        winning-post 2KiB: smallest card per tier: 0 resident " ", 4 host H "
+rm -f "$P"/v28-stacked-proof-of-replication-*.csr
+expect_rc 0 "doctor, a .params without its .csr" "$PM" doctor "$P" --no-calibrate
+expect_msg "the missing .csr named" "plan        porep-c2 2KiB: no recorded circuit (.csr) beside $P/v28-stacked" \
+  "proofmill plan --kind porep-c2 --sector-size 2KiB"
+expect_rc 0 "doctor --json with 2 KiB parameters" "$PM" doctor "$P" --no-calibrate --json
+python3 - "$TMP/out" <<'PY' && pass "doctor --json: plans" || fail "doctor --json plans"
+import json, sys
+pl = {p["kind"]: p for p in json.load(open(sys.argv[1]))["plans"]}
+assert set(pl) == {"porep-c2", "winning-post"}, pl
+w = pl["winning-post"]
+m = w["min_card_bytes_by_tier"]
+assert w["sector_size"] == 2048 and w["gpus"] == [] and set(m) == {"0", "1", "2", "3", "4"}, w
+assert all(m[str(t)] >= m[str(t + 1)] > 0 for t in range(4)), m  # slower tiers fit smaller cards
+assert "error" in pl["porep-c2"] and ".csr" in pl["porep-c2"]["error"], pl["porep-c2"]
 PY
 expect_rc 2 "doctor: an extra argument" "$PM" doctor "$D" extra
 expect_rc 2 "doctor: an unknown option" "$PM" doctor --frobnicate
