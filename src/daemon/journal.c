@@ -19,6 +19,9 @@ struct daemon_journal {
     pthread_mutex_t mu;
     int lock_fd;
     char path[4200];
+    uint64_t writes;        /* write statements run since open (the fault injection counts them) */
+    uint64_t fail_from;     /* debug.journal_full_at: the Nth write and every later one fail (0: none) */
+    int injected;           /* the last write failed by injection (its message is ours, not SQLite's) */
 };
 
 static const char schema[] =
@@ -29,7 +32,24 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_ms);";
 
 static pm_status db_error(daemon_journal *j, pm_error *err, const char *what) {
-    return pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s: %s", what, sqlite3_errmsg(j->db));
+    return pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s: %s", what,
+                        j->injected ? "database or disk is full (injected: debug.journal_full_at)" : sqlite3_errmsg(j->db));
+}
+
+/* sqlite3_step of a write statement, or SQLITE_FULL without running it when the fault injection
+ * (debug.journal_full_at) says this write fails. Called with j->mu held. */
+static int step_write(daemon_journal *j, sqlite3_stmt *s) {
+    j->writes++;
+    j->injected = j->fail_from && j->writes >= j->fail_from;
+    if (j->injected) return SQLITE_FULL;
+    return sqlite3_step(s);
+}
+
+void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n) {
+    pthread_mutex_lock(&j->mu);
+    j->fail_from = n;
+    j->writes = 0;
+    pthread_mutex_unlock(&j->mu);
 }
 
 pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *err) {
@@ -103,7 +123,7 @@ pm_status daemon_journal_add(daemon_journal *j, const char *id, const char *spec
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 2, spec, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 3, now_ms);
-        int rc = sqlite3_step(s);
+        int rc = step_write(j, s);
         if (rc == SQLITE_CONSTRAINT)
             st = pm_error_set(err, PM_ERR_MISMATCH, j->path, PM_NO_OFFSET, "job id %s exists", id);
         else if (rc != SQLITE_DONE)
@@ -114,21 +134,28 @@ pm_status daemon_journal_add(daemon_journal *j, const char *id, const char *spec
     return st;
 }
 
-static void exec_id(daemon_journal *j, const char *sql, const char *id) {
+static pm_status exec_id(daemon_journal *j, const char *sql, const char *id, const char *what, pm_error *err) {
     pthread_mutex_lock(&j->mu);
     sqlite3_stmt *s = prep(j, sql);
-    if (s) {
+    pm_status st = PM_OK;
+    if (!s) {
+        st = db_error(j, err, what);
+    } else {
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-        sqlite3_step(s);
+        if (step_write(j, s) != SQLITE_DONE) st = db_error(j, err, what);
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
+    return st;
 }
 
-void daemon_journal_remove(daemon_journal *j, const char *id) { exec_id(j, "DELETE FROM jobs WHERE id = ?1", id); }
+void daemon_journal_remove(daemon_journal *j, const char *id) {
+    exec_id(j, "DELETE FROM jobs WHERE id = ?1", id, "cannot forget the job", NULL);
+}
 
-void daemon_journal_mark_cancel(daemon_journal *j, const char *id) {
-    exec_id(j, "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'accepted'", id);
+pm_status daemon_journal_mark_cancel(daemon_journal *j, const char *id, pm_error *err) {
+    return exec_id(j, "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'accepted'", id,
+                   "cannot record the cancel", err);
 }
 
 pm_status daemon_journal_finish(daemon_journal *j, const char *id, const char *state, const char *result, int64_t now_ms,
@@ -143,20 +170,25 @@ pm_status daemon_journal_finish(daemon_journal *j, const char *id, const char *s
         sqlite3_bind_text(s, 2, state, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 3, result, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 4, now_ms);
-        if (sqlite3_step(s) != SQLITE_DONE) st = db_error(j, err, "cannot record the job's end");
+        if (step_write(j, s) != SQLITE_DONE) st = db_error(j, err, "cannot record the job's end");
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
     return st;
 }
 
-char *daemon_journal_result(daemon_journal *j, const char *id) {
+char *daemon_journal_result(daemon_journal *j, const char *id, char **spec) {
     char *out = NULL;
+    if (spec) *spec = NULL;
     pthread_mutex_lock(&j->mu);
-    sqlite3_stmt *s = prep(j, "SELECT result FROM jobs WHERE id = ?1 AND finished_ms IS NOT NULL");
+    sqlite3_stmt *s = prep(j, "SELECT result, spec FROM jobs WHERE id = ?1 AND finished_ms IS NOT NULL");
     if (s) {
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) out = strdup((const char *)sqlite3_column_text(s, 0));
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
+            out = strdup((const char *)sqlite3_column_text(s, 0));
+            if (spec && out && sqlite3_column_type(s, 1) == SQLITE_TEXT)
+                *spec = strdup((const char *)sqlite3_column_text(s, 1));
+        }
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
@@ -219,7 +251,7 @@ int daemon_journal_purge(daemon_journal *j, int64_t before_ms) {
     sqlite3_stmt *s = prep(j, "DELETE FROM jobs WHERE finished_ms IS NOT NULL AND finished_ms < ?1");
     if (s) {
         sqlite3_bind_int64(s, 1, before_ms);
-        if (sqlite3_step(s) == SQLITE_DONE) n = sqlite3_changes(j->db);
+        if (step_write(j, s) == SQLITE_DONE) n = sqlite3_changes(j->db);
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
