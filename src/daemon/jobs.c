@@ -726,6 +726,11 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
     json_decref(j);
 }
 
+pm_status daemon_jobs_recover_journal(const char *state_dir, FILE *report, pm_error *err) {
+    unsigned kept, lost;
+    return daemon_journal_recover(state_dir, report, &kept, &lost, err);
+}
+
 void daemon_jobs_recover(pm_daemon *d) {
     daemon_jobs *J = d->jobs;
     if (!J->journal) return;

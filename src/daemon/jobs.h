@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "daemon/daemon_internal.h"
 #include "engine/engine.h"
@@ -29,6 +30,10 @@ void daemon_jobs_close(pm_daemon *d);
 /* Re-queue the jobs the journal holds as accepted and not ended (at start, before the listeners);
  * logs what was re-queued and what could not run again. */
 void daemon_jobs_recover(pm_daemon *d);
+/* `proofmill daemon --recover-journal`: journal.h daemon_journal_recover on STATE/jobs.sqlite (no
+ * daemon running there), its report (the damaged copy's name, jobs kept and lost, each lost id) on
+ * report. Errors: journal.h's. */
+pm_status daemon_jobs_recover_journal(const char *state_dir, FILE *report, pm_error *err);
 /* 1 when accepted jobs are journaled (state.dir is on) */
 int daemon_jobs_durable(pm_daemon *d);
 /* STATE/spool, or NULL without a journal */

@@ -394,6 +394,24 @@ void pm_daemon_stop(pm_daemon *d) {
     free(d);
 }
 
+int pm_daemon_recover_journal(const pm_daemon_config *cfg) {
+    char dir[512];
+    pm_daemon_state_dir(cfg, dir, sizeof dir);
+    if (!dir[0]) {
+        fprintf(stderr, "proofmill: state.dir is off: there is no journal to recover\n");
+        return 2;
+    }
+    pm_error err;
+    pm_error_clear(&err);
+    if (daemon_jobs_recover_journal(dir, stdout, &err) != PM_OK) {
+        char buf[1200];
+        fprintf(stderr, "proofmill: cannot recover the journal: %s\n", pm_error_format(&err, buf, sizeof buf));
+        return 2;
+    }
+    printf("the daemon can start again on %s\n", dir);
+    return 0;
+}
+
 int pm_daemon_run(const pm_daemon_config *cfg0, const char *config_path) {
     sigset_t set;
     sigemptyset(&set);
