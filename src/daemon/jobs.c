@@ -11,6 +11,7 @@
  * waiters are released, so no client sees an end the journal does not hold. Without a journal
  * (state.dir = off) inline bytes go to the engine, under the same bound in memory.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -214,11 +215,19 @@ static pm_status spool_write(const char *path, const uint8_t *b, size_t len, pm_
     return PM_OK;
 }
 
-/* the spec as the journal keeps it */
-static char *spec_json(const pm_job_spec *s, daemon_front front) {
+/* the spec as the journal keeps it; a file in the spool (spool: STATE/spool) by its path relative to
+ * the state directory ("spool/<id>.<i>"), so that a moved state directory keeps working */
+static char *spec_json(const pm_job_spec *s, daemon_front front, const char *spool) {
     json_t *in = json_array();
+    size_t sl = strlen(spool);
     for (size_t i = 0; i < s->n_inputs; i++) {
-        json_t *o = json_pack("{s:s}", "path", s->inputs[i].path ? s->inputs[i].path : "");
+        const char *p = s->inputs[i].path ? s->inputs[i].path : "";
+        char rel[4200];
+        if (sl && !strncmp(p, spool, sl) && p[sl] == '/' && !strchr(p + sl + 1, '/')) {
+            snprintf(rel, sizeof rel, "spool/%s", p + sl + 1);
+            p = rel;
+        }
+        json_t *o = json_pack("{s:s}", "path", p);
         if (s->inputs[i].name) json_object_set_new(o, "name", json_string(s->inputs[i].name));
         json_array_append_new(in, o);
     }
@@ -310,7 +319,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
         spec.inputs = ins;
         t_spool = t_journal = pm_now_us();
         if (journal_it) {
-            char *sj = spec_json(&spec, front);
+            char *sj = spec_json(&spec, front, J->spool);
             if (!sj) {
                 st = pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
                 goto out;
@@ -320,7 +329,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
             if (st) goto out;
         }
     } else if (J->journal && journal_it) {
-        char *sj = spec_json(&spec, front);
+        char *sj = spec_json(&spec, front, J->spool);
         st = sj ? daemon_journal_add(J->journal, id, sj, now_ms(), err)
                 : pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
         free(sj);
@@ -667,11 +676,12 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
     json_t *ins = json_object_get(j, "inputs");
     size_t n = json_array_size(ins);
     pm_input *in = n ? calloc(n, sizeof *in) : NULL;
+    char (*abs_paths)[4200] = n ? calloc(n, sizeof *abs_paths) : NULL;
     pm_job_spec spec = {0};
     pm_error err;
     pm_error_clear(&err);
     pm_status st = PM_OK;
-    if (!j || !json_is_array(ins) || (n && !in)) {
+    if (!j || !json_is_array(ins) || (n && (!in || !abs_paths))) {
         st = pm_error_set(&err, PM_ERR_FORMAT, NULL, PM_NO_OFFSET, "journal row unreadable");
     } else {
         const char *kind = json_string_value(json_object_get(j, "kind"));
@@ -681,36 +691,59 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
         spec.label = json_string_value(json_object_get(j, "label"));
         const char *pr = json_string_value(json_object_get(j, "priority"));
         if (!pr || pm_priority_parse(&spec.priority, pr)) spec.priority = PM_PRIO_NORMAL;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && st == PM_OK; i++) {
             json_t *o = json_array_get(ins, i);
             in[i].kind = PM_INPUT_PATH;
             in[i].path = json_string_value(json_object_get(o, "path"));
             in[i].name = json_string_value(json_object_get(o, "name"));
+            if (in[i].path && in[i].path[0] != '/') {
+                /* "spool/<name>": a spooled input, in this state directory's spool (wherever it was) */
+                const char *nm = !strncmp(in[i].path, "spool/", 6) ? in[i].path + 6 : NULL;
+                if (!nm || !nm[0] || strchr(nm, '/') || !strcmp(nm, ".") || !strcmp(nm, "..")) {
+                    st = pm_error_set(&err, PM_ERR_FORMAT, NULL, PM_NO_OFFSET,
+                                      "journal row unreadable (input %zu: relative path '%.200s' outside the spool)", i,
+                                      in[i].path);
+                    break;
+                }
+                snprintf(abs_paths[i], sizeof abs_paths[i], "%s/%s", d->jobs->spool, nm);
+                in[i].path = abs_paths[i];
+            } else if (in[i].path) {
+                /* an older row: the spool file by its absolute path; in a moved state directory the
+                 * same file name in this spool */
+                const char *base = strrchr(in[i].path, '/');
+                struct stat sb;
+                if (base && base - in[i].path >= 6 && !strncmp(base - 6, "/spool", 6) && stat(in[i].path, &sb) != 0) {
+                    snprintf(abs_paths[i], sizeof abs_paths[i], "%s%s", d->jobs->spool, base);
+                    if (stat(abs_paths[i], &sb) == 0) in[i].path = abs_paths[i];
+                }
+            }
         }
         spec.inputs = in;
         spec.n_inputs = n;
-        const char *fr = json_string_value(json_object_get(j, "front"));
-        st = submit_as(d, id, &spec, 0, fr && !strcmp(fr, "grpc") ? DAEMON_FRONT_GRPC : DAEMON_FRONT_HTTP, &err);
-        /* the spooled files are the job's again */
-        if (st == PM_OK) {
-            unsigned ns = 0;
-            uint64_t b = 0;
-            char p[4200];
-            for (size_t i = 0; i < n; i++) {
-                struct stat sb;
-                spool_name(d->jobs, id, (unsigned)i, p, sizeof p);
-                if (stat(p, &sb) != 0) continue;
-                b += (uint64_t)sb.st_size;
-                ns = (unsigned)i + 1;
+        if (st == PM_OK) { /* every input resolved */
+            const char *fr = json_string_value(json_object_get(j, "front"));
+            st = submit_as(d, id, &spec, 0, fr && !strcmp(fr, "grpc") ? DAEMON_FRONT_GRPC : DAEMON_FRONT_HTTP, &err);
+            /* the spooled files are the job's again */
+            if (st == PM_OK) {
+                unsigned ns = 0;
+                uint64_t b = 0;
+                char p[4200];
+                for (size_t i = 0; i < n; i++) {
+                    struct stat sb;
+                    spool_name(d->jobs, id, (unsigned)i, p, sizeof p);
+                    if (stat(p, &sb) != 0) continue;
+                    b += (uint64_t)sb.st_size;
+                    ns = (unsigned)i + 1;
+                }
+                pthread_mutex_lock(&d->jobs->mu);
+                entry *x = find_id(d->jobs, id);
+                if (x && !x->final) {
+                    x->n_spool = ns;
+                    x->spool_bytes = b;
+                    d->jobs->spool_bytes += b;
+                }
+                pthread_mutex_unlock(&d->jobs->mu);
             }
-            pthread_mutex_lock(&d->jobs->mu);
-            entry *x = find_id(d->jobs, id);
-            if (x && !x->final) {
-                x->n_spool = ns;
-                x->spool_bytes = b;
-                d->jobs->spool_bytes += b;
-            }
-            pthread_mutex_unlock(&d->jobs->mu);
         }
     }
     if (st == PM_OK) {
@@ -723,6 +756,7 @@ static void recover_row(void *arg, const char *id, const char *spec_text, int ca
         rc->failed++;
     }
     free(in);
+    free(abs_paths);
     json_decref(j);
 }
 
@@ -737,6 +771,24 @@ void daemon_jobs_recover(pm_daemon *d) {
     int purged = daemon_journal_purge(J->journal, now_ms() - (int64_t)d->cfg.jobs_retain_s * 1000);
     recover_ctx rc = {.d = d};
     daemon_journal_each_unfinished(J->journal, recover_row, &rc);
+    /* spool files of no unfinished row: written by a submit whose row never committed (a kill
+     * between the two), or of a row that ended (the removal after its end was cut short) */
+    unsigned orphans = 0;
+    DIR *sd = opendir(J->spool);
+    for (struct dirent *de; sd && (de = readdir(sd));) {
+        const char *dot = strchr(de->d_name, '.');
+        char id[PM_JOB_ID_LEN + 1];
+        if (!dot || dot - de->d_name != PM_JOB_ID_LEN || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+            continue; /* not a spool file's name: left alone */
+        memcpy(id, de->d_name, PM_JOB_ID_LEN);
+        id[PM_JOB_ID_LEN] = 0;
+        if (!daemon_job_id_valid(id) || daemon_journal_pending(J->journal, id)) continue;
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", J->spool, de->d_name);
+        if (unlink(p) == 0) orphans++;
+    }
+    if (sd) closedir(sd);
+    if (orphans) daemon_log(d, LOG_INFO, "spool %s: %u orphaned files removed (of no unfinished job)", J->spool, orphans);
     daemon_log(d, LOG_INFO, "journal %s/jobs.sqlite: %u jobs re-queued, %u could not run again, %u cancelled, %d expired results dropped",
                d->state_dir, rc.requeued, rc.failed, rc.cancelled, purged);
 }
