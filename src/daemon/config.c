@@ -168,6 +168,9 @@ static const knob_t knobs[] = {
      "Tests/benchmarks only: the Nth write to the job journal after start (counted from 1: a submit's row, a job's "
      "end, a cancel, a purge) and every later one fail as a full disk would (SQLITE_FULL), the file "
      "untouched. 0: never."},
+    {"debug.journal_full_count", K_UINT, F(debug_journal_full_count), 0, "0", 0, 4294967295u, 0,
+     "Tests/benchmarks only: with debug.journal_full_at, how many journal writes fail from there (the disk "
+     "has room again after them). 0: every later one."},
     {"log.level", K_STR, F(log_level), S(log_level), "info", 0, 0, 1,
      "error, warn, info or debug (stderr)."},
     {"log.format", K_STR, F(log_format), S(log_format), "text", 0, 0, 1,

@@ -60,6 +60,7 @@ struct daemon_jobs {
     char spool[4096];
     uint64_t spool_bytes, max_spool;
     unsigned inflight; /* jobs the engine holds unended (new submits stop at jobs.max) */
+    unsigned n_unrecorded; /* entries whose end the journal refused (retried after its next success) */
     int shutting_down;
     /* ends reported before the submit thread filed the entry (the window is one engine call) */
     struct early_end {
@@ -153,7 +154,8 @@ pm_status daemon_jobs_open(pm_daemon *d, pm_error *err) {
         return pm_error_set(err, PM_ERR_IO, J->spool, PM_NO_OFFSET, "cannot create: %s", strerror(errno));
     J->max_spool = d->cfg.jobs_max_queued_inline ? d->cfg.jobs_max_queued_inline : 4ull << 30;
     pm_status st = daemon_journal_open(&J->journal, d->state_dir, err);
-    if (st == PM_OK && d->cfg.debug_journal_full_at) daemon_journal_fail_writes_from(J->journal, d->cfg.debug_journal_full_at);
+    if (st == PM_OK && d->cfg.debug_journal_full_at) daemon_journal_fail_writes_from(J->journal, d->cfg.debug_journal_full_at,
+                                                                      d->cfg.debug_journal_full_count);
     return st;
 }
 
@@ -243,6 +245,7 @@ static char *spec_json(const pm_job_spec *s, daemon_front front, const char *spo
 }
 
 static void record_end(pm_daemon *d, entry *x, pm_job_state st);
+static void retry_unrecorded(pm_daemon *d);
 
 
 /* file the entry for (id, eid) and run an end that arrived first */
@@ -336,6 +339,7 @@ static pm_status submit_as(pm_daemon *d, const char *id, const pm_job_spec *spec
         if (st) goto out;
     }
     t_journal = pm_now_us();
+    if (J->journal && journal_it) retry_unrecorded(d); /* the journal took a row: ends it refused go in now */
     /* jobs.max bounds new submits only: a journaled job re-queued at start (journal_it = 0) was
      * acknowledged before, and is never failed for a smaller jobs.max */
     pthread_mutex_lock(&J->mu);
@@ -434,6 +438,7 @@ static void recorded(pm_daemon *d, entry *x) {
     x->n_spool = 0;
     J->spool_bytes -= x->spool_bytes;
     x->spool_bytes = 0;
+    if (x->unrecorded) J->n_unrecorded--;
     x->unrecorded = 0;
     free(x->end_text);
     x->end_text = NULL;
@@ -462,6 +467,25 @@ static pm_status retry_record(pm_daemon *d, entry *x, pm_error *err) {
         recorded(d, x);
     }
     return rc;
+}
+
+/* The journal took a write again: one more try for every end it refused before (at most 64 per
+ * call), so that they are recorded without waiting for a client to ask. */
+static void retry_unrecorded(pm_daemon *d) {
+    daemon_jobs *J = d->jobs;
+    entry *todo[64];
+    unsigned n = 0;
+    pthread_mutex_lock(&J->mu);
+    if (J->n_unrecorded)
+        for (unsigned b = 0; b < NBUCKET && n < 64; b++)
+            for (entry *e = J->by_id[b]; e && n < 64; e = e->next_id)
+                if (e->unrecorded) todo[n++] = e;
+    pthread_mutex_unlock(&J->mu);
+    for (unsigned i = 0; i < n; i++) {
+        pm_error err;
+        pm_error_clear(&err);
+        if (retry_record(d, todo[i], &err) != PM_OK) break; /* still refused: the next success tries again */
+    }
 }
 
 pm_status daemon_jobs_wait_recorded(pm_daemon *d, const char *id, pm_error *err) {
@@ -554,6 +578,7 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
             unrecorded = 1;
         } else {
             daemon_journal_purge(J->journal, now_ms() - (int64_t)d->cfg.jobs_retain_s * 1000);
+            retry_unrecorded(d); /* the journal writes again: ends it refused before go in now */
         }
     }
     if (have) {
@@ -577,6 +602,7 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
     }
     if (unrecorded) {
         x->unrecorded = 1;
+        J->n_unrecorded++;
         x->end_state = st;
         x->end_text = text; /* taken over (NULL when out of memory: the retry says so) */
         text = NULL;

@@ -21,7 +21,8 @@ struct daemon_journal {
     int lock_fd;
     char path[4200];
     uint64_t writes;        /* write statements run since open (the fault injection counts them) */
-    uint64_t fail_from;     /* debug.journal_full_at: the Nth write and every later one fail (0: none) */
+    uint64_t fail_from;     /* debug.journal_full_at: the Nth write and later ones fail (0: none) */
+    uint64_t fail_count;    /* debug.journal_full_count: how many (0: every later one) */
     int injected;           /* the last write failed by injection (its message is ours, not SQLite's) */
 };
 
@@ -41,14 +42,15 @@ static pm_status db_error(daemon_journal *j, pm_error *err, const char *what) {
  * (debug.journal_full_at) says this write fails. Called with j->mu held. */
 static int step_write(daemon_journal *j, sqlite3_stmt *s) {
     j->writes++;
-    j->injected = j->fail_from && j->writes >= j->fail_from;
+    j->injected = j->fail_from && j->writes >= j->fail_from && (!j->fail_count || j->writes < j->fail_from + j->fail_count);
     if (j->injected) return SQLITE_FULL;
     return sqlite3_step(s);
 }
 
-void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n) {
+void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n, uint64_t count) {
     pthread_mutex_lock(&j->mu);
     j->fail_from = n;
+    j->fail_count = count;
     j->writes = 0;
     pthread_mutex_unlock(&j->mu);
 }

@@ -45,10 +45,11 @@ int daemon_journal_pending(daemon_journal *j, const char *id);
 /* Call fn for every unfinished row in acceptance order (restart). */
 void daemon_journal_each_unfinished(daemon_journal *j, void (*fn)(void *arg, const char *id, const char *spec, int cancel),
                                     void *arg);
-/* Fault injection for tests (debug.journal_full_at): from now on the Nth write (insert, update,
- * delete; counted from 1 after this call) and every later one fail as SQLite's SQLITE_FULL ("database
- * or disk is full") without touching the file. n = 0: no injected fault. */
-void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n);
+/* Fault injection for tests (debug.journal_full_at, debug.journal_full_count): from now on the Nth
+ * write (insert, update, delete; counted from 1 after this call) and the count - 1 after it (count
+ * 0: every later one) fail as SQLite's SQLITE_FULL ("database or disk is full") without touching
+ * the file. n = 0: no injected fault. */
+void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n, uint64_t count);
 /* Recover a damaged DIR/jobs.sqlite (no daemon may hold DIR/lock): copy it (and its -wal) aside as
  * jobs.sqlite.damaged-<UTC time>, salvage every readable row into a new journal (rows by rowid,
  * skipping damaged pages), put it in place, and report on `report` (may be NULL) the copy's name,

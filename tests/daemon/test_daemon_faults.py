@@ -12,12 +12,15 @@ submit's row one more, each job's end one more):
     another proof.)
   - a submit the journal cannot take answers 503 with Retry-After (it was 422, as if the request
     were at fault).
+  - once the disk has room again (debug.journal_full_count), the next successful journal write
+    retries the refused end: recorded, spool file removed, done, with no client asking for it.
 A restart with a smaller jobs.max re-queues every journaled job (jobs.max bounds new submits only;
 they were failed "too many jobs in flight"), and all of them finish; a new submit past jobs.max
 still gets 503 busy."""
 import http.client
 import json
 import os
+import sqlite3
 import tempfile
 
 import pmd
@@ -101,6 +104,29 @@ for inline in (False, True):
                        "recorded" % what, timeout=60)
     finally:
         d.stop()
+
+# ---------------------------------------------------------------- a disk that has room again
+# write 3 (job A's end) fails once: A is not reported done until a later write succeeds; the next
+# submit's row (write 4) succeeds and A's end is retried at once, without any client asking for A
+state = os.path.join(top, "s2")
+d = pmd.Daemon(dict(opts, **{"debug.journal_full_at": 3, "debug.journal_full_count": 1}), state_dir=state)
+try:
+    st, hd, j = raw(d, "POST", "/v1/jobs", {"key": key, "inputs": [{"wtns_b64": pmd.b64_file(w)}], "label": "A"})
+    F.check(st == 202, "A accepted: %s %r" % (st, j))
+    a_id = j.get("id") if isinstance(j, dict) else None
+    pmd.wait_until(lambda: "cannot record its end" in d.log_text(), "A's end refused by the journal", timeout=300)
+    F.check(("%s.0" % a_id) in os.listdir(os.path.join(state, "spool")), "A's spooled input kept meanwhile")
+    st, j = d.request("POST", "/v1/prove", {"key": key, "inputs": [{"wtns": w}], "label": "B"})
+    F.check(st == 200 and j.get("state") == "done", "B proved (its writes succeed): %s %r" % (st, j))
+    c = sqlite3.connect("file:%s?mode=ro" % os.path.join(state, "jobs.sqlite"), uri=True)
+    row = c.execute("SELECT state FROM jobs WHERE id = ?", (a_id,)).fetchone()
+    c.close()
+    F.check(row == ("done",), "A's end recorded after the disk had room again, no client asking: %r" % (row,))
+    F.check(("%s.0" % a_id) not in os.listdir(os.path.join(state, "spool")), "A's spool file removed once recorded")
+    st, hd, j = raw(d, "GET", "/v1/jobs/%s" % a_id)
+    F.check(st == 200 and j.get("state") == "done" and j.get("proofs"), "A answers done now: %s %r" % (st, j))
+finally:
+    d.stop()
 
 # ---------------------------------------------------------------- a restart with a smaller jobs.max
 state = os.path.join(top, "s3")
