@@ -8,8 +8,13 @@
  * the job then reads them by path, so queued inline bytes never sit in memory and are bounded by
  * jobs.max_queued_inline_bytes on disk) -> row committed -> engine submit (refused: row and files
  * removed) -> the answer. End (engine callback): the job's JSON answer committed to the row, then
- * waiters are released, so no client sees an end the journal does not hold. Without a journal
+ * the spool files removed and waiters released, so no client sees an end the journal does not
+ * hold. An end the journal refuses (disk full, I/O error) leaves the job unrecorded: not reported
+ * (a transient fault to whoever asks), its spool kept, the write retried at each query and after
+ * the journal's next successful write; a restart meanwhile runs it again. Without a journal
  * (state.dir = off) inline bytes go to the engine, under the same bound in memory.
+ * Front ends: every entry and journal row carries the front end that submitted it (daemon_front);
+ * the gRPC API reaches only its own jobs. jobs.max bounds new submits (inflight), never re-queues.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -568,12 +573,14 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
         pm_error err;
         pm_error_clear(&err);
         if (!text || daemon_journal_finish(J->journal, x->id, pm_job_state_name(st), text, now_ms(), &err) != PM_OK) {
-            /* not reported ended (a client that asks gets a transient fault and retries; each ask
-             * retries the write), its spooled inputs kept: a restart before the write succeeds
-             * runs the job again from them, as the journal still says accepted */
+            /* not reported ended (a client that asks gets a transient fault and retries; each ask,
+             * and the journal's next successful write, retries this one), its spooled inputs kept:
+             * a restart before the write succeeds runs the job again from them, as the journal
+             * still says accepted */
             char eb[1200];
-            daemon_log_job(d, LOG_ERROR, x->id, x->label, "cannot record its end: %s (not reported %s until the "
-                           "journal takes it; retried at each query; a restart runs the job again)",
+            daemon_log_job(d, LOG_ERROR, x->id, x->label, "cannot record its end: %s (not reported %s until "
+                           "the journal takes it; retried at each query and after the journal's next write; a "
+                           "restart runs the job again)",
                            text ? pm_error_format(&err, eb, sizeof eb) : "out of memory", pm_job_state_name(st));
             unrecorded = 1;
         } else {
@@ -605,10 +612,8 @@ static void record_end(pm_daemon *d, entry *x, pm_job_state st) {
         J->n_unrecorded++;
         x->end_state = st;
         x->end_text = text; /* taken over (NULL when out of memory: the retry says so) */
-        text = NULL;
         pthread_cond_broadcast(&J->cv);
         pthread_mutex_unlock(&J->mu);
-        free(text);
         return;
     }
     free(text);
