@@ -30,7 +30,9 @@
  *                task with the same id; another ProofKind or registered_proof: ALREADY_EXISTS).
  *                job_id = the daemon's job id (32 hex digits, journaled: docs/daemon.md; the HTTP
  *                API's /v1/jobs/{id}), or the engine's in decimal without the config's hooks;
- *                AwaitProof/CancelProof also take a request_id that is not all digits.
+ *                AwaitProof/CancelProof also take a request_id that is not all digits. With the
+ *                hooks they reach only jobs submitted over gRPC: another front end's job id or an
+ *                engine number is NOT_FOUND (docs/daemon.md "Who can reach which job").
  *                queue_position = jobs ahead in the admission order (0 when admitted at once);
  *                assigned_gpu = the CUDA ordinals the job's partitions may run on ("0", "0,1";
  *                "cpu" on a CPU-only daemon): the engine picks the device per partition.
@@ -39,7 +41,8 @@
  *                (error_message), CANCELLED, TIMEOUT; timings from the engine (queue, srs_load,
  *                synthesis, gpu incl. lock wait, total; milliseconds).
  *   Prove        SubmitProof + AwaitProof(0).
- *   CancelProof  was_running: the job had been admitted (a queued one is removed at once).
+ *   CancelProof  was_running: the job had been admitted (a queued one is removed at once). The
+ *                cancel is journaled (mark_cancel hook) before the engine acts and OK is answered.
  *   GetStatus    GPUs (gpu_device_info, CUDA builds with gpu.devices; current_job_id and
  *                current_proof_kind: what the engine's device works on now), keys in the SRS cache
  *                by circuit id, queues per proof kind from the engine (pending = queued,
