@@ -2,12 +2,14 @@
  * cmd_daemon.c — `proofmill daemon`: run the HTTP proving service (daemon/daemon.h).
  *
  *   proofmill daemon [--config FILE] [--set name=value]... [--listen HOST:PORT] [--unix PATH]
- *                    [--dump-config | --dump-config-markdown]
+ *                    [--dump-config | --dump-config-markdown | --recover-journal]
  *
  * Settings are applied in order: defaults, the config file, then --set/--listen/--unix in command
  * line order. --dump-config prints the resulting INI (with a comment per knob) and exits;
- * --dump-config-markdown prints the knob table of docs/engine.md. Exit: 0 after SIGTERM/SIGINT,
- * 2 on a usage or configuration error or when the service cannot start.
+ * --dump-config-markdown prints the knob table of docs/engine.md. --recover-journal salvages a
+ * damaged job journal of state.dir (docs/daemon.md "A damaged journal") and exits. Exit: 0 after
+ * SIGTERM/SIGINT or a recovery, 2 on a usage or configuration error, when the service cannot start
+ * or the recovery fails.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,7 @@ static int cmd_daemon(int argc, char **argv) {
     pm_error_clear(&err);
     const char *config_path = NULL;
     int dump = 0;
-    enum { O_CONFIG = 256, O_SET, O_LISTEN, O_UNIX, O_DUMP, O_DUMP_MD };
+    enum { O_CONFIG = 256, O_SET, O_LISTEN, O_UNIX, O_DUMP, O_DUMP_MD, O_RECOVER };
     static const pm_cli_opt opts[] = {
         {"config", O_CONFIG, "FILE", "settings file (proofmill.conf.example); flags below override it"},
         {"set", O_SET, "name=value", "one setting, e.g. --set memory.budget=32G (repeatable)"},
@@ -33,9 +35,11 @@ static int cmd_daemon(int argc, char **argv) {
         {"unix", O_UNIX, "PATH", "HTTP unix-socket listener (listen.unix)"},
         {"dump-config", O_DUMP, NULL, "print every setting with its value and exit"},
         {"dump-config-markdown", O_DUMP_MD, NULL, "the same as a markdown table"},
+        {"recover-journal", O_RECOVER, NULL, "salvage a damaged job journal of state.dir (the damaged file is kept "
+                                             "as jobs.sqlite.damaged-<time>), say how many jobs were kept and lost, exit"},
         {0}};
     static const pm_cli_spec spec = {"daemon", "daemon [--config FILE] [--set name=value]... [--listen HOST:PORT] "
-                                               "[--unix PATH] [--dump-config | --dump-config-markdown]",
+                                               "[--unix PATH] [--dump-config | --dump-config-markdown | --recover-journal]",
                                      "Runs the proving service: HTTP/JSON (listen.tcp, default 127.0.0.1:9821) and cuzk's\n"
                                      "gRPC API for Curio (grpc.listen, default 127.0.0.1:9820; docs/curio.md).\n"
                                      "SIGTERM stops it cleanly, SIGHUP reloads.\n"
@@ -61,6 +65,7 @@ static int cmd_daemon(int argc, char **argv) {
             break;
         case O_DUMP: dump = 1; break;
         case O_DUMP_MD: dump = 2; break;
+        case O_RECOVER: dump = 3; break;
         default: break;
         }
     }
@@ -71,6 +76,7 @@ static int cmd_daemon(int argc, char **argv) {
     for (int i = 0; i < n_sets; i++) free(sets[i]);
     free(sets);
     if (rc >= 0) return rc;
+    if (dump == 3) return pm_daemon_recover_journal(&cfg);
     if (dump) {
         pm_daemon_config_dump(&cfg, stdout, dump == 2);
         return PM_EXIT_OK;

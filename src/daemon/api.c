@@ -21,6 +21,8 @@
 
 
 
+#define DAEMON_RETRY_AFTER_S 5 /* Retry-After of a transient fault (disk full, journal I/O) */
+
 /* 1 when path may be used (paths.allow_prefix: util/confine.h) */
 static int path_allowed(pm_daemon *d, const char *path) {
     (void)d;
@@ -365,10 +367,13 @@ static json_t *with_durable(pm_daemon *d, json_t *j) {
 static enum MHD_Result refuse_submit(pm_daemon *d, struct MHD_Connection *c, const char *label, const pm_error *err) {
     char buf[1200];
     pm_error_format(err, buf, sizeof buf);
-    const unsigned code = daemon_status_for(err->code);
-    if (code == 422 || code >= 500)
-        daemon_log(d, LOG_INFO, "submit%s%s%s refused (%u %s): %s", label ? " [" : "", label ? label : "", label ? "]" : "",
-               daemon_status_for(err->code), pm_status_name(err->code), buf);
+    const int transient = daemon_jobs_transient(d, err); /* the daemon's disk, not the request: 503, retry */
+    const unsigned code = transient ? 503 : daemon_status_for(err->code);
+    if (transient || code == 422 || code >= 500) /* other 4xx: daemon_send_error logs them with the client */
+        daemon_log(d, transient ? LOG_WARN : LOG_INFO, "submit%s%s%s refused (%u %s): %s", label ? " [" : "",
+                   label ? label : "", label ? "]" : "", code, transient ? "unavailable" : pm_status_name(err->code), buf);
+    if (transient)
+        return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the job cannot be journaled now (retry later)", err);
     return daemon_send_pm_error(d, c, err);
 }
 
@@ -389,7 +394,7 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const ch
     snprintf(label, sizeof label, "%s", pj.spec.label ? pj.spec.label : "");
     pm_error err;
     pm_error_clear(&err);
-    pm_status st = daemon_jobs_submit(d, &pj.spec, id, &err);
+    pm_status st = daemon_jobs_submit(d, &pj.spec, DAEMON_FRONT_HTTP, id, &err);
     size_t n_inputs = pj.n;
     daemon_job_body_free(&pj);
     json_decref(root);
@@ -400,10 +405,15 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const ch
     pm_job_info info;
     double wait = pj.has_wait ? pj.wait_s : d->cfg.http_max_wait_s;
     if (wait > atomic_load(&d->max_wait_s)) wait = atomic_load(&d->max_wait_s);
-    if (daemon_jobs_lookup(d, id, &eid) != 0 ||
+    if (daemon_jobs_lookup(d, id, DAEMON_FRONT_HTTP, &eid) != 0 ||
         pm_engine_wait(d->engine, eid, await ? (int64_t)(wait * 1000) : 0, &info) != PM_OK)
         return daemon_send_error(d, c, 500, "internal", "job %s vanished", id);
-    if (await && info.state >= PM_JOB_DONE) daemon_jobs_wait_recorded(d, id);
+    if (await && info.state >= PM_JOB_DONE && daemon_jobs_wait_recorded(d, id, &err) != PM_OK) {
+        /* ended, but the journal cannot take its end: not reported (a restart runs it again) */
+        pm_job_info_free(&info);
+        return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the job ended but its end cannot be journaled "
+                                       "yet (poll GET /v1/jobs/{id} later)", &err);
+    }
     unsigned code = 202;
     if (await) {
         if (info.state == PM_JOB_DONE) code = 200;
@@ -438,7 +448,11 @@ enum MHD_Result daemon_h_submit(pm_daemon *d, struct MHD_Connection *c, const ch
 
 /* a job the engine no longer holds: the journal's stored answer, or 404 */
 static enum MHD_Result stored_or_404(pm_daemon *d, struct MHD_Connection *c, const char *ids, int del) {
-    char *t = daemon_jobs_stored(d, ids);
+    pm_error err;
+    pm_error_clear(&err);
+    char *t = daemon_jobs_stored(d, ids, DAEMON_FRONT_HTTP, &err);
+    if (!t && err.code != PM_OK)
+        return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the job's end cannot be journaled yet", &err);
     json_error_t je;
     json_t *j = t ? json_loads(t, 0, &je) : NULL;
     free(t);
@@ -455,11 +469,20 @@ enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char 
                              const req_t *rq, int arg) {
     uint64_t eid;
     if (!daemon_job_id_valid(ids)) return daemon_send_error(d, c, 404, "not-found", "no job '%.80s'", ids);
-    int known = daemon_jobs_lookup(d, ids, &eid) == 0;
+    int known = daemon_jobs_lookup(d, ids, DAEMON_FRONT_HTTP, &eid) == 0;
+    pm_error err;
+    pm_error_clear(&err);
     if (!strcmp(method, "DELETE")) {
         pm_job_state st;
+        pm_job_info cur;
+        int live = known && pm_engine_wait(d->engine, eid, 0, &cur) == PM_OK;
+        int ended = live && cur.state >= PM_JOB_DONE;
+        if (live) pm_job_info_free(&cur);
+        /* the cancel is journaled before it is done or answered: a kill right after the answer
+         * cannot bring the job back (a journal that refuses it: 503, nothing cancelled) */
+        if (live && !ended && daemon_jobs_mark_cancel(d, ids, &err) != PM_OK)
+            return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the cancel cannot be journaled now", &err);
         if (!known || pm_engine_cancel(d->engine, eid, &st) != PM_OK) return stored_or_404(d, c, ids, 1);
-        if (st == PM_JOB_RUNNING || st == PM_JOB_CANCELLED) daemon_jobs_mark_cancel(d, ids);
         char label[128];
         daemon_log_job(d, LOG_INFO, ids, daemon_jobs_label(d, ids, label, sizeof label), "cancel requested (%s)",
                        st == PM_JOB_RUNNING ? "cancelling" : pm_job_state_name(st));
@@ -479,7 +502,11 @@ enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char 
     pm_job_info info;
     if (!known || pm_engine_wait(d->engine, eid, (int64_t)(wait * 1000), &info) != PM_OK)
         return stored_or_404(d, c, ids, 0);
-    if (info.state >= PM_JOB_DONE) daemon_jobs_wait_recorded(d, ids);
+    if (info.state >= PM_JOB_DONE && daemon_jobs_wait_recorded(d, ids, &err) != PM_OK) {
+        /* ended, but the journal cannot take its end: not reported (a restart would run it again) */
+        pm_job_info_free(&info);
+        return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the job's end cannot be journaled yet", &err);
+    }
     json_t *j = with_durable(d, daemon_job_to_json(&info, ids));
     pm_job_info_free(&info);
     return daemon_send_json(d, c, 200, j);

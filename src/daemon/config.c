@@ -137,7 +137,8 @@ static const knob_t knobs[] = {
     {"jobs.retain_s", K_UINT, F(jobs_retain_s), 0, "600", 1, 31536000, 0,
      "Finished jobs (and their proofs) stay queryable this long."},
     {"jobs.max", K_UINT, F(jobs_max), 0, "1024", 1, 1000000, 0,
-     "Queued + running jobs at most; beyond, submit gets 503."},
+     "Queued + running jobs at most; beyond, a new submit gets 503. Jobs journaled before a restart "
+     "are all re-queued, also past a smaller jobs.max."},
     {"jobs.max_queued_inline_bytes", K_SIZE, F(jobs_max_queued_inline), 0, "0", 0, UINT64_MAX, 0,
      "Inline inputs (<input>_b64) of jobs not yet admitted, bytes at most (in the journal's spool, or "
      "in memory without a journal; outside memory.budget, which they join at admission); beyond, "
@@ -163,6 +164,13 @@ static const knob_t knobs[] = {
      "Trace ring size (older events are dropped)."},
     {"shutdown.drain_s", K_UINT, F(shutdown_drain_s), 0, "0", 0, 86400, 1,
      "On SIGTERM, wait up to this long for jobs in flight before cancelling them."},
+    {"debug.journal_full_at", K_UINT, F(debug_journal_full_at), 0, "0", 0, 4294967295u, 0,
+     "Tests/benchmarks only: the Nth write to the job journal after start (counted from 1: a submit's row, a job's "
+     "end, a cancel, a purge) and every later one fail as a full disk would (SQLITE_FULL), the file "
+     "untouched. 0: never."},
+    {"debug.journal_full_count", K_UINT, F(debug_journal_full_count), 0, "0", 0, 4294967295u, 0,
+     "Tests/benchmarks only: with debug.journal_full_at, how many journal writes fail from there (the disk "
+     "has room again after them). 0: every later one."},
     {"log.level", K_STR, F(log_level), S(log_level), "info", 0, 0, 1,
      "error, warn, info or debug (stderr)."},
     {"log.format", K_STR, F(log_format), S(log_format), "text", 0, 0, 1,

@@ -62,6 +62,8 @@ typedef struct {
     unsigned jobs_retain_s, jobs_max;
     uint64_t jobs_max_queued_inline; /* inline input bytes of queued jobs (memory or spool) */
     char state_dir[512];             /* journal + token; "" = auto, "off" = none */
+    unsigned debug_journal_full_at;  /* tests: the Nth journal write on and later fail as disk full (0: never) */
+    unsigned debug_journal_full_count; /* tests: how many fail from there (0: every later one) */
     char paths_allow_prefix[1024];
     char paths_key_dir[512];
     char paths_input_dir[512];

@@ -48,6 +48,12 @@ void pm_daemon_reload(pm_daemon *d, const pm_daemon_config *cfg);
 /* The bound TCP port (after start; 0 when no TCP listener). */
 unsigned pm_daemon_tcp_port(const pm_daemon *d);
 
+/* `proofmill daemon --recover-journal`: recover the damaged job journal of cfg's state.dir (the
+ * daemon must not run there): the damaged file kept as jobs.sqlite.damaged-<UTC time>, its readable
+ * jobs salvaged into a new journal; prints (stdout) how many jobs were kept and lost, and each lost
+ * job's id. Returns 0, or 2 with the error on stderr (state.dir off, a daemon holds it, no journal,
+ * a write failed: the damaged file then stays in place). */
+int pm_daemon_recover_journal(const pm_daemon_config *cfg);
 /* Start, wait for SIGTERM/SIGINT (stop) or SIGHUP (re-read config_path if non-NULL), stop.
  * Returns 0 after a clean shutdown, 2 when start failed (error printed to stderr). */
 int pm_daemon_run(const pm_daemon_config *cfg, const char *config_path);

@@ -122,6 +122,7 @@ static uint64_t ms_u64(double ms) { return ms > 0 ? (uint64_t)(ms + 0.5) : 0; }
  * parameter directory; PM_ERR_KEY: a key whose proof of a satisfying witness fails its own
  * verification key, groth16/key_check.h), capacity (RESOURCE_EXHAUSTED), shutdown (UNAVAILABLE). */
 static pm_grpc_code code_for(const pm_grpc_front *f, const pm_error *e) {
+    if (f->c.transient && f->c.transient(f->c.jobs_arg, e)) return PM_GRPC_UNAVAILABLE; /* disk full: retry */
     size_t dl = strlen(f->params_dir);
     int in_params = dl && !strncmp(e->file, f->params_dir, dl) && (e->file[dl] == '/' || e->file[dl] == 0);
     switch (e->code) {
@@ -332,19 +333,21 @@ static void mark_final(pm_grpc_front *f, uint64_t id) {
 
 static int is_final(pm_job_state s) { return s == PM_JOB_DONE || s == PM_JOB_FAILED || s == PM_JOB_CANCELLED; }
 
-/* The name job_id carries for engine job id: the daemon's job id (config hook), else decimal. */
+/* The name job_id carries for engine job id: the daemon's job id (config hook; "" for a job of
+ * another front end, which gRPC does not name), else (no hooks) decimal. */
 static void job_name(const pm_grpc_front *f, uint64_t id, char *out, size_t cap) {
     out[0] = 0;
     if (f->c.name_of) f->c.name_of(f->c.jobs_arg, id, out, cap);
-    if (!out[0]) snprintf(out, cap, "%" PRIu64, id);
+    else snprintf(out, cap, "%" PRIu64, id);
 }
 
-/* job_id: a daemon job id (config hook), the engine id in decimal, or a request_id (not all
- * digits) of a gRPC job. */
+/* job_id: a daemon job id of a gRPC job (config hook), or a request_id (not all digits) of a
+ * gRPC job; the engine id in decimal only without the daemon's hooks (with them, engine numbers are
+ * sequential and would reach other clients' jobs: docs/daemon.md "Who can reach which job"). */
 static pm_grpc_code resolve(pm_grpc_front *f, const char *job_id, uint64_t *id, pm_grpc_status *st) {
     if (f->c.lookup && f->c.lookup(f->c.jobs_arg, job_id, id) == 0) return PM_GRPC_OK;
     size_t n = strlen(job_id), digits = strspn(job_id, "0123456789");
-    if (n && n == digits && n <= 19) {
+    if (!f->c.lookup && n && n == digits && n <= 19) {
         *id = strtoull(job_id, NULL, 10);
         return PM_GRPC_OK;
     }
@@ -519,8 +522,14 @@ static pm_grpc_code op_submit(void *self, const pm_grpc_submit_req *q, pm_grpc_s
 
 /* AwaitProof of a job that ended before a restart: its answer from the journal (the HTTP API's job
  * JSON: state, timings_ms, proof_b64, error). 1 when found. */
-static int stored_answer(pm_grpc_front *f, const char *job_id, pm_grpc_await_resp *r) {
-    char *text = f->c.stored ? f->c.stored(f->c.jobs_arg, job_id) : NULL;
+static int stored_answer(pm_grpc_front *f, const char *job_id, pm_grpc_await_resp *r, pm_grpc_status *st) {
+    pm_error se;
+    pm_error_clear(&se);
+    char *text = f->c.stored ? f->c.stored(f->c.jobs_arg, job_id, &se) : NULL;
+    if (!text && se.code != PM_OK) { /* ended, but its end is not durable yet: not reported */
+        fail(st, PM_GRPC_UNAVAILABLE, "job %s: its end cannot be journaled yet (retry): %s", job_id, se.msg);
+        return -1;
+    }
     json_error_t je;
     json_t *j = text ? json_loads(text, 0, &je) : NULL;
     free(text);
@@ -558,18 +567,35 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
                              pm_grpc_status *st) {
     pm_grpc_front *f = self;
     uint64_t id;
-    if (resolve(f, job_id, &id, st) != PM_GRPC_OK) return stored_answer(f, job_id, r) ? PM_GRPC_OK : st->code;
+    if (resolve(f, job_id, &id, st) != PM_GRPC_OK) {
+        pm_grpc_status st2;
+        memset(&st2, 0, sizeof st2);
+        int sa = stored_answer(f, job_id, r, &st2);
+        if (sa < 0) *st = st2;
+        return sa > 0 ? PM_GRPC_OK : st->code;
+    }
     if (timeout_ms > SLICE_MAX_MS) timeout_ms = SLICE_MAX_MS;
     if (timeout_ms < 0) timeout_ms = 0;
     int64_t t0 = mono_ms();
     pm_job_info info;
-    if (pm_engine_wait(f->engine, id, timeout_ms, &info) != PM_OK) /* the engine forgot it: the journal may not */
-        return stored_answer(f, job_id, r)
-                   ? PM_GRPC_OK
-                   : fail(st, PM_GRPC_NOT_FOUND, "no job %s (unknown, or expired jobs.retain_s = %u s after it ended)",
-                          job_id, f->retain_s);
+    if (pm_engine_wait(f->engine, id, timeout_ms, &info) != PM_OK) { /* the engine forgot it: the journal may not */
+        int sa = stored_answer(f, job_id, r, st);
+        if (sa < 0) return st->code;
+        return sa ? PM_GRPC_OK
+                  : fail(st, PM_GRPC_NOT_FOUND, "no job %s (unknown, or expired jobs.retain_s = %u s after it ended)",
+                         job_id, f->retain_s);
+    }
     job_name(f, id, r->job_id, sizeof r->job_id);
-    if (is_final(info.state) && f->c.wait_recorded) f->c.wait_recorded(f->c.jobs_arg, r->job_id);
+    if (is_final(info.state) && f->c.wait_recorded) {
+        pm_error we;
+        pm_error_clear(&we);
+        if (f->c.wait_recorded(f->c.jobs_arg, r->job_id, &we) != PM_OK) {
+            /* ended, but the journal cannot take its end: not reported (a restart runs it again) */
+            pm_job_info_free(&info);
+            return fail(st, PM_GRPC_UNAVAILABLE, "job %s ended but its end cannot be journaled yet (retry): %s",
+                        r->job_id, we.msg);
+        }
+    }
     r->queue_wait_ms = ms_u64(info.t.queue_ms);
     r->srs_load_ms = ms_u64(info.t.srs_load_ms);
     r->synthesis_ms = ms_u64(info.t.synth_ms);
@@ -598,7 +624,7 @@ static pm_grpc_code op_await(void *self, const char *job_id, int64_t timeout_ms,
         /* pm_engine_wait returns before its timeout only at a final state or once the engine is
          * closed (engine.h): then the job's answer will not come from here */
         if (atomic_load(&f->closing) || mono_ms() - t0 + 2 < timeout_ms)
-            c = fail(st, PM_GRPC_UNAVAILABLE, "the daemon is shutting down (job %" PRIu64 " is %s)", id,
+            c = fail(st, PM_GRPC_UNAVAILABLE, "the daemon is shutting down (job %s is %s)", r->job_id,
                      pm_job_state_name(info.state));
     }
     if (is_final(info.state)) mark_final(f, id);
@@ -613,13 +639,26 @@ static pm_grpc_code op_cancel(void *self, const char *job_id, int *was_running, 
     if (resolve(f, job_id, &id, st) != PM_GRPC_OK) return st->code;
     pm_job_info info;
     if (pm_engine_wait(f->engine, id, 0, &info) != PM_OK)
-        return fail(st, PM_GRPC_NOT_FOUND, "no job %" PRIu64 " (unknown or expired)", id);
+        return fail(st, PM_GRPC_NOT_FOUND, "no job '%.200s' (unknown or expired)", job_id);
     pm_job_state before = info.state, after;
     pm_job_info_free(&info);
+    char name[64];
+    job_name(f, id, name, sizeof name);
+    /* durable as HTTP DELETE: the cancel is journaled before the engine acts and OK is answered, so
+     * a kill right after the answer cannot bring the job back at the restart */
+    if (!is_final(before) && f->c.mark_cancel) {
+        pm_error e;
+        pm_error_clear(&e);
+        if (f->c.mark_cancel(f->c.jobs_arg, name, &e) != PM_OK) {
+            fail_pm(f, st, &e);
+            glog(f, LOG_WARN, "grpc CancelProof job %s: not cancelled: %s", name, st->message);
+            return st->code;
+        }
+    }
     if (pm_engine_cancel(f->engine, id, &after) != PM_OK)
-        return fail(st, PM_GRPC_NOT_FOUND, "no job %" PRIu64 " (unknown or expired)", id);
+        return fail(st, PM_GRPC_NOT_FOUND, "no job '%.200s' (unknown or expired)", job_id);
     *was_running = before == PM_JOB_RUNNING || after == PM_JOB_RUNNING;
-    glog(f, LOG_INFO, "grpc CancelProof job %" PRIu64 ": was %s, now %s", id, pm_job_state_name(before),
+    glog(f, LOG_INFO, "grpc CancelProof job %s: was %s, now %s", name, pm_job_state_name(before),
          after == PM_JOB_RUNNING ? "cancelling" : pm_job_state_name(after));
     return PM_GRPC_OK;
 }

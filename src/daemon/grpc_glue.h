@@ -30,7 +30,9 @@
  *                task with the same id; another ProofKind or registered_proof: ALREADY_EXISTS).
  *                job_id = the daemon's job id (32 hex digits, journaled: docs/daemon.md; the HTTP
  *                API's /v1/jobs/{id}), or the engine's in decimal without the config's hooks;
- *                AwaitProof/CancelProof also take a request_id that is not all digits.
+ *                AwaitProof/CancelProof also take a request_id that is not all digits. With the
+ *                hooks they reach only jobs submitted over gRPC: another front end's job id or an
+ *                engine number is NOT_FOUND (docs/daemon.md "Who can reach which job").
  *                queue_position = jobs ahead in the admission order (0 when admitted at once);
  *                assigned_gpu = the CUDA ordinals the job's partitions may run on ("0", "0,1";
  *                "cpu" on a CPU-only daemon): the engine picks the device per partition.
@@ -39,7 +41,8 @@
  *                (error_message), CANCELLED, TIMEOUT; timings from the engine (queue, srs_load,
  *                synthesis, gpu incl. lock wait, total; milliseconds).
  *   Prove        SubmitProof + AwaitProof(0).
- *   CancelProof  was_running: the job had been admitted (a queued one is removed at once).
+ *   CancelProof  was_running: the job had been admitted (a queued one is removed at once). The
+ *                cancel is journaled (mark_cancel hook) before the engine acts and OK is answered.
  *   GetStatus    GPUs (gpu_device_info, CUDA builds with gpu.devices; current_job_id and
  *                current_proof_kind: what the engine's device works on now), keys in the SRS cache
  *                by circuit id, queues per proof kind from the engine (pending = queued,
@@ -71,19 +74,29 @@ typedef struct {
     void (*log)(void *arg, int level, const char *msg); /* level 0 error .. 3 debug */
     void *log_arg;
     /* The daemon's job table (docs/daemon.md: the journal, random 128-bit job ids), all optional:
-     * submit journals the job and submits it (*id = the engine's id, name = the daemon's job id,
-     * which job_id then carries); lookup turns a daemon job id into the engine's (0, or -1);
-     * name_of the reverse. Without them: the engine's ids in decimal, nothing journaled. */
+     * submit journals the job and submits it as a gRPC job (*id = the engine's id, name = the
+     * daemon's job id, which job_id then carries); lookup turns the daemon job id of a job
+     * submitted over gRPC into the engine's (0, or -1: unknown, or another front end's job, which
+     * gRPC never reaches); name_of the reverse ("" for another front end's job). With them, job_id
+     * is never an engine number. Without them: the engine's ids in decimal, nothing journaled. */
     pm_status (*submit)(void *arg, const pm_job_spec *spec, uint64_t *id, char *name, size_t cap, pm_error *err);
     int (*lookup)(void *arg, const char *name, uint64_t *id);
     void (*name_of)(void *arg, uint64_t id, char *name, size_t cap);
-    /* the journal's answer (the job's JSON, malloc'd) of a job the engine no longer holds, e.g. one
-     * that ended before a restart; NULL when none: AwaitProof then answers from it */
-    char *(*stored)(void *arg, const char *name);
+    /* the journal's answer (the job's JSON, malloc'd) of a gRPC job the engine no longer holds, e.g.
+     * one that ended before a restart; NULL when none (err untouched), or NULL with err filled when
+     * its end is known but the journal cannot record it yet (a transient fault: UNAVAILABLE) */
+    char *(*stored)(void *arg, const char *name, pm_error *err);
     /* wait (bounded) until the journal holds the end of job `name` (at a final state in the engine),
      * so that an AwaitProof answer of COMPLETED / FAILED survives a kill right after it, as the HTTP
-     * API's answers do (daemon_jobs_wait_recorded); NULL: nothing journaled, no wait */
-    void (*wait_recorded)(void *arg, const char *name);
+     * API's answers do (daemon_jobs_wait_recorded). PM_OK, or an error (err filled) when the journal
+     * cannot record the end now: AwaitProof then answers UNAVAILABLE, not the end. NULL: no wait */
+    pm_status (*wait_recorded)(void *arg, const char *name, pm_error *err);
+    /* journal a client's cancel of job `name` (committed) before the engine cancels it, as HTTP
+     * DELETE does; an error (err filled) refuses the cancel (UNAVAILABLE when transient). NULL: none */
+    pm_status (*mark_cancel)(void *arg, const char *name, pm_error *err);
+    /* 1 when e is a transient fault of the daemon's own storage (disk full, journal I/O):
+     * UNAVAILABLE (the client retries) instead of the error's usual code. NULL: none is */
+    int (*transient)(void *arg, const pm_error *e);
     /* rewrite an error that names a spooled inline input (the journal's file) to name its place */
     void (*name_inputs)(pm_error *e);
     /* grpc.listen = unix:PATH: before the bind, unix_prepare removes a stale socket file of a

@@ -98,6 +98,32 @@ unsigned daemon_status_for(pm_status st) {
     }
 }
 
+enum MHD_Result daemon_send_unavailable(pm_daemon *d, struct MHD_Connection *c, unsigned retry_after_s,
+                                        const char *what, const pm_error *err) {
+    char buf[1200];
+    pm_error_format(err, buf, sizeof buf);
+    json_t *j = json_pack("{s:{s:s,s:s++,s:i}}", "error", "code", "unavailable", "message", what, ": ", buf,
+                          "retry_after_s", (int)retry_after_s);
+    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!s) s = strdup("{\"error\":{\"code\":\"unavailable\",\"message\":\"a transient fault: retry later\"}}");
+    if (!s) return MHD_NO;
+    atomic_fetch_add(&d->http_errors, 1);
+    daemon_log(d, LOG_DEBUG, "-> 503 unavailable: %s: %s", what, buf);
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(s);
+        return MHD_NO;
+    }
+    char ra[24];
+    snprintf(ra, sizeof ra, "%u", retry_after_s);
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Retry-After", ra);
+    enum MHD_Result ret = MHD_queue_response(c, 503, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 enum MHD_Result daemon_send_pm_error(pm_daemon *d, struct MHD_Connection *c, const pm_error *err) {
     char buf[1200];
     pm_error_format(err, buf, sizeof buf);

@@ -30,6 +30,11 @@ unsigned daemon_status_for(pm_status st);
 /* err as an error response: daemon_status_for(err->code), code = pm_status_name, message = the
  * formatted error (file, offset, text). */
 enum MHD_Result daemon_send_pm_error(pm_daemon *d, struct MHD_Connection *c, const pm_error *err);
+/* 503 with a Retry-After: retry_after_s header for a transient fault of the daemon's own storage
+ * (disk full, journal I/O error; jobs.h daemon_jobs_transient): {"error":{"code":"unavailable",
+ * "message": "<what>: <err formatted>", "retry_after_s": N}}. The client retries the same request. */
+enum MHD_Result daemon_send_unavailable(pm_daemon *d, struct MHD_Connection *c, unsigned retry_after_s,
+                                        const char *what, const pm_error *err);
 /* A libmicrohttpd server (thread per connection) on the listening socket fd (tcp: 1 for the TCP
  * listener, which gets http.per_ip_connections), with http.max_connections and
  * http.idle_timeout_s; bodies are held up to http.max_body_bytes each and

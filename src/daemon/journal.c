@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct daemon_journal {
@@ -19,6 +20,10 @@ struct daemon_journal {
     pthread_mutex_t mu;
     int lock_fd;
     char path[4200];
+    uint64_t writes;        /* write statements run since open (the fault injection counts them) */
+    uint64_t fail_from;     /* debug.journal_full_at: the Nth write and later ones fail (0: none) */
+    uint64_t fail_count;    /* debug.journal_full_count: how many (0: every later one) */
+    int injected;           /* the last write failed by injection (its message is ours, not SQLite's) */
 };
 
 static const char schema[] =
@@ -29,7 +34,46 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_ms);";
 
 static pm_status db_error(daemon_journal *j, pm_error *err, const char *what) {
-    return pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s: %s", what, sqlite3_errmsg(j->db));
+    return pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s: %s", what,
+                        j->injected ? "database or disk is full (injected: debug.journal_full_at)" : sqlite3_errmsg(j->db));
+}
+
+/* sqlite3_step of a write statement, or SQLITE_FULL without running it when the fault injection
+ * (debug.journal_full_at) says this write fails. Called with j->mu held. */
+static int step_write(daemon_journal *j, sqlite3_stmt *s) {
+    j->writes++;
+    j->injected = j->fail_from && j->writes >= j->fail_from && (!j->fail_count || j->writes < j->fail_from + j->fail_count);
+    if (j->injected) return SQLITE_FULL;
+    return sqlite3_step(s);
+}
+
+void daemon_journal_fail_writes_from(daemon_journal *j, uint64_t n, uint64_t count) {
+    pthread_mutex_lock(&j->mu);
+    j->fail_from = n;
+    j->fail_count = count;
+    j->writes = 0;
+    pthread_mutex_unlock(&j->mu);
+}
+
+/* PRAGMA quick_check of db: 0 when "ok", else -1 with why (its first finding, or SQLite's error:
+ * "file is not a database" for a damaged header) */
+static int journal_check(sqlite3 *db, char *why, size_t n) {
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(5)", -1, &q, NULL);
+    int ok = 0;
+    why[0] = 0;
+    if (rc == SQLITE_OK) {
+        size_t o = 0;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            const char *t = (const char *)sqlite3_column_text(q, 0);
+            if (t && !strcmp(t, "ok")) ok = 1;
+            else if (t && o + 4 < n) o += (size_t)snprintf(why + o, n - o, "%s%s", o ? "; " : "quick_check: ", t);
+        }
+        if (rc != SQLITE_DONE) ok = 0;
+    }
+    if (!ok && !why[0]) snprintf(why, n, "quick_check: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    return ok ? 0 : -1;
 }
 
 pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *err) {
@@ -62,6 +106,17 @@ pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *e
     } else {
         sqlite3_busy_timeout(j->db, 5000);
         char *msg = NULL;
+        char why[400];
+        /* a damaged file stops the start (a row read wrong, or not at all, is a job lost silently) */
+        if (journal_check(j->db, why, sizeof why) != 0) {
+            st = pm_error_set(err, PM_ERR_FORMAT, j->path, PM_NO_OFFSET,
+                              "the job journal is damaged (%s); nothing was changed. Recover it with `proofmill "
+                              "daemon --recover-journal` and the same settings: it keeps this file as "
+                              "jobs.sqlite.damaged-<time>, salvages the readable jobs into a new journal and says "
+                              "how many were kept and lost", why);
+            daemon_journal_close(j);
+            return st;
+        }
         /* WAL: a commit is one append + fsync; FULL: the fsync happens before the commit returns */
         if (sqlite3_exec(j->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL, &msg) != SQLITE_OK ||
             sqlite3_exec(j->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
@@ -103,7 +158,7 @@ pm_status daemon_journal_add(daemon_journal *j, const char *id, const char *spec
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 2, spec, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 3, now_ms);
-        int rc = sqlite3_step(s);
+        int rc = step_write(j, s);
         if (rc == SQLITE_CONSTRAINT)
             st = pm_error_set(err, PM_ERR_MISMATCH, j->path, PM_NO_OFFSET, "job id %s exists", id);
         else if (rc != SQLITE_DONE)
@@ -114,21 +169,28 @@ pm_status daemon_journal_add(daemon_journal *j, const char *id, const char *spec
     return st;
 }
 
-static void exec_id(daemon_journal *j, const char *sql, const char *id) {
+static pm_status exec_id(daemon_journal *j, const char *sql, const char *id, const char *what, pm_error *err) {
     pthread_mutex_lock(&j->mu);
     sqlite3_stmt *s = prep(j, sql);
-    if (s) {
+    pm_status st = PM_OK;
+    if (!s) {
+        st = db_error(j, err, what);
+    } else {
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-        sqlite3_step(s);
+        if (step_write(j, s) != SQLITE_DONE) st = db_error(j, err, what);
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
+    return st;
 }
 
-void daemon_journal_remove(daemon_journal *j, const char *id) { exec_id(j, "DELETE FROM jobs WHERE id = ?1", id); }
+void daemon_journal_remove(daemon_journal *j, const char *id) {
+    exec_id(j, "DELETE FROM jobs WHERE id = ?1", id, "cannot forget the job", NULL);
+}
 
-void daemon_journal_mark_cancel(daemon_journal *j, const char *id) {
-    exec_id(j, "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'accepted'", id);
+pm_status daemon_journal_mark_cancel(daemon_journal *j, const char *id, pm_error *err) {
+    return exec_id(j, "UPDATE jobs SET cancel = 1 WHERE id = ?1 AND state = 'accepted'", id,
+                   "cannot record the cancel", err);
 }
 
 pm_status daemon_journal_finish(daemon_journal *j, const char *id, const char *state, const char *result, int64_t now_ms,
@@ -143,20 +205,25 @@ pm_status daemon_journal_finish(daemon_journal *j, const char *id, const char *s
         sqlite3_bind_text(s, 2, state, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 3, result, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 4, now_ms);
-        if (sqlite3_step(s) != SQLITE_DONE) st = db_error(j, err, "cannot record the job's end");
+        if (step_write(j, s) != SQLITE_DONE) st = db_error(j, err, "cannot record the job's end");
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
     return st;
 }
 
-char *daemon_journal_result(daemon_journal *j, const char *id) {
+char *daemon_journal_result(daemon_journal *j, const char *id, char **spec) {
     char *out = NULL;
+    if (spec) *spec = NULL;
     pthread_mutex_lock(&j->mu);
-    sqlite3_stmt *s = prep(j, "SELECT result FROM jobs WHERE id = ?1 AND finished_ms IS NOT NULL");
+    sqlite3_stmt *s = prep(j, "SELECT result, spec FROM jobs WHERE id = ?1 AND finished_ms IS NOT NULL");
     if (s) {
         sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) out = strdup((const char *)sqlite3_column_text(s, 0));
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
+            out = strdup((const char *)sqlite3_column_text(s, 0));
+            if (spec && out && sqlite3_column_type(s, 1) == SQLITE_TEXT)
+                *spec = strdup((const char *)sqlite3_column_text(s, 1));
+        }
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
@@ -219,9 +286,217 @@ int daemon_journal_purge(daemon_journal *j, int64_t before_ms) {
     sqlite3_stmt *s = prep(j, "DELETE FROM jobs WHERE finished_ms IS NOT NULL AND finished_ms < ?1");
     if (s) {
         sqlite3_bind_int64(s, 1, before_ms);
-        if (sqlite3_step(s) == SQLITE_DONE) n = sqlite3_changes(j->db);
+        if (step_write(j, s) == SQLITE_DONE) n = sqlite3_changes(j->db);
         sqlite3_finalize(s);
     }
     pthread_mutex_unlock(&j->mu);
     return n;
+}
+
+/* ---- recovery of a damaged journal (proofmill daemon --recover-journal) */
+
+static int copy_file(const char *from, const char *to) {
+    int in = open(from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (in < 0) return errno == ENOENT ? 1 : -1;
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (out < 0) {
+        close(in);
+        return -1;
+    }
+    char buf[65536];
+    ssize_t k;
+    int rc = 0;
+    while ((k = read(in, buf, sizeof buf)) != 0) {
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 || write(out, buf, (size_t)k) != k) {
+            rc = -1;
+            break;
+        }
+    }
+    if (fsync(out) != 0) rc = -1;
+    close(in);
+    close(out);
+    return rc;
+}
+
+typedef struct {
+    char **ids;
+    size_t n, cap;
+} idset;
+
+static void idset_add(idset *s, const char *id) {
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 256;
+        char **x = realloc(s->ids, nc * sizeof *x);
+        if (!x) return;
+        s->ids = x;
+        s->cap = nc;
+    }
+    if ((s->ids[s->n] = strdup(id))) s->n++;
+}
+
+static int idset_has(const idset *s, const char *id) {
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->ids[i], id)) return 1;
+    return 0;
+}
+
+static void idset_free(idset *s) {
+    for (size_t i = 0; i < s->n; i++) free(s->ids[i]);
+    free(s->ids);
+}
+
+pm_status daemon_journal_recover(const char *dir, FILE *report, unsigned *kept_out, unsigned *lost_out, pm_error *err) {
+    char path[4200], lock[4200], aside[4300], tmp[4300], side[4400], side2[4400];
+    *kept_out = *lost_out = 0;
+    snprintf(lock, sizeof lock, "%s/lock", dir);
+    snprintf(path, sizeof path, "%s/jobs.sqlite", dir);
+    int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (lfd >= 0) close(lfd);
+        return pm_error_set(err, PM_ERR_IO, lock, PM_NO_OFFSET, "%s",
+                            e == EWOULDBLOCK ? "a daemon uses this state directory: stop it first" : strerror(e));
+    }
+    struct stat sb;
+    if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(lfd);
+        return pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "no journal to recover (not a regular file)");
+    }
+    /* the damaged file (and its write-ahead log) aside, untouched from here on */
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(side, sizeof side, "%s-wal", path);
+    pm_status st = PM_OK;
+    int cr = -1;
+    for (int k = 0; k < 100 && cr != 0; k++) { /* a second recovery in the same second: -<time>.1, ... */
+        if (k) snprintf(aside, sizeof aside, "%s.damaged-%s.%d", path, stamp, k);
+        else snprintf(aside, sizeof aside, "%s.damaged-%s", path, stamp);
+        cr = copy_file(path, aside);
+        if (cr != 0 && errno != EEXIST) break;
+    }
+    snprintf(side2, sizeof side2, "%s-wal", aside);
+    if (cr != 0 || copy_file(side, side2) < 0) {
+        st = pm_error_set(err, PM_ERR_IO, aside, PM_NO_OFFSET, "cannot copy the damaged journal aside: %s", strerror(errno));
+        close(lfd);
+        return st;
+    }
+    /* read what can be read from the damaged file (replaced below; the copy aside stays as it was) */
+    sqlite3 *src = NULL, *dst = NULL;
+    snprintf(tmp, sizeof tmp, "%s.recovering", path);
+    unlink(tmp);
+    idset keptset = {0}, named = {0};
+    unsigned unreadable = 0;
+    int no_table = 0;
+    if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+        sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+        sqlite3_exec(dst, schema, NULL, NULL, NULL) != SQLITE_OK || sqlite3_exec(dst, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        st = pm_error_set(err, PM_ERR_IO, tmp, PM_NO_OFFSET, "cannot set up the new journal: %s",
+                          dst ? sqlite3_errmsg(dst) : "out of memory");
+        goto done;
+    }
+    sqlite3_stmt *ins = NULL, *q = NULL;
+    sqlite3_prepare_v2(dst, "INSERT OR IGNORE INTO jobs(id, seq, spec, state, cancel, submitted_ms, finished_ms, result) "
+                            "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
+    /* the rows by rowid: a damaged page fails the rowids it holds, the seek goes on past it */
+    int64_t maxrow = -1;
+    if (sqlite3_prepare_v2(src, "SELECT max(rowid) FROM jobs", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+        maxrow = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    q = NULL;
+    if (sqlite3_prepare_v2(src, "SELECT rowid, id, seq, spec, state, cancel, submitted_ms, finished_ms, result FROM jobs "
+                                "WHERE rowid >= ?1 ORDER BY rowid LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+        no_table = 1; /* the schema itself is unreadable (e.g. a damaged first page) */
+    } else if (ins) {
+        int64_t r = 1;
+        unsigned misses = 0;
+        while ((maxrow < 0 || r <= maxrow) && misses < 100000) {
+            sqlite3_reset(q);
+            sqlite3_bind_int64(q, 1, r);
+            int rc = sqlite3_step(q);
+            if (rc == SQLITE_DONE) break;
+            if (rc != SQLITE_ROW) {
+                unreadable++;
+                misses++;
+                r++;
+                continue;
+            }
+            misses = 0;
+            r = sqlite3_column_int64(q, 0) + 1;
+            if (sqlite3_column_type(q, 1) != SQLITE_TEXT || sqlite3_column_type(q, 3) != SQLITE_TEXT) {
+                unreadable++;
+                continue;
+            }
+            sqlite3_reset(ins);
+            for (int c = 1; c <= 8; c++) sqlite3_bind_value(ins, c, sqlite3_column_value(q, c));
+            if (sqlite3_step(ins) == SQLITE_DONE && sqlite3_changes(dst) == 1)
+                idset_add(&keptset, (const char *)sqlite3_column_text(q, 1));
+        }
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+    sqlite3_finalize(ins);
+    /* the ids the id index names: those not salvaged are the jobs lost (named, never dropped silently) */
+    if (sqlite3_prepare_v2(src, "SELECT id FROM jobs INDEXED BY sqlite_autoindex_jobs_1 ORDER BY id", -1, &q, NULL) ==
+        SQLITE_OK) {
+        while (sqlite3_step(q) == SQLITE_ROW)
+            if (sqlite3_column_type(q, 0) == SQLITE_TEXT) idset_add(&named, (const char *)sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(src); /* before its -wal goes below */
+    src = NULL;
+    if (sqlite3_exec(dst, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        st = pm_error_set(err, PM_ERR_IO, tmp, PM_NO_OFFSET, "cannot write the new journal: %s", sqlite3_errmsg(dst));
+        goto done;
+    }
+    char why[400];
+    if (journal_check(dst, why, sizeof why) != 0) {
+        st = pm_error_set(err, PM_ERR_IO, tmp, PM_NO_OFFSET, "the new journal fails its check: %s", why);
+        goto done;
+    }
+    sqlite3_close(dst);
+    dst = NULL;
+    /* the new journal in place of the damaged one; its old write-ahead log and index must go
+     * first (a stale -wal would be replayed into the new file) */
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+    if (rename(tmp, path) != 0) {
+        st = pm_error_set(err, PM_ERR_IO, path, PM_NO_OFFSET, "cannot put the new journal in place: %s", strerror(errno));
+        goto done;
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    unsigned lost = 0;
+    for (size_t i = 0; i < named.n; i++) lost += !idset_has(&keptset, named.ids[i]);
+    *kept_out = (unsigned)keptset.n;
+    *lost_out = lost;
+    if (report) {
+        fprintf(report, "journal %s: damaged file kept as %s\n", path, aside);
+        if (!no_table)
+            fprintf(report, "journal %s: %u jobs kept, %u jobs lost%s\n", path, *kept_out, lost,
+                    unreadable ? " (some rows were unreadable)" : "");
+        for (size_t i = 0; i < named.n; i++)
+            if (!idset_has(&keptset, named.ids[i])) fprintf(report, "lost job %s\n", named.ids[i]);
+        if (no_table)
+            fprintf(report, "journal %s: 0 jobs kept; its table is unreadable (a damaged schema): every job in it "
+                            "is lost, how many is unknown (the copy aside holds what is left)\n", path);
+        else if (unreadable && !named.n)
+            fprintf(report, "journal %s: %u unreadable row positions and no readable id index: jobs there are lost "
+                            "(their ids are unknown)\n", path, unreadable);
+    }
+done:
+    if (src) sqlite3_close(src);
+    if (dst) sqlite3_close(dst);
+    if (st) unlink(tmp);
+    idset_free(&keptset);
+    idset_free(&named);
+    close(lfd);
+    return st;
 }

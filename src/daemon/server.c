@@ -136,8 +136,8 @@ static char *grpc_metrics(void *arg) { return daemon_metrics_text(arg); }
 /* the gRPC front end's hooks into the job table and the socket rules (grpc_glue.h) */
 static pm_status grpc_submit(void *arg, const pm_job_spec *spec, uint64_t *id, char *name, size_t cap, pm_error *err) {
     char hid[PM_JOB_ID_LEN + 1];
-    pm_status st = daemon_jobs_submit(arg, spec, hid, err);
-    if (st == PM_OK && daemon_jobs_lookup(arg, hid, id) != 0) st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "job %s vanished", hid);
+    pm_status st = daemon_jobs_submit(arg, spec, DAEMON_FRONT_GRPC, hid, err);
+    if (st == PM_OK && daemon_jobs_lookup(arg, hid, DAEMON_FRONT_GRPC, id) != 0) st = pm_error_set(err, PM_ERR_INTERNAL, NULL, PM_NO_OFFSET, "job %s vanished", hid);
     if (st == PM_OK) {
         snprintf(name, cap, "%s", hid);
         daemon_log_job(arg, LOG_INFO, hid, spec->label, "accepted over gRPC (%zu inputs%s)", spec->n_inputs,
@@ -145,16 +145,26 @@ static pm_status grpc_submit(void *arg, const pm_job_spec *spec, uint64_t *id, c
     }
     return st;
 }
+/* gRPC reaches only jobs submitted over gRPC (docs/daemon.md "Who can reach which job") */
 static int grpc_lookup(void *arg, const char *name, uint64_t *id) {
-    return daemon_job_id_valid(name) ? daemon_jobs_lookup(arg, name, id) : -1;
+    return daemon_job_id_valid(name) ? daemon_jobs_lookup(arg, name, DAEMON_FRONT_GRPC, id) : -1;
 }
-static void grpc_name_of(void *arg, uint64_t id, char *name, size_t cap) { daemon_jobs_name_of(arg, id, name, cap); }
-static void grpc_wait_recorded(void *arg, const char *name) {
-    if (daemon_job_id_valid(name)) daemon_jobs_wait_recorded(arg, name);
+static void grpc_name_of(void *arg, uint64_t id, char *name, size_t cap) {
+    uint64_t back;
+    daemon_jobs_name_of(arg, id, name, cap);
+    if (!daemon_job_id_valid(name) || daemon_jobs_lookup(arg, name, DAEMON_FRONT_GRPC, &back) != 0 || back != id)
+        name[0] = 0; /* another front end's job (or no daemon id): not named to a gRPC client */
 }
-static char *grpc_stored(void *arg, const char *name) {
-    return daemon_job_id_valid(name) ? daemon_jobs_stored(arg, name) : NULL;
+static pm_status grpc_wait_recorded(void *arg, const char *name, pm_error *err) {
+    return daemon_job_id_valid(name) ? daemon_jobs_wait_recorded(arg, name, err) : PM_OK;
 }
+static char *grpc_stored(void *arg, const char *name, pm_error *err) {
+    return daemon_job_id_valid(name) ? daemon_jobs_stored(arg, name, DAEMON_FRONT_GRPC, err) : NULL;
+}
+static pm_status grpc_mark_cancel(void *arg, const char *name, pm_error *err) {
+    return daemon_job_id_valid(name) ? daemon_jobs_mark_cancel(arg, name, err) : PM_OK;
+}
+static int grpc_transient(void *arg, const pm_error *e) { return daemon_jobs_transient(arg, e); }
 static int grpc_unix_prepare(void *arg, const char *path, pm_error *err) {
     (void)arg;
     return daemon_unix_prepare(path, err);
@@ -225,7 +235,9 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     ec->memory_margin = cfg->memory_margin;
     ec->key_idle_evict_s = cfg->keys_idle_evict_s;
     ec->job_retain_s = cfg->jobs_retain_s;
-    ec->max_jobs = cfg->jobs_max;
+    /* jobs.max bounds new submits in the job table (jobs.c), never the jobs a restart re-queues
+     * (acknowledged before, perhaps under a larger jobs.max): the engine itself takes them all */
+    ec->max_jobs = 0xffffffffu;
     ec->max_queued_inline_bytes = cfg->jobs_max_queued_inline; /* without a journal: inline bytes in memory */
     ec->trace = cfg->trace_enabled;
     ec->trace_max_events = cfg->trace_max_events;
@@ -313,6 +325,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
     pm_grpc_front_config gc = {.engine = d->engine, .cfg = &d->cfg, /* gpu.devices: the chosen ones */ .metrics = grpc_metrics, .metrics_arg = d,
                                .log = grpc_log, .log_arg = d, .submit = grpc_submit, .lookup = grpc_lookup,
                                .name_of = grpc_name_of, .stored = grpc_stored, .wait_recorded = grpc_wait_recorded,
+                               .mark_cancel = grpc_mark_cancel, .transient = grpc_transient,
                                .name_inputs = daemon_job_name_inputs, .unix_prepare = grpc_unix_prepare,
                                .unix_perms = grpc_unix_perms, .jobs_arg = d};
     if ((st = pm_grpc_front_start(&d->grpc, &gc, err)) != PM_OK) {
@@ -379,6 +392,24 @@ void pm_daemon_stop(pm_daemon *d) {
     if (d->backend_ok && d->backend.destroy) d->backend.destroy(d->backend.self);
     daemon_log(d, LOG_INFO, "stopped");
     free(d);
+}
+
+int pm_daemon_recover_journal(const pm_daemon_config *cfg) {
+    char dir[512];
+    pm_daemon_state_dir(cfg, dir, sizeof dir);
+    if (!dir[0]) {
+        fprintf(stderr, "proofmill: state.dir is off: there is no journal to recover\n");
+        return 2;
+    }
+    pm_error err;
+    pm_error_clear(&err);
+    if (daemon_jobs_recover_journal(dir, stdout, &err) != PM_OK) {
+        char buf[1200];
+        fprintf(stderr, "proofmill: cannot recover the journal: %s\n", pm_error_format(&err, buf, sizeof buf));
+        return 2;
+    }
+    printf("the daemon can start again on %s\n", dir);
+    return 0;
 }
 
 int pm_daemon_run(const pm_daemon_config *cfg0, const char *config_path) {

@@ -11,7 +11,7 @@ Fast (always, a few seconds): a sealed 2 KiB sector's C1 in Curio's envelope aga
 every RPC; FAILED with the loader's error; a job queued behind the memory budget (TIMEOUT,
 queue_position, per-kind queues, cancel -> was_running false, CANCELLED, repeated request_id = same
 job, a retry after cancel = a new job); 32 concurrent clients (8 request_ids -> 8 jobs, queued);
-a PoRep job admitted at once beside a running job (cancel -> was_running true); a client deadline
+a PoRep job admitted at once beside a running HTTP job (which gRPC cannot await or cancel); a client deadline
 ending a wait; a 50 MB message
 (a synthetic 32 GiB C1) accepted and answered with the missing 32 GiB parameter file; a message over
 grpc.max_message_bytes; malformed messages, unknown kinds, bad fields; PreloadSRS / EvictSRS errors;
@@ -332,6 +332,16 @@ try:
             "AwaitProof timeout 300 ms: %s after %.3f s" % (a.status, dt))
     a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id="porep-1000-2", timeout_ms=50), timeout=30)
     F.check(a.status == pb.AwaitProofResponse.TIMEOUT and a.job_id == jid, "AwaitProof by request_id: %r" % a)
+    # a client deadline ends a wait (timeout_ms 0 = forever); the job goes on
+    t = time.time()
+    got, _ = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=jid, timeout_ms=0), timeout=0.5)
+    F.check(got == C.DEADLINE_EXCEEDED and time.time() - t < 25, "client deadline: %s" % got)
+    F.check(http_state(d, jid) == "queued", "the job survives its client's deadline")
+    # hostile: a timeout_ms past the clock's range waits as long as one of 100 years (it was an
+    # at-once TIMEOUT, and 10^13 ms overflowed std::chrono's nanoseconds: UBSan)
+    for huge in (10 ** 13, 2 ** 64 - 1):
+        got, det = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=jid, timeout_ms=huge), timeout=0.5)
+        F.check(got == C.DEADLINE_EXCEEDED, "timeout_ms %d: waits (client deadline), got %s %r" % (huge, got, det))
     c = cu.svc.CancelProof(pb.CancelProofRequest(job_id=jid), timeout=30)
     F.check(not c.was_running, "cancel of a queued job: was_running false")
     a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=jid, timeout_ms=0), timeout=30)
@@ -412,32 +422,22 @@ try:
     # as a synthesis worker loads its key, which the blocker's window does not hold off for long)
     F.check(http_state(d, rs.job_id) in ("running", "failed") and rs.queue_position == 0,
             "admitted at once: %s %r" % (http_state(d, rs.job_id), rs))
-    # the running-job checks on the HTTP blocker (one job table: AwaitProof and CancelProof take
-    # any job id); it stays running until it is cancelled
+    # the queues count every front end's jobs; but the HTTP blocker is not a gRPC client's to
+    # await or cancel (docs/daemon.md "Who can reach which job": gRPC reaches gRPC jobs only)
     s = cu.status()
     q = {x.proof_kind: (x.pending, x.in_progress) for x in s.queues}
     F.check(q.get("snarkjs") == (0, 1) and q.get("porep-c2", (0, 0))[0] == 0, "queues, running jobs: %r" % q)
-    a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=blocker, timeout_ms=200), timeout=30)
-    F.check(a.status == pb.AwaitProofResponse.TIMEOUT, "AwaitProof of a running job: %r" % a)
-    # a client deadline ends a wait (timeout_ms 0 = forever); the job goes on
-    t = time.time()
-    got, _ = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=blocker, timeout_ms=0), timeout=0.5)
-    F.check(got == C.DEADLINE_EXCEEDED and time.time() - t < 25, "client deadline: %s" % got)
-    F.check(http_state(d, blocker) == "running", "the job survives its client's deadline")
-    # hostile: a timeout_ms past the clock's range waits as long as one of 100 years (it was an
-    # at-once TIMEOUT, and 10^13 ms overflowed std::chrono's nanoseconds: UBSan)
-    for huge in (10 ** 13, 2 ** 64 - 1):
-        got, det = rpc_error(cu.svc.AwaitProof, pb.AwaitProofRequest(job_id=blocker, timeout_ms=huge), timeout=0.5)
-        F.check(got == C.DEADLINE_EXCEEDED, "timeout_ms %d: waits (client deadline), got %s %r" % (huge, got, det))
-    c = cu.svc.CancelProof(pb.CancelProofRequest(job_id=blocker), timeout=30)
-    F.check(c.was_running, "cancel of a running job: was_running true")
-    a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=blocker, timeout_ms=0), timeout=60)
-    F.check(a.status == pb.AwaitProofResponse.CANCELLED, "running job cancelled: %r" % a)
+    expect_error("AwaitProof of an HTTP job", C.NOT_FOUND, None, cu.svc.AwaitProof,
+                 pb.AwaitProofRequest(job_id=blocker, timeout_ms=200), timeout=30)
+    expect_error("CancelProof of an HTTP job", C.NOT_FOUND, None, cu.svc.CancelProof,
+                 pb.CancelProofRequest(job_id=blocker), timeout=30)
+    F.check(http_state(d, blocker) == "running", "the HTTP job runs on")
+    http_cancel(d, blocker)
     a = cu.svc.AwaitProof(pb.AwaitProofRequest(job_id=rs.job_id, timeout_ms=0), timeout=60)
     F.check(a.status == pb.AwaitProofResponse.FAILED and STEM_2K in a.error_message,
             "the admitted PoRep job fails on its stub parameters: %r" % a)
 
-    mark("D2: running, cancelled, deadline")
+    mark("D2: admitted at once, HTTP jobs out of reach")
     # a 50 MB message: a synthetic 32 GiB C1 in Curio's envelope, parsed whole, then refused for the
     # missing 32 GiB parameter file
     big = os.path.join(W, "c1_32g.json")
