@@ -306,7 +306,7 @@ ex = os.path.join(pmd.SRC, "proofmill.conf.example")
 r = subprocess.run([pmd.BIN, "daemon", "--config", ex, "--dump-config"], capture_output=True, text=True)
 F.check(r.returncode == 0, "proofmill.conf.example: %s" % r.stderr)
 # ... and its comments are --dump-config's, key for key (#39 item 7): every setting of the table is in
-# it, under its section, with the same comment lines above it
+# it, under its section, with the same comment lines above it (scripts/conf-example.sh regenerates it)
 def conf_entries(text):
     out, sect, com = {}, "", []
     for ln in text.splitlines():
