@@ -76,21 +76,35 @@ static int journal_check(sqlite3 *db, char *why, size_t n) {
     return ok ? 0 : -1;
 }
 
+/* One daemon (or --recover-journal) per state directory: the directory itself is flock'ed (a lock
+ * file alone could be removed, and a second daemon would then lock a new file and re-run the first
+ * one's jobs); `lock` is created beside it for people and older tools. *fd: the directory's, kept
+ * open while the lock is held. busy_msg: the error's text when another process holds it. */
+static pm_status state_lock(int *fd, const char *dir, const char *busy_msg, pm_error *err) {
+    char lock[4200];
+    snprintf(lock, sizeof lock, "%s/lock", dir);
+    int lf = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lf >= 0) close(lf);
+    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*fd < 0 || flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        return pm_error_set(err, PM_ERR_IO, dir, PM_NO_OFFSET, "%s", e == EWOULDBLOCK ? busy_msg : strerror(e));
+    }
+    return PM_OK;
+}
+
 pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *err) {
     *out = NULL;
     daemon_journal *j = calloc(1, sizeof *j);
     if (!j) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     pthread_mutex_init(&j->mu, NULL);
-    snprintf(j->path, sizeof j->path, "%s/lock", dir);
     /* one daemon per state directory: a second would re-queue the first one's jobs */
-    j->lock_fd = open(j->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (j->lock_fd < 0 || flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        pm_status st = pm_error_set(err, PM_ERR_IO, j->path, PM_NO_OFFSET, "%s",
-                                    e == EWOULDBLOCK ? "another daemon uses this state directory (state.dir)" : strerror(e));
-        if (j->lock_fd >= 0) close(j->lock_fd);
+    pm_status lst = state_lock(&j->lock_fd, dir, "another daemon uses this state directory (state.dir)", err);
+    if (lst) {
         free(j);
-        return st;
+        return lst;
     }
     snprintf(j->path, sizeof j->path, "%s/jobs.sqlite", dir);
     /* owner-only whatever the umask (SQLite gives the -wal and -shm files the database's mode); a
@@ -347,17 +361,12 @@ static void idset_free(idset *s) {
 }
 
 pm_status daemon_journal_recover(const char *dir, FILE *report, unsigned *kept_out, unsigned *lost_out, pm_error *err) {
-    char path[4200], lock[4200], aside[4300], tmp[4300], side[4400], side2[4400];
+    char path[4200], aside[4300], tmp[4300], side[4400], side2[4400];
     *kept_out = *lost_out = 0;
-    snprintf(lock, sizeof lock, "%s/lock", dir);
     snprintf(path, sizeof path, "%s/jobs.sqlite", dir);
-    int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        if (lfd >= 0) close(lfd);
-        return pm_error_set(err, PM_ERR_IO, lock, PM_NO_OFFSET, "%s",
-                            e == EWOULDBLOCK ? "a daemon uses this state directory: stop it first" : strerror(e));
-    }
+    int lfd;
+    pm_status lst = state_lock(&lfd, dir, "a daemon uses this state directory: stop it first", err);
+    if (lst) return lst;
     struct stat sb;
     if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(lfd);

@@ -169,6 +169,13 @@ try:
     F.check(r.returncode == 2 and "another daemon is listening" in r.stderr, "live socket kept: %s" % r.stderr)
     st, b = d.request("GET", "/v1/status", via_unix=True)
     F.check(st == 200, "first daemon still serves its socket")
+    # its state directory stays its own even after `rm state/lock` (#40 item 8): the directory
+    # itself is locked, so a second daemon there does not re-run the first one's jobs
+    os.unlink(os.path.join(d.state_dir, "lock"))
+    r = subprocess.run([pmd.BIN, "daemon", "--listen", "127.0.0.1:0", "--set", "state.dir=" + d.state_dir],
+                       capture_output=True, text=True, timeout=60)
+    F.check(r.returncode != 0 and "another daemon uses this state directory" in r.stderr,
+            "a second daemon on the same state dir after rm lock: %d %s" % (r.returncode, r.stderr))
 finally:
     d.stop()
 regular = os.path.join(top, "not-a-socket")
