@@ -110,6 +110,19 @@ static pm_status rd_regular(const char *path, pm_error *err) {
     return PM_OK;
 }
 
+/* A whole JSON file (a regular file; duplicate keys refused) into *root (the caller decrefs). */
+static pm_status rd_json_file(json_t **root, const char *path, pm_error *err) {
+    *root = NULL;
+    pm_status st = rd_regular(path, err);
+    if (st) return st;
+    json_error_t je;
+    *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!*root)
+        return pm_error_set(err, PM_ERR_FORMAT, path, je.position > 0 ? (uint64_t)je.position : PM_NO_OFFSET,
+                            "not JSON: %s (line %d)", je.text, je.line);
+    return PM_OK;
+}
+
 /* ---------------------------------------------------------------- seal records */
 
 void fil_seal_record_free(fil_seal_record_t *r) {
@@ -318,13 +331,9 @@ void fil_param_manifest_free(fil_param_manifest_t *m) {
 
 pm_status fil_param_manifest_read(fil_param_manifest_t *m, const char *path, pm_error *err) {
     memset(m, 0, sizeof *m);
-    pm_status st = rd_regular(path, err);
+    json_t *root;
+    pm_status st = rd_json_file(&root, path, err);
     if (st) return st;
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return pm_error_set(err, PM_ERR_FORMAT, path, je.position > 0 ? (uint64_t)je.position : PM_NO_OFFSET,
-                            "not JSON: %s (line %d)", je.text, je.line);
     if (!json_is_object(root)) {
         json_decref(root);
         return pm_error_set(err, PM_ERR_FORMAT, path, PM_NO_OFFSET, "not a JSON object {name: {cid, digest, sector_size}}");
@@ -411,13 +420,9 @@ void fil_window_post_record_free(fil_window_post_record_t *w) {
 
 pm_status fil_window_post_record_read(fil_window_post_record_t *w, const char *path, pm_error *err) {
     memset(w, 0, sizeof *w);
-    pm_status st = rd_regular(path, err);
+    json_t *root;
+    pm_status st = rd_json_file(&root, path, err);
     if (st) return st;
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return pm_error_set(err, PM_ERR_FORMAT, path, je.position > 0 ? (uint64_t)je.position : PM_NO_OFFSET,
-                            "not JSON: %s (line %d)", je.text, je.line);
     rd_ctx c = {err, path, 0, 0};
     json_t *rp = json_object_get(root, "registered_proofs"), *sec = json_object_get(root, "sectors");
     if (!json_is_object(root)) st = rd_fail(&c, PM_ERR_FORMAT, "(document)", "not a JSON object");
