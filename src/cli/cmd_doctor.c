@@ -337,8 +337,7 @@ static int cmd_doctor(int argc, char **argv) {
     }
     if (a.ind < argc) dir = argv[a.ind++];
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
-    if (!dir) dir = pm_setting_str("filecoin.params_dir") /* FIL_PROOFS_PARAMETER_CACHE */;
-    if (!dir || !*dir) dir = FIL_PARAM_DEFAULT_CACHE;
+    if (!dir || !*dir) dir = fil_param_default_dir(); /* as the daemon's filecoin.params_dir */
     json_t *o = json_object();
     machine_section(o, json);
     parameters_section(o, json, dir);

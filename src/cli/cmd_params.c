@@ -550,8 +550,7 @@ static int cmd_check(int argc, char **argv) {
     }
     if (pa.ind < argc) dir = argv[pa.ind++];
     if (pa.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[pa.ind]);
-    if (!dir) dir = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
-    if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
+    if (!dir || !*dir) dir = fil_param_default_dir();
     if (!manifest) {
         if (filter || skip) return pm_cli_spec_usage(&spec, "--filter and --skip-params need --manifest");
         return check_report(dir, quick, threads);

@@ -311,8 +311,7 @@ static int c2_prove(int argc, char **argv) {
     }
     if (a.ind < argc && !c1p) c1p = argv[a.ind++]; /* the C1 as `prove --kind porep-c2` takes it */
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
-    if (!dir) dir = pm_setting_str("filecoin.params_dir") /* FIL_PROOFS_PARAMETER_CACHE */; /* as the daemon's filecoin.params_dir */
-    if (!dir || !*dir) dir = FIL_PARAM_DEFAULT_CACHE;
+    if (!dir || !*dir) dir = fil_param_default_dir(); /* as the daemon's filecoin.params_dir */
     if (!c1p || !outp) return pm_cli_spec_usage(&spec, "the C1 (--c1 FILE or FILE) and --out are required");
     if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
     pm_error err;

@@ -476,8 +476,7 @@ static int cmd_selfcheck(int argc, char **argv) {
     }
     if (a.ind < argc) dir = argv[a.ind++];
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
-    if (!dir) dir = pm_setting_str("filecoin.params_dir") /* FIL_PROOFS_PARAMETER_CACHE */;
-    if (!dir || !*dir) dir = FIL_PARAM_DEFAULT_CACHE;
+    if (!dir || !*dir) dir = fil_param_default_dir(); /* as the daemon's filecoin.params_dir */
     char dbuf[PATH_MAX + 64], mpath[PATH_MAX + 100], buf[1200];
     if (!data) data = default_data(dbuf, sizeof dbuf);
     sc_state s;

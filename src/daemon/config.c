@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "filecoin/param_safety.h"
 #include "util/settings.h"
 
 typedef enum { K_STR, K_UINT, K_SIZE, K_BOOL } kind_t;
@@ -228,9 +229,7 @@ static const knob_t *knob_find(const char *name) {
 }
 
 const char *pm_daemon_params_dir(const pm_daemon_config *c) {
-    if (c->params_dir[0]) return c->params_dir;
-    const char *env = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
-    return env[0] ? env : "/var/tmp/filecoin-proof-parameters";
+    return c->params_dir[0] ? c->params_dir : fil_param_default_dir(); /* FIL_PROOFS_PARAMETER_CACHE, else Filecoin's */
 }
 
 void pm_daemon_config_default(pm_daemon_config *c) {

@@ -44,6 +44,11 @@ static int marked(const char *dir, const char *name) {
 
 int fil_param_is_marked_test(const char *dir, const char *name) { return marked(dir, name); }
 
+const char *fil_param_default_dir(void) {
+    const char *env = pm_setting_str("filecoin.params_dir"); /* FIL_PROOFS_PARAMETER_CACHE */
+    return env && *env ? env : FIL_PARAM_DEFAULT_CACHE;
+}
+
 pm_status fil_param_dir_check(const char *dir, int allow, pm_error *err) {
     if (allow) return PM_OK;
     struct stat sb;

@@ -31,6 +31,11 @@ extern "C" {
 #define FIL_PARAM_MARKER "proofmill-test-parameters"
 #define FIL_PARAM_DEFAULT_CACHE "/var/tmp/filecoin-proof-parameters"
 
+/* The parameter directory a command uses when none is given: $FIL_PROOFS_PARAMETER_CACHE (the
+ * filecoin.params_dir setting) when set and not empty, else FIL_PARAM_DEFAULT_CACHE (as Curio's
+ * fetch-params and rust-fil-proofs). Never NULL. */
+const char *fil_param_default_dir(void);
+
 /* May test parameters named `name` (a file name, no directory) be written into dir? PM_OK, or
  * PM_ERR_ARG naming the rule: dir is Filecoin's parameter cache (FIL_PROOFS_PARAMETER_CACHE or the
  * default), or dir holds a v28-* file not listed in its marker. allow = 1 skips the check (the
