@@ -283,6 +283,23 @@ static double device_used_bytes(void) {
  * progress line: *out = the first key's activity ("loading key porep-c2: reading the parameters
  * 21.0/47.0 GB", "key porep-c2: uploading to GPU 0 3.1/35.0 GB"; "" when no key is busy); each
  * key's device-memory plan is printed once, when it is first seen. Monitor thread only. */
+/* The daemon's GET /v1/status as JSON (NULL when it does not answer 200 within timeout_s). */
+static json_t *daemon_status(const bench_t *b, int timeout_s) {
+    int status = 0;
+    char *resp = NULL;
+    size_t len;
+    pm_error err;
+    pm_error_clear(&err);
+    json_t *j = NULL;
+    if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, timeout_s, &status, &resp, &len, &err) == PM_OK &&
+        status == 200) {
+        json_error_t je;
+        j = json_loads(resp, 0, &je);
+    }
+    free(resp);
+    return j;
+}
+
 static const char *jstr(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 static void key_activity(bench_t *b, char *out, size_t cap) {
@@ -295,16 +312,7 @@ static void key_activity(bench_t *b, char *out, size_t cap) {
         pm_engine_get_status(b->engine, &st);
         keys = st.keys, n = st.n_keys;
     } else {
-        int status = 0;
-        char *resp = NULL;
-        size_t len;
-        pm_error err;
-        pm_error_clear(&err);
-        if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, 10, &status, &resp, &len, &err) == PM_OK && status == 200) {
-            json_error_t je;
-            j = json_loads(resp, 0, &je);
-        }
-        free(resp);
+        j = daemon_status(b, 10);
         json_t *ka = json_object_get(j, "keys"), *kj;
         size_t i;
         if (json_is_array(ka) && (keys = calloc(json_array_size(ka) + 1, sizeof *keys))) {
@@ -409,14 +417,9 @@ static int engine_counters(bench_t *b, double *kernel_ms, unsigned *devices, dou
         pm_engine_status_free(&st);
         return 0;
     }
-    int status = 0, rc = -1;
-    char *resp = NULL;
-    size_t len;
-    pm_error err;
-    pm_error_clear(&err);
-    if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, 30, &status, &resp, &len, &err) == PM_OK && status == 200) {
-        json_error_t je;
-        json_t *j = json_loads(resp, 0, &je);
+    int rc = -1;
+    json_t *j = daemon_status(b, 30);
+    if (j) {
         json_t *devs = json_object_get(j, "devices"), *dv;
         size_t i;
         if (json_is_array(devs)) {
@@ -428,7 +431,6 @@ static int engine_counters(bench_t *b, double *kernel_ms, unsigned *devices, dou
         if (json_is_integer(peak)) *rss_peak = (double)json_integer_value(peak);
         json_decref(j);
     }
-    free(resp);
     return rc;
 }
 
@@ -494,19 +496,9 @@ static void steady(const result_t *res, int n, int conc) {
 
 /* the daemon's uptime (s) from /v1/status: its trace's clock, to cut the bench's own window out */
 static double daemon_uptime_s(const bench_t *b) {
-    int status = 0;
-    char *resp = NULL;
-    size_t len;
-    pm_error err;
-    pm_error_clear(&err);
-    double u = -1;
-    if (pm_http_call(b->daemon, "GET", "/v1/status", NULL, 0, 30, &status, &resp, &len, &err) == PM_OK && status == 200) {
-        json_error_t je;
-        json_t *j = json_loads(resp, 0, &je);
-        if (json_is_number(json_object_get(j, "uptime_s"))) u = json_number_value(json_object_get(j, "uptime_s"));
-        json_decref(j);
-    }
-    free(resp);
+    json_t *j = daemon_status(b, 30);
+    double u = json_is_number(json_object_get(j, "uptime_s")) ? json_number_value(json_object_get(j, "uptime_s")) : -1;
+    json_decref(j);
     return u;
 }
 
