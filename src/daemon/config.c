@@ -59,7 +59,8 @@ static const knob_t knobs[] = {
     {"http.max_buffered_bytes", K_SIZE, F(http_max_buffered), 0, "512M", 1024, UINT64_MAX, 0,
      "Request bodies held in memory at once, all connections together; beyond, 503 busy."},
     {"http.max_connections", K_UINT, F(http_max_connections), 0, "256", 1, 65536, 0,
-     "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
+     "Concurrent HTTP connections per listener (each has its own thread; long-polls hold one); beyond, "
+     "503 with Retry-After, up to a reserve (http.per_ip_connections)."},
     {"http.require_token", K_BOOL, F(http_require_token), 0, "true", 0, 1, 0,
      "TCP clients must send 'Authorization: Bearer <token>' with the token of http.token_file (401 "
      "otherwise). The unix socket is guarded by its permissions instead."},
@@ -75,8 +76,14 @@ static const knob_t knobs[] = {
     {"http.idle_timeout_s", K_UINT, F(http_idle_timeout_s), 0, "15", 1, 3600, 0,
      "A connection that sends nothing for this long (headers or body included) is closed; a long-poll "
      "waiting for its answer is not idle."},
+    {"http.request_timeout_s", K_UINT, F(http_request_timeout_s), 0, "10", 1, 3600, 0,
+     "A request (its head, and its body with one more second per MiB of Content-Length) must arrive "
+     "within this many seconds of the connection's start (or of the previous response, plus "
+     "http.idle_timeout_s); else the connection is closed (slow clients sending a byte now and then)."},
     {"http.per_ip_connections", K_UINT, F(http_per_ip_connections), 0, "32", 1, 65536, 0,
-     "Concurrent TCP connections from one client address (beyond, new ones are refused)."},
+     "Concurrent TCP connections from one client address; beyond, new ones get 503 with Retry-After "
+     "(a reserve of a quarter of the limit, at least 4, is taken for that; beyond the reserve they are "
+     "reset). http.max_connections likewise."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
      "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
     {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), PM_GRPC_LISTEN_DEFAULT, 0, 0, 0,

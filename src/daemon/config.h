@@ -37,6 +37,7 @@ typedef struct {
     char http_allowed_hosts[512];   /* extra Host names accepted besides loopback names */
     char http_allowed_origins[512]; /* Origins accepted ("" = none: requests with Origin refused) */
     unsigned http_idle_timeout_s;
+    unsigned http_request_timeout_s; /* a request's head and body must arrive within this (+1 s/MiB) */
     unsigned http_per_ip_connections;
     uint64_t http_max_body;
     uint64_t http_max_buffered;
