@@ -11,6 +11,10 @@
  * or another code and a message in *st (sent as the call's status and details; the answer is
  * then not sent).
  *
+ * Transport: plaintext on loopback or a unix socket; TLS, with client certificates required and
+ * verified against a CA (mutual TLS), wherever else (pm_grpc_server_opts). Bodies: the receive limit
+ * and a memory quota bound what gRPC buffers; a reserve hook bounds what the handlers hold.
+ *
  * Threads: gRPC's synchronous server runs each call on a thread of its pool (at most max_threads;
  * beyond, calls get RESOURCE_EXHAUSTED from gRPC itself); operations are called concurrently.
  * AwaitProof and Prove wait in slices of at most 200 ms (ops->await with a bounded timeout), so a
