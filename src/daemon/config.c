@@ -60,7 +60,8 @@ static const knob_t knobs[] = {
     {"http.max_buffered_bytes", K_SIZE, F(http_max_buffered), 0, "512M", 1024, UINT64_MAX, 0,
      "Request bodies held in memory at once, all connections together; beyond, 503 busy."},
     {"http.max_connections", K_UINT, F(http_max_connections), 0, "256", 1, 65536, 0,
-     "Concurrent HTTP connections (each has its own thread; long-polls hold one)."},
+     "Concurrent HTTP connections per listener (each has its own thread; long-polls hold one); beyond, "
+     "503 with Retry-After, up to a reserve (http.per_ip_connections)."},
     {"http.require_token", K_BOOL, F(http_require_token), 0, "true", 0, 1, 0,
      "TCP clients must send 'Authorization: Bearer <token>' with the token of http.token_file (401 "
      "otherwise). The unix socket is guarded by its permissions instead."},
@@ -76,8 +77,14 @@ static const knob_t knobs[] = {
     {"http.idle_timeout_s", K_UINT, F(http_idle_timeout_s), 0, "15", 1, 3600, 0,
      "A connection that sends nothing for this long (headers or body included) is closed; a long-poll "
      "waiting for its answer is not idle."},
+    {"http.request_timeout_s", K_UINT, F(http_request_timeout_s), 0, "10", 1, 3600, 0,
+     "A request (its head, and its body with one more second per MiB of Content-Length) must arrive "
+     "within this many seconds of the connection's start (or of the previous response, plus "
+     "http.idle_timeout_s); else the connection is closed (slow clients sending a byte now and then)."},
     {"http.per_ip_connections", K_UINT, F(http_per_ip_connections), 0, "32", 1, 65536, 0,
-     "Concurrent TCP connections from one client address (beyond, new ones are refused)."},
+     "Concurrent TCP connections from one client address; beyond, new ones get 503 with Retry-After "
+     "(a reserve of a quarter of the limit, at least 4, is taken for that; beyond the reserve they are "
+     "reset). http.max_connections likewise."},
     {"http.max_wait_s", K_UINT, F(http_max_wait_s), 0, "600", 0, 86400, 1,
      "Cap on ?wait= of GET /v1/jobs/{id} and on POST /v1/prove's wait, seconds."},
     {"grpc.listen", K_STR, F(grpc_listen), S(grpc_listen), PM_GRPC_LISTEN_DEFAULT, 0, 0, 0,
@@ -85,8 +92,14 @@ static const knob_t knobs[] = {
      "host:port (loopback by default; 0.0.0.0:9820 for every interface), port 0 picks a free port "
      "(logged), or unix:///path for a unix socket. Empty: no gRPC listener."},
     {"grpc.max_message_bytes", K_SIZE, F(grpc_max_message), 0, "128M", 1 << 20, 2047ull << 20, 0,
-     "Largest gRPC message received or sent (a 32 GiB C1 in SubmitProofRequest.vanilla_proof is about "
-     "50 MB); larger ones get RESOURCE_EXHAUSTED."},
+     "Largest gRPC message sent, and received (a 32 GiB C1 in SubmitProofRequest.vanilla_proof is about "
+     "50 MB; received ones are also held to 65 MiB: grpc.max_buffered_bytes); larger ones get "
+     "RESOURCE_EXHAUSTED."},
+    {"grpc.max_buffered_bytes", K_SIZE, F(grpc_max_buffered), 0, "0", 0, UINT64_MAX, 0,
+     "SubmitProof/Prove request bodies held at once while they are checked and spooled, bytes (outside "
+     "memory.budget); beyond, a call gets RESOURCE_EXHAUSTED. 0: memory.budget / 4, at least one largest "
+     "message. Received messages are at most 65 MiB (one 64 MiB vanilla proof and the other fields) or "
+     "grpc.max_message_bytes when smaller; larger ones are refused by gRPC before any is spooled."},
     {"grpc.max_threads", K_UINT, F(grpc_max_threads), 0, "256", 8, 65536, 0,
      "Threads serving gRPC calls at most (each waiting AwaitProof/Prove holds one); beyond, new calls "
      "get RESOURCE_EXHAUSTED."},
@@ -94,6 +107,19 @@ static const knob_t knobs[] = {
      "Which registered proof kind serves each cuzk ProofKind, as PROOF_KIND=kind,... overriding the "
      "built-in POREP_SEAL_COMMIT=porep-c2, SNAP_DEALS_UPDATE=snapdeals, WINDOW_POST_PARTITION=window-post, "
      "WINNING_POST=winning-post. A kind that is not registered answers UNIMPLEMENTED."},
+    /* gRPC over TLS (docs/daemon.md "gRPC over TLS") */
+    {"grpc.tls_cert", K_STR, F(grpc_tls_cert), S(grpc_tls_cert), "", 0, 0, 0,
+     "PEM file of the gRPC server's certificate (chain), with grpc.tls_key: the gRPC API speaks TLS. "
+     "Empty: plaintext (loopback or a unix socket only, unless grpc.allow_insecure_remote)."},
+    {"grpc.tls_key", K_STR, F(grpc_tls_key), S(grpc_tls_key), "", 0, 0, 0,
+     "PEM file of the private key of grpc.tls_cert (keep it mode 0600)."},
+    {"grpc.tls_client_ca", K_STR, F(grpc_tls_client_ca), S(grpc_tls_client_ca), "", 0, 0, 0,
+     "PEM file of the CA(s) that sign client certificates: every gRPC client must present a certificate "
+     "they signed (mutual TLS), else the handshake fails. Needs grpc.tls_cert and grpc.tls_key."},
+    {"grpc.allow_insecure_remote", K_BOOL, F(grpc_allow_insecure_remote), 0, "false", 0, 1, 0,
+     "Start even when grpc.listen is reachable from other machines (not loopback, not a unix socket) "
+     "without mutual TLS (grpc.tls_cert, grpc.tls_key, grpc.tls_client_ca); the daemon refuses that "
+     "otherwise, as anyone reaching the port could submit, cancel and evict."},
     {"filecoin.params_dir", K_STR, F(params_dir), S(params_dir), "", 0, 0, 0,
      "Parameter directory (<stem>.params, .vk, optional .csr) of jobs whose kind names its key from one "
      "(porep-c2, ...) and that name none: every gRPC job, HTTP jobs without params_dir or key. Empty: "

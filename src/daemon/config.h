@@ -37,6 +37,7 @@ typedef struct {
     char http_allowed_hosts[512];   /* extra Host names accepted besides loopback names */
     char http_allowed_origins[512]; /* Origins accepted ("" = none: requests with Origin refused) */
     unsigned http_idle_timeout_s;
+    unsigned http_request_timeout_s; /* a request's head and body must arrive within this (+1 s/MiB) */
     unsigned http_per_ip_connections;
     uint64_t http_max_body;
     uint64_t http_max_buffered;
@@ -44,8 +45,12 @@ typedef struct {
     unsigned http_max_wait_s;
     char grpc_listen[256];  /* "host:port" or "unix:///path", "" = off */
     uint64_t grpc_max_message;
+    uint64_t grpc_max_buffered; /* SubmitProof bodies held at once; 0 = memory.budget / 4 */
     unsigned grpc_max_threads;
     char grpc_proof_kinds[512]; /* "PROOF_KIND=kind,..." overriding grpc_glue.c's table; "" = the table */
+    /* gRPC over TLS (grpc_server.h): PEM files; "" = unset (plaintext) */
+    char grpc_tls_cert[512], grpc_tls_key[512], grpc_tls_client_ca[512];
+    int grpc_allow_insecure_remote; /* a non-loopback grpc.listen without mutual TLS starts anyway */
     char params_dir[512];   /* "" = pm_daemon_params_dir's default */
     unsigned synth_workers, synth_lookahead;
     char gpu_devices[256];  /* "" = every visible CUDA device (else the CPU), none/cpu, or a list of ids; the

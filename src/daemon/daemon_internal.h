@@ -41,6 +41,8 @@ typedef struct {
 typedef enum MHD_Result (*daemon_request_fn)(pm_daemon *d, struct MHD_Connection *c, const char *url,
                                               const char *method, const req_t *rq);
 
+typedef struct daemon_http_guard daemon_http_guard; /* http.c: connections' deadlines and limits */
+
 struct pm_daemon {
     pm_daemon_config cfg;
     pm_backend backend;
@@ -48,6 +50,7 @@ struct pm_daemon {
     pm_engine *engine;
     struct pm_grpc_front *grpc; /* the gRPC API (grpc_glue.h), NULL when grpc.listen is empty */
     struct MHD_Daemon *mhd_tcp, *mhd_unix;
+    daemon_http_guard *http_guard; /* made by the first daemon_start_mhd; daemon_http_guard_stop */
     daemon_request_fn on_request; /* set before the listeners start */
     int fd_tcp, fd_unix;
     unsigned tcp_port;

@@ -74,6 +74,8 @@ typedef struct {
 struct pm_grpc_front {
     pm_grpc_front_config c;
     pm_engine *engine;
+    _Atomic uint64_t body_held; /* SubmitProof bodies in flight (body_reserve) */
+    uint64_t body_max;          /* grpc.max_buffered_bytes, resolved */
     char params_dir[512];
     char kinds[N_ROWS][KIND_NAME_MAX]; /* the kind name of each row */
     unsigned retain_s;
@@ -819,6 +821,27 @@ static pm_status parse_proof_kinds(pm_grpc_front *f, const char *text, pm_error 
     return PM_OK;
 }
 
+/* 127.x, ::1 or localhost (grpc_server.cc refuses other plaintext addresses unless allowed) */
+static int is_loopback(const char *a) {
+    return !strncmp(a, "127.", 4) || !strncmp(a, "localhost:", 10) || !strncmp(a, "[::1]:", 6);
+}
+
+/* grpc_server.h's reserve/release: SubmitProof bodies held at once (checked, spooled, queued),
+ * bounded by grpc.max_buffered_bytes (docs/daemon.md "Memory outside the budget"). */
+static pm_grpc_code body_reserve(void *self, uint64_t bytes, pm_grpc_status *st) {
+    pm_grpc_front *f = self;
+    uint64_t held = atomic_fetch_add(&f->body_held, bytes);
+    if (held + bytes <= f->body_max) return PM_GRPC_OK;
+    atomic_fetch_sub(&f->body_held, bytes);
+    glog(f, LOG_WARN, "grpc SubmitProof of %" PRIu64 " bytes refused: request bodies in flight hold %" PRIu64
+         " of grpc.max_buffered_bytes = %" PRIu64, bytes, held, f->body_max);
+    return fail(st, PM_GRPC_RESOURCE_EXHAUSTED,
+                "request bodies in flight hold %" PRIu64 " bytes; this one's %" PRIu64
+                " would pass grpc.max_buffered_bytes = %" PRIu64 " (retry later)",
+                held, bytes, f->body_max);
+}
+static void body_release(void *self, uint64_t bytes) { atomic_fetch_sub(&((pm_grpc_front *)self)->body_held, bytes); }
+
 pm_status pm_grpc_front_start(pm_grpc_front **out, const pm_grpc_front_config *c, pm_error *err) {
     *out = NULL;
     const pm_daemon_config *cfg = c->cfg;
@@ -852,7 +875,28 @@ pm_status pm_grpc_front_start(pm_grpc_front **out, const pm_grpc_front_config *c
         else if (c->unix_prepare(c->jobs_arg, f->unix_path, err) != 0) st = err ? err->code : PM_ERR_IO;
     }
     mode_t um = f->unix_path[0] ? umask(0177) : 0; /* the socket starts owner-only; unix_perms opens it */
-    if (!st) st = pm_grpc_server_start(&f->srv, a, cfg->grpc_max_message, cfg->grpc_max_threads, &f->ops, &f->port, err);
+    /* received messages: one vanilla proof at most plus the other fields (a request over it could
+     * only be refused, so gRPC refuses it before buffering it whole); bodies from the budget */
+    uint64_t max_recv = PM_KIND_MAX_VANILLA_BYTES + (1u << 20);
+    if (max_recv > cfg->grpc_max_message) max_recv = cfg->grpc_max_message;
+    f->body_max = cfg->grpc_max_buffered;
+    if (!f->body_max) { /* memory.budget / 4, and room for one largest message */
+        pm_engine_status es;
+        if (pm_engine_get_status(f->engine, &es) == PM_OK) {
+            f->body_max = es.budget_bytes / 4;
+            pm_engine_status_free(&es);
+        }
+        if (f->body_max < max_recv) f->body_max = max_recv;
+    }
+    pm_grpc_server_opts so = {.addr = a, .max_message_bytes = cfg->grpc_max_message, .max_receive_bytes = max_recv,
+                              .max_input_bytes = PM_KIND_MAX_VANILLA_BYTES, .max_threads = cfg->grpc_max_threads,
+                              .tls_cert = cfg->grpc_tls_cert, .tls_key = cfg->grpc_tls_key,
+                              .tls_client_ca = cfg->grpc_tls_client_ca,
+                              .allow_insecure_remote = cfg->grpc_allow_insecure_remote,
+                              .memory_quota_bytes = f->body_max + max_recv, /* and one message on its way */
+                              .reserve = body_reserve,
+                              .release = body_release, .reserve_arg = f};
+    if (!st) st = pm_grpc_server_start(&f->srv, &so, &f->ops, &f->port, err);
     if (f->unix_path[0]) umask(um);
     if (!st && f->unix_path[0] && c->unix_perms && (st = c->unix_perms(c->jobs_arg, f->unix_path, err)) != PM_OK)
         pm_grpc_server_stop(f->srv, 0);
@@ -866,14 +910,19 @@ pm_status pm_grpc_front_start(pm_grpc_front **out, const pm_grpc_front_config *c
         glog(f, LOG_INFO, "gRPC cuzk.v1.ProvingEngine listening on unix:%s (Curio: [Cuzk] Address = \"unix://%s\")",
              f->unix_path, f->unix_path);
     else
-        glog(f, LOG_INFO, "gRPC cuzk.v1.ProvingEngine listening on grpc://%.*s:%u (Curio: [Cuzk] Address = \"%.*s:%u\")",
-             (int)(strrchr(a, ':') - a), a, f->port, (int)(strrchr(a, ':') - a), a, f->port);
+        glog(f, LOG_INFO, "gRPC cuzk.v1.ProvingEngine listening on grpc://%.*s:%u (Curio: [Cuzk] Address = \"%.*s:%u\")%s",
+             (int)(strrchr(a, ':') - a), a, f->port, (int)(strrchr(a, ':') - a), a, f->port,
+             cfg->grpc_tls_client_ca[0] ? " over TLS, client certificates required (grpc.tls_client_ca)"
+             : cfg->grpc_tls_cert[0]    ? " over TLS, no client certificates (grpc.allow_insecure_remote)"
+             : cfg->grpc_allow_insecure_remote && !is_loopback(a) ? " PLAINTEXT, reachable from other machines "
+                                                                   "(grpc.allow_insecure_remote)"
+                                                                 : " plaintext");
     char rows[N_ROWS * (24 + KIND_NAME_MAX + 40)] = ""; /* fits every row: o stays < sizeof rows */
     for (size_t i = 0, o = 0; i < N_ROWS; i++)
         o += (size_t)snprintf(rows + o, sizeof rows - o, "%s%s=%s%s", i ? ", " : "", ROWS[i].enum_name, f->kinds[i],
                               pm_kind_find(f->kinds[i]) ? "" : " (not registered: UNIMPLEMENTED)");
-    glog(f, LOG_INFO, "gRPC: %s; parameters from %s, messages up to %" PRIu64 " bytes", rows, f->params_dir,
-         cfg->grpc_max_message);
+    glog(f, LOG_INFO, "gRPC: %s; parameters from %s, messages up to %" PRIu64 " bytes (received: %" PRIu64
+         ", bodies in flight: %" PRIu64 ")", rows, f->params_dir, cfg->grpc_max_message, max_recv, f->body_max);
     *out = f;
     return PM_OK;
 }

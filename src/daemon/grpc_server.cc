@@ -9,6 +9,7 @@
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/support/server_interceptor.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -74,7 +75,9 @@ class ParseStatusFactory final : public grpc::experimental::ServerInterceptorFac
 
 class Service final : public pb::ProvingEngine::Service {
   public:
-    explicit Service(const pm_grpc_ops *ops) : ops_(ops) {}
+    Service(const pm_grpc_ops *ops, const pm_grpc_server_opts &o)
+        : ops_(ops), max_input_(o.max_input_bytes), reserve_(o.reserve), release_(o.release),
+          reserve_arg_(o.reserve_arg) {}
 
     grpc::Status SubmitProof(grpc::ServerContext *, const pb::SubmitProofRequest *in,
                              pb::SubmitProofResponse *out) override {
@@ -244,8 +247,39 @@ class Service final : public pb::ProvingEngine::Service {
         return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(field) + " contains a NUL byte");
     }
 
+    grpc::Status too_big(const char *field, size_t n) const {
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                            std::string(field) + " is " + std::to_string(n) + " bytes; a vanilla proof is at most " +
+                                std::to_string(max_input_) + " bytes (a 32 GiB PoRep C1 is about 50 MB)");
+    }
+
+    // The body's bytes held from the memory budget for one submit (grpc_server.h: reserve).
+    class Held {
+      public:
+        Held(const Service *s, uint64_t n) : s_(s), n_(n) {}
+        ~Held() {
+            if (n_ && s_->release_) s_->release_(s_->reserve_arg_, n_);
+        }
+        Held(const Held &) = delete;
+        Held &operator=(const Held &) = delete;
+
+      private:
+        const Service *s_;
+        uint64_t n_;
+    };
+
     grpc::Status submit(const pb::SubmitProofRequest &in, pm_grpc_submit_resp *r, pm_grpc_status *st) {
         if (in.request_id().find('\0') != std::string::npos) return nul_in("request_id");
+        // the input limit first: nothing of an oversized vanilla proof is spooled or queued
+        if (max_input_ && in.vanilla_proof().size() > max_input_)
+            return too_big("vanilla_proof", in.vanilla_proof().size());
+        for (int i = 0; max_input_ && i < in.vanilla_proofs_size(); i++)
+            if (in.vanilla_proofs(i).size() > max_input_)
+                return too_big(("vanilla_proofs[" + std::to_string(i) + "]").c_str(), in.vanilla_proofs(i).size());
+        // then the body's bytes from the memory budget while it is checked and spooled
+        const uint64_t body = in.ByteSizeLong();
+        if (reserve_ && reserve_(reserve_arg_, body, st) != PM_GRPC_OK) return to_status(*st);
+        Held held(this, reserve_ ? body : 0);
         pm_grpc_submit_req q;
         std::memset(&q, 0, sizeof q);
         q.request_id = in.request_id().c_str();
@@ -320,7 +354,34 @@ class Service final : public pb::ProvingEngine::Service {
     }
 
     const pm_grpc_ops *ops_;
+    uint64_t max_input_;
+    pm_grpc_code (*reserve_)(void *, uint64_t, pm_grpc_status *);
+    void (*release_)(void *, uint64_t);
+    void *reserve_arg_;
 };
+
+bool read_file(const char *path, std::string *out) {
+    FILE *f = std::fopen(path, "rb");
+    if (!f) return false;
+    char buf[8192];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
+    bool ok = !std::ferror(f);
+    std::fclose(f);
+    return ok;
+}
+
+bool set(const char *s) { return s && s[0]; }
+
+// A unix socket, or a TCP host that only this machine reaches: 127.0.0.0/8, ::1, localhost.
+bool addr_is_local(const std::string &a) {
+    if (a.compare(0, 5, "unix:") == 0) return true;
+    size_t colon = a.rfind(':');
+    std::string host = colon == std::string::npos ? a : a.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.compare(0, 4, "ipv4") == 0 || host.compare(0, 4, "ipv6") == 0) return false; // grpc URI schemes
+    return host == "localhost" || host == "::1" || host.compare(0, 4, "127.") == 0;
+}
 
 }  // namespace
 }  // namespace pmgrpc
@@ -330,28 +391,79 @@ struct pm_grpc_server {
     std::unique_ptr<grpc::Server> server;
 };
 
-extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr, uint64_t max_message_bytes,
-                                          unsigned max_threads, const pm_grpc_ops *ops, unsigned *port,
-                                          pm_error *err) {
+extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const pm_grpc_server_opts *o, const pm_grpc_ops *ops,
+                                          unsigned *port, pm_error *err) {
     *out = nullptr;
     if (port) *port = 0;
-    if (!addr || !addr[0] || !ops)
+    if (!o || !o->addr || !o->addr[0] || !ops)
         return pm_error_set(err, PM_ERR_ARG, "grpc.listen", PM_NO_OFFSET, "no gRPC listen address");
-    if (max_message_bytes == 0 || max_message_bytes > 2147483647u)
+    const char *addr = o->addr;
+    const uint64_t max_recv = o->max_receive_bytes ? o->max_receive_bytes : o->max_message_bytes;
+    if (o->max_message_bytes == 0 || o->max_message_bytes > 2147483647u || max_recv > 2147483647u)
         return pm_error_set(err, PM_ERR_ARG, "grpc.max_message_bytes", PM_NO_OFFSET,
-                            "%llu is not a gRPC message limit (1..2^31-1)", (unsigned long long)max_message_bytes);
+                            "%llu is not a gRPC message limit (1..2^31-1)", (unsigned long long)o->max_message_bytes);
+    const bool tls = pmgrpc::set(o->tls_cert) || pmgrpc::set(o->tls_key);
+    if (tls && !(pmgrpc::set(o->tls_cert) && pmgrpc::set(o->tls_key)))
+        return pm_error_set(err, PM_ERR_ARG, pmgrpc::set(o->tls_cert) ? "grpc.tls_key" : "grpc.tls_cert", PM_NO_OFFSET,
+                            "TLS needs both grpc.tls_cert (the server's certificate chain, PEM) and grpc.tls_key "
+                            "(its private key, PEM); only one is set");
+    if (!tls && pmgrpc::set(o->tls_client_ca))
+        return pm_error_set(err, PM_ERR_ARG, "grpc.tls_client_ca", PM_NO_OFFSET,
+                            "grpc.tls_client_ca is set but grpc.tls_cert and grpc.tls_key are not: client "
+                            "certificates are checked only over TLS");
+    if (!std::strncmp(addr, "unix:", 5) && tls)
+        return pm_error_set(err, PM_ERR_ARG, "grpc.tls_cert", PM_NO_OFFSET,
+                            "grpc.listen = \"%s\" is a unix socket: TLS is for TCP (its file permissions guard it; "
+                            "unset grpc.tls_cert and grpc.tls_key)", addr);
+    const bool mtls = tls && pmgrpc::set(o->tls_client_ca);
+    if (!pmgrpc::addr_is_local(addr) && !mtls && !o->allow_insecure_remote)
+        return pm_error_set(err, PM_ERR_ARG, "grpc.listen", PM_NO_OFFSET,
+                            "grpc.listen = \"%s\" is reachable from other machines but %s: anyone who reaches the "
+                            "port could submit, cancel and evict. Set grpc.tls_cert, grpc.tls_key and "
+                            "grpc.tls_client_ca (mutual TLS; docs/daemon.md \"gRPC over TLS\"), listen on loopback "
+                            "(127.0.0.1:9820) or a unix socket, or set grpc.allow_insecure_remote = true to accept it",
+                            addr, tls ? "grpc.tls_client_ca is not set (TLS without client certificates)"
+                                      : "the gRPC API is plaintext without client certificates");
     try {
+        std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
+        if (tls) {
+            grpc::SslServerCredentialsOptions so(mtls ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                                      : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+            grpc::SslServerCredentialsOptions::PemKeyCertPair kc;
+            const struct {
+                const char *knob, *path;
+                std::string *to;
+            } files[] = {{"grpc.tls_cert", o->tls_cert, &kc.cert_chain},
+                         {"grpc.tls_key", o->tls_key, &kc.private_key},
+                         {"grpc.tls_client_ca", mtls ? o->tls_client_ca : nullptr, &so.pem_root_certs}};
+            for (const auto &f : files) {
+                if (!f.path) continue;
+                if (!pmgrpc::read_file(f.path, f.to))
+                    return pm_error_set(err, PM_ERR_IO, f.path, PM_NO_OFFSET, "%s: cannot read: %s", f.knob,
+                                        std::strerror(errno));
+                if (f.to->find("-----BEGIN ") == std::string::npos)
+                    return pm_error_set(err, PM_ERR_FORMAT, f.path, PM_NO_OFFSET,
+                                        "%s: not a PEM file (no -----BEGIN line)", f.knob);
+            }
+            so.pem_key_cert_pairs.push_back(kc);
+            creds = grpc::SslServerCredentials(so);
+            if (!creds)
+                return pm_error_set(err, PM_ERR_FORMAT, "grpc.tls_cert", PM_NO_OFFSET,
+                                    "gRPC refused the TLS certificate, key or client CA (%s, %s, %s)", o->tls_cert,
+                                    o->tls_key, mtls ? o->tls_client_ca : "-");
+        }
         std::unique_ptr<pm_grpc_server> s(new pm_grpc_server);
-        s->service.reset(new pmgrpc::Service(ops));
+        s->service.reset(new pmgrpc::Service(ops, *o));
         grpc::ServerBuilder b;
         int selected = 0;
-        b.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
+        b.AddListeningPort(addr, creds, &selected);
         // no SO_REUSEPORT: a second daemon on the same port must fail to start, not share the calls
         b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-        b.SetMaxReceiveMessageSize(static_cast<int>(max_message_bytes));
-        b.SetMaxSendMessageSize(static_cast<int>(max_message_bytes));
+        b.SetMaxReceiveMessageSize(static_cast<int>(max_recv));
+        b.SetMaxSendMessageSize(static_cast<int>(o->max_message_bytes));
         grpc::ResourceQuota quota("proofmill-grpc");
-        quota.SetMaxThreads(static_cast<int>(max_threads));
+        quota.SetMaxThreads(static_cast<int>(o->max_threads));
+        if (o->memory_quota_bytes) quota.Resize(static_cast<size_t>(o->memory_quota_bytes));
         b.SetResourceQuota(quota);
         b.RegisterService(s->service.get());
         std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
@@ -361,8 +473,8 @@ extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr
         if (!s->server || selected == 0)
             return pm_error_set(err, PM_ERR_IO, "grpc.listen", PM_NO_OFFSET,
                                 "cannot listen on %s (address in use: another prover, for example cuzk, or another "
-                                "proofmill daemon may hold it; or not host:port / unix:///path)",
-                                addr);
+                                "proofmill daemon may hold it; or not host:port / unix:///path%s)",
+                                addr, tls ? "; or gRPC refused the TLS certificate, key or client CA" : "");
         if (port && std::strncmp(addr, "unix:", 5) != 0) *port = static_cast<unsigned>(selected);
         *out = s.release();
         return PM_OK;

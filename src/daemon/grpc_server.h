@@ -11,6 +11,10 @@
  * or another code and a message in *st (sent as the call's status and details; the answer is
  * then not sent).
  *
+ * Transport: plaintext on loopback or a unix socket; TLS, with client certificates required and
+ * verified against a CA (mutual TLS), wherever else (pm_grpc_server_opts). Bodies: the receive limit
+ * and a memory quota bound what gRPC buffers; a reserve hook bounds what the handlers hold.
+ *
  * Threads: gRPC's synchronous server runs each call on a thread of its pool (at most max_threads;
  * beyond, calls get RESOURCE_EXHAUSTED from gRPC itself); operations are called concurrently.
  * AwaitProof and Prove wait in slices of at most 200 ms (ops->await with a bounded timeout), so a
@@ -138,13 +142,43 @@ typedef struct {
 
 typedef struct pm_grpc_server pm_grpc_server;
 
-/* Start serving on addr ("host:port", port 0 = a free one; or "unix:///path"), insecure (no TLS:
- * loopback or a unix socket, as cuzk), messages up to max_message_bytes both ways, at most
- * max_threads call threads. *port = the bound TCP port (0 for a unix socket). ops (and ops->self)
- * must outlive the server. Errors: PM_ERR_IO (cannot bind; the message names addr), PM_ERR_ARG,
- * PM_ERR_NOMEM. */
-pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr, uint64_t max_message_bytes,
-                               unsigned max_threads, const pm_grpc_ops *ops, unsigned *port, pm_error *err);
+/* How the server listens and what it lets in (pm_grpc_server_start). Strings are borrowed for the
+ * call ("" or NULL = unset). */
+typedef struct {
+    const char *addr;           /* "host:port" (port 0 = a free one) or "unix:///path" */
+    uint64_t max_message_bytes; /* largest message sent, and received unless max_receive_bytes */
+    uint64_t max_receive_bytes; /* largest message received (0: max_message_bytes); gRPC itself
+                                   answers RESOURCE_EXHAUSTED beyond, before any handler */
+    uint64_t max_input_bytes;   /* largest vanilla proof (each of SubmitProofRequest.vanilla_proof /
+                                   vanilla_proofs), checked before ops->submit (0: none):
+                                   INVALID_ARGUMENT, nothing spooled */
+    unsigned max_threads;
+    uint64_t memory_quota_bytes; /* gRPC's own buffers (grpc::ResourceQuota::Resize; 0: unbounded):
+                                    under pressure gRPC shrinks its reads and cancels calls whose
+                                    messages do not fit (RESOURCE_EXHAUSTED) */
+    /* TLS (PEM files): tls_cert + tls_key serve TLS; tls_client_ca besides requires every client
+     * to present a certificate signed by one of its CAs (mutual TLS:
+     * GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY). All unset: plaintext. */
+    const char *tls_cert, *tls_key, *tls_client_ca;
+    /* A TCP address other than loopback (127.0.0.0/8, ::1, localhost) without mutual TLS is
+     * refused unless this is set (the API has no other authentication). */
+    int allow_insecure_remote;
+    /* The request body's bytes (the received message's size) reserved from the daemon's memory
+     * budget while a SubmitProof/Prove call checks and spools it, released when the call's submit
+     * returns; NULL: none. reserve returns PM_GRPC_OK, or another code (RESOURCE_EXHAUSTED) with
+     * st filled, which is the call's answer. */
+    pm_grpc_code (*reserve)(void *arg, uint64_t bytes, pm_grpc_status *st);
+    void (*release)(void *arg, uint64_t bytes);
+    void *reserve_arg;
+} pm_grpc_server_opts;
+
+/* Start serving as o says, plaintext on loopback or a unix socket (as cuzk), or TLS. *port = the
+ * bound TCP port (0 for a unix socket). ops (and ops->self) must outlive the server. Errors:
+ * PM_ERR_IO (cannot bind, the message naming the address; a TLS file unreadable, naming it),
+ * PM_ERR_ARG (bad limits; tls_cert without tls_key or the reverse; tls_client_ca without them; a
+ * non-loopback address without mutual TLS and without allow_insecure_remote), PM_ERR_NOMEM. */
+pm_status pm_grpc_server_start(pm_grpc_server **out, const pm_grpc_server_opts *o, const pm_grpc_ops *ops,
+                               unsigned *port, pm_error *err);
 /* Stop accepting calls, give calls in flight up to grace_ms to return (waits end within one slice
  * once ops->await reports UNAVAILABLE), cancel the rest, free. NULL is a no-op. */
 void pm_grpc_server_stop(pm_grpc_server *s, unsigned grace_ms);

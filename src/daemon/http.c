@@ -11,6 +11,10 @@
  */
 #include <stdarg.h>
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,151 @@
 
 #include "daemon/http.h"
 #include "daemon/log.h"
+#include "util/clock.h"
+
+/* ---------------------------------------------------------------- slow clients (connection guard)
+ *
+ * Every connection is listed (MHD_OPTION_NOTIFY_CONNECTION) with a deadline: its request (head and
+ * body) must arrive within http.request_timeout_s of the connection's start, or of the end of the
+ * previous request plus http.idle_timeout_s (keep-alive), plus one second per MiB of the body its
+ * Content-Length declares. A reaper thread shuts down (shutdown(2): the connection's own thread
+ * then sees the end of the stream and closes it) the connections past their deadline; a request
+ * being handled (a long-poll) has none. libmicrohttpd's own limits are set a reserve above
+ * http.max_connections and http.per_ip_connections: a connection over ours is taken, and once
+ * its request head is in it is answered 503 + Retry-After (and has 2 s to send that head), instead
+ * of the reset libmicrohttpd gives beyond its limits; beyond the reserve (reserve_of) libmicrohttpd
+ * still resets. */
+#define OVER_TIMEOUT_US 2000000
+#define RETRY_AFTER_S "5"
+
+typedef struct conn_t {
+    struct conn_t *next, *prev;
+    int fd;
+    int tcp;
+    struct sockaddr_storage addr; /* tcp: the client's address (port zeroed) */
+    socklen_t alen;
+    int64_t deadline_us; /* 0: none (a request being handled) */
+    int over;            /* beyond http.max_connections / http.per_ip_connections: 503 */
+} conn_t;
+
+struct daemon_http_guard {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t reaper;
+    int reaper_started;
+    int stop;
+    conn_t *head;
+    unsigned n[2]; /* connections per listener: [0] unix, [1] tcp */
+    uint64_t reaped;
+};
+
+/* The connections libmicrohttpd takes beyond a limit, to answer 503 on them. */
+static unsigned reserve_of(unsigned limit) { return limit / 4 < 4 ? 4 : limit / 4; }
+
+static int64_t req_timeout_us(const pm_daemon *d) { return (int64_t)d->cfg.http_request_timeout_s * 1000000; }
+
+static void *reaper_main(void *arg) {
+    pm_daemon *d = arg;
+    daemon_http_guard *g = d->http_guard;
+    pthread_mutex_lock(&g->mu);
+    while (!g->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250000000;
+        if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+        pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+        int64_t now = pm_now_us();
+        for (conn_t *c = g->head; c; c = c->next)
+            if (c->deadline_us && now > c->deadline_us) {
+                c->deadline_us = 0;
+                g->reaped++;
+                shutdown(c->fd, SHUT_RDWR); /* its thread sees the end and closes it */
+                daemon_log(d, LOG_DEBUG, "http: a connection sent no complete request in time (http.request_timeout_s "
+                           "= %u%s): closed", d->cfg.http_request_timeout_s, c->over ? "; over the connection limits" : "");
+            }
+    }
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_context, enum MHD_ConnectionNotificationCode code) {
+    pm_daemon *d = cls;
+    daemon_http_guard *g = d->http_guard;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        conn_t *c = calloc(1, sizeof *c);
+        *socket_context = c;
+        if (!c) return; /* unguarded: only the idle timeout applies */
+        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        c->fd = fi ? fi->connect_fd : -1;
+        if (ai && ai->client_addr && ai->client_addr->sa_family != AF_UNIX) {
+            c->tcp = 1;
+            if (ai->client_addr->sa_family == AF_INET) {
+                c->alen = sizeof(struct sockaddr_in);
+                memcpy(&c->addr, ai->client_addr, c->alen);
+                ((struct sockaddr_in *)&c->addr)->sin_port = 0;
+            } else if (ai->client_addr->sa_family == AF_INET6) {
+                c->alen = sizeof(struct sockaddr_in6);
+                memcpy(&c->addr, ai->client_addr, c->alen);
+                ((struct sockaddr_in6 *)&c->addr)->sin6_port = 0;
+                ((struct sockaddr_in6 *)&c->addr)->sin6_flowinfo = 0;
+            }
+        }
+        pthread_mutex_lock(&g->mu);
+        unsigned same = 0;
+        for (conn_t *o = g->head; c->alen && o; o = o->next)
+            same += o->alen == c->alen && !memcmp(&o->addr, &c->addr, c->alen);
+        g->n[c->tcp]++;
+        c->over = g->n[c->tcp] > d->cfg.http_max_connections || (c->tcp && same >= d->cfg.http_per_ip_connections);
+        c->deadline_us = pm_now_us() + (c->over ? OVER_TIMEOUT_US : req_timeout_us(d));
+        c->next = g->head;
+        if (g->head) g->head->prev = c;
+        g->head = c;
+        pthread_mutex_unlock(&g->mu);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        conn_t *c = *socket_context;
+        *socket_context = NULL;
+        if (!c) return;
+        pthread_mutex_lock(&g->mu);
+        if (c->prev) c->prev->next = c->next;
+        else g->head = c->next;
+        if (c->next) c->next->prev = c->prev;
+        g->n[c->tcp]--;
+        pthread_mutex_unlock(&g->mu);
+        free(c);
+    }
+}
+
+static conn_t *conn_of(struct MHD_Connection *mc) {
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+/* The connection's deadline: 0 none, else now + us. */
+static void conn_deadline(pm_daemon *d, struct MHD_Connection *mc, int64_t us) {
+    conn_t *c = conn_of(mc);
+    if (!c) return;
+    pthread_mutex_lock(&d->http_guard->mu);
+    c->deadline_us = us ? pm_now_us() + us : 0;
+    pthread_mutex_unlock(&d->http_guard->mu);
+}
+
+/* 503 busy with Retry-After, closing the connection: over http.max_connections /
+ * http.per_ip_connections. */
+static enum MHD_Result send_over_limit(pm_daemon *d, struct MHD_Connection *mc) {
+    static const char body[] = "{\"error\":{\"code\":\"busy\",\"message\":\"too many connections (http.max_connections "
+                               "or, from one client address, http.per_ip_connections): retry later\"}}";
+    struct MHD_Response *r = MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Retry-After", RETRY_AFTER_S);
+    MHD_add_response_header(r, "Connection", "close");
+    atomic_fetch_add(&d->http_errors, 1);
+    daemon_log(d, LOG_DEBUG, "-> 503 busy: over the connection limits");
+    enum MHD_Result ret = MHD_queue_response(mc, 503, r);
+    MHD_destroy_response(r);
+    return ret;
+}
 
 enum MHD_Result daemon_send_text(struct MHD_Connection *c, unsigned code, char *text, const char *ctype) {
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
@@ -139,7 +288,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!rq) return MHD_NO;
         *con_cls = rq;
         atomic_fetch_add(&d->http_open, 1);
+        conn_t *cn = conn_of(c);
+        if (cn && cn->over) { /* over the connection limits: 503 now, the connection closes after it */
+            rq->answered = 1;
+            conn_deadline(d, c, OVER_TIMEOUT_US);
+            return send_over_limit(d, c);
+        }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cn) { /* the head is in: the body gets one more second per MiB it declares */
+            uint64_t mib = cl ? strtoull(cl, NULL, 10) >> 20 : 0;
+            pthread_mutex_lock(&d->http_guard->mu);
+            if (cn->deadline_us) cn->deadline_us += (int64_t)(mib > 86400 ? 86400 : mib) * 1000000;
+            pthread_mutex_unlock(&d->http_guard->mu);
+        }
         if (cl && strtoull(cl, NULL, 10) > atomic_load(&d->max_body)) {
             rq->too_big = 1;
             rq->answered = 1;
@@ -184,6 +345,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     rq->answered = 1;
+    conn_deadline(d, c, 0); /* complete: being handled (a long-poll may wait) */
     enum MHD_Result r = d->on_request(d, c, url, method, rq);
     /* The body has been parsed (handlers keep no pointer into it): give its bytes back to
      * http.max_buffered_bytes now. Waiting for on_completed raced with the client: with a thread
@@ -199,6 +361,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
     pm_daemon *d = cls;
     req_t *rq = *con_cls;
+    /* keep-alive: the next request has the idle timeout to begin and http.request_timeout_s more */
+    conn_deadline(d, c, (int64_t)d->cfg.http_idle_timeout_s * 1000000 + req_timeout_us(d));
     if (rq) {
         atomic_fetch_sub(&d->buffered, rq->len);
         free(rq->body);
@@ -209,12 +373,45 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 }
 
 /* Slow clients (#17): a connection idle for http.idle_timeout_s (no header or body byte) is closed,
- * and one TCP client address holds at most http.per_ip_connections of http.max_connections; a
- * long-poll is not idle (its thread is in the handler). */
+ * one whose request takes longer than http.request_timeout_s (the guard above) too; one TCP client
+ * address holds at most http.per_ip_connections of http.max_connections, the connections beyond
+ * (up to a reserve) answered 503; a long-poll is not idle (its thread is in the handler). */
 struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp) {
+    if (!d->http_guard) {
+        daemon_http_guard *g = calloc(1, sizeof *g);
+        if (!g) return NULL;
+        pthread_mutex_init(&g->mu, NULL);
+        pthread_cond_init(&g->cv, NULL);
+        d->http_guard = g;
+        if (pthread_create(&g->reaper, NULL, reaper_main, d) != 0) {
+            daemon_http_guard_stop(d);
+            return NULL;
+        }
+        g->reaper_started = 1;
+    }
+    const unsigned max = d->cfg.http_max_connections, per_ip = d->cfg.http_per_ip_connections;
     return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
                             NULL, NULL, on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-                            d->cfg.http_max_connections, MHD_OPTION_CONNECTION_TIMEOUT, d->cfg.http_idle_timeout_s,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, tcp ? d->cfg.http_per_ip_connections : 0u,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_END);
+                            max + reserve_of(max), MHD_OPTION_CONNECTION_TIMEOUT, d->cfg.http_idle_timeout_s,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, tcp ? per_ip + reserve_of(per_ip) : 0u,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+                            d, MHD_OPTION_END);
+}
+
+void daemon_http_guard_stop(pm_daemon *d) {
+    daemon_http_guard *g = d->http_guard;
+    if (!g) return;
+    pthread_mutex_lock(&g->mu);
+    g->stop = 1;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    if (g->reaper_started) pthread_join(g->reaper, NULL);
+    for (conn_t *c = g->head, *n; c; c = n) { /* none after MHD_stop_daemon; defensive */
+        n = c->next;
+        free(c);
+    }
+    pthread_mutex_destroy(&g->mu);
+    pthread_cond_destroy(&g->cv);
+    free(g);
+    d->http_guard = NULL;
 }

@@ -38,7 +38,15 @@ enum MHD_Result daemon_send_unavailable(pm_daemon *d, struct MHD_Connection *c, 
 /* A libmicrohttpd server (thread per connection) on the listening socket fd (tcp: 1 for the TCP
  * listener, which gets http.per_ip_connections), with http.max_connections and
  * http.idle_timeout_s; bodies are held up to http.max_body_bytes each and
- * http.max_buffered_bytes in all. d->on_request must be set. NULL when libmicrohttpd refuses. */
+ * http.max_buffered_bytes in all. Connections are guarded (http.c): a request not complete within
+ * http.request_timeout_s (+ 1 s per declared MiB of body) is closed; connections over
+ * http.max_connections / http.per_ip_connections are answered 503 + Retry-After, up to a reserve
+ * of a quarter of the limit (at least 4) beyond which libmicrohttpd resets them. The first call
+ * starts the guard's reaper thread (daemon_http_guard_stop). d->on_request must be set. NULL when
+ * libmicrohttpd refuses or the guard cannot start. */
 struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp);
+/* Stop the guard's reaper thread and free it, after MHD_stop_daemon of every listener. No-op when
+ * none was started. */
+void daemon_http_guard_stop(pm_daemon *d);
 
 #endif

@@ -381,6 +381,7 @@ void pm_daemon_stop(pm_daemon *d) {
     }
     if (d->mhd_tcp) MHD_stop_daemon(d->mhd_tcp);
     if (d->mhd_unix) MHD_stop_daemon(d->mhd_unix);
+    daemon_http_guard_stop(d);
     if (d->fd_tcp >= 0) close(d->fd_tcp);
     if (d->fd_unix >= 0) {
         close(d->fd_unix);

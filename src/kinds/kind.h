@@ -160,6 +160,11 @@ struct pm_kind {
     void (*name_row)(pm_error *err, const void *id, uint32_t row, uint32_t n_rows);
 };
 
+/* The largest main input (a vanilla proof, a C1: a 32 GiB PoRep C1 is about 50 MB) the Filecoin
+ * kinds read, bytes; larger ones are refused (PM_ERR_ARG / PM_ERR_FORMAT). Front ends refuse a
+ * larger inline input before spooling or queueing it (the gRPC API: daemon/grpc_server.h). */
+#define PM_KIND_MAX_VANILLA_BYTES ((uint64_t)64 << 20)
+
 /* Registration (constructor time only; not thread-safe): kinds are kept sorted by name. */
 typedef struct pm_kind_entry {
     const pm_kind *kind;

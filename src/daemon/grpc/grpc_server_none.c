@@ -6,10 +6,8 @@
  */
 #include "daemon/grpc_server.h"
 
-pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr, uint64_t max_message_bytes,
-                               unsigned max_threads, const pm_grpc_ops *ops, unsigned *port, pm_error *err) {
-    (void)max_message_bytes;
-    (void)max_threads;
+pm_status pm_grpc_server_start(pm_grpc_server **out, const pm_grpc_server_opts *o, const pm_grpc_ops *ops,
+                               unsigned *port, pm_error *err) {
     (void)ops;
     if (out) *out = NULL;
     if (port) *port = 0;
@@ -17,7 +15,7 @@ pm_status pm_grpc_server_start(pm_grpc_server **out, const char *addr, uint64_t 
                         "grpc.listen = \"%s\": this proofmill was built without the gRPC API "
                         "(-DPROOFMILL_GRPC=OFF); rebuild with the gRPC packages (scripts/install-deps.sh) "
                         "or set grpc.listen = \"\"",
-                        addr ? addr : "");
+                        o && o->addr ? o->addr : "");
 }
 
 void pm_grpc_server_stop(pm_grpc_server *s, unsigned grace_ms) {

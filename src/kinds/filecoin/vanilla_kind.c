@@ -23,7 +23,7 @@ const pm_fil_kind_desc pm_fil_snapdeals = {"snapdeals", "SnapDeals", FIL_REQ_SNA
 
 /* the largest input files read: a vanilla proof (a 32 GiB WindowPoSt sector's is 25 KB, a SnapDeals
  * partition's 0.6 MB) and a field (a number's text or 32 bytes) */
-#define MAX_VANILLA_BYTES ((uint64_t)64 << 20)
+#define MAX_VANILLA_BYTES PM_KIND_MAX_VANILLA_BYTES /* kinds/kind.h */
 #define MAX_FIELD_BYTES 64u
 
 /* ---------------------------------------------------------------- inputs <-> request */
