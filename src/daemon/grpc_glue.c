@@ -702,6 +702,23 @@ static pm_grpc_code op_status(void *self, pm_grpc_status_resp *r, pm_grpc_status
         k->tier = es.keys[i].state == 2 ? 0 : 1; /* ready: HOT (resident); reserved/loading: WARM */
         k->size_bytes = es.keys[i].bytes;
         k->ref_count = es.keys[i].refs;
+        /* proofmill's GetKeys: the same key's activity and device-memory plan */
+        const pm_key_info *ki = &es.keys[i];
+        static const char *kstate[] = {"reserved", "loading", "ready"};
+        snprintf(k->kind, sizeof k->kind, "%s", ki->kind);
+        snprintf(k->state, sizeof k->state, "%s", kstate[ki->state >= 0 && ki->state < 3 ? ki->state : 0]);
+        snprintf(k->activity, sizeof k->activity, "%s", ki->activity);
+        k->activity_done = ki->activity_done;
+        k->activity_total = ki->activity_total;
+        k->activity_device = ki->activity_device;
+        pm_key_activity_format(k->activity_text, sizeof k->activity_text, ki);
+        k->plan_tier = ki->plan.tier;
+        snprintf(k->plan_tier_name, sizeof k->plan_tier_name, "%s", ki->plan.tier_name);
+        snprintf(k->plan_streamed, sizeof k->plan_streamed, "%s", ki->plan.streamed);
+        k->plan_devices = ki->plan.devices;
+        k->plan_device_bytes = ki->plan.device_bytes;
+        k->plan_host_pinned_bytes = ki->plan.host_pinned_bytes;
+        pm_key_plan_format(k->plan, sizeof k->plan, &ki->plan);
         if (es.keys[i].pinned) r->pinned_bytes += es.keys[i].bytes;
     }
     /* queues per proof kind, from the engine: every kind with jobs in flight (gRPC or HTTP), and the

@@ -1,4 +1,5 @@
-// grpc_server.cc — cuzk.v1.ProvingEngine on gRPC's synchronous C++ server (grpc_server.h). This
+// grpc_server.cc — cuzk.v1.ProvingEngine (and proofmill.v1.ProofmillStatus, proofmill's additions
+// beside Curio's interface) on gRPC's synchronous C++ server (grpc_server.h). This
 // file only moves fields between the generated protobuf classes and the C structs of
 // grpc_server.h and loops AwaitProof/Prove waits in slices; what each RPC means is grpc_glue.c's.
 // C++ stays in this file: exceptions (std::bad_alloc from protobuf or std::string) are caught in
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "proofmill/v1/status.grpc.pb.h"
 
 namespace pmgrpc {
 namespace {
@@ -383,10 +385,64 @@ bool addr_is_local(const std::string &a) {
     return host == "localhost" || host == "::1" || host.compare(0, 4, "127.") == 0;
 }
 
+// proofmill.v1.ProofmillStatus (proofmill/v1/status.proto): the keys of GetStatus's status op, with
+// what cuzk's SRSStatus has no field for (activity, device-memory plan).
+class StatusService final : public ::proofmill::v1::ProofmillStatus::Service {
+  public:
+    explicit StatusService(const pm_grpc_ops *ops) : ops_(ops) {}
+
+    grpc::Status GetKeys(grpc::ServerContext *, const ::proofmill::v1::GetKeysRequest *,
+                         ::proofmill::v1::GetKeysResponse *out) override {
+        pm_grpc_status_resp r;
+        std::memset(&r, 0, sizeof r);
+        pm_grpc_status st;
+        grpc::Status s = grpc::Status::OK;
+        try {
+            if (ops_->status(ops_->self, &r, &st) != PM_GRPC_OK) {
+                s = to_status(st);
+            } else {
+                for (size_t i = 0; i < r.n_srs; i++) {
+                    const pm_grpc_srs &k = r.srs[i];
+                    ::proofmill::v1::KeyStatus *o = out->add_keys();
+                    o->set_kind(k.kind);
+                    o->set_circuit_id(k.circuit_id);
+                    o->set_state(k.state);
+                    o->set_size_bytes(k.size_bytes);
+                    o->set_ref_count(k.ref_count);
+                    o->set_activity(k.activity);
+                    o->set_activity_done_bytes(k.activity_done);
+                    o->set_activity_total_bytes(k.activity_total);
+                    o->set_activity_device(k.activity_device);
+                    o->set_activity_text(k.activity_text);
+                    o->set_tier(k.plan_tier);
+                    o->set_tier_name(k.plan_tier_name);
+                    o->set_streamed(k.plan_streamed);
+                    o->set_devices(k.plan_devices);
+                    o->set_device_bytes(k.plan_device_bytes);
+                    o->set_host_pinned_bytes(k.plan_host_pinned_bytes);
+                    o->set_plan(k.plan);
+                }
+            }
+        } catch (const std::bad_alloc &) {
+            s = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory");
+        } catch (...) {
+            s = grpc::Status(grpc::StatusCode::INTERNAL, "internal error in GetKeys");
+        }
+        std::free(r.gpus);
+        std::free(r.srs);
+        std::free(r.queues);
+        return s;
+    }
+
+  private:
+    const pm_grpc_ops *ops_;
+};
+
 }  // namespace
 }  // namespace pmgrpc
 
 struct pm_grpc_server {
+    std::unique_ptr<pmgrpc::StatusService> status_service;
     std::unique_ptr<pmgrpc::Service> service;
     std::unique_ptr<grpc::Server> server;
 };
@@ -454,6 +510,7 @@ extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const pm_grpc_se
         }
         std::unique_ptr<pm_grpc_server> s(new pm_grpc_server);
         s->service.reset(new pmgrpc::Service(ops, *o));
+        s->status_service.reset(new pmgrpc::StatusService(ops));
         grpc::ServerBuilder b;
         int selected = 0;
         b.AddListeningPort(addr, creds, &selected);
@@ -466,6 +523,7 @@ extern "C" pm_status pm_grpc_server_start(pm_grpc_server **out, const pm_grpc_se
         if (o->memory_quota_bytes) quota.Resize(static_cast<size_t>(o->memory_quota_bytes));
         b.SetResourceQuota(quota);
         b.RegisterService(s->service.get());
+        b.RegisterService(s->status_service.get());
         std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> icpt;
         icpt.emplace_back(new pmgrpc::ParseStatusFactory);
         b.experimental().SetInterceptorCreators(std::move(icpt));

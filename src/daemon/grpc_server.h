@@ -99,11 +99,25 @@ typedef struct {
     char current_proof_kind[32];
 } pm_grpc_gpu;
 
+/* One key of the SRS cache: cuzk's SRSStatus (circuit_id .. ref_count) and what proofmill's own
+ * ProofmillStatus.GetKeys adds (proofmill/v1/status.proto KeyStatus: kind .. plan). */
 typedef struct {
     char circuit_id[512];
     int tier; /* SRSStatus.Tier: 0 HOT, 1 WARM, 2 COLD */
     uint64_t size_bytes;
     uint32_t ref_count;
+    char kind[32];
+    char state[12];                   /* "reserved", "loading", "ready" */
+    char activity[40];                /* "" idle (engine.h pm_key_info.activity) */
+    uint64_t activity_done, activity_total;
+    int activity_device;              /* -1: none */
+    char activity_text[96];           /* pm_key_activity_format */
+    int plan_tier;                    /* -1: no plan (engine.h pm_key_plan_info) */
+    char plan_tier_name[24];
+    char plan_streamed[48];
+    unsigned plan_devices;
+    uint64_t plan_device_bytes, plan_host_pinned_bytes;
+    char plan[160];                   /* pm_key_plan_format */
 } pm_grpc_srs;
 
 typedef struct {

@@ -62,12 +62,14 @@ if not PROTOC or not PLUGIN:
 W = tempfile.mkdtemp(prefix="pm-grpc-")
 stubs = os.path.join(W, "stubs")
 os.makedirs(stubs)
-subprocess.run([PROTOC, "-I", os.path.join(pmd.SRC, "src", "daemon", "grpc", "proto"), "--python_out=" + stubs,
-                "--grpc_python_out=" + stubs, "--plugin=protoc-gen-grpc_python=" + PLUGIN, "cuzk/v1/proving.proto"],
-               check=True)
+for proto in ("cuzk/v1/proving.proto", "proofmill/v1/status.proto"):  # Curio's file, and proofmill's own
+    subprocess.run([PROTOC, "-I", os.path.join(pmd.SRC, "src", "daemon", "grpc", "proto"), "--python_out=" + stubs,
+                    "--grpc_python_out=" + stubs, "--plugin=protoc-gen-grpc_python=" + PLUGIN, proto], check=True)
 sys.path.insert(0, stubs)
 from cuzk.v1 import proving_pb2 as pb  # noqa: E402
 from cuzk.v1 import proving_pb2_grpc as pbg  # noqa: E402
+from proofmill.v1 import status_pb2 as spb  # noqa: E402
+from proofmill.v1 import status_pb2_grpc as spbg  # noqa: E402
 
 F = pmd.Failures()
 # the registered proof kinds (`proofmill prove --list`) and the kind serving each ProofKind by default
@@ -636,6 +638,14 @@ if os.path.exists(TOY) and os.path.exists(TOY_PARAMS):
         s = cu.status()
         F.check(any(x.proof_kind == "toy-cube" for x in s.queues) and
                 any(k.circuit_id.endswith("toy-cube.params") for k in s.loaded_srs), "GetStatus with toy-cube: %r" % s)
+        # proofmill's own status service on the same port: the key's kind, state, activity (idle) and
+        # device-memory plan (none on a CPU daemon: tier -1), beside what cuzk's GetStatus says
+        ks = spbg.ProofmillStatusStub(cu.ch).GetKeys(spb.GetKeysRequest(), timeout=5).keys
+        toy_keys = [k for k in ks if k.circuit_id.endswith("toy-cube.params")]
+        F.check(len(toy_keys) == 1 and toy_keys[0].kind == "toy-cube" and toy_keys[0].state == "ready" and
+                toy_keys[0].activity == "" and toy_keys[0].activity_text == "" and toy_keys[0].activity_device == -1 and
+                toy_keys[0].tier == -1 and toy_keys[0].plan == "" and toy_keys[0].size_bytes > 0,
+                "ProofmillStatus.GetKeys: %r" % (ks,))
         wreq = pb.SubmitProofRequest(request_id="w-1", proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=8,
                                      sector_size=32 * GIB, vanilla_proofs=[b"v"], randomness=b"\1" * 32)
         for what, fn, req in (("SubmitProof", cu.svc.SubmitProof, wreq), ("Prove", cu.svc.Prove, pb.ProveRequest(submit=wreq)),
