@@ -36,6 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "circuits/filecoin/post_circuit.h"
+#include "circuits/filecoin/update_circuit.h"
 #include "cli/cli.h"
 #include "cli/fil_gen.h"
 #include "cli/opts.h"
@@ -468,6 +470,13 @@ static void check_kind_2k(sc_state *s, const pm_fil_kind_desc *d, const char *ch
         st = params_vk_read(&bvk, vpath, 0, &e);
     }
     if (!st) st = params_vk_to_groth16_vk(&vk, &bvk, &e);
+    size_t nw;
+    uint32_t nin = 0;
+    if (!st)
+        st = d->post_type ? pm_post_witness_len(&nw, &nin, &key.pc, &e) : pm_update_witness_len(&nw, &nin, &key.uc, &e);
+    if (!st && vk.n_public + 1 != nin)
+        st = pm_error_set(&e, PM_ERR_MISMATCH, vpath, PM_NO_OFFSET, "verifying key for %zu inputs, the circuit has %u",
+                          vk.n_public + 1, nin);
     if (!st && !res.bytes)
         st = pm_error_set(&e, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "the %s kind returned no proof bytes", d->name);
     if (!st && !(x = malloc((vk.n_public ? vk.n_public : 1) * sizeof *x)))
@@ -607,10 +616,10 @@ static int cmd_selfcheck(int argc, char **argv) {
     if (!no_prove || c1p) pm_progress_start("selfcheck");
     if (!no_prove) {
         check_seal_2k(&s, threads);
-        check_kind_2k(&s, &pm_fil_winning_post, "winning-post 2KiB proof of a sector sealed here (StackedDrgWinning2KiBV1)",
-                      threads);
-        check_kind_2k(&s, &pm_fil_window_post, "window-post 2KiB proof of a sector sealed here (StackedDrgWindow2KiBV1_2)",
-                      threads);
+        check_kind_2k(&s, &pm_fil_winning_post,
+                      "winning-post 2KiB proof of a sector sealed here (StackedDrgWinning2KiBV1)", threads);
+        check_kind_2k(&s, &pm_fil_window_post,
+                      "window-post 2KiB proof of a sector sealed here (StackedDrgWindow2KiBV1_2)", threads);
         check_kind_2k(&s, &pm_fil_snapdeals, "snapdeals 2KiB proof of an update of a sector sealed here "
                       "(update proof StackedDrg2KiBV1)", threads);
     }
