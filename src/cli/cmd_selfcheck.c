@@ -489,7 +489,11 @@ static void check_kind_2k(sc_state *s, const pm_fil_kind_desc *d, const char *ch
         if (!st) st = groth16_verify(&valid, &vk, x, vk.n_public, &pr, NULL, NULL, &e);
         all &= valid;
     }
-    if (st) {
+    if (st == PM_ERR_KEY) { /* the prover's own check with the .vk beside the .params (groth16/key_check.h) */
+        printf("FAIL  %s: the proof made with the genuine .params does not verify with the genuine .vk (%s)\n", check,
+               pm_error_format(&e, buf, sizeof buf));
+        s->fail++;
+    } else if (st) {
         printf("FAIL  %s: %s: %s\n", check, stage, pm_error_format(&e, buf, sizeof buf));
         s->fail++;
     } else if (!all || !res.n) {
