@@ -6,7 +6,7 @@
  *   circuit-info --sector-size S [--json]      constraints, inputs, aux, rows, per gadget, parameter name
  *   gen --sector-size S --out REQ.json [--vanilla-out V.json] [--seed N] [--miner M]
  *       (WindowPoSt also [--sectors N] [--partition K] [--api 1.0|1.2]; the others refuse them)
- *                                              a request as Curio sends it, over our own sealed test
+ *                                              a request as Curio sends it (fil_gen.h), over our own sealed test
  *                                              sectors (2 KiB, 8 MiB; SnapDeals: a random-data update of
  *                                              a sealed CC sector) or, for bigger sizes, synthetic ones
  *   verify-vanilla --request REQ.json          the vanilla verifier (exit 1 when a proof is bad)
@@ -38,15 +38,13 @@
 #include "circuits/filecoin/post_circuit.h"
 #include "circuits/filecoin/update_circuit.h"
 #include "cli/cli.h"
+#include "cli/fil_gen.h"
 #include "cli/opts.h"
 #include "cli/prove_job.h"
 #include "filecoin/param_names.h"
 #include "filecoin/param_safety.h"
 #include "filecoin/post.h"
 #include "filecoin/proof_request.h"
-#include "filecoin/replica_id.h"
-#include "filecoin/seal.h"
-#include "filecoin/sha256_fr.h"
 #include "filecoin/sizes.h"
 #include "filecoin/update.h"
 #include "groth16/params.h"
@@ -402,129 +400,6 @@ static int sub_record(kind_t k, int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------- gen */
-static void derive32(uint8_t out[32], const char *tag, uint64_t seed) {
-    uint8_t sb[8];
-    for (int i = 0; i < 8; i++) sb[i] = (uint8_t)(seed >> (8 * i));
-    fil_bytes_t parts[2] = {{tag, strlen(tag)}, {sb, 8}};
-    fil_sha256_parts(out, parts, 2);
-    fil_trim_fr32(out);
-}
-
-/* a sealed test sector (2 KiB / 8 MiB V1_1) of miner m, sector id; data NULL = CC */
-static pm_status seal_sector(fil_seal_t *s, uint64_t size, uint64_t miner, uint64_t id, const uint8_t *data,
-                             pm_error *err) {
-    const fil_registered_proof_t *rp = fil_registered_proof_find(size, FIL_API_V1_1_0, FIL_FEATURE_NONE);
-    if (!rp) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered seal proof for this size");
-    fil_seal_params_t p;
-    memset(&p, 0, sizeof p);
-    p.registered_proof = rp->id;
-    p.data = data;
-    fil_prover_id_from_miner(p.prover_id, miner);
-    p.sector_id = id;
-    derive32(p.ticket, "proofmill gen ticket", id);
-    return fil_seal_run(s, &p, err);
-}
-
-static int sealable(uint64_t size) { return size == 2048 || size == (8ull << 20); }
-
-static pm_status gen_post(fil_proof_request_t *r, kind_t k, const pm_fil_key *s, const args_t *a, pm_error *err) {
-    /* the registered proof of this size: WinningPoSt V1; WindowPoSt V1 (API 1.0) or V1_2 (API 1.2) */
-    unsigned id = FIL_REGISTERED_POST_COUNT;
-    for (unsigned i = 0; i < FIL_REGISTERED_POST_COUNT; i++) {
-        const fil_registered_post_t *rp = fil_registered_post(i);
-        if (rp->sector_size == s->sector_size && rp->type == s->pc.type && rp->api_version == s->pc.api_version) id = i;
-    }
-    if (id == FIL_REGISTERED_POST_COUNT)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered %s proof for %llu-byte sectors at API %s",
-                            desc_of(k)->title, (unsigned long long)s->sector_size, fil_api_version_name(s->pc.api_version));
-    fil_post_config_t c;
-    pm_status st = fil_post_config(&c, id, err);
-    if (st) return st;
-    size_t n = k == K_WINNING ? 1 : a->have_sectors ? (size_t)a->sectors : 1;
-    if (n > c.sector_count)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "a %s partition holds at most %u sectors",
-                            desc_of(k)->title, c.sector_count);
-    r->kind = k == K_WINNING ? FIL_REQ_WINNING_POST : FIL_REQ_WINDOW_POST_PARTITION;
-    r->registered_proof = id;
-    r->sector_size = s->sector_size;
-    r->miner_id = a->miner;
-    r->has_miner_id = 1;
-    r->partition_index = k == K_WINNING ? 0 : (uint32_t)a->partition;
-    r->has_randomness = 1;
-    derive32(r->randomness, "proofmill gen randomness", a->seed);
-    for (size_t i = 0; i < n && !st; i++) {
-        fil_arena_t ar = {0};
-        fil_post_sector_proof_t p;
-        uint64_t sid = 1 + i, si = k == K_WINNING ? 0 : (uint64_t)r->partition_index * c.sector_count + i;
-        if (sealable(s->sector_size)) {
-            fil_seal_t sl;
-            st = seal_sector(&sl, s->sector_size, a->miner, sid, NULL, err);
-            if (!st) st = fil_post_prove_seal(&p, &ar, &c, &sl, r->randomness, si, err);
-            if (!st) fil_seal_free(&sl);
-        } else {
-            st = fil_post_prove_synthetic(&p, &ar, &c, sid, a->seed, r->randomness, si, err);
-        }
-        uint8_t *b = NULL;
-        size_t len;
-        if (!st) st = fil_post_sector_proof_write(&b, &len, &p, err);
-        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
-        free(b);
-        fil_arena_free(&ar);
-    }
-    return st;
-}
-
-static pm_status gen_snap(fil_proof_request_t *r, const pm_fil_key *s, const args_t *a, pm_error *err) {
-    unsigned id = FIL_REGISTERED_UPDATE_COUNT;
-    for (unsigned i = 0; i < FIL_REGISTERED_UPDATE_COUNT; i++)
-        if (fil_registered_update(i)->sector_size == s->sector_size) id = i;
-    if (id == FIL_REGISTERED_UPDATE_COUNT)
-        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no registered update proof for %llu-byte sectors",
-                            (unsigned long long)s->sector_size);
-    fil_update_t u;
-    fil_seal_t sl;
-    memset(&sl, 0, sizeof sl);
-    pm_status st;
-    if (sealable(s->sector_size)) {
-        st = seal_sector(&sl, s->sector_size, a->miner, 1, NULL, err);
-        uint8_t *d = st ? NULL : malloc(s->sector_size);
-        if (!st && !d) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
-        for (uint64_t i = 0; !st && i < s->sector_size; i += 32) derive32(d + i, "proofmill gen update data", a->seed * 0x100000001ull + i);
-        if (!st) st = fil_update_encode(&u, &sl, d, err);
-        free(d);
-    } else {
-        st = fil_update_synthetic(&u, s->sector_size, a->seed, err);
-    }
-    if (st) {
-        fil_seal_free(&sl);
-        return st;
-    }
-    r->kind = FIL_REQ_SNAP_DEALS_UPDATE;
-    r->registered_proof = id;
-    r->sector_size = s->sector_size;
-    r->miner_id = a->miner;
-    r->has_miner_id = 1;
-    r->sector_number = 1;
-    r->has_comm_r_old = r->has_comm_r_new = r->has_comm_d_new = 1;
-    memcpy(r->comm_r_old, u.comm_r_old, 32);
-    memcpy(r->comm_r_new, u.comm_r_new, 32);
-    memcpy(r->comm_d_new, u.comm_d_new, 32);
-    for (uint32_t k = 0; k < u.cfg.partitions && !st; k++) {
-        fil_arena_t ar = {0};
-        fil_update_partition_proof_t p;
-        uint8_t *b = NULL;
-        size_t len;
-        st = fil_update_prove_partition(&p, &ar, &u, k, err);
-        if (!st) st = fil_update_partition_proof_write(&b, &len, &p, err);
-        if (!st) st = fil_proof_request_add_vanilla(r, b, len, err);
-        free(b);
-        fil_arena_free(&ar);
-    }
-    fil_update_free(&u);
-    fil_seal_free(&sl);
-    return st;
-}
-
 static int sub_gen(kind_t k, int argc, char **argv) {
     args_t a;
     sub_spec_t sp;
@@ -537,7 +412,9 @@ static int sub_gen(kind_t k, int argc, char **argv) {
     fil_proof_request_t r;
     memset(&r, 0, sizeof r);
     double t0 = pm_now_s();
-    pm_status st = k == K_SNAP ? gen_snap(&r, &s, &a, &err) : gen_post(&r, k, &s, &a, &err);
+    pm_cli_fil_gen_opts o = {.seed = a.seed, .miner = a.miner, .sectors = a.have_sectors ? a.sectors : 0,
+                             .partition = (uint32_t)a.partition};
+    pm_status st = pm_cli_fil_gen(&r, &s, &o, &err); /* fil_gen.h: shared with selfcheck */
     if (!st) st = fil_proof_request_write(a.out, &r, &err);
     if (!st && a.vanilla_out) st = fil_vanilla_list_write(a.vanilla_out, &r, &err);
     if (st) {
@@ -547,7 +424,7 @@ static int sub_gen(kind_t k, int argc, char **argv) {
     size_t bytes = 0;
     for (size_t i = 0; i < r.n_vanilla; i++) bytes += r.vanilla_len[i];
     printf("%s %s: %zu vanilla proof(s) (%zu bytes of bincode) over %s sector(s), registered proof %llu -> %s (%.1f s)\n",
-           desc_of(k)->title, a.size, r.n_vanilla, bytes, sealable(s.sector_size) ? "our sealed test" : "synthetic",
+           desc_of(k)->title, a.size, r.n_vanilla, bytes, pm_cli_fil_sealable(s.sector_size) ? "our sealed test" : "synthetic",
            (unsigned long long)r.registered_proof, a.out, pm_now_s() - t0);
     fil_proof_request_free(&r);
     return PM_EXIT_OK;

@@ -15,7 +15,11 @@
  *  2. the calibration-network 32 GiB WindowPoSt (window_post_calibnet_32GiB.json) against the
  *     genuine 32 GiB WindowPoSt .vk, once per registered proof it names;
  *  3. unless --no-prove: a 2 KiB test sector sealed here, its C2 proved with the genuine 2 KiB
- *     .params and verified with the genuine .vk;
+ *     .params and verified with the genuine .vk; then the same for WinningPoSt, WindowPoSt (API 1.2)
+ *     and SnapDeals: a 2 KiB request over a sector sealed here (cli/fil_gen.h, as `proofmill
+ *     <kind> gen` makes it), proved with the kind's genuine 2 KiB .params (pm_cli_prove_job, as
+ *     `<kind> prove`) and every partition verified with its genuine .vk, our verifier and our public
+ *     inputs (pm_fil_derive_inputs, as `<kind> verify`); each skipped when its files are missing;
  *  4. --c1 FILE: that sector's C2 with the genuine parameters of its size, verified with the .vk.
  * A parameter file is used only when its BLAKE2b digest is Filecoin's (parameters.json of --data,
  * else the built-in digests); a proofmill test file (listed in the directory's marker) is skipped
@@ -32,7 +36,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "circuits/filecoin/post_circuit.h"
+#include "circuits/filecoin/update_circuit.h"
 #include "cli/cli.h"
+#include "cli/fil_gen.h"
 #include "cli/opts.h"
 #include "cli/prove_job.h"
 #include "filecoin/c1_json.h"
@@ -40,6 +47,7 @@
 #include "filecoin/param_safety.h"
 #include "filecoin/porep_public.h"
 #include "filecoin/post.h"
+#include "filecoin/proof_request.h"
 #include "filecoin/real_data.h"
 #include "filecoin/replica_id.h"
 #include "filecoin/seal.h"
@@ -48,6 +56,7 @@
 #include "groth16/proof_bytes.h"
 #include "groth16/verifier.h"
 #include "kinds/filecoin/porep_c2/porep_c2.h"
+#include "kinds/filecoin/vanilla_kind.h"
 #include "kinds/kind.h"
 #include "util/clock.h"
 #include "util/progress.h"
@@ -405,6 +414,107 @@ static void check_seal_2k(sc_state *s, unsigned threads) {
     fil_c1_free(&c1);
 }
 
+/* A 2 KiB request of kind d (WinningPoSt, WindowPoSt at API 1.2, SnapDeals) over a sector sealed
+ * here, built as `proofmill <kind> gen` builds it (fil_gen.h: seed 0, miner 1000), proved with DIR's
+ * genuine 2 KiB .params of the kind as `<kind> prove` does (pm_cli_prove_job) and each partition's
+ * proof verified as `<kind> verify` does: the genuine .vk, our verifier, our public inputs
+ * (pm_fil_derive_inputs). */
+static void check_kind_2k(sc_state *s, const pm_fil_kind_desc *d, const char *check, unsigned threads) {
+    char ppath[4400], vpath[4400], why[5000], buf[1200];
+    gf_status g = genuine(s, vpath, sizeof vpath, why, sizeof why, d->param, 2048, ".vk");
+    if (g == GF_OK) g = genuine(s, ppath, sizeof ppath, why, sizeof why, d->param, 2048, ".params");
+    if (g != GF_OK) {
+        verdict(s, g, check, why); /* before sealing: nothing to prove with */
+        return;
+    }
+    pm_error e;
+    pm_error_clear(&e);
+    double t0 = pm_now_s();
+    const pm_kind *kind = pm_kind_find(d->name);
+    if (!kind) {
+        printf("FAIL  %s: the %s kind is not built in\n", check, d->name);
+        s->fail++;
+        return;
+    }
+    pm_fil_key key;
+    fil_proof_request_t r;
+    memset(&r, 0, sizeof r);
+    pm_cli_fil_gen_opts o = {.seed = 0, .miner = 1000};
+    pm_status st = pm_fil_key_for_size(&key, d, 2048, &e);
+    if (!st) st = pm_cli_fil_gen(&r, &key, &o, &e);
+    if (st) {
+        printf("FAIL  %s: the request: %s\n", check, pm_error_format(&e, buf, sizeof buf));
+        s->fail++;
+        fil_proof_request_free(&r);
+        return;
+    }
+    pm_input *in = NULL;
+    size_t n_in = 0;
+    uint8_t *store = NULL;
+    void *job = NULL;
+    pm_cli_job_result res = {0};
+    bp_vk_t bvk = {0};
+    groth16_vk_t vk = {0};
+    fr_t *x = NULL;
+    int all = 1;
+    const char *stage = "the request";
+    st = pm_fil_inputs_of_request(&in, &n_in, &store, kind, &r, &e);
+    if (!st) st = pm_kind_open_job(kind, &job, in, n_in, &e); /* the public inputs' job */
+    if (!st) {
+        pm_cli_job cj = {.kind = kind, .params_dir = s->dir, .inputs = in, .n_inputs = n_in, .threads = threads};
+        stage = "prove";
+        st = pm_cli_prove_job(&res, &cj, &e);
+    }
+    if (!st) {
+        stage = "verify";
+        st = params_vk_read(&bvk, vpath, 0, &e);
+    }
+    if (!st) st = params_vk_to_groth16_vk(&vk, &bvk, &e);
+    size_t nw;
+    uint32_t nin = 0;
+    if (!st)
+        st = d->post_type ? pm_post_witness_len(&nw, &nin, &key.pc, &e) : pm_update_witness_len(&nw, &nin, &key.uc, &e);
+    if (!st && vk.n_public + 1 != nin)
+        st = pm_error_set(&e, PM_ERR_MISMATCH, vpath, PM_NO_OFFSET, "verifying key for %zu inputs, the circuit has %u",
+                          vk.n_public + 1, nin);
+    if (!st && !res.bytes)
+        st = pm_error_set(&e, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "the %s kind returned no proof bytes", d->name);
+    if (!st && !(x = malloc((vk.n_public ? vk.n_public : 1) * sizeof *x)))
+        st = pm_error_set(&e, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory");
+    for (uint32_t q = 0; q < res.n && !st; q++) {
+        groth16_proof_t pr;
+        int valid = 0;
+        st = groth16_proof_from_bytes(&pr, res.bytes + 192 * (size_t)q, "proof", 192 * (uint64_t)q, &e);
+        if (!st) st = pm_fil_derive_inputs(x, vk.n_public, (const pm_fil_job *)job, q, &e);
+        if (!st) st = groth16_verify(&valid, &vk, x, vk.n_public, &pr, NULL, NULL, &e);
+        all &= valid;
+    }
+    if (st == PM_ERR_KEY) { /* the prover's own check with the .vk beside the .params (groth16/key_check.h) */
+        printf("FAIL  %s: the proof made with the genuine .params does not verify with the genuine .vk (%s)\n", check,
+               pm_error_format(&e, buf, sizeof buf));
+        s->fail++;
+    } else if (st) {
+        printf("FAIL  %s: %s: %s\n", check, stage, pm_error_format(&e, buf, sizeof buf));
+        s->fail++;
+    } else if (!all || !res.n) {
+        printf("FAIL  %s: the proof made with the genuine .params does not verify with the genuine .vk and our public "
+               "inputs\n", check);
+        s->fail++;
+    } else {
+        printf("PASS  %s: %u partition(s) proved with the genuine .params, verified with the genuine .vk and our "
+               "public inputs (%.1f s)\n", check, res.n, pm_now_s() - t0);
+        s->pass++;
+    }
+    free(x);
+    groth16_vk_free(&vk);
+    params_vk_free(&bvk);
+    pm_cli_job_result_free(&res);
+    if (job) kind->close_job(job);
+    free(in);
+    free(store);
+    fil_proof_request_free(&r);
+}
+
 static void check_c1(sc_state *s, const char *c1p, unsigned threads) {
     char check[PATH_MAX + 100], buf[1200];
     fil_c1_t c1;
@@ -448,7 +558,8 @@ static int cmd_selfcheck(int argc, char **argv) {
         {"data", O_DATA, "DIR", "Filecoin's published records, parameters.json and WindowPoSt (default: "
                                 "$PROOFMILL_FILECOIN_DATA, else share/proofmill/filecoin of the installation)"},
         {"c1", O_C1, "FILE", "also prove this sector's C1 with the genuine parameters of its size and verify it"},
-        {"no-prove", O_NOPROVE, NULL, "skip sealing and proving a 2 KiB test sector (verification checks only)"},
+        {"no-prove", O_NOPROVE, NULL, "skip sealing and proving the 2 KiB test sectors: PoRep C2, WinningPoSt,\n"
+                                      "                           WindowPoSt, SnapDeals (verification checks only)"},
         {"allow-missing", O_ALLOW, NULL, "exit 0 when checks were skipped for missing files (nothing failed)"},
         {"threads", O_THREADS, "N", "proving threads (0..1024; default all cores)"},
         {0}};
@@ -457,8 +568,9 @@ static int cmd_selfcheck(int argc, char **argv) {
         "Checks proofmill against Filecoin's genuine parameter files in DIR (default $FIL_PROOFS_PARAMETER_CACHE,\n"
         "else /var/tmp/filecoin-proof-parameters): Filecoin's own PoRep proofs (seal regression records) and a\n"
         "calibration-network WindowPoSt verified with our verifier and our public inputs, and a 2 KiB sector\n"
-        "proved with the genuine .params. One verdict line per check. Exit 0 when nothing failed or was missing,\n"
-        "1 otherwise, 2 usage.",
+        "sealed here proved with the genuine 2 KiB .params of PoRep C2, WinningPoSt, WindowPoSt and SnapDeals,\n"
+        "each proof verified with the genuine .vk. One verdict line per check. Exit 0 when nothing failed or was\n"
+        "missing, 1 otherwise, 2 usage.",
         opts};
     pm_cli_args a;
     pm_cli_args_init(&a, &spec, argc, argv);
@@ -505,7 +617,15 @@ static int cmd_selfcheck(int argc, char **argv) {
     check_window_post(&s, data);
     /* hashing a .params and proving take minutes: their stages on stderr (one printer per process) */
     if (!no_prove || c1p) pm_progress_start("selfcheck");
-    if (!no_prove) check_seal_2k(&s, threads);
+    if (!no_prove) {
+        check_seal_2k(&s, threads);
+        check_kind_2k(&s, &pm_fil_winning_post,
+                      "winning-post 2KiB proof of a sector sealed here (StackedDrgWinning2KiBV1)", threads);
+        check_kind_2k(&s, &pm_fil_window_post,
+                      "window-post 2KiB proof of a sector sealed here (StackedDrgWindow2KiBV1_2)", threads);
+        check_kind_2k(&s, &pm_fil_snapdeals, "snapdeals 2KiB proof of an update of a sector sealed here "
+                      "(update proof StackedDrg2KiBV1)", threads);
+    }
     if (c1p) check_c1(&s, c1p, threads);
     pm_progress_stop();
     fil_param_manifest_free(&s.manifest);
