@@ -11,9 +11,10 @@ for lib in "$@"; do
     # registration/fatbinary glue, cannot clash with another library's C symbols.
     case "$sym" in
       _Z*pmgpu*|_Z*_GLOBAL__N_*|__cuda*|__fatbin*|__nv*|_GLOBAL__*) continue ;;
-      # protoc's code for the cuzk.v1 interface file (daemon/grpc, proofmill_grpc): C++ names in
-      # the .proto's package namespace cuzk::v1 and its descriptor tables; our C++ is in pmgrpc.
-      _Z*4cuzk2v1*|*cuzk_2fv1_2fproving_2eproto*|_Z*pmgrpc*) continue ;;
+      # protoc's code for the cuzk.v1 interface file and proofmill's own proofmill.v1 one (daemon/grpc,
+      # proofmill_grpc): C++ names in the .proto's package namespace (cuzk::v1, proofmill::v1) and
+      # its descriptor tables; our C++ is in pmgrpc.
+      _Z*4cuzk2v1*|*cuzk_2fv1_2fproving_2eproto*|_Z*9proofmill2v1*|*proofmill_2fv1_2fstatus_2eproto*|_Z*pmgrpc*) continue ;;
     esac
     if ! [[ "$sym" =~ $allowed ]]; then
       echo "check_symbols: $lib exports '$sym' without a project prefix"
