@@ -45,31 +45,11 @@ import pmd  # noqa: E402
 E2E = "--e2e" in sys.argv[1:]
 if E2E and os.environ.get("PROOFMILL_SLOW") != "1":
     pmd.skip("set PROOFMILL_SLOW=1 (2 KiB parameters + two C2 proofs through gRPC)")
-try:
-    import grpc
-    import google.protobuf  # noqa: F401
-except ImportError as e:
-    msg = "Debian's python3-grpcio / python3-protobuf missing (%s; scripts/install-deps.sh): %s" % (sys.executable, e)
-    if os.environ.get("CI") == "true":
-        print("FAIL:", msg)
-        sys.exit(1)
-    pmd.skip(msg)
+import cuzk_stubs  # noqa: E402
 
-PROTOC = os.environ.get("PROOFMILL_PROTOC") or shutil.which("protoc")
-PLUGIN = os.environ.get("PROOFMILL_GRPC_PYTHON_PLUGIN") or shutil.which("grpc_python_plugin")
-if not PROTOC or not PLUGIN:
-    pmd.skip("protoc / grpc_python_plugin missing (protobuf-compiler, protobuf-compiler-grpc)")
+grpc, pb, pbg = cuzk_stubs.load()  # Curio's interface file
+spb, spbg = cuzk_stubs.load_status()  # proofmill's own (proofmill/v1/status.proto)
 W = tempfile.mkdtemp(prefix="pm-grpc-")
-stubs = os.path.join(W, "stubs")
-os.makedirs(stubs)
-for proto in ("cuzk/v1/proving.proto", "proofmill/v1/status.proto"):  # Curio's file, and proofmill's own
-    subprocess.run([PROTOC, "-I", os.path.join(pmd.SRC, "src", "daemon", "grpc", "proto"), "--python_out=" + stubs,
-                    "--grpc_python_out=" + stubs, "--plugin=protoc-gen-grpc_python=" + PLUGIN, proto], check=True)
-sys.path.insert(0, stubs)
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
-from cuzk.v1 import proving_pb2_grpc as pbg  # noqa: E402
-from proofmill.v1 import status_pb2 as spb  # noqa: E402
-from proofmill.v1 import status_pb2_grpc as spbg  # noqa: E402
 
 F = pmd.Failures()
 # the registered proof kinds (`proofmill prove --list`) and the kind serving each ProofKind by default
