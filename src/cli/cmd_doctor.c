@@ -34,6 +34,7 @@
 
 #include "circuits/filecoin/porep_circuit.h"
 #include "cli/cli.h"
+#include "cli/fil_gen.h"
 #include "cli/opts.h"
 #include "filecoin/param_report.h"
 #include "filecoin/param_safety.h"
@@ -250,27 +251,13 @@ static void calibration_section(json_t *o, int json) {
     json_t *c = json_object();
     pm_error err;
     pm_error_clear(&err);
-    fil_seal_params_t sp;
-    memset(&sp, 0, sizeof sp);
-    sp.registered_proof = 5; /* StackedDrg2KiBV1_1 */
-    fil_prover_id_from_miner(sp.prover_id, 1000);
-    sp.sector_id = 1;
-    uint8_t seed[32];
-    memset(seed, 7, 32);
-    seed[31] &= 0x3f;
-    fil_seal_t s;
     fil_c1_t c1;
-    memset(&c1, 0, sizeof c1);
     pm_porep_shape shape;
     fr_t *w = NULL;
     size_t nw = 0;
     uint32_t nin = 0;
     double t1 = -1, tn = -1;
-    pm_status st = fil_seal_run(&s, &sp, &err);
-    if (!st) {
-        st = fil_c1_from_seal(&c1, &s, seed, &err);
-        fil_seal_free(&s);
-    }
+    pm_status st = pm_cli_fil_test_c1(&c1, 2048, 0, 7, &err); /* StackedDrg2KiBV1_1 */
     if (!st) st = pm_porep_shape_for_size(&shape, 2048, &err);
     if (!st) st = pm_porep_witness_mt(&w, &nw, &nin, &shape, &c1, 0, 1, &err); /* warm: counts cached */
     free(w);

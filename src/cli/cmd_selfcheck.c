@@ -378,33 +378,15 @@ static void check_seal_2k(sc_state *s, unsigned threads) {
         verdict(s, g, check, why); /* before sealing: nothing to prove with */
         return;
     }
-    fil_seal_params_t sp;
-    memset(&sp, 0, sizeof sp);
-    sp.registered_proof = 5;
-    fil_prover_id_from_miner(sp.prover_id, 1000);
-    sp.sector_id = 1;
-    memset(sp.ticket, 0x5a, 32);
-    sp.ticket[31] &= 0x3f;
-    uint8_t seed[32];
-    memset(seed, 0x6b, 32);
-    seed[31] &= 0x3f;
-    fil_seal_t sl;
     fil_c1_t c1;
-    memset(&c1, 0, sizeof c1);
     pm_error e;
     pm_error_clear(&e);
     char *json = NULL, buf[1200];
     size_t len = 0;
-    if (fil_seal_run(&sl, &sp, &e)) {
-        printf("FAIL  %s: seal: %s\n", check, pm_error_format(&e, buf, sizeof buf));
-        s->fail++;
-        return;
-    }
-    pm_status st = fil_c1_from_seal(&c1, &sl, seed, &e);
-    fil_seal_free(&sl);
+    pm_status st = pm_cli_fil_test_c1(&c1, 2048, 0x5a, 0x6b, &e); /* StackedDrg2KiBV1_1 */
     if (!st) st = fil_c1_to_json(&json, &len, &c1, &e);
     if (st) {
-        printf("FAIL  %s: C1: %s\n", check, pm_error_format(&e, buf, sizeof buf));
+        printf("FAIL  %s: seal and C1: %s\n", check, pm_error_format(&e, buf, sizeof buf));
         s->fail++;
     } else {
         pm_input in = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)json, .len = len};

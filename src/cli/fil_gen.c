@@ -38,6 +38,30 @@ static pm_status seal_sector(fil_seal_t *s, uint64_t size, uint64_t miner, uint6
 
 int pm_cli_fil_sealable(uint64_t size) { return size == 2048 || size == (8ull << 20); }
 
+pm_status pm_cli_fil_test_c1(fil_c1_t *c1, uint64_t sector_size, uint8_t ticket_byte, uint8_t seed_byte, pm_error *err) {
+    memset(c1, 0, sizeof *c1);
+    const fil_registered_proof_t *rp = fil_registered_proof_find(sector_size, FIL_API_V1_1_0, FIL_FEATURE_NONE);
+    if (!rp || !pm_cli_fil_sealable(sector_size))
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "no test sector of %llu bytes is sealed here (2 KiB, 8 MiB)",
+                            (unsigned long long)sector_size);
+    fil_seal_params_t p;
+    memset(&p, 0, sizeof p);
+    p.registered_proof = rp->id;
+    fil_prover_id_from_miner(p.prover_id, 1000);
+    p.sector_id = 1;
+    memset(p.ticket, ticket_byte, 32);
+    p.ticket[31] &= 0x3f;
+    uint8_t seed[32];
+    memset(seed, seed_byte, 32);
+    seed[31] &= 0x3f;
+    fil_seal_t sl;
+    pm_status st = fil_seal_run(&sl, &p, err);
+    if (st) return st;
+    st = fil_c1_from_seal(c1, &sl, seed, err);
+    fil_seal_free(&sl);
+    return st;
+}
+
 static pm_status gen_post(fil_proof_request_t *r, const pm_fil_key *s, const pm_cli_fil_gen_opts *a, pm_error *err) {
     const int winning = s->d->post_type == FIL_POST_WINNING;
     /* the registered proof of this size: WinningPoSt V1; WindowPoSt V1 (API 1.0) or V1_2 (API 1.2) */

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "filecoin/c1_json.h"
 #include "filecoin/proof_request.h"
 #include "kinds/filecoin/vanilla_kind.h"
 #include "util/error.h"
@@ -36,5 +37,12 @@ int pm_cli_fil_sealable(uint64_t sector_size);
  * Errors: PM_ERR_ARG (no registered proof of this kind, size and API version; more sectors than a
  * partition holds), the sealing's and the vanilla provers' errors, PM_ERR_NOMEM. */
 pm_status pm_cli_fil_gen(fil_proof_request_t *r, const pm_fil_key *s, const pm_cli_fil_gen_opts *o, pm_error *err);
+
+/* The C1 output (filecoin/c1_json.h) of a 2 KiB or 8 MiB test sector sealed here: CC data,
+ * registered proof StackedDrg<size>V1_1, miner 1000, sector 1, ticket = 32 bytes of ticket_byte and
+ * seed = 32 bytes of seed_byte (each with byte 31's top two bits cleared: an Fr element). *c1 is
+ * the caller's to fil_c1_free (zeroed on error). Seconds at 2 KiB. Errors: PM_ERR_ARG (a size not
+ * sealed here), the sealing's and fil_c1_from_seal's. */
+pm_status pm_cli_fil_test_c1(fil_c1_t *c1, uint64_t sector_size, uint8_t ticket_byte, uint8_t seed_byte, pm_error *err);
 
 #endif
