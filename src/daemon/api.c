@@ -482,6 +482,9 @@ enum MHD_Result daemon_h_job(pm_daemon *d, struct MHD_Connection *c, const char 
          * cannot bring the job back (a journal that refuses it: 503, nothing cancelled) */
         if (live && !ended && daemon_jobs_mark_cancel(d, ids, &err) != PM_OK)
             return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the cancel cannot be journaled now", &err);
+        /* an end the journal has not taken yet is not answered (a restart could run the job again) */
+        if (ended && daemon_jobs_wait_recorded(d, ids, &err) != PM_OK)
+            return daemon_send_unavailable(d, c, DAEMON_RETRY_AFTER_S, "the job's end cannot be journaled now", &err);
         if (!known || pm_engine_cancel(d->engine, eid, &st) != PM_OK) return stored_or_404(d, c, ids, 1);
         char label[128];
         daemon_log_job(d, LOG_INFO, ids, daemon_jobs_label(d, ids, label, sizeof label), "cancel requested (%s)",

@@ -648,6 +648,15 @@ static pm_grpc_code op_cancel(void *self, const char *job_id, int *was_running, 
     job_name(f, id, name, sizeof name);
     /* durable as HTTP DELETE: the cancel is journaled before the engine acts and OK is answered, so
      * a kill right after the answer cannot bring the job back at the restart */
+    /* an end the journal has not taken yet is not answered: UNAVAILABLE, as AwaitProof */
+    if (is_final(before) && f->c.wait_recorded) {
+        pm_error e;
+        pm_error_clear(&e);
+        if (f->c.wait_recorded(f->c.jobs_arg, name, &e) != PM_OK) {
+            fail_pm(f, st, &e);
+            return st->code;
+        }
+    }
     if (!is_final(before) && f->c.mark_cancel) {
         pm_error e;
         pm_error_clear(&e);

@@ -390,7 +390,9 @@ struct MHD_Daemon *daemon_start_mhd(pm_daemon *d, int fd, int tcp) {
         g->reaper_started = 1;
     }
     const unsigned max = d->cfg.http_max_connections, per_ip = d->cfg.http_per_ip_connections;
-    return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
+    /* poll(), not select(): a descriptor past FD_SETSIZE (1024: the gRPC port's or the spool's took the lower
+     * ones) would otherwise drop every HTTP connection */
+    return MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0,
                             NULL, NULL, on_request, d, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
                             max + reserve_of(max), MHD_OPTION_CONNECTION_TIMEOUT, d->cfg.http_idle_timeout_s,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, tcp ? per_ip + reserve_of(per_ip) : 0u,

@@ -538,11 +538,15 @@ pm_status daemon_jobs_mark_cancel(pm_daemon *d, const char *id, pm_error *err) {
 
 int daemon_jobs_transient(pm_daemon *d, const pm_error *err) {
     size_t n = strlen(d->state_dir);
-    if (!err || err->code != PM_ERR_IO || !n || strncmp(err->file, d->state_dir, n) || err->file[n] != '/') return 0;
+    if (!err || err->code != PM_ERR_IO) return 0;
+    /* out of descriptors (EMFILE, ENFILE): the daemon's own resource, whatever the file */
+    if (strstr(err->msg, "Too many open files")) return 1;
+    if (!n || strncmp(err->file, d->state_dir, n) || err->file[n] != '/') return 0;
     /* the storage's passing state (full, quota, I/O error, locked; SQLite's words and errno's), not
      * a fault of this request (e.g. EFBIG: an inline input past the file-size limit stays too big) */
     static const char *const passing[] = {"database or disk is full", "disk I/O error", "database is locked",
-                                          "No space left on device", "Disk quota exceeded", "Input/output error"};
+                                          "No space left on device", "Disk quota exceeded", "Input/output error",
+                                          "Not a directory" /* state/spool replaced: the daemon's fault */};
     for (size_t i = 0; i < sizeof passing / sizeof passing[0]; i++)
         if (strstr(err->msg, passing[i])) return 1;
     return 0;

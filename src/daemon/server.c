@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <inttypes.h>
@@ -186,6 +187,19 @@ void pm_daemon_reload(pm_daemon *d, const pm_daemon_config *cfg) {
          cfg->log_level, (unsigned long long)cfg->http_max_body, cfg->http_max_wait_s, cfg->shutdown_drain_s);
 }
 
+/* The soft limit of open files raised to the hard one (the unit's LimitNOFILE, else the shell's): every
+ * connection, spooled input and key file holds a descriptor, and a daemon out of descriptors fails
+ * requests (EMFILE). Logged with what it was. */
+static void raise_nofile(pm_daemon *d) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max) return;
+    const rlim_t was = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+        daemon_log(d, LOG_INFO, "open files: soft limit raised from %llu to the hard limit %llu", (unsigned long long)was,
+                   (unsigned long long)rl.rlim_max);
+}
+
 pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error *err) {
     *out = NULL;
     pm_daemon *d = calloc(1, sizeof *d);
@@ -213,6 +227,7 @@ pm_status pm_daemon_start(pm_daemon **out, const pm_daemon_config *cfg, pm_error
         return pm_error_set(err, PM_ERR_ARG, "log.level", PM_NO_OFFSET, "'%s' is not error, warn, info or debug",
                             cfg->log_level);
     }
+    raise_nofile(d);
     /* the state directory (journal, spool, token), then the allowed directories (#17) */
     pm_daemon_state_dir(cfg, d->state_dir, sizeof d->state_dir);
     pm_status st0 = daemon_jobs_open(d, err);

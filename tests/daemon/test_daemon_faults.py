@@ -14,6 +14,8 @@ submit's row one more, each job's end one more):
     were at fault).
   - once the disk has room again (debug.journal_full_count), the next successful journal write
     retries the refused end: recorded, spool file removed, done, with no client asking for it.
+A DELETE of such a job answers 503 as well (it answered 200 with the unrecorded state).
+A process out of file descriptors answers a submit 503 (EMFILE is the daemon's, not the request's).
 A restart with a smaller jobs.max re-queues every journaled job (jobs.max bounds new submits only;
 they were failed "too many jobs in flight"), and all of them finish; a new submit past jobs.max
 still gets 503 busy."""
@@ -88,6 +90,10 @@ for inline in (False, True):
     st, hd, j = raw(d, "GET", "/v1/jobs/%s" % jid)  # a retry of the write, failing again
     transient(st, hd, j, "%s: GET again (still full)" % what)
     F.check("cannot record its end" in d.log_text(), "%s: the log says the end is not recorded" % what)
+    # a cancel of it is not answered either (it was 200 "failed"/"done", and after kill -9 the job ran
+    # again): 503 until the end is recorded
+    st, hd, j = raw(d, "DELETE", "/v1/jobs/%s" % jid)
+    transient(st, hd, j, "%s: DELETE of a job whose end the journal cannot record" % what)
     if inline:
         F.check(("%s.0" % jid) in os.listdir(os.path.join(state, "spool")),
                 "inline: the spooled input stays until the end is durable: %r" % os.listdir(os.path.join(state, "spool")))
@@ -153,4 +159,31 @@ try:
         F.check(st == 200 and j.get("state") == "done", "re-queued job %s finishes: %s %r" % (jid, st, j))
 finally:
     d.stop()
+# ---------------------------------------------------------------- out of file descriptors
+# the daemon's soft limit lowered to what it holds (prlimit(1), util-linux): an inline submit cannot
+# create its spool file (EMFILE): 503 with Retry-After, not 422
+import shutil as _sh
+import subprocess as _sp
+if _sh.which("prlimit"):
+    state = os.path.join(top, "s-emfile")
+    d = pmd.Daemon(opts, state_dir=state)
+    try:
+        import resource as _rs
+        hard = _rs.getrlimit(_rs.RLIMIT_NOFILE)[1]  # the daemon's too (inherited); raising it needs privilege
+        nfd = len(os.listdir("/proc/%d/fd" % d.proc.pid))
+        hard = "unlimited" if hard == _rs.RLIM_INFINITY else str(hard)
+        r = _sp.run(["prlimit", "--pid", str(d.proc.pid), "--nofile=%d:%s" % (nfd + 1, hard)], capture_output=True, text=True)
+        if r.returncode == 0:
+            st, hd, j = raw(d, "POST", "/v1/jobs", {"key": key, "inputs": [{"wtns_b64": pmd.b64_file(w)}]})
+            transient(st, hd, j, "a submit while the daemon is out of file descriptors")
+            _sp.run(["prlimit", "--pid", str(d.proc.pid), "--nofile=%s:%s" % (hard, hard)], capture_output=True)
+            st, hd, j = raw(d, "POST", "/v1/jobs", {"key": key, "inputs": [{"wtns_b64": pmd.b64_file(w)}]})
+            F.check(st == 202, "descriptors again: the submit is accepted: %s %r" % (st, j))
+        else:
+            print("NOTE: prlimit --pid refused (%s): the EMFILE check is skipped" % r.stderr.strip())
+    finally:
+        d.stop(expect_clean=False)
+else:
+    print("NOTE: no prlimit: the EMFILE check is skipped")
+
 F.done("test_daemon_faults")

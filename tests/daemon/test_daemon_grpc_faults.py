@@ -167,4 +167,26 @@ try:
     pmd.release(d, blocker)
 finally:
     d.stop()
+# ---------------------------------------------------------------- a cancel of an end not yet recorded
+# writes: 1 the start's purge, 2 the job's row, 3 on: full: the job ends (its stub C1 fails) but its
+# end is not journaled: AwaitProof and CancelProof both answer UNAVAILABLE (CancelProof answered OK,
+# and after kill -9 the job ran again: #40 probe F3)
+state = os.path.join(W, "state3")
+d = pmd.Daemon(dict(opts, **{"debug.journal_full_at": 3}), grpc=True, state_dir=state)
+ch, s = svc(d)
+try:
+    code, r = rpc(s.SubmitProof, porep("unrec-1"))
+    F.check(code is None, "SubmitProof: %s %r" % (code, r))
+    jid = r.job_id if code is None else ""
+    code = None
+    for _ in range(120):
+        code, a = rpc(s.AwaitProof, pb.AwaitProofRequest(job_id=jid, timeout_ms=500))
+        if code is not None or a.status != pb.AwaitProofResponse.TIMEOUT:
+            break
+    F.check(code == C.UNAVAILABLE, "AwaitProof of an end the journal refused: UNAVAILABLE, got %s" % code)
+    code, c = rpc(s.CancelProof, pb.CancelProofRequest(job_id=jid))
+    F.check(code == C.UNAVAILABLE, "CancelProof of an end the journal refused: UNAVAILABLE (not OK), got %s %r" % (code, c))
+finally:
+    ch.close()
+    d.stop(expect_clean=False)
 F.done("test_daemon_grpc_faults")

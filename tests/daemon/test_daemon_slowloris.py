@@ -17,6 +17,7 @@ head. Meanwhile
   than the request timeout: a request being handled has no deadline.
 """
 import os
+import re
 import socket
 import sys
 import threading
@@ -151,4 +152,28 @@ try:
     pmd.release(d, blocker)
 finally:
     d.stop()
+# ---- descriptors past FD_SETSIZE (#40 probe F1): 1100 idle connections on the gRPC port (no token
+# needed) push every later descriptor past 1024; the HTTP listener polls (not select()) and serves on
+import resource  # noqa: E402
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+want = 1400
+if hard != resource.RLIM_INFINITY and hard < want:
+    print("NOTE: the hard limit of open files is %d (< %d): the FD_SETSIZE check is skipped" % (hard, want))
+else:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else max(soft, want), hard))
+    d = pmd.Daemon(grpc=True)
+    idle = []
+    try:
+        for _ in range(1100):
+            s_ = socket.create_connection(("127.0.0.1", d.grpc_port), timeout=10)
+            idle.append(s_)
+        time.sleep(0.5)
+        st, j = d.request("GET", "/v1/status")
+        F.check(st == 200, "HTTP with 1100 idle gRPC connections open (descriptors past 1024): %s" % st)
+        m = re.search(r"open files: soft limit raised from (\d+) to the hard limit (\d+)", d.log_text())
+        F.check(m is not None or soft == hard, "the daemon raised its soft limit of open files:\n" + d.log_text()[-2000:])
+    finally:
+        for s_ in idle:
+            s_.close()
+        d.stop()
 F.done("test_daemon_slowloris")
