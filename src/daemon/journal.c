@@ -95,6 +95,56 @@ static pm_status state_lock(int *fd, const char *dir, const char *busy_msg, pm_e
     return PM_OK;
 }
 
+/* The write-ahead log beside the journal (SQLite's WAL format, https://www.sqlite.org/fileformat2.html
+ * section 4): SQLite reads it up to its first frame whose checksum fails and ignores the rest, so a
+ * damaged frame would silently drop every transaction committed after it. 0 when the log is absent,
+ * empty or sound (a torn tail of an uncommitted transaction is sound: no commit frame of the same
+ * log follows it); -1 with why filled when a commit frame of this log (its salts) follows a frame
+ * whose checksum fails. Reads the file once, in pieces. */
+static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]; }
+static void wal_sum(uint32_t s[2], const uint8_t *d, size_t n, int big) {
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        s[0] += (big ? be32(d + i) : le32(d + i)) + s[1];
+        s[1] += (big ? be32(d + i + 4) : le32(d + i + 4)) + s[0];
+    }
+}
+static int wal_check(const char *db_path, char *why, size_t n) {
+    char path[4300];
+    snprintf(path, sizeof path, "%s-wal", db_path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return 0;
+    uint8_t h[32];
+    int rc = 0;
+    if (read(fd, h, 32) == 32) {
+        const uint32_t magic = be32(h), page = be32(h + 8);
+        const int big = magic == 0x377f0683u;
+        if ((magic == 0x377f0682u || big) && page >= 512 && page <= 65536 && !(page & (page - 1))) {
+            uint32_t s[2] = {0, 0};
+            wal_sum(s, h, 24, big);
+            const int header_ok = s[0] == be32(h + 24) && s[1] == be32(h + 28);
+            uint8_t *f = header_ok ? malloc(24 + (size_t)page) : NULL;
+            long bad = -1;
+            for (long k = 0; f && read(fd, f, 24 + (size_t)page) == (ssize_t)(24 + page); k++) {
+                if (memcmp(f + 8, h + 16, 8) != 0) break; /* another log's leftovers: the end of this one */
+                if (bad < 0) {
+                    wal_sum(s, f, 8, big);
+                    wal_sum(s, f + 24, page, big);
+                    if (s[0] != be32(f + 16) || s[1] != be32(f + 20)) bad = k;
+                } else if (be32(f + 4) != 0) { /* a commit frame past the break: committed work unseen */
+                    snprintf(why, n, "its write-ahead log %s: frame %ld fails its checksum, and committed frames "
+                             "follow it (frame %ld): SQLite would drop them silently", path, bad, k);
+                    rc = -1;
+                    break;
+                }
+            }
+            free(f);
+        }
+    }
+    close(fd);
+    return rc;
+}
+
 pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *err) {
     *out = NULL;
     daemon_journal *j = calloc(1, sizeof *j);
@@ -115,6 +165,15 @@ pm_status daemon_journal_open(daemon_journal **out, const char *dir, pm_error *e
         close(cfd);
     }
     pm_status st = PM_OK;
+    char wwhy[600];
+    if (wal_check(j->path, wwhy, sizeof wwhy) != 0) { /* before SQLite reads (and later rewrites) the log */
+        st = pm_error_set(err, PM_ERR_FORMAT, j->path, PM_NO_OFFSET,
+                          "the job journal is damaged (%s); nothing was changed. Recover it with `proofmill daemon "
+                          "--recover-journal` and the same settings: it keeps the files as jobs.sqlite.damaged-<time>, "
+                          "salvages the readable jobs into a new journal and says how many were kept and lost", wwhy);
+        daemon_journal_close(j);
+        return st;
+    }
     if (sqlite3_open_v2(j->path, &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
         st = db_error(j, err, "cannot open the journal");
     } else {

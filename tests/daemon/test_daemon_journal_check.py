@@ -113,4 +113,29 @@ try:
             (r.returncode, r.stderr))
 finally:
     d.stop()
+# a damaged frame of the write-ahead log with committed frames after it (#40 probe F4): SQLite reads
+# the log up to the bad frame and would drop every job committed later, silently ("0 jobs
+# re-queued"); the start is refused naming the log, and the recovery keeps what is readable
+state = os.path.join(top, "state-wal")
+d = pmd.Daemon(opts, state_dir=state)
+try:
+    blocker = pmd.hold(d)
+    for i in range(20):
+        st, j = d.request("POST", "/v1/jobs", {"key": key, "inputs": [{"wtns": w}], "label": "wal%d" % i})
+        F.check(st == 202, "queued job %d: %s %r" % (i, st, j))
+finally:
+    d.kill()  # no checkpoint: the rows are in jobs.sqlite-wal
+wal = os.path.join(state, "jobs.sqlite-wal")
+with open(wal, "r+b") as f:
+    hdr = f.read(32)
+    ps = int.from_bytes(hdr[8:12], "big")
+    frames = (os.path.getsize(wal) - 32) // (24 + ps)
+    F.check(frames >= 8, "the log holds %d frames" % frames)
+    f.seek(32 + 3 * (24 + ps) + 24)  # frame 3's page
+    f.write(b"\0" * ps)
+start_fails(state, ["jobs.sqlite-wal", "frame 3 fails its checksum", "proofmill daemon --recover-journal"])
+r = recover(state)
+F.check(r.returncode == 0, "--recover-journal of a damaged log: exit %d" % r.returncode)
+d = pmd.Daemon(opts, state_dir=state)
+d.stop()
 F.done("test_daemon_journal_check")
