@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -443,6 +444,13 @@ static int check_report(const char *dir, int quick, unsigned threads) {
     size_t n = 0;
     pm_error err;
     pm_error_clear(&err);
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) { /* a wrong directory is not an empty one */
+        fprintf(stderr, "proofmill: params check: %s: %s (the parameter directory: DIR, else "
+                        "$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters)\n",
+                dir, stat(dir, &sb) != 0 ? strerror(errno) : "not a directory");
+        return PM_EXIT_USAGE;
+    }
     pm_progress_start("params check");
     pm_status st = fil_param_survey(&f, &n, dir, quick, threads, &err);
     pm_progress_stop();

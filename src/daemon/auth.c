@@ -175,7 +175,6 @@ int daemon_guard(pm_daemon *d, struct MHD_Connection *c, const char *method, con
         const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
         size_t n = ct ? strcspn(ct, "; \t") : 0;
         if (!ct || n != 16 || strncasecmp(ct, "application/json", 16)) {
-            daemon_log(d, LOG_INFO, "refused a %s request with Content-Type %.100s", method, ct ? ct : "(none)");
             *ret = daemon_send_error(d, c, 415, "unsupported-media-type",
                                      "a request body must be JSON with 'Content-Type: application/json' (got %.100s)",
                                      ct ? ct : "none");

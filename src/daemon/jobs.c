@@ -166,6 +166,15 @@ pm_status daemon_jobs_open(pm_daemon *d, pm_error *err) {
 
 int daemon_jobs_durable(pm_daemon *d) { return d->jobs && d->jobs->journal; }
 
+int daemon_jobs_spool_use(pm_daemon *d, uint64_t *held, uint64_t *limit) {
+    if (!daemon_jobs_durable(d)) return 0;
+    pthread_mutex_lock(&d->jobs->mu);
+    *held = d->jobs->spool_bytes;
+    *limit = d->jobs->max_spool;
+    pthread_mutex_unlock(&d->jobs->mu);
+    return 1;
+}
+
 const char *daemon_jobs_spool_dir(pm_daemon *d) { return d->jobs && d->jobs->journal ? d->jobs->spool : NULL; }
 
 void daemon_jobs_close(pm_daemon *d) {

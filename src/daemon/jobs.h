@@ -36,6 +36,10 @@ void daemon_jobs_recover(pm_daemon *d);
 pm_status daemon_jobs_recover_journal(const char *state_dir, FILE *report, pm_error *err);
 /* 1 when accepted jobs are journaled (state.dir is on) */
 int daemon_jobs_durable(pm_daemon *d);
+/* With a journal: the spooled inline bytes of unfinished jobs now (*held) and their bound
+ * (jobs.max_queued_inline_bytes, 0: 4 GiB); returns 1. Without one: 0 (the engine's bound on inline
+ * bytes in memory applies: pm_engine_status). */
+int daemon_jobs_spool_use(pm_daemon *d, uint64_t *held, uint64_t *limit);
 /* STATE/spool, or NULL without a journal */
 const char *daemon_jobs_spool_dir(pm_daemon *d);
 /* 1 when s is a job id: PM_JOB_ID_LEN lowercase hex digits */

@@ -80,6 +80,14 @@ json_t *daemon_status_json(pm_daemon *d) {
         "max_queued_inline_bytes", (json_int_t)st.max_queued_inline_bytes, "rss_bytes", (json_int_t)st.rss_bytes,
         "rss_peak_bytes", (json_int_t)st.rss_peak_bytes, "keys", keys);
     if (j) json_object_set_new(j, "durable", json_boolean(daemon_jobs_durable(d)));
+    /* with a journal, inline inputs are spooled to disk under the daemon's own bound (the engine's
+     * in-memory bound does not apply to them) */
+    uint64_t held, limit;
+    if (j && daemon_jobs_spool_use(d, &held, &limit)) {
+        json_t *mem = json_object_get(j, "memory");
+        json_object_set_new(mem, "queued_inline_bytes", json_integer((json_int_t)held));
+        json_object_set_new(mem, "max_queued_inline_bytes", json_integer((json_int_t)limit));
+    }
     json_object_set_new(json_object_get(j, "jobs"), "kinds", kinds);
     pm_engine_status_free(&st);
     return j;
