@@ -13,14 +13,13 @@
  * 24G = 24 GiB, close enough to a vendor's "24 GB"), free but for a typical CUDA context (512 MiB),
  * --workers-per-device GPU workers (2: two witness slots), --sm-count multiprocessors (132, an
  * H100's: sizes the MSM's lanes). With --devices N every card plans alone (the engine gives each
- * its own plan at one tier) and the host holds one pinned copy of the streamed bases for all.
+ * its own plan at one tier) and the streamed bases are pinned once, in place, for all.
  *
- * Host memory (the arithmetic of prove.c's bellperson sizes for the device table, with the plan:
- * the lead's pm_prove_plan_bellperson_sizes_on is not on this branch, so it is recomputed here):
+ * Host memory (the arithmetic of prove.c's pm_prove_plan_bellperson_sizes_on, with the plan):
  * the key (every base set + the vk's IC, 96 B a G1 point, 192 B a G2 point; the recorded circuit as
  * held on the host: the .csr file's size or the recording's; the key view's domain and density
- * marks), the witness staging slots of each card (32 B a wire per slot), the pinned copy of the
- * streamed bases, and per partition in flight (one per GPU worker: devices x workers) its witness
+ * marks; the streamed sets among its bases are page-locked in place, not copied: shown, not added),
+ * the witness staging slots of each card (32 B a wire per slot), and per partition in flight (one per GPU worker: devices x workers) its witness
  * and public inputs, 1 MiB of rounding and, at tiers >= 2, a, b, c made on the host.
  *
  * Exit 0 with a plan (also when it does not fit --host-memory: said in words and in JSON); 2 with
@@ -181,7 +180,9 @@ static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p,
     }
     h->pinned = p->host_pinned_bytes;
     h->in_flight = (uint64_t)devices * workers;
-    h->total = h->key + h->staging + h->pinned + h->in_flight * h->per_part;
+    /* the streamed sets are page-locked in place (start_gpu.c pin_take: cudaHostRegister of the key's
+     * own arrays), so the pinned bytes are part of the key's, not a copy */
+    h->total = h->key + h->staging + h->in_flight * h->per_part;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)GIB; }
@@ -439,10 +440,11 @@ static int cmd_plan(int argc, char **argv) {
     printf("tier      %u (%s)\n", p.tier, groth16_devplan_tier_name(p.tier));
     printf("device    %.2f GiB at peak of %.2f GiB usable (%.1f GiB kept in reserve)\n", gib(p.peak_bytes), gib(p.usable),
            gib(GROTH16_DEVPLAN_RESERVE));
-    printf("host      %.2f GiB: key %.2f GiB (bases%s), witness staging %.2f GiB, pinned bases %.2f GiB%s,\n"
+    printf("host      %.2f GiB: key %.2f GiB (bases%s; %.2f GiB of its bases pinned in place%s), witness staging "
+           "%.2f GiB,\n"
            "          %llu partition%s in flight (one per GPU worker) x %.2f GiB%s\n",
-           gib(h.total), gib(h.key), k.s.conv == GROTH16_BELLPERSON ? " + recorded circuit" : "", gib(h.staging),
-           gib(h.pinned), devices > 1 && h.pinned ? " (one copy for every card)" : "", (unsigned long long)h.in_flight,
+           gib(h.total), gib(h.key), k.s.conv == GROTH16_BELLPERSON ? " + recorded circuit" : "", gib(h.pinned),
+           devices > 1 && h.pinned ? ", one copy for every card" : "", gib(h.staging), (unsigned long long)h.in_flight,
            h.in_flight == 1 ? "" : "s", gib(h.per_part), p.host_abc_bytes ? " (with a, b, c made on the host)" : "");
     if (host)
         printf("          %s --host-memory %.1f GiB\n", host_fits ? "fits" : "does NOT fit", gib(host));
