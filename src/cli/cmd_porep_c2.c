@@ -47,7 +47,7 @@
 #include "util/progress.h"
 #include "util/settings.h"
 
-enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW, O_NO_CSR };
+enum { O_SIZE = 256, O_OUT, O_DIR, O_SEED, O_C1, O_CSR, O_THREADS, O_ENGINE, O_VK, O_PROOF, O_CHECK, O_PART, O_GPU, O_ALLOW, O_NO_CSR, O_STATS };
 
 static int c2_circuit_record(int argc, char **argv) {
     const char *size_text = NULL, *outp = NULL;
@@ -414,10 +414,37 @@ out:
     return rc;
 }
 
+/* --stats: what the MSMs over the aux wires (L; A and B gather subsets of them) meet: the shares of
+ * values 0, 1 and other, and how the zeros cluster: the share of blocks of 4096 consecutive aux wires
+ * (384 KiB of G1 bases) whose values are all zero, which a streamed MSM could skip whole
+ * (devplan.h tier 1-4; docs/perf/devplan.md). */
+static void witness_stats(uint32_t k, const fr_t *w, size_t n_w, uint32_t nin) {
+    const size_t aux = n_w - nin, block = 4096;
+    size_t zero = 0, one = 0, blocks = 0, zero_blocks = 0;
+    for (size_t b = nin; b < n_w; b += block) {
+        const size_t e = n_w - b < block ? n_w : b + block;
+        size_t z = 0;
+        for (size_t i = b; i < e; i++) {
+            const int iz = fr_is_zero(&w[i]);
+            z += (size_t)iz;
+            one += (size_t)(!iz && fr_eq(&w[i], &FR_ONE));
+        }
+        zero += z;
+        blocks++;
+        zero_blocks += z == e - b;
+    }
+    if (!aux) return;
+    printf("partition %u: aux values: %.1f %% zero, %.1f %% one, %.1f %% other; %.2f %% of the %zu blocks of %zu "
+           "wires all zero\n",
+           k, 100.0 * (double)zero / (double)aux, 100.0 * (double)one / (double)aux,
+           100.0 * (double)(aux - zero - one) / (double)aux, 100.0 * (double)zero_blocks / (double)blocks, blocks,
+           block);
+}
+
 /* witness synthesis (and optionally SpMV + check against the recorded circuit) per partition, timed */
 static int c2_synth(int argc, char **argv) {
     const char *c1p = NULL, *csr = NULL;
-    int spmv = 0, stream = 0;
+    int spmv = 0, stream = 0, stats = 0;
     uint32_t only = UINT32_MAX;
     static const pm_cli_opt opts[] = {
         {"c1", O_C1, "FILE", "the C1 output"},
@@ -425,8 +452,9 @@ static int c2_synth(int argc, char **argv) {
         {"check", O_CHECK, NULL, "the vanilla verifier on the C1 first, then every constraint evaluated while\n"
                                  "                           synthesizing (no matrices)"},
         {"partition", O_PART, "K", "only partition K"},
+        {"stats", O_STATS, NULL, "the witness's aux values: shares of 0, 1 and other, and of all-zero blocks"},
         {0}};
-    static const pm_cli_spec spec = {"porep synth", "porep synth --c1 FILE [--csr FILE] [--check] [--partition K]",
+    static const pm_cli_spec spec = {"porep synth", "porep synth --c1 FILE [--csr FILE] [--check] [--partition K] [--stats]",
                                      "C2 synthesis only: the witness of each partition, timed.", opts};
     pm_cli_args a;
     pm_cli_args_init(&a, &spec, argc, argv);
@@ -439,6 +467,7 @@ static int c2_synth(int argc, char **argv) {
             if (pm_cli_opt_u64(&k, "--partition", a.arg, 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
             only = (uint32_t)k;
         } else if (o == O_CHECK) stream = 1;
+        else if (o == O_STATS) stats = 1;
     }
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
     if (!c1p) return pm_cli_spec_usage(&spec, "--c1 is required");
@@ -526,6 +555,7 @@ static int c2_synth(int argc, char **argv) {
         }
         printf("partition %u: %zu wires (%u inputs); witness %.3f s%s", k, n_w, nin, b - a, spmv ? "" : "\n");
         if (spmv) printf(", SpMV a,b,c %.3f s, a*b=c check %.3f s: satisfied\n", c - b, d - c);
+        if (stats) witness_stats(k, w, n_w, nin);
         if (done++ > 0) {
             sum_w += b - a;
             sum_m += c - b;
@@ -557,7 +587,7 @@ out:
     return rc;
 }
 
-PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--check] [--partition K]",
+PM_POREP_SUBCOMMAND(synth, "synth", "--c1 FILE [--csr FILE] [--check] [--partition K] [--stats]",
                     "C2 synthesis only: witness per partition, timed; --csr: SpMV + a·b=c; --check: every "
                     "constraint evaluated while synthesizing (no matrices)", c2_synth)
 PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FILE.csr",

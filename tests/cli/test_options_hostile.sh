@@ -133,6 +133,9 @@ expect_msg "porep synth --partition -1" "--partition"
 "$PM" porep seal --sector-size 2KiB --zero --out "$T/s2" >/dev/null 2>&1
 expect_rc 2 "porep synth --partition past the C1" "$PM" porep synth --c1 "$T/s2/c1.json" --partition 5
 expect_msg "porep synth --partition past the C1" "partitions 0..0"
+# --stats: the zero-sector witness's aux values (51.6 % zero, 46.8 % one, 1.6 % other at 2 KiB)
+expect_rc 0 "porep synth --stats" "$PM" porep synth --c1 "$T/s2/c1.json" --stats
+expect_msg "porep synth --stats" "partition 0: aux values: 51.6 % zero, 46.8 % one, 1.6 % other; " "blocks of 4096 wires all zero"
 expect_rc 2 "porep verify-proof --proof FIFO" timeout 20 "$PM" porep verify-proof --c1 "$T/s2/c1.json" --vk "$T/fifo" --proof "$T/fifo"
 
 # --- messages name the file and the option the user typed ---
