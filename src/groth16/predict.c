@@ -123,16 +123,14 @@ const groth16_predict_ref *groth16_predict_refs(size_t *n) {
 
 /* The H200's figures for the calibration's operations (issue #38's table, 0f32608, bench/gpu_msm.cu
  * and bench/gpu_ntt.cu: wall time per call, bases resident, scalars pinned; NTT on device data), the
- * pinned copy rate of the device machine (~50 GB/s, docs/perf/devplan.md) and its 16 cores. The
- * synthesis rate is the device machine's as `doctor` measures it (REF_SYNTH, docs/perf/devplan.md). */
-#define REF_SYNTH 0.0
+ * pinned copy rate of the device machine (~50 GB/s, ../shared/device/README.md) and its 16 cores. No
+ * synthesis rate (0): a caller comparing machines supplies its own CPU's (doctor does). */
 static const groth16_calib ref_calib = {.msm_log_n = 24,
                                         .msm_uniform_s = 0.1524,
                                         .msm_witness_s = 0.0276,
                                         .ntt_log_n = 27,
                                         .ntt_s = 0.0416,
                                         .h2d_bytes_per_s = 50e9,
-                                        .synth_rows_per_s = REF_SYNTH,
                                         .cpu_threads = 16};
 
 const groth16_calib *groth16_predict_ref_calib(void) { return &ref_calib; }

@@ -106,8 +106,9 @@ typedef struct {
  * the recorded WindowPoSt circuit (exact), SnapDeals and WinningPoSt (rounded counts, docs/perf/post.md). */
 const groth16_predict_ref *groth16_predict_refs(size_t *n);
 
-/* The reference calibration: what `proofmill doctor` measured on the reference H200, for the same
- * operations (0 = not measured there yet: the prediction is then not checked against it). */
+/* The reference calibration: the H200's figures for the calibration's operations (issue #38's table,
+ * bench/gpu_msm.cu and bench/gpu_ntt.cu, the same calls doctor times), its pinned copy rate and 16
+ * cores; synthesis rate 0 (the caller supplies its CPU's). Static storage. */
 const groth16_calib *groth16_predict_ref_calib(void);
 
 #ifdef __cplusplus
