@@ -5,8 +5,10 @@
  *
  * Sections, in this order (each one function below; --json gives one object with a key per
  * section):
- *  1. machine: cores, host memory, the locked-memory limit; each GPU the GPU library reports
- *     (name, compute capability, SMs, VRAM total and free) and the time to pin host memory for it
+ *  1. machine: cores, host memory, the locked-memory limit; the NVIDIA driver (its kernel module's
+ *     version, /proc/driver/nvidia/version, and the CUDA driver API version); each GPU the GPU
+ *     library reports (name, compute capability, SMs, VRAM total and free, its PCIe link: generation
+ *     and width now and at most, from sysfs, util/pcie.h) and the time to pin host memory for it
  *     (gpu_host_alloc_pieces of 256 MiB, seconds). No GPU lines when it reports none.
  *  2. parameters: the Filecoin parameter directory (DIR, default $FIL_PROOFS_PARAMETER_CACHE,
  *     else /var/tmp/filecoin-proof-parameters) and which kinds and sizes it holds, Filecoin's or
@@ -53,6 +55,7 @@
 #include "ntt/ntt.h"
 #include "util/clock.h"
 #include "util/parallel.h"
+#include "util/pcie.h"
 #include "util/sysmem.h"
 #include "util/settings.h"
 #ifdef PROOFMILL_HAVE_GPU
@@ -92,6 +95,17 @@ static void machine_section(json_t *o, int json) {
         pm_error err;
         pm_error_clear(&err);
         if (gpu_device_info(&info, d, &err)) continue;
+        if (d == 0) { /* the driver, once */
+            char drv[64];
+            const int have_drv = !pm_nvidia_driver_version(drv, sizeof drv, "/proc/driver/nvidia/version");
+            if (have_drv) json_object_set_new(m, "nvidia_driver", json_string(drv));
+            json_object_set_new(m, "cuda_driver", json_sprintf("%d.%d", info.cuda_driver / 1000, info.cuda_driver % 1000 / 10));
+            if (!json)
+                printf("driver      NVIDIA %s, CUDA driver %d.%d\n", have_drv ? drv : "(version not readable)",
+                       info.cuda_driver / 1000, info.cuda_driver % 1000 / 10);
+        }
+        pm_pcie_link_t link;
+        const int have_link = !pm_pcie_link(&link, "/sys", info.pci_bus_id);
         json_t *g = json_object();
         json_object_set_new(g, "device", json_integer(d));
         json_object_set_new(g, "name", json_string(info.name));
@@ -99,6 +113,13 @@ static void machine_section(json_t *o, int json) {
         json_object_set_new(g, "sm_count", json_integer(info.sm_count));
         json_object_set_new(g, "vram_total_bytes", json_integer((json_int_t)info.mem_total));
         json_object_set_new(g, "vram_free_bytes", json_integer((json_int_t)info.mem_free));
+        json_object_set_new(g, "pci_bus_id", json_string(info.pci_bus_id));
+        if (have_link) {
+            json_object_set_new(g, "pcie_gen", json_integer(link.gen));
+            json_object_set_new(g, "pcie_width", json_integer(link.width));
+            json_object_set_new(g, "pcie_max_gen", json_integer(link.max_gen));
+            json_object_set_new(g, "pcie_max_width", json_integer(link.max_width));
+        }
         /* pinning: 256 MiB in the pieces the engine uses, timed */
         double pin_s = -1;
         void *p = NULL;
@@ -115,6 +136,18 @@ static void machine_section(json_t *o, int json) {
         if (!json) {
             printf("gpu %d       %s, sm_%d%d, %d SMs, VRAM %.1f GiB (%.1f GiB free)", d, info.name, info.major,
                    info.minor, info.sm_count, (double)info.mem_total / GIB, (double)info.mem_free / GIB);
+            /* the link's best (an idle GPU trains its link down: the current one is said beside) */
+            if (have_link && link.max_gen && link.max_width) {
+                printf(", PCIe Gen%d x%u", link.max_gen, link.max_width);
+                if (link.gen != link.max_gen || link.width != link.max_width)
+                    printf(" (now Gen%d x%u)", link.gen, link.width);
+            } else if (have_link && link.gen) {
+                printf(", PCIe Gen%d x%u", link.gen, link.width);
+            } else if (have_link) {
+                printf(", PCIe %.1f GT/s x%u", link.gts, link.width);
+            } else {
+                printf(", PCIe link not readable (%s)", info.pci_bus_id);
+            }
             if (pin_s >= 0) printf(", pinning 256 MiB %.3f s\n", pin_s);
             else printf(", pinning refused: %s\n", err.msg);
         }

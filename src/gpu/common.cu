@@ -68,6 +68,9 @@ extern "C" pm_status gpu_device_info(gpu_device_info_t *out, int dev, pm_error *
     out->minor = p.minor;
     out->sm_count = p.multiProcessorCount;
     out->l2_bytes = (size_t)p.l2CacheSize;
+    snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "%04x:%02x:%02x.0", (unsigned)p.pciDomainID & 0xffffu,
+             (unsigned)p.pciBusID & 0xffu, (unsigned)p.pciDeviceID & 0x1fu);
+    if (cudaDriverGetVersion(&out->cuda_driver) != cudaSuccess) out->cuda_driver = 0;
     int cur = 0;
     PMCU(cudaGetDevice(&cur));
     PMCU(cudaSetDevice(dev));

@@ -49,6 +49,8 @@ typedef struct {
     int sm_count;            /* multiprocessors */
     size_t mem_total, mem_free; /* bytes */
     size_t l2_bytes;
+    char pci_bus_id[16];     /* "0000:18:00.0": domain:bus:device.0, lower-case hex (sysfs form) */
+    int cuda_driver;         /* the CUDA driver API version (cudaDriverGetVersion: 13000 = 13.0) */
 } gpu_device_info_t;
 
 /* Describe device dev (0-based). Errors: PM_ERR_ARG (no such device), PM_ERR_GPU. */

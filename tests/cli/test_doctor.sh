@@ -12,6 +12,8 @@ import json, sys
 o = json.load(open(sys.argv[1]))
 gpus = o["machine"]["gpus"]
 assert gpus and all(g["vram_total_bytes"] > 0 and g["pin_256mib_s"] > 0 for g in gpus), gpus
+assert all(len(g["pci_bus_id"]) == 12 and (g.get("pcie_gen", 1) >= 1) for g in gpus), gpus
+assert o["machine"]["cuda_driver"].count(".") == 1, o["machine"]
 cal = o["calibration"]["gpus"]
 assert len(cal) == len(gpus), cal
 for g in cal:
@@ -32,7 +34,7 @@ for p in pr:
         p["model_on_reference_h200_s_per_proof"]))
 PY
   expect_rc 0 "doctor on a GPU machine" "$PM" doctor "$TMP"
-  expect_msg "doctor GPU lines" "gpu 0       " "gpu 0 calib G1 MSM 2^24: " "predict     porep-c2 32GiB on gpu 0: " \
+  expect_msg "doctor GPU lines" "driver      NVIDIA " ", CUDA driver " "gpu 0       " ", PCIe " "gpu 0 calib G1 MSM 2^24: " "predict     porep-c2 32GiB on gpu 0: " \
     "reference H200: measured 18.28 s"
   finish
 fi
