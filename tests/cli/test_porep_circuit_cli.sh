@@ -7,6 +7,9 @@
 #    verifier naming partition, challenge and field (exit 1, as verify-c1), by the circuit over the
 #    .csr naming the constraint (exit 2);
 #  - a .csr of another sector size and a FIFO as --csr are refused (exit 2);
+#  - partition-dump (the SupraSeal C2 harness's input, issue #37) of that C1: read back by
+#    check_c2_dump.py (header, sizes, a·b = c on a sample and every input row, the .csr's bitmaps);
+#    refused for the changed label, a partition out of range, a missing option;
 #  - usage errors exit 2.
 # The 2^22 setup + proof round trip is test_circuits_porep_e2e (PROOFMILL_SLOW=1).
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +61,22 @@ expect_msg "changed label" "INVALID" "partition 0, challenge 1" "replica_column_
 # the circuit itself refuses it too (SpMV over the recorded .csr, no vanilla check)
 expect_rc 2 "synth --csr refuses a changed label" "$PM" porep synth --c1 "$TMP/bad.json" --csr "$TMP/2k.csr"
 expect_msg "changed label (circuit)" "partition 0: constraint" "not satisfied"
+
+expect_rc 0 "partition-dump" "$PM" porep partition-dump --c1 "$TMP/s/c1.json" --csr "$TMP/2k.csr" --partition 0 \
+  --seed 5 --out "$TMP/d.bin"
+expect_msg "partition-dump" "2687961 rows, 40 inputs, 2685673 aux"
+expect_rc 0 "check_c2_dump.py" python3 "$(dirname "$0")/check_c2_dump.py" "$TMP/d.bin" "$TMP/2k.csr"
+expect_msg "check_c2_dump.py" "check_c2_dump: ok"
+rm -f "$TMP/d.bin"
+expect_rc 2 "partition-dump of a changed label" "$PM" porep partition-dump --c1 "$TMP/bad.json" --csr "$TMP/2k.csr" \
+  --partition 0 --seed 5 --out "$TMP/d.bin"
+expect_msg "partition-dump of a changed label" "constraint" "not satisfied"
+[ ! -e "$TMP/d.bin" ] || fail "partition-dump wrote a file for an unsatisfied partition"
+expect_rc 2 "partition-dump partition out of range" "$PM" porep partition-dump --c1 "$TMP/s/c1.json" \
+  --csr "$TMP/2k.csr" --partition 1 --seed 5 --out "$TMP/d.bin"
+expect_msg "partition-dump partition out of range" "partitions 0..0"
+expect_rc 2 "partition-dump without --seed" "$PM" porep partition-dump --c1 "$TMP/s/c1.json" --csr "$TMP/2k.csr" \
+  --partition 0 --out "$TMP/d.bin"
 
 expect_rc 2 "circuit-info without size" "$PM" porep circuit-info
 expect_rc 2 "circuit-info bad size" "$PM" porep circuit-info --sector-size 3KiB

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# supraseal_c2.sh — SupraSeal C2 beside proofmill on the same card, in one device call (issue #37):
+# SupraSeal's own prover (supranational/supra_seal c2, on sppark + blst) reads OUR .params with its
+# own SRS reader and proves one of OUR partitions (`proofmill porep partition-dump`) with the r and s
+# that `proofmill porep prove --seed N` uses for it; the two 192-byte proofs must be equal and
+# `porep verify-proof` must accept SupraSeal's (spliced into the whole C2 proof at its partition).
+#
+# Usage: bench/supraseal_c2.sh BUILD_DIR SIZE [REPS] [PARTITION]
+#   BUILD_DIR  a proofmill build with the GPU (../shared/device/README.md)
+#   SIZE       2KiB: makes its own C1 (porep seal --zero) and seeded test parameters under /tmp/ss-2k;
+#              32GiB: the C1 and parameters of `bench/porep_gpu_32g.sh B setup` ($PM_SCRATCH,
+#              default /tmp/porep-32g)
+#   REPS       timed SupraSeal calls after a warm-up (default 3); PARTITION default 0
+# Sources (fetched, never committed): SS_SRC (default .anchors of the checkout) holds supra_seal/
+# (its c2/cuda), sppark/ and blst/; the harness is bench/anchors/supraseal_c2.cu (ours), built with
+# nvcc into $SS_BUILD (default /tmp/ss-build) for the card's architecture.
+# Order: the dump (into /dev/shm at 32 GiB: ~17 GB; the disk holds the 57 GB of parameters), then
+# SupraSeal alone (its SRS pins the whole key, ~47 GB, in host memory; freed when it exits), then
+# proofmill's `porep prove --engine --seed` under a device-memory cap equal to SupraSeal's measured
+# peak (PM_CAP overrides; "none" = the card's defaults), timed per partition as the engine's
+# kernel-region + finalize time over the partitions; the peak device memory of each side is what
+# the card had in use above its level before that side ran (SupraSeal: cudaMemGetInfo every 2 ms;
+# proofmill: nvidia-smi every 100 ms).
+# Output under $OUT: supraseal.tsv rows (impl card cap_gib ms_per_partition peak_device_gib date
+# commit), the logs. Exit 1 when the proofs differ, a proof is refused or a step fails.
+set -u
+B=$(cd "${1:?usage: supraseal_c2.sh BUILD_DIR SIZE [REPS] [PARTITION]}" && pwd) || exit 2
+SIZE=${2:?SIZE: 2KiB or 32GiB}
+REPS=${3:-3}
+K=${4:-0}
+SEED=${SEED:-5}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PM="$B/proofmill"
+OUT=${OUT:-$PWD/supraseal-out}
+SRC=${SS_SRC:-$ROOT/.anchors}
+SB=${SS_BUILD:-/tmp/ss-build}
+mkdir -p "$OUT" "$SB"
+LOG="$OUT/supraseal-$SIZE.txt"
+say() { echo "$*" | tee -a "$LOG"; }
+die() { say "supraseal_c2.sh: $*"; exit 1; }
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE 'H100|H200|A100|L40S?|RTX [0-9A-Z]+' | head -1)
+commit=${PM_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+
+# 1. the harness
+for d in supra_seal/c2/cuda sppark/msm blst/src; do [ -d "$SRC/$d" ] || die "no $SRC/$d (set SS_SRC)"; done
+if [ ! -x "$SB/supraseal_c2" ]; then
+  t=$(date +%s)
+  (mkdir -p "$SB/blst" && cd "$SB/blst" && sh "$SRC/blst/build.sh") > "$SB/blst.log" 2>&1 || die "blst build failed ($SB/blst.log)"
+  DEFS=(-DFEATURE_BLS12_381 -DTAKE_RESPONSIBILITY_FOR_ERROR_MESSAGE)
+  # sppark's host field code must see libblst.a's ADX choice (blst's build.sh decides it)
+  if nm "$SB/blst/libblst.a" | grep -q ' T mulx_mont_384$' && ! nm "$SB/blst/libblst.a" | grep -q ' T mul_mont_384$'; then
+    DEFS+=(-D__ADX__)
+  fi
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '.')
+  "${NVCC:-nvcc}" -arch="sm_${cc:-90}" -O3 -std=c++17 -t 4 "${DEFS[@]}" -I"$SRC/sppark" -I"$SRC/blst/src" \
+    -I"$SRC/blst/bindings" -I"$SRC/supra_seal/c2/cuda" -Xcompiler -fopenmp,-Wno-subobject-linkage,-Wno-unused-function \
+    -o "$SB/supraseal_c2" "$ROOT/bench/anchors/supraseal_c2.cu" "$SRC/sppark/util/all_gpus.cpp" "$SB/blst/libblst.a" \
+    -lgomp > "$SB/nvcc.log" 2>&1 || { tail -20 "$SB/nvcc.log"; die "nvcc failed ($SB/nvcc.log)"; }
+  say "harness built in $(( $(date +%s) - t )) s (sm_${cc:-90}; supra_seal $(cat "$SRC/supra_seal/REV" 2>/dev/null || echo rev?), sppark $(cat "$SRC/sppark/REV" 2>/dev/null || echo rev?))"
+fi
+
+# 2. the inputs
+case "$SIZE" in
+2KiB)
+  W=/tmp/ss-2k; mkdir -p "$W"
+  [ -f "$W/s/c1.json" ] || "$PM" porep seal --sector-size 2KiB --zero --out "$W/s" > /dev/null || die "seal failed"
+  [ -d "$W/p" ] || "$PM" porep params-setup --sector-size 2KiB --dir "$W/p" --seed 7 > /dev/null || die "params-setup failed"
+  C1=$W/s/c1.json; P=$W/p; DUMP=$W/dump.bin ;;
+32GiB)
+  W=${PM_SCRATCH:-/tmp/porep-32g}
+  C1=$W/c1.json; P=$W/p; DUMP=/dev/shm/pm-dump-32g.bin
+  [ -f "$C1" ] && [ -d "$P" ] || die "no $C1 or $P: run bench/porep_gpu_32g.sh $B setup first" ;;
+*) die "SIZE is 2KiB or 32GiB" ;;
+esac
+PARAMS=$(ls "$P"/*.params | head -1); CSR=${PARAMS%.params}.csr; VK=${PARAMS%.params}.vk
+[ -f "$PARAMS" ] && [ -f "$CSR" ] && [ -f "$VK" ] || die "no .params/.csr/.vk in $P"
+t=$(date +%s.%N)
+"$PM" porep partition-dump --c1 "$C1" --csr "$CSR" --partition "$K" --seed "$SEED" --out "$DUMP" 2>&1 | tee -a "$LOG"
+[ "${PIPESTATUS[0]}" = 0 ] || die "partition-dump failed"
+
+# 3. SupraSeal alone
+"$SB/supraseal_c2" "$PARAMS" "$DUMP" "$OUT/ss-$SIZE.proof" "$REPS" 2>&1 | tee -a "$LOG"
+[ "${PIPESTATUS[0]}" = 0 ] || { rm -f "$DUMP"; die "SupraSeal failed"; }
+rm -f "$DUMP"
+res=$(grep '^result' "$LOG" | tail -1)
+ss_ms=$(sed -n 's/.*ms_per_partition \([0-9.]*\).*/\1/p' <<<"$res")
+ss_dev=$(sed -n 's/.*peak_device_gib \([0-9.]*\).*/\1/p' <<<"$res")
+
+# 4. proofmill on the same partition, same r and s, under SupraSeal's footprint
+cap=${PM_CAP:-$(awk -v g="$ss_dev" 'BEGIN { printf "%dG", int(g) + 1 }')}
+[ "$cap" = none ] && cap=
+base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
+nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > "$OUT/pm-$SIZE.smi" 2>/dev/null &
+smi=$!
+PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --engine \
+  --out "$OUT/pm-$SIZE.proof" > "$OUT/pm-$SIZE.txt" 2>&1
+rc=$?
+kill $smi 2>/dev/null; wait $smi 2>/dev/null
+pm_dev=$(awk -v b="${base:-0}" '{ if ($1 + 0 > m) m = $1 + 0 } END { printf "%.2f", (m - b) / 1024 }' "$OUT/pm-$SIZE.smi")
+grep -E "^gpu key|tier|porep prove --engine" "$OUT/pm-$SIZE.txt" | tee -a "$LOG"
+[ $rc = 0 ] || die "proofmill porep prove failed (cap ${cap:-none}; $OUT/pm-$SIZE.txt)"
+line=$(grep "porep prove --engine: .*partition(s); queue" "$OUT/pm-$SIZE.txt")
+n=$(sed -n 's/.*--engine: \([0-9]*\) partition.*/\1/p' <<<"$line")
+st=$(sed -n 's/.*start \([0-9.]*\) ms.*/\1/p' <<<"$line"); fin=$(sed -n 's/.*finalize \([0-9.]*\) ms.*/\1/p' <<<"$line")
+pm_ms=$(awk -v s="$st" -v f="$fin" -v n="$n" 'BEGIN { printf "%.1f", (s + f) / n }')
+
+# 5. the same bytes, and SupraSeal's proof accepted by our verifier
+dd if="$OUT/pm-$SIZE.proof" of="$OUT/pm-$SIZE-part.proof" bs=192 skip="$K" count=1 status=none
+same=no; cmp -s "$OUT/pm-$SIZE-part.proof" "$OUT/ss-$SIZE.proof" && same=yes
+cp "$OUT/pm-$SIZE.proof" "$OUT/spliced-$SIZE.proof"
+dd if="$OUT/ss-$SIZE.proof" of="$OUT/spliced-$SIZE.proof" bs=192 seek="$K" count=1 conv=notrunc status=none
+"$PM" porep verify-proof --c1 "$C1" --vk "$VK" --proof "$OUT/spliced-$SIZE.proof" 2>&1 | tee -a "$LOG"
+ver=${PIPESTATUS[0]}
+say "proofmill partition $K: $(xxd -p -c 192 "$OUT/pm-$SIZE-part.proof")"
+say "same 192 bytes: $same; porep verify-proof of SupraSeal's proof in the C2 proof: exit $ver"
+say "ms per partition: supraseal $ss_ms (peak device ${ss_dev} GiB), proofmill ${pm_ms} (cap ${cap:-none}, peak device $pm_dev GiB: start + finalize over $n partitions)"
+TSV=$OUT/supraseal.tsv
+[ -f "$TSV" ] || printf 'impl\tcard\tcap_gib\tms_per_partition\tpeak_device_gib\tdate\tcommit\tsector_size\tsame_bytes\n' > "$TSV"
+printf 'supraseal\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" none "$ss_ms" "$ss_dev" "$(date -u +%F)" "$commit" "$SIZE" "$same" >> "$TSV"
+printf 'proofmill\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" "${cap%G}" "$pm_ms" "${pm_dev:-NA}" "$(date -u +%F)" "$commit" "$SIZE" "$same" >> "$TSV"
+tail -2 "$TSV"
+[ "$same" = yes ] && [ "$ver" = 0 ]
