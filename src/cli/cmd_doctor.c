@@ -41,6 +41,7 @@
 
 #include "circuits/filecoin/porep_circuit.h"
 #include "cli/cli.h"
+#include "util/splitmix.h"
 #include "cli/fil_gen.h"
 #include "cli/opts.h"
 #include "filecoin/param_report.h"
@@ -296,24 +297,17 @@ static double median3(double a, double b, double c) {
     return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): the calibration's scalars; seeded, not secret. */
-static uint64_t doctor_rand(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 /* n plain scalars: uniform below 2^254 (< r), or witness-like (75 % 0, 20 % 1, 5 % uniform). */
 static void doctor_scalars(fr_t *k, size_t n, int witness, uint64_t seed) {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
-        const uint64_t u = doctor_rand(&s) % 100;
+        const uint64_t u = pm_splitmix64(&s) % 100;
         if (witness && u < 95) {
             memset(&k[i], 0, sizeof k[i]);
             k[i].l[0] = u >= 75;
             continue;
         }
-        for (int j = 0; j < 4; j++) k[i].l[j] = doctor_rand(&s);
+        for (int j = 0; j < 4; j++) k[i].l[j] = pm_splitmix64(&s);
         k[i].l[3] &= 0x3fffffffffffffffull;
     }
 }

@@ -41,6 +41,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "util/splitmix.h"
 #include "cli/opts.h"
 #include "groth16/key_check.h"
 #include "util/progress.h"
@@ -68,19 +69,12 @@ static int ends_with(const char *s, const char *suf) {
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* splitmix64 stream -> Fr (top bits cleared), for seeded r, s in tests */
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
+/* a splitmix64 stream (util/splitmix.h) -> Fr (top bits cleared), for seeded r, s in tests */
 static int draw_fr(fr_t *r, uint64_t *seed) {
     fr_t p;
     for (;;) {
         if (seed) {
-            for (int i = 0; i < 4; i++) p.l[i] = splitmix(seed);
+            for (int i = 0; i < 4; i++) p.l[i] = pm_splitmix64(seed);
         } else {
             FILE *f = fopen("/dev/urandom", "rb");
             if (!f) return -1;

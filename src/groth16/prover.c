@@ -3,6 +3,7 @@
  * blinding scalars. The contract, formulas and sources are in prover.h.
  */
 #include "groth16/prover.h"
+#include "util/splitmix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -131,13 +132,6 @@ pm_status groth16_random_scalar(fr_t *out, pm_error *err) {
     }
 }
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 static uint64_t xoshiro_next(uint64_t s[4]) {
@@ -166,7 +160,7 @@ static void seeded_one(fr_t *out, uint64_t st[4]) {
 
 void groth16_seeded_scalars(fr_t *r, fr_t *s, uint64_t seed) {
     uint64_t st[4], x = seed;
-    for (int i = 0; i < 4; i++) st[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++) st[i] = pm_splitmix64(&x);
     seeded_one(r, st);
     seeded_one(s, st);
 }

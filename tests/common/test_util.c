@@ -1,6 +1,7 @@
 #include "test_util.h"
 
 #include "util/file.h"
+#include "util/splitmix.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,7 @@
 static uint64_t s[4];
 static int seeded;
 
-static uint64_t splitmix(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t splitmix(uint64_t *x) { return pm_splitmix64(x); }
 
 uint64_t pm_test_seed(void) {
     static uint64_t seed;

@@ -20,33 +20,35 @@
 
 static char root[256];
 
-static void put(const char *dev, const char *name, const char *text) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/bus", root);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/bus/pci", root);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/bus/pci/devices", root);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/bus/pci/devices/%s", root, dev);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/bus/pci/devices/%s/%s", root, dev, name);
+/* text into path (created or truncated) */
+static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
-    fclose(f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* root/bus/pci/devices/<dev>/<name> = text, making the directories on the way */
+static void put(const char *dev, const char *name, const char *text) {
+    static const char *const dirs[] = {"bus", "bus/pci", "bus/pci/devices"};
+    char path[512];
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        mkdir(path, 0700);
+    }
+    snprintf(path, sizeof path, "%s/bus/pci/devices/%s", root, dev);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/bus/pci/devices/%s/%s", root, dev, name);
+    write_text(path, text);
 }
 
 static int setup(void **state) {
     (void)state;
-    snprintf(root, sizeof root, "%s/pm_pcie.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    return mkdtemp(root) ? 0 : -1;
+    return pm_test_mkdtemp(root, sizeof root, "pm_pcie");
 }
 static int teardown(void **state) {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
+    return pm_test_rmtree(root);
 }
 
 static void generations(void **state) {
@@ -106,24 +108,17 @@ static void driver(void **state) {
     (void)state;
     char path[512], v[32];
     snprintf(path, sizeof path, "%s/version", root);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct  2 10:15:47 UTC 2025\n"
-          "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n", f);
-    fclose(f);
+    write_text(path, "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct  2 10:15:47 UTC 2025\n"
+                     "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
     assert_int_equal(pm_nvidia_driver_version(v, sizeof v, path), 0);
     assert_string_equal(v, "580.159.04");
     char small[4];
     assert_int_equal(pm_nvidia_driver_version(small, sizeof small, path), 0);
     assert_string_equal(small, "580"); /* truncated to fit */
-    f = fopen(path, "w");
-    fputs("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build\n", f);
-    fclose(f);
+    write_text(path, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build\n");
     assert_int_equal(pm_nvidia_driver_version(v, sizeof v, path), 0); /* the open module: "for x86_64" first */
     assert_string_equal(v, "550.54.14");
-    f = fopen(path, "w");
-    fputs("garbage\n", f);
-    fclose(f);
+    write_text(path, "garbage\n");
     assert_int_equal(pm_nvidia_driver_version(v, sizeof v, path), -1);
     assert_string_equal(v, "");
     assert_int_equal(pm_nvidia_driver_version(v, sizeof v, "/nonexistent/version"), -1);
