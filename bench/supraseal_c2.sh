@@ -111,7 +111,7 @@ cp "$OUT/pm-$SIZE.proof" "$OUT/spliced-$SIZE.proof"
 dd if="$OUT/ss-$SIZE.proof" of="$OUT/spliced-$SIZE.proof" bs=192 seek="$K" count=1 conv=notrunc status=none
 "$PM" porep verify-proof --c1 "$C1" --vk "$VK" --proof "$OUT/spliced-$SIZE.proof" 2>&1 | tee -a "$LOG"
 ver=${PIPESTATUS[0]}
-say "proofmill partition $K: $(xxd -p -c 192 "$OUT/pm-$SIZE-part.proof")"
+say "proofmill partition $K: $(od -An -v -tx1 "$OUT/pm-$SIZE-part.proof" | tr -d " \n")"
 say "same 192 bytes: $same; porep verify-proof of SupraSeal's proof in the C2 proof: exit $ver"
 say "ms per partition: supraseal $ss_ms (peak device ${ss_dev} GiB), proofmill ${pm_ms} (cap ${cap:-none}, peak device $pm_dev GiB: start + finalize over $n partitions)"
 TSV=$OUT/supraseal.tsv

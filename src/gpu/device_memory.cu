@@ -48,7 +48,7 @@ struct stage_pair {
 stage_pair stage_pairs[STAGE_MAX_DEVICES];
 
 void par_memcpy(void *dst, const void *src, size_t len) {
-    const size_t per = (len / STAGE_THREADS + 63) & ~(size_t)63;
+    const size_t per = ((len + STAGE_THREADS - 1) / STAGE_THREADS + 63) & ~(size_t)63; /* 8 x per >= len */
     std::thread th[STAGE_THREADS];
     unsigned started = 0;
     for (unsigned t = 1; t < STAGE_THREADS && (size_t)t * per < len; t++, started++) {
