@@ -11,6 +11,11 @@
 #              32GiB: the C1 and parameters of `bench/porep_gpu_32g.sh B setup` ($PM_SCRATCH,
 #              default /tmp/porep-32g)
 #   REPS       timed SupraSeal calls after a warm-up (default 3); PARTITION default 0
+# SS_STEPS: "supraseal proofmill" (default) or one of them, so that the two sides can go in two
+# device calls: at 32 GiB SupraSeal's side takes ~2 min on the H100 (SRS read 33 s, 4.7 s a call),
+# but proofmill's `porep prove` of all 10 partitions under SupraSeal's 12 GiB footprint runs at
+# tier 4 (H on the CPU) and did not finish in the ~8 minutes left of that call (2026-12-06).
+# PM_CAP must then be given for the proofmill step (e.g. 13G, SupraSeal's peak rounded up).
 # Sources (fetched, never committed): SS_SRC (default .anchors of the checkout) holds supra_seal/
 # (its c2/cuda), sppark/ and blst/; the harness is bench/anchors/supraseal_c2.cu (ours), built with
 # nvcc into $SS_BUILD (default /tmp/ss-build) for the card's architecture.
@@ -74,23 +79,32 @@ case "$SIZE" in
 esac
 PARAMS=$(ls "$P"/*.params | head -1); CSR=${PARAMS%.params}.csr; VK=${PARAMS%.params}.vk
 [ -f "$PARAMS" ] && [ -f "$CSR" ] && [ -f "$VK" ] || die "no .params/.csr/.vk in $P"
-t=$(date +%s.%N)
+STEPS=${SS_STEPS:-supraseal proofmill}
+ss_ms=NA; ss_dev=NA; same=NA; ver=NA
+# 3. SupraSeal alone
+if [[ " $STEPS " == *" supraseal "* ]]; then
 "$PM" porep partition-dump --c1 "$C1" --csr "$CSR" --partition "$K" --seed "$SEED" --out "$DUMP" 2>&1 | tee -a "$LOG"
 [ "${PIPESTATUS[0]}" = 0 ] || die "partition-dump failed"
-
-# 3. SupraSeal alone
 "$SB/supraseal_c2" "$PARAMS" "$DUMP" "$OUT/ss-$SIZE.proof" "$REPS" 2>&1 | tee -a "$LOG"
 [ "${PIPESTATUS[0]}" = 0 ] || { rm -f "$DUMP"; die "SupraSeal failed"; }
 rm -f "$DUMP"
 res=$(grep '^result' "$LOG" | tail -1)
 ss_ms=$(sed -n 's/.*ms_per_partition \([0-9.]*\).*/\1/p' <<<"$res")
 ss_dev=$(sed -n 's/.*peak_device_gib \([0-9.]*\).*/\1/p' <<<"$res")
-
+fi
+[[ " $STEPS " == *" proofmill "* ]] || {
+  TSV=$OUT/supraseal.tsv
+  [ -f "$TSV" ] || printf 'impl\tcard\tcap_gib\tms_per_partition\tpeak_device_gib\tdate\tcommit\tsector_size\tsame_bytes\n' > "$TSV"
+  printf 'supraseal\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" none "$ss_ms" "$ss_dev" "$(date -u +%F)" "$commit" "$SIZE" NA >> "$TSV"
+  exit 0
+}
 # 4. proofmill on the same partition, same r and s, under SupraSeal's footprint
+[ -n "${PM_CAP:-}" ] || [ "$ss_dev" != NA ] || die "the proofmill step alone needs PM_CAP"
 cap=${PM_CAP:-$(awk -v g="$ss_dev" 'BEGIN { printf "%dG", int(g) + 1 }')}
 [ "$cap" = none ] && cap=
-base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
-nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > "$OUT/pm-$SIZE.smi" 2>/dev/null &
+# (nvidia-smi without the device deps' LD_LIBRARY_PATH: its samples read 0 MiB under it on 2026-12-06)
+base=$(env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
+env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > "$OUT/pm-$SIZE.smi" 2>/dev/null &
 smi=$!
 PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --engine \
   --out "$OUT/pm-$SIZE.proof" > "$OUT/pm-$SIZE.txt" 2>&1
@@ -106,7 +120,8 @@ pm_ms=$(awk -v s="$st" -v f="$fin" -v n="$n" 'BEGIN { printf "%.1f", (s + f) / n
 
 # 5. the same bytes, and SupraSeal's proof accepted by our verifier
 dd if="$OUT/pm-$SIZE.proof" of="$OUT/pm-$SIZE-part.proof" bs=192 skip="$K" count=1 status=none
-same=no; cmp -s "$OUT/pm-$SIZE-part.proof" "$OUT/ss-$SIZE.proof" && same=yes
+same=no; [ -f "$OUT/ss-$SIZE.proof" ] || same=NA
+cmp -s "$OUT/pm-$SIZE-part.proof" "$OUT/ss-$SIZE.proof" && same=yes
 cp "$OUT/pm-$SIZE.proof" "$OUT/spliced-$SIZE.proof"
 dd if="$OUT/ss-$SIZE.proof" of="$OUT/spliced-$SIZE.proof" bs=192 seek="$K" count=1 conv=notrunc status=none
 "$PM" porep verify-proof --c1 "$C1" --vk "$VK" --proof "$OUT/spliced-$SIZE.proof" 2>&1 | tee -a "$LOG"
