@@ -31,7 +31,9 @@ extern "C" void gpu_dev_free(void *p) {
  * other, so the copy runs at the slower of the threads' memcpy and the bus. The pair of a device is
  * made at its first staged copy (cudaHostAlloc of 2 x 64 MiB, ~0.03 s, kept for the process) and
  * used by one copy at a time (a mutex: the bus is the device's either way). Sources smaller than
- * STAGE_MIN, or already pinned, are copied directly. */
+ * STAGE_MIN, or already pinned, are copied directly, and so is everything on a device whose pair
+ * the driver refused. Measured on the H100 (2026-12-06, docs/perf/devplan.md): the 24 GB plan's
+ * steady s/proof 72.4 -> 53.1 s. */
 #define STAGE_CHUNK ((size_t)64 << 20)
 #define STAGE_MIN ((size_t)32 << 20)
 #define STAGE_THREADS 8
@@ -44,6 +46,7 @@ struct stage_pair {
     cudaEvent_t done[2] = {nullptr, nullptr};
     cudaStream_t stream = nullptr;
     bool ready = false;
+    bool failed = false; /* the driver refused the pair once: direct copies from then on */
 };
 stage_pair stage_pairs[STAGE_MAX_DEVICES];
 
@@ -60,16 +63,36 @@ void par_memcpy(void *dst, const void *src, size_t len) {
 }
 } // namespace
 
+/* Make the device's staging pair (the caller holds sp.mu and has dev current): false, with
+ * nothing kept, when the driver refuses (pinned memory is a limited resource: RLIMIT_MEMLOCK, a
+ * busy host); the copies then take the direct pageable path, slower but correct. */
+static bool stage_pair_make(stage_pair &sp) {
+    bool ok = true;
+    for (int b = 0; b < 2 && ok; b++)
+        ok = cudaHostAlloc(&sp.buf[b], STAGE_CHUNK, cudaHostAllocPortable) == cudaSuccess &&
+             cudaEventCreateWithFlags(&sp.done[b], cudaEventDisableTiming) == cudaSuccess;
+    ok = ok && cudaStreamCreateWithFlags(&sp.stream, cudaStreamNonBlocking) == cudaSuccess;
+    if (!ok) {
+        for (int b = 0; b < 2; b++) {
+            if (sp.buf[b]) cudaFreeHost(sp.buf[b]);
+            if (sp.done[b]) cudaEventDestroy(sp.done[b]);
+            sp.buf[b] = nullptr;
+            sp.done[b] = nullptr;
+        }
+        (void)cudaGetLastError(); /* the refusal is not the next call's error */
+    }
+    return ok;
+}
+
+/* PM_ERR_NOMEM without touching err when the device has no staging pair (the caller copies
+ * directly); else the staged copy's status. */
 static pm_status staged_copy_to_device(void *dst_dev, const void *src, size_t bytes, int dev, pm_error *err) {
     stage_pair &sp = stage_pairs[dev];
     std::lock_guard<std::mutex> lock(sp.mu);
-    if (!sp.ready) {
-        for (int b = 0; b < 2; b++) {
-            PMCU(cudaHostAlloc(&sp.buf[b], STAGE_CHUNK, cudaHostAllocPortable));
-            PMCU(cudaEventCreateWithFlags(&sp.done[b], cudaEventDisableTiming));
-        }
-        PMCU(cudaStreamCreateWithFlags(&sp.stream, cudaStreamNonBlocking));
-        sp.ready = true;
+    if (sp.failed) return PM_ERR_NOMEM;
+    if (!sp.ready && !(sp.ready = stage_pair_make(sp))) {
+        sp.failed = true;
+        return PM_ERR_NOMEM;
     }
     size_t off = 0;
     for (unsigned i = 0; off < bytes; i++) {
@@ -90,8 +113,10 @@ extern "C" pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t b
     if (!bytes) return PM_OK;
     int dev = 0;
     if (bytes >= STAGE_MIN && !gpu_host_is_pinned(src) && cudaGetDevice(&dev) == cudaSuccess && dev >= 0 &&
-        dev < STAGE_MAX_DEVICES)
-        return staged_copy_to_device(dst_dev, src, bytes, dev, err);
+        dev < STAGE_MAX_DEVICES) {
+        const pm_status st = staged_copy_to_device(dst_dev, src, bytes, dev, err);
+        if (st != PM_ERR_NOMEM) return st;
+    }
     /* async + stream sync: a plain cudaMemcpy from pageable memory may return before its DMA lands,
      * and kernels on the library's non-blocking streams would not wait for it */
     PMCU(cudaMemcpyAsync(dst_dev, src, bytes, cudaMemcpyHostToDevice, 0));
