@@ -541,12 +541,7 @@ static int c2_synth(int argc, char **argv) {
                 goto out;
             }
             c = pm_now_s();
-            size_t bad = n;
-            for (size_t r = 0; r < n && bad == n; r++) {
-                fr_t ab;
-                fr_mul(&ab, &va[r], &vb[r]);
-                if (!fr_eq(&ab, &vc[r])) bad = r;
-            }
+            const size_t bad = r1cs_first_unsatisfied_row(va, vb, vc, n);
             d = pm_now_s();
             if (bad != n) {
                 fprintf(stderr, "proofmill: partition %u: constraint %zu not satisfied\n", k, bad);

@@ -123,15 +123,11 @@ static int porep_partition_dump(int argc, char **argv) {
         rc = pm_cli_fail(&err);
         goto out;
     }
-    for (size_t r = 0; r < n; r++) {
-        fr_t ab;
-        fr_mul(&ab, &va[r], &vb[r]);
-        if (!fr_eq(&ab, &vc[r])) {
-            fprintf(stderr, "proofmill: porep partition-dump: %s partition %llu: constraint %zu not satisfied\n", c1p,
-                    (unsigned long long)part, r);
-            rc = PM_EXIT_USAGE; /* as `porep synth --csr`: the C1 does not satisfy the circuit */
-            goto out;
-        }
+    const size_t bad = r1cs_first_unsatisfied_row(va, vb, vc, n);
+    if (bad < n) { /* as `porep synth --csr`: the C1 does not satisfy the circuit (exit 2) */
+        fprintf(stderr, "proofmill: porep partition-dump: %s partition %llu: constraint %zu not satisfied\n", c1p,
+                (unsigned long long)part, bad);
+        goto out;
     }
     for (size_t i = 0; i < f.n_inputs; i++) { /* bellperson's input rows: w_i · 0 = 0 */
         va[n + i] = w[i];

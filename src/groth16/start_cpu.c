@@ -35,16 +35,8 @@ static pm_status cpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p
     if ((st = r1cs_spmv(a, b, c, nc, cs, w, n_w, err))) return st;
     /* every constraint, on the rows just computed (one multiplication per row instead of a second
      * pass over the matrices): the first failing one is named and kept in first_bad */
-    const int64_t rows_c = (int64_t)nc;
-    int64_t first = rows_c;
-    PM_OMP(parallel for schedule(static) reduction(min : first))
-    for (int64_t r = 0; r < rows_c; r++) {
-        if (r > first) continue;
-        fr_t ab;
-        fr_mul(&ab, &a[r], &b[r]);
-        if (!fr_eq(&ab, &c[r]) && r < first) first = r;
-    }
-    if (first < rows_c) {
+    const size_t first = r1cs_first_unsatisfied_row(a, b, c, nc);
+    if (first < nc) {
         p->first_bad = (uint32_t)first;
         return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
                             "constraint %lld of %u not satisfied: <A,w>*<B,w> != <C,w>", (long long)first,

@@ -301,6 +301,19 @@ pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const
     return PM_OK;
 }
 
+size_t r1cs_first_unsatisfied_row(const fr_t *a, const fr_t *b, const fr_t *c, size_t n) {
+    const int64_t rows = (int64_t)n;
+    int64_t first = rows;
+    PM_OMP(parallel for schedule(static) reduction(min : first))
+    for (int64_t r = 0; r < rows; r++) {
+        if (r > first) continue;
+        fr_t ab;
+        fr_mul(&ab, &a[r], &b[r]);
+        if (!fr_eq(&ab, &c[r]) && r < first) first = r;
+    }
+    return (size_t)first;
+}
+
 pm_status r1cs_spmv(fr_t *a, fr_t *b, fr_t *c, size_t n_out, const r1cs_t *cs, const fr_t *w,
                     size_t n_w, pm_error *err) {
     if (n_w != cs->n_wires)

@@ -119,6 +119,11 @@ pm_status r1cs_matrix_mul(fr_t *out, size_t n_out, const r1cs_matrix_t *m, const
 pm_status r1cs_spmv(fr_t *a, fr_t *b, fr_t *c, size_t n_out, const r1cs_t *cs, const fr_t *w,
                     size_t n_w, pm_error *err);
 
+/* The lowest row k < n with a[k]*b[k] != c[k] (a, b, c as r1cs_spmv gives them: Montgomery), or n
+ * when every row holds. Row-parallel (OpenMP min reduction: the same index whatever the thread
+ * count); allocates nothing. */
+size_t r1cs_first_unsatisfied_row(const fr_t *a, const fr_t *b, const fr_t *c, size_t n);
+
 /* Check every constraint <A_k,w>*<B_k,w> = <C_k,w> and w[0] = 1. w: n_w = n_wires Montgomery
  * elements. Returns PM_OK when satisfied; PM_ERR_UNSATISFIED naming the first (lowest index)
  * failing constraint ("constraint 17 of 10815 not satisfied"; w[0] != 1 is reported as
