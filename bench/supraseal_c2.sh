@@ -13,17 +13,21 @@
 #   REPS       timed SupraSeal calls after a warm-up (default 3); PARTITION default 0
 # SS_STEPS: "supraseal proofmill" (default) or one of them, so that the two sides can go in two
 # device calls: at 32 GiB SupraSeal's side takes ~2 min on the H100 (SRS read 33 s, 4.7 s a call),
-# but proofmill's `porep prove` of all 10 partitions under SupraSeal's 12 GiB footprint runs at
-# tier 4 (H on the CPU) and did not finish in the ~8 minutes left of that call (2026-12-06).
-# PM_CAP must then be given for the proofmill step (e.g. 13G, SupraSeal's peak rounded up).
+# but proofmill's `porep prove --engine` of all 10 partitions under SupraSeal's 12 GiB footprint
+# (tier 4: H on the CPU) did not finish in the ~8 minutes left of that call (2026-12-06); the step
+# now proves the one partition alone.
+# PM_CAP must then be given for the proofmill step (e.g. 13G, SupraSeal's peak rounded up), and
+# SS_PROOF the SupraSeal proof to compare with. The next 32 GiB call:
+#   SS_STEPS=proofmill PM_CAP=13G SS_PROOF=docs/perf/supraseal-32GiB-p0-seed5.proof \
+#     bash bench/supraseal_c2.sh /tmp/b 32GiB
 # Sources (fetched, never committed): SS_SRC (default .anchors of the checkout) holds supra_seal/
 # (its c2/cuda), sppark/ and blst/; the harness is bench/anchors/supraseal_c2.cu (ours), built with
 # nvcc into $SS_BUILD (default /tmp/ss-build) for the card's architecture.
 # Order: the dump (into /dev/shm at 32 GiB: ~17 GB; the disk holds the 57 GB of parameters), then
 # SupraSeal alone (its SRS pins the whole key, ~47 GB, in host memory; freed when it exits), then
-# proofmill's `porep prove --engine --seed` under a device-memory cap equal to SupraSeal's measured
-# peak (PM_CAP overrides; "none" = the card's defaults), timed per partition as the engine's
-# kernel-region + finalize time over the partitions; the peak device memory of each side is what
+# proofmill's `porep prove --gpu --seed --partition K` under a device-memory cap equal to SupraSeal's measured
+# peak (PM_CAP overrides; "none" = the card's defaults), timed as that one partition's start phase
+# and assembly (the key's first use on the card included); the peak device memory of each side is what
 # the card had in use above its level before that side ran (SupraSeal: cudaMemGetInfo every 2 ms;
 # proofmill: nvidia-smi every 100 ms).
 # Output under $OUT: supraseal.tsv rows (impl card cap_gib ms_per_partition peak_device_gib date
@@ -98,7 +102,8 @@ fi
   printf 'supraseal\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" none "$ss_ms" "$ss_dev" "$(date -u +%F)" "$commit" "$SIZE" NA >> "$TSV"
   exit 0
 }
-# 4. proofmill on the same partition, same r and s, under SupraSeal's footprint
+# 4. proofmill on the same partition, same r and s, under SupraSeal's footprint: the driver on the
+# CUDA table (`porep prove --gpu --partition K`), planned for the capped card
 [ -n "${PM_CAP:-}" ] || [ "$ss_dev" != NA ] || die "the proofmill step alone needs PM_CAP"
 cap=${PM_CAP:-$(awk -v g="$ss_dev" 'BEGIN { printf "%dG", int(g) + 1 }')}
 [ "$cap" = none ] && cap=
@@ -106,32 +111,33 @@ cap=${PM_CAP:-$(awk -v g="$ss_dev" 'BEGIN { printf "%dG", int(g) + 1 }')}
 base=$(env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
 env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > "$OUT/pm-$SIZE.smi" 2>/dev/null &
 smi=$!
-PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --engine \
-  --out "$OUT/pm-$SIZE.proof" > "$OUT/pm-$SIZE.txt" 2>&1
+PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --gpu \
+  --partition "$K" --out "$OUT/pm-$SIZE-part.proof" > "$OUT/pm-$SIZE.txt" 2>&1
 rc=$?
 kill $smi 2>/dev/null; wait $smi 2>/dev/null
 pm_dev=$(awk -v b="${base:-0}" '{ if ($1 + 0 > m) m = $1 + 0 } END { printf "%.2f", (m - b) / 1024 }' "$OUT/pm-$SIZE.smi")
-grep -E "^gpu key|tier|porep prove --engine" "$OUT/pm-$SIZE.txt" | tee -a "$LOG"
+grep -E "^gpu key|tier|porep prove:" "$OUT/pm-$SIZE.txt" | tee -a "$LOG"
 [ $rc = 0 ] || die "proofmill porep prove failed (cap ${cap:-none}; $OUT/pm-$SIZE.txt)"
-line=$(grep "porep prove --engine: .*partition(s); queue" "$OUT/pm-$SIZE.txt")
-n=$(sed -n 's/.*--engine: \([0-9]*\) partition.*/\1/p' <<<"$line")
-st=$(sed -n 's/.*start \([0-9.]*\) ms.*/\1/p' <<<"$line"); fin=$(sed -n 's/.*finalize \([0-9.]*\) ms.*/\1/p' <<<"$line")
-pm_ms=$(awk -v s="$st" -v f="$fin" -v n="$n" 'BEGIN { printf "%.1f", (s + f) / n }')
+# "prove X s": the start phase and assembly of the one partition, with the key's first use on the
+# card (uploads, pinning the streamed sets) in it: a latency, not bench's steady throughput
+pm_ms=$(sed -n 's/.*, prove \([0-9.]*\) s,.*/\1/p' "$OUT/pm-$SIZE.txt" | awk '{ printf "%.1f", $1 * 1000 }')
 
-# 5. the same bytes, and SupraSeal's proof accepted by our verifier
-dd if="$OUT/pm-$SIZE.proof" of="$OUT/pm-$SIZE-part.proof" bs=192 skip="$K" count=1 status=none
-same=no; [ -f "$OUT/ss-$SIZE.proof" ] || same=NA
-cmp -s "$OUT/pm-$SIZE-part.proof" "$OUT/ss-$SIZE.proof" && same=yes
-cp "$OUT/pm-$SIZE.proof" "$OUT/spliced-$SIZE.proof"
-dd if="$OUT/ss-$SIZE.proof" of="$OUT/spliced-$SIZE.proof" bs=192 seek="$K" count=1 conv=notrunc status=none
-"$PM" porep verify-proof --c1 "$C1" --vk "$VK" --proof "$OUT/spliced-$SIZE.proof" 2>&1 | tee -a "$LOG"
-ver=${PIPESTATUS[0]}
+# 5. the same bytes, and SupraSeal's proof accepted by our verifier (SS_PROOF: SupraSeal's proof from
+# an earlier call, e.g. docs/perf/supraseal-32GiB-p0-seed5.proof: partition 0, seed 5, of
+# porep_gpu_32g.sh setup's C1 and seed-7 parameters, both deterministic)
+same=NA
+[ -n "${SS_PROOF:-}" ] && [ ! -f "$OUT/ss-$SIZE.proof" ] && cp "$SS_PROOF" "$OUT/ss-$SIZE.proof"
+if [ -f "$OUT/ss-$SIZE.proof" ]; then
+  same=no; cmp -s "$OUT/pm-$SIZE-part.proof" "$OUT/ss-$SIZE.proof" && same=yes
+  "$PM" porep verify-proof --c1 "$C1" --vk "$VK" --proof "$OUT/ss-$SIZE.proof" --partition "$K" 2>&1 | tee -a "$LOG"
+  ver=${PIPESTATUS[0]}
+fi
 say "proofmill partition $K: $(od -An -v -tx1 "$OUT/pm-$SIZE-part.proof" | tr -d " \n")"
-say "same 192 bytes: $same; porep verify-proof of SupraSeal's proof in the C2 proof: exit $ver"
-say "ms per partition: supraseal $ss_ms (peak device ${ss_dev} GiB), proofmill ${pm_ms} (cap ${cap:-none}, peak device $pm_dev GiB: start + finalize over $n partitions)"
+say "same 192 bytes: $same; porep verify-proof --partition $K of SupraSeal's proof: exit $ver"
+say "ms per partition: supraseal $ss_ms (peak device ${ss_dev} GiB), proofmill ${pm_ms} (cap ${cap:-none}, peak device $pm_dev GiB: one partition with the key's first use on the card)"
 TSV=$OUT/supraseal.tsv
 [ -f "$TSV" ] || printf 'impl\tcard\tcap_gib\tms_per_partition\tpeak_device_gib\tdate\tcommit\tsector_size\tsame_bytes\n' > "$TSV"
 printf 'supraseal\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" none "$ss_ms" "$ss_dev" "$(date -u +%F)" "$commit" "$SIZE" "$same" >> "$TSV"
 printf 'proofmill\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${card:-NA}" "${cap%G}" "$pm_ms" "${pm_dev:-NA}" "$(date -u +%F)" "$commit" "$SIZE" "$same" >> "$TSV"
 tail -2 "$TSV"
-[ "$same" = yes ] && [ "$ver" = 0 ]
+[ "$same" != no ] && { [ "$same" = NA ] || [ "$ver" = 0 ]; }

@@ -6,14 +6,14 @@
  *       our own Groth16 parameters for the circuit (bellperson layout), written as Filecoin names
  *       them: DIR/v28-stacked-proof-of-replication-...{.params,.vk}, plus DIR/<stem>.csr;
  *   proofmill porep prove (--c1 FILE | FILE) [--params DIR] --out PROOF [--csr FILE] [--threads T] [--seed N]
- *                         [--engine]
+ *                         [--engine | --gpu] [--partition K]
  *       C2: 192 bytes per partition, concatenated; every proof verified with the .vk first; DIR
  *       defaults as the daemon's filecoin.params_dir ($FIL_PROOFS_PARAMETER_CACHE, else
  *       /var/tmp/filecoin-proof-parameters), the C1 may be the one argument (as prove --kind takes it);
  *       `proofmill prove --kind porep-c2` with its C1 spelling (cli/prove_job.h: the one driver of
  *       prove/prove.h, or with --engine the embedded proving engine, partitions as work items, then
  *       the whole proof verified with DIR/<stem>.vk by pm_porep_c2_verify before writing);
- *   proofmill porep verify-proof --c1 FILE --vk FILE --proof PROOF
+ *   proofmill porep verify-proof --c1 FILE --vk FILE --proof PROOF [--partition K]
  *       exit 0 valid, 1 invalid.
  * The CSR file is found as DIR/<stem>.csr when --csr is not given; if absent it is recorded in
  * memory (2 KiB: ~10 s). Exit codes as in cli.h; an unsatisfied C1 names partition, challenge and
@@ -273,8 +273,8 @@ static void announce_key(void *arg, const char *key_path) {
 static int c2_prove(int argc, char **argv) {
     const char *c1p = NULL, *dir = NULL, *outp = NULL, *csr = NULL;
     unsigned threads = 0;
-    uint64_t seed = 0;
-    int have_seed = 0, engine = 0;
+    uint64_t seed = 0, part = UINT64_MAX;
+    int have_seed = 0, engine = 0, gpu = 0;
     static const pm_cli_opt opts[] = {
         {"c1", O_C1, "FILE", "the C1 output (JSON, or the lotus-bench envelope `porep seal` writes beside it); "
                              "also taken as the one argument, as `prove --kind porep-c2` takes it"},
@@ -285,9 +285,14 @@ static int c2_prove(int argc, char **argv) {
         {"threads", O_THREADS, "T", "threads (default 0: all cores)"},
         {"seed", O_SEED, "N", "r, s from a deterministic stream: tests only, NOT zero-knowledge"},
         {"engine", O_ENGINE, NULL, "prove through the embedded proving engine (partitions as work items)"},
+        {"partition", O_PART, "K", "prove only partition K (192 bytes; not with --engine): e.g. to compare one\n"
+                                   "                           partition with another engine (bench/supraseal_c2.sh)"},
+        {"gpu", O_GPU, NULL, "without --engine: the start phase on CUDA device 0, planned for its memory\n"
+                             "                           (gpu.memory caps it)"},
         {0}};
     static const pm_cli_spec spec = {
-        "porep prove", "porep prove (--c1 FILE | FILE) [--params DIR] --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
+        "porep prove", "porep prove (--c1 FILE | FILE) [--params DIR] --out PROOF [--csr FILE] [--threads T] [--seed N] "
+                       "[--engine | --gpu] [--partition K]",
         "C2: the C1 is checked with the vanilla verifier (as `porep verify-c1`), then each partition is\n"
         "proved and verified with the .vk before anything is written. Progress on stderr when it is a terminal.",
         opts};
@@ -298,7 +303,10 @@ static int c2_prove(int argc, char **argv) {
         if (o == O_C1) c1p = a.arg;
         else if (o == O_DIR) dir = a.arg;
         else if (o == O_ENGINE) engine = 1;
-        else if (o == O_OUT) outp = a.arg;
+        else if (o == O_GPU) gpu = 1;
+        else if (o == O_PART) {
+            if (pm_cli_opt_u64(&part, "--partition", a.arg, 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
+        } else if (o == O_OUT) outp = a.arg;
         else if (o == O_CSR) csr = a.arg;
         else if (o == O_THREADS) {
             uint64_t t;
@@ -314,13 +322,17 @@ static int c2_prove(int argc, char **argv) {
     if (!dir || !*dir) dir = fil_param_default_dir(); /* as the daemon's filecoin.params_dir */
     if (!c1p || !outp) return pm_cli_spec_usage(&spec, "the C1 (--c1 FILE or FILE) and --out are required");
     if (engine && csr) return pm_cli_usage("porep prove: --csr is not used with --engine (DIR/<stem>.csr is)");
+    if (engine && (gpu || part != UINT64_MAX))
+        return pm_cli_usage("porep prove: --gpu and --partition go without --engine (the engine uses every GPU and "
+                            "proves every partition)");
     pm_error err;
     pm_error_clear(&err);
     /* C2 through the one job prover of the CLI (cli/prove_job.h), kind porep-c2 */
     pm_input in = {.kind = PM_INPUT_PATH, .path = c1p};
+    const uint32_t only = (uint32_t)part;
     pm_cli_job j = {.kind = pm_kind_find("porep-c2"), .params_dir = dir, .csr = csr, .inputs = &in, .n_inputs = 1,
-                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine,
-                    .on_key = announce_key};
+                    .threads = threads, .seed = have_seed ? &seed : NULL, .engine = engine, .gpu = gpu,
+                    .partition = part != UINT64_MAX ? &only : NULL, .on_key = announce_key};
     pm_cli_job_result r;
     double t0 = pm_now_s();
     pm_progress_start("porep prove");
@@ -348,11 +360,14 @@ static int c2_prove(int argc, char **argv) {
 
 static int c2_verify(int argc, char **argv) {
     const char *c1p = NULL, *vkp = NULL, *pp = NULL;
+    uint64_t part = UINT64_MAX;
     static const pm_cli_opt opts[] = {{"c1", O_C1, "FILE", "the C1 output whose public inputs the proofs are for"},
                                       {"vk", O_VK, "FILE", "the verifying key (.vk, bellperson layout)"},
                                       {"proof", O_PROOF, "FILE", "the C2 proof bytes (192 per partition)"},
+                                      {"partition", O_PART, "K", "the file holds partition K's 192 bytes alone"},
                                       {0}};
-    static const pm_cli_spec spec = {"porep verify-proof", "porep verify-proof --c1 FILE --vk FILE --proof FILE",
+    static const pm_cli_spec spec = {"porep verify-proof",
+                                     "porep verify-proof --c1 FILE --vk FILE --proof FILE [--partition K]",
                                      "Prints valid (exit 0) or INVALID (exit 1).", opts};
     pm_cli_args a;
     pm_cli_args_init(&a, &spec, argc, argv);
@@ -361,6 +376,9 @@ static int c2_verify(int argc, char **argv) {
         if (o == O_C1) c1p = a.arg;
         else if (o == O_VK) vkp = a.arg;
         else if (o == O_PROOF) pp = a.arg;
+        else if (o == O_PART) {
+            if (pm_cli_opt_u64(&part, "--partition", a.arg, 0, UINT32_MAX - 1)) return PM_EXIT_USAGE;
+        }
     }
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
     if (!c1p || !vkp || !pp) return pm_cli_spec_usage(&spec, "--c1, --vk and --proof are required");
@@ -382,18 +400,25 @@ static int c2_verify(int argc, char **argv) {
         pm_cli_fail(&err);
         goto out;
     }
-    if (pf.size != (uint64_t)192 * c1.partitions) {
-        fprintf(stderr, "proofmill: %s: %llu bytes, expected %u (192 per partition)\n", pp,
-                (unsigned long long)pf.size, 192 * c1.partitions);
+    if (part != UINT64_MAX && part >= c1.partitions) {
+        fprintf(stderr, "proofmill: --partition %llu: %s has partitions 0..%u\n", (unsigned long long)part, c1p,
+                c1.partitions - 1);
         pm_file_close(&pf);
         goto out;
     }
-    buf = malloc((size_t)192 * c1.partitions);
+    const uint32_t n_proofs = part != UINT64_MAX ? 1 : c1.partitions;
+    if (pf.size != (uint64_t)192 * n_proofs) {
+        fprintf(stderr, "proofmill: %s: %llu bytes, expected %u (192 per partition%s)\n", pp,
+                (unsigned long long)pf.size, 192 * n_proofs, part != UINT64_MAX ? ", one partition" : "");
+        pm_file_close(&pf);
+        goto out;
+    }
+    buf = malloc((size_t)192 * n_proofs);
     if (!buf) {
         pm_file_close(&pf);
         goto out;
     }
-    memcpy(buf, pf.data, (size_t)192 * c1.partitions);
+    memcpy(buf, pf.data, (size_t)192 * n_proofs);
     if (pm_file_settle(&pf, PM_OK, &err)) {
         pm_file_close(&pf);
         pm_cli_fail(&err);
@@ -401,7 +426,8 @@ static int c2_verify(int argc, char **argv) {
     }
     pm_file_close(&pf);
     int valid = 0;
-    if (pm_porep_c2_verify(&valid, buf, c1.partitions, &c1, &s, &vk, &err)) {
+    if (part != UINT64_MAX ? pm_porep_c2_verify_partition(&valid, buf, (uint32_t)part, &c1, &s, &vk, &err)
+                           : pm_porep_c2_verify(&valid, buf, c1.partitions, &c1, &s, &vk, &err)) {
         pm_cli_fail(&err);
         goto out;
     }
@@ -589,7 +615,8 @@ PM_POREP_SUBCOMMAND(circuit_record, "circuit-record", "--sector-size S --out FIL
                     "record the C2 partition circuit once (CSR + density, memory-mappable)", c2_circuit_record)
 PM_POREP_SUBCOMMAND(params_setup, "params-setup", "--sector-size S --dir DIR [--seed N] [--gpu]",
                     "our own Groth16 .params/.vk (+ .csr) for the C2 circuit, Filecoin file names", c2_params_setup)
-PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] [--engine]",
+PM_POREP_SUBCOMMAND(prove, "prove", "--c1 FILE --params DIR --out PROOF [--csr FILE] [--threads T] [--seed N] "
+                                     "[--engine | --gpu] [--partition K]",
                     "C2: 192-byte Groth16 proof per partition from a C1 output (verified before writing)", c2_prove)
-PM_POREP_SUBCOMMAND(verify_proof, "verify-proof", "--c1 FILE --vk FILE --proof FILE",
+PM_POREP_SUBCOMMAND(verify_proof, "verify-proof", "--c1 FILE --vk FILE --proof FILE [--partition K]",
                     "verify C2 proofs against a .vk with the C1's public inputs (exit 1 if invalid)", c2_verify)

@@ -31,6 +31,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "circuits/csr_file.h"
@@ -38,9 +39,11 @@
 #include "cli/opts.h"
 #include "cli/porep_cli.h"
 #include "filecoin/c1_json.h"
+#include "filecoin/vanilla_verify.h"
 #include "groth16/prover.h"
 #include "r1cs/r1cs.h"
 #include "util/clock.h"
+#include "util/file.h"
 #include "util/outfile.h"
 
 enum { O_C1 = 256, O_CSR, O_PART, O_SEED, O_OUT };
@@ -85,6 +88,8 @@ static int porep_partition_dump(int argc, char **argv) {
     if (a.ind < argc) return pm_cli_spec_usage(&spec, "unexpected argument '%s'", argv[a.ind]);
     if (!c1p || !csrp || !outp || part == UINT64_MAX || !have_seed)
         return pm_cli_spec_usage(&spec, "--c1, --csr, --partition, --seed and --out are required");
+    if (pm_same_file(outp, c1p) || pm_same_file(outp, csrp))
+        return pm_cli_usage("porep partition-dump: --out %s is an input file", outp);
 
     pm_error err;
     pm_error_clear(&err);
@@ -97,15 +102,31 @@ static int porep_partition_dump(int argc, char **argv) {
     size_t cap = 0, n_w = 0;
     uint32_t nin = 0;
     double t0 = pm_now_s();
-    if (fil_c1_read_file(&c1, NULL, c1p, &err) || pm_porep_shape_for_size(&s, c1.sector_size, &err) ||
-        pm_porep_witness_len(&cap, &nin, &s, &err) || pm_csr_open(&f, csrp, &err) ||
-        pm_csr_expect(&f, csrp, c1.sector_size, cap, nin, &err)) {
+    if (fil_c1_read_file(&c1, NULL, c1p, &err)) {
         rc = pm_cli_fail(&err);
         goto out;
     }
     if (part >= c1.partitions) {
-        rc = pm_cli_usage("--partition %llu: %s has partitions 0..%u", (unsigned long long)part, c1p,
-                          c1.partitions - 1);
+        rc = pm_cli_spec_usage(&spec, "--partition %llu: %s has partitions 0..%u", (unsigned long long)part, c1p,
+                               c1.partitions - 1);
+        goto out;
+    }
+    /* the C1 as `porep prove` takes it: its vanilla proofs verified first (a C1 whose challenges are
+     * not its seed's would give a satisfied circuit with public inputs no verifier derives) */
+    pm_status vst = fil_c1_verify(&c1, NULL, &err);
+    if (vst == PM_ERR_UNSATISFIED) {
+        fprintf(stderr, "proofmill: %s: INVALID: %s\n", c1p, err.msg);
+        goto out;
+    }
+    /* the output is opened before the heavy work, so a bad --out fails at once */
+    if (vst || pm_porep_shape_for_size(&s, c1.sector_size, &err) || pm_porep_witness_len(&cap, &nin, &s, &err) ||
+        pm_outfile_open(&o, outp, &err)) {
+        rc = pm_cli_fail(&err);
+        goto out;
+    }
+    opened = 1;
+    if (pm_csr_open(&f, csrp, &err) || pm_csr_expect(&f, csrp, c1.sector_size, cap, nin, &err)) {
+        rc = pm_cli_fail(&err);
         goto out;
     }
     const size_t n = f.cs.n_constraints, rows = n + f.n_inputs;
@@ -145,19 +166,20 @@ static int porep_partition_dump(int argc, char **argv) {
                              popcount_words(f.b_aux_density, aux),
                              part,
                              seed};
-    if (pm_outfile_open(&o, outp, &err)) {
-        rc = pm_cli_fail(&err);
-        goto out;
-    }
-    opened = 1;
     if (put(o.f, "PMC2DMP1", 8) || put(o.f, hdr, 8 * sizeof(uint64_t)) || put(o.f, &r, sizeof r) ||
         put(o.f, &sc, sizeof sc) || put(o.f, va, rows * sizeof(fr_t)) || put(o.f, vb, rows * sizeof(fr_t)) ||
         put(o.f, vc, rows * sizeof(fr_t)) || put(o.f, w, n_w * sizeof(fr_t)) ||
         put(o.f, f.a_aux_density, (aux + 63) / 64 * 8) || put(o.f, f.b_input_density, (inp + 63) / 64 * 8) ||
         put(o.f, f.b_aux_density, (aux + 63) / 64 * 8)) {
-        pm_error_set(&err, PM_ERR_IO, outp, PM_NO_OFFSET, "write failed (disk full?)");
-        pm_outfile_abort(&o);
-        opened = 0;
+        /* a .csr changed under the mapping is the cause to name, else the output's errno */
+        if (!pm_csr_settle(&f, PM_OK, &err))
+            pm_error_set(&err, PM_ERR_IO, outp, PM_NO_OFFSET, "write failed: %s", strerror(ferror(o.f) ? errno : EIO));
+        rc = pm_cli_fail(&err);
+        goto out;
+    }
+    /* the density bitmaps were read from the mapping after the SpMV's settle: settle again before
+     * the dump becomes visible, so a .csr truncated meanwhile is an error, not zero bitmaps */
+    if (pm_csr_settle(&f, PM_OK, &err)) {
         rc = pm_cli_fail(&err);
         goto out;
     }

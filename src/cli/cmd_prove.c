@@ -78,7 +78,8 @@ static pm_status by_driver(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
         if (!(st = groth16_gpu_card(&card, 0, 1, err)) && !(st = pm_prove_key_plan(key, &card, err)))
             pm_prove_exec_plan(&x, key);
     }
-    pm_prove_opts po = {.exec = &x, .finalize_threads = j->threads, .blinding = {.seed = j->seed}};
+    pm_prove_opts po = {.exec = &x, .finalize_threads = j->threads, .blinding = {.seed = j->seed},
+                        .only_partition = j->partition};
     if (!st) st = pm_prove_job(&proofs, &np, key, job, j->inputs, j->n_inputs, &po, &r->tm, err);
     if (!st) {
         r->n = np;
@@ -157,6 +158,8 @@ pm_status pm_cli_prove_job(pm_cli_job_result *r, const pm_cli_job *j, pm_error *
     memset(r, 0, sizeof *r);
     if (!j->key && !j->params_dir)
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "no key: give the key or a parameter directory");
+    if (j->engine && j->partition)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "one partition alone is proved by the driver, not the engine");
     pm_status st = j->engine ? by_engine(r, j, err) : by_driver(r, j, err);
     if (st) pm_cli_job_result_free(r);
     return st;

@@ -27,6 +27,8 @@ typedef struct {
     int engine;             /* 1: through the embedded engine */
     int gpu;                /* 1: the start phase's CUDA table (device 0); operations without a kernel
                                run on the CPU */
+    const uint32_t *partition; /* driver only: prove just this partition (pm_prove_opts.only_partition;
+                                  the result then holds n = 1 proof) */
     /* Called once with the key's path as soon as it is known — before the driver loads it, or when
      * the engine has planned the job — e.g. for a kind-specific command to say whose parameters
      * they are (porep prove: filecoin/param_safety.h). NULL: nothing. */

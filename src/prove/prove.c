@@ -551,13 +551,22 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
     if (tm) memset(tm, 0, sizeof *tm);
     const pm_prove_opts defaults = {0};
     if (!o) o = &defaults;
-    uint32_t np = k->kind->partitions(job);
+    const uint32_t all = k->kind->partitions(job);
+    uint32_t first = 0, np = all;
+    if (o->only_partition) {
+        if (*o->only_partition >= all)
+            return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "partition %u: the job has partitions 0..%u",
+                                *o->only_partition, all ? all - 1 : 0);
+        first = *o->only_partition;
+        np = 1;
+    }
     pm_prove_proof **out = calloc(np ? np : 1, sizeof *out);
     if (!out) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     pm_status st = PM_OK;
-    for (uint32_t part = 0; part < np && !st; part++) {
+    for (uint32_t i = 0; i < np && !st; i++) {
+        const uint32_t part = first + i;
         pm_prove_part *pp = NULL;
-        pm_progress_item("partition", part, np);
+        pm_progress_item("partition", part, all);
         pm_progress_stage("witness synthesis", 0);
         fr_t r, s;
         if ((st = pm_prove_synthesize(&pp, k, job, in, n_in, part, o->exec, o->witness_threads, err))) break;
@@ -566,17 +575,17 @@ pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key
             pm_prove_part_free(pp);
             break;
         }
-        st = pm_prove_finalize(&out[part], pp, &r, &s, o->finalize_threads, err);
+        st = pm_prove_finalize(&out[i], pp, &r, &s, o->finalize_threads, err);
         memset(&r, 0, sizeof r);
         memset(&s, 0, sizeof s);
         if (st) break;
         double t0 = pm_now_s();
         pm_progress_stage("verify", 0);
-        st = pm_prove_verify(out[part], err);
+        st = pm_prove_verify(out[i], err);
         if (tm) {
-            tm->witness += out[part]->t_witness;
-            tm->check += out[part]->t_check;
-            tm->prove += out[part]->t_prove;
+            tm->witness += out[i]->t_witness;
+            tm->check += out[i]->t_check;
+            tm->prove += out[i]->t_prove;
             tm->verify += pm_now_s() - t0;
         }
     }

@@ -226,6 +226,9 @@ typedef struct {
     unsigned finalize_threads;    /* G2 MSM threads (0 = all cores) */
     unsigned witness_threads;     /* the kind's synthesis threads (0 = the default team) */
     pm_prove_blinding blinding;
+    const uint32_t *only_partition; /* non-NULL: prove and verify just this partition (*n = 1; its
+                                       r, s as when the whole job is proved); PM_ERR_ARG when the
+                                       job has no such partition */
 } pm_prove_opts;
 
 typedef struct {
@@ -233,8 +236,8 @@ typedef struct {
                                             the public inputs, the start phase + assembly, the check */
 } pm_prove_timings;
 
-/* Prove and verify every partition of job (opened by k->kind on in[0..n_in)): *proofs = n
- * partition proofs in order (caller frees each with pm_prove_proof_free, then the array), or
+/* Prove and verify every partition of job (opened by k->kind on in[0..n_in)), or only
+ * o->only_partition's: *proofs = n partition proofs in order (caller frees each with pm_prove_proof_free, then the array), or
  * nothing on error (the first partition's error; no proof of a job is returned unless all verify).
  * tm may be NULL. */
 pm_status pm_prove_job(pm_prove_proof ***proofs, uint32_t *n, const pm_prove_key *k, const void *job,

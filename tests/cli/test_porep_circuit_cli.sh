@@ -9,7 +9,8 @@
 #  - a .csr of another sector size and a FIFO as --csr are refused (exit 2);
 #  - partition-dump (the SupraSeal C2 harness's input, issue #37) of that C1: read back by
 #    check_c2_dump.py (header, sizes, a·b = c on a sample and every input row, the .csr's bitmaps);
-#    refused for the changed label, a partition out of range, a missing option;
+#    refused for the changed label (the vanilla verifier first, as porep prove), a partition out of
+#    range, --out naming an input or a directory, a missing option;
 #  - usage errors exit 2.
 # The 2^22 setup + proof round trip is test_circuits_porep_e2e (PROOFMILL_SLOW=1).
 . "$(dirname "$0")/lib.sh"
@@ -70,8 +71,18 @@ expect_msg "check_c2_dump.py" "check_c2_dump: ok"
 rm -f "$TMP/d.bin"
 expect_rc 2 "partition-dump of a changed label" "$PM" porep partition-dump --c1 "$TMP/bad.json" --csr "$TMP/2k.csr" \
   --partition 0 --seed 5 --out "$TMP/d.bin"
-expect_msg "partition-dump of a changed label" "constraint" "not satisfied"
-[ ! -e "$TMP/d.bin" ] || fail "partition-dump wrote a file for an unsatisfied partition"
+expect_msg "partition-dump of a changed label" "INVALID" "replica_column_proofs.exp_parents[2]"
+[ ! -e "$TMP/d.bin" ] || fail "partition-dump wrote a file for a C1 that does not verify"
+ls "$TMP"/d.bin.tmp.* >/dev/null 2>&1 && fail "partition-dump left its temporary behind"
+cp "$TMP/s/c1.json" "$TMP/c1copy.json"
+expect_rc 2 "partition-dump --out = --c1" "$PM" porep partition-dump --c1 "$TMP/c1copy.json" --csr "$TMP/2k.csr" \
+  --partition 0 --seed 5 --out "$TMP/c1copy.json"
+expect_msg "partition-dump --out = --c1" "is an input file"
+cmp -s "$TMP/s/c1.json" "$TMP/c1copy.json" || fail "partition-dump changed its input C1"
+mkdir -p "$TMP/outdir"
+expect_rc 2 "partition-dump --out a directory" "$PM" porep partition-dump --c1 "$TMP/s/c1.json" --csr "$TMP/2k.csr" \
+  --partition 0 --seed 5 --out "$TMP/outdir"
+expect_msg "partition-dump --out a directory" "is a directory"
 expect_rc 2 "partition-dump partition out of range" "$PM" porep partition-dump --c1 "$TMP/s/c1.json" \
   --csr "$TMP/2k.csr" --partition 1 --seed 5 --out "$TMP/d.bin"
 expect_msg "partition-dump partition out of range" "partitions 0..0"

@@ -59,12 +59,10 @@ static pm_status verify_one(int *valid, const groth16_vk_t *vk, const fr_t *w, u
     return groth16_verify(valid, vk, w + 1, n_inputs - 1, pr, NULL, NULL, err);
 }
 
-pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
-                             const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
+/* proofs[0 .. n) are the proofs of partitions first .. first + n - 1 */
+static pm_status verify_range(int *valid, const uint8_t *proofs, uint32_t first, size_t n, const fil_c1_t *c1,
+                              const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
     *valid = 0;
-    if (n != c1->partitions)
-        return pm_error_set(err, PM_ERR_MISMATCH, "proof", PM_NO_OFFSET, "%zu proofs for %u partitions", n,
-                            c1->partitions);
     if (c1->challenges != s->challenges)
         return pm_error_set(err, PM_ERR_MISMATCH, "c1", PM_NO_OFFSET, "C1 has %u challenges per partition, circuit %u",
                             c1->challenges, s->challenges);
@@ -74,10 +72,10 @@ pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const 
     fr_t *x = malloc(sizeof(fr_t) * (nx + 1));
     if (!st && !x) st = pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "public inputs");
     int all = 1;
-    for (uint32_t k = 0; k < n && !st; k++) {
+    for (uint32_t i = 0; i < n && !st; i++) {
         groth16_proof_t pr;
-        st = groth16_proof_from_bytes(&pr, proofs + 192 * (size_t)k, "proof", 192 * (uint64_t)k, err);
-        if (!st) st = pm_porep_public_inputs(x + 1, nx, c1, k, err);
+        st = groth16_proof_from_bytes(&pr, proofs + 192 * (size_t)i, "proof", 192 * (uint64_t)i, err);
+        if (!st) st = pm_porep_public_inputs(x + 1, nx, c1, first + i, err);
         int v = 0;
         if (!st) st = verify_one(&v, &vk, x, (uint32_t)nx + 1, &pr, err);
         all &= v;
@@ -86,6 +84,24 @@ pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const 
     groth16_vk_free(&vk);
     if (!st) *valid = all;
     return st;
+}
+
+pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
+                             const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
+    *valid = 0;
+    if (n != c1->partitions)
+        return pm_error_set(err, PM_ERR_MISMATCH, "proof", PM_NO_OFFSET, "%zu proofs for %u partitions", n,
+                            c1->partitions);
+    return verify_range(valid, proofs, 0, n, c1, s, bvk, err);
+}
+
+pm_status pm_porep_c2_verify_partition(int *valid, const uint8_t proof[192], uint32_t k, const fil_c1_t *c1,
+                                       const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err) {
+    *valid = 0;
+    if (k >= c1->partitions)
+        return pm_error_set(err, PM_ERR_ARG, "proof", PM_NO_OFFSET, "partition %u: the C1 has partitions 0..%u", k,
+                            c1->partitions - 1);
+    return verify_range(valid, proof, k, 1, c1, s, bvk, err);
 }
 
 /* ---------------------------------------------------------------- the kind */

@@ -54,6 +54,10 @@ int pm_porep_public_inputs_derivable(const fil_c1_t *c1);
  * Errors: PM_ERR_FORMAT/ENCODING (proof bytes), PM_ERR_MISMATCH, as above. */
 pm_status pm_porep_c2_verify(int *valid, const uint8_t *proofs, size_t n, const fil_c1_t *c1,
                              const pm_porep_shape *s, const bp_vk_t *vk, pm_error *err);
+/* The same for one partition's 192-byte proof: partition k's public inputs. PM_ERR_ARG when the
+ * C1 has no partition k; otherwise as pm_porep_c2_verify. */
+pm_status pm_porep_c2_verify_partition(int *valid, const uint8_t proof[192], uint32_t k, const fil_c1_t *c1,
+                                       const pm_porep_shape *s, const bp_vk_t *bvk, pm_error *err);
 
 #ifdef __cplusplus
 }
