@@ -146,8 +146,10 @@ static int porep_partition_dump(int argc, char **argv) {
     }
     const size_t bad = r1cs_first_unsatisfied_row(va, vb, vc, n);
     if (bad < n) { /* as `porep synth --csr`: the C1 does not satisfy the circuit (exit 2) */
-        fprintf(stderr, "proofmill: porep partition-dump: %s partition %llu: constraint %zu not satisfied\n", c1p,
-                (unsigned long long)part, bad);
+        fprintf(stderr,
+                "proofmill: porep partition-dump: %s partition %llu: constraint %zu not satisfied by its witness in the "
+                "recorded circuit %s (a C1 that verifies: is the .csr another circuit's?)\n",
+                c1p, (unsigned long long)part, bad, csrp);
         goto out;
     }
     for (size_t i = 0; i < f.n_inputs; i++) { /* bellperson's input rows: w_i · 0 = 0 */
