@@ -111,7 +111,7 @@ cap=${PM_CAP:-$(awk -v g="$ss_dev" 'BEGIN { printf "%dG", int(g) + 1 }')}
 base=$(env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1)
 env -u LD_LIBRARY_PATH nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 > "$OUT/pm-$SIZE.smi" 2>/dev/null &
 smi=$!
-PROOFMILL_GPU_MEMORY=$cap PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --gpu \
+env ${cap:+PROOFMILL_GPU_MEMORY=$cap} PROOFMILL_GPU_VERBOSE=1 "$PM" porep prove --c1 "$C1" --params "$P" --seed "$SEED" --gpu \
   --partition "$K" --out "$OUT/pm-$SIZE-part.proof" > "$OUT/pm-$SIZE.txt" 2>&1
 rc=$?
 kill $smi 2>/dev/null; wait $smi 2>/dev/null
