@@ -311,7 +311,12 @@ pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err
 /* cudaMalloc of bytes (PM_ERR_NOMEM when refused); gpu_dev_free(NULL) is a no-op. */
 pm_status gpu_dev_alloc(void **out, size_t bytes, pm_error *err);
 void gpu_dev_free(void *p);
-/* Synchronous copies host <-> device (any host memory; pinned is faster). */
+/* Synchronous copies host <-> device (any host memory; pinned is faster). Errors: PM_ERR_ARG (a NULL
+ * pointer with bytes > 0), PM_ERR_GPU / PM_ERR_NOMEM (CUDA's error). gpu_copy_to_device takes a
+ * pageable source of 32 MiB or more through two pinned 64 MiB staging buffers of the current device
+ * (made at its first such copy, kept for the process; eight threads copy chunk i + 1 while the DMA
+ * sends chunk i: ~4x the driver's pageable rate, e.g. the a, b, c of device-memory tiers 2-4), or
+ * directly when the driver refuses the staging buffers; device_memory.cu. */
 pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t bytes, pm_error *err);
 pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_error *err);
 

@@ -63,28 +63,33 @@ static void generations(void **state) {
     assert_int_equal(pm_pcie_gen_of_gts(12.0), 0);
 }
 
+/* a device's four link files (sysfs text, newline included) */
+static void put_link(const char *dev, const char *speed, const char *width, const char *max_speed,
+                     const char *max_width) {
+    put(dev, "current_link_speed", speed);
+    put(dev, "current_link_width", width);
+    put(dev, "max_link_speed", max_speed);
+    put(dev, "max_link_width", max_width);
+}
+
+/* pm_pcie_link of bus id `id` succeeds with these generations and widths */
+static void expect_link(const char *id, int gen, int width, int max_gen, int max_width) {
+    pm_pcie_link_t l;
+    assert_int_equal(pm_pcie_link(&l, root, id), 0);
+    assert_int_equal(l.gen, gen);
+    assert_int_equal(l.width, width);
+    assert_int_equal(l.max_gen, max_gen);
+    assert_int_equal(l.max_width, max_width);
+}
+
 static void links(void **state) {
     (void)state;
     pm_pcie_link_t l;
-    put("0000:18:00.0", "current_link_speed", "32.0 GT/s PCIe\n");
-    put("0000:18:00.0", "current_link_width", "16\n");
-    put("0000:18:00.0", "max_link_speed", "32.0 GT/s PCIe\n");
-    put("0000:18:00.0", "max_link_width", "16\n");
-    assert_int_equal(pm_pcie_link(&l, root, "0000:18:00.0"), 0);
-    assert_int_equal(l.gen, 5);
-    assert_int_equal(l.width, 16);
-    assert_int_equal(l.max_gen, 5);
-    assert_int_equal(l.max_width, 16);
+    put_link("0000:18:00.0", "32.0 GT/s PCIe\n", "16\n", "32.0 GT/s PCIe\n", "16\n");
+    expect_link("0000:18:00.0", 5, 16, 5, 16);
     /* CUDA spells the id in upper case; a link trained down below its maximum */
-    put("0000:af:00.0", "current_link_speed", "16.0 GT/s PCIe\n");
-    put("0000:af:00.0", "current_link_width", "8\n");
-    put("0000:af:00.0", "max_link_speed", "32.0 GT/s PCIe\n");
-    put("0000:af:00.0", "max_link_width", "16\n");
-    assert_int_equal(pm_pcie_link(&l, root, "0000:AF:00.0"), 0);
-    assert_int_equal(l.gen, 4);
-    assert_int_equal(l.width, 8);
-    assert_int_equal(l.max_gen, 5);
-    assert_int_equal(l.max_width, 16);
+    put_link("0000:af:00.0", "16.0 GT/s PCIe\n", "8\n", "32.0 GT/s PCIe\n", "16\n");
+    expect_link("0000:AF:00.0", 4, 8, 5, 16);
     /* older kernels: "8 GT/s" without the suffix; an unknown speed keeps its GT/s, generation 0 */
     put("0000:01:00.0", "current_link_speed", "8 GT/s\n");
     put("0000:01:00.0", "current_link_width", "4\n");
