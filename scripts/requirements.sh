@@ -39,17 +39,17 @@ def gib(b):
     return "-" if not b else ("%.0f GiB" % (b / G) if b >= 10 * G else "%.1f GiB" % (b / G))
 def card(b):
     return "-" if not b else "%d GB" % round(b / G)  # whole GiB, the size vendors call GB
-print("| kind | sector | rows | resident | streamed bases | host circuit | host H | host RAM, 1 proof | .params | .csr |")
-print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+print("| kind | sector | rows | resident | streamed bases | host circuit | one NTT buffer | host H | host RAM, 1 proof | .params | .csr |")
+print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for line in open(sys.argv[1]):
     k, s, path = line.split()
     j = json.load(open(path))
     sh, mc, ha = j["shape"], j["min_card"], j["host_bytes_at_min_card"]
     host = gib(ha.get("0"))
-    if ha.get("4") and ha.get("4") != ha.get("0"):
-        host += " (%s on a host-H card)" % gib(ha["4"])
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        k, s, "{:,}".format(sh["rows"]), card(mc["0"]), card(mc["1"]), card(mc["2"]), card(mc["4"]), host,
+    if ha.get("5") and ha.get("5") != ha.get("0"):
+        host += " (%s on a host-H card)" % gib(ha["5"])
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        k, s, "{:,}".format(sh["rows"]), card(mc["0"]), card(mc["1"]), card(mc["2"]), card(mc.get("4")), card(mc["5"]), host,
         gib(sh["params_bytes"]), gib(sh.get("csr_bytes"))))
 PY
 

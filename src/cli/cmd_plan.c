@@ -236,7 +236,9 @@ static json_t *min_cards_json(json_t **host_at, const key_shape *k, unsigned dev
     json_t *o = json_object();
     *host_at = json_object();
     for (unsigned t = 0; t < GROTH16_TIERS; t++) {
-        if (s->conv == GROTH16_SNARKJS && (t == GROTH16_TIER_HOST_CIRCUIT || t == GROTH16_TIER_ONE_SLOT)) continue;
+        if (s->conv == GROTH16_SNARKJS &&
+            (t == GROTH16_TIER_HOST_CIRCUIT || t == GROTH16_TIER_ONE_SLOT || t == GROTH16_TIER_ONE_BUFFER))
+            continue;
         char key[8];
         snprintf(key, sizeof key, "%u", t);
         const uint64_t mc = groth16_devplan_min_card(s, workers, t);

@@ -96,7 +96,7 @@ int pm_gpu_slot_yield(pm_gpu_slot *slot);
 /* What a loaded key's device-memory plan decided (groth16/devplan.h), for the engine's status
  * (pm_key_info.plan: /v1/status, GetStatus, bench). */
 typedef struct {
-    int tier;                   /* GROTH16_TIER_* (0 resident .. 4 host H); -1: no plan (CPU proving) */
+    int tier;                   /* GROTH16_TIER_* (0 resident .. 5 host H); -1: no plan (CPU proving) */
     char tier_name[24];         /* "resident", "streamed bases", "host circuit", ... ("" without a plan) */
     char streamed[48];          /* the base sets streamed from pinned host memory ("H", "A, L, H"; "") */
     unsigned devices;           /* cards holding a device copy now */

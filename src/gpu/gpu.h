@@ -315,8 +315,10 @@ void gpu_dev_free(void *p);
  * pointer with bytes > 0), PM_ERR_GPU / PM_ERR_NOMEM (CUDA's error). gpu_copy_to_device takes a
  * pageable source of 32 MiB or more through two pinned 64 MiB staging buffers of the current device
  * (made at its first such copy, kept for the process; eight threads copy chunk i + 1 while the DMA
- * sends chunk i: ~4x the driver's pageable rate, e.g. the a, b, c of device-memory tiers 2-4), or
- * directly when the driver refuses the staging buffers; device_memory.cu. */
+ * sends chunk i: ~4x the driver's pageable rate, e.g. the a, b, c of device-memory tiers 2-5), or
+ * directly when the driver refuses the staging buffers; gpu_copy_from_device takes a pageable
+ * destination of 32 MiB or more back through the same pair (the DMA of chunk i + 1 while the threads
+ * copy chunk i out); device_memory.cu. */
 pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t bytes, pm_error *err);
 pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_error *err);
 
@@ -351,6 +353,23 @@ pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_
  * h[n - 1] = 0). h may alias a, b or c. For tests and benchmarks. */
 pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                 pm_error *err);
+
+/* The same H through ONE device buffer (the domain's buffer 0) for a card without room for three
+ * (device-memory tier 4, groth16/devplan.h: a 16 GB card at 2^27): a, b, c are n = d->n Montgomery
+ * evaluations each in HOST memory (e.g. the CPU SpMV's); they go up in turn, the coset values A^ come
+ * back down into a's array and D = DIF(A^ B^) scaled by g^-rev(i) (bit-reversed order) into b's,
+ * and the two products the three-buffer form fuses into stores (A^ B^, D - DIF(c)) run on the device
+ * in chunks of chunk_n elements read back from those arrays (ntt_core.cuh seq_bellperson_h_one:
+ * the same networks and operand order, so the same bytes as gpu_bellperson_h). a and b are
+ * OVERWRITTEN; c is read. Bytes over the bus: 7 n 32 (5 up, 2 down; at 2^27 30 GB, pageable host
+ * arrays staged through pinned memory by gpu_copy_to/from_device). Device memory: the domain with
+ * one buffer and a chunk buffer of chunk_n * 32 bytes (allocated for the call). On return *h_dev
+ * is the domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid
+ * until the domain's next use). Errors: PM_ERR_ARG (NULL, n != d->n, chunk_n = 0, aliased arrays,
+ * generator), PM_ERR_NOMEM (the chunk buffer), PM_ERR_UNSATISFIED (coefficient n - 1 not zero;
+ * *h_dev stays NULL), PM_ERR_GPU. */
+pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const fr_t *c, size_t n, size_t chunk_n,
+                               gpu_ntt_domain *d, pm_error *err);
 
 /* ---- R1CS on the device: recorded matrices resident, SpMV a = A.w, b = B.w, c = C.w ----
  *

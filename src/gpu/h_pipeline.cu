@@ -15,6 +15,9 @@
  *              to the coset: the coset iNTT undoes the coset NTT exactly; gpu.h).
  *  bellperson from the witness (two buffers): a, b by SpMV; a to the coset; b to the coset storing
  *              a*x into a; c by SpMV into b's buffer; the two DIFs and the bit reversal.
+ *  bellperson through one buffer (device-memory tier 4): the same networks with a, b, c uploaded in
+ *              turn, A^ and D parked in the host's a and b, the two products in chunks
+ *              (ntc::seq_bellperson_h_one).
  * Multiplications per element at 2^27 (13.5 butterfly stages per transform, ~0.9 trivial): snarkjs
  * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 6 * 12.6 + 2 * 2 + 1
  * (A*B) + 2 (g^-k) + 1 (final scale) = 83.6 (~11.2 G at 2^27; with 7 transforms 97.2); docs/perf/gpu.md.
@@ -114,6 +117,74 @@ extern "C" pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b
     PMCU(cudaMemcpyAsync(h, X[0], n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
     PMCU(cudaStreamSynchronize(d->st));
     return st;
+}
+
+namespace {
+
+/* dev[i] = ew_apply(op, y[i], dev[i]) for one chunk (ntc::seq_bellperson_h_one) */
+__global__ void __launch_bounds__(256) k_ew_chunk(int op, fr_d *dev, const fr_d *y, size_t len) {
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len) ntc::st(dev + i, ntc::ew_apply(op, ntc::ld(y + i), ntc::ld(dev + i)));
+}
+
+/* dev_exec with the host side of seq_bellperson_h_one: whole-buffer copies (staged through pinned
+ * memory by gpu_copy_to/from_device) and the chunked element-wise products through `chunk` */
+struct one_exec : dev_exec {
+    fr_d *chunk;
+    size_t chunk_n;
+    pm_status up(fr_d *dev, const fr_d *host) {
+        PMCU(cudaStreamSynchronize(d->st));
+        return gpu_copy_to_device(dev, host, d->n * sizeof(fr_t), err);
+    }
+    pm_status down(fr_d *host, const fr_d *dev) {
+        PMCU(cudaStreamSynchronize(d->st));
+        return gpu_copy_from_device(host, dev, d->n * sizeof(fr_t), err);
+    }
+    pm_status chunks(int op, fr_d *dev, const fr_d *host) {
+        for (size_t off = 0; off < d->n; off += chunk_n) {
+            const size_t len = d->n - off < chunk_n ? d->n - off : chunk_n;
+            PMCU(cudaStreamSynchronize(d->st)); /* the previous chunk's kernel has read `chunk` */
+            pm_status st = gpu_copy_to_device(chunk, host + off, len * sizeof(fr_t), err);
+            if (st != PM_OK) return st;
+            k_ew_chunk<<<(unsigned)((len + 255) / 256), 256, 0, d->st>>>(op, dev + off, chunk, len);
+            PMCU_LAUNCH();
+        }
+        return PM_OK;
+    }
+};
+
+} /* namespace */
+
+extern "C" pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const fr_t *c, size_t n, size_t chunk_n,
+                                          gpu_ntt_domain *d, pm_error *err) {
+    if (h_dev) *h_dev = nullptr;
+    if (!d || !h_dev || !a || !b || !c || n != d->n || !chunk_n || a == b || (const fr_t *)a == c || (const fr_t *)b == c)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_one: bad arguments (n = %zu, domain %zu, chunk %zu)",
+                            n, d ? d->n : 0, chunk_n);
+    pm_status st = bp_tables(d, err);
+    if (st != PM_OK) return st;
+    fr_d *X;
+    if ((st = domain_work(&X, d, 0, err)) != PM_OK) return st;
+    if (chunk_n > n) chunk_n = n;
+    dev_buf tmp;
+    if (tmp.alloc(chunk_n * sizeof(fr_t)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "gpu_bellperson_h_one: the chunk buffer (%zu bytes) was refused",
+                            chunk_n * sizeof(fr_t));
+    }
+    PMCU(cudaEventRecord(d->e0, d->st));
+    one_exec ex{{d, err}, tmp.as<fr_d>(), chunk_n};
+    if ((st = ntc::seq_bellperson_h_one(ex, X, reinterpret_cast<fr_d *>(a), reinterpret_cast<fr_d *>(b),
+                                        reinterpret_cast<const fr_d *>(c), domain_tabs(d))) != PM_OK) {
+        cudaStreamSynchronize(d->st); /* nothing in flight reads tmp when it is freed */
+        return st;
+    }
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    cudaEventElapsedTime(&d->last_ms, d->e0, d->e1);
+    if ((st = bp_check_top(d, X, err)) != PM_OK) return st;
+    *h_dev = X;
+    return PM_OK;
 }
 
 extern "C" pm_status gpu_bellperson_h_r1cs(void **h_dev, gpu_ntt_domain *d, uint32_t a_inputs, const gpu_r1cs *g,

@@ -621,5 +621,39 @@ template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, cons
     return x.bitrev(A, t.bp_fin, false);
 }
 
+/* bellperson H through ONE device buffer (devplan.h tier 4: a card without room for three): the
+ * same networks, stores and products as seq_bellperson_h, so the same bytes; what the fused stores
+ * read from the other buffers (ST_MUL's A^, ST_RSUB's D) comes back from host memory a chunk at a
+ * time instead, through the executor's chunk buffer (ew_apply: the same operand order):
+ *   1. a up; to the coset -> A^; A^ down into a's host array;
+ *   2. b up; to the coset -> B^; B^ *= A^ (chunks of a); DIF(omega^-1) scaled by g^-rev -> D; D
+ *      down into b's host array;
+ *   3. c up; DIF(omega^-1) -> E; E = D - E (chunks of b); the bit reversal scaled by n^-1 z.
+ * Bytes over the bus: 7 x n x 32 (5 up, 2 down). The executor adds to dev_exec:
+ *   up(dev, host) / down(host, dev)  n elements, after the stream's earlier work;
+ *   chunks(op, dev, host)             dev[i] = ew_apply(op, host[i], dev[i]) for i < n.
+ * buf: n elements on the device; a, b: host, overwritten (A^ and D: Montgomery, natural and
+ * bit-reversed order); c: host. Result (plain coefficients, natural order) in buf. */
+enum { EW_MUL = 0, EW_RSUB = 1 }; /* dev = host * dev | host - dev */
+PM_HD fr_d ew_apply(int op, const fr_d &y, const fr_d &x) { return op == EW_MUL ? f_mul(y, x) : f_sub(y, x); }
+template <class X> pm_status seq_bellperson_h_one(X &x, fr_d *buf, fr_d *a, fr_d *b, const fr_d *c, const seq_tabs &t) {
+    net_ops none, ginv;
+    ginv.post = t.bp_ginv;
+    pm_status st;
+    if ((st = x.up(buf, a)) != PM_OK || (st = seq_to_coset(x, buf, buf, t.bp_pre, none)) != PM_OK ||
+        (st = x.down(a, buf)) != PM_OK || (st = x.pause()) != PM_OK)
+        return st;
+    if ((st = x.up(buf, b)) != PM_OK || (st = seq_to_coset(x, buf, buf, t.bp_pre, none)) != PM_OK ||
+        (st = x.chunks(EW_MUL, buf, a)) != PM_OK || (st = x.pause()) != PM_OK)
+        return st;
+    if ((st = x.net(true, true, buf, buf, buf, ginv)) != PM_OK || (st = x.down(b, buf)) != PM_OK ||
+        (st = x.pause()) != PM_OK)
+        return st;
+    if ((st = x.up(buf, c)) != PM_OK || (st = x.net(true, true, buf, buf, buf, none)) != PM_OK ||
+        (st = x.chunks(EW_RSUB, buf, b)) != PM_OK)
+        return st;
+    return x.bitrev(buf, t.bp_fin, false);
+}
+
 } /* namespace ntc */
 } /* namespace pmgpu */

@@ -16,6 +16,9 @@
  * MSM's room at least this large before it makes another base set resident. */
 #define TARGET_CHUNK_G1 ((uint64_t)1 << 24)
 #define TARGET_CHUNK_G2 ((uint64_t)1 << 23)
+/* Tier 4's chunk buffer for the coset products (A^ B^, then D - E: gpu_bellperson_h_one): 2^23
+ * points (256 MiB); a chunk's copy (~10 ms) is long against its pointwise kernel (~0.2 ms). */
+#define H_CHUNK_POINTS ((uint64_t)1 << 23)
 
 /* Residency order: the witness-like sets first, H (uniform scalars, compute-bound) last. */
 static const int order[GROTH16_N_BASES + 1] = {GROTH16_BASE_A, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_N_BASES,
@@ -23,8 +26,8 @@ static const int order[GROTH16_N_BASES + 1] = {GROTH16_BASE_A, GROTH16_BASE_B1, 
 static const char *const set_names[2][GROTH16_N_BASES + 1] = {{"A", "B1", "C", "H", "B2"}, {"A", "B1", "L", "H", "B2"}};
 
 const char *groth16_devplan_tier_name(unsigned tier) {
-    static const char *const names[GROTH16_TIERS] = {"resident", "streamed bases", "host circuit", "one witness slot",
-                                                      "host H"};
+    static const char *const names[GROTH16_TIERS] = {"resident",         "streamed bases", "host circuit",
+                                                      "one witness slot", "one NTT buffer", "host H"};
     return tier < GROTH16_TIERS ? names[tier] : "?";
 }
 
@@ -58,11 +61,17 @@ static uint64_t fixed_of(const groth16_devplan_shape *s, unsigned tier, unsigned
     const int bp = s->conv == GROTH16_BELLPERSON;
     p->circuit = bp && tier <= GROTH16_TIER_STREAMED ? GROTH16_ON_DEVICE : GROTH16_ON_HOST;
     p->h = tier < GROTH16_TIER_HOST_H ? GROTH16_ON_DEVICE : GROTH16_ON_HOST;
+    p->h_buffers = p->h == GROTH16_ON_HOST ? 0 : tier == GROTH16_TIER_ONE_BUFFER ? 1 : 3;
     p->witness_slots = !bp ? 0 : (tier >= GROTH16_TIER_ONE_SLOT || workers < 2) ? 1 : 2;
     uint64_t b = p->circuit == GROTH16_ON_DEVICE ? s->circuit_bytes : 0;
     b += (uint64_t)p->witness_slots * s->n_vars * 32;
     if (bp) b += (s->n_base[GROTH16_BASE_A] + s->n_b2) * 4;
-    if (p->h == GROTH16_ON_DEVICE) b += gpu_sizes_ntt_domain(s->log_domain, 3);
+    if (p->h_buffers) b += gpu_sizes_ntt_domain(s->log_domain, (int)p->h_buffers);
+    if (p->h_buffers == 1) {
+        const uint64_t n = (uint64_t)1 << s->log_domain;
+        p->h_chunk_points = n < H_CHUNK_POINTS ? n : H_CHUNK_POINTS;
+        b += p->h_chunk_points * 32;
+    }
     return b;
 }
 
@@ -169,15 +178,21 @@ static int shape_empty(const groth16_devplan_shape *s) {
     return n == 0 || s->log_domain > 40;
 }
 
-/* The first tier in [lo, hi] that fits: first with the MSMs' target room at every tier but the last
- * (the CPU's H costs seconds per 2^27 domain: taken only when nothing else fits), then without. */
+/* The first tier in [lo, hi] that fits: first with the MSMs' target room at tiers 0-3, then without
+ * at every tier (tier 4's extra copies and tier 5's CPU H cost more than a small MSM room: taken only
+ * when nothing else fits). */
 static int plan_any(groth16_devplan *p, const groth16_devplan_shape *s, const groth16_devplan_card *c, unsigned lo,
                     unsigned hi) {
     for (int strict = 1; strict >= 0; strict--)
         for (unsigned t = lo; t <= hi && t < GROTH16_TIERS; t++) {
-            if (strict && t == GROTH16_TIER_HOST_H) continue;
-            /* snarkjs keys have no circuit and no witness slots on the card: tiers 2 and 3 are tier 1 */
-            if (s->conv == GROTH16_SNARKJS && (t == GROTH16_TIER_HOST_CIRCUIT || t == GROTH16_TIER_ONE_SLOT)) continue;
+            /* tiers 4-5 move bytes or work the roomier tiers do not (tier 4: 4 more copies of the
+             * domain over the bus per partition): only when nothing faster fits at all */
+            if (strict && t >= GROTH16_TIER_ONE_BUFFER) continue;
+            /* snarkjs keys have no circuit and no witness slots on the card: tiers 2 and 3 are tier 1;
+             * their H (gpu_snarkjs_h) needs the domain's three buffers: no tier 4 */
+            if (s->conv == GROTH16_SNARKJS && (t == GROTH16_TIER_HOST_CIRCUIT || t == GROTH16_TIER_ONE_SLOT ||
+                                               t == GROTH16_TIER_ONE_BUFFER))
+                continue;
             if (try_tier(p, s, c, t, strict)) return 1;
             /* at min tier 1, everything resident is tier 1's plan too */
             if (t == GROTH16_TIER_STREAMED && lo == GROTH16_TIER_STREAMED &&
@@ -260,8 +275,10 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
     if (bp) PUT("  witness      device    %8.2f GiB (%u slot%s)\n", p->witness_slots * s->n_vars * 32 / g, p->witness_slots,
                 p->witness_slots == 1 ? "" : "s");
     PUT("  NTT domain   %-9s %8.2f GiB (2^%u%s)\n", p->h == GROTH16_ON_DEVICE ? "device" : "host",
-        (p->h == GROTH16_ON_DEVICE ? gpu_sizes_ntt_domain(s->log_domain, 3) : 0) / g, s->log_domain,
-        p->h == GROTH16_ON_DEVICE ? ", H on the GPU" : ", H on the CPU");
+        ((p->h_buffers ? gpu_sizes_ntt_domain(s->log_domain, (int)p->h_buffers) : 0) + p->h_chunk_points * 32) / g,
+        s->log_domain,
+        p->h_buffers == 1 ? ", H on the GPU through one buffer: a, b, c in turn, products staged on the host"
+        : p->h == GROTH16_ON_DEVICE ? ", H on the GPU" : ", H on the CPU");
     for (int k = 0; k <= GROTH16_N_BASES; k++) {
         const int i = order[k];
         const groth16_place at = i == GROTH16_N_BASES ? p->b2 : p->base[i];

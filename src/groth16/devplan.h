@@ -24,8 +24,11 @@
  *   2 host circuit    as 1, the circuit off the card: the CPU SpMV (the synthesis pool) makes a, b, c,
  *                     uploaded into the domain's buffers
  *   3 one slot        as 2 with one witness slot
- *   4 host H          as 3, the NTTs and the H polynomial on the CPU as well; the card runs the MSMs
- * A card below tier 4's needs is refused, naming the smallest card that would do.
+ *   4 one NTT buffer  bellperson: as 3 with one domain buffer instead of three (H on the GPU through
+ *                     it: a, b, c in turn, the coset products staged through host memory and a chunk
+ *                     buffer, gpu_bellperson_h_one); snarkjs keys skip it (their H needs three)
+ *   5 host H          as 3, the NTTs and the H polynomial on the CPU as well; the card runs the MSMs
+ * A card below tier 5's needs is refused, naming the smallest card that would do.
  * MSMs over resident bases run in chunks when one piece's scratch does not fit (the result is the
  * sum of the chunks' MSMs: the same point). Every size comes from gpu/gpu_sizes.h, the formulas the
  * kernels allocate with.
@@ -72,8 +75,9 @@ enum {
     GROTH16_TIER_STREAMED = 1,
     GROTH16_TIER_HOST_CIRCUIT = 2,
     GROTH16_TIER_ONE_SLOT = 3,
-    GROTH16_TIER_HOST_H = 4,
-    GROTH16_TIERS = 5
+    GROTH16_TIER_ONE_BUFFER = 4,
+    GROTH16_TIER_HOST_H = 5,
+    GROTH16_TIERS = 6
 };
 
 /* Bytes left for the CUDA context's growth, other small keys (a WinningPoSt key beside a PoRep one:
@@ -92,6 +96,8 @@ typedef struct {
     groth16_place b2;
     groth16_place circuit;                  /* bellperson: ON_DEVICE (GPU SpMV) or ON_HOST (CPU SpMV) */
     groth16_place h;                        /* ON_DEVICE (GPU NTTs) or ON_HOST (CPU NTTs) */
+    unsigned h_buffers;                     /* domain work buffers on the card: 3, 1 (tier 4) or 0 (host H) */
+    uint64_t h_chunk_points;                /* tier 4: points of the chunk buffer the coset products pass through */
     unsigned witness_slots;                 /* bellperson device witness slots (0 snarkjs) */
     uint64_t usable;        /* bytes the plan may use: min(cap, free) - groth16_devplan_reserve(that) */
     uint64_t fixed_bytes;   /* circuit + witness slots + domain + index lists on the card */
@@ -104,7 +110,7 @@ typedef struct {
     int keep_scratch;       /* 1: each base set's MSM keeps its scratch between proofs (all fit) */
     uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
     uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
-    uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-4) */
+    uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-5) */
 } groth16_devplan;
 
 /* The shape of a loaded key view (circuit_bytes: the caller's gpu_r1cs_device_bytes, 0 snarkjs). */
@@ -112,7 +118,7 @@ void groth16_devplan_shape_of_key(groth16_devplan_shape *s, const groth16_key *k
 
 /* The plan for key shape s on card c, at tier min_tier or slower (0: the fastest that fits; the
  * engine passes a key's tier so that every card of a machine runs the same operations on the CPU).
- * Errors: PM_ERR_NOMEM when even tier 4 does not fit, with a message naming the card, the bytes it
+ * Errors: PM_ERR_NOMEM when even tier 5 does not fit, with a message naming the card, the bytes it
  * offers, what the smallest plan needs and the smallest card that would do (whole GiB); PM_ERR_ARG
  * for an empty shape. */
 pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *s, const groth16_devplan_card *c,
@@ -122,14 +128,15 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
  * `workers` workers and no other use of the card. */
 uint64_t groth16_devplan_min_card(const groth16_devplan_shape *s, unsigned workers, unsigned max_tier);
 
-/* The tier's name ("resident", "streamed bases", "host circuit", "one witness slot", "host H"). */
+/* The tier's name ("resident", "streamed bases", "host circuit", "one witness slot", "one NTT buffer",
+ * "host H"). */
 const char *groth16_devplan_tier_name(unsigned tier);
 
 /* The plan in words, one line per part (for logs, /v1/status, `proofmill plan`); returns out. */
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s);
 
 /* Operations that run on the CPU under plan p (bits for groth16_exec.cpu_ops, start.h): the SpMV of
- * a bellperson key without its circuit on the card, H at tier 4. (A snarkjs key's a, b come from
+ * a bellperson key without its circuit on the card, H at tier 5. (A snarkjs key's a, b come from
  * its zkey section 4 on the CPU whatever the plan: no bit.) */
 unsigned groth16_devplan_cpu_ops(const groth16_devplan *p);
 

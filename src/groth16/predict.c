@@ -59,12 +59,13 @@ pm_status groth16_predict(groth16_prediction *out, const groth16_devplan_shape *
         out->msm_s += set_s(c, s->n_base[i], 0, uniform, p ? p->base[i] : GROTH16_ON_DEVICE);
     }
     out->msm_s += set_s(c, s->n_b2, 1, uniform_witness, p ? p->b2 : GROTH16_ON_DEVICE);
-    if (host_circuit && !host_h) out->upload_s += 3 * domain * FR_BYTES / c->h2d_bytes_per_s; /* a, b, c */
+    /* a, b, c; at tier 4 (one domain buffer) also A^ and D down and up again: 7 copies of the domain */
+    if (host_circuit && !host_h) out->upload_s += (p->h_buffers == 1 ? 7 : 3) * domain * FR_BYTES / c->h2d_bytes_per_s;
     if (host_h) out->upload_s += domain * FR_BYTES / c->h2d_bytes_per_s;                     /* H's scalars */
     if (tier >= GROTH16_TIER_ONE_SLOT) out->upload_s += (double)s->n_vars * FR_BYTES / c->h2d_bytes_per_s;
     out->gpu_s = out->ntt_s + out->msm_s + out->upload_s;
 
-    /* CPU: synthesis, the SpMV without the circuit on the card, the NTTs at tier 4 */
+    /* CPU: synthesis, the SpMV without the circuit on the card, the NTTs at tier 5 */
     if (c->synth_rows_per_s > 0) out->cpu_s = (double)rows / c->synth_rows_per_s;
     if (host_circuit) out->cpu_s += (double)rows / (GROTH16_PREDICT_SPMV_ROWS_PER_CORE_S * (c->cpu_threads ? c->cpu_threads : 1));
     if (host_h) {

@@ -15,12 +15,14 @@
  *                        #38, 2^24 vs 2^27); the G2 B query at GROTH16_PREDICT_G2_FACTOR times a G1
  *                        point. A streamed base set costs max(its MSM, its bytes / the pinned
  *                        host-to-device rate) (its copy overlaps its MSM, devplan.h tier 1). Without
- *                        the circuit on the card (tiers 2-4) a, b, c (3 x 2^log_domain Fr) are
+ *                        the circuit on the card (tiers 2-5) a, b, c (3 x 2^log_domain Fr) are
  *                        uploaded; at tier 3 (one witness slot) the witness upload is not hidden;
- *                        at tier 4 the NTTs leave the GPU and H's scalars are uploaded instead.
+ *                        at tier 4 (one domain buffer) the coset products go down and up again
+ *                        (7 copies of the domain in all); at tier 5 the NTTs leave the GPU and
+ *                        H's scalars are uploaded instead.
  *   CPU, per partition:  the witness synthesis (rows / the calibrated rate on all cores), the SpMV
- *                        at tiers 2-4 (rows / GROTH16_PREDICT_SPMV_ROWS_PER_CORE_S per core) and
- *                        the 7 NTTs at tier 4 (n log n from one calibrated CPU NTT).
+ *                        at tiers 2-5 (rows / GROTH16_PREDICT_SPMV_ROWS_PER_CORE_S per core) and
+ *                        the 7 NTTs at tier 5 (n log n from one calibrated CPU NTT).
  *   Per proof:           partitions x max(GPU, CPU) when several partitions pipeline (the engine
  *                        synthesizes partition i+1 while the GPU proves i: steady s/proof), GPU +
  *                        CPU for a one-partition proof (its latency).
@@ -63,7 +65,7 @@ typedef struct {
 
 /* The prediction for one partition and one proof, seconds. */
 typedef struct {
-    double ntt_s;       /* the GPU NTTs (0 at tier 4) */
+    double ntt_s;       /* the GPU NTTs (0 at tier 5) */
     double msm_s;       /* the MSMs, streamed sets at max(MSM, copy) */
     double upload_s;    /* a, b, c / witness / H scalars not hidden */
     double gpu_s;       /* ntt + msm + upload: the kernel region */

@@ -505,11 +505,22 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
     gpu_key *g = NULL;
     void *buf[3];
     pm_status st = gpu_key_get(&g, x, p, err);
-    if (st || (st = gpu_dom(g, k, err)) || (st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
+    if (st || (st = gpu_dom(g, k, err))) return st;
+    h->host = NULL;
+    h->dev = NULL;
+    if (g->plan.h_buffers == 1) {
+        /* tier 4: one domain buffer; a, b, c in turn from the CPU eval's host arrays (a and b become
+         * the parked coset products: nothing reads them after H) */
+        if (!p->abc_host)
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
+                                "GPU table: the one-buffer H (tier 4) needs a, b, c from the CPU eval");
+        return gpu_bellperson_h_one(&h->dev, p->work, p->work + m, p->work + 2 * m, m, g->plan.h_chunk_points, g->dom,
+                                    err);
+    }
+    if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
     if (p->abc_host)
         for (int i = 0; i < 3 && !st; i++) st = gpu_copy_to_device(buf[i], p->work + i * m, m * sizeof(fr_t), err);
     if (!st) st = gpu_bellperson_h(buf[0], buf[1], buf[2], m, g->dom, err);
-    h->host = NULL;
     h->dev = buf[0];
     return st;
 }

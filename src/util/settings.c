@@ -38,9 +38,9 @@ static const pm_setting_def table[] = {
     {"gpu.chunk_points", E1("PROOFMILL_GPU_CHUNK_POINTS"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "stream every base set in chunks of this many points. 0: resident bases, or chunks sized "
      "from gpu.memory."},
-    {"gpu.min_tier", E1("PROOFMILL_GPU_MIN_TIER"), PM_SETTING_UINT, "0", 0, 4, NULL,
+    {"gpu.min_tier", E1("PROOFMILL_GPU_MIN_TIER"), PM_SETTING_UINT, "0", 0, 5, NULL,
      DEBUG_KNOB "plan every key at this device-memory tier or a slower one (groth16/devplan.h: 0 resident, "
-     "1 streamed bases, 2 host circuit, 3 one witness slot, 4 host H). 0: the fastest that fits."},
+     "1 streamed bases, 2 host circuit, 3 one witness slot, 4 one NTT buffer, 5 host H). 0: the fastest that fits."},
     {"gpu.verbose", E1("PROOFMILL_GPU_VERBOSE"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      "Print the device-memory decisions of each key (resident or streamed, chunk sizes) on stderr."},
     /* GPU kernel variants (src/gpu): benchmark switches, defaults measured in docs/perf/gpu.md */

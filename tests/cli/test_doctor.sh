@@ -73,7 +73,7 @@ expect_rc 0 "porep params-setup 2KiB" "$PM" porep params-setup --sector-size 2Ki
 expect_rc 0 "winning-post params-setup 2KiB" "$PM" winning-post params-setup --sector-size 2KiB --dir "$P" --seed 3
 expect_rc 0 "doctor with 2 KiB parameters" "$PM" doctor "$P" --no-calibrate
 expect_msg "plans per kind" "plan        porep-c2 2KiB: smallest card per tier: 0 resident " \
-  "plan        winning-post 2KiB: smallest card per tier: 0 resident " ", 4 host H "
+  "plan        winning-post 2KiB: smallest card per tier: 0 resident " ", 4 one NTT buffer " ", 5 host H "
 rm -f "$P"/v28-stacked-proof-of-replication-*.csr
 expect_rc 0 "doctor, a .params without its .csr" "$PM" doctor "$P" --no-calibrate
 expect_msg "the missing .csr named" "plan        porep-c2 2KiB: no recorded circuit (.csr) beside $P/v28-stacked" \
@@ -85,8 +85,8 @@ pl = {p["kind"]: p for p in json.load(open(sys.argv[1]))["plans"]}
 assert set(pl) == {"porep-c2", "winning-post"}, pl
 w = pl["winning-post"]
 m = w["min_card_bytes_by_tier"]
-assert w["sector_size"] == 2048 and w["gpus"] == [] and set(m) == {"0", "1", "2", "3", "4"}, w
-assert all(m[str(t)] >= m[str(t + 1)] > 0 for t in range(4)), m  # slower tiers fit smaller cards
+assert w["sector_size"] == 2048 and w["gpus"] == [] and set(m) == {"0", "1", "2", "3", "4", "5"}, w
+assert all(m[str(t)] >= m[str(t + 1)] > 0 for t in range(5)), m  # slower tiers fit smaller cards
 assert "error" in pl["porep-c2"] and ".csr" in pl["porep-c2"]["error"], pl["porep-c2"]
 PY
 expect_rc 2 "doctor: an extra argument" "$PM" doctor "$D" extra

@@ -44,10 +44,10 @@ for ks in porep-c2:2KiB porep-c2:8MiB window-post:2KiB winning-post:2KiB snapdea
       >"$TMP/j" 2>"$TMP/e"
     rc=$?
     if [ "$rc" = 0 ]; then
-      ok=$(field "$TMP/j" "j['fits'] and 0 <= j['plan']['tier'] <= 4 and j['plan']['peak_bytes'] <= j['plan']['usable_bytes'] \
+      ok=$(field "$TMP/j" "j['fits'] and 0 <= j['plan']['tier'] <= 5 and j['plan']['peak_bytes'] <= j['plan']['usable_bytes'] \
 and j['host']['partitions_in_flight'] == $n * 2 and j['host']['pinned_bytes'] == j['plan']['host_pinned_bytes'] \
 and j['card']['free'] == $card * 2**30 - 2**29 and j['host']['total_bytes'] > j['host']['key_bytes'] \
-and j['plan']['tier'] <= 4")
+and j['plan']['tier'] <= 5")
       [ "$ok" = True ] && pass "$what: tier $(field "$TMP/j" "j['plan']['tier']")" || { fail "$what: plan JSON"; head -c 600 "$TMP/j"; }
       # the smallest card per tier is consistent: this card is at least the one of the plan's tier
       ok=$(field "$TMP/j" "j['min_card'][str(j['plan']['tier'])] <= $card * 2**30")

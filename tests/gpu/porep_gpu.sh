@@ -10,7 +10,7 @@
 # .params and .vk must be identical), then `prove --kind porep-c2` with
 # the same seeded r, s on the CPU and with --gpu, and compares the proof bytes; the same with the
 # device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks), at every
-# tier of the device-memory plan (PROOFMILL_GPU_MIN_TIER=0..4: streamed bases, the SpMV and then H on
+# tier of the device-memory plan (PROOFMILL_GPU_MIN_TIER=0..5: streamed bases, the SpMV, one NTT buffer and then H on
 # the CPU) and with forced 2^16-point chunks (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
 # C1 with one label changed must be refused by the GPU prover (no proof file); then
 # bench/porep_gpu.sh (`bench batch --type porep --gpu`, -c 4 -j 2, 2 GPU workers, nvidia-smi sampling
@@ -82,7 +82,7 @@ for S in $SIZES; do
   grep -A12 "^gpu key" "$LOG" | tail -13 | sed "s/^/$S capped: /" | tee -a "$SUM"
   grep -A12 "^gpu key" "$LOG" | tail -13 | grep -q "streamed"; check $? "$S capped budget streamed some bases"
   # every tier of the device-memory plan (groth16/devplan.h), forced with gpu.min_tier: the same bytes
-  for t in 0 1 2 3 4; do
+  for t in 0 1 2 3 4 5; do
     prove "gpu-tier$t" "$D/gpu_t$t.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t; check $? "$S prove gpu, tier $t"
     grep "^gpu key" "$LOG" | tail -1 | sed "s/^/$S tier $t: /" | tee -a "$SUM"
     grep "^gpu key" "$LOG" | tail -1 | grep -q "tier $t "; check $? "$S tier $t planned"

@@ -4,8 +4,9 @@
  * (ntt_inverse, ntt_coset_forward with g = 7, (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from
  * Montgomery). Every log n = 1..max (default 22): a satisfied input (c = a*b on the domain: PM_OK, top
  * coefficient 0) and, at a few sizes, a random one (PM_ERR_UNSATISFIED, coefficients still equal);
- * the device-pointer entry on the domain's buffers; bad arguments (wrong n, aliasing, a domain from
- * generator 5). Any disagreement FAILS. Usage: test_gpu_h [max_log_n] [extra_log_n, e.g. 27]
+ * the device-pointer entry on the domain's buffers; the one-buffer entry (gpu_bellperson_h_one:
+ * device-memory tier 4) with ragged and one-element chunks, past the 32 MiB staged copies from 2^20;
+ * bad arguments (wrong n, aliasing, chunk 0, a domain from generator 5). Any disagreement FAILS. Usage: test_gpu_h [max_log_n] [extra_log_n, e.g. 27]
  * (the extra size compares the whole 2^27 H with the CPU: ~1 minute of host time on 16 cores).
  * Exit 77 when no GPU is usable.
  */
@@ -96,6 +97,33 @@ static void test_size(unsigned L, int sat) {
         /* bad arguments */
         GT_CHECK(gpu_bellperson_h(buf[0], buf[0], buf[2], n, d, &e) == PM_ERR_ARG, "aliasing accepted");
         GT_CHECK(gpu_bellperson_h(buf[0], buf[1], buf[2], n / 2 ? n / 2 : 2, d, &e) == PM_ERR_ARG, "wrong n accepted");
+    }
+    /* GPU through one domain buffer (device-memory tier 4): a, b, c from host arrays in turn, the
+     * products in chunks of n/3 + 1 (ragged) and of 1 element (small sizes); a and b overwritten */
+    for (int pass = 0; pass < (L <= 6 ? 2 : 1); pass++) {
+        const size_t chunk = pass ? 1 : n / 3 + 1;
+        memcpy(x, a, n * sizeof *x); memcpy(y, b, n * sizeof *y); memcpy(z, c, n * sizeof *z);
+        void *hd = (void *)1;
+        pm_status ost = gpu_bellperson_h_one(&hd, x, y, z, n, chunk, d, &e);
+        if (sat) {
+            GT_OK(ost, e);
+            GT_CHECK(hd != NULL, "2^%u one buffer: no result pointer", L);
+            if (hd) GT_OK(gpu_copy_from_device(h, hd, n * sizeof *h, &e), e);
+            size_t bad1 = hd ? first_diff(h, ref, n) : 0;
+            GT_CHECK(bad1 == (size_t)-1, "2^%u one buffer, chunks of %zu: != CPU at %zu", L, chunk, bad1);
+        } else {
+            GT_CHECK(ost == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, one buffer: status %s, want PM_ERR_UNSATISFIED",
+                     L, pm_status_name(ost));
+        }
+        GT_CHECK(first_diff(z, c, n) == (size_t)-1, "2^%u one buffer: c was written", L);
+    }
+    if (sat && L == 4) { /* bad arguments */
+        void *hd = NULL;
+        memcpy(x, a, n * sizeof *x);
+        GT_CHECK(gpu_bellperson_h_one(&hd, x, y, z, n, 0, d, &e) == PM_ERR_ARG, "one buffer: chunk 0 accepted");
+        GT_CHECK(gpu_bellperson_h_one(&hd, x, x, z, n, 4, d, &e) == PM_ERR_ARG, "one buffer: aliasing accepted");
+        GT_CHECK(gpu_bellperson_h_one(&hd, x, y, z, n / 2, 4, d, &e) == PM_ERR_ARG, "one buffer: wrong n accepted");
+        GT_CHECK(gpu_bellperson_h_one(NULL, x, y, z, n, 4, d, &e) == PM_ERR_ARG, "one buffer: no result pointer accepted");
     }
     printf("bellperson H 2^%-2u %-9s %s  (device %.3f ms, CPU fused %.3f s)\n", L, sat ? "satisfied" : "random",
            bad == (size_t)-1 ? "ok" : "MISMATCH", ms, t_cpu);

@@ -14,7 +14,8 @@
  *  - the same pipelines at the device's run-time variants (docs/perf/gpu.md): radix 8, tiles of 2^9 and
  *    2^10, the round split, the shared twiddles and the four-step strided passes, alone and combined;
  *  - the snarkjs H at log n = 1..12 against ntt_snarkjs_h;
- *  - the bellperson H (three buffers, and the two-buffer order) at log n = 1..12 against exactly
+ *  - the bellperson H (three buffers, the two-buffer order, and one buffer with the coset products
+ *    parked in host memory and applied in chunks of 1, 3 and n/4 + 1) at log n = 1..12 against exactly
  *    bellperson's sequence (ntt_inverse, ntt_coset_forward(g = 7), (ab - c)(g^n - 1)^-1,
  *    ntt_coset_inverse, from Montgomery), for a satisfying (c = a*b: top coefficient 0) and a random
  *    (top coefficient != 0) input;
@@ -127,6 +128,25 @@ struct host_exec {
         return PM_OK;
     }
 };
+/* seq_bellperson_h_one's host side: the "device" buffer is host memory too; the products pass
+ * through a chunk buffer of chunk_n elements (ragged last chunk) exactly as the device's do */
+struct host_one_exec : host_exec {
+    size_t n = 0, chunk_n = 1, ups = 0, downs = 0, chunk_calls = 0;
+    std::vector<fr_d> chunk;
+    pm_status up(fr_d *dev, const fr_d *host) { ups++; memcpy(dev, host, n * sizeof(fr_d)); return PM_OK; }
+    pm_status down(fr_d *host, const fr_d *dev) { downs++; memcpy(host, dev, n * sizeof(fr_d)); return PM_OK; }
+    pm_status chunks(int op, fr_d *dev, const fr_d *host) {
+        chunk.resize(chunk_n);
+        for (size_t off = 0; off < n; off += chunk_n) {
+            const size_t len = n - off < chunk_n ? n - off : chunk_n;
+            chunk_calls++;
+            memcpy(chunk.data(), host + off, len * sizeof(fr_d));
+            for (size_t i = 0; i < len; i++) st(dev + off + i, ew_apply(op, ld(chunk.data() + i), ld(dev + off + i)));
+        }
+        return PM_OK;
+    }
+};
+
 uint32_t host_exec::tile_bits = NTT_TILE_BITS;
 uint32_t host_exec::max_lr = NTT_MAX_LR;
 bool host_exec::split = false, host_exec::tws = false, host_exec::fs = false;
@@ -283,6 +303,26 @@ static void test_bellperson_h(unsigned L, uint32_t max_bits) {
         seq_bellperson_h_part2(hd.ex, D(A2), D(B2), hd.tabs);
         bad = first_diff(A2, ref);
         CHECK(bad == (size_t)-1, "2^%u bellperson H two-buffer (%s): != prover_bellperson's H at %zu", L, sat ? "satisfied" : "random", bad);
+        /* one buffer (device-memory tier 4): a, b, c in turn, the products through chunks of 1, 3
+         * and n / 4 + 1 elements; a and b come back as the parked A^ and D */
+        const size_t chunk_sizes[3] = {1, 3, n / 4 + 1};
+        for (size_t ci = 0; ci < 3; ci++) {
+            host_one_exec ox;
+            ox.L = hd.ex.L;
+            ox.tw = hd.ex.tw;
+            ox.max_bits = hd.ex.max_bits;
+            ox.n = n;
+            ox.chunk_n = chunk_sizes[ci];
+            std::vector<fr_t> X(n), a1 = a, b1 = b, c1 = c;
+            seq_bellperson_h_one(ox, D(X), D(a1), D(b1), reinterpret_cast<const fr_d *>(c1.data()), hd.tabs);
+            bad = first_diff(X, ref);
+            CHECK(bad == (size_t)-1, "2^%u bellperson H one buffer, chunks of %zu (%s): != prover_bellperson's H at %zu", L,
+                  ox.chunk_n, sat ? "satisfied" : "random", bad);
+            CHECK(ox.ups == 3 && ox.downs == 2 && ox.chunk_calls == 2 * ((n + ox.chunk_n - 1) / ox.chunk_n) && ox.pauses == 3,
+                  "2^%u one buffer: %zu ups, %zu downs, %zu chunks, %u pauses (expected 3, 2, %zu, 3)", L, ox.ups, ox.downs,
+                  ox.chunk_calls, ox.pauses, 2 * ((n + ox.chunk_n - 1) / ox.chunk_n));
+            CHECK(first_diff(c1, c) == (size_t)-1, "2^%u one buffer: c was written", L);
+        }
         const bool top0 = fr_is_zero(&A[n - 1]);
         if (sat) CHECK(top0, "2^%u satisfied input: coefficient n-1 of H is not zero", L);
         else if (L >= 2) CHECK(!top0, "2^%u random input: coefficient n-1 of H is zero (unlikely)", L);

@@ -133,9 +133,21 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
         assert_int_equal(p->host_abc_bytes, p->tier >= GROTH16_TIER_HOST_CIRCUIT ? 3 * 32 * (1ull << s->log_domain) : 0);
     } else {
         assert_int_equal(p->witness_slots, 0);
-        assert_true(p->tier != GROTH16_TIER_HOST_CIRCUIT && p->tier != GROTH16_TIER_ONE_SLOT);
+        /* no circuit or slots to shed, and gpu_snarkjs_h needs three domain buffers */
+        assert_true(p->tier != GROTH16_TIER_HOST_CIRCUIT && p->tier != GROTH16_TIER_ONE_SLOT &&
+                    p->tier != GROTH16_TIER_ONE_BUFFER);
     }
     assert_int_equal(p->h, p->tier == GROTH16_TIER_HOST_H ? GROTH16_ON_HOST : GROTH16_ON_DEVICE);
+    /* the domain: three work buffers, one and a chunk buffer (tier 4), or none (H on the CPU) */
+    assert_int_equal(p->h_buffers, p->tier == GROTH16_TIER_HOST_H ? 0 : p->tier == GROTH16_TIER_ONE_BUFFER ? 1 : 3);
+    if (p->tier == GROTH16_TIER_ONE_BUFFER) {
+        assert_true(p->h_chunk_points > 0 && p->h_chunk_points <= (1ull << s->log_domain));
+        uint64_t fixed = p->witness_slots * s->n_vars * 32 + (s->n_base[GROTH16_BASE_A] + s->n_b2) * 4 +
+                         gpu_sizes_ntt_domain(s->log_domain, 1) + p->h_chunk_points * 32;
+        assert_true(fixed == p->fixed_bytes);
+    } else {
+        assert_int_equal(p->h_chunk_points, 0);
+    }
     const unsigned ops = groth16_devplan_cpu_ops(p);
     assert_int_equal(!!(ops & GROTH16_CPU_H), p->tier == GROTH16_TIER_HOST_H);
     /* snarkjs: a, b from the zkey section 4 on the CPU whatever the plan (no bit) */
@@ -152,8 +164,8 @@ static const unsigned cards[] = {8, 16, 24, 32, 48, 80, 141};
 static void porep_tiers(void **state) {
     (void)state;
     const groth16_devplan_shape s = porep_32g();
-    const int want[NCARDS] = {GROTH16_TIER_HOST_H,  GROTH16_TIER_HOST_H,  GROTH16_TIER_ONE_SLOT, GROTH16_TIER_HOST_CIRCUIT,
-                              GROTH16_TIER_STREAMED, GROTH16_TIER_STREAMED, GROTH16_TIER_RESIDENT};
+    const int want[NCARDS] = {GROTH16_TIER_HOST_H,  GROTH16_TIER_ONE_BUFFER, GROTH16_TIER_ONE_SLOT, GROTH16_TIER_HOST_CIRCUIT,
+                              GROTH16_TIER_STREAMED, GROTH16_TIER_STREAMED,   GROTH16_TIER_RESIDENT};
     for (size_t i = 0; i < NCARDS; i++) {
         groth16_devplan_card c = card_gb(cards[i], 2);
         groth16_devplan p;

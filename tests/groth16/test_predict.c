@@ -145,7 +145,7 @@ static void refusals(void **state) {
     assert_int_equal(groth16_predict(&p, &r->shape, NULL, r->rows, 0, 0, groth16_predict_ref_calib(), &err),
                      PM_ERR_ARG);
     /* a host-H plan without the CPU NTT calibration */
-    groth16_devplan_card card = {.mem_total = 16 * GIB, .workers = 2};
+    groth16_devplan_card card = {.mem_total = 8 * GIB, .workers = 2};
     groth16_devplan plan;
     assert_int_equal(groth16_devplan_make(&plan, &r->shape, &card, 0, &err), PM_OK);
     assert_int_equal(plan.tier, GROTH16_TIER_HOST_H);
