@@ -14,11 +14,12 @@
 # SS_STEPS: "supraseal proofmill" (default) or one of them, so that the two sides can go in two
 # device calls: at 32 GiB SupraSeal's side takes ~2 min on the H100 (SRS read 33 s, 4.7 s a call),
 # but proofmill's `porep prove --engine` of all 10 partitions under SupraSeal's 12 GiB footprint
-# (tier 4: H on the CPU) did not finish in the ~8 minutes left of that call (2026-12-06); the step
-# now proves the one partition alone.
-# PM_CAP must then be given for the proofmill step (e.g. 13G, SupraSeal's peak rounded up), and
-# SS_PROOF the SupraSeal proof to compare with. The next 32 GiB call:
-#   SS_STEPS=proofmill PM_CAP=13G SS_PROOF=docs/perf/supraseal-32GiB-p0-seed5.proof \
+# (then tier 4, H on the CPU; now tier 5) did not finish in the ~8 minutes left of that call
+# (2026-12-06); the step now proves the one partition alone.
+# PM_CAP must then be given for the proofmill step (e.g. 13G, SupraSeal's peak rounded up: tier 5;
+# 16G: tier 4, one NTT buffer), and SS_PROOF the SupraSeal proof to compare with. The call that
+# matched SupraSeal's 32 GiB bytes (2026-12-06, bench/anchors/README.md):
+#   SS_STEPS=proofmill PM_CAP=16G SS_PROOF=docs/perf/supraseal-32GiB-p0-seed5.proof \
 #     bash bench/supraseal_c2.sh /tmp/b 32GiB
 # Sources (fetched, never committed): SS_SRC (default .anchors of the checkout) holds supra_seal/
 # (its c2/cuda), sppark/ and blst/; the harness is bench/anchors/supraseal_c2.cu (ours), built with
