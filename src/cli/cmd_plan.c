@@ -374,9 +374,12 @@ static int cmd_plan(int argc, char **argv) {
     card.mem_free = devmem > CONTEXT_BYTES ? devmem - CONTEXT_BYTES : 0;
     card.sm_count = (unsigned)sms;
     card.workers = (unsigned)workers;
+    card.devices = (unsigned)devices;
+    card.host_budget = host; /* --host-memory: one witness slot when two would not fit (devplan.h) */
     snprintf(card.name, sizeof card.name, "a %.1f GiB card", gib(devmem));
     groth16_devplan p;
     if (card.mem_free == 0) return pm_cli_spec_usage(&spec, "--device-memory: a card needs more than 512 MiB");
+    k.s.circuit_host_bytes = k.circuit_host; /* the host line's circuit, for the host-budget decision */
     st = groth16_devplan_make(&p, &k.s, &card, 0, &err);
     host_bytes h;
     if (!st) host_of(&h, &k, &p, (unsigned)devices, (unsigned)workers);
@@ -397,13 +400,14 @@ static int cmd_plan(int argc, char **argv) {
             json_object_set_new(o, "fits", json_true());
             json_object_set_new(
                 o, "plan",
-                json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:b,s:b,s:s}", "tier", (int)p.tier, "tier_name",
+                json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:b,s:b,s:b,s:s}", "tier", (int)p.tier, "tier_name",
                           groth16_devplan_tier_name(p.tier), "peak_bytes", (json_int_t)p.peak_bytes, "usable_bytes",
                           (json_int_t)p.usable, "fixed_bytes", (json_int_t)p.fixed_bytes, "bases_bytes",
                           (json_int_t)p.bases_bytes, "msm_bytes", (json_int_t)p.msm_bytes, "host_pinned_bytes",
                           (json_int_t)p.host_pinned_bytes, "host_abc_bytes", (json_int_t)p.host_abc_bytes, "stream_g1",
                           (json_int_t)p.stream_g1, "witness_slots", (int)p.witness_slots, "circuit_on_device",
-                          p.circuit == GROTH16_ON_DEVICE, "h_on_device", p.h == GROTH16_ON_DEVICE, "text",
+                          p.circuit == GROTH16_ON_DEVICE, "h_on_device", p.h == GROTH16_ON_DEVICE,
+                          "one_slot_for_host", p.one_slot_for_host, "text",
                           groth16_devplan_format(text, sizeof text, &p, &k.s)));
             json_object_set_new(o, "host",
                                 json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "key_bytes", (json_int_t)h.key, "staging_bytes",

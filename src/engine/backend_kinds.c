@@ -27,6 +27,7 @@ static pm_status probe_cards(kb_self *b, const pm_kinds_backend_opts *o, pm_erro
     const unsigned workers = o->workers_per_device ? o->workers_per_device : 2;
     size_t n = o->n_devices ? o->n_devices : GROTH16_MAX_DEVICES;
     uint64_t best = UINT64_MAX;
+    unsigned seen = 0;
     for (size_t i = 0; i < n; i++) {
         const int d = o->n_devices ? o->devices[i] : (int)i;
         groth16_devplan_card c;
@@ -36,6 +37,7 @@ static pm_status probe_cards(kb_self *b, const pm_kinds_backend_opts *o, pm_erro
             if (err) *err = e;
             return e.code;
         }
+        seen++;
         uint64_t u = c.mem_free ? c.mem_free : c.mem_total;
         if (c.cap && c.cap < u) u = c.cap;
         if (u < best) {
@@ -43,6 +45,10 @@ static pm_status probe_cards(kb_self *b, const pm_kinds_backend_opts *o, pm_erro
             b->card = c;
             b->have_card = 1;
         }
+    }
+    if (b->have_card) { /* the machine's host side, shared by every card */
+        b->card.host_budget = o->host_budget;
+        b->card.devices = seen;
     }
     return PM_OK;
 }

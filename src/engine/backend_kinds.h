@@ -50,6 +50,9 @@ typedef struct {
     const int *devices;
     size_t n_devices;
     unsigned workers_per_device; /* 0 = 2 */
+    /* gpu: the engine's host memory budget (memory.budget), for the plan's witness slots
+     * (groth16_devplan_card.host_budget: one slot when two would not fit); 0 = not considered */
+    uint64_t host_budget;
     /* TESTS ONLY (not zero-knowledge; never set in the daemon): fixed r, s (Montgomery) for every
      * proof, or groth16_seeded_scalars(*seed + partition). NULL = fresh random r, s per proof. */
     const fr_t *fixed_r, *fixed_s;

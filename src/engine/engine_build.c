@@ -185,6 +185,7 @@ pm_status pm_engine_build(pm_engine_built *out, const pm_engine_build_opts *o, p
     bo.devices = out->sizing.gpu ? out->sizing.cfg.devices : NULL;
     bo.n_devices = out->sizing.gpu ? out->sizing.cfg.n_devices : 0;
     bo.workers_per_device = out->sizing.cfg.workers_per_device;
+    bo.host_budget = out->sizing.cfg.memory_budget;
     if ((st = pm_backend_kinds(&out->backend, &bo, err))) return st;
     if ((st = pm_engine_create(&out->engine, &out->sizing.cfg, &out->backend, err))) {
         out->backend.destroy(out->backend.self);

@@ -228,6 +228,19 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
     if (shape_empty(s)) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "device plan: a key without bases");
     if (plan_any(p, s, c, min_tier, GROTH16_TIERS - 1)) {
         PM_VERIFY_CHECK(p->peak_bytes <= p->usable && p->fixed_bytes + p->bases_bytes + p->msm_bytes == p->peak_bytes);
+        const unsigned devices = c->devices ? c->devices : 1, workers = c->workers ? c->workers : 1;
+        if (c->host_budget && p->witness_slots >= 2 && groth16_devplan_host_bytes(p, s, devices, workers) > c->host_budget) {
+            /* the second slot's staging would cost the host more than its overlap gains: one slot
+             * (the plan of a one-worker card: same tier or faster, the slot's device bytes freed) */
+            groth16_devplan_card one = *c;
+            one.workers = 1;
+            one.host_budget = 0;
+            groth16_devplan p1;
+            if (plan_any(&p1, s, &one, min_tier, GROTH16_TIERS - 1)) {
+                *p = p1;
+                p->one_slot_for_host = 1;
+            }
+        }
         return PM_OK;
     }
     groth16_devplan last;
@@ -256,6 +269,20 @@ unsigned groth16_devplan_cpu_ops(const groth16_devplan *p) {
 
 uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p) { return p->host_abc_bytes; }
 
+uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
+                                    unsigned workers) {
+    if (s->conv != GROTH16_BELLPERSON) return 0;
+    const uint64_t n_ic = s->n_public + 1, m = (uint64_t)1 << s->log_domain;
+    uint64_t pts = n_ic;
+    for (int b = 0; b < GROTH16_N_BASES; b++) pts += s->n_base[b];
+    const uint64_t key = pts * sizeof(g1_affine_t) + s->n_b2 * sizeof(g2_affine_t) +
+                         (s->circuit_host_bytes ? s->circuit_host_bytes : s->circuit_bytes) +
+                         groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m);
+    const uint64_t staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
+    const uint64_t per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20) + p->host_abc_bytes;
+    return key + staging + (uint64_t)devices * workers * per_part;
+}
+
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s) {
     size_t o = 0;
 #define PUT(...)                                                                                                       \
@@ -272,8 +299,9 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
         PUT("  circuit      %-9s %8.2f GiB%s\n", p->circuit == GROTH16_ON_DEVICE ? "device" : "host",
             (p->circuit == GROTH16_ON_DEVICE ? s->circuit_bytes : 0) / g,
             p->circuit == GROTH16_ON_DEVICE ? " (SpMV on the GPU)" : " (SpMV on the CPU, a, b, c uploaded)");
-    if (bp) PUT("  witness      device    %8.2f GiB (%u slot%s)\n", p->witness_slots * s->n_vars * 32 / g, p->witness_slots,
-                p->witness_slots == 1 ? "" : "s");
+    if (bp) PUT("  witness      device    %8.2f GiB (%u slot%s%s)\n", p->witness_slots * s->n_vars * 32 / g, p->witness_slots,
+                p->witness_slots == 1 ? "" : "s",
+                p->one_slot_for_host ? ": two slots' pinned staging would not fit the host budget" : "");
     PUT("  NTT domain   %-9s %8.2f GiB (2^%u%s)\n", p->h == GROTH16_ON_DEVICE ? "device" : "host",
         ((p->h_buffers ? gpu_sizes_ntt_domain(s->log_domain, (int)p->h_buffers) : 0) + p->h_chunk_points * 32) / g,
         s->log_domain,

@@ -51,6 +51,8 @@ typedef struct {
     uint64_t n_base[GROTH16_N_BASES]; /* points of A, B1, C/L, H */
     uint64_t n_b2;                    /* points of the G2 B query */
     uint64_t circuit_bytes;           /* bellperson: the recorded circuit on the device (gpu_r1cs); 0 snarkjs */
+    uint64_t circuit_host_bytes;      /* bellperson: its host bytes (the .csr's, or the recording's estimate);
+                                         0 = circuit_bytes (groth16_devplan_host_bytes only) */
 } groth16_devplan_shape;
 
 /* A card as the planner sees it. */
@@ -61,6 +63,14 @@ typedef struct {
     unsigned sm_count;  /* multiprocessors (sizes the MSM's lanes); 0 = 132 */
     unsigned workers;   /* GPU workers sharing the card (witness slots: 2 from 2 workers); 0 = 1 */
     unsigned min_tier;  /* plan at this tier or slower (the gpu.min_tier setting: tests of every tier) */
+    /* The host side, when known (the engine's memory.budget, `plan --host-memory`): a bellperson plan
+     * whose second witness slot's pinned staging would push one proof's host bytes
+     * (groth16_devplan_host_bytes with `devices` cards and `workers` partitions in flight on each)
+     * past host_budget keeps one slot: the engine would admit fewer partitions instead, and the CPU
+     * side would no longer overlap the card (measured: 32 GiB PoRep at a 32 GB cap, 100 GiB host,
+     * docs/perf/devplan.md). 0 = unknown: two slots from two workers. */
+    uint64_t host_budget;
+    unsigned devices;   /* cards of the machine sharing host_budget; 0 = 1 */
     char name[64];      /* for messages ("NVIDIA H100 80GB HBM3", "a 24 GiB card") */
 } groth16_devplan_card;
 
@@ -111,6 +121,7 @@ typedef struct {
     uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
     uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
     uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-5) */
+    int one_slot_for_host;      /* 1: one witness slot because two would not fit the card's host_budget */
 } groth16_devplan;
 
 /* The shape of a loaded key view (circuit_bytes: the caller's gpu_r1cs_device_bytes, 0 snarkjs). */
@@ -142,6 +153,14 @@ unsigned groth16_devplan_cpu_ops(const groth16_devplan *p);
 
 /* Host bytes per partition in flight that the plan adds (a, b, c made on the host): 0 at tiers 0-1. */
 uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p);
+
+/* Host bytes of one bellperson proof under plan p with `devices` cards and `workers` partitions in
+ * flight on each (the engine's pipeline): the key (its bases, the recorded circuit, the key view),
+ * the pinned witness staging (witness_slots per card, 32 bytes a wire) and per partition its witness,
+ * its public inputs, 1 MiB and what the plan adds (a, b, c at tiers 2-5). The same sum as `proofmill
+ * plan`'s host line and prove.c's admission sizes, from the shape alone. 0 for a snarkjs shape. */
+uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
+                                    unsigned workers);
 
 /* ---- one pinned host copy for every card ----
  * A key's streamed base sets are page-locked once, whatever the number of cards and workers that

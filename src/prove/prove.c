@@ -311,12 +311,38 @@ uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
            __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED);
 }
 
+/* The witness slots a job plan gives key k on card (plan_bellperson: the .params header's counts and
+ * the kind's circuit estimate), so that the key's device copies pin the staging the engine's
+ * admission counted; 0 when that plan cannot be made here (the key plan then decides alone). */
+static unsigned job_plan_slots(const pm_prove_key *k, const groth16_devplan_card *card) {
+    bp_params_counts_t c;
+    pm_error e;
+    uint64_t circuit = 0;
+    if (params_read_counts(&c, k->path, &e)) return 0;
+    if (k->kind->circuit && k->kind->circuit(NULL, &circuit, k->id, k->path, NULL, &e)) return 0;
+    groth16_devplan_shape ds;
+    pm_prove_devplan_shape_of_counts(&ds, &c, circuit);
+    groth16_devplan dp;
+    if (groth16_devplan_make(&dp, &ds, card, 0, &e)) return 0;
+    return dp.witness_slots;
+}
+
 pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, pm_error *err) {
     k->have_devplan = 0;
     if (!card) return PM_OK;
     groth16_devplan_shape s;
     groth16_devplan_shape_of_key(&s, &k->view, k->view.conv == GROTH16_BELLPERSON ? gpu_sizes_r1cs(k->view.cs) : 0);
-    pm_status st = groth16_devplan_make(&k->devplan, &s, card, 0, err);
+    groth16_devplan_card c = *card;
+    unsigned slots = 0;
+    if (c.host_budget && k->view.conv == GROTH16_BELLPERSON && (slots = job_plan_slots(k, card)) != 0) {
+        /* the host-budget decision (devplan.h host_budget) as admission made it */
+        c.host_budget = 0;
+        if (slots == 1) c.workers = 1;
+    }
+    pm_status st = groth16_devplan_make(&k->devplan, &s, &c, 0, err);
+    if (!st && slots == 1 && card->workers >= 2 && k->devplan.witness_slots == 1 &&
+        k->devplan.tier < GROTH16_TIER_ONE_SLOT)
+        k->devplan.one_slot_for_host = 1;
     if (st) return err_file(err, st, k->path);
     k->devplan_shape = s;
     k->have_devplan = 1;

@@ -76,6 +76,19 @@ expect_msg "host memory too small" "does NOT fit --host-memory 1.0 GiB"
 "$PM" plan --kind porep-c2 --sector-size 2KiB --device-memory 80G --host-memory 1G --json >"$TMP/j" 2>&1
 [ "$(field "$TMP/j" "j['host_fits']")" = False ] && pass "JSON host_fits false" || fail "JSON host_fits"
 
+# --host-memory below what two witness slots need: one slot (its staging), said in words and JSON
+"$PM" plan --kind porep-c2 --sector-size 2KiB --device-memory 80G --json >"$TMP/j" 2>&1
+two=$(field "$TMP/j" "j['host']['total_bytes']")
+[ "$(field "$TMP/j" "j['plan']['witness_slots']")" = 2 ] && pass "no --host-memory: two slots" || fail "two slots"
+"$PM" plan --kind porep-c2 --sector-size 2KiB --device-memory 80G --host-memory "$two" --json >"$TMP/j" 2>&1
+[ "$(field "$TMP/j" "(j['plan']['witness_slots'], j['plan']['one_slot_for_host'], j['host_fits'])")" = "(2, False, True)" ] \
+  && pass "--host-memory = the two-slot sum: two slots" || fail "--host-memory = sum: $(head -c 300 "$TMP/j")"
+"$PM" plan --kind porep-c2 --sector-size 2KiB --device-memory 80G --host-memory "$((two - 1))" --json >"$TMP/j" 2>&1
+[ "$(field "$TMP/j" "(j['plan']['witness_slots'], j['plan']['one_slot_for_host'], j['host_fits'], j['host']['total_bytes'] < $two)")" = "(1, True, True, True)" ] \
+  && pass "--host-memory one byte short: one slot, fits" || fail "--host-memory short: $(head -c 300 "$TMP/j")"
+expect_rc 0 "one slot for the host (text)" "$PM" plan --kind porep-c2 --sector-size 2KiB --device-memory 80G --host-memory "$((two - 1))"
+expect_msg "one slot for the host (text)" "1 slot: two slots' pinned staging would not fit the host budget"
+
 # ---- the shape from files equals the shape from the circuit
 expect_rc 0 "window-post params-setup 2KiB" "$PM" window-post params-setup --sector-size 2KiB --dir "$TMP/P" --seed 5
 "$PM" plan --kind window-post --sector-size 2KiB --device-memory 24G --json >"$TMP/c.json" 2>&1

@@ -129,7 +129,9 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
     if (p->tier == GROTH16_TIER_RESIDENT) assert_int_equal(pinned, 0); /* tier 0: every set on the card */
     if (bp) {
         assert_int_equal(p->circuit, p->tier <= GROTH16_TIER_STREAMED ? GROTH16_ON_DEVICE : GROTH16_ON_HOST);
-        assert_int_equal(p->witness_slots, p->tier >= GROTH16_TIER_ONE_SLOT || c->workers < 2 ? 1 : 2);
+        assert_int_equal(p->witness_slots, p->tier >= GROTH16_TIER_ONE_SLOT || c->workers < 2 || p->one_slot_for_host ? 1 : 2);
+        /* one slot for the host only under a budget the two-slot plan breaks */
+        if (p->one_slot_for_host) assert_true(c->host_budget && c->workers >= 2);
         assert_int_equal(p->host_abc_bytes, p->tier >= GROTH16_TIER_HOST_CIRCUIT ? 3 * 32 * (1ull << s->log_domain) : 0);
     } else {
         assert_int_equal(p->witness_slots, 0);
@@ -357,6 +359,61 @@ static void chunk_schedule(void **state) {
 
 /* The sizes the kernels allocate with: the MSM scratch grows with the window, the chunked forms fit
  * their budgets, the domain's bytes are the twiddles + tables + buffers. */
+/* The host budget (memory.budget, `plan --host-memory`): a second witness slot whose pinned staging
+ * would push one proof past the budget is dropped; the host bytes are the plan's own sum. */
+static void host_budget_slots(void **state) {
+    (void)state;
+    const groth16_devplan_shape s = porep_32g();
+    groth16_devplan p, p0;
+    pm_error e;
+    groth16_devplan_card c = card_gb(32, 2);
+    assert_int_equal(groth16_devplan_make(&p0, &s, &c, 0, &e), PM_OK); /* no budget: two slots */
+    assert_int_equal(p0.witness_slots, 2);
+    assert_int_equal(p0.one_slot_for_host, 0);
+    const uint64_t two = groth16_devplan_host_bytes(&p0, &s, 1, 2);
+    /* the sum by hand: key, two stagings, two partitions with a, b, c */
+    uint64_t pts = s.n_public + 1;
+    for (int b = 0; b < GROTH16_N_BASES; b++) pts += s.n_base[b];
+    const uint64_t m = 1ull << s.log_domain, per = 32 * s.n_vars + 32 * (s.n_public + 1) + (1ull << 20) + 3 * 32 * m;
+    assert_true(two == pts * 96 + s.n_b2 * 192 + s.circuit_bytes + groth16_key_view_bytes(GROTH16_BELLPERSON, s.n_vars, m) +
+                           2 * 32 * s.n_vars + 2 * per);
+    /* a budget that holds two slots keeps them; one byte less drops one */
+    c.host_budget = two;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+    assert_int_equal(p.witness_slots, 2);
+    c.host_budget = two - 1;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+    check_plan(&p, &s, &c, "PoRep 32 GiB, 32 GB, host budget one byte short");
+    assert_int_equal(p.witness_slots, 1);
+    assert_int_equal(p.one_slot_for_host, 1);
+    assert_true(p.tier <= p0.tier); /* the freed slot never makes the plan slower */
+    assert_true(groth16_devplan_host_bytes(&p, &s, 1, 2) + 32 * s.n_vars == two);
+    char buf[4096];
+    groth16_devplan_format(buf, sizeof buf, &p, &s);
+    assert_non_null(strstr(buf, "host budget"));
+    /* more cards share the budget: each one's staging and partitions count */
+    groth16_devplan_card c80 = card_gb(80, 2);
+    assert_int_equal(groth16_devplan_make(&p, &s, &c80, 0, &e), PM_OK);
+    const uint64_t one_card = groth16_devplan_host_bytes(&p, &s, 1, 2), four = groth16_devplan_host_bytes(&p, &s, 4, 2);
+    assert_true(four > one_card);
+    c80.host_budget = one_card;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c80, 0, &e), PM_OK);
+    assert_int_equal(p.witness_slots, 2);
+    c80.devices = 4;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c80, 0, &e), PM_OK);
+    assert_int_equal(p.witness_slots, 1);
+    /* one worker has one slot anyway; snarkjs keys have none and no host sum */
+    groth16_devplan_card c1 = card_gb(32, 1);
+    c1.host_budget = 1;
+    assert_int_equal(groth16_devplan_make(&p, &s, &c1, 0, &e), PM_OK);
+    assert_int_equal(p.witness_slots, 1);
+    assert_int_equal(p.one_slot_for_host, 0);
+    const groth16_devplan_shape z = snarkjs_key();
+    assert_int_equal(groth16_devplan_make(&p, &z, &c, 0, &e), PM_OK);
+    assert_int_equal(groth16_devplan_host_bytes(&p, &z, 1, 2), 0);
+    assert_int_equal(p.witness_slots, 0);
+}
+
 static void sizes(void **state) {
     (void)state;
     const size_t lanes = 132 * GPU_SIZES_LANES_PER_SM;
@@ -383,6 +440,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
         cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(sizes),
+        cmocka_unit_test(host_budget_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
