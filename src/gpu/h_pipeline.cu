@@ -166,17 +166,17 @@ extern "C" pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const 
     fr_d *X;
     if ((st = domain_work(&X, d, 0, err)) != PM_OK) return st;
     if (chunk_n > n) chunk_n = n;
-    dev_buf tmp;
-    if (tmp.alloc(chunk_n * sizeof(fr_t)) != cudaSuccess) {
+    /* kept with the domain (a cudaFree per partition would wait for the whole device) */
+    if (d->chunk.alloc(chunk_n * sizeof(fr_t)) != cudaSuccess) {
         (void)cudaGetLastError();
         return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "gpu_bellperson_h_one: the chunk buffer (%zu bytes) was refused",
                             chunk_n * sizeof(fr_t));
     }
     PMCU(cudaEventRecord(d->e0, d->st));
-    one_exec ex{{d, err}, tmp.as<fr_d>(), chunk_n};
+    one_exec ex{{d, err}, d->chunk.as<fr_d>(), chunk_n};
     if ((st = ntc::seq_bellperson_h_one(ex, X, reinterpret_cast<fr_d *>(a), reinterpret_cast<fr_d *>(b),
                                         reinterpret_cast<const fr_d *>(c), domain_tabs(d))) != PM_OK) {
-        cudaStreamSynchronize(d->st); /* nothing in flight reads tmp when it is freed */
+        cudaStreamSynchronize(d->st); /* nothing left in flight on the buffers */
         return st;
     }
     PMCU(cudaEventRecord(d->e1, d->st));

@@ -27,6 +27,7 @@ struct gpu_ntt_domain {
     fr_t gen, omega, omega_inv, n_inv, shift, shift_inv; /* shift = omega_2n (the API's coset) */
     pmgpu::dev_buf tw;            /* n/2 forward twiddles omega^t (the inverse uses the mirror) */
     pmgpu::dev_buf work[3];       /* n elements each, allocated on demand (work[0]: gpu_ntt's copy) */
+    pmgpu::dev_buf chunk;         /* gpu_bellperson_h_one's chunk buffer, made at its first call, kept */
     pmgpu::dev_pow_tab p_shift;   /* s^k */
     pmgpu::dev_pow_tab p_ninv;    /* n^-1 (constant) */
     pmgpu::dev_pow_tab p_cinv;    /* n^-1 s^-k */
