@@ -443,7 +443,7 @@ out:
 /* --stats: what the MSMs over the aux wires (L; A and B gather subsets of them) meet: the shares of
  * values 0, 1 and other, and how the zeros cluster: the share of blocks of 4096 consecutive aux wires
  * (384 KiB of G1 bases) whose values are all zero, which a streamed MSM could skip whole
- * (devplan.h tier 1-4; docs/perf/devplan.md). */
+ * (devplan.h tiers 1-5; docs/perf/devplan.md). */
 static void witness_stats(uint32_t k, const fr_t *w, size_t n_w, uint32_t nin) {
     const size_t aux = n_w - nin, block = 4096;
     size_t zero = 0, one = 0, blocks = 0, zero_blocks = 0;

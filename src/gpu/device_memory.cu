@@ -25,7 +25,7 @@ extern "C" void gpu_dev_free(void *p) {
 /* ---- host -> device copies from pageable memory, staged through pinned memory ----
  * A DMA from pageable memory runs at ~7 GB/s on the device machine's PCIe Gen5 x16 (the driver copies
  * it through its own small bounce buffers), pinned at ~50 GB/s. A large pageable source (the a, b, c
- * the CPU SpMV makes at tiers 2-4: 12.9 GB per 32 GiB partition, 1.8 s pageable) goes through two
+ * the CPU SpMV makes at tiers 2-5: 12.9 GB per 32 GiB partition, 1.8 s pageable) goes through two
  * pinned staging buffers of STAGE_CHUNK bytes per device instead: chunk i+1 is copied into one
  * buffer by STAGE_THREADS host threads (memcpy, each its share) while the DMA of chunk i leaves the
  * other, so the copy runs at the slower of the threads' memcpy and the bus. The pair of a device is

@@ -62,7 +62,9 @@ pm_status groth16_predict(groth16_prediction *out, const groth16_devplan_shape *
     /* a, b, c; at tier 4 (one domain buffer) also A^ and D down and up again: 7 copies of the domain */
     if (host_circuit && !host_h) out->upload_s += (p->h_buffers == 1 ? 7 : 3) * domain * FR_BYTES / c->h2d_bytes_per_s;
     if (host_h) out->upload_s += domain * FR_BYTES / c->h2d_bytes_per_s;                     /* H's scalars */
-    if (tier >= GROTH16_TIER_ONE_SLOT) out->upload_s += (double)s->n_vars * FR_BYTES / c->h2d_bytes_per_s;
+    /* one witness slot (tier 3 and up, or for the host budget): the witness upload is not hidden */
+    if (tier >= GROTH16_TIER_ONE_SLOT || (p && p->one_slot_for_host))
+        out->upload_s += (double)s->n_vars * FR_BYTES / c->h2d_bytes_per_s;
     out->gpu_s = out->ntt_s + out->msm_s + out->upload_s;
 
     /* CPU: synthesis, the SpMV without the circuit on the card, the NTTs at tier 5 */

@@ -311,20 +311,21 @@ uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
            __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED);
 }
 
-/* The witness slots a job plan gives key k on card (plan_bellperson: the .params header's counts and
- * the kind's circuit estimate), so that the key's device copies pin the staging the engine's
- * admission counted; 0 when that plan cannot be made here (the key plan then decides alone). */
-static unsigned job_plan_slots(const pm_prove_key *k, const groth16_devplan_card *card) {
+/* Whether a job plan for key k on card (plan_bellperson: the .params header's counts and the kind's
+ * circuit estimate) drops the second witness slot for the host budget: 1 yes, 0 no, -1 when that plan
+ * cannot be made here (the key plan then decides alone). The key's device copies then pin the staging
+ * the engine's admission counted. */
+static int job_plan_one_slot(const pm_prove_key *k, const groth16_devplan_card *card) {
     bp_params_counts_t c;
     pm_error e;
     uint64_t circuit = 0;
-    if (params_read_counts(&c, k->path, &e)) return 0;
-    if (k->kind->circuit && k->kind->circuit(NULL, &circuit, k->id, k->path, NULL, &e)) return 0;
+    if (params_read_counts(&c, k->path, &e)) return -1;
+    if (k->kind->circuit && k->kind->circuit(NULL, &circuit, k->id, k->path, NULL, &e)) return -1;
     groth16_devplan_shape ds;
     pm_prove_devplan_shape_of_counts(&ds, &c, circuit);
     groth16_devplan dp;
-    if (groth16_devplan_make(&dp, &ds, card, 0, &e)) return 0;
-    return dp.witness_slots;
+    if (groth16_devplan_make(&dp, &ds, card, 0, &e)) return -1;
+    return dp.one_slot_for_host;
 }
 
 pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, pm_error *err) {
@@ -333,16 +334,15 @@ pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, p
     groth16_devplan_shape s;
     groth16_devplan_shape_of_key(&s, &k->view, k->view.conv == GROTH16_BELLPERSON ? gpu_sizes_r1cs(k->view.cs) : 0);
     groth16_devplan_card c = *card;
-    unsigned slots = 0;
-    if (c.host_budget && k->view.conv == GROTH16_BELLPERSON && (slots = job_plan_slots(k, card)) != 0) {
-        /* the host-budget decision (devplan.h host_budget) as admission made it */
+    int one = -1;
+    if (c.host_budget && k->view.conv == GROTH16_BELLPERSON && (one = job_plan_one_slot(k, card)) >= 0) {
+        /* the host-budget decision (devplan.h host_budget) as admission made it: a one-worker card's
+         * plan when it dropped the second slot, else the budget plays no part */
         c.host_budget = 0;
-        if (slots == 1) c.workers = 1;
+        if (one) c.workers = 1;
     }
     pm_status st = groth16_devplan_make(&k->devplan, &s, &c, 0, err);
-    if (!st && slots == 1 && card->workers >= 2 && k->devplan.witness_slots == 1 &&
-        k->devplan.tier < GROTH16_TIER_ONE_SLOT)
-        k->devplan.one_slot_for_host = 1;
+    if (!st && one == 1 && k->devplan.witness_slots == 1) k->devplan.one_slot_for_host = 1;
     if (st) return err_file(err, st, k->path);
     k->devplan_shape = s;
     k->have_devplan = 1;

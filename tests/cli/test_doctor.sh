@@ -28,7 +28,7 @@ for p in pr:
     if "refused" in p:
         continue
     assert p["predicted_s_per_proof"] > 0 and p["model_on_reference_h200_s_per_proof"] > 0, p
-    assert 0 <= p["tier"] <= 4 and p["bound"] in ("GPU", "CPU"), p
+    assert 0 <= p["tier"] <= 5 and p["bound"] in ("GPU", "CPU"), p
     print("%s gpu %d: tier %d, predicted %.2f s (H200 measured %.2f s, model there %.2f s)" % (
         p["kind"], p["device"], p["tier"], p["predicted_s_per_proof"], p["reference_h200_s_per_proof"],
         p["model_on_reference_h200_s_per_proof"]))

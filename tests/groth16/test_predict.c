@@ -71,7 +71,7 @@ static void porep_resident(void **state) {
     near(p.proof_s, r->measured_s, 0.15, "s/proof against the H200's steady figure");
 }
 
-/* A slower tier never predicts faster; tiers 2-4 pay their uploads and CPU work. */
+/* A slower tier never predicts faster; tiers 2-5 pay their uploads and CPU work. */
 static void tiers_in_order(void **state) {
     (void)state;
     groth16_calib c = *groth16_predict_ref_calib();

@@ -157,6 +157,62 @@ static void host_bases_release(void **state) {
     pm_prove_key_free(key);
 }
 
+/* The host-budget witness-slot rule (groth16/devplan.h host_budget) decided alike by the engine's
+ * job plan (admission: pm_prove_plan_job_on, the .params header's counts) and by the loaded key's
+ * plan (its device copies: pm_prove_key_plan): the same slots, tier and reason for a budget that holds
+ * two slots, one that holds none, no budget, and a card whose memory alone forces tier 3 (one slot
+ * for the card, not for the host: the key plan must stay tier 3). A stand-in device table (the CPU's
+ * with the device-witness flag): the plans only, nothing runs. */
+static void slots_job_vs_key(void **state) {
+    (void)state;
+    pm_error err;
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
+    groth16_ops dev = groth16_ops_cpu;
+    dev.flags |= GROTH16_OPS_DEVICE_WITNESS_BELLPERSON;
+    pm_prove_plan plan;
+    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
+    pm_prove_key *key;
+    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    groth16_devplan_card c = {.mem_total = 80ull << 30, .workers = 2, .devices = 1};
+    snprintf(c.name, sizeof c.name, "a test card");
+    const uint64_t budgets[4] = {0, 1ull << 50, 1, 0};
+    for (int i = 0; i < 4; i++) {
+        c.host_budget = budgets[i];
+        if (i == 3) { /* the card's memory alone forces one slot: the smallest card planning tier <= 2, less a byte */
+            c.host_budget = 1ull << 50;
+            uint64_t lo = 1, hi = 64ull << 30;
+            groth16_devplan_shape sh = key->devplan_shape;
+            while (lo < hi) {
+                const uint64_t mid = lo + (hi - lo) / 2;
+                groth16_devplan_card t = c;
+                t.mem_total = mid;
+                groth16_devplan tp;
+                pm_error e2;
+                if (groth16_devplan_make(&tp, &sh, &t, 0, &e2) == PM_OK && tp.tier <= GROTH16_TIER_HOST_CIRCUIT) hi = mid;
+                else lo = mid + 1;
+            }
+            c.mem_total = lo - 1;
+        }
+        pm_prove_plan jp;
+        if (pm_prove_plan_job_on(&jp, toy, plan.key_path, NULL, &bytes, 1, &dev, &c, 1, 1, &err))
+            fail_msg("job plan %d: %s", i, err.msg);
+        assert_true(jp.have_devplan);
+        if (pm_prove_key_plan(key, &c, &err)) fail_msg("key plan %d: %s", i, err.msg);
+        assert_true(key->have_devplan);
+        printf("budget %d: job plan tier %u, %u slot(s)%s; key plan tier %u, %u slot(s)%s\n", i, jp.devplan.tier,
+               jp.devplan.witness_slots, jp.devplan.one_slot_for_host ? " (host)" : "", key->devplan.tier,
+               key->devplan.witness_slots, key->devplan.one_slot_for_host ? " (host)" : "");
+        assert_int_equal(key->devplan.witness_slots, jp.devplan.witness_slots);
+        assert_int_equal(key->devplan.one_slot_for_host, jp.devplan.one_slot_for_host);
+        assert_int_equal(key->devplan.tier, jp.devplan.tier);
+        assert_int_equal(jp.devplan.witness_slots, i == 2 || i == 3 ? 1 : 2);
+        assert_int_equal(jp.devplan.one_slot_for_host, i == 2);
+        if (i == 3) assert_int_equal(jp.devplan.tier, GROTH16_TIER_ONE_SLOT);
+    }
+    pm_prove_key_free(key);
+}
+
 static void driver(void **state) {
     (void)state;
     pm_error err;
@@ -346,6 +402,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(registry),
         cmocka_unit_test(driver),
         cmocka_unit_test(host_bases_release),
+        cmocka_unit_test(slots_job_vs_key),
         cmocka_unit_test(engine_and_daemon),
         cmocka_unit_test(cli),
     };
