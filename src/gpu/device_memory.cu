@@ -84,16 +84,26 @@ static bool stage_pair_make(stage_pair &sp) {
     return ok;
 }
 
+/* Device dev's staging pair, locked into `lock` (one staged copy at a time per device), made at
+ * the first call; NULL when the driver refused it (now or before). */
+static stage_pair *stage_pair_of(int dev, std::unique_lock<std::mutex> &lock) {
+    stage_pair &sp = stage_pairs[dev];
+    lock = std::unique_lock<std::mutex>(sp.mu);
+    if (sp.failed) return nullptr;
+    if (!sp.ready && !(sp.ready = stage_pair_make(sp))) {
+        sp.failed = true;
+        return nullptr;
+    }
+    return &sp;
+}
+
 /* PM_ERR_NOMEM without touching err when the device has no staging pair (the caller copies
  * directly); else the staged copy's status. */
 static pm_status staged_copy_to_device(void *dst_dev, const void *src, size_t bytes, int dev, pm_error *err) {
-    stage_pair &sp = stage_pairs[dev];
-    std::lock_guard<std::mutex> lock(sp.mu);
-    if (sp.failed) return PM_ERR_NOMEM;
-    if (!sp.ready && !(sp.ready = stage_pair_make(sp))) {
-        sp.failed = true;
-        return PM_ERR_NOMEM;
-    }
+    std::unique_lock<std::mutex> lock;
+    stage_pair *pair = stage_pair_of(dev, lock);
+    if (!pair) return PM_ERR_NOMEM;
+    stage_pair &sp = *pair;
     size_t off = 0;
     for (unsigned i = 0; off < bytes; i++) {
         const int b = (int)(i & 1);
@@ -112,13 +122,10 @@ static pm_status staged_copy_to_device(void *dst_dev, const void *src, size_t by
  * buffer while the threads copy chunk i out of the other (tier 4's A^ and D: 8.6 GB per 32 GiB
  * partition). Same PM_ERR_NOMEM convention. */
 static pm_status staged_copy_from_device(void *dst, const void *src_dev, size_t bytes, int dev, pm_error *err) {
-    stage_pair &sp = stage_pairs[dev];
-    std::lock_guard<std::mutex> lock(sp.mu);
-    if (sp.failed) return PM_ERR_NOMEM;
-    if (!sp.ready && !(sp.ready = stage_pair_make(sp))) {
-        sp.failed = true;
-        return PM_ERR_NOMEM;
-    }
+    std::unique_lock<std::mutex> lock;
+    stage_pair *pair = stage_pair_of(dev, lock);
+    if (!pair) return PM_ERR_NOMEM;
+    stage_pair &sp = *pair;
     const size_t chunks = (bytes + STAGE_CHUNK - 1) / STAGE_CHUNK;
     auto issue = [&](size_t i) -> pm_status {
         const int b = (int)(i & 1);
