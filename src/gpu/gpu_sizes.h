@@ -92,7 +92,9 @@ static inline size_t gpu_sizes_msm_scratch(const gpu_sizes_group *g, size_t n, s
     b += (items / 2 + nseg) * aff + (items / 4 + nseg) * aff + nseg * aff;
     b += (items / 2 + lanes * GPU_SIZES_RND_KMIN) * (GPU_SIZES_FP_BYTES + 8) + gpu_sizes_red_bytes(B, gw, 4 * g->fe_bytes);
     b += (items / 2 + nseg) * 4; /* the round kernel's output bucket ids */
-    return b + GPU_SIZES_CUB_BYTES;
+    /* CUB's radix sort in its double-buffer form (msm_exec.cuh sort_pairs): histograms and the
+     * one-sweep look-back state, 256 four-byte counters per tile of >= 1024 items: <= 1 B per item */
+    return b + GPU_SIZES_CUB_BYTES + items;
 }
 
 /* Device bytes of an MSM over m points run in one piece whose points come in chunks of m: the

@@ -12,7 +12,8 @@
  *                         operator()(size_t) const; T threads per block on the device
  *   scan(out, in, n)      exclusive prefix sum of n uint32 (out may be in)
  *   sort_pairs(ko, vo, ki, vi, n, bits)   sort (key, value) pairs by the low `bits` of the key
- *                         (stable on the host; order among equal keys is arbitrary on the device)
+ *                         into (ko, vo); (ki, vi) may be overwritten (the device's ping-pong
+ *                         buffers); stable on the host, order among equal keys arbitrary on the device
  *   select(out, first, n, pred)  writes the i in [first, first+n) with pred(i) in increasing order,
  *                         returns their count (synchronises)
  *   h2d / d2d / zero      copies on the main stream; d2h synchronises
@@ -68,7 +69,7 @@ struct exec_host {
         uint32_t acc = 0;
         for (size_t i = 0; i < n; i++) { uint32_t v = in[i]; out[i] = acc; acc += v; }
     }
-    void sort_pairs(uint32_t *ko, uint32_t *vo, const uint32_t *ki, const uint32_t *vi, size_t n, int bits) {
+    void sort_pairs(uint32_t *ko, uint32_t *vo, uint32_t *ki, uint32_t *vi, size_t n, int bits) {
         std::vector<size_t> ord(n);
         std::iota(ord.begin(), ord.end(), (size_t)0);
         const uint32_t mask = bits >= 32 ? 0xffffffffu : ((1u << bits) - 1u);
@@ -182,12 +183,22 @@ struct exec_dev {
         void *tmp = grow(SLOT_CUB, bytes);
         if (err_code == cudaSuccess) PM_EX(cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, (int64_t)n, s));
     }
-    void sort_pairs(uint32_t *ko, uint32_t *vo, const uint32_t *ki, const uint32_t *vi, size_t n, int bits) {
+    /* CUB's double-buffer form: (ki, ko) and (vi, vo) are its ping-pong pairs, so its temporary
+     * storage is the histograms and look-back state only (MiBs); the plain form would allocate a
+     * copy of the keys and the values, 8 B per item (0.9 GB at 2^27 uniform scalars) that the
+     * device-memory plan does not count (gpu_sizes.h). The passes end in either buffer: the
+     * selector is known on the host when the call returns; when it is (ki, vi) they are copied to
+     * (ko, vo) (8 B per item at the copy rate, well under a millisecond per 2^27). */
+    void sort_pairs(uint32_t *ko, uint32_t *vo, uint32_t *ki, uint32_t *vi, size_t n, int bits) {
         if (n == 0 || err_code != cudaSuccess) return;
+        cub::DoubleBuffer<uint32_t> kb(ki, ko), vb(vi, vo);
         size_t bytes = 0;
-        PM_EX(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ki, ko, vi, vo, (int64_t)n, 0, bits, s));
+        PM_EX(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kb, vb, (int64_t)n, 0, bits, s));
         void *tmp = grow(SLOT_CUB, bytes);
-        if (err_code == cudaSuccess) PM_EX(cub::DeviceRadixSort::SortPairs(tmp, bytes, ki, ko, vi, vo, (int64_t)n, 0, bits, s));
+        if (err_code != cudaSuccess) return;
+        PM_EX(cub::DeviceRadixSort::SortPairs(tmp, bytes, kb, vb, (int64_t)n, 0, bits, s));
+        if (kb.Current() != ko) d2d(ko, kb.Current(), n * 4);
+        if (vb.Current() != vo) d2d(vo, vb.Current(), n * 4);
     }
     template <class Pred> size_t select(uint32_t *out, size_t first, size_t n, const Pred &p) {
         if (n == 0 || err_code != cudaSuccess) return 0;
@@ -242,7 +253,8 @@ struct exec_dev {
         err_code = cudaSuccess;
         (void)cudaGetLastError();
         pm_status st = e == cudaErrorMemoryAllocation ? PM_ERR_NOMEM : PM_ERR_GPU;
-        return pm_error_set(err, st, __FILE__, (uint64_t)err_line, "%s: %s failed: %s (%s)", what, err_what,
+        /* the source line goes into the message: pm_error's file and offset name an input file */
+        return pm_error_set(err, st, "", PM_NO_OFFSET, "%s: %s failed at %s:%d: %s (%s)", what, err_what, __FILE__, err_line,
                             cudaGetErrorName(e), cudaGetErrorString(e));
     }
     /* resident lanes for a persistent loop: about 3 blocks of 128 per SM (a default for sizing;
