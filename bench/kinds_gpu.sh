@@ -108,6 +108,7 @@ for cap in ${CAPS:--}; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$K" "$S" "$J" "$N" "$spp" "$minw" "$cold_s" \
     "$setup_s" "$rss" "$dev" "$busy" "$(date -u +%F)" "$commit" "$capcol" "$card_short" >> "$TSV"
   grep -A16 "^gpu key" "$W/bench.txt" | head -17 >> "$SUM"
+  pm_start_ops "$W/bench.txt" | tee -a "$SUM"
   say "$K $S j=$J cap $cap: warm $spp s/proof (min $minw s) over $N proofs; cold $cold_s s; setup $setup_s s; peak RSS $rss GiB, device $dev GiB, GPU busy $busy"
 done
 rm -rf "$W/p" # the disk is needed by the next kind

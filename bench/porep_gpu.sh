@@ -10,7 +10,9 @@
 # wall / gpu / queue time per proof) is appended to $OUT/bench-SIZE.txt, its timeline to
 # $OUT/timeline-SIZE-jJ-wW.svg. Columns measured outside the engine: peak_rss_gib from
 # /usr/bin/time -v when present (else NA); peak_device_gib and gpu_busy (mean utilisation, 0..1) from
-# nvidia-smi sampled every 200 ms during the run. Exit: 1 when a run failed.
+# nvidia-smi sampled every 200 ms during the run. With gpu.verbose (PROOFMILL_GPU_VERBOSE=1, as the caps
+# step of porep_gpu_32g.sh sets) each partition's start-phase times are averaged ("start ops, mean").
+# Exit: 1 when a run failed.
 set -u
 PM=${1:?usage: porep_gpu.sh PROOFMILL C1 PARAMS_DIR SECTOR_SIZE [J_LIST] [WORKERS_LIST] [COUNT]}
 C1=${2:?C1}; P=${3:?PARAMS_DIR}; S=${4:?SECTOR_SIZE}
@@ -26,6 +28,8 @@ cap_gib() {
   awk -v v="$v" 'BEGIN { n = v + 0; u = toupper(substr(v, length(v))); m = (u == "K") ? 1 / 1048576 : (u == "M") ? 1 / 1024 : (u == "G") ? 1 : (u == "T") ? 1024 : 1 / 1073741824; printf "%g", n * m }'
 }
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE 'H100|H200|A100|L40S?|RTX [0-9A-Z]+' | head -1)
+# shellcheck disable=SC1091
+. "$(dirname "$0")/../tests/gpu/device_lib.sh" # pm_start_ops
 commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
 tmp=$(mktemp -d)
 rc_all=0
@@ -51,6 +55,7 @@ for w in $WS; do
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$j" "$w" "$N" "${spp:-NA}" "$rss" "$dev" "$busy" \
       "$(date -u +%F)" "$commit" "${steady:-NA}" "$(cap_gib)" "${card:-NA}" | tee -a "$TSV"
     grep -E "^summary|^steady|^ *(wall|gpu|queue)" "$tmp/bench.txt"
+    pm_start_ops "$tmp/bench.txt" | tee -a "$OUT/bench-$S.txt"
     rm -f "$tmp/time.txt"
   done
 done

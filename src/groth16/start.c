@@ -13,6 +13,7 @@
 #include "util/clock.h"
 #include "util/progress.h"
 #include "util/parallel.h"
+#include "util/settings.h"
 
 /* the operation `f` of x's table, or the CPU table's when x's has none */
 #define OP(x, f) ((x)->ops && (x)->ops->f ? (x)->ops->f : groth16_ops_cpu.f)
@@ -264,6 +265,12 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         else p->have_b2 = 1;
         p->t.msm_b2 = pm_now_s() - a;
     }
+    if (!st && pm_setting_bool("gpu.verbose")) /* one line per partition: where its start phase went */
+        fprintf(stderr,
+                "start ops (%s, domain %zu): stage=%.3f eval=%.3f h=%.3f msm_a=%.3f msm_b1=%.3f msm_%s=%.3f msm_h=%.3f "
+                "msm_b2=%.3f s\n",
+                x && x->ops ? x->ops->name : "cpu", k->domain, p->t.stage, p->t.eval_ab, p->t.h, p->t.msm_a,
+                p->t.msm_b1, k->conv == GROTH16_SNARKJS ? "c" : "l", p->t.msm_c, p->t.msm_h, p->t.msm_b2);
     if (p->dev_release) p->dev_release(p);
     if (p->own_work) free(p->work);
     p->work = NULL;

@@ -42,7 +42,8 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "plan every key at this device-memory tier or a slower one (groth16/devplan.h: 0 resident, "
      "1 streamed bases, 2 host circuit, 3 one witness slot, 4 one NTT buffer, 5 host H). 0: the fastest that fits."},
     {"gpu.verbose", E1("PROOFMILL_GPU_VERBOSE"), PM_SETTING_BOOL, "false", 0, 1, NULL,
-     "Print the device-memory decisions of each key (resident or streamed, chunk sizes) on stderr."},
+     "Print the device-memory decisions of each key (resident or streamed, chunk sizes) and each "
+     "partition's start-phase times (stage, eval, H, every MSM; a `start ops` line) on stderr."},
     /* GPU kernel variants (src/gpu): benchmark switches, defaults measured in docs/perf/gpu.md */
     {"gpu.msm_window", E1("PROOFMILL_GPU_MSM_WINDOW"), PM_SETTING_UINT, "0", 0, 22, NULL,
      DEBUG_KNOB "force the MSM window to this many bits (1..22). 0: the cost model's choice."},

@@ -6,6 +6,9 @@
 #   now, sub A B     seconds since the epoch (ns precision); A - B to 2 decimals
 #   pm_commit DIR    the commit to print: $PM_COMMIT, else DIR's git HEAD, else "unknown"
 #   pm_card          the GPU's name, or "CPU" without --gpu
+#   pm_start_ops LOG the mean of the `start ops` lines (gpu.verbose: each partition's start-phase
+#                    times) in LOG, the key's first partition left out when there are more (its lazy
+#                    uploads); prints nothing when LOG has none
 pm_gpu_flag() {
   GPU=--gpu
   if [ "${PM_NO_GPU:-0}" = 1 ]; then
@@ -18,6 +21,21 @@ say() { echo "$*" | tee -a "$SUM"; }
 now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 pm_commit() { echo "${PM_COMMIT:-$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)}"; }
+pm_start_ops() {
+  awk '/^start ops/ { n++; line[n] = $0 }
+    END {
+      if (!n) exit
+      first = n > 1 ? 2 : 1
+      for (r = first; r <= n; r++) {
+        m = split(line[r], f, " ")
+        for (i = 1; i <= m; i++) if (split(f[i], kv, "=") == 2) { if (!(kv[1] in s)) nm[++k] = kv[1]; s[kv[1]] += kv[2] }
+      }
+      c = n - first + 1
+      printf "start ops, mean of %d partition(s)%s (s):", c, first == 2 ? " after the first" : ""
+      for (i = 1; i <= k; i++) printf " %s %.3f", nm[i], s[nm[i]] / c
+      printf "\n"
+    }' "$1"
+}
 pm_card() { if [ -n "${GPU:-}" ]; then nvidia-smi --query-gpu=name --format=csv,noheader | head -1; else echo CPU; fi; }
 # pm_device_log NAME FIELDS: for a device script run from the repository root, everything it prints also
 # goes to $OUT/NAME.log (OUT default ./gpu-out); prints "NAME: tree <commit>, <UTC time>" and nvidia-smi's
