@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 #include "gpu/cpu_headers.cuh"
+#include "util/settings.h"
 #include "gpu/field_f64.cuh"
 
 using namespace pmgpu;
@@ -145,7 +146,7 @@ struct row { std::string impl, op, dist; int lg; double med, mn; std::string che
 
 /* ---- run-time variants (PM_MSM_VARIANTS) ---- */
 struct variant { std::string name; std::vector<std::pair<std::string, std::string>> env; };
-static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "PARTS"};
+static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "PARTS", "INV"};
 static std::vector<variant> parse_variants(const char *spec) {
     std::vector<variant> out;
     std::string s = spec ? spec : "base";
@@ -178,9 +179,13 @@ static std::vector<variant> parse_variants(const char *spec) {
     if (out.empty()) out.push_back(variant{"base", {}});
     return out;
 }
+/* The settings (util/settings.h) read the environment once: every change below is followed by a new
+ * snapshot (pm_settings_env_reset), else the variants would all run the defaults (they did from the
+ * settings table of 2026-12-05 until this fix). */
 static void apply_variant(const variant &v) {
     for (const char *t : TUNE_VARS) unsetenv((std::string("PROOFMILL_GPU_MSM_") + t).c_str());
     for (auto &kv : v.env) setenv(kv.first.c_str(), kv.second.c_str(), 1);
+    pm_settings_env_reset(NULL);
 }
 static std::vector<variant> g_variants;
 
@@ -257,6 +262,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                 int c = (int)rw.tm.window_bits + dc;
                 if (dc == 0 || c < 2 || c > 22) continue;
                 setenv("PROOFMILL_GPU_MSM_WINDOW", std::to_string(c).c_str(), 1);
+                pm_settings_env_reset(NULL);
                 double a = now_ms();
                 run();
                 double wt = now_ms() - a;
@@ -265,6 +271,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                 printf("G1 2^%d: window c=%d: wall %.2f ms (accumulate %.2f, reduce %.2f)\n", L, c, wt, t2.accumulate, t2.reduce);
             }
             unsetenv("PROOFMILL_GPU_MSM_WINDOW");
+            pm_settings_env_reset(NULL);
         }
         }
     }

@@ -51,6 +51,7 @@
 #include "gpu/gpu_sizes.h"
 #include "util/settings.h"
 #include "ec.cuh"
+#include "field_inv.cuh"
 #include "msm_exec.cuh"
 
 namespace pmgpu {
@@ -240,6 +241,9 @@ PM_HD uint32_t seg_of(const uint32_t *off, uint32_t nseg, uint32_t e) {
     return lo;
 }
 
+/* flags of the round kernels (their pf member) */
+constexpr uint32_t RF_PREFETCH = 1u, RF_DIVSTEPS = 2u;
+
 /* The two halves of a lane's batch of a round (f_round, f_round2). Forward, pair (e, e + 1) -> output out as the
  * lane's np-th pair: the prefix product before it and (e, out) into the lane's scratch slot np ([k][nl] layout),
  * acc *= the pair's denominator (norm). The x coordinates alone suffice unless one is 0 (the point may be infinity)
@@ -261,14 +265,15 @@ PM_HD void round_fwd_pair(const Src &src, uint32_t e, uint32_t out, F &acc, F *p
     if (kind <= AFF_TANGENT) acc = f_mul(acc, f_norm(den));
 }
 /* Backward over the lane's np pairs: one inversion of the product, then each pair's inverse from its prefix
- * product and the chord / tangent into dst; pf: prefetch the previous pair's points. */
+ * product and the chord / tangent into dst; pf: bit 0 (RF_PREFETCH) prefetch the previous pair's points,
+ * bit 1 (RF_DIVSTEPS) invert by divsteps (field_inv.cuh) instead of Fermat (the same result). */
 template <class E, class Src, class F>
 PM_HD void round_bwd(const Src &src, const F &acc, uint32_t np, uint32_t nl, uint32_t lane, const F *pre, const uint2 *info,
                      aff_t<E> *dst, uint32_t pf) {
-    F inv = fe_inv_vartime<fp_params>(acc);
+    F inv = (pf & RF_DIVSTEPS) ? fe_inv_divsteps<fp_params>(acc) : fe_inv_vartime<fp_params>(acc);
     for (uint32_t i = np; i-- > 0;) {
         uint2 inf = info[(size_t)i * nl + lane];
-        if (pf && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
+        if ((pf & RF_PREFETCH) && i > 0) { const uint32_t ep = info[(size_t)(i - 1) * nl + lane].x; src.prefetch(ep); src.prefetch(ep + 1); }
         aff_t<E> P = src.get(inf.x), Q = src.get(inf.x + 1);
         E den, den_inv = f_one<E>();
         int kind = ec_aff_add_prepare(P, Q, den);
@@ -291,7 +296,7 @@ template <class E, class Src> struct f_round {
     uint32_t chunk, nchunks, nl; /* chunk = 2k entries, nl lanes */
     F *pre;                      /* [k][nl] prefix products */
     uint2 *info;                 /* [k][nl] (first entry, output position) */
-    uint32_t pf;                 /* 1: prefetch the next pair's points into L2 (msm_tune_t::prefetch) */
+    uint32_t pf;                 /* RF_PREFETCH: the next pair's points into L2 (msm_tune_t::prefetch); RF_DIVSTEPS */
     PM_HD void operator()(size_t lane_) const {
         const uint32_t lane = (uint32_t)lane_;
         for (uint32_t ch = lane; ch < nchunks; ch += nl) {
@@ -307,7 +312,7 @@ template <class E, class Src> struct f_round {
                 uint32_t local = e - lo;
                 if (local & 1) { e++; continue; } /* second of a pair owned by the previous chunk */
                 uint32_t out = off_next[s] + (local >> 1);
-                if (pf && e + 3 < e1) { src.prefetch(e + 2); src.prefetch(e + 3); }
+                if ((pf & RF_PREFETCH) && e + 3 < e1) { src.prefetch(e + 2); src.prefetch(e + 3); }
                 if (e + 1 < hi) {
                     round_fwd_pair<E>(src, e, out, acc, pre, info, (size_t)np * nl + lane);
                     np++;
@@ -362,7 +367,7 @@ template <class E, class Src> struct f_round2 {
             uint32_t hi2 = 0, e2 = 0;
             if (i + 1 < k && o2 < next) {
                 e2 = entry(o2, hi2);
-                if (pf) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
+                if (pf & RF_PREFETCH) { src.prefetch(e2); if (e2 + 1 < hi2) src.prefetch(e2 + 1); }
             }
             if (e + 1 < hi) {
                 round_fwd_pair<E>(src, e, o, acc, pre, info, (size_t)np * nl + lane);
@@ -509,11 +514,14 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *   PROOFMILL_GPU_MSM_PARTS=P     host scalars: P >= 2 sums the points in P parts, each as soon as its
  *                                 scalars are in (while the later parts' copies go on), always; 1 never;
  *                                 default (0): MSM_PARTS_AUTO parts from MSM_PARTS_MIN_N points on, a part
- *                                 summed early only while at most a quarter of the scalars seen are general */
+ *                                 summed early only while at most a quarter of the scalars seen are general
+ *   PROOFMILL_GPU_MSM_INV=1       the affine rounds' inversion by divsteps (field_inv.cuh, Bernstein-Yang)
+ *                                 instead of Fermat's 483 products; the same bytes (docs/perf/gpu.md "Round 7") */
 struct msm_tune_t {
     unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
     unsigned parts;     /* 0 = auto, 1 = one part, P >= 2 = P parts always */
+    unsigned inv;       /* 1: the rounds' inversions by divsteps (field_inv.cuh), 0: Fermat */
 };
 /* Host scalars arrive over PCIe (~50 GB/s: 78 ms for 2^27 scalars); with witness-like scalars the sum
  * itself is shorter than that, so the points are summed in parts, each part once its scalars are in,
@@ -537,6 +545,7 @@ inline msm_tune_t msm_tune_from_env() {
     t.tail = (size_t)pm_setting_u64("gpu.msm_tail");   /* PROOFMILL_GPU_MSM_TAIL */
     t.kmin = (size_t)pm_setting_u64("gpu.msm_kmin");   /* PROOFMILL_GPU_MSM_KMIN, at most 1024 */
     t.parts = (unsigned)pm_setting_u64("gpu.msm_parts"); /* PROOFMILL_GPU_MSM_PARTS */
+    t.inv = pm_setting_u64("gpu.msm_inv") == 1 ? 1u : 0u;  /* PROOFMILL_GPU_MSM_INV */
     return t;
 }
 struct msm_args_t {
@@ -596,7 +605,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     const aff_t<E> *src_pts = nullptr;
     const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
-    const uint32_t pf = tu.prefetch ? 1u : 0u;
+    const uint32_t pf = (tu.prefetch ? RF_PREFETCH : 0u) | (tu.inv ? RF_DIVSTEPS : 0u);
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);

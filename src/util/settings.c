@@ -47,6 +47,9 @@ static const pm_setting_def table[] = {
     /* GPU kernel variants (src/gpu): benchmark switches, defaults measured in docs/perf/gpu.md */
     {"gpu.msm_window", E1("PROOFMILL_GPU_MSM_WINDOW"), PM_SETTING_UINT, "0", 0, 22, NULL,
      DEBUG_KNOB "force the MSM window to this many bits (1..22). 0: the cost model's choice."},
+    {"gpu.msm_inv", E1("PROOFMILL_GPU_MSM_INV"), PM_SETTING_UINT, "0", 0, 1, NULL,
+     DEBUG_KNOB "the affine rounds' inversion: 0 Fermat (a^(p-2)), 1 Bernstein-Yang divsteps (the same result; "
+     "docs/perf/gpu.md \"Round 7\")."},
     {"gpu.msm_lanes", E1("PROOFMILL_GPU_MSM_LANES"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "force the number of copy lanes of a streamed MSM. 0: sized from the chunk."},
     {"gpu.msm_acc", E1("PROOFMILL_GPU_MSM_ACC"), PM_SETTING_UINT, "2", 0, 2, NULL,

@@ -226,13 +226,14 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     pm_error e;
     GT_OK(C::msm(&want, pts.data(), k, n), e);
     /* every run-time variant of msm_core.cuh (msm_tune_t): the default, then {acc, prefetch, xinline,
-     * tail, kmin, parts}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; parts 3 sums host
-     * scalars in 3 parts, each as soon as it is in */
-    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0}, {0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0}, {0, 0, 1, 1000000000, 0, 0},
-                                       {2, 0, 2, 0, 0, 3}, {2, 1, 1, 0, 0, 0}, {0, 1, 0, 1, 2, 0}};
-    /* the first five (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only; 3 parts)
-     * always; all seven with PROOFMILL_SLOW=1 */
-    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 7 : 5;
+     * tail, kmin, parts, inv}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; parts 3 sums host
+     * scalars in 3 parts, each as soon as it is in; inv 1 inverts by divsteps (field_inv.cuh) */
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0},
+                                       {0, 0, 1, 1000000000, 0, 0, 0}, {2, 0, 2, 0, 0, 3, 0}, {2, 0, 2, 1, 2, 0, 1},
+                                       {2, 1, 1, 0, 0, 0, 0}, {0, 1, 0, 1, 2, 0, 1}};
+    /* the first six (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only; 3 parts;
+     * v2 affine to the end with the divstep inversion) always; all eight with PROOFMILL_SLOW=1 */
+    static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 8 : 6;
     for (size_t ti = 0; ti < ntunes; ti++) {
         const msm_tune_t &tu = tunes[ti];
         msm_host_out<G> o;
@@ -246,17 +247,17 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
                      C::name(), what, ex.pauses - p0, expect_pauses);
         msm_finish<G>(&got, o, st.c);
         int ok = C::jac_eq(&got, &want);
-        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu parts=%u, %u summed early) differs from the CPU MSM",
-                 C::name(), what, n, st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin, tu.parts, st.parts);
+        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu parts=%u inv=%u, %u summed early) differs from the CPU MSM",
+                 C::name(), what, n, st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin, tu.parts, tu.inv, st.parts);
         if (a.src == MSM_SRC_HOST && tu.parts >= 2 && n >= 2 * tu.parts)
             GT_CHECK(st.parts == tu.parts - 1, "%s MSM %s: %u parts summed before the last chunk, expected %u", C::name(), what, st.parts, tu.parts - 1);
         if (a.src == MSM_SRC_HOST && tu.parts == 0 && a.parts_min_n && n >= a.parts_min_n && expect_early >= 0)
             GT_CHECK(st.parts == (unsigned)expect_early, "%s MSM %s: %u parts summed early (automatic), expected %ld", C::name(), what, st.parts,
                      expect_early);
         printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu early=%u [acc=%u pf=%u xi=%u tail=%zu kmin=%zu "
-               "parts=%u]  %s\n",
+               "parts=%u inv=%u]  %s\n",
                C::name(), what, n, st.c, st.W, st.rounds, st.tail_levels, st.general, st.ones, st.zeros, st.parts, tu.acc, tu.prefetch, tu.xinline,
-               tu.tail, tu.kmin, tu.parts, ok ? "ok" : "MISMATCH");
+               tu.tail, tu.kmin, tu.parts, tu.inv, ok ? "ok" : "MISMATCH");
     }
 }
 
