@@ -89,7 +89,8 @@ static inline size_t gpu_sizes_msm_scratch(const gpu_sizes_group *g, size_t n, s
     gw = gw < 1 ? 1 : (gw > W ? W : gw);
     const size_t items = gw * n, nseg = gw * B;
     size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
-    b += (items / 2 + nseg) * aff + (items / 4 + nseg) * aff + nseg * aff;
+    /* the rounds' two point buffers, and the buckets (XYZZ when the tail ran: 4 coordinates, twice an affine point) */
+    b += (items / 2 + nseg) * aff + (items / 4 + nseg) * aff + nseg * 4 * g->fe_bytes;
     b += (items / 2 + lanes * GPU_SIZES_RND_KMIN) * (GPU_SIZES_FP_BYTES + 8) + gpu_sizes_red_bytes(B, gw, 4 * g->fe_bytes);
     b += (items / 2 + nseg) * 4; /* the round kernel's output bucket ids */
     /* CUB's radix sort in its double-buffer form (msm_exec.cuh sort_pairs): histograms and the

@@ -421,6 +421,59 @@ template <class C> static void test_fixed_base(void) {
     }
 }
 
+/* ---------------- the device-memory model against the allocations ----------------
+ * gpu_sizes.h's msm scratch (what the device-memory planner reserves for one MSM) against what msm_run
+ * really grows on the executor, for uniform scalars (every scalar general: the worst case the model is
+ * for; WindowPoSt's Poseidon states): the sum of the run's scratch slots, less CUB's temporaries (the
+ * host executor has none; the model keeps GPU_SIZES_CUB_BYTES + 1 B per item for them), must not exceed
+ * the model, at the group's default item cap and at item_cap = n (a streamed chunk), at several lane
+ * counts. An MSM that grows more than the plan reserves runs the card out of memory (2026-12-06:
+ * WindowPoSt at the H100's defaults, docs/perf/devplan.md). */
+template <class C> static void test_scratch_model(void) {
+    typedef typename C::G G;
+    const size_t sizes[] = {2000, 12000};
+    for (size_t n : sizes) {
+        std::vector<typename G::cpu_aff> pts = make_points<C>(n);
+        std::vector<fr_t> k(n);
+        for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
+        for (int capped = 0; capped < 2; capped++) {
+            for (size_t lanes : {(size_t)7, (size_t)64}) {
+                msm_args_t a;
+                memset(&a, 0, sizeof a);
+                a.src = MSM_SRC_HOST;
+                a.split = 1;
+                a.pts = pts.data();
+                a.n = n;
+                a.scalars = k.data();
+                a.item_cap = capped ? n : 0;
+                exec_host ex;
+                ex.host_lanes = lanes;
+                msm_host_out<G> o;
+                msm_stats_t st;
+                pm_error e;
+                GT_OK(msm_run<G>(ex, o, st, a, &e), e);
+                size_t used = 0;
+                for (int sl = 0; sl < SLOT_COUNT; sl++)
+                    if (sl != SLOT_CUB && sl != SLOT_BASES0 && sl != SLOT_BASES1 && sl != SLOT_WIT && (sl < SLOT_FB_TABLE || sl > SLOT_FB_SC1))
+                        used += ex.slot_b[sl];
+                const unsigned c = gpu_sizes_window_bits(n, msm_sizes<G>()->rho), W = (256 + c - 1) / c;
+                const size_t cap = capped ? n : msm_sizes<G>()->item_cap;
+                size_t gw = cap / n;
+                gw = gw < 1 ? 1 : (gw > W ? W : gw);
+                const size_t model = msm_scratch_bytes<G>(n, a.item_cap, lanes) - GPU_SIZES_CUB_BYTES - gw * n;
+                GT_CHECK(used <= model, "%s MSM scratch at n = %zu (%s, %zu lanes, c = %u): %zu bytes grown, the model reserves %zu",
+                         C::name(), n, capped ? "item_cap = n" : "default item cap", lanes, st.c, used, model);
+                if (used > model)
+                    for (int sl = 0; sl < SLOT_COUNT; sl++)
+                        if (ex.slot_b[sl]) printf("  slot %d: %zu bytes\n", sl, ex.slot_b[sl]);
+                GT_CHECK(st.c == c, "%s MSM at n = %zu: window %u, the model's %u", C::name(), n, st.c, c);
+                printf("%s scratch model n=%-6zu %-16s lanes=%-3zu c=%-2u grown %9zu <= model %9zu  %s\n", C::name(), n,
+                       capped ? "item_cap = n" : "default item cap", lanes, st.c, used, model, used <= model ? "ok" : "FAIL");
+            }
+        }
+    }
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     gt_seed();
@@ -431,6 +484,8 @@ int main(void) {
     test_msm<cpu_g2>();
     test_fixed_base<cpu_g1>();
     test_fixed_base<cpu_g2>();
+    test_scratch_model<cpu_g1>();
+    test_scratch_model<cpu_g2>();
     printf("%s: %d failure(s)\n", gt_failures ? "FAILED" : "PASSED", gt_failures);
     return gt_failures ? 1 : 0;
 }
