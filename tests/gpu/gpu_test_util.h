@@ -39,6 +39,19 @@ static inline uint64_t gt_seed(void) {
     return seed;
 }
 
+/* Every device test's opening: 0 (after printing SKIPPED; the caller returns 77, ctest's skip code)
+ * when no CUDA device or driver answers; else 1, with stdout line-buffered and the RNG seeded
+ * (gt_seed prints the seed). */
+static inline int gt_begin(void) {
+    if (gpu_available() == 0) {
+        printf("SKIPPED: no CUDA device or driver\n");
+        return 0;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    gt_seed();
+    return 1;
+}
+
 /* plain canonical scalar < r, uniform */
 static inline int gt_fr_lt_r(const fr_t *a) {
     for (int i = 3; i >= 0; i--) {

@@ -29,12 +29,7 @@ static int check(const uint8_t *src, size_t n, const char *what) {
 }
 
 int main(void) {
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     const size_t MiB = (size_t)1 << 20, big = 200 * MiB + 4099;
     uint8_t *src = malloc(big + 64);
     GT_CHECK(src != NULL, "out of memory");

@@ -134,12 +134,7 @@ static void test_size(unsigned L, int sat) {
 
 int main(int argc, char **argv) {
     int max_log = argc > 1 ? atoi(argv[1]) : 22, extra = argc > 2 ? atoi(argv[2]) : 0;
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     for (int L = 1; L <= max_log; L++) {
         test_size((unsigned)L, 1);
         if (L <= 3 || L == 12 || L == max_log) test_size((unsigned)L, 0);

@@ -89,12 +89,7 @@ static void check_msm(const char *what, const gpu_g1_bases *b, const g1_affine_t
 
 int main(int argc, char **argv) {
     int max_log = argc > 1 ? atoi(argv[1]) : 20;
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     gpu_device_info_t info;
     pm_error e;
     GT_OK(gpu_device_info(&info, 0, &e), e);

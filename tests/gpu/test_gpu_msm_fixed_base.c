@@ -122,12 +122,7 @@ static void test_group(const group_t *g, unsigned w, size_t n_full, size_t n_big
 }
 
 int main(void) {
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     test_group(&G1, 16, 2000, (size_t)1 << 21, 256);
     test_group(&G1, 8, 2000, 0, 0);
     test_group(&G2, 16, 1000, (size_t)1 << 19, 128);

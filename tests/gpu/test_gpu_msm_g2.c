@@ -49,12 +49,7 @@ static void check_g2(const char *what, const gpu_g2_bases *b, const g2_affine_t 
 
 int main(int argc, char **argv) {
     int max_log = argc > 1 ? atoi(argv[1]) : 16;
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     pm_error e;
     g2_jac_from_affine(&G2j, &G2_GENERATOR);
     const size_t NB = (size_t)1 << (max_log > 16 ? max_log : 16);

@@ -200,12 +200,7 @@ static void test_size(unsigned log_n, unsigned gen, int spots) {
 
 int main(int argc, char **argv) {
     int max_log = argc > 1 ? atoi(argv[1]) : 24, extra = argc > 2 ? atoi(argv[2]) : 0;
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     /* ffjavascript's w[32] for BLS12-381 (FORMATS.md "Roots of unity") */
     {
         fr_t g5, w32, plain;

@@ -279,12 +279,7 @@ static void test_circuit(uint32_t rows, uint32_t inputs, int dict, int with_h) {
 
 int main(int argc, char **argv) {
     int big = argc > 1 ? atoi(argv[1]) : 20;
-    if (gpu_available() == 0) {
-        printf("SKIPPED: no CUDA device or driver\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gt_seed();
+    if (!gt_begin()) return 77;
     test_circuit(1, 1, 1, 1);
     test_circuit(100, 3, 1, 1);
     test_circuit(5000, 7, 1, 1);
