@@ -36,7 +36,11 @@ static const gpu_sizes_group GPU_SIZES_G2 = {192, 96, 4.0, (size_t)1 << 26};
 #define GPU_SIZES_RND_KMIN 128u  /* pairs per lane chunk at least (msm_core.cuh RND_KMIN) */
 #define GPU_SIZES_RED_L 32u      /* buckets per reduction segment (msm_core.cuh RED_L) */
 #define GPU_SIZES_CUB_BYTES ((size_t)64 << 20) /* CUB sort temporaries, reserved */
-#define GPU_SIZES_LANES_PER_SM 384u
+/* lanes of the affine rounds per SM: f_round2's G1 occupancy on Hopper (4 blocks of 128 at 128
+ * registers); msm_core.cuh caps the rounds' lanes at SMs x this, so the lane scratch below holds */
+#define GPU_SIZES_LANES_PER_SM 512u
+#define GPU_SIZES_RND_TAIL 32u   /* the XYZZ tail starts below this many pairs per lane (msm_core.cuh RND_TAIL) */
+#define GPU_SIZES_XT_K 32u       /* entries per XYZZ tail task (msm_core.cuh XT_K) */
 #define GPU_SIZES_POW_LO_BITS 12u /* the NTT's split power tables (ntt_core.cuh POW_LO_BITS) */
 #define GPU_SIZES_MIN_CHUNK ((size_t)1 << 16) /* smallest streamed chunk, points */
 
@@ -91,7 +95,15 @@ static inline size_t gpu_sizes_msm_scratch(const gpu_sizes_group *g, size_t n, s
     size_t b = n * 32 + 2 * n * 4 + 4 * items * 4 + 3 * (nseg + 2) * 4;
     /* the rounds' two point buffers, and the buckets (XYZZ when the tail ran: 4 coordinates, twice an affine point) */
     b += (items / 2 + nseg) * aff + (items / 4 + nseg) * aff + nseg * 4 * g->fe_bytes;
-    b += (items / 2 + lanes * GPU_SIZES_RND_KMIN) * (GPU_SIZES_FP_BYTES + 8) + gpu_sizes_red_bytes(B, gw, 4 * g->fe_bytes);
+    /* the lanes' prefix products and pair info: at most one per output of a round ((items + nseg) / 2)
+     * plus the KMIN pairs of every lane */
+    b += ((items + nseg) / 2 + lanes * GPU_SIZES_RND_KMIN) * (GPU_SIZES_FP_BYTES + 8) + gpu_sizes_red_bytes(B, gw, 4 * g->fe_bytes);
+    /* the XYZZ tail's two task levels: it starts with fewer than RND_TAIL pairs per lane, so with at most
+     * 2 RND_TAIL lanes + nseg entries (or all items, when fewer) */
+    size_t te = 2 * (size_t)GPU_SIZES_RND_TAIL * lanes + nseg;
+    te = te < items ? te : items;
+    const size_t t0 = te / GPU_SIZES_XT_K + nseg + 1, t1 = t0 / GPU_SIZES_XT_K + nseg + 1;
+    b += (t0 + t1) * 4 * g->fe_bytes;
     b += (items / 2 + nseg) * 4; /* the round kernel's output bucket ids */
     /* CUB's radix sort in its double-buffer form (msm_exec.cuh sort_pairs): histograms and the
      * one-sweep look-back state, 256 four-byte counters per tile of >= 1024 items: <= 1 B per item */

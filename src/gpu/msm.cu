@@ -33,7 +33,7 @@ template <class G> size_t default_lanes() {
         (void)cudaGetLastError();
         sms = 132;
     }
-    return (size_t)sms * 384;
+    return (size_t)sms * GPU_SIZES_LANES_PER_SM;
 }
 
 /* points per chunk of a streamed MSM within budget bytes (bases buffers + scratch): gpu_sizes.h */

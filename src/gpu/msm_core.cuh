@@ -603,7 +603,8 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
     ex.d2h(&total, off + nseg, 4);
     const aff_t<E> *src_pts = nullptr;
-    const size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
+    size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
+    if (NL_MAX > ex.lanes_max()) NL_MAX = ex.lanes_max(); /* the lanes gpu_sizes.h reserves scratch for */
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
     const uint32_t pf = (tu.prefetch ? RF_PREFETCH : 0u) | (tu.inv ? RF_DIVSTEPS : 0u);
     for (;;) {
@@ -763,7 +764,8 @@ template <> inline const gpu_sizes_group *msm_sizes<g2_group>() { return &GPU_SI
 static_assert(sizeof(aff_t<fp_d>) == 96 && sizeof(aff_t<fp2_d>) == 192, "gpu_sizes.h: affine point sizes");
 static_assert(sizeof(xyzz_t<fp_d>) == 4 * 48 && sizeof(xyzz_t<fp2_d>) == 4 * 96, "gpu_sizes.h: XYZZ sizes");
 static_assert(sizeof(fp_d) == GPU_SIZES_FP_BYTES, "gpu_sizes.h: Fp size");
-static_assert(RND_KMIN == GPU_SIZES_RND_KMIN && RED_L == GPU_SIZES_RED_L, "gpu_sizes.h: driver constants");
+static_assert(RND_KMIN == GPU_SIZES_RND_KMIN && RED_L == GPU_SIZES_RED_L && RND_TAIL == GPU_SIZES_RND_TAIL && XT_K == GPU_SIZES_XT_K,
+              "gpu_sizes.h: driver constants");
 static_assert(g1_group::item_cap == ((size_t)1 << 27) && g2_group::item_cap == ((size_t)1 << 26), "gpu_sizes.h: item caps");
 template <class G> size_t msm_scratch_bytes(size_t n, size_t item_cap, size_t lanes) {
     return gpu_sizes_msm_scratch(msm_sizes<G>(), n, item_cap, lanes);

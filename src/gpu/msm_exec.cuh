@@ -24,12 +24,13 @@
  *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
  *   ok() / fail(err, what) first error, as pm_status
  *   lanes(), lanes_for<F>()  how many lanes a persistent loop should use (resident threads of the card,
- *                         in general or for functor F's kernel)
+ *                         in general or for functor F's kernel); lanes_max() the affine rounds' cap
  */
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include "gpu/gpu_sizes.h"
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -103,6 +104,7 @@ struct exec_host {
     }
     size_t lanes() const { return host_lanes; }
     template <class F> size_t lanes_for() const { return host_lanes; }
+    size_t lanes_max() const { return host_lanes; }
 };
 
 #ifdef __CUDACC__
@@ -260,6 +262,8 @@ struct exec_dev {
     /* resident lanes for a persistent loop: about 3 blocks of 128 per SM (a default for sizing;
      * PROOFMILL_GPU_MSM_LANES overrides) */
     size_t lanes() const { return lane_override ? lane_override : (size_t)sm_count * 384; }
+    /* the most lanes the affine rounds may use: those gpu_sizes.h reserves lane scratch for */
+    size_t lanes_max() const { return lane_override ? lane_override : (size_t)sm_count * GPU_SIZES_LANES_PER_SM; }
     /* resident lanes of functor F's kernel (each<128>): the occupancy the registers allow */
     template <class F> size_t lanes_for() {
         if (lane_override) return lane_override;

@@ -437,6 +437,9 @@ template <class C> static void test_scratch_model(void) {
         std::vector<fr_t> k(n);
         for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
         for (int capped = 0; capped < 2; capped++) {
+          for (int v1 = 0; v1 < 2; v1++) {
+            msm_tune_t tune = msm_tune_from_env();
+            if (v1) tune.acc = 0, tune.xinline = 0;
             for (size_t lanes : {(size_t)7, (size_t)64}) {
                 msm_args_t a;
                 memset(&a, 0, sizeof a);
@@ -446,6 +449,7 @@ template <class C> static void test_scratch_model(void) {
                 a.n = n;
                 a.scalars = k.data();
                 a.item_cap = capped ? n : 0;
+                a.tune = tune; /* the production default (msm_tune_from_env) or the v1 rounds */
                 exec_host ex;
                 ex.host_lanes = lanes;
                 msm_host_out<G> o;
@@ -461,15 +465,16 @@ template <class C> static void test_scratch_model(void) {
                 size_t gw = cap / n;
                 gw = gw < 1 ? 1 : (gw > W ? W : gw);
                 const size_t model = msm_scratch_bytes<G>(n, a.item_cap, lanes) - GPU_SIZES_CUB_BYTES - gw * n;
-                GT_CHECK(used <= model, "%s MSM scratch at n = %zu (%s, %zu lanes, c = %u): %zu bytes grown, the model reserves %zu",
-                         C::name(), n, capped ? "item_cap = n" : "default item cap", lanes, st.c, used, model);
+                GT_CHECK(used <= model, "%s MSM scratch at n = %zu (%s, acc %u, %zu lanes, c = %u): %zu bytes grown, the model reserves %zu",
+                         C::name(), n, capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model);
                 if (used > model)
                     for (int sl = 0; sl < SLOT_COUNT; sl++)
                         if (ex.slot_b[sl]) printf("  slot %d: %zu bytes\n", sl, ex.slot_b[sl]);
                 GT_CHECK(st.c == c, "%s MSM at n = %zu: window %u, the model's %u", C::name(), n, st.c, c);
-                printf("%s scratch model n=%-6zu %-16s lanes=%-3zu c=%-2u grown %9zu <= model %9zu  %s\n", C::name(), n,
-                       capped ? "item_cap = n" : "default item cap", lanes, st.c, used, model, used <= model ? "ok" : "FAIL");
+                printf("%s scratch model n=%-6zu %-16s acc=%u lanes=%-3zu c=%-2u grown %9zu <= model %9zu  %s\n", C::name(), n,
+                       capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model, used <= model ? "ok" : "FAIL");
             }
+          }
         }
     }
 }
