@@ -16,10 +16,11 @@
 # WindowPoSt one partition ≤ 10 s, SnapDeals 16 partitions ≤ 15 s). Every proof is verified by the
 # engine. One TSV row per run in $OUT/kinds-gpu.tsv (kind, sector_size, j, proofs, s_per_proof,
 # min_wall_s, cold_s, setup_s, peak_rss_gib, peak_device_gib, gpu_busy, date, commit).
-# CAPS="24G -" (default "-"): after the one setup, the bench (single and batch) once per
-# device-memory cap (PROOFMILL_GPU_MEMORY, a smaller card emulated; "-" = the card's own memory, the
-# defaults), each with the key's device-memory plan (gpu.verbose) in the log; the rows carry
-# device_cap_gib and card (issue #37: WindowPoSt and SnapDeals at a 24 GB cap against resident).
+# CAPS="24G -": after the one setup, the bench (single and batch) once per device-memory cap
+# (PROOFMILL_GPU_MEMORY, a smaller card emulated; "-" = no cap, the card's own memory as by default),
+# each with the key's device-memory plan and the partitions' start-phase times (gpu.verbose) in the
+# log; the rows carry device_cap_gib and card (issue #37: WindowPoSt and SnapDeals at a 24 GB cap
+# against resident). CAPS unset: one run under the caller's environment as it is.
 # NO_COLD=1 skips `bench single` (the batch's first proof then carries the key load).
 # PM_NO_GPU=1: the same steps on the CPU (no --gpu, no nvidia-smi) to check the script anywhere.
 # Expected on the H200 host: 32 GiB WindowPoSt setup ≈ 2.5 min (like PoRep's 130 M constraints);
@@ -69,8 +70,14 @@ grep -E "constraints \+|cannot|error" "$W/log.txt" | tail -3 | tee -a "$SUM"
 setup_s=$T_LAST
 
 card_short=$(echo "$card" | grep -oE 'H100|H200|A100|L40S?|RTX ?[0-9]+' | head -1); [ -n "$card_short" ] || card_short=$card
-for cap in ${CAPS:--}; do
-  if [ "$cap" = - ]; then unset PROOFMILL_GPU_MEMORY; capcol=none; else export PROOFMILL_GPU_MEMORY=$cap; capcol=${cap%G}; fi
+for cap in ${CAPS:-env}; do
+  # env (CAPS unset): the caller's environment as it is; -: no cap at all; else that cap
+  case $cap in
+    env) ;;
+    -) unset PROOFMILL_GPU_MEMORY PROOFMILL_GPU_BUDGET ;;
+    *) unset PROOFMILL_GPU_BUDGET; export PROOFMILL_GPU_MEMORY=$cap ;;
+  esac
+  capcol=$(pm_cap_gib)
   export PROOFMILL_GPU_VERBOSE=1
   say "== $K $S cap $cap"
   smi="$W/smi.csv"; : > "$smi"; smi_pid=

@@ -21,15 +21,9 @@ OUT=${OUT:-$PWD/porep-gpu-out}
 mkdir -p "$OUT"
 TSV="$OUT/porep-gpu.tsv"
 [ -f "$TSV" ] || printf 'sector_size\tj\tgpu_workers\tproofs\ts_per_proof\tpeak_rss_gib\tpeak_device_gib\tgpu_busy\tdate\tcommit\tsteady_s_per_proof\tdevice_cap_gib\tcard\n' > "$TSV"
-# the device-memory cap of the run (gpu.memory: PROOFMILL_GPU_MEMORY or PROOFMILL_GPU_BUDGET), in GiB
-cap_gib() {
-  local v=${PROOFMILL_GPU_MEMORY:-${PROOFMILL_GPU_BUDGET:-}}
-  [ -n "$v" ] && [ "$v" != 0 ] || { echo none; return; }
-  awk -v v="$v" 'BEGIN { n = v + 0; u = toupper(substr(v, length(v))); m = (u == "K") ? 1 / 1048576 : (u == "M") ? 1 / 1024 : (u == "G") ? 1 : (u == "T") ? 1024 : 1 / 1073741824; printf "%g", n * m }'
-}
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE 'H100|H200|A100|L40S?|RTX [0-9A-Z]+' | head -1)
 # shellcheck disable=SC1091
-. "$(dirname "$0")/../tests/gpu/device_lib.sh" # pm_start_ops
+. "$(dirname "$0")/../tests/gpu/device_lib.sh" # pm_start_ops, pm_cap_gib
 commit=${PM_COMMIT:-$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
 tmp=$(mktemp -d)
 rc_all=0
@@ -53,7 +47,7 @@ for w in $WS; do
     busy=$(awk -F, '{ s += $2; n++ } END { if (n) printf "%.2f", s / n / 100; else print "NA" }' "$smi")
     [ $rc = 0 ] || spp=FAILED
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$S" "$j" "$w" "$N" "${spp:-NA}" "$rss" "$dev" "$busy" \
-      "$(date -u +%F)" "$commit" "${steady:-NA}" "$(cap_gib)" "${card:-NA}" | tee -a "$TSV"
+      "$(date -u +%F)" "$commit" "${steady:-NA}" "$(pm_cap_gib)" "${card:-NA}" | tee -a "$TSV"
     grep -E "^summary|^steady|^ *(wall|gpu|queue)" "$tmp/bench.txt"
     pm_start_ops "$tmp/bench.txt" | tee -a "$OUT/bench-$S.txt"
     rm -f "$tmp/time.txt"

@@ -23,10 +23,10 @@
  * Montgomery form: the argument is a R (R = 2^(32 N)); its plain inverse is a^-1 R^-1, and one
  * Montgomery product with R^3 (itself fe_mul(R^2, R^2)) gives a^-1 R. 0 -> 0, as Fermat's a^(p-2).
  *
- * Counts (Fp, per inversion; docs/perf/gpu.md, "Round 7"): about 21 batches on uniform inputs (about
- * 1.6 divsteps per bit), each 130 IMAD.WIDE (f, g, d, e and the two multiples of p, 13 limbs) and
- * about 500 other integer instructions, plus 2 Montgomery products: ~2.9 k IMAD.WIDE + ~11 k other
- * instructions, against Fermat's 483 x 288 = 139 k IMAD.WIDE.
+ * Counts (Fp, per inversion; docs/perf/gpu.md, "Round 7"): 26.9 batches on uniform inputs, at most 28
+ * (about 2.1 divsteps per bit; tests/gpu/test_gpu_field_inv_host prints them), each 130 IMAD.WIDE (f, g,
+ * d, e and the two multiples of p, 13 limbs) and about 570 other integer instructions, plus 2 Montgomery
+ * products: ~4.1 k IMAD.WIDE + ~15 k other instructions, against Fermat's 483 x 288 = 139 k IMAD.WIDE.
  */
 #pragma once
 #include "field.cuh"
@@ -79,8 +79,9 @@ PM_UNROLL
     inv30_from32<P>(m, w);
 }
 
-/* 30 divsteps on the low bits of f and g (odd f): the matrix of the batch, delta updated. The low
- * 32 - j bits of g are exact after j steps, so words suffice; a run of z zero bits of g is z steps
+/* 30 divsteps on the low bits of f and g (odd f): the matrix of the batch, delta updated. The words
+ * hold the low 30 bits of f and g (the limbs), so after j steps the low 30 - j bits are exact: enough
+ * for the parity of every one of the 30 steps; a run of z zero bits of g is z steps
  * of the "otherwise" case with g even: g / 2^z, (u, v) 2^z, delta + z. */
 PM_HD int32_t inv_divsteps30(int32_t delta, uint32_t f, uint32_t g, int32_t t[4]) {
     uint32_t u = 1, v = 0, q = 0, r = 1;

@@ -7,8 +7,11 @@
 #   pm_commit DIR    the commit to print: $PM_COMMIT, else DIR's git HEAD, else "unknown"
 #   pm_card          the GPU's name, or "CPU" without --gpu
 #   pm_start_ops LOG the mean of the `start ops` lines (gpu.verbose: each partition's start-phase
-#                    times) in LOG, the key's first partition left out when there are more (its lazy
-#                    uploads); prints nothing when LOG has none
+#                    times) in LOG, the first line left out when there are more (the key's lazy uploads;
+#                    with several GPU workers each worker's first partition may carry some, so the mean
+#                    can still include upload time); prints nothing when LOG has none
+#   pm_cap_gib       the device-memory cap of this environment (gpu.memory: PROOFMILL_GPU_MEMORY or
+#                    PROOFMILL_GPU_BUDGET) in GiB, or "none"
 pm_gpu_flag() {
   GPU=--gpu
   if [ "${PM_NO_GPU:-0}" = 1 ]; then
@@ -22,7 +25,8 @@ now() { date +%s.%N; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 pm_commit() { echo "${PM_COMMIT:-$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)}"; }
 pm_start_ops() {
-  awk '/^start ops/ { n++; line[n] = $0 }
+  # not anchored: the line may follow a partial line of the (buffered) stdout in a merged log
+  awk 'match($0, /start ops \(/) { n++; line[n] = substr($0, RSTART) }
     END {
       if (!n) exit
       first = n > 1 ? 2 : 1
@@ -35,6 +39,12 @@ pm_start_ops() {
       for (i = 1; i <= k; i++) printf " %s %.3f", nm[i], s[nm[i]] / c
       printf "\n"
     }' "$1"
+}
+pm_cap_gib() {
+  local v=${PROOFMILL_GPU_MEMORY:-${PROOFMILL_GPU_BUDGET:-}}
+  [ -n "$v" ] && [ "$v" != 0 ] || { echo none; return; }
+  awk -v v="$v" 'BEGIN { n = v + 0; u = toupper(substr(v, length(v))); if (u == "B") { s = toupper(v); u = substr(s, length(s) - 2, 1) }
+    m = (u == "K") ? 1 / 1048576 : (u == "M") ? 1 / 1024 : (u == "G") ? 1 : (u == "T") ? 1024 : 1 / 1073741824; printf "%g\n", n * m }'
 }
 pm_card() { if [ -n "${GPU:-}" ]; then nvidia-smi --query-gpu=name --format=csv,noheader | head -1; else echo CPU; fi; }
 # pm_device_log NAME FIELDS: for a device script run from the repository root, everything it prints also
