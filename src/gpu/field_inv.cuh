@@ -197,8 +197,8 @@ PM_UNROLL
 /* 1/a in Montgomery form for a in Montgomery form (0 -> 0), by divsteps (see the top of the file).
  * Variable time. At most 64 batches (the paper's bound for 381 bits is 1102 divsteps, 37 batches):
  * never reached for a prime modulus; a result of 0 for nonzero a would mean a bug, and the tests
- * compare every result with Fermat's. */
-template <class P> PM_HD_CALL fe<P> fe_inv_divsteps(const fe<P> &a) {
+ * compare every result with Fermat's. batches (optional, tests): the count of 30-divstep batches run. */
+template <class P> PM_HD_CALL fe<P> fe_inv_divsteps(const fe<P> &a, int *batches_out = nullptr) {
     inv30<P> m, f, g, d, e;
     inv30_modulus<P>(m);
     f = m;
@@ -215,6 +215,7 @@ PM_UNROLL1
         inv30_update_fg<P>(f, g, t);
         inv30_update_de<P>(d, e, t, m, pinv30);
     }
+    if (batches_out) *batches_out = batches;
     fe<P> r;
     if (!inv30_is_zero<P>(g)) { /* not reached (see above) */
 PM_UNROLL
