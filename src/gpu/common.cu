@@ -9,6 +9,7 @@
 #include "cpu_headers.cuh"
 #include "common.cuh"
 #include "constants.cuh"
+#include "util/settings.h"
 
 namespace pmgpu {
 
@@ -18,6 +19,20 @@ pm_status cuda_fail(pm_error *err, cudaError_t e, const char *expr, const char *
     /* the source line goes into the message: pm_error.offset is a byte offset in an input file */
     return pm_error_set(err, st, "", PM_NO_OFFSET, "%s failed at %s:%d: %s (%s)", expr, file, line,
                         cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+cudaError_t dmalloc(void **p, size_t b) {
+    cudaError_t e = cudaMalloc(p, b ? b : 16);
+    if ((b >= ((size_t)1 << 20) || e != cudaSuccess) && pm_setting_bool("gpu.verbose")) {
+        size_t fr = 0, tot = 0;
+        int dev = -1;
+        (void)cudaGetDevice(&dev);
+        if (cudaMemGetInfo(&fr, &tot) != cudaSuccess) { (void)cudaGetLastError(); fr = tot = 0; }
+        fprintf(stderr, "gpu alloc (device %d): %.3f GiB %s, %.2f GiB of %.2f GiB in use\n", dev,
+                (double)b / (1u << 30), e == cudaSuccess ? "ok" : "REFUSED", (double)(tot - fr) / (1u << 30),
+                (double)tot / (1u << 30));
+    }
+    return e;
 }
 
 template <class P> static bool limbs_match(const uint64_t *l, uint32_t (*f)(int)) {

@@ -27,6 +27,11 @@ void yield_now();
  * urgent thread's work waits. Returns the first CUDA error. */
 cudaError_t copy_h2d_pieces(void *dst, const void *src, size_t bytes, cudaStream_t s);
 
+/* cudaMalloc(p, b ? b : 16). Under gpu.verbose an allocation of 1 MiB or more (or a refused one)
+ * prints one stderr line: its size and the device's bytes in use after it (cudaMemGetInfo), so a
+ * run's peak can be set against the device-memory plan allocation by allocation. */
+cudaError_t dmalloc(void **p, size_t b);
+
 #define PMCU(expr)                                                                 \
     do {                                                                           \
         cudaError_t pm_e_ = (expr);                                                \
@@ -46,7 +51,7 @@ struct dev_buf {
     cudaError_t alloc(size_t b) {
         if (p && bytes >= b) return cudaSuccess;
         if (p) { cudaFree(p); p = nullptr; bytes = 0; }
-        cudaError_t e = cudaMalloc(&p, b ? b : 16);
+        cudaError_t e = dmalloc(&p, b);
         if (e == cudaSuccess) bytes = b; else p = nullptr;
         return e;
     }

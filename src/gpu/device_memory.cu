@@ -14,7 +14,7 @@ using namespace pmgpu;
 extern "C" pm_status gpu_dev_alloc(void **out, size_t bytes, pm_error *err) {
     if (!out) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_dev_alloc: out is NULL");
     *out = nullptr;
-    PMCU(cudaMalloc(out, bytes ? bytes : 16));
+    PMCU(dmalloc(out, bytes));
     return PM_OK;
 }
 

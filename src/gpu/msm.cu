@@ -290,7 +290,7 @@ extern "C" pm_status gpu_msm_index_upload(gpu_msm_index **out, const uint32_t *i
     ix->max = 0;
     for (size_t i = 0; i < n; i++) ix->max = idx[i] > ix->max ? idx[i] : ix->max;
     cudaError_t e = cudaGetDevice(&ix->device);
-    if (e == cudaSuccess) e = cudaMalloc(&ix->p, (n ? n : 1) * 4);
+    if (e == cudaSuccess) e = dmalloc((void **)&ix->p, (n ? n : 1) * 4);
     /* waited for piece by piece on the legacy stream (every kernel stream is non-blocking: no wait
      * for the device's other work), preemption points between */
     if (e == cudaSuccess && n) e = copy_h2d_pieces(ix->p, idx, n * 4, 0);
@@ -317,7 +317,7 @@ extern "C" pm_status gpu_fr_buf_upload(gpu_fr_buf **out, const fr_t *host, size_
     if (!b) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "gpu_fr_buf_upload: host allocation failed");
     b->n = n;
     cudaError_t e = cudaGetDevice(&b->device);
-    if (e == cudaSuccess) e = cudaMalloc(&b->p, (n ? n : 1) * sizeof(fr_t));
+    if (e == cudaSuccess) e = dmalloc((void **)&b->p, (n ? n : 1) * sizeof(fr_t));
     if (e == cudaSuccess && n) e = cudaMemcpy(b->p, host, n * sizeof(fr_t), cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {

@@ -42,7 +42,7 @@ template <class H> pm_status handle_make(H **out, size_t n, bool resident, pm_er
     if (!b) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "gpu bases: host allocation failed");
     cudaError_t e = cudaGetDevice(&b->device);
     if (e == cudaSuccess) e = b->ex.init();
-    if (e == cudaSuccess && resident) e = cudaMalloc(&b->pts, (n ? n : 1) * sizeof(*b->pts));
+    if (e == cudaSuccess && resident) e = dmalloc((void **)&b->pts, (n ? n : 1) * sizeof(*b->pts));
     if (e != cudaSuccess) {
         b->pts = nullptr;
         delete b;
