@@ -21,6 +21,7 @@
 # each with the key's device-memory plan and the partitions' start-phase times (gpu.verbose) in the
 # log; the rows carry device_cap_gib and card (issue #37: WindowPoSt and SnapDeals at a 24 GB cap
 # against resident). CAPS unset: one run under the caller's environment as it is.
+# BENCH_ARGS: more arguments for `bench batch` (e.g. "--budget 107374182400": a 100 GiB host budget).
 # NO_COLD=1 skips `bench single` (the batch's first proof then carries the key load).
 # PM_NO_GPU=1: the same steps on the CPU (no --gpu, no nvidia-smi) to check the script anywhere.
 # Expected on the H200 host: 32 GiB WindowPoSt setup ≈ 2.5 min (like PoRep's 130 M constraints);
@@ -92,7 +93,7 @@ for cap in ${CAPS:-env}; do
     cold_s=$T_LAST
   fi
   # the warm figure: one engine, the first proof of the batch loads the key, the rest find it resident
-  "${TIMECMD[@]}" "$PM" bench batch --kind "$K" --params "$W/p" --request "$W/req.json" -c $((N + 1)) -j "$J" $GPU \
+  "${TIMECMD[@]}" "$PM" bench batch --kind "$K" --params "$W/p" --request "$W/req.json" -c $((N + 1)) -j "$J" $GPU ${BENCH_ARGS:-} \
     --timeline "$OUT/timeline-$K-$S-j$J-cap$capcol.svg" > "$W/bench.txt" 2>&1
   rc=$?
   [ -n "$smi_pid" ] && { kill "$smi_pid" 2>/dev/null; wait "$smi_pid" 2>/dev/null; }
@@ -116,6 +117,7 @@ for cap in ${CAPS:-env}; do
     "$setup_s" "$rss" "$dev" "$busy" "$(date -u +%F)" "$commit" "$capcol" "$card_short" >> "$TSV"
   grep -A16 "^gpu key" "$W/bench.txt" | head -17 >> "$SUM"
   pm_start_ops "$W/bench.txt" | tee -a "$SUM"
+  grep "^gpu alloc" "$W/bench.txt" | head -150 > "$OUT/allocs-$K-$S-cap$capcol.txt" # gpu.verbose: each device allocation
   say "$K $S j=$J cap $cap: warm $spp s/proof (min $minw s) over $N proofs; cold $cold_s s; setup $setup_s s; peak RSS $rss GiB, device $dev GiB, GPU busy $busy"
 done
 rm -rf "$W/p" # the disk is needed by the next kind
