@@ -11,6 +11,13 @@
  *        PM_MSM_DISTS           "uniform witness" (default both)
  *        PM_MSM_TSV             also write the rows (impl, op, log2n, dist, median_ms, min_ms) to this file
  *        PM_MSM_FIELD=0         skip the multiplier throughput section
+ *        PM_MSM_CHUNKS          chunk sizes in points, e.g. "9437184 4718592": after the variants (in the base
+ *                               variant's settings) each size is timed twice on the same bases and scalars,
+ *                               resident bases in chunks (gpu_*_bases_set_chunk; impl "proofmill:chunkK")
+ *                               and streamed from a pinned host copy (gpu_*_bases_host; "proofmill:streamK"),
+ *                               K the chunk in points: what the device-memory plan's smaller cards pay
+ *                               for chunks and for the stream, each against the one-piece row; checked
+ *                               against the base variant's result
  *        PM_BENCH_C_SWEEP=L     for G1 sizes <= 2^L also time the windows c-2..c+2 (uniform, one run each)
  *        PM_MSM_VARIANTS        run-time variants of the accumulation (msm_core.cuh msm_tune_t) timed one after
  *                               the other on the same bases and scalars, each checked against the oracle:
@@ -188,6 +195,7 @@ static void apply_variant(const variant &v) {
     pm_settings_env_reset(NULL);
 }
 static std::vector<variant> g_variants;
+static std::vector<int> ints(const char *s);
 
 /* one G1 or G2 size: both distributions */
 template <bool G2> static void bench_size(int L, int reps, const std::vector<std::string> &dists, std::vector<row> &rows, int sweep) {
@@ -201,6 +209,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
     pm_status st = G2 ? gpu_g2_bases_from_scalars(&b2, t.data(), n, &e) : gpu_g1_bases_from_scalars(&b1, t.data(), n, &e);
     if (st != PM_OK) { char buf[1200]; printf("bases: %s\n", pm_error_format(&e, buf, sizeof buf)); return; }
     printf("%s 2^%d: bases generated in %.0f ms\n", G2 ? "G2" : "G1", L, now_ms() - t0);
+    void *host_pts = nullptr; /* PM_MSM_CHUNKS: the bases' pinned host copy */
     fr_t *k = nullptr;
     if (gpu_host_alloc((void **)&k, n * sizeof(fr_t), &e) != PM_OK) { printf("pinned alloc failed\n"); return; }
     for (const std::string &d : dists) {
@@ -226,8 +235,8 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
             }
         }
         /* 2^27: no oracle (the CPU sum takes too long); the variants are checked against the base run */
-        g1_jac_t ref1;
-        g2_jac_t ref2;
+        g1_jac_t ref1, base1;
+        g2_jac_t ref2, base2;
         for (size_t vi = 0; vi < g_variants.size(); vi++) {
         const variant &var = g_variants[vi];
         apply_variant(var);
@@ -241,6 +250,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
         if (have_oracle) rw.check = (G2 ? g2_jac_eq(&r2, &q2) : g1_jac_eq(&r1, &q1)) ? "ok" : "WRONG";
         else if (vi == 0) { ref1 = r1; ref2 = r2; }
         else rw.check = (G2 ? g2_jac_eq(&r2, &ref2) : g1_jac_eq(&r1, &ref1)) ? "same-as-base" : "WRONG";
+        if (vi == 0) { base1 = r1; base2 = r2; }
         std::vector<double> w;
         for (int i = 0; i < reps; i++) {
             double a = now_ms();
@@ -274,7 +284,69 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
             pm_settings_env_reset(NULL);
         }
         }
+        /* chunks and streams (PM_MSM_CHUNKS), in the base variant's settings */
+        std::vector<long long> chunks;
+        if (const char *cs = getenv("PM_MSM_CHUNKS")) for (int x : ints(cs)) if (x > 0) chunks.push_back(x);
+        if (!chunks.empty()) {
+            apply_variant(g_variants[0]);
+            if (!host_pts) { /* the bases' pinned host copy, made once per size */
+                const size_t pb = G2 ? sizeof(g2_affine_t) : sizeof(g1_affine_t);
+                if (gpu_host_alloc(&host_pts, n * pb, &e) != PM_OK ||
+                    (G2 ? gpu_g2_bases_download((g2_affine_t *)host_pts, n, b2, 0, &e) : gpu_g1_bases_download((g1_affine_t *)host_pts, n, b1, 0, &e)) != PM_OK) {
+                    char buf[1200];
+                    printf("chunk rows: the pinned host copy failed: %s\n", pm_error_format(&e, buf, sizeof buf));
+                    if (host_pts) gpu_host_free(host_pts);
+                    host_pts = nullptr;
+                    chunks.clear();
+                }
+            }
+            for (long long ch : chunks) {
+                for (int streamed = 0; streamed < 2; streamed++) {
+                    row rw;
+                    rw.impl = std::string(streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
+                    rw.op = G2 ? "msm_g2" : "msm_g1";
+                    rw.dist = d;
+                    rw.lg = L;
+                    gpu_g1_bases *h1 = nullptr;
+                    gpu_g2_bases *h2 = nullptr;
+                    pm_status cs2 = streamed ? (G2 ? gpu_g2_bases_host(&h2, (const g2_affine_t *)host_pts, n, (size_t)ch, 0, &e)
+                                                   : gpu_g1_bases_host(&h1, (const g1_affine_t *)host_pts, n, (size_t)ch, 0, &e))
+                                             : (G2 ? gpu_g2_bases_set_chunk(b2, (size_t)ch, &e) : gpu_g1_bases_set_chunk(b1, (size_t)ch, &e));
+                    auto run2 = [&]() {
+                        if (!streamed) return run();
+                        return G2 ? gpu_msm_g2(&r2, h2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, h1, 0, k, n, 0, &e);
+                    };
+                    std::vector<double> w;
+                    if (cs2 == PM_OK && run2() == PM_OK) {
+                        rw.check = (G2 ? g2_jac_eq(&r2, &base2) : g1_jac_eq(&r1, &base1)) ? "same-as-base" : "WRONG";
+                        for (int i = 0; i < reps; i++) {
+                            double a = now_ms();
+                            run2();
+                            w.push_back(now_ms() - a);
+                        }
+                        const void *hb = streamed ? (G2 ? (const void *)h2 : (const void *)h1) : (G2 ? (const void *)b2 : (const void *)b1);
+                        if (G2) gpu_msm_g2_last_timing(&rw.tm, (const gpu_g2_bases *)hb); else gpu_msm_g1_last_timing(&rw.tm, (const gpu_g1_bases *)hb);
+                    } else {
+                        char buf[1200];
+                        printf("msm (%s): %s\n", rw.impl.c_str(), pm_error_format(&e, buf, sizeof buf));
+                        rw.check = "WRONG";
+                    }
+                    if (!streamed) { if (G2) gpu_g2_bases_set_chunk(b2, 0, &e); else gpu_g1_bases_set_chunk(b1, 0, &e); }
+                    if (G2) { gpu_g2_bases_release_scratch(h2 ? h2 : b2); } else { gpu_g1_bases_release_scratch(h1 ? h1 : b1); }
+                    gpu_g1_bases_free(h1);
+                    gpu_g2_bases_free(h2);
+                    rw.med = median(w);
+                    rw.mn = vmin(w);
+                    printf("%s 2^%d %s [%s]: wall median %.2f ms (min %.2f); last run's events: scalars %.2f sort %.2f accumulate %.2f reduce %.2f total %.2f ms; "
+                           "c=%u W=%u chunks=%u; check %s\n",
+                           rw.op.c_str(), L, d.c_str(), rw.impl.c_str() + 10, rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate,
+                           rw.tm.reduce, rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.chunks, rw.check.c_str());
+                    rows.push_back(rw);
+                }
+            }
+        }
     }
+    if (host_pts) gpu_host_free(host_pts);
     apply_variant(g_variants[0]);
     gpu_host_free(k);
     gpu_g1_bases_free(b1);

@@ -510,13 +510,16 @@ enum { MSM_SRC_HOST = 0, MSM_SRC_DEVICE = 1 };
  *                                 "Round 3"
  *   PROOFMILL_GPU_MSM_TAIL=T      XYZZ tail once a round has fewer than T pairs per lane (default 32;
  *                                 1000000000 = XYZZ only, 1 = affine rounds to the end)
- *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 128)
+ *   PROOFMILL_GPU_MSM_KMIN=K      at least K pairs per inversion (default 32 with the divstep inversion,
+ *                                 128 with Fermat's)
  *   PROOFMILL_GPU_MSM_PARTS=P     host scalars: P >= 2 sums the points in P parts, each as soon as its
  *                                 scalars are in (while the later parts' copies go on), always; 1 never;
  *                                 default (0): MSM_PARTS_AUTO parts from MSM_PARTS_MIN_N points on, a part
  *                                 summed early only while at most a quarter of the scalars seen are general
- *   PROOFMILL_GPU_MSM_INV=1       the affine rounds' inversion by divsteps (field_inv.cuh, Bernstein-Yang)
- *                                 instead of Fermat's 483 products; the same bytes (docs/perf/gpu.md "Round 7") */
+ *   PROOFMILL_GPU_MSM_INV=1|0     the affine rounds' inversion by divsteps (field_inv.cuh, Bernstein-Yang;
+ *                                 default since the H100 run of 2026-12-06: G1 2^27 uniform 0.95x of
+ *                                 Fermat's time) or Fermat's 483 products (0); the same bytes
+ *                                 (docs/perf/gpu.md "Round 7") */
 struct msm_tune_t {
     unsigned acc, prefetch, xinline; /* xinline 2 = by group (msm_xinline) */
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
@@ -586,6 +589,11 @@ void xtask_level(Ex &ex, unsigned level, int round, const uint32_t *items, const
 }
 
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
+/* the built-in minimum with the divstep inversion: ~1/30 of Fermat's cost makes batches of 32 pairs
+ * affordable, so late rounds keep more lanes busy (H100, 2026-12-06, docs/perf/gpu.md "Round 7":
+ * G1 2^27 uniform 1094 -> 1087 ms, witness-like 124.5 -> 121.0 ms against kmin 128). The lane
+ * scratch gpu_sizes.h counts at GPU_SIZES_RND_KMIN (128) pairs is an upper bound for it. */
+constexpr size_t RND_KMIN_DIVSTEPS = 32;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
 
@@ -605,7 +613,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     const aff_t<E> *src_pts = nullptr;
     size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
     if (NL_MAX > ex.lanes_max()) NL_MAX = ex.lanes_max(); /* the lanes gpu_sizes.h reserves scratch for */
-    const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : RND_KMIN;
+    const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : (tu.inv ? RND_KMIN_DIVSTEPS : RND_KMIN);
     const uint32_t pf = (tu.prefetch ? RF_PREFETCH : 0u) | (tu.inv ? RF_DIVSTEPS : 0u);
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});

@@ -48,6 +48,7 @@
 #include "gpu/gpu.h"
 #include "groth16/devplan.h"
 #include "util/settings.h"
+#include "util/clock.h"
 #include "util/verify.h"
 #include "util/parallel.h"
 #include "util/progress.h"
@@ -514,8 +515,10 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
         if (!p->abc_host)
             return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET,
                                 "GPU table: the one-buffer H (tier 4) needs a, b, c from the CPU eval");
-        return gpu_bellperson_h_one(&h->dev, p->work, p->work + m, p->work + 2 * m, m, g->plan.h_chunk_points, g->dom,
-                                    err);
+        void *hd = NULL;
+        st = gpu_bellperson_h_one(&hd, p->work, p->work + m, p->work + 2 * m, m, g->plan.h_chunk_points, g->dom, err);
+        h->dev = hd;
+        return st;
     }
     if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
     if (p->abc_host)
@@ -585,19 +588,44 @@ static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
     return st;
 }
 
+/* gpu.verbose: one line per MSM with the device's own phase times (CUDA events, summed over the
+ * chunks) beside the wall time, so a capped plan's MSM shows what its chunks and its stream cost */
+static void msm_note(const char *what, const gpu_msm_timing_t *t, double wall_s) {
+    fprintf(stderr,
+            "gpu msm %s: wall %.1f ms; events: scalars %.1f sort %.1f accumulate %.1f reduce %.1f total %.1f ms; "
+            "c=%u W=%u chunks=%u general=%zu ones=%zu zeros=%zu\n",
+            what, wall_s * 1e3, t->upload_digits, t->scatter, t->accumulate, t->reduce, t->total, t->window_bits, t->windows,
+            t->chunks, t->general, t->ones, t->zeros);
+}
+
 static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
                          g1_jac_t *r, pm_error *err) {
     yield_arm(x);
+    const double t0 = pm_now_s();
     pm_status st = gpu_msm_run(x, p, which, s, r, err);
     gpu_set_yield(NULL, NULL);
+    const gpu_key *g = st ? NULL : p->key->dev[x->device]; /* st == PM_OK: the device id was checked */
+    if (g && g->base[which] && pm_setting_bool("gpu.verbose")) {
+        static const char *const nm[GROTH16_N_BASES] = {"A", "B1", "C/L", "H"};
+        gpu_msm_timing_t t;
+        gpu_msm_g1_last_timing(&t, g->base[which]);
+        msm_note(nm[which], &t, pm_now_s() - t0);
+    }
     return st;
 }
 
 static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
                           pm_error *err) {
     yield_arm(x);
+    const double t0 = pm_now_s();
     pm_status st = gpu_msm2_run(x, p, s, r, err);
     gpu_set_yield(NULL, NULL);
+    const gpu_key *g = st ? NULL : p->key->dev[x->device];
+    if (g && g->b2 && pm_setting_bool("gpu.verbose")) {
+        gpu_msm_timing_t t;
+        gpu_msm_g2_last_timing(&t, g->b2);
+        msm_note("B2 (G2)", &t, pm_now_s() - t0);
+    }
     return st;
 }
 

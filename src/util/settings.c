@@ -43,13 +43,15 @@ static const pm_setting_def table[] = {
      "1 streamed bases, 2 host circuit, 3 one witness slot, 4 one NTT buffer, 5 host H). 0: the fastest that fits."},
     {"gpu.verbose", E1("PROOFMILL_GPU_VERBOSE"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      "Print the device-memory decisions of each key (resident or streamed, chunk sizes) and each "
-     "partition's start-phase times (stage, eval, H, every MSM; a `start ops` line) on stderr."},
+     "partition's start-phase times (stage, eval, H, every MSM; a `start ops` line), each MSM's device phases "
+     "(a `gpu msm` line: chunks, window, scalars, sort, accumulation, reduction) and each device allocation of "
+     "1 MiB or more (a `gpu alloc` line: size, bytes in use after it) on stderr."},
     /* GPU kernel variants (src/gpu): benchmark switches, defaults measured in docs/perf/gpu.md */
     {"gpu.msm_window", E1("PROOFMILL_GPU_MSM_WINDOW"), PM_SETTING_UINT, "0", 0, 22, NULL,
      DEBUG_KNOB "force the MSM window to this many bits (1..22). 0: the cost model's choice."},
-    {"gpu.msm_inv", E1("PROOFMILL_GPU_MSM_INV"), PM_SETTING_UINT, "0", 0, 1, NULL,
-     DEBUG_KNOB "the affine rounds' inversion: 0 Fermat (a^(p-2)), 1 Bernstein-Yang divsteps (the same result; "
-     "docs/perf/gpu.md \"Round 7\")."},
+    {"gpu.msm_inv", E1("PROOFMILL_GPU_MSM_INV"), PM_SETTING_UINT, "1", 0, 1, NULL,
+     DEBUG_KNOB "the affine rounds' inversion: 1 Bernstein-Yang divsteps (default: 0.95x of Fermat's time at G1 2^27 "
+     "uniform on an H100), 0 Fermat (a^(p-2)); the same result (docs/perf/gpu.md \"Round 7\")."},
     {"gpu.msm_lanes", E1("PROOFMILL_GPU_MSM_LANES"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "force the number of copy lanes of a streamed MSM. 0: sized from the chunk."},
     {"gpu.msm_acc", E1("PROOFMILL_GPU_MSM_ACC"), PM_SETTING_UINT, "2", 0, 2, NULL,
@@ -62,7 +64,8 @@ static const pm_setting_def table[] = {
     {"gpu.msm_tail", E1("PROOFMILL_GPU_MSM_TAIL"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "MSM tail size override (msm_core.cuh). 0: built-in."},
     {"gpu.msm_kmin", E1("PROOFMILL_GPU_MSM_KMIN"), PM_SETTING_UINT, "0", 0, 1024, NULL,
-     DEBUG_KNOB "MSM minimum bucket batch override (msm_core.cuh). 0: built-in."},
+     DEBUG_KNOB "MSM minimum bucket batch override (msm_core.cuh). 0: built-in (32 with the divstep inversion, 128 "
+     "with Fermat's)."},
     {"gpu.msm_parts", E1("PROOFMILL_GPU_MSM_PARTS"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "split large MSMs in this many parts (2..16; 1: never). 0: 2 parts from 2^26 points."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
