@@ -13,8 +13,9 @@
  *        PM_MSM_FIELD=0         skip the multiplier throughput section
  *        PM_MSM_CHUNKS          chunk sizes in points, e.g. "9437184 4718592": after the variants (in the base
  *                               variant's settings) each size is timed twice on the same bases and scalars,
- *                               resident bases in chunks (gpu_*_bases_set_chunk; impl "proofmill:chunkK")
- *                               and streamed from a pinned host copy (gpu_*_bases_host; "proofmill:streamK"),
+ *                               resident bases in chunks (gpu_*_bases_set_chunk; impl "proofmill:chunkK"),
+ *                               streamed from a pinned host copy (gpu_*_bases_host; "proofmill:streamK") and
+ *                               streamed with gpu.msm_keep_buckets off ("proofmill:streamoldK"),
  *                               K the chunk in points: what the device-memory plan's smaller cards pay
  *                               for chunks and for the stream, each against the one-piece row; checked
  *                               against the base variant's result
@@ -301,9 +302,13 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                 }
             }
             for (long long ch : chunks) {
-                for (int streamed = 0; streamed < 2; streamed++) {
+                for (int mode = 0; mode < 3; mode++) {
+                    /* 0 resident in chunks, 1 streamed, 2 streamed with each chunk's windows reduced on their own
+                     * (gpu.msm_keep_buckets false: the form before 2026-12-06, the baseline of the kept buckets) */
+                    const int streamed = mode > 0;
+                    if (mode == 2) { setenv("PROOFMILL_GPU_MSM_KEEP_BUCKETS", "0", 1); pm_settings_env_reset(NULL); }
                     row rw;
-                    rw.impl = std::string(streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
+                    rw.impl = std::string(mode == 2 ? "proofmill:streamold" : streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
                     rw.op = G2 ? "msm_g2" : "msm_g1";
                     rw.dist = d;
                     rw.lg = L;
@@ -342,6 +347,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                            rw.op.c_str(), L, d.c_str(), rw.impl.c_str() + 10, rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate,
                            rw.tm.reduce, rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.chunks, rw.check.c_str());
                     rows.push_back(rw);
+                    if (mode == 2) { unsetenv("PROOFMILL_GPU_MSM_KEEP_BUCKETS"); pm_settings_env_reset(NULL); }
                 }
             }
         }

@@ -110,15 +110,37 @@ static inline size_t gpu_sizes_msm_scratch(const gpu_sizes_group *g, size_t n, s
     return b + GPU_SIZES_CUB_BYTES + items;
 }
 
-/* Device bytes of an MSM over m points run in one piece whose points come in chunks of m: the
- * scratch at item_cap = m plus two point buffers (double-buffered copies). */
-static inline size_t gpu_sizes_msm_chunk_bytes(const gpu_sizes_group *g, size_t m, size_t lanes) {
-    return gpu_sizes_msm_scratch(g, m, m, lanes) + 2 * m * g->aff_bytes;
+/* The kept buckets of a chunked MSM at most (bytes): the window is lowered until they fit, so a large
+ * chunk (a 42 M-point resident chunk would take c = 22: 4.8 GB) does not eat the MSM room. G1 gets
+ * c <= 19 (704 MB), G2 c <= 18 (755 MB). */
+#define GPU_SIZES_KEEP_MAX_BYTES ((size_t)768 << 20)
+
+/* The window of a chunked MSM over chunks of m points whose buckets are kept across the chunks:
+ * the cost model's for m, lowered until W x 2^(c-1) XYZZ buckets fit GPU_SIZES_KEEP_MAX_BYTES. */
+static inline unsigned gpu_sizes_keep_window(const gpu_sizes_group *g, size_t m) {
+    unsigned c = gpu_sizes_window_bits(m, g->rho);
+    while (c > 1 && (size_t)((256 + c - 1) / c) * ((size_t)1 << (c - 1)) * 4 * g->fe_bytes > GPU_SIZES_KEEP_MAX_BYTES) c--;
+    return c;
 }
 
-/* Device bytes of a chunked MSM over RESIDENT points, chunks of m: the scratch alone. */
+/* Device bytes a chunked MSM keeps across its chunks of m points (msm_core.cuh msm_persist_begin /
+ * msm_persist_end): the buckets of every window at gpu_sizes_keep_window (W x 2^(c-1) XYZZ points)
+ * and the one reduction of all W windows at the end. */
+static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_t m) {
+    const unsigned c = gpu_sizes_keep_window(g, m), W = (256 + c - 1) / c;
+    const size_t B = (size_t)1 << (c - 1);
+    return gpu_sizes_round256((size_t)W * B * 4 * g->fe_bytes) + gpu_sizes_red_bytes(B, W, 4 * g->fe_bytes);
+}
+
+/* Device bytes of an MSM whose points come in chunks of m: the scratch at item_cap = m, the buckets
+ * kept across the chunks, and two point buffers (double-buffered copies). */
+static inline size_t gpu_sizes_msm_chunk_bytes(const gpu_sizes_group *g, size_t m, size_t lanes) {
+    return gpu_sizes_msm_scratch(g, m, m, lanes) + gpu_sizes_msm_persist_bytes(g, m) + 2 * m * g->aff_bytes;
+}
+
+/* Device bytes of a chunked MSM over RESIDENT points, chunks of m: the scratch and the kept buckets. */
 static inline size_t gpu_sizes_msm_resident_chunk_bytes(const gpu_sizes_group *g, size_t m, size_t lanes) {
-    return gpu_sizes_msm_scratch(g, m, m, lanes);
+    return gpu_sizes_msm_scratch(g, m, m, lanes) + gpu_sizes_msm_persist_bytes(g, m);
 }
 
 /* The largest m in [GPU_SIZES_MIN_CHUNK, 2^31) with streamed (two point buffers: streamed = 1) or

@@ -145,6 +145,15 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     }
     gpu_msm_timing_t &tm = b->timing;
     msm_host_out<G> out;
+    /* more than one chunk: the buckets are kept across the chunks at one window and reduced once
+     * (msm_persist_begin; the bytes are in gpu_sizes_msm_chunk_bytes) */
+    unsigned pc = 0;
+    if (nchunks > 1 && pm_setting_bool("gpu.msm_keep_buckets")) {
+        pc = a.force_c ? a.force_c : gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+        a.persist = msm_persist_begin<G>(ex, pc);
+        if (!a.persist) return ex.fail(err, "gpu msm: the buckets kept across chunks");
+        a.force_c = pc;
+    }
     for (size_t c = 0; c < nchunks; c++) {
         const size_t c0 = c * chunk, m = gpu_sizes_chunk_len(n, c, chunk);
         msm_args_t ac = a;
@@ -179,6 +188,18 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
         tm.general += st.general;
         tm.rounds = st.rounds > tm.rounds ? st.rounds : tm.rounds;
         tm.tail_levels = st.tail_levels > tm.tail_levels ? st.tail_levels : tm.tail_levels;
+    }
+    if (a.persist) {
+        msm_host_out<G> fin;
+        msm_stats_t st;
+        memset(&st, 0, sizeof st);
+        pm_status s = msm_persist_end<G>(ex, fin, st, a.persist, pc, a.tune, err);
+        if (s != PM_OK) { (void)cudaStreamSynchronize(ex.side2); return s; }
+        msm_finish<G>(&part, fin, pc);
+        G::jac_add(&acc, &acc, &part);
+        tm.reduce += st.t_reduce;
+        tm.window_bits = pc;
+        tm.windows = st.W;
     }
     tm.chunks = b->host_pts ? (unsigned)nchunks : 0;
     *r = acc;

@@ -492,6 +492,17 @@ template <class E> struct f_add2 {
     PM_HD void operator()(size_t w) const { ec_x_store(out + w, ec_x_add(ec_x_load(a + w), ec_x_load(b + w))); }
 };
 
+/* dst[i] += src[i]: a chunk's bucket sums folded into the buckets kept across chunks (msm_persist_begin) */
+template <class E, class In, bool XI> struct f_fold {
+    const In *src;
+    xyzz_t<E> *dst;
+    PM_HD void operator()(size_t i) const { ec_x_store(dst + i, red_add<XI>(ec_x_load(dst + i), red_load(src + i))); }
+};
+template <class E> struct f_x_set_inf {
+    xyzz_t<E> *dst;
+    PM_HD void operator()(size_t i) const { ec_x_store(dst + i, ec_x_inf<E>()); }
+};
+
 /* ---------------- the driver ---------------- */
 inline unsigned msm_window_bits_for(size_t ng, double rho) { return gpu_sizes_window_bits(ng, rho); } /* gpu_sizes.h */
 
@@ -561,6 +572,8 @@ struct msm_args_t {
     const uint32_t *gather; /* device index list (n entries) into scalars[0..n_witness), or NULL */
     size_t n_witness;
     unsigned force_c;       /* 0 = cost model */
+    void *persist;          /* a chunked MSM's buckets kept across its chunks (msm_persist_begin: W x 2^(force_c - 1)
+                               XYZZ points, window-major), or NULL: each window group reduced on its own */
     size_t item_cap;        /* items per window group (memory budget); 0 = the group's default */
     unsigned scalar_chunks; /* host scalars: copies in flight (0 = 16 from 2^16 points on, else 1) */
     size_t parts_min_n;     /* host scalars: automatic parts from this many points on (0 = MSM_PARTS_MIN_N) */
@@ -826,6 +839,25 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts, a.tune);
         if (!ex.ok()) return ex.fail(err, "msm accumulation");
         ex.mark(4);
+        if (a.persist) { /* a chunk: its bucket sums join the kept buckets; one reduction at the end */
+            xyzz_t<E> *P = static_cast<xyzz_t<E> *>(a.persist) + (size_t)j0 * B;
+            if (msm_xinline<E>(a.tune)) {
+                if (acc.xbuckets) ex.each(nseg, f_fold<E, xyzz_t<E>, true>{acc.xbuckets, P});
+                else ex.each(nseg, f_fold<E, aff_t<E>, true>{acc.buckets, P});
+            } else {
+                if (acc.xbuckets) ex.each(nseg, f_fold<E, xyzz_t<E>, false>{acc.xbuckets, P});
+                else ex.each(nseg, f_fold<E, aff_t<E>, false>{acc.buckets, P});
+            }
+            ex.mark(5);
+            if (!ex.ok()) return ex.fail(err, "msm bucket fold");
+            st.t_sort += ex.ms(2, 3);
+            st.t_accum += ex.ms(3, 4);
+            st.t_reduce += ex.ms(4, 5);
+            st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
+            st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
+            if (j0 + g < W) ex.pause();
+            continue;
+        }
         carve_t cv;
         cv.cap = red_bytes<E>(B, g);
         cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
@@ -856,6 +888,57 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
         if (j0 + g < W) ex.pause(); /* between window groups (~90 ms each at 2^27) */
     }
+    return PM_OK;
+}
+
+/* A chunked MSM (streamed bases, or resident ones in chunks) keeps its buckets across its chunks:
+ * every chunk runs msm_run with a.force_c = c and a.persist = msm_persist_begin(ex, c), which folds
+ * each window group's bucket sums into W x 2^(c-1) XYZZ buckets instead of reducing them, and
+ * msm_persist_end reduces all W windows once. A chunk of m points then costs its sort and its
+ * accumulation only: reducing every window group of every chunk on its own took ~3-5 ms a group on
+ * an H100 (G1 2^27 uniform in 15 chunks of 9.4 M points: 2198 ms against 1088 in one piece,
+ * docs/perf/devplan.md "fourth session"). Bytes: gpu_sizes_msm_persist_bytes. Returns the buckets
+ * (set to infinity on the executor's stream), or NULL when the executor's allocation failed. */
+template <class G, class Ex> void *msm_persist_begin(Ex &ex, unsigned c) {
+    typedef typename G::E E;
+    const unsigned W = (256 + c - 1) / c;
+    const size_t nb = (size_t)W << (c - 1);
+    xyzz_t<E> *P = static_cast<xyzz_t<E> *>(ex.grow(SLOT_PERSIST, nb * sizeof(xyzz_t<E>)));
+    if (!ex.ok() || !P) return nullptr;
+    ex.each(nb, f_x_set_inf<E>{P});
+    return P;
+}
+/* The W window sums of the kept buckets P (window c) into out.win (set, not added: out is a fresh
+ * msm_host_out; out.ones infinity), ready for msm_finish. */
+template <class G, class Ex>
+pm_status msm_persist_end(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const void *P, unsigned c, const msm_tune_t &tune,
+                          pm_error *err) {
+    typedef typename G::E E;
+    typedef typename G::cpu_xyzz X;
+    const unsigned W = (256 + c - 1) / c;
+    const size_t B = (size_t)1 << (c - 1);
+    out.win.clear();
+    msm_win_init<G>(out, st, c);
+    G::x_inf(&out.ones);
+    const xyzz_t<E> *v = static_cast<const xyzz_t<E> *>(P);
+    ex.mark(4);
+    carve_t cv;
+    cv.cap = red_bytes<E>(B, W);
+    cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
+    cv.used = 0;
+    if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+    const xyzz_t<E> *ws = nullptr, *sum = nullptr;
+    bool planned = msm_xinline<E>(tune) ? red_ws<E, xyzz_t<E>, true>(ex, cv, v, B, W, &ws, &sum)
+                                        : red_ws<E, xyzz_t<E>, false>(ex, cv, v, B, W, &ws, &sum);
+    xyzz_t<E> *S = planned ? cv.template take<xyzz_t<E>>(W) : nullptr;
+    if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
+    ex.each(W, f_add2<E>{ws, sum, S});
+    std::vector<X> sums(W);
+    ex.d2h(sums.data(), S, W * sizeof(X));
+    ex.mark(5);
+    if (!ex.ok()) return ex.fail(err, "msm reduction");
+    st.t_reduce += ex.ms(4, 5);
+    for (unsigned j = 0; j < W; j++) out.win[j] = sums[j];
     return PM_OK;
 }
 

@@ -68,6 +68,10 @@ static const pm_setting_def table[] = {
      "with Fermat's)."},
     {"gpu.msm_parts", E1("PROOFMILL_GPU_MSM_PARTS"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "split large MSMs in this many parts (2..16; 1: never). 0: 2 parts from 2^26 points."},
+    {"gpu.msm_keep_buckets", E1("PROOFMILL_GPU_MSM_KEEP_BUCKETS"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+     DEBUG_KNOB "a chunked MSM (streamed bases, or resident ones in chunks) keeps its buckets across its chunks and "
+     "reduces every window once (msm_core.cuh msm_persist_begin); false: each chunk's windows reduced on their own "
+     "(the form before 2026-12-06)."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,

@@ -389,6 +389,83 @@ template <class C> static void test_msm(void) {
     }
 }
 
+/* A chunked MSM with its buckets kept across the chunks (msm_persist_begin / msm_persist_end, the
+ * streamed and chunked paths of msm.cu): chunk sizes that do and do not divide n, windows forced small
+ * (many windows, several groups per chunk) and the chunk's own, every accumulation variant, dense and
+ * gathered scalars with zeros, ones and r - 1 mixed in; the sum against the CPU MSM. */
+template <class C> static void test_msm_persist(void) {
+    typedef typename C::G G;
+    const size_t NP = 600;
+    std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
+    std::vector<fr_t> k(NP);
+    fr_t one = {{1, 0, 0, 0}}, rm1;
+    fr_sub(&rm1, &FR_ZERO, &one);
+    for (size_t i = 0; i < NP; i++) {
+        const uint64_t r = gt_rand64() % 10;
+        if (r < 3) k[i] = FR_ZERO; else if (r < 5) k[i] = one; else if (r < 6) k[i] = rm1; else gt_rand_scalar(&k[i]);
+    }
+    std::vector<uint32_t> idx(NP); /* gathered: scalar i is k[idx[i]], a permutation with repeats */
+    for (size_t i = 0; i < NP; i++) idx[i] = (uint32_t)((i * 11 + gt_rand64() % 5) % NP);
+    std::vector<fr_t> kg(NP);
+    for (size_t i = 0; i < NP; i++) kg[i] = k[idx[i]];
+    pm_error e;
+    typename G::cpu_jac want, want_g;
+    GT_OK(C::msm(&want, pts.data(), k.data(), NP), e);
+    GT_OK(C::msm(&want_g, pts.data(), kg.data(), NP), e);
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 0}, {2, 0, 1, 1000000000, 0, 0, 0}, {2, 0, 0, 1, 2, 0, 1}};
+    const size_t chunks[] = {64, 150, 599, 600};
+    const unsigned cs[] = {0, 3, 9}; /* 0: the window of the chunk size (as msm.cu picks it) */
+    int bad = 0, runs = 0;
+    for (const msm_tune_t &tu : tunes)
+        for (size_t chunk : chunks)
+            for (unsigned cf : cs)
+                for (int gather = 0; gather < 2; gather++) {
+                    exec_host ex;
+                    ex.host_lanes = 5;
+                    const unsigned c = cf ? cf : gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+                    void *P = msm_persist_begin<G>(ex, c);
+                    GT_CHECK(P != nullptr, "%s persist: no buckets", C::name());
+                    if (!P) return;
+                    typename G::cpu_jac acc, part;
+                    G::jac_inf(&acc);
+                    for (size_t c0 = 0; c0 < NP; c0 += chunk) {
+                        const size_t m = NP - c0 < chunk ? NP - c0 : chunk;
+                        msm_args_t a;
+                        memset(&a, 0, sizeof a);
+                        a.src = MSM_SRC_DEVICE;
+                        a.split = 1;
+                        a.pts = pts.data() + c0;
+                        a.n = m;
+                        if (gather) { a.gather = idx.data() + c0; a.n_witness = NP; a.scalars = k.data(); }
+                        else a.scalars = k.data() + c0;
+                        a.item_cap = m; /* one window per group, as a streamed chunk */
+                        a.force_c = c;
+                        a.persist = P;
+                        a.tune = tu;
+                        msm_host_out<G> o;
+                        msm_stats_t st;
+                        GT_OK(msm_run<G>(ex, o, st, a, &e), e);
+                        msm_finish<G>(&part, o, c); /* the chunk's ones only: its windows are in P */
+                        G::jac_add(&acc, &acc, &part);
+                    }
+                    msm_host_out<G> fin;
+                    msm_stats_t st;
+                    memset(&st, 0, sizeof st);
+                    GT_OK(msm_persist_end<G>(ex, fin, st, P, c, tu, &e), e);
+                    msm_finish<G>(&part, fin, c);
+                    G::jac_add(&acc, &acc, &part);
+                    const int ok = C::jac_eq(&acc, gather ? &want_g : &want);
+                    bad += !ok;
+                    runs++;
+                    if (!ok)
+                        printf("%s persist MISMATCH: chunk %zu, c %u, %s, acc=%u xi=%u tail=%zu inv=%u\n", C::name(), chunk, c,
+                               gather ? "gathered" : "dense", tu.acc, tu.xinline, tu.tail, tu.inv);
+                }
+    GT_CHECK(bad == 0, "%s chunked MSM with kept buckets: %d of %d runs differ from the CPU MSM", C::name(), bad, runs);
+    printf("%s chunked MSM, buckets kept across chunks (chunks 64/150/599/600, c 3/9/own, dense and gathered, 4 variants): %d runs %s\n",
+           C::name(), runs, bad ? "FAIL" : "ok");
+}
+
 /* ---------------- fixed-base batch ---------------- */
 template <class C> static void test_fixed_base(void) {
     typedef typename C::G G;
@@ -436,7 +513,7 @@ template <class C> static void test_scratch_model(void) {
         std::vector<typename G::cpu_aff> pts = make_points<C>(n);
         std::vector<fr_t> k(n);
         for (size_t i = 0; i < n; i++) gt_rand_scalar(&k[i]);
-        for (int capped = 0; capped < 2; capped++) {
+        for (int capped = 0; capped < 3; capped++) { /* 2: a chunk of a chunked MSM, its buckets kept */
           for (int v1 = 0; v1 < 2; v1++) {
             msm_tune_t tune = msm_tune_from_env();
             if (v1) tune.acc = 0, tune.xinline = 0;
@@ -455,7 +532,17 @@ template <class C> static void test_scratch_model(void) {
                 msm_host_out<G> o;
                 msm_stats_t st;
                 pm_error e;
+                if (capped == 2) {
+                    a.force_c = gpu_sizes_keep_window(msm_sizes<G>(), n);
+                    a.persist = msm_persist_begin<G>(ex, a.force_c);
+                }
                 GT_OK(msm_run<G>(ex, o, st, a, &e), e);
+                if (capped == 2) {
+                    msm_host_out<G> fin;
+                    msm_stats_t st2;
+                    memset(&st2, 0, sizeof st2);
+                    GT_OK(msm_persist_end<G>(ex, fin, st2, a.persist, a.force_c, tune, &e), e);
+                }
                 size_t used = 0;
                 for (int sl = 0; sl < SLOT_COUNT; sl++)
                     if (sl != SLOT_CUB && sl != SLOT_BASES0 && sl != SLOT_BASES1 && sl != SLOT_WIT && (sl < SLOT_FB_TABLE || sl > SLOT_FB_SC1))
@@ -464,15 +551,17 @@ template <class C> static void test_scratch_model(void) {
                 const size_t cap = capped ? n : msm_sizes<G>()->item_cap;
                 size_t gw = cap / n;
                 gw = gw < 1 ? 1 : (gw > W ? W : gw);
-                const size_t model = msm_scratch_bytes<G>(n, a.item_cap, lanes) - GPU_SIZES_CUB_BYTES - gw * n;
+                const size_t model = msm_scratch_bytes<G>(n, a.item_cap, lanes) - GPU_SIZES_CUB_BYTES - gw * n +
+                                     (capped == 2 ? gpu_sizes_msm_persist_bytes(msm_sizes<G>(), n) : 0);
                 GT_CHECK(used <= model, "%s MSM scratch at n = %zu (%s, acc %u, %zu lanes, c = %u): %zu bytes grown, the model reserves %zu",
-                         C::name(), n, capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model);
+                         C::name(), n, capped == 2 ? "chunk, kept buckets" : capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model);
                 if (used > model)
                     for (int sl = 0; sl < SLOT_COUNT; sl++)
                         if (ex.slot_b[sl]) printf("  slot %d: %zu bytes\n", sl, ex.slot_b[sl]);
                 GT_CHECK(st.c == c, "%s MSM at n = %zu: window %u, the model's %u", C::name(), n, st.c, c);
                 printf("%s scratch model n=%-6zu %-16s acc=%u lanes=%-3zu c=%-2u grown %9zu <= model %9zu  %s\n", C::name(), n,
-                       capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model, used <= model ? "ok" : "FAIL");
+                       capped == 2 ? "chunk, kept buckets" : capped ? "item_cap = n" : "default item cap", tune.acc, lanes, st.c, used, model,
+                       used <= model ? "ok" : "FAIL");
             }
           }
         }
@@ -487,6 +576,8 @@ int main(void) {
     test_curve<cpu_g2>();
     test_msm<cpu_g1>();
     test_msm<cpu_g2>();
+    test_msm_persist<cpu_g1>();
+    test_msm_persist<cpu_g2>();
     test_fixed_base<cpu_g1>();
     test_fixed_base<cpu_g2>();
     test_scratch_model<cpu_g1>();
