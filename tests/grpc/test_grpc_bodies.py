@@ -78,7 +78,18 @@ try:
     F.check(hwm < 400 * MIB + SLACK, "16 x 100 MB: VmHWM %d MB (was 1.5 GiB)" % (hwm >> 20))
     # 16 at once of 60 MB (under the limit: a C1 that does not parse): bounded by grpc.max_buffered_bytes
     hwm1 = d.rss_peak()
-    res = pmd.run_parallel(16, list(range(16)), lambda i: submit(i, 60 * MIB))
+    # a call refused with UNAVAILABLE (the transport reset under the memory quota on a busy 2-core
+    # machine: seen once in CI) is retried as a gRPC client would, up to 3 times; every call must end
+    # with an answer of the daemon's
+    def submit_retry(i, n):
+        for _ in range(3):
+            code, det = submit(i, n)
+            if code != C.UNAVAILABLE:
+                break
+            print("60 MB call %d: UNAVAILABLE (%s), retried" % (i, det))
+            time.sleep(1)
+        return code, det
+    res = pmd.run_parallel(16, list(range(16)), lambda i: submit_retry(i, 60 * MIB))
     kinds = Counter((c, "max_buffered" in det or "RST_STREAM" in det) for c, det in res)
     print("16 x 60 MB:", kinds)
     F.check(all(c in (C.RESOURCE_EXHAUSTED, C.INVALID_ARGUMENT) for c, _ in res), "16 x 60 MB answers: %r" % kinds)
