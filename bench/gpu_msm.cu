@@ -154,7 +154,7 @@ struct row { std::string impl, op, dist; int lg; double med, mn; std::string che
 
 /* ---- run-time variants (PM_MSM_VARIANTS) ---- */
 struct variant { std::string name; std::vector<std::pair<std::string, std::string>> env; };
-static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "PARTS", "INV"};
+static const char *const TUNE_VARS[] = {"ACC", "PREFETCH", "XINLINE", "TAIL", "KMIN", "PARTS", "INV", "KEEP_BUCKETS"};
 static std::vector<variant> parse_variants(const char *spec) {
     std::vector<variant> out;
     std::string s = spec ? spec : "base";
@@ -238,6 +238,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
         /* 2^27: no oracle (the CPU sum takes too long); the variants are checked against the base run */
         g1_jac_t ref1, base1;
         g2_jac_t ref2, base2;
+        bool have_base = false; /* the base variant's point, for the chunk rows */
         for (size_t vi = 0; vi < g_variants.size(); vi++) {
         const variant &var = g_variants[vi];
         apply_variant(var);
@@ -251,7 +252,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
         if (have_oracle) rw.check = (G2 ? g2_jac_eq(&r2, &q2) : g1_jac_eq(&r1, &q1)) ? "ok" : "WRONG";
         else if (vi == 0) { ref1 = r1; ref2 = r2; }
         else rw.check = (G2 ? g2_jac_eq(&r2, &ref2) : g1_jac_eq(&r1, &ref1)) ? "same-as-base" : "WRONG";
-        if (vi == 0) { base1 = r1; base2 = r2; }
+        if (vi == 0) { base1 = r1; base2 = r2; have_base = true; }
         std::vector<double> w;
         for (int i = 0; i < reps; i++) {
             double a = now_ms();
@@ -288,6 +289,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
         /* chunks and streams (PM_MSM_CHUNKS), in the base variant's settings */
         std::vector<long long> chunks;
         if (const char *cs = getenv("PM_MSM_CHUNKS")) for (int x : ints(cs)) if (x > 0) chunks.push_back(x);
+        if (!have_base && !chunks.empty()) { printf("chunk rows skipped: the base variant's run failed\n"); chunks.clear(); }
         if (!chunks.empty()) {
             apply_variant(g_variants[0]);
             if (!host_pts) { /* the bases' pinned host copy, made once per size */
@@ -347,7 +349,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                            rw.op.c_str(), L, d.c_str(), rw.impl.c_str() + 10, rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate,
                            rw.tm.reduce, rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.chunks, rw.check.c_str());
                     rows.push_back(rw);
-                    if (mode == 2) { unsetenv("PROOFMILL_GPU_MSM_KEEP_BUCKETS"); pm_settings_env_reset(NULL); }
+                    if (mode == 2) apply_variant(g_variants[0]); /* the base variant's settings again */
                 }
             }
         }

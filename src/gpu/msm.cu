@@ -149,9 +149,14 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
      * (msm_persist_begin; the bytes are in gpu_sizes_msm_chunk_bytes) */
     unsigned pc = 0;
     if (nchunks > 1 && pm_setting_bool("gpu.msm_keep_buckets")) {
-        pc = a.force_c ? a.force_c : gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+        /* gpu.msm_window (a forced window) no wider than the kept buckets' bound: the plan counts that */
+        pc = gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+        if (a.force_c && a.force_c < pc) pc = a.force_c;
         a.persist = msm_persist_begin<G>(ex, pc);
-        if (!a.persist) return ex.fail(err, "gpu msm: the buckets kept across chunks");
+        if (!a.persist) {
+            (void)cudaStreamSynchronize(ex.side2); /* the first chunk's copy is in flight */
+            return ex.fail(err, "gpu msm: the buckets kept across chunks");
+        }
         a.force_c = pc;
     }
     for (size_t c = 0; c < nchunks; c++) {
@@ -198,6 +203,7 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
         msm_finish<G>(&part, fin, pc);
         G::jac_add(&acc, &acc, &part);
         tm.reduce += st.t_reduce;
+        tm.total += st.t_reduce;
         tm.window_bits = pc;
         tm.windows = st.W;
     }

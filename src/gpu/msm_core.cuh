@@ -817,6 +817,14 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
     const size_t cap = a.item_cap ? a.item_cap : G::item_cap;
     size_t gw = cap / ng;
     gw = gw < 1 ? 1 : (gw > W ? W : gw);
+    if (a.persist) {
+        /* a chunk at the kept window, which may be far wider than its own general scalars would pick
+         * (a short last chunk, witness-like scalars): no more buckets per group than the memory model
+         * counts for a chunk of item_cap points (gpu_sizes_msm_chunk_bytes: one window of
+         * 2^(window_bits(item_cap) - 1) buckets) */
+        const size_t gmax = ((size_t)1 << (msm_window_bits_for(cap, G::rho) - 1)) / B;
+        if (gw > gmax) gw = gmax < 1 ? 1 : gmax;
+    }
     std::vector<X> sums(gw);
     for (unsigned j0 = 0; j0 < W; j0 += (unsigned)gw) {
         const unsigned g = (unsigned)(W - j0 < gw ? W - j0 : gw);
@@ -848,39 +856,31 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
                 if (acc.xbuckets) ex.each(nseg, f_fold<E, xyzz_t<E>, false>{acc.xbuckets, P});
                 else ex.each(nseg, f_fold<E, aff_t<E>, false>{acc.buckets, P});
             }
-            ex.mark(5);
-            if (!ex.ok()) return ex.fail(err, "msm bucket fold");
-            st.t_sort += ex.ms(2, 3);
-            st.t_accum += ex.ms(3, 4);
-            st.t_reduce += ex.ms(4, 5);
-            st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
-            st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
-            if (j0 + g < W) ex.pause();
-            continue;
-        }
-        carve_t cv;
-        cv.cap = red_bytes<E>(B, g);
-        cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
-        cv.used = 0;
-        if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
-        const xyzz_t<E> *ws = nullptr, *sum = nullptr;
-        bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                              : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
-                                              : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
-                                                              : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
-        if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
-        xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
-        if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
-        /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
-        ex.each(g, f_add2<E>{ws, sum, S});
-        ex.d2h(sums.data(), S, g * sizeof(X));
-        for (unsigned t = 0; t < g; t++) {
-            X u;
-            G::x_add(&u, &out.win[j0 + t], &sums[t]);
-            out.win[j0 + t] = u;
+        } else {
+            carve_t cv;
+            cv.cap = red_bytes<E>(B, g);
+            cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
+            cv.used = 0;
+            if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+            const xyzz_t<E> *ws = nullptr, *sum = nullptr;
+            bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                                  : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
+                                                  : (acc.xbuckets ? red_ws<E, xyzz_t<E>, false>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
+                                                                  : red_ws<E, aff_t<E>, false>(ex, cv, acc.buckets, B, g, &ws, &sum));
+            if (!planned) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
+            xyzz_t<E> *S = cv.template take<xyzz_t<E>>(g);
+            if (!S) return pm_error_set(err, PM_ERR_INTERNAL, "", PM_NO_OFFSET, "msm: reduction scratch plan too small (%s:%d)", __FILE__, __LINE__);
+            /* S_j = sum_b b B_b = WS + SUM (bucket b holds digit b+1) */
+            ex.each(g, f_add2<E>{ws, sum, S});
+            ex.d2h(sums.data(), S, g * sizeof(X));
+            for (unsigned t = 0; t < g; t++) {
+                X u;
+                G::x_add(&u, &out.win[j0 + t], &sums[t]);
+                out.win[j0 + t] = u;
+            }
         }
         ex.mark(5);
-        if (!ex.ok()) return ex.fail(err, "msm reduction");
+        if (!ex.ok()) return ex.fail(err, a.persist ? "msm bucket fold" : "msm reduction");
         st.t_sort += ex.ms(2, 3);
         st.t_accum += ex.ms(3, 4);
         st.t_reduce += ex.ms(4, 5);

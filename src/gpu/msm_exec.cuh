@@ -246,7 +246,12 @@ struct exec_dev {
     }
     float ms(int a, int b) {
         float t = 0;
-        if (cudaEventElapsedTime(&t, ev[a], ev[b]) != cudaSuccess) { (void)cudaGetLastError(); t = 0; }
+        /* the later mark may still be queued (read right after it was recorded): wait for it, else
+         * cudaEventElapsedTime answers cudaErrorNotReady and the phase read 0 */
+        if (cudaEventSynchronize(ev[b]) != cudaSuccess || cudaEventElapsedTime(&t, ev[a], ev[b]) != cudaSuccess) {
+            (void)cudaGetLastError();
+            t = 0;
+        }
         return t;
     }
     bool ok() const { return err_code == cudaSuccess; }

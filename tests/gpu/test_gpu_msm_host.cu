@@ -538,6 +538,20 @@ template <class C> static void test_scratch_model(void) {
                 }
                 GT_OK(msm_run<G>(ex, o, st, a, &e), e);
                 if (capped == 2) {
+                    /* the same chunk's shapes that the kept window makes wider than their own: a short last
+                     * chunk (n / 8 points) and witness-like scalars (80 % zeros and ones), both at item_cap n */
+                    msm_args_t b = a;
+                    b.n = n / 8;
+                    msm_host_out<G> o2;
+                    msm_stats_t st3;
+                    GT_OK(msm_run<G>(ex, o2, st3, b, &e), e);
+                    std::vector<fr_t> ks(k);
+                    const fr_t one = {{1, 0, 0, 0}};
+                    for (size_t i = 0; i < n; i++)
+                        if (i % 5) ks[i] = (i % 5) < 3 ? FR_ZERO : one;
+                    b = a;
+                    b.scalars = ks.data();
+                    GT_OK(msm_run<G>(ex, o2, st3, b, &e), e);
                     msm_host_out<G> fin;
                     msm_stats_t st2;
                     memset(&st2, 0, sizeof st2);
