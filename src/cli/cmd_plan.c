@@ -17,8 +17,9 @@
  *
  * Host memory (the arithmetic of prove.c's pm_prove_plan_bellperson_sizes_on, with the plan):
  * the key (every base set + the vk's IC, 96 B a G1 point, 192 B a G2 point; the recorded circuit as
- * held on the host: the .csr file's size or the recording's; the key view's domain and density
- * marks; the streamed sets among its bases are page-locked in place, not copied: shown, not added),
+ * held on the host: the .csr file's size or the recording's; the key view's density marks, and its
+ * NTT domain where the plan runs H on the CPU; the streamed sets among its bases are page-locked in
+ * place, not copied: shown, not added),
  * the witness staging slots of each card (32 B a wire per slot), and per partition in flight (one per GPU worker: devices x workers) its witness
  * and public inputs, 1 MiB of rounding and, at tiers >= 2, a, b, c made on the host.
  *
@@ -171,7 +172,8 @@ static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p,
     if (s->conv == GROTH16_BELLPERSON) {
         h->key = (n_ic + s->n_base[GROTH16_BASE_A] + s->n_base[GROTH16_BASE_B1] + s->n_base[GROTH16_BASE_C] +
                   s->n_base[GROTH16_BASE_H]) * 96 +
-                 s->n_b2 * 192 + k->circuit_host + groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m);
+                 s->n_b2 * 192 + k->circuit_host + groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
+                 (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* the CPU domain: a CPU H only */
         h->staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
         h->per_part = 32 * s->n_vars + 32 * n_ic + MIB + groth16_devplan_host_part_bytes(p);
     } else {

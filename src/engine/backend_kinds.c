@@ -95,7 +95,7 @@ static pm_status kb_load_key(void *self, const char *kind_name, const char *key_
         return st;
     }
     *key = k;
-    *resident = k->resident_bytes;
+    *resident = pm_prove_key_host_bytes(k); /* with the CPU NTT domain where H will run on the CPU */
     return PM_OK;
 }
 

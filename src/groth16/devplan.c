@@ -277,7 +277,8 @@ uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devp
     for (int b = 0; b < GROTH16_N_BASES; b++) pts += s->n_base[b];
     const uint64_t key = pts * sizeof(g1_affine_t) + s->n_b2 * sizeof(g2_affine_t) +
                          (s->circuit_host_bytes ? s->circuit_host_bytes : s->circuit_bytes) +
-                         groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m);
+                         groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
+                         (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* built for a CPU H only */
     const uint64_t staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
     const uint64_t per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20) + p->host_abc_bytes;
     return key + staging + (uint64_t)devices * workers * per_part;

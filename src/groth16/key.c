@@ -3,8 +3,12 @@
  */
 #include "groth16/key.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* one lock for every view's lazy domain: a build happens once per key, so nothing contends */
+static pthread_mutex_t dom_mu = PTHREAD_MUTEX_INITIALIZER;
 
 pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_domain_t *dom, int with_domain,
                                 pm_error *err) {
@@ -100,12 +104,8 @@ pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1
                             "params a/b_g1/b_g2 hold %zu/%zu/%zu points, the circuit's A/B densities need %zu/%zu",
                             p->n_a, p->n_b_g1, p->n_b_g2, ka, kb);
     }
-    pm_status st = ntt_domain_init(&k->own_dom, logm, NTT_ROOTS_ARKWORKS, err);
-    if (st) {
-        groth16_key_free(k);
-        return st;
-    }
-    k->dom = &k->own_dom;
+    k->dom = NULL; /* groth16_key_domain, on the first CPU H phase */
+    k->dom_lazy = 1;
     k->conv = GROTH16_BELLPERSON;
     k->cs = cs;
     k->n_vars = nv;
@@ -149,6 +149,28 @@ int groth16_key_bases_resident(const groth16_key *k, const int *devices, size_t 
         if (d < 0 || d >= GROTH16_MAX_DEVICES || !k->dev[d] || !k->dev_resident(k->dev[d])) return 0;
     }
     return 1;
+}
+
+uint64_t groth16_key_domain_bytes(size_t domain) { return 2 * (uint64_t)domain * sizeof(fr_t); }
+
+pm_status groth16_key_domain(const groth16_key *k, const ntt_domain_t **out, pm_error *err) {
+    *out = NULL;
+    pthread_mutex_lock(&dom_mu);
+    pm_status st = PM_OK;
+    if (!k->dom && k->dom_lazy) {
+        groth16_key *w = (groth16_key *)k; /* the view's cache: built once, under dom_mu */
+        st = ntt_domain_init(&w->own_dom, k->log_domain,
+                             k->conv == GROTH16_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_ARKWORKS, err);
+        if (!st) {
+            w->dom = &w->own_dom;
+            __atomic_store_n(&w->ledger.host_domain, groth16_key_domain_bytes(k->domain), __ATOMIC_RELAXED);
+        }
+    } else if (!k->dom) {
+        st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
+    }
+    *out = k->dom;
+    pthread_mutex_unlock(&dom_mu);
+    return st;
 }
 
 uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t domain) {

@@ -57,6 +57,7 @@ typedef enum { GROTH16_BASE_A = 0, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_BASE
 typedef struct {
     uint64_t host_staging;   /* extra pinned host memory: the GPU table's witness staging slots */
     uint64_t host_pinned;    /* of the key's own host bases, bytes page-locked for streaming (not extra) */
+    uint64_t host_domain;    /* the CPU NTT domain's host bytes once built (0: not built) */
     uint64_t device[GROTH16_MAX_DEVICES]; /* device bytes at the plan's peak, by device (0: no copy) */
     unsigned tier[GROTH16_MAX_DEVICES];   /* the device copy's plan tier (devplan.h) */
 } groth16_ledger;
@@ -78,8 +79,10 @@ typedef struct groth16_key {
     const zkey_t *zk;        /* snarkjs: the matrices of section 4 */
     const r1cs_t *cs;        /* bellperson: the circuit's rows (input rows not included) */
     uint8_t *dense_a, *dense_b; /* bellperson: n_vars marks each, 1 = wire has an A (B) base */
-    const ntt_domain_t *dom; /* the CPU NTT domain of size `domain` (own_dom, or lent) */
+    const ntt_domain_t *dom; /* the CPU NTT domain of size `domain` (own_dom, or lent); NULL until
+                                groth16_key_domain builds it where dom_lazy (read it through that) */
     ntt_domain_t own_dom;
+    int dom_lazy;            /* 1: built on the first CPU H phase (bellperson views: a GPU H needs none) */
     void *dev[GROTH16_MAX_DEVICES];          /* device-resident copies (GPU table), by device */
     void (*dev_free)(void *dev_state, int device);
     /* the table's: 1 when that device copy holds every base set (four G1, the G2 B query) resident
@@ -100,8 +103,9 @@ pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_doma
 /* The view of bellperson parameters p for the circuit cs (its rows; bellperson's input rows are
  * added by the start phase). Checks, naming "params": IC = the inputs (ONE + public), L = the aux
  * wires, H = m − 1 for m = 2^k >= rows + inputs, and that the A, B1 and B2 bases are exactly the
- * densities of cs (inputs dense in A) — PM_ERR_MISMATCH otherwise. Builds the domain (roots of 7)
- * and the density marks (one pass over the A and B terms). Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM,
+ * densities of cs (inputs dense in A) — PM_ERR_MISMATCH otherwise. Builds the density marks (one
+ * pass over the A and B terms); the domain (roots of 7, 2 m twiddles: 8 GiB at m = 2^27) is built by
+ * groth16_key_domain on the first CPU H phase, so a key whose H runs on a GPU never holds it. Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM,
  * the NTT layer's. On error *k is zeroed. */
 pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err);
 /* The size check of groth16_key_from_params alone, counts only (no allocation, no pass over the
@@ -123,6 +127,14 @@ int groth16_key_bases_resident(const groth16_key *k, const int *devices, size_t 
 
 /* Bytes the view owns beyond the borrowed key (domain tables, density marks), for memory budgets. */
 uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t domain);
+/* The CPU NTT domain's share of groth16_key_view_bytes: 2 twiddles of 32 B per point of the domain
+ * (ntt.h). A bellperson view whose H runs on a device never builds it (groth16_key_domain). */
+uint64_t groth16_key_domain_bytes(size_t domain);
+/* The CPU NTT domain of k (size k->domain; roots of 7 for bellperson, of 5 for snarkjs), built on the
+ * first call where k->dom_lazy (thread-safe: one build, every caller gets the same table; its bytes
+ * go to k->ledger.host_domain). Errors: PM_ERR_ARG when the view has none and builds none (a zkey
+ * view made with with_domain = 0), PM_ERR_NOMEM or the NTT layer's from the build. */
+pm_status groth16_key_domain(const groth16_key *k, const ntt_domain_t **out, pm_error *err);
 
 #ifdef __cplusplus
 }

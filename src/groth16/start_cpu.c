@@ -64,8 +64,9 @@ static pm_status cpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, grot
     pm_status st = need_host_abc(p, err);
     if (st) return st;
     fr_t *a = p->work, *b = a + n, *scratch = b + n;
-    if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
-    st = ntt_snarkjs_h(a, n, a, b, scratch, k->dom, err); /* P (plain) lands in a */
+    const ntt_domain_t *dom;
+    if ((st = groth16_key_domain(k, &dom, err))) return st;
+    st = ntt_snarkjs_h(a, n, a, b, scratch, dom, err); /* P (plain) lands in a */
     h->host = a;
     h->dev = NULL;
     return st;
@@ -78,12 +79,13 @@ static pm_status cpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
     pm_status st0 = need_host_abc(p, err);
     if (st0) return st0;
     fr_t *a = p->work, *b = a + m, *c = b + m;
-    if (!k->dom) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
+    const ntt_domain_t *dom;
+    if ((st0 = groth16_key_domain(k, &dom, err))) return st0;
     /* H = (a b - c) / Z on the coset g<omega> (g = 7, Z(g omega^i) = g^m - 1), back to coefficients
      * as plain integers; the first m - 1 are the h-query scalars (ntt_bellperson_h: 6 fused transforms,
      * the bytes of bellperson's iNTT / coset NTT / divide / coset iNTT sequence) */
     pm_error e2;
-    pm_status st = ntt_bellperson_h(a, m, a, b, c, k->dom, &e2);
+    pm_status st = ntt_bellperson_h(a, m, a, b, c, dom, &e2);
     if (st == PM_ERR_UNSATISFIED)
         return pm_error_set(err, PM_ERR_UNSATISFIED, p->wtns_name, PM_NO_OFFSET,
                             "H has degree m - 1: the witness does not satisfy the circuit");

@@ -71,9 +71,13 @@ void pm_prove_devplan_shape_of_counts(groth16_devplan_shape *s, const bp_params_
 void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
                                        const groth16_ops *ops, const groth16_devplan *dp) {
     const uint64_t n_w = c->n_ic + c->n_l, m = c->n_h + 1;
+    /* the CPU NTT domain is built only where H runs on the CPU (groth16_key_domain): not counted for
+     * a device table whose plan keeps H on the card */
+    const int gpu_h = ops && (ops->flags & GROTH16_OPS_DEVICE_WITNESS_BELLPERSON) && ops->h_bellperson && dp &&
+                      dp->h == GROTH16_ON_DEVICE;
     plan->key_bytes = (c->n_ic + c->n_h + c->n_l + c->n_a + c->n_b_g1) * sizeof(g1_affine_t) +
                       c->n_b_g2 * sizeof(g2_affine_t) + circuit_bytes +
-                      groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m);
+                      groth16_key_view_bytes(GROTH16_BELLPERSON, n_w, m) - (gpu_h ? groth16_key_domain_bytes(m) : 0);
     /* while it loads: params_read's chunks in flight (the decoded pages go back: params.h), and a
      * quarter of the circuit + up to 256 MiB for its recording's transient (measured: peak 13.8 GB
      * recording the 12.2 GB 32 GiB WindowPoSt circuit, 1.13x; a small circuit recorded on many
@@ -236,8 +240,10 @@ pm_status pm_prove_key_load(pm_prove_key **out, const pm_kind *kind, const char 
         if (!st) {
             k->bases_bytes = (k->bp.n_h + k->bp.n_l + k->bp.n_a + k->bp.n_b_g1) * sizeof(g1_affine_t) +
                              k->bp.n_b_g2 * sizeof(g2_affine_t);
+            /* the view's domain is not built yet: pm_prove_key_host_bytes counts it */
             k->resident_bytes = k->bases_bytes + k->bp.vk.n_ic * sizeof(g1_affine_t) + circuit +
-                                groth16_key_view_bytes(GROTH16_BELLPERSON, k->view.n_vars, k->view.domain);
+                                groth16_key_view_bytes(GROTH16_BELLPERSON, k->view.n_vars, k->view.domain) -
+                                groth16_key_domain_bytes(k->view.domain);
         }
     }
     if (st) {
@@ -307,8 +313,12 @@ int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k) 
 }
 
 uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
+    uint64_t dom = __atomic_load_n(&k->view.ledger.host_domain, __ATOMIC_RELAXED);
+    /* a lazy domain not built yet is counted ahead unless the key's device plan keeps H on the card */
+    if (!dom && k->view.dom_lazy && !(k->have_devplan && k->devplan.h == GROTH16_ON_DEVICE))
+        dom = groth16_key_domain_bytes(k->view.domain);
     return __atomic_load_n(&k->resident_bytes, __ATOMIC_RELAXED) +
-           __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED);
+           __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED) + dom;
 }
 
 /* Whether a job plan for key k on card (plan_bellperson: the .params header's counts and the kind's

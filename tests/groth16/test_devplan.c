@@ -375,8 +375,23 @@ static void host_budget_slots(void **state) {
     uint64_t pts = s.n_public + 1;
     for (int b = 0; b < GROTH16_N_BASES; b++) pts += s.n_base[b];
     const uint64_t m = 1ull << s.log_domain, per = 32 * s.n_vars + 32 * (s.n_public + 1) + (1ull << 20) + 3 * 32 * m;
-    assert_true(two == pts * 96 + s.n_b2 * 192 + s.circuit_bytes + groth16_key_view_bytes(GROTH16_BELLPERSON, s.n_vars, m) +
-                           2 * 32 * s.n_vars + 2 * per);
+    /* (H on the card at 32 GB: the view's CPU NTT domain is never built, so not counted) */
+    assert_int_equal(p0.h, GROTH16_ON_DEVICE);
+    assert_true(two == pts * 96 + s.n_b2 * 192 + s.circuit_bytes + groth16_key_view_bytes(GROTH16_BELLPERSON, s.n_vars, m) -
+                           groth16_key_domain_bytes(m) + 2 * 32 * s.n_vars + 2 * per);
+    /* an 8 GB card runs H on the CPU (tier 5): its host sum adds the view's CPU NTT domain, which a
+     * card that keeps H leaves out (the same key otherwise, one worker each: one slot, one a, b, c) */
+    {
+        groth16_devplan_card c8 = card_gb(8, 1), c32 = card_gb(32, 1);
+        groth16_devplan p8, p32;
+        assert_int_equal(groth16_devplan_make(&p8, &s, &c8, 0, &e), PM_OK);
+        assert_int_equal(groth16_devplan_make(&p32, &s, &c32, 0, &e), PM_OK);
+        assert_int_equal(p8.h, GROTH16_ON_HOST);
+        assert_int_equal(p32.h, GROTH16_ON_DEVICE);
+        const uint64_t h8 = groth16_devplan_host_bytes(&p8, &s, 1, 1), h32 = groth16_devplan_host_bytes(&p32, &s, 1, 1);
+        assert_true(h8 - 32 * s.n_vars * p8.witness_slots - p8.host_abc_bytes ==
+                    h32 - 32 * s.n_vars * p32.witness_slots - p32.host_abc_bytes + groth16_key_domain_bytes(m));
+    }
     /* a budget that holds two slots keeps them; one byte less drops one */
     c.host_budget = two;
     assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);

@@ -22,6 +22,7 @@
  */
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,75 @@ static void host_bases_release(void **state) {
     key->view.dev[0] = NULL;
     be.destroy(be.self);
     pm_prove_key_free(key);
+}
+
+static void *domain_thread(void *arg) {
+    const groth16_key *k = arg;
+    const ntt_domain_t *d = NULL;
+    pm_error e;
+    return groth16_key_domain(k, &d, &e) == PM_OK ? (void *)d : NULL;
+}
+
+/* The bellperson view's CPU NTT domain is built on the first CPU H phase, not at load (8 GiB at a
+ * 32 GiB key's m = 2^27, never read where H runs on the card). The key's host bytes (the engine's
+ * charge) count it ahead while a CPU H may run, and leave it out once the key's device plan keeps H
+ * on the card; built, its bytes go to the ledger. Threads racing to build it get one table. */
+static void lazy_domain(void **state) {
+    (void)state;
+    pm_error err;
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    pm_prove_plan plan;
+    pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
+    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
+    pm_prove_key *key;
+    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    const uint64_t dom = groth16_key_domain_bytes(key->view.domain);
+    assert_true(dom > 0);
+    assert_null(key->view.dom);
+    assert_int_equal(key->view.ledger.host_domain, 0);
+    const uint64_t ahead = pm_prove_key_host_bytes(key);
+    assert_int_equal(ahead, key->resident_bytes + dom); /* no device plan: a CPU H will build it */
+    /* a device plan that keeps H on the card: not counted */
+    key->have_devplan = 1;
+    key->devplan.h = GROTH16_ON_DEVICE;
+    assert_int_equal(pm_prove_key_host_bytes(key), ahead - dom);
+    key->devplan.h = GROTH16_ON_HOST;
+    assert_int_equal(pm_prove_key_host_bytes(key), ahead);
+    key->have_devplan = 0;
+    /* four threads race to build it: one table */
+    pthread_t t[4];
+    void *got[4];
+    for (int i = 0; i < 4; i++) assert_int_equal(pthread_create(&t[i], NULL, domain_thread, &key->view), 0);
+    for (int i = 0; i < 4; i++) assert_int_equal(pthread_join(t[i], &got[i]), 0);
+    for (int i = 0; i < 4; i++) assert_ptr_equal(got[i], &key->view.own_dom);
+    assert_ptr_equal(key->view.dom, &key->view.own_dom);
+    assert_int_equal(key->view.dom->n, key->view.domain);
+    assert_int_equal(key->view.ledger.host_domain, dom);
+    /* built: counted by the ledger, whatever the plan says, and a CPU proof uses it */
+    assert_int_equal(pm_prove_key_host_bytes(key), ahead);
+    key->have_devplan = 1;
+    key->devplan.h = GROTH16_ON_DEVICE;
+    assert_int_equal(pm_prove_key_host_bytes(key), ahead);
+    key->have_devplan = 0;
+    uint8_t a[192 * 2], b[192 * 2];
+    uint32_t na = 0, nb = 0;
+    if (prove_key(a, &na, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
+    pm_prove_key_free(key);
+    /* a fresh key proves the same bytes with the domain built inside its first proof */
+    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    assert_null(key->view.dom);
+    if (prove_key(b, &nb, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
+    assert_non_null(key->view.dom);
+    assert_int_equal(key->view.ledger.host_domain, dom);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, sizeof a);
+    pm_prove_key_free(key);
+    /* a zkey view made without a domain builds none: the CPU H phase's clear error */
+    groth16_key z = {0};
+    const ntt_domain_t *d = (const ntt_domain_t *)&z;
+    assert_int_equal(groth16_key_domain(&z, &d, &err), PM_ERR_ARG);
+    assert_null(d);
+    assert_non_null(strstr(err.msg, "no NTT domain"));
 }
 
 /* The host-budget witness-slot rule (groth16/devplan.h host_budget) decided alike by the engine's
@@ -402,6 +472,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(registry),
         cmocka_unit_test(driver),
         cmocka_unit_test(host_bases_release),
+        cmocka_unit_test(lazy_domain),
         cmocka_unit_test(slots_job_vs_key),
         cmocka_unit_test(engine_and_daemon),
         cmocka_unit_test(cli),
