@@ -248,7 +248,9 @@ static json_t *min_cards_json(json_t **host_at, const key_shape *k, unsigned dev
         groth16_devplan_card c = {.mem_total = mc, .workers = workers};
         groth16_devplan p;
         pm_error e;
-        if (mc && !groth16_devplan_make(&p, s, &c, 0, &e)) {
+        /* planned at tier t or slower: where two tiers share a minimum card (a small key's host H
+         * and one buffer), the host bytes are tier t's (a host H adds the CPU NTT domain) */
+        if (mc && !groth16_devplan_make(&p, s, &c, t, &e)) {
             host_bytes h;
             host_of(&h, k, &p, devices, workers);
             json_object_set_new(*host_at, key, json_integer((json_int_t)h.total));

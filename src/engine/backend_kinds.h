@@ -18,8 +18,9 @@
  *               After a start, a bellperson key's host bases are released once every device of
  *               the engine holds them resident (pm_prove_key_release_host_bases: -51 GB at
  *               32 GiB); a start that needs them again re-reads them.
- *   key_bytes   pm_prove_key_host_bytes: the key's host bytes now (the budget follows the release
- *               and the device copies' pinned staging).
+ *   key_bytes   pm_prove_key_host_bytes: the key's host bytes now (the budget follows the release,
+ *               the device copies' pinned staging and the CPU NTT domain, counted only where a CPU
+ *               H may run).
  *   finalize    r, s (random; seeded or fixed for tests), pm_prove_finalize (G2 MSM, assembly).
  *   verify      pm_prove_verify against the key's verifying key and the derived public inputs.
  *   proof_json  the kind's form (snarkjs {"proof","public"}; bellperson {"partition","proof":hex}).

@@ -3,12 +3,8 @@
  */
 #include "groth16/key.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* one lock for every view's lazy domain: a build happens once per key, so nothing contends */
-static pthread_mutex_t dom_mu = PTHREAD_MUTEX_INITIALIZER;
 
 pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_domain_t *dom, int with_domain,
                                 pm_error *err) {
@@ -105,6 +101,7 @@ pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1
                             p->n_a, p->n_b_g1, p->n_b_g2, ka, kb);
     }
     k->dom = NULL; /* groth16_key_domain, on the first CPU H phase */
+    pthread_mutex_init(&k->dom_mu, NULL);
     k->dom_lazy = 1;
     k->conv = GROTH16_BELLPERSON;
     k->cs = cs;
@@ -137,6 +134,7 @@ void groth16_key_free(groth16_key *k) {
     for (int d = 0; d < GROTH16_MAX_DEVICES; d++)
         if (k->dev[d] && k->dev_free) k->dev_free(k->dev[d], d);
     ntt_domain_free(&k->own_dom);
+    if (k->dom_lazy) pthread_mutex_destroy(&k->dom_mu);
     free(k->dense_a);
     free(k->dense_b);
     memset(k, 0, sizeof *k);
@@ -154,22 +152,22 @@ int groth16_key_bases_resident(const groth16_key *k, const int *devices, size_t 
 uint64_t groth16_key_domain_bytes(size_t domain) { return 2 * (uint64_t)domain * sizeof(fr_t); }
 
 pm_status groth16_key_domain(const groth16_key *k, const ntt_domain_t **out, pm_error *err) {
-    *out = NULL;
-    pthread_mutex_lock(&dom_mu);
+    /* built (or lent, or made eagerly): no lock; the build below publishes with release */
+    if ((*out = __atomic_load_n(&k->dom, __ATOMIC_ACQUIRE))) return PM_OK;
+    if (!k->dom_lazy) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
+    groth16_key *w = (groth16_key *)k; /* the view's cache: built once, under its own lock */
+    pthread_mutex_lock(&w->dom_mu);
     pm_status st = PM_OK;
-    if (!k->dom && k->dom_lazy) {
-        groth16_key *w = (groth16_key *)k; /* the view's cache: built once, under dom_mu */
+    if (!k->dom) {
         st = ntt_domain_init(&w->own_dom, k->log_domain,
                              k->conv == GROTH16_SNARKJS ? NTT_ROOTS_SNARKJS : NTT_ROOTS_ARKWORKS, err);
         if (!st) {
-            w->dom = &w->own_dom;
             __atomic_store_n(&w->ledger.host_domain, groth16_key_domain_bytes(k->domain), __ATOMIC_RELAXED);
+            __atomic_store_n(&w->dom, (const ntt_domain_t *)&w->own_dom, __ATOMIC_RELEASE);
         }
-    } else if (!k->dom) {
-        st = pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "the key view has no NTT domain");
     }
     *out = k->dom;
-    pthread_mutex_unlock(&dom_mu);
+    pthread_mutex_unlock(&w->dom_mu);
     return st;
 }
 

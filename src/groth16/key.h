@@ -26,6 +26,7 @@
 #ifndef PROOFMILL_GROTH16_KEY_H
 #define PROOFMILL_GROTH16_KEY_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,7 +54,8 @@ typedef enum { GROTH16_BASE_A = 0, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_BASE
 /* The memory ledger of one key: host bytes and device bytes per card, in one place that admission,
  * status and the key cache read (every field with __atomic_load_n; written with __atomic ops by the
  * layer that owns the memory). The prove layer's host copy (decoded bases, circuit) is its
- * resident_bytes (prove.h); this ledger holds what the device copies add. */
+ * resident_bytes (prove.h); this ledger holds what the device copies add and the view's CPU NTT
+ * domain once groth16_key_domain has built it. */
 typedef struct {
     uint64_t host_staging;   /* extra pinned host memory: the GPU table's witness staging slots */
     uint64_t host_pinned;    /* of the key's own host bases, bytes page-locked for streaming (not extra) */
@@ -83,6 +85,7 @@ typedef struct groth16_key {
                                 groth16_key_domain builds it where dom_lazy (read it through that) */
     ntt_domain_t own_dom;
     int dom_lazy;            /* 1: built on the first CPU H phase (bellperson views: a GPU H needs none) */
+    pthread_mutex_t dom_mu;  /* where dom_lazy: guards that one build (initialised by the view's maker) */
     void *dev[GROTH16_MAX_DEVICES];          /* device-resident copies (GPU table), by device */
     void (*dev_free)(void *dev_state, int device);
     /* the table's: 1 when that device copy holds every base set (four G1, the G2 B query) resident
@@ -105,8 +108,8 @@ pm_status groth16_key_from_zkey(groth16_key *k, const zkey_t *zk, const ntt_doma
  * wires, H = m − 1 for m = 2^k >= rows + inputs, and that the A, B1 and B2 bases are exactly the
  * densities of cs (inputs dense in A) — PM_ERR_MISMATCH otherwise. Builds the density marks (one
  * pass over the A and B terms); the domain (roots of 7, 2 m twiddles: 8 GiB at m = 2^27) is built by
- * groth16_key_domain on the first CPU H phase, so a key whose H runs on a GPU never holds it. Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM,
- * the NTT layer's. On error *k is zeroed. */
+ * groth16_key_domain on the first CPU H phase, so a key whose H runs on a GPU never holds it.
+ * Errors: PM_ERR_MISMATCH, PM_ERR_NOMEM. On error *k is zeroed. */
 pm_status groth16_key_from_params(groth16_key *k, const bp_params_t *p, const r1cs_t *cs, pm_error *err);
 /* The size check of groth16_key_from_params alone, counts only (no allocation, no pass over the
  * terms): IC = ONE + public inputs of cs, L = its aux wires, H = m - 1 for m = 2^k >= rows + inputs
@@ -131,8 +134,9 @@ uint64_t groth16_key_view_bytes(groth16_convention conv, size_t n_vars, size_t d
  * (ntt.h). A bellperson view whose H runs on a device never builds it (groth16_key_domain). */
 uint64_t groth16_key_domain_bytes(size_t domain);
 /* The CPU NTT domain of k (size k->domain; roots of 7 for bellperson, of 5 for snarkjs), built on the
- * first call where k->dom_lazy (thread-safe: one build, every caller gets the same table; its bytes
- * go to k->ledger.host_domain). Errors: PM_ERR_ARG when the view has none and builds none (a zkey
+ * first call where k->dom_lazy (thread-safe: one build under the view's own lock, every caller gets
+ * the same table, and a built table is read without the lock; its bytes go to
+ * k->ledger.host_domain). Errors: PM_ERR_ARG when the view has none and builds none (a zkey
  * view made with with_domain = 0), PM_ERR_NOMEM or the NTT layer's from the build. */
 pm_status groth16_key_domain(const groth16_key *k, const ntt_domain_t **out, pm_error *err);
 

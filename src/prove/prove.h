@@ -23,7 +23,8 @@
  *              + 1 MiB; from start to finalize: the plain witness + the G2 MSM scratch + 1/4 MiB.
  *   bellperson key: the G1 points (n_ic + n_h + n_l + n_a + n_b_g1) and G2 points (n_b_g2), the
  *              recorded circuit (the .csr's size; an in-memory recording is estimated at the
- *              .params file's size), the NTT domain (2 m fr) and density marks (2 n_w); transient:
+ *              .params file's size), density marks (2 n_w) and, unless a device table's plan keeps
+ *              H on the card, the CPU NTT domain (2 m fr: built on the first CPU H); transient:
  *              the file; a partition: witness 32 n_w, a, b, c and H work (4·32·m), the plain and
  *              compacted A/B scalars (3·32 n_w at most), + 64 MiB of MSM scratch; pending: the B
  *              query's scalars 32 n_b_g2 + 1 MiB. With a table that evaluates and keeps the witness
@@ -109,7 +110,8 @@ typedef struct {
                               <key>.vk beside a .params when present, else the parameters' own */
     int own_vk;
     uint64_t resident_bytes; /* host bytes now (read with __atomic_load_n while starts run): smaller
-                                while the host bases are released */
+                                while the host bases are released; the view's CPU NTT domain is not
+                                in it (pm_prove_key_host_bytes adds it) */
     /* bellperson keys: the host copy of the G1 / G2 bases released once they are resident on every
      * device that proves with the key (pm_prove_key_release_host_bases), re-read from the .params
      * when a start needs them again (pm_prove_key_host_bases); mu guards both */
@@ -144,7 +146,9 @@ pm_status pm_prove_key_host_bases(pm_prove_key *k, pm_error *err);
  * device MSMs, a device without a resident copy of every base set). */
 int pm_prove_exec_reads_host_bases(const groth16_exec *x, const groth16_key *k);
 /* Host bytes of the key now: resident_bytes + what its device copies hold on the host (pinned
- * staging). For memory budgets (the engine's backend key_bytes). */
+ * staging) + the view's CPU NTT domain: once built, or ahead of its build unless the key's device
+ * plan keeps H on the card (bellperson keys build it on the first CPU H: groth16_key_domain). For
+ * memory budgets (the engine's backend key_bytes). */
 uint64_t pm_prove_key_host_bytes(const pm_prove_key *k);
 
 /* Load the key at key_path for kind (csr_path: an explicit recorded circuit for bellperson kinds,

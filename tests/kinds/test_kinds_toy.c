@@ -110,6 +110,16 @@ static pm_status prove(uint8_t *out, uint32_t *n, const pm_input *in, size_t n_i
 
 static int fake_resident(const void *dev_state) { return dev_state != NULL; }
 
+/* the toy key of the embedded request, planned (no device) and loaded; fails the test otherwise */
+static pm_prove_key *toy_key(pm_prove_plan *plan, const pm_input *bytes) {
+    pm_error err;
+    const pm_kind *toy = pm_kind_find("toy-cube");
+    if (pm_prove_plan_job(plan, toy, NULL, g_params, bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
+    pm_prove_key *key;
+    if (pm_prove_key_load(&key, toy, plan->key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    return key;
+}
+
 /* The host bases of a key released once "resident" on every device (a stand-in device copy: the
  * GPU table's own is tested on the H200, tests/gpu): the key's host bytes (what the engine's
  * budget charges, backend key_bytes) drop by exactly the bases, a second device without a copy
@@ -117,12 +127,9 @@ static int fake_resident(const void *dev_state) { return dev_state != NULL; }
 static void host_bases_release(void **state) {
     (void)state;
     pm_error err;
-    const pm_kind *toy = pm_kind_find("toy-cube");
     pm_prove_plan plan;
     pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
-    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
-    pm_prove_key *key;
-    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    pm_prove_key *key = toy_key(&plan, &bytes);
     uint8_t a[192 * 2], b[192 * 2];
     uint32_t na = 0, nb = 0;
     if (prove_key(a, &na, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
@@ -172,12 +179,9 @@ static void *domain_thread(void *arg) {
 static void lazy_domain(void **state) {
     (void)state;
     pm_error err;
-    const pm_kind *toy = pm_kind_find("toy-cube");
     pm_prove_plan plan;
     pm_input bytes = {.kind = PM_INPUT_BYTES, .bytes = (const uint8_t *)g_text, .len = strlen(g_text)};
-    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
-    pm_prove_key *key;
-    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    pm_prove_key *key = toy_key(&plan, &bytes);
     const uint64_t dom = groth16_key_domain_bytes(key->view.domain);
     assert_true(dom > 0);
     assert_null(key->view.dom);
@@ -211,7 +215,7 @@ static void lazy_domain(void **state) {
     if (prove_key(a, &na, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
     pm_prove_key_free(key);
     /* a fresh key proves the same bytes with the domain built inside its first proof */
-    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    key = toy_key(&plan, &bytes);
     assert_null(key->view.dom);
     if (prove_key(b, &nb, key, &bytes, 1, NULL, &err)) fail_msg("prove: %s", err.msg);
     assert_non_null(key->view.dom);
@@ -241,9 +245,7 @@ static void slots_job_vs_key(void **state) {
     groth16_ops dev = groth16_ops_cpu;
     dev.flags |= GROTH16_OPS_DEVICE_WITNESS_BELLPERSON;
     pm_prove_plan plan;
-    if (pm_prove_plan_job(&plan, toy, NULL, g_params, &bytes, 1, NULL, 1, 1, &err)) fail_msg("plan: %s", err.msg);
-    pm_prove_key *key;
-    if (pm_prove_key_load(&key, toy, plan.key_path, NULL, &err)) fail_msg("load: %s", err.msg);
+    pm_prove_key *key = toy_key(&plan, &bytes);
     groth16_devplan_card c = {.mem_total = 80ull << 30, .workers = 2, .devices = 1};
     snprintf(c.name, sizeof c.name, "a test card");
     const uint64_t budgets[4] = {0, 1ull << 50, 1, 0};
