@@ -43,9 +43,34 @@ size_t groth16_key_pending_bytes(const groth16_key *k, int device_witness) {
     return pub + (k->conv == GROTH16_BELLPERSON ? 3 : 1) * k->n_vars * sizeof(fr_t);
 }
 
+void groth16_pending_spend(groth16_pending_t *p, void *buf) {
+    if (!buf) return;
+    for (int i = 0; i < GROTH16_SPENT_MAX; i++)
+        if (!p->spent[i]) {
+            p->spent[i] = buf;
+            return;
+        }
+    free(buf);
+}
+
+void groth16_pending_release_spent(groth16_pending_t *p) {
+    if (!p) return;
+    for (int i = 0; i < GROTH16_SPENT_MAX; i++) {
+        free(p->spent[i]);
+        p->spent[i] = NULL;
+    }
+}
+
+/* buf is done with: freed now, or on the spent list under an exec with defer_free */
+static void done_with(groth16_pending_t *p, const groth16_exec *x, void *buf) {
+    if (x && x->defer_free) groth16_pending_spend(p, buf);
+    else free(buf);
+}
+
 void groth16_pending_free(groth16_pending_t *p) {
     if (!p) return;
     uint32_t first_bad = p->first_bad;
+    groth16_pending_release_spent(p);
     if (p->dev_release) p->dev_release(p);
     free(p->x_pub);
     free(p->w_plain);
@@ -272,7 +297,7 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
                 x && x->ops ? x->ops->name : "cpu", k->domain, p->t.stage, p->t.eval_ab, p->t.h, p->t.msm_a,
                 p->t.msm_b1, k->conv == GROTH16_SNARKJS ? "c" : "l", p->t.msm_c, p->t.msm_h, p->t.msm_b2);
     if (p->dev_release) p->dev_release(p);
-    if (p->own_work) free(p->work);
+    if (p->own_work) done_with(p, x, p->work);
     p->work = NULL;
     p->own_work = 0;
     p->evaluated = 0;
@@ -285,12 +310,12 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     p->sum_b1 = r[GROTH16_BASE_B1];
     g1_jac_add(&p->sum_c, &r[GROTH16_BASE_C], &r[GROTH16_BASE_H]);
     if (k->conv == GROTH16_BELLPERSON) { /* A's scalars are not needed after start */
-        free(p->sa);
+        done_with(p, x, p->sa);
         p->sa = NULL;
     }
     if (p->have_b2) { /* nor the host witness: finalize needs only the public inputs now */
-        free(p->w_plain);
-        free(p->sb);
+        done_with(p, x, p->w_plain);
+        done_with(p, x, p->sb);
         p->w_plain = p->sb = NULL;
         p->b2 = NULL;
     }

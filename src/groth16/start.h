@@ -118,6 +118,7 @@ typedef struct {
  *             groth16_pending_free)
  * The rest is the start phase's own. */
 typedef struct groth16_pending groth16_pending_t;
+#define GROTH16_SPENT_MAX 6 /* a | b | c, the plain witness, the compacted A and B scalars, the caller's witness */
 struct groth16_pending {
     const groth16_key *key;
     groth16_key *owned_key;    /* a heap key view made by a convenience wrapper (prover.h), freed
@@ -146,6 +147,8 @@ struct groth16_pending {
     uint32_t first_bad;
     void *dev, *dev_key;
     void (*dev_release)(groth16_pending_t *p);
+    void *spent[GROTH16_SPENT_MAX]; /* host buffers the start phase is done with, under an exec with
+                                       defer_free: freed by groth16_pending_release_spent (or _free) */
 };
 
 /* Scalars an operation hands on: plain integers < r in host memory (always), and the same left on
@@ -181,6 +184,11 @@ typedef struct {
     void *yield_ctx;
     unsigned cpu_ops;
     const groth16_devplan *plan; /* the key's (devplan.h), or NULL */
+    /* 1: the host buffers a start is done with (a, b, c: 12 GiB at 2^27; the witness's copies) are not
+     * freed inside it but handed to the handle's spent list, for a caller that holds a device
+     * around the start and frees them after (groth16_pending_release_spent): returning 16 GiB of pages
+     * to the OS takes ~0.1 s per GiB, GPU time otherwise. 0: freed where they are done with. */
+    int defer_free;
 } groth16_exec;
 
 /* Table flags. */
@@ -297,6 +305,11 @@ pm_status groth16_finalize(groth16_proof_t *proof, groth16_pending_t *p, const f
 /* Free the handle's buffers (and a key view it owns), give back the table's state (dev_release)
  * and zero it, keeping first_bad. Safe on a zeroed or already freed handle. */
 void groth16_pending_free(groth16_pending_t *p);
+/* Hand buf (heap, the handle's to free; NULL: nothing) to p's spent list: freed by
+ * groth16_pending_release_spent or groth16_pending_free, not before (a full list frees it now). */
+void groth16_pending_spend(groth16_pending_t *p, void *buf);
+/* Free the buffers on p's spent list (see groth16_exec defer_free); p stays valid. */
+void groth16_pending_release_spent(groth16_pending_t *p);
 
 #ifdef __cplusplus
 }

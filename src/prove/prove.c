@@ -477,12 +477,17 @@ pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err
         st = groth16_start_eval(&pp->pd, pp->w, pp->n_w, x, err);
         if (st == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, pp->key);
     }
-    free(pp->w);
+    if (x->defer_free) groth16_pending_spend(&pp->pd, pp->w); /* freed after the caller's kernel region */
+    else free(pp->w);
     pp->w = NULL;
     if (!st && (st = groth16_start_finish(&pp->pd, x, err)) == PM_ERR_UNSATISFIED) name_unsatisfied(err, pp, pp->key);
     pp->t_prove += pm_now_s() - t0;
     if (st) pm_prove_part_free(pp);
     return st;
+}
+
+void pm_prove_part_release_spent(pm_prove_part *pp) {
+    if (pp) groth16_pending_release_spent(&pp->pd);
 }
 
 void pm_prove_proof_free(pm_prove_proof *p) {

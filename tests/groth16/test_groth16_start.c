@@ -126,6 +126,58 @@ static void table_falls_back_per_operation(void **state) {
     unload(&f);
 }
 
+/* An exec with defer_free leaves the buffers the start is done with on the handle's spent list
+ * (the engine frees them after its kernel region): a | b | c for both conventions and bellperson's
+ * compacted A scalars; the B2 scalars stay for finalize's CPU G2 MSM. The proof is the same;
+ * release_spent empties the list (ASan: nothing leaks, nothing is freed twice), and without
+ * defer_free the list stays empty. */
+static void deferred_frees(void **state) {
+    (void)state;
+    fixture f;
+    load(&f);
+    pm_error err;
+    for (int conv = 0; conv < 2; conv++) {
+        groth16_key k;
+        if (conv == 0) assert_int_equal(groth16_key_from_zkey(&k, &f.zk, NULL, 1, &err), PM_OK);
+        else assert_int_equal(groth16_key_from_params(&k, &f.bp, &f.cs, &err), PM_OK);
+        groth16_proof_t want, got;
+        const groth16_exec now = {.ops = &groth16_ops_cpu, .threads = 1};
+        prove(&want, NULL, &k, &now, &f, 1, 0);
+        for (int defer = 0; defer < 2; defer++) {
+            const groth16_exec x = {.ops = &groth16_ops_cpu, .threads = 1, .defer_free = defer};
+            groth16_prove_opts_t opts = {.skip_self_check = 1};
+            groth16_pending_t p;
+            assert_int_equal(groth16_pending_init_key(&p, &k, f.w.values, f.w.n_values, &opts, &err), PM_OK);
+            assert_int_equal(groth16_start_eval(&p, f.w.values, f.w.n_values, &x, &err), PM_OK);
+            assert_non_null(p.work);
+            assert_int_equal(p.own_work, 1);
+            assert_int_equal(groth16_start_finish(&p, &x, &err), PM_OK);
+            assert_null(p.work);
+            int n = 0;
+            for (int i = 0; i < GROTH16_SPENT_MAX; i++) n += p.spent[i] != NULL;
+            assert_int_equal(n, defer ? (conv == 1 ? 2 : 1) : 0);
+            assert_non_null(p.b2); /* finalize's CPU G2 MSM reads it */
+            fr_t r, s;
+            groth16_seeded_scalars(&r, &s, 3);
+            if (defer == 1 && conv == 1) groth16_pending_release_spent(&p); /* before finalize */
+            assert_int_equal(groth16_finalize(&got, &p, &r, &s, &err), PM_OK);
+            assert_memory_equal(&want, &got, sizeof want);
+            if (defer == 1 && conv == 0) groth16_pending_release_spent(&p); /* after */
+            for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_null(p.spent[i]);
+            groth16_pending_free(&p);
+        }
+        /* a full list frees what it cannot hold */
+        groth16_pending_t q;
+        memset(&q, 0, sizeof q);
+        for (int i = 0; i < GROTH16_SPENT_MAX + 2; i++) groth16_pending_spend(&q, malloc(64));
+        groth16_pending_spend(&q, NULL);
+        for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_non_null(q.spent[i]);
+        groth16_pending_release_spent(&q);
+        groth16_key_free(&k);
+    }
+    unload(&f);
+}
+
 static void snarkjs_bytes_through_the_conveniences(void **state) {
     (void)state;
     fixture f;
@@ -167,6 +219,7 @@ static void gpu_table_answers(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_falls_back_per_operation),
+        cmocka_unit_test(deferred_frees),
         cmocka_unit_test(snarkjs_bytes_through_the_conveniences),
         cmocka_unit_test(gpu_table_answers),
     };
