@@ -127,8 +127,9 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
     (void)key;
     /* between the start phase's operations a more urgent partition of another key may take the
      * device (engine.h urgent_lane) */
-    /* defer_free: the host buffers the start is done with (a, b, c; the witness) are returned to the OS
-     * after the kernel region, not inside it (~0.1 s per GiB: 1.6 s of 16 GiB at 2^27) */
+    /* defer_free: the host buffers the start is done with (the witness, 3.9 GiB at 2^27; at tiers 2-4
+     * a, b, c, 12 GiB more) are returned to the OS after the kernel region, not inside it (~0.1 s per
+     * GiB); a start that fails still frees them where it fails */
     groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads,
                       .yield = kb_yield, .yield_ctx = slot, .defer_free = 1};
     pm_prove_exec_plan(&x, ((pm_prove_part *)prepared)->key);

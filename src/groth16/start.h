@@ -283,7 +283,8 @@ pm_status groth16_start_stage(groth16_pending_t *p, const fr_t *w, size_t n, con
  * handle is freed (first_bad kept). */
 pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
 /* Step 2: the H phase, the four G1 MSMs into the sums and, when the table has msm_g2, the G2 MSM
- * (have_b2); the work buffers and the table's per-handle state are released. Errors:
+ * (have_b2); the work buffers and the table's per-handle state are released (the host buffers
+ * freed, or under x->defer_free put on the handle's spent list). Errors:
  * PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations. On error the handle
  * is freed. */
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
