@@ -128,8 +128,10 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
     /* between the start phase's operations a more urgent partition of another key may take the
      * device (engine.h urgent_lane) */
     /* defer_free: the host buffers the start is done with (the witness, 3.9 GiB at 2^27; at tiers 2-4
-     * a, b, c, 12 GiB more) are returned to the OS after the kernel region, not inside it (~0.1 s per
-     * GiB); a start that fails still frees them where it fails */
+     * a, b, c, 12 GiB more) are returned to the OS by the finalizer (pm_prove_finalize frees the
+     * part), not inside the kernel region (~0.1 s per GiB) nor by this worker before its next
+     * partition; the budget charges the partition's slot until finalize; a start that fails still
+     * frees them where it fails */
     groth16_exec x = {.ops = b->ops, .device = pm_gpu_slot_device(slot), .threads = b->start_threads,
                       .yield = kb_yield, .yield_ctx = slot, .defer_free = 1};
     pm_prove_exec_plan(&x, ((pm_prove_part *)prepared)->key);
@@ -143,7 +145,6 @@ static pm_status kb_gpu_start(void *self, const void *key, void *prepared, pm_gp
     pm_prove_key *k = (pm_prove_key *)((pm_prove_part *)prepared)->key;
     st = pm_prove_start(prepared, &x, err); /* frees prepared on error */
     pm_gpu_slot_leave(slot);
-    if (!st) pm_prove_part_release_spent(prepared);
     *pending = st ? NULL : prepared;
     /* once every device of the engine holds the key's bases, the host copy goes (key_bytes says so) */
     const int *devs;

@@ -186,8 +186,9 @@ typedef struct {
     const groth16_devplan *plan; /* the key's (devplan.h), or NULL */
     /* 1: the host buffers a start is done with (a, b, c: 12 GiB at 2^27; the witness's copies) are not
      * freed inside it but handed to the handle's spent list, for a caller that holds a device
-     * around the start and frees them after (groth16_pending_release_spent): returning 16 GiB of pages
-     * to the OS takes ~0.1 s per GiB, GPU time otherwise. 0: freed where they are done with. */
+     * around the start and frees them later (groth16_pending_release_spent, groth16_pending_free: the
+     * engine's finalizer): returning 16 GiB of pages to the OS takes ~0.1 s per GiB, GPU time
+     * otherwise. 0: freed where they are done with. */
     int defer_free;
 } groth16_exec;
 

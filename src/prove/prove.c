@@ -486,10 +486,6 @@ pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err
     return st;
 }
 
-void pm_prove_part_release_spent(pm_prove_part *pp) {
-    if (pp) groth16_pending_release_spent(&pp->pd);
-}
-
 void pm_prove_proof_free(pm_prove_proof *p) {
     if (!p) return;
     free(p->x);

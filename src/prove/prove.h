@@ -186,11 +186,9 @@ pm_status pm_prove_synthesize(pm_prove_part **out, const pm_prove_key *k, const 
 pm_status pm_prove_stage(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
 /* The rest of the start phase on x: the stage if not done, the table's own eval, H, the G1 MSMs
  * and (where the table has it) the G2 MSM. On error pp is freed. Under x->defer_free the host
- * buffers it is done with (the witness, a, b, c) wait on pp for pm_prove_part_release_spent. */
+ * buffers it is done with (the witness, a, b, c) wait on pp until pm_prove_finalize or
+ * pm_prove_part_free frees them (the engine's finalizer, off its kernel region). */
 pm_status pm_prove_start(pm_prove_part *pp, const groth16_exec *x, pm_error *err);
-/* Free the buffers a start under defer_free left on pp (groth16_pending_release_spent), e.g. after
- * the caller left its kernel region; pm_prove_finalize and pm_prove_part_free free them too. */
-void pm_prove_part_release_spent(pm_prove_part *pp);
 void pm_prove_part_free(pm_prove_part *pp);
 
 /* One partition's proof. */
