@@ -273,22 +273,34 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         h};
     g1_jac_t r[GROTH16_N_BASES];
     double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
-    for (int b = 0; !st && b < GROTH16_N_BASES; b++) {
+    /* the witness's MSMs first (A, B1, C, then the G2 MSM where the table has it; else finalize's),
+     * then H, whose scalars came from the H phase: the table's hold on the staged witness (a GPU
+     * witness slot) goes back before the H MSM, so a card with one slot stages the next handle's
+     * witness under it */
+    static const groth16_base order[GROTH16_N_BASES] = {GROTH16_BASE_A, GROTH16_BASE_B1, GROTH16_BASE_C,
+                                                        GROTH16_BASE_H};
+    for (int i = 0; !st && i < GROTH16_N_BASES; i++) {
+        const int b = order[i];
+        if (b == GROTH16_BASE_H) {
+            if (x && x->ops && x->ops->msm_g2) {
+                double a = pm_now_s();
+                pm_progress_stage("MSM B2 (G2)", 0);
+                const groth16_scalars s2 = {p->b2, NULL};
+                st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
+                if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
+                else p->have_b2 = 1;
+                p->t.msm_b2 = pm_now_s() - a;
+                if (st) break;
+                if (x->yield) x->yield(x->yield_ctx);
+            }
+            if (p->dev_release) p->dev_release(p);
+        }
         double a = pm_now_s();
         pm_progress_stage(stages[b], 0);
         st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
         if (st) msm_fail(st, names[k->conv][b], err);
         *tm[b] = pm_now_s() - a;
         if (!st && x && x->yield) x->yield(x->yield_ctx);
-    }
-    if (!st && x && x->ops && x->ops->msm_g2) { /* the G2 MSM where the table has it (else: finalize) */
-        double a = pm_now_s();
-        pm_progress_stage("MSM B2 (G2)", 0);
-        const groth16_scalars s2 = {p->b2, NULL};
-        st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
-        if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
-        else p->have_b2 = 1;
-        p->t.msm_b2 = pm_now_s() - a;
     }
     if (!st && pm_setting_bool("gpu.verbose")) /* one line per partition: where its start phase went */
         fprintf(stderr,
