@@ -114,8 +114,8 @@ typedef struct {
  *   first_bad after PM_ERR_UNSATISFIED from a bellperson eval: the first failing constraint row
  *             (kept when the handle is freed, so a caller can name the gadget); UINT32_MAX otherwise.
  *   dev, dev_key, dev_release  the table's own state for this handle (e.g. its device witness slot) and the
- *             function that gives it back (called once: when start_finish returns, or by
- *             groth16_pending_free)
+ *             function that gives it back (called once: by start_finish once the witness's
+ *             MSMs are done, before the H MSM, or by groth16_pending_free)
  * The rest is the start phase's own. */
 typedef struct groth16_pending groth16_pending_t;
 #define GROTH16_SPENT_MAX 6 /* a | b | c, the plain witness, the compacted A and B scalars, the caller's witness */

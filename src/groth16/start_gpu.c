@@ -443,8 +443,9 @@ static pm_status staged_slot(unsigned *slot, const groth16_pending_t *p, pm_erro
 
 /* stage: a free witness slot of the device key (waiting for one while both are held), then the
  * witness (Montgomery) into it, asynchronously (pinned host memory) or at once (pageable); the
- * SpMV waits for it on the device. The slot is the handle's until dev_release (start_finish's end,
- * when its MSMs are done). May run outside the kernel region (the engine stages there). Snarkjs
+ * SpMV waits for it on the device (the MSMs on the host, where no device SpMV ran). The slot is the
+ * handle's until dev_release (start_finish, once the MSMs that read the witness are done, before the
+ * H MSM). May run outside the kernel region (the engine stages there). Snarkjs
  * keys: nothing. */
 static void yield_arm(const groth16_exec *x);
 
@@ -539,9 +540,10 @@ static pm_status gpu_msm_run(const groth16_exec *x, groth16_pending_t *p, groth1
     scratch_take(g, bb, NULL);
     if (s->dev) return gpu_msm_g1(r, bb, 0, s->dev, n, GPU_MSM_SCALARS_DEVICE, err);
     if (s->host) return gpu_msm_g1(r, bb, 0, s->host, n, 0, err);
-    /* the staged witness (bellperson): A and B1 gathered by density, L over the aux wires */
+    /* the staged witness (bellperson): A and B1 gathered by density, L over the aux wires; its upload
+     * has landed (the device SpMV waits for it on the device; a plan with the CPU's SpMV has none) */
     unsigned slot = 0;
-    if ((st = staged_slot(&slot, p, err))) return st;
+    if ((st = staged_slot(&slot, p, err)) || (st = gpu_witness_wait(g->ws, slot, err))) return st;
     const fr_t *wd = gpu_witness_device(g->ws, slot);
     const unsigned f = GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT;
     switch (which) {
@@ -565,7 +567,7 @@ static pm_status gpu_msm2_run(const groth16_exec *x, groth16_pending_t *p, const
     scratch_take(g, NULL, g->b2);
     if (s->host) return gpu_msm_g2(r, g->b2, 0, s->host, k->n_b2, 0, err);
     unsigned slot = 0;
-    if ((st = staged_slot(&slot, p, err))) return st;
+    if ((st = staged_slot(&slot, p, err)) || (st = gpu_witness_wait(g->ws, slot, err))) return st;
     return gpu_msm_g2_gather(r, g->b2, 0, gpu_witness_device(g->ws, slot), k->n_vars, g->ix_b,
                              GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT, err);
 }
