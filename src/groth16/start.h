@@ -6,8 +6,9 @@
  *
  *   stage          put the witness where the table's operations read it (e.g. an asynchronous copy
  *                  into a device witness slot), before or inside the caller's kernel region (the
- *                  CUDA table's takes one of its device key's two witness slots, waiting while
- *                  both are held, until the handle's start_finish returns)
+ *                  CUDA table's takes one of its device key's witness slots (one or two, by its
+ *                  plan), waiting while all are held, until start_finish has run the MSMs that
+ *                  read the witness)
  *   eval_snarkjs   a = A·w, b = B·w from zkey section 4 on the N-domain
  *   eval_bellperson a, b, c = A·w, B·w, C·w on the circuit rows (SpMV), every row checked
  *   h_snarkjs      the snarkjs H phase: P on the odd 2N coset                          (6 NTTs)
