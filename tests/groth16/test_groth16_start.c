@@ -96,6 +96,26 @@ static void unload(fixture *f) {
     r1cs_free(&f->cs);
 }
 
+/* the fixture's key view: conv 0 the zkey's (snarkjs), 1 the parameters' (bellperson) */
+static void key_of(groth16_key *k, fixture *f, int conv) {
+    pm_error err;
+    if (conv == 0) assert_int_equal(groth16_key_from_zkey(k, &f->zk, NULL, 1, &err), PM_OK);
+    else assert_int_equal(groth16_key_from_params(k, &f->bp, &f->cs, &err), PM_OK);
+}
+
+/* t on the fixture's key view of each convention (0 snarkjs, 1 bellperson) */
+static void each_convention(void (*t)(fixture *f, const groth16_key *k, int conv)) {
+    fixture f;
+    load(&f);
+    for (int conv = 0; conv < 2; conv++) {
+        groth16_key k;
+        key_of(&k, &f, conv);
+        t(&f, &k, conv);
+        groth16_key_free(&k);
+    }
+    unload(&f);
+}
+
 /* prove with key k on exec x (scratch: garbage-filled caller scratch when non-NULL) */
 static void prove(groth16_proof_t *proof, groth16_pending_t *sums, const groth16_key *k, const groth16_exec *x,
                   const fixture *f, int split, int garbage) {
@@ -129,118 +149,102 @@ static void prove(groth16_proof_t *proof, groth16_pending_t *sums, const groth16
     free(scratch);
 }
 
+static void table_falls_back_per_operation_on(fixture *fx, const groth16_key *k, int conv) {
+    groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1}, cnt = {.ops = &counting_table, .threads = 2};
+    groth16_proof_t a, b, c, d;
+    groth16_pending_t sa, sb;
+    prove(&a, &sa, k, &cpu, fx, 0, 0);
+    g_msm_calls = 0;
+    prove(&b, &sb, k, &cnt, fx, 0, 1);
+    assert_int_equal(g_msm_calls, GROTH16_N_BASES);
+    assert_true(g1_jac_eq(&sa.sum_a, &sb.sum_a) && g1_jac_eq(&sa.sum_b1, &sb.sum_b1) &&
+                g1_jac_eq(&sa.sum_c, &sb.sum_c));
+    prove(&c, NULL, k, &cnt, fx, 1, 1); /* split pipeline, garbage scratch */
+    prove(&d, NULL, k, &cpu, fx, 1, 0);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_memory_equal(&a, &c, sizeof a);
+    assert_memory_equal(&a, &d, sizeof a);
+    printf("%s: the counting table proves like the CPU table\n", conv ? "bellperson" : "snarkjs");
+}
+
 static void table_falls_back_per_operation(void **state) {
     (void)state;
-    fixture f;
-    load(&f);
-    pm_error err;
-    for (int conv = 0; conv < 2; conv++) {
-        groth16_key k;
-        if (conv == 0) assert_int_equal(groth16_key_from_zkey(&k, &f.zk, NULL, 1, &err), PM_OK);
-        else assert_int_equal(groth16_key_from_params(&k, &f.bp, &f.cs, &err), PM_OK);
-        groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1}, cnt = {.ops = &counting_table, .threads = 2};
-        groth16_proof_t a, b, c, d;
-        groth16_pending_t sa, sb;
-        prove(&a, &sa, &k, &cpu, &f, 0, 0);
-        g_msm_calls = 0;
-        prove(&b, &sb, &k, &cnt, &f, 0, 1);
-        assert_int_equal(g_msm_calls, GROTH16_N_BASES);
-        assert_true(g1_jac_eq(&sa.sum_a, &sb.sum_a) && g1_jac_eq(&sa.sum_b1, &sb.sum_b1) &&
-                    g1_jac_eq(&sa.sum_c, &sb.sum_c));
-        prove(&c, NULL, &k, &cnt, &f, 1, 1); /* split pipeline, garbage scratch */
-        prove(&d, NULL, &k, &cpu, &f, 1, 0);
-        assert_memory_equal(&a, &b, sizeof a);
-        assert_memory_equal(&a, &c, sizeof a);
-        assert_memory_equal(&a, &d, sizeof a);
-        printf("%s: the counting table proves like the CPU table\n", conv ? "bellperson" : "snarkjs");
-        groth16_key_free(&k);
-    }
-    unload(&f);
+    each_convention(table_falls_back_per_operation_on);
 }
 
 /* An exec with defer_free leaves the buffers the start is done with on the handle's spent list
- * (the engine frees them after its kernel region): a | b | c for both conventions and bellperson's
- * compacted A scalars; the B2 scalars stay for finalize's CPU G2 MSM. The proof is the same;
+ * (the engine's finalizer frees them, off its kernel region): a | b | c for both conventions and
+ * bellperson's compacted A scalars; the B2 scalars stay for finalize's CPU G2 MSM. The proof is the same;
  * release_spent empties the list (ASan: nothing leaks, nothing is freed twice), and without
  * defer_free the list stays empty. */
+static void deferred_frees_on(fixture *fx, const groth16_key *k, int conv) {
+    pm_error err;
+    groth16_proof_t want, got;
+    const groth16_exec now = {.ops = &groth16_ops_cpu, .threads = 1};
+    prove(&want, NULL, k, &now, fx, 1, 0);
+    for (int defer = 0; defer < 2; defer++) {
+        const groth16_exec x = {.ops = &groth16_ops_cpu, .threads = 1, .defer_free = defer};
+        groth16_prove_opts_t opts = {.skip_self_check = 1};
+        groth16_pending_t p;
+        assert_int_equal(groth16_pending_init_key(&p, k, fx->w.values, fx->w.n_values, &opts, &err), PM_OK);
+        assert_int_equal(groth16_start_eval(&p, fx->w.values, fx->w.n_values, &x, &err), PM_OK);
+        assert_non_null(p.work);
+        assert_int_equal(p.own_work, 1);
+        assert_int_equal(groth16_start_finish(&p, &x, &err), PM_OK);
+        assert_null(p.work);
+        int n = 0;
+        for (int i = 0; i < GROTH16_SPENT_MAX; i++) n += p.spent[i] != NULL;
+        assert_int_equal(n, defer ? (conv == 1 ? 2 : 1) : 0);
+        assert_non_null(p.b2); /* finalize's CPU G2 MSM reads it */
+        fr_t r, s;
+        groth16_seeded_scalars(&r, &s, 3);
+        if (defer == 1 && conv == 1) groth16_pending_release_spent(&p); /* before finalize */
+        assert_int_equal(groth16_finalize(&got, &p, &r, &s, &err), PM_OK);
+        assert_memory_equal(&want, &got, sizeof want);
+        if (defer == 1 && conv == 0) groth16_pending_release_spent(&p); /* after */
+        for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_null(p.spent[i]);
+        groth16_pending_free(&p);
+    }
+    /* a full list frees what it cannot hold */
+    groth16_pending_t q;
+    memset(&q, 0, sizeof q);
+    for (int i = 0; i < GROTH16_SPENT_MAX + 2; i++) groth16_pending_spend(&q, malloc(64));
+    groth16_pending_spend(&q, NULL);
+    for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_non_null(q.spent[i]);
+    groth16_pending_release_spent(&q);
+}
+
 static void deferred_frees(void **state) {
     (void)state;
-    fixture f;
-    load(&f);
-    pm_error err;
-    for (int conv = 0; conv < 2; conv++) {
-        groth16_key k;
-        if (conv == 0) assert_int_equal(groth16_key_from_zkey(&k, &f.zk, NULL, 1, &err), PM_OK);
-        else assert_int_equal(groth16_key_from_params(&k, &f.bp, &f.cs, &err), PM_OK);
-        groth16_proof_t want, got;
-        const groth16_exec now = {.ops = &groth16_ops_cpu, .threads = 1};
-        prove(&want, NULL, &k, &now, &f, 1, 0);
-        for (int defer = 0; defer < 2; defer++) {
-            const groth16_exec x = {.ops = &groth16_ops_cpu, .threads = 1, .defer_free = defer};
-            groth16_prove_opts_t opts = {.skip_self_check = 1};
-            groth16_pending_t p;
-            assert_int_equal(groth16_pending_init_key(&p, &k, f.w.values, f.w.n_values, &opts, &err), PM_OK);
-            assert_int_equal(groth16_start_eval(&p, f.w.values, f.w.n_values, &x, &err), PM_OK);
-            assert_non_null(p.work);
-            assert_int_equal(p.own_work, 1);
-            assert_int_equal(groth16_start_finish(&p, &x, &err), PM_OK);
-            assert_null(p.work);
-            int n = 0;
-            for (int i = 0; i < GROTH16_SPENT_MAX; i++) n += p.spent[i] != NULL;
-            assert_int_equal(n, defer ? (conv == 1 ? 2 : 1) : 0);
-            assert_non_null(p.b2); /* finalize's CPU G2 MSM reads it */
-            fr_t r, s;
-            groth16_seeded_scalars(&r, &s, 3);
-            if (defer == 1 && conv == 1) groth16_pending_release_spent(&p); /* before finalize */
-            assert_int_equal(groth16_finalize(&got, &p, &r, &s, &err), PM_OK);
-            assert_memory_equal(&want, &got, sizeof want);
-            if (defer == 1 && conv == 0) groth16_pending_release_spent(&p); /* after */
-            for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_null(p.spent[i]);
-            groth16_pending_free(&p);
-        }
-        /* a full list frees what it cannot hold */
-        groth16_pending_t q;
-        memset(&q, 0, sizeof q);
-        for (int i = 0; i < GROTH16_SPENT_MAX + 2; i++) groth16_pending_spend(&q, malloc(64));
-        groth16_pending_spend(&q, NULL);
-        for (int i = 0; i < GROTH16_SPENT_MAX; i++) assert_non_null(q.spent[i]);
-        groth16_pending_release_spent(&q);
-        groth16_key_free(&k);
-    }
-    unload(&f);
+    each_convention(deferred_frees_on);
 }
 
 /* The start's MSM order: the witness's (A, B1, C, then the table's G2 MSM) before H, and the table's
  * hold on the staged witness given back before the H MSM (a GPU card with one witness slot stages
  * the next handle under it); a table without a G2 MSM gives it back there too. Same proof bytes. */
+static void witness_released_before_h_on(fixture *fx, const groth16_key *k, int conv) {
+    (void)conv;
+    groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1}, recx = {.ops = &recording_table, .threads = 1};
+    groth16_proof_t want, got;
+    prove(&want, NULL, k, &cpu, fx, 0, 0);
+    g_nlog = 0;
+    g_log[0] = 0;
+    prove(&got, NULL, k, &recx, fx, 0, 0);
+    assert_string_equal(g_log, "ABC2RH");
+    assert_memory_equal(&want, &got, sizeof want);
+    groth16_ops no_g2 = recording_table;
+    no_g2.msm_g2 = NULL;
+    recx.ops = &no_g2;
+    g_nlog = 0;
+    g_log[0] = 0;
+    prove(&got, NULL, k, &recx, fx, 0, 0);
+    assert_string_equal(g_log, "ABCRH");
+    assert_memory_equal(&want, &got, sizeof want);
+}
+
 static void witness_released_before_h(void **state) {
     (void)state;
-    fixture f;
-    load(&f);
-    pm_error err;
-    for (int conv = 0; conv < 2; conv++) {
-        groth16_key k;
-        if (conv == 0) assert_int_equal(groth16_key_from_zkey(&k, &f.zk, NULL, 1, &err), PM_OK);
-        else assert_int_equal(groth16_key_from_params(&k, &f.bp, &f.cs, &err), PM_OK);
-        groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1}, recx = {.ops = &recording_table, .threads = 1};
-        groth16_proof_t want, got;
-        prove(&want, NULL, &k, &cpu, &f, 0, 0);
-        g_nlog = 0;
-        g_log[0] = 0;
-        prove(&got, NULL, &k, &recx, &f, 0, 0);
-        assert_string_equal(g_log, "ABC2RH");
-        assert_memory_equal(&want, &got, sizeof want);
-        groth16_ops no_g2 = recording_table;
-        no_g2.msm_g2 = NULL;
-        recx.ops = &no_g2;
-        g_nlog = 0;
-        g_log[0] = 0;
-        prove(&got, NULL, &k, &recx, &f, 0, 0);
-        assert_string_equal(g_log, "ABCRH");
-        assert_memory_equal(&want, &got, sizeof want);
-        groth16_key_free(&k);
-    }
-    unload(&f);
+    each_convention(witness_released_before_h_on);
 }
 
 static void snarkjs_bytes_through_the_conveniences(void **state) {
