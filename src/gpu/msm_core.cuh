@@ -737,6 +737,15 @@ template <class E> size_t red_bytes(size_t m, size_t nwin) {
     return b + 4 * ((nwin * sizeof(xyzz_t<E>) + 255) & ~(size_t)255) + 4096;
 }
 
+/* the reduction's scratch for nwin windows of m buckets: carved from SLOT_RED0 (false: the
+ * allocation failed, ex says why) */
+template <class E, class Ex> bool red_carve(Ex &ex, carve_t &cv, size_t m, size_t nwin) {
+    cv.cap = red_bytes<E>(m, nwin);
+    cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
+    cv.used = 0;
+    return ex.ok();
+}
+
 /* tree sum of S values per window (S a power of two) -> one per window */
 template <class E, bool XI, class Ex> const xyzz_t<E> *red_tree(Ex &ex, carve_t &cv, const xyzz_t<E> *in, size_t S, size_t nwin) {
     while (S > 1) {
@@ -858,10 +867,7 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
             }
         } else {
             carve_t cv;
-            cv.cap = red_bytes<E>(B, g);
-            cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
-            cv.used = 0;
-            if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+            if (!red_carve<E>(ex, cv, B, g)) return ex.fail(err, "msm reduction scratch");
             const xyzz_t<E> *ws = nullptr, *sum = nullptr;
             bool planned = msm_xinline<E>(a.tune) ? (acc.xbuckets ? red_ws<E, xyzz_t<E>, true>(ex, cv, acc.xbuckets, B, g, &ws, &sum)
                                                                   : red_ws<E, aff_t<E>, true>(ex, cv, acc.buckets, B, g, &ws, &sum))
@@ -923,10 +929,7 @@ pm_status msm_persist_end(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const v
     const xyzz_t<E> *v = static_cast<const xyzz_t<E> *>(P);
     ex.mark(4);
     carve_t cv;
-    cv.cap = red_bytes<E>(B, W);
-    cv.p = static_cast<unsigned char *>(ex.grow(SLOT_RED0, cv.cap));
-    cv.used = 0;
-    if (!ex.ok()) return ex.fail(err, "msm reduction scratch");
+    if (!red_carve<E>(ex, cv, B, W)) return ex.fail(err, "msm reduction scratch");
     const xyzz_t<E> *ws = nullptr, *sum = nullptr;
     bool planned = msm_xinline<E>(tune) ? red_ws<E, xyzz_t<E>, true>(ex, cv, v, B, W, &ws, &sum)
                                         : red_ws<E, xyzz_t<E>, false>(ex, cv, v, B, W, &ws, &sum);
