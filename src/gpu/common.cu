@@ -164,7 +164,7 @@ extern "C" pm_status gpu_host_register(const void *p, size_t bytes, pm_error *er
     page_range(p, bytes, &lo, &len);
     /* ONE registration: a copy that spans two registrations is refused (cudaErrorInvalidValue), and
      * the streamed MSM copies chunks anywhere in the range */
-    cudaError_t e = cudaHostRegister(lo, len, cudaHostRegisterPortable);
+    cudaError_t e = cudaHostRegister(lo, len, cudaHostRegisterPortable | cudaHostRegisterMapped); /* mapped: msm_stream.cuh reads it from kernels */
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "cannot page-lock %zu bytes: %s", len, cudaGetErrorString(e));

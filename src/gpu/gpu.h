@@ -215,6 +215,8 @@ typedef struct {
     unsigned rounds;    /* affine accumulation rounds (largest window group) */
     unsigned tail_levels; /* levels of the XYZZ tail after them (0: none) */
     unsigned chunks;    /* streamed bases: chunks (0 = resident) */
+    size_t sent;        /* streamed bases: points copied to the device (fewer than n when a gathered MSM
+                           left out the points of its zero scalars: gpu.msm_skip_zero) */
 } gpu_msm_timing_t;
 void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b);
 

@@ -132,10 +132,34 @@ static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_
     return gpu_sizes_round256((size_t)W * B * 4 * g->fe_bytes) + gpu_sizes_red_bytes(B, W, 4 * g->fe_bytes);
 }
 
+/* Skipping the points of zero scalars on the bus (msm_stream.cuh): a gathered MSM over streamed bases
+ * counts its non-zero scalars per segment of GPU_SIZES_PACK_SEG positions (one u32 per segment,
+ * scanned in place into offsets), then fills each device buffer with the next <= m points whose
+ * scalars are not 0, read from the pinned host copy by the device. Per chunk of m points: the
+ * positions of the packed points (one u32 buffer) and their witness indices (two, one per point
+ * buffer). The segment array is bounded by its size at n = 2^31 (8 MiB). */
+#define GPU_SIZES_PACK_SEG ((size_t)1 << 10)
+static inline size_t gpu_sizes_pack_bytes(size_t m) {
+    return 3 * gpu_sizes_round256(m * 4) + ((((size_t)1 << 31) / GPU_SIZES_PACK_SEG) * 4);
+}
+
+/* The next packed chunk: from segment s on, the longest run of segments [s, e) whose non-zero counts
+ * cnt[] add up to at most m points (a segment holds at most GPU_SIZES_PACK_SEG <= m); *count gets
+ * their sum. Returns e (> s whenever s < nseg; e = nseg at the end). Segments without a non-zero
+ * scalar join the chunk around them, so an all-zero tail gives a chunk of count 0, which is skipped. */
+static inline size_t gpu_sizes_pack_next(const uint32_t *cnt, size_t nseg, size_t s, size_t m, size_t *count) {
+    size_t e = s, sum = 0;
+    while (e < nseg && sum + cnt[e] <= m) sum += cnt[e++];
+    if (e == s && s < nseg) sum = cnt[e++]; /* a segment over m: only with m < GPU_SIZES_PACK_SEG (tests) */
+    *count = sum;
+    return e;
+}
+
 /* Device bytes of an MSM whose points come in chunks of m: the scratch at item_cap = m, the buckets
- * kept across the chunks, and two point buffers (double-buffered copies). */
+ * kept across the chunks, two point buffers (double-buffered copies) and the packing's index lists. */
 static inline size_t gpu_sizes_msm_chunk_bytes(const gpu_sizes_group *g, size_t m, size_t lanes) {
-    return gpu_sizes_msm_scratch(g, m, m, lanes) + gpu_sizes_msm_persist_bytes(g, m) + 2 * m * g->aff_bytes;
+    return gpu_sizes_msm_scratch(g, m, m, lanes) + gpu_sizes_msm_persist_bytes(g, m) + 2 * m * g->aff_bytes +
+           gpu_sizes_pack_bytes(m);
 }
 
 /* Device bytes of a chunked MSM over RESIDENT points, chunks of m: the scratch and the kept buckets. */

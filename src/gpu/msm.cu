@@ -41,6 +41,25 @@ template <class G> size_t chunk_points_for(size_t budget) {
     return gpu_sizes_chunk_points(msm_sizes<G>(), budget, default_lanes<G>(), 1);
 }
 
+/* p (page-locked host memory) as kernels on the current device address it: the same pointer where the
+ * device can use host pointers for registered memory, else cudaHostGetDevicePointer's; NULL when the
+ * memory is not mapped (then a streamed MSM copies every point: msm_stream.cuh) */
+static const void *mapped_host(const void *p) {
+    int dev = 0, same = 0;
+    cudaPointerAttributes at;
+    if (!p || cudaGetDevice(&dev) != cudaSuccess || cudaPointerGetAttributes(&at, p) != cudaSuccess || at.type != cudaMemoryTypeHost) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    if (cudaDeviceGetAttribute(&same, cudaDevAttrCanUseHostPointerForRegisteredMem, dev) == cudaSuccess && same) return p;
+    void *d = nullptr;
+    if (cudaHostGetDevicePointer(&d, const_cast<void *>(p), 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    return d;
+}
+
 template <class G, class H> pm_status bases_upload(H **out, const typename G::cpu_aff *points, size_t n, pm_error *err) {
     if (!out || (!points && n)) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases upload: NULL argument");
     H *b;
@@ -74,6 +93,7 @@ pm_status bases_host(H **out, const typename G::cpu_aff *pinned, size_t n, size_
     pm_status st = handle_make(&b, n, false, err);
     if (st != PM_OK) return st;
     b->host_pts = pinned;
+    b->host_dev = mapped_host(pinned);
     b->chunk_points = chunk < n ? chunk : (n ? n : 1);
     b->item_cap = b->chunk_points;
     *out = b;
@@ -95,7 +115,6 @@ template <class H, class A> pm_status bases_download(A *out, size_t count, const
 template <class G, class H>
 pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t *scalars, size_t n, const gpu_msm_index *ix,
                   size_t n_witness, unsigned flags, pm_error *err) {
-    typedef typename G::E E;
     if (!r) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu msm: r is NULL");
     G::jac_inf(r);
     if (ix) n = ix->n;
@@ -131,85 +150,20 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
             a.src = MSM_SRC_DEVICE;
         }
     }
-    typename G::cpu_jac acc, part;
-    G::jac_inf(&acc);
-    /* streamed, or resident in chunks (set_chunk): the schedule of gpu_sizes.h */
-    const size_t chunk = b->chunk_points ? b->chunk_points : n;
-    const size_t nchunks = gpu_sizes_chunk_count(n, chunk);
-    aff_t<E> *buf[2] = {nullptr, nullptr};
-    if (b->host_pts) {
-        buf[0] = static_cast<aff_t<E> *>(ex.grow(SLOT_BASES0, chunk * sizeof(aff_t<E>)));
-        buf[1] = static_cast<aff_t<E> *>(ex.grow(SLOT_BASES1, nchunks > 1 ? chunk * sizeof(aff_t<E>) : 16));
-        if (!ex.ok()) return ex.fail(err, "gpu msm: streamed bases buffers");
-        ex.h2d_bases(buf[0], b->host_pts + first, gpu_sizes_chunk_len(n, 0, chunk) * sizeof(aff_t<E>), 0);
-    }
-    gpu_msm_timing_t &tm = b->timing;
-    msm_host_out<G> out;
-    /* more than one chunk: the buckets are kept across the chunks at one window and reduced once
-     * (msm_persist_begin; the bytes are in gpu_sizes_msm_chunk_bytes) */
-    unsigned pc = 0;
-    if (nchunks > 1 && pm_setting_bool("gpu.msm_keep_buckets")) {
-        /* gpu.msm_window (a forced window) no wider than the kept buckets' bound: the plan counts that */
-        pc = gpu_sizes_keep_window(msm_sizes<G>(), chunk);
-        if (a.force_c && a.force_c < pc) pc = a.force_c;
-        a.persist = msm_persist_begin<G>(ex, pc);
-        if (!a.persist) {
-            (void)cudaStreamSynchronize(ex.side2); /* the first chunk's copy is in flight */
-            return ex.fail(err, "gpu msm: the buckets kept across chunks");
-        }
-        a.force_c = pc;
-    }
-    for (size_t c = 0; c < nchunks; c++) {
-        const size_t c0 = c * chunk, m = gpu_sizes_chunk_len(n, c, chunk);
-        msm_args_t ac = a;
-        ac.n = m;
-        if (b->host_pts) {
-            const unsigned bi = gpu_sizes_chunk_buffer(c), bn = gpu_sizes_chunk_buffer(c + 1);
-            ex.wait_bases((int)bi);
-            ac.pts = buf[bi];
-            if (c + 1 < nchunks) { /* the next chunk's bases, overlapped with this chunk's kernels */
-                const size_t m1 = gpu_sizes_chunk_len(n, c + 1, chunk);
-                ex.h2d_bases(buf[bn], b->host_pts + first + c0 + chunk, m1 * sizeof(aff_t<E>), (int)bn);
-            }
-        } else {
-            ac.pts = b->pts + first + c0;
-        }
-        if (ix) { ac.gather = ix->p + c0; ac.scalars = wit; }
-        else ac.scalars = scalars + c0;
-        msm_stats_t st;
-        pm_status s = msm_run<G>(ex, out, st, ac, err);
-        if (s != PM_OK) { (void)cudaStreamSynchronize(ex.side2); return s; }
-        msm_finish<G>(&part, out, st.c);
-        G::jac_add(&acc, &acc, &part);
-        tm.upload_digits += st.t_scalars;
-        tm.scatter += st.t_sort;
-        tm.accumulate += st.t_accum;
-        tm.reduce += st.t_reduce;
-        tm.total += st.t_total;
-        tm.window_bits = st.c;
-        tm.windows = st.W;
-        tm.ones += st.ones;
-        tm.zeros += st.zeros;
-        tm.general += st.general;
-        tm.rounds = st.rounds > tm.rounds ? st.rounds : tm.rounds;
-        tm.tail_levels = st.tail_levels > tm.tail_levels ? st.tail_levels : tm.tail_levels;
-    }
-    if (a.persist) {
-        msm_host_out<G> fin;
-        msm_stats_t st;
-        memset(&st, 0, sizeof st);
-        pm_status s = msm_persist_end<G>(ex, fin, st, a.persist, pc, a.tune, err);
-        if (s != PM_OK) { (void)cudaStreamSynchronize(ex.side2); return s; }
-        msm_finish<G>(&part, fin, pc);
-        G::jac_add(&acc, &acc, &part);
-        tm.reduce += st.t_reduce;
-        tm.total += st.t_reduce;
-        tm.window_bits = pc;
-        tm.windows = st.W;
-    }
-    tm.chunks = b->host_pts ? (unsigned)nchunks : 0;
-    *r = acc;
-    return PM_OK;
+    /* streamed, or resident in chunks (set_chunk): the schedule of gpu_sizes.h, msm_stream.cuh */
+    msm_stream_t in;
+    memset(&in, 0, sizeof in);
+    in.n = n;
+    in.chunk = b->chunk_points;
+    in.res_pts = b->host_pts ? nullptr : static_cast<const void *>(b->pts + first);
+    in.host_pts = b->host_pts ? static_cast<const void *>(b->host_pts + first) : nullptr;
+    in.host_dev = b->host_pts && b->host_dev ? static_cast<const void *>(static_cast<const typename G::cpu_aff *>(b->host_dev) + first)
+                                             : nullptr;
+    in.gather = ix ? ix->p : nullptr;
+    in.scalars = wit;
+    in.keep = pm_setting_bool("gpu.msm_keep_buckets");
+    in.pack = (unsigned)pm_setting_u64("gpu.msm_skip_zero"); /* PROOFMILL_GPU_MSM_SKIP_ZERO */
+    return msm_chunks<G>(ex, r, a, in, b->timing, err);
 }
 
 template <class H> void release_scratch(H *b) {

@@ -20,6 +20,9 @@
  *   h2d_side(dst, src, bytes, ev) / wait_side(ev)  copy on the side stream, then make the main stream wait
  *   h2d_bases(dst, src, bytes, ev) / wait_bases(ev) the same on a third stream (streamed bases, so a
  *                         chunk's upload never queues behind the scalar copies of the running MSM)
+ *   bases_begin() / each_bases<T>(n, f) / bases_done(ev)  kernels on that third stream: ordered after
+ *                         everything queued on the main stream so far, then event ev for wait_bases;
+ *                         bases_sync() waits for that stream
  *   grow(slot, bytes)     scratch buffer `slot`, grown on demand and kept
  *   mark(i) / ms(a, b)    timing events (milliseconds between marks; 0 on the host)
  *   ok() / fail(err, what) first error, as pm_status
@@ -42,7 +45,8 @@ enum {
     SLOT_SC, SLOT_GIDX, SLOT_OIDX, SLOT_KEY0, SLOT_VAL0, SLOT_KEY1, SLOT_VAL1, SLOT_OFF0, SLOT_OFF1, SLOT_HALF,
     SLOT_PTS0, SLOT_PTS1, SLOT_LANE, SLOT_BUCKET, SLOT_RED0, SLOT_RED1, SLOT_RED2, SLOT_RED3, SLOT_WIN, SLOT_MISC,
     SLOT_CUB, SLOT_NSEL, SLOT_WIT, SLOT_BASES0, SLOT_BASES1,
-    SLOT_XP0, SLOT_XP1, SLOT_IDS, SLOT_FB_TABLE, SLOT_FB_TMP, SLOT_FB_X, SLOT_FB_OUT, SLOT_FB_SC0, SLOT_FB_SC1, SLOT_PERSIST, SLOT_COUNT
+    SLOT_XP0, SLOT_XP1, SLOT_IDS, SLOT_FB_TABLE, SLOT_FB_TMP, SLOT_FB_X, SLOT_FB_OUT, SLOT_FB_SC0, SLOT_FB_SC1, SLOT_PERSIST,
+    SLOT_PACK_SEG, SLOT_PACK_POS, SLOT_PACK_G0, SLOT_PACK_G1, SLOT_COUNT
 };
 
 /* ---------------- host executor ---------------- */
@@ -94,6 +98,10 @@ struct exec_host {
     void wait_side(int) {}
     void h2d_bases(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
     void wait_bases(int) {}
+    void bases_begin() {}
+    template <int T = 128, class F> void each_bases(size_t n, const F &f) { for (size_t i = 0; i < n; i++) f(i); }
+    void bases_done(int) {}
+    void bases_sync() {}
     void mark(int) {}
     unsigned pauses = 0; /* preemption points passed (the host has no other work to let in) */
     void pause() { pauses++; }
@@ -236,6 +244,18 @@ struct exec_dev {
         PM_EX(cudaEventRecord(bases_ev[e & 1], side2));
     }
     void wait_bases(int e) { PM_EX(cudaStreamWaitEvent(s, bases_ev[e & 1], 0)); }
+    void bases_begin() {
+        PM_EX(cudaEventRecord(ev[14], s));
+        PM_EX(cudaStreamWaitEvent(side2, ev[14], 0));
+    }
+    template <int T = 128, class F> void each_bases(size_t n, const F &f) {
+        if (n == 0 || err_code != cudaSuccess) return;
+        k_each<T, F><<<(unsigned)((n + T - 1) / T), T, 0, side2>>>(f, n);
+        PM_EX(cudaGetLastError());
+    }
+    void bases_done(int e) { PM_EX(cudaEventRecord(bases_ev[e & 1], side2)); }
+    /* wait for the bases stream (an error path: its copies may still write into the buffers) */
+    void bases_sync() { (void)cudaStreamSynchronize(side2); }
     void mark(int i) { PM_EX(cudaEventRecord(ev[i], s)); }
     /* a preemption point (gpu.h gpu_set_yield): the main stream drained first, so the hook may
      * give the device to other work while this MSM's state waits in its scratch */

@@ -11,7 +11,7 @@
 #pragma once
 #include <new>
 #include "cpu_headers.cuh"
-#include "msm_core.cuh"
+#include "msm_stream.cuh"
 
 namespace pmgpu {
 
@@ -21,6 +21,7 @@ template <class G> struct bases_handle {
     size_t n = 0;
     aff_t<E> *pts = nullptr;                   /* resident bases (owned), or NULL */
     const typename G::cpu_aff *host_pts = nullptr; /* streamed bases (caller's pinned memory) */
+    const void *host_dev = nullptr;            /* streamed: host_pts as kernels address it (mapped), or NULL */
     size_t chunk_points = 0;                   /* streamed: points per chunk */
     size_t item_cap = 0;                       /* items per window group (0 = the group's default) */
     exec_dev ex;

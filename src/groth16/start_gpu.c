@@ -595,9 +595,9 @@ static pm_status gpu_h_bellperson(const groth16_exec *x, groth16_pending_t *p, g
 static void msm_note(const char *what, const gpu_msm_timing_t *t, double wall_s) {
     fprintf(stderr,
             "gpu msm %s: wall %.1f ms; events: scalars %.1f sort %.1f accumulate %.1f reduce %.1f total %.1f ms; "
-            "c=%u W=%u chunks=%u general=%zu ones=%zu zeros=%zu\n",
+            "c=%u W=%u chunks=%u sent=%zu general=%zu ones=%zu zeros=%zu\n",
             what, wall_s * 1e3, t->upload_digits, t->scatter, t->accumulate, t->reduce, t->total, t->window_bits, t->windows,
-            t->chunks, t->general, t->ones, t->zeros);
+            t->chunks, t->sent, t->general, t->ones, t->zeros);
 }
 
 static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <vector>
 #include "gpu/msm_core.cuh"
+#include "gpu/msm_stream.cuh"
 #include "gpu/fixed_base_core.cuh"
 #include "msm/msm.h"
 #include "field/fp2.h"
@@ -466,6 +467,102 @@ template <class C> static void test_msm_persist(void) {
            C::name(), runs, bad ? "FAIL" : "ok");
 }
 
+/* The chunk schedule of msm_stream.cuh (msm.cu's streamed and chunked MSMs), with the zero scalars'
+ * points left off the bus: gathered scalars with ~75 % zeros, all zero, none zero; chunk sizes that
+ * do and do not divide n; counting segments of the chunk (as on the device: a segment never holds more
+ * than a chunk) and of 16 positions (many segments per chunk, zero-count runs); packing never, by the
+ * density rule and always; buckets kept or not; resident chunks and dense scalars beside. The sum
+ * against the CPU MSM; the points sent and the chunks against a count made here. */
+template <class C> static void test_msm_stream(void) {
+    typedef typename C::G G;
+    const size_t NP = 600;
+    std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
+    fr_t one = {{1, 0, 0, 0}}, rm1;
+    fr_sub(&rm1, &FR_ZERO, &one);
+    std::vector<uint32_t> idx(NP);
+    for (size_t i = 0; i < NP; i++) idx[i] = (uint32_t)((i * 7 + gt_rand64() % 3) % NP);
+    int bad = 0, runs = 0;
+    pm_error e;
+    for (int dist = 0; dist < 3; dist++) { /* 0: ~75 % zero, 1: all zero, 2: none zero */
+        std::vector<fr_t> w(NP);
+        for (size_t i = 0; i < NP; i++) {
+            const uint64_t r = gt_rand64() % 8;
+            if (dist == 1 || (dist == 0 && r < 6)) w[i] = FR_ZERO;
+            else if (r == 6) w[i] = one;
+            else if (r == 7 && dist == 0) w[i] = rm1;
+            else gt_rand_scalar(&w[i]);
+            if (dist == 2 && fr_is_zero_(w[i])) w[i] = one;
+        }
+        std::vector<fr_t> kg(NP);
+        size_t nz = 0;
+        for (size_t i = 0; i < NP; i++) { kg[i] = w[idx[i]]; nz += !fr_is_zero_(kg[i]); }
+        typename G::cpu_jac want_g, want_d;
+        GT_OK(C::msm(&want_g, pts.data(), kg.data(), NP), e);
+        GT_OK(C::msm(&want_d, pts.data(), w.data(), NP), e);
+        const size_t chunks[] = {64, 150, 599, 600};
+        for (size_t chunk : chunks)
+            for (size_t seg : {(size_t)0, (size_t)16})
+                for (unsigned pack = 0; pack < 3; pack++)
+                    for (int keep = 0; keep < 2; keep++)
+                        for (int mode = 0; mode < 3; mode++) { /* 0 streamed gathered, 1 streamed dense, 2 resident gathered */
+                            if (mode && (pack || seg)) continue;
+                            exec_host ex;
+                            ex.host_lanes = 5;
+                            msm_args_t a;
+                            memset(&a, 0, sizeof a);
+                            a.src = MSM_SRC_DEVICE;
+                            a.split = 1;
+                            a.item_cap = chunk;
+                            a.n_witness = NP;
+                            msm_stream_t in;
+                            memset(&in, 0, sizeof in);
+                            in.n = NP;
+                            in.chunk = chunk;
+                            if (mode == 2) in.res_pts = pts.data();
+                            else in.host_pts = in.host_dev = pts.data();
+                            in.gather = mode == 1 ? nullptr : idx.data();
+                            in.scalars = w.data();
+                            in.keep = keep;
+                            in.pack = pack;
+                            in.pack_seg = seg;
+                            gpu_msm_timing_t tm;
+                            memset(&tm, 0, sizeof tm);
+                            typename G::cpu_jac got;
+                            GT_OK(msm_chunks<G>(ex, &got, a, in, tm, &e), e);
+                            const int ok = C::jac_eq(&got, mode == 1 ? &want_d : &want_g);
+                            /* the points and chunks it should have sent */
+                            const bool packed = mode == 0 && pack && (pack == 2 || 2 * nz <= NP);
+                            const size_t sg = seg ? (seg < chunk ? seg : chunk) : (GPU_SIZES_PACK_SEG < chunk ? GPU_SIZES_PACK_SEG : chunk);
+                            size_t want_chunks = gpu_sizes_chunk_count(NP, chunk);
+                            if (packed) { /* greedy runs of whole segments, at most `chunk` non-zero each */
+                                want_chunks = 0;
+                                size_t sum = 0, open = 0;
+                                for (size_t s0 = 0; s0 < NP; s0 += sg) {
+                                    size_t cs = 0;
+                                    for (size_t i = s0; i < s0 + sg && i < NP; i++) cs += !fr_is_zero_(kg[i]);
+                                    if (open && sum + cs > chunk) { want_chunks += sum > 0; sum = 0; }
+                                    sum += cs;
+                                    open = 1;
+                                }
+                                want_chunks += sum > 0;
+                            }
+                            const size_t want_sent = mode == 2 ? 0 : (packed ? nz : NP);
+                            const int ok2 = tm.sent == want_sent && tm.chunks == (mode == 2 ? 0u : (unsigned)want_chunks);
+                            bad += !ok || !ok2;
+                            runs++;
+                            if (!ok || !ok2)
+                                printf("%s stream MISMATCH: dist %d chunk %zu seg %zu pack %u keep %d mode %d: point %s, sent %zu (want %zu), "
+                                       "chunks %u (want %zu)\n",
+                                       C::name(), dist, chunk, seg, pack, keep, mode, ok ? "ok" : "WRONG", tm.sent, want_sent, tm.chunks,
+                                       want_chunks);
+                        }
+    }
+    GT_CHECK(bad == 0, "%s chunk schedule (msm_stream.cuh): %d of %d runs wrong", C::name(), bad, runs);
+    printf("%s chunk schedule, zero scalars' points left off the bus (75 %%/all/no zeros, 4 chunk sizes, segments, pack "
+           "0/1/2, kept buckets, resident, dense): %d runs %s\n",
+           C::name(), runs, bad ? "FAIL" : "ok");
+}
+
 /* ---------------- fixed-base batch ---------------- */
 template <class C> static void test_fixed_base(void) {
     typedef typename C::G G;
@@ -592,6 +689,8 @@ int main(void) {
     test_msm<cpu_g2>();
     test_msm_persist<cpu_g1>();
     test_msm_persist<cpu_g2>();
+    test_msm_stream<cpu_g1>();
+    test_msm_stream<cpu_g2>();
     test_fixed_base<cpu_g1>();
     test_fixed_base<cpu_g2>();
     test_scratch_model<cpu_g1>();

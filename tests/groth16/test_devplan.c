@@ -357,6 +357,51 @@ static void chunk_schedule(void **state) {
     }
 }
 
+/* The packed chunks of a gathered MSM that leaves the zero scalars' points off the bus
+ * (gpu_sizes_pack_next, msm_stream.cuh): runs of whole segments, each run at most m non-zero points
+ * and as long as the next segment would not fit; every segment in exactly one run. */
+static void pack_schedule(void **state) {
+    (void)state;
+    uint64_t seed = pm_test_seed() ^ 0x5eedu;
+    for (int r = 0; r < 300; r++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const size_t nseg = (size_t)(seed >> 40) % 3000;
+        const size_t segsz = r % 3 == 0 ? 1 : (size_t)GPU_SIZES_PACK_SEG;
+        const size_t m = segsz + (size_t)(seed >> 13) % (20 * segsz + 1);
+        const int mode = r % 4; /* 0: random, 1: all zero, 2: all full, 3: sparse runs */
+        uint32_t *cnt = malloc((nseg ? nseg : 1) * 4);
+        assert_non_null(cnt);
+        uint64_t total = 0;
+        for (size_t i = 0; i < nseg; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const uint32_t v = (uint32_t)((seed >> 33) % (segsz + 1));
+            cnt[i] = mode == 1 ? 0 : mode == 2 ? (uint32_t)segsz : mode == 3 ? ((seed >> 20) % 5 == 0 ? v : 0) : v;
+            total += cnt[i];
+        }
+        uint64_t sent = 0;
+        size_t s = 0, runs = 0;
+        while (s < nseg) {
+            size_t count = 99;
+            const size_t e = gpu_sizes_pack_next(cnt, nseg, s, m, &count);
+            assert_true(e > s && e <= nseg);
+            uint64_t sum = 0;
+            for (size_t i = s; i < e; i++) sum += cnt[i];
+            assert_int_equal(sum, count);
+            assert_true(count <= m);
+            if (e < nseg) assert_true(count + cnt[e] > m); /* the run stopped only where the next would not fit */
+            sent += count;
+            runs++;
+            s = e;
+        }
+        assert_int_equal(sent, total);
+        if (mode == 2 && nseg) assert_int_equal(runs, (nseg + m / segsz - 1) / (m / segsz));
+        free(cnt);
+    }
+    size_t count = 7;
+    assert_int_equal(gpu_sizes_pack_next(NULL, 0, 0, 100, &count), 0);
+    assert_int_equal(count, 0);
+}
+
 /* The sizes the kernels allocate with: the MSM scratch grows with the window, the chunked forms fit
  * their budgets, the domain's bytes are the twiddles + tables + buffers. */
 /* The host budget (memory.budget, `plan --host-memory`): a second witness slot whose pinned staging
@@ -454,7 +499,7 @@ static void sizes(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
-        cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(sizes),
+        cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(pack_schedule), cmocka_unit_test(sizes),
         cmocka_unit_test(host_budget_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

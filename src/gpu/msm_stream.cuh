@@ -1,0 +1,276 @@
+/*
+ * msm_stream.cuh — an MSM whose points come in chunks (internal to src/gpu): streamed bases copied
+ * from pinned host memory through two device buffers, or resident bases taken a chunk at a time, with
+ * the buckets kept across the chunks (msm_core.cuh msm_persist_begin). One template over the group and
+ * the executor, so tests/gpu/test_gpu_msm_host.cu runs the very same schedule on the host.
+ *
+ * Zero scalars off the bus. A gathered MSM (scalar i = witness[gather[i]]) over streamed bases pays
+ * PCIe bytes for every point, yet Filecoin's A, B and L sets hold ~75 % zero scalars (docs/perf/
+ * devplan.md, "What the witness-like sets hold"). Packing sends only the points whose scalars are not 0:
+ *   1. count (main stream): the non-zero scalars of each segment of `seg` positions, one u32 each, read
+ *      back to the host (the host's schedule) and scanned in place into exclusive offsets;
+ *   2. schedule (host, gpu_sizes_pack_next): runs of segments holding at most `chunk` non-zero scalars,
+ *      so each device buffer is filled (a 75 %-zero set takes a quarter of the chunks);
+ *   3. per chunk, on the bases stream while the chunk before it is summed: a compaction (each thread one
+ *      segment: the positions and witness indices of its non-zero scalars, in order, at its offset), then
+ *      a copy kernel that reads those points from the pinned host copy through its device mapping
+ *      (CUDA unified addressing: cudaHostRegister'ed memory is readable by kernels) into the buffer.
+ * The chunk's MSM then runs over `count` points with the packed index list. Points are summed in the
+ * same order as unpacked, so the result is the same point; only the zero scalars' points are missing,
+ * which the 0/1 split drops anyway. The bytes are counted in gpu_sizes.h (gpu_sizes_pack_bytes).
+ */
+#pragma once
+#include <vector>
+#include "gpu/gpu.h"
+#include "msm_core.cuh"
+
+namespace pmgpu {
+
+/* one packed chunk: segments [s_lo, s_hi), `base` non-zero scalars before s_lo, `count` in it */
+struct pack_chunk_t {
+    size_t s_lo, s_hi, base, count;
+};
+
+__host__ __device__ inline bool fr_is_zero_(const fr_t &w) { return (w.l[0] | w.l[1] | w.l[2] | w.l[3]) == 0; }
+
+/* cnt[s] = the non-zero scalars witness[gather[i]] for i in segment s (positions [s seg, (s+1) seg) of n) */
+struct f_pack_count {
+    uint32_t *cnt;
+    const uint32_t *gather;
+    const fr_t *wit;
+    size_t n, seg;
+    __host__ __device__ void operator()(size_t s) const {
+        const size_t i0 = s * seg, i1 = i0 + seg < n ? i0 + seg : n;
+        uint32_t c = 0;
+        for (size_t i = i0; i < i1; i++) c += fr_is_zero_(wit[gather[i]]) ? 0u : 1u;
+        cnt[s] = c;
+    }
+};
+
+/* thread t: segment s = s_lo + t writes its non-zero positions i (pos) and witness indices (gout) at
+ * segoff[s] - base, in increasing i */
+struct f_pack_compact {
+    uint32_t *pos, *gout;
+    const uint32_t *gather, *segoff;
+    const fr_t *wit;
+    size_t n, seg, s_lo, base;
+    __host__ __device__ void operator()(size_t t) const {
+        const size_t s = s_lo + t, i0 = s * seg, i1 = i0 + seg < n ? i0 + seg : n;
+        size_t o = (size_t)segoff[s] - base;
+        for (size_t i = i0; i < i1; i++) {
+            const uint32_t g = gather[i];
+            if (fr_is_zero_(wit[g])) continue;
+            pos[o] = (uint32_t)i;
+            gout[o] = g;
+            o++;
+        }
+    }
+};
+
+#ifdef __CUDACC__
+/* dst word w = src's word (pos[w / WP]) WP + w % WP, WP = 8-byte words per point: a grid-stride loop
+ * with four independent loads in flight per thread (src is host memory: ~1-2 us per read over PCIe) */
+template <unsigned WP> __global__ void __launch_bounds__(256) k_pack_copy(uint64_t *dst, const uint64_t *src, const uint32_t *pos,
+                                                                          size_t words) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t w0 = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w0 < words; w0 += 4 * stride) {
+        uint64_t v[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const size_t w = w0 + u * stride;
+            if (w < words) v[u] = src[(size_t)pos[w / WP] * WP + w % WP];
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const size_t w = w0 + u * stride;
+            if (w < words) dst[w] = v[u];
+        }
+    }
+}
+#endif
+
+/* Steps 1-2: counts per segment, their offsets (in place, device), the host's chunk list. Returns
+ * the non-zero scalars in all; *segoff gets the offsets (executor memory, SLOT_PACK_SEG). */
+template <class Ex>
+size_t pack_plan(Ex &ex, const uint32_t *gather, const fr_t *wit, size_t n, size_t chunk, size_t seg, std::vector<pack_chunk_t> &plan,
+                 const uint32_t **segoff) {
+    plan.clear();
+    const size_t nseg = (n + seg - 1) / seg;
+    uint32_t *cnt_d = static_cast<uint32_t *>(ex.grow(SLOT_PACK_SEG, nseg * 4));
+    *segoff = cnt_d;
+    if (!ex.ok() || !cnt_d) return 0;
+    ex.each(nseg, f_pack_count{cnt_d, gather, wit, n, seg});
+    std::vector<uint32_t> cnt(nseg);
+    ex.d2h(cnt.data(), cnt_d, nseg * 4);
+    ex.scan(cnt_d, cnt_d, nseg);
+    size_t base = 0;
+    for (size_t s = 0; s < nseg;) {
+        size_t count = 0;
+        const size_t e = gpu_sizes_pack_next(cnt.data(), nseg, s, chunk, &count);
+        if (count) plan.push_back(pack_chunk_t{s, e, base, count});
+        base += count;
+        s = e;
+    }
+    return base;
+}
+
+/* Step 3 for one chunk, on the bases stream, then event ev: dst gets its points, gout their witness
+ * indices. src: the MSM's first point as the executor's kernels read it. */
+template <class E, class Ex>
+void pack_issue(Ex &ex, const pack_chunk_t &pc, const aff_t<E> *src, aff_t<E> *dst, uint32_t *pos, uint32_t *gout,
+                const uint32_t *gather, const fr_t *wit, const uint32_t *segoff, size_t n, size_t seg, int ev) {
+    static_assert(sizeof(aff_t<E>) % 8 == 0, "points are whole 8-byte words");
+    constexpr unsigned WP = (unsigned)(sizeof(aff_t<E>) / 8);
+    ex.bases_begin();
+    ex.each_bases(pc.s_hi - pc.s_lo, f_pack_compact{pos, gout, gather, segoff, wit, n, seg, pc.s_lo, pc.base});
+    const size_t words = pc.count * WP;
+    if constexpr (Ex::on_device) {
+#ifdef __CUDACC__
+        if (words && ex.ok()) {
+            k_pack_copy<WP><<<(unsigned)ex.sm_count * 2, 256, 0, ex.side2>>>(reinterpret_cast<uint64_t *>(dst),
+                                                                               reinterpret_cast<const uint64_t *>(src), pos, words);
+            ex.note(cudaGetLastError(), "k_pack_copy", __LINE__);
+        }
+#endif
+    } else {
+        for (size_t p = 0; p < pc.count; p++) dst[p] = src[pos[p]];
+    }
+    ex.bases_done(ev);
+}
+
+/* What msm_chunks sums. */
+struct msm_stream_t {
+    size_t n;               /* points */
+    size_t chunk;           /* points per chunk (device buffer); 0 or >= n: one piece */
+    const void *res_pts;    /* resident bases: the MSM's first point (executor memory); NULL when streamed */
+    const void *host_pts;   /* streamed: the first point in pinned host memory (for the buffer copies) */
+    const void *host_dev;   /* streamed: the same point as the executor's kernels address it; NULL: never packed */
+    const uint32_t *gather; /* gathered: n witness indices (executor memory), else NULL */
+    const fr_t *scalars;    /* dense: n scalars; gathered: the witness (executor memory) */
+    int keep;               /* more than one chunk: keep the buckets across the chunks */
+    unsigned pack;          /* gathered + streamed: 0 never pack, 1 pack when at most half the scalars are
+                               non-zero, 2 always */
+    size_t pack_seg;        /* positions per counting segment (0: GPU_SIZES_PACK_SEG), at most the chunk */
+};
+
+/* r = sum of the chunks' MSMs (a0: the per-call arguments: src = MSM_SRC_DEVICE, mont, split, tune,
+ * item_cap, force_c, n_witness); per-phase times, chunks and points sent accumulate into tm. */
+template <class G, class Ex>
+pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const msm_stream_t &in, gpu_msm_timing_t &tm,
+                     pm_error *err) {
+    typedef aff_t<typename G::E> P;
+    msm_args_t a = a0;
+    typename G::cpu_jac acc, part;
+    G::jac_inf(&acc);
+    *r = acc;
+    const size_t n = in.n;
+    if (n == 0) return PM_OK;
+    const size_t chunk = in.chunk && in.chunk < n ? in.chunk : n;
+    const bool streamed = in.host_pts != nullptr;
+    std::vector<pack_chunk_t> plan;
+    const uint32_t *segoff = nullptr;
+    bool packed = false;
+    size_t seg = in.pack_seg ? in.pack_seg : GPU_SIZES_PACK_SEG;
+    if (seg > chunk) seg = chunk;
+    if (streamed && in.gather && in.host_dev && in.pack) {
+        const size_t nz = pack_plan(ex, in.gather, in.scalars, n, chunk, seg, plan, &segoff);
+        if (!ex.ok()) return ex.fail(err, "gpu msm: counting the non-zero scalars");
+        packed = in.pack >= 2 || 2 * nz <= n;
+        if (!packed) plan.clear();
+        tm.sent = packed ? nz : n;
+    } else {
+        tm.sent = streamed ? n : 0;
+    }
+    const size_t nchunks = packed ? plan.size() : gpu_sizes_chunk_count(n, chunk);
+    tm.chunks = streamed ? (unsigned)nchunks : 0;
+    if (nchunks == 0) return PM_OK; /* packed, every scalar 0 */
+    const P *host = static_cast<const P *>(in.host_pts), *hdev = static_cast<const P *>(in.host_dev);
+    P *buf[2] = {nullptr, nullptr};
+    uint32_t *gbuf[2] = {nullptr, nullptr}, *pos = nullptr;
+    auto issue = [&](size_t c, unsigned bi) {
+        if (packed)
+            pack_issue<typename G::E>(ex, plan[c], hdev, buf[bi], pos, gbuf[bi], in.gather, in.scalars, segoff, n, seg, (int)bi);
+        else
+            ex.h2d_bases(buf[bi], host + c * chunk, gpu_sizes_chunk_len(n, c, chunk) * sizeof(P), (int)bi);
+    };
+    if (streamed) {
+        buf[0] = static_cast<P *>(ex.grow(SLOT_BASES0, chunk * sizeof(P)));
+        buf[1] = static_cast<P *>(ex.grow(SLOT_BASES1, nchunks > 1 ? chunk * sizeof(P) : 16));
+        if (packed) {
+            pos = static_cast<uint32_t *>(ex.grow(SLOT_PACK_POS, chunk * 4));
+            gbuf[0] = static_cast<uint32_t *>(ex.grow(SLOT_PACK_G0, chunk * 4));
+            gbuf[1] = static_cast<uint32_t *>(ex.grow(SLOT_PACK_G1, nchunks > 1 ? chunk * 4 : 16));
+        }
+        if (!ex.ok()) return ex.fail(err, "gpu msm: streamed bases buffers");
+        issue(0, 0);
+    }
+    /* more than one chunk: the buckets are kept across the chunks at one window and reduced once */
+    unsigned pc = 0;
+    if (nchunks > 1 && in.keep) {
+        /* a forced window no wider than the kept buckets' bound: the plan counts that */
+        pc = gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+        if (a.force_c && a.force_c < pc) pc = a.force_c;
+        a.persist = msm_persist_begin<G>(ex, pc);
+        if (!a.persist) {
+            ex.bases_sync(); /* the first chunk's copy is in flight */
+            return ex.fail(err, "gpu msm: the buckets kept across chunks");
+        }
+        a.force_c = pc;
+    }
+    for (size_t c = 0; c < nchunks; c++) {
+        const size_t c0 = c * chunk;
+        msm_args_t ac = a;
+        const unsigned bi = gpu_sizes_chunk_buffer(c), bn = gpu_sizes_chunk_buffer(c + 1);
+        if (streamed) {
+            ex.wait_bases((int)bi);
+            ac.pts = buf[bi];
+            if (c + 1 < nchunks) issue(c + 1, bn); /* the next chunk's bases, overlapped with this chunk's kernels */
+        } else {
+            ac.pts = static_cast<const P *>(in.res_pts) + c0;
+        }
+        if (packed) {
+            ac.n = plan[c].count;
+            ac.gather = gbuf[bi];
+            ac.scalars = in.scalars;
+        } else {
+            ac.n = gpu_sizes_chunk_len(n, c, chunk);
+            if (in.gather) { ac.gather = in.gather + c0; ac.scalars = in.scalars; }
+            else ac.scalars = in.scalars + c0;
+        }
+        msm_host_out<G> out;
+        msm_stats_t st;
+        pm_status s = msm_run<G>(ex, out, st, ac, err);
+        if (s != PM_OK) { ex.bases_sync(); return s; }
+        msm_finish<G>(&part, out, st.c);
+        G::jac_add(&acc, &acc, &part);
+        tm.upload_digits += st.t_scalars;
+        tm.scatter += st.t_sort;
+        tm.accumulate += st.t_accum;
+        tm.reduce += st.t_reduce;
+        tm.total += st.t_total;
+        tm.window_bits = st.c;
+        tm.windows = st.W;
+        tm.ones += st.ones;
+        tm.zeros += st.zeros;
+        tm.general += st.general;
+        tm.rounds = st.rounds > tm.rounds ? st.rounds : tm.rounds;
+        tm.tail_levels = st.tail_levels > tm.tail_levels ? st.tail_levels : tm.tail_levels;
+    }
+    if (a.persist) {
+        msm_host_out<G> fin;
+        msm_stats_t st;
+        memset(&st, 0, sizeof st);
+        pm_status s = msm_persist_end<G>(ex, fin, st, a.persist, pc, a.tune, err);
+        if (s != PM_OK) { ex.bases_sync(); return s; }
+        msm_finish<G>(&part, fin, pc);
+        G::jac_add(&acc, &acc, &part);
+        tm.reduce += st.t_reduce;
+        tm.total += st.t_reduce;
+        tm.window_bits = pc;
+        tm.windows = st.W;
+    }
+    *r = acc;
+    return PM_OK;
+}
+
+} /* namespace pmgpu */
