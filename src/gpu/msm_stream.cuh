@@ -4,8 +4,8 @@
  * the buckets kept across the chunks (msm_core.cuh msm_persist_begin). One template over the group and
  * the executor, so tests/gpu/test_gpu_msm_host.cu runs the very same schedule on the host.
  *
- * Zero scalars off the bus. A gathered MSM (scalar i = witness[gather[i]]) over streamed bases pays
- * PCIe bytes for every point, yet Filecoin's A, B and L sets hold ~75 % zero scalars (docs/perf/
+ * Zero scalars off the bus. An MSM over streamed bases whose scalars are on the device (gathered,
+ * scalar i = witness[gather[i]], or dense) pays PCIe bytes for every point, yet Filecoin's A, B and L sets hold ~75 % zero scalars (docs/perf/
  * devplan.md, "What the witness-like sets hold"). Packing sends only the points whose scalars are not 0:
  *   1. count (main stream): the non-zero scalars of each segment of `seg` positions, one u32 each, read
  *      back to the host (the host's schedule) and scanned in place into exclusive offsets;
@@ -15,7 +15,8 @@
  *      segment: the positions and witness indices of its non-zero scalars, in order, at its offset), then
  *      a copy kernel that reads those points from the pinned host copy through its device mapping
  *      (CUDA unified addressing: cudaHostRegister'ed memory is readable by kernels) into the buffer.
- * The chunk's MSM then runs over `count` points with the packed index list. Points are summed in the
+ * The chunk's MSM then runs over `count` points with the packed index list (a dense MSM becomes a
+ * gathered one over its own scalars). Points are summed in the
  * same order as unpacked, so the result is the same point; only the zero scalars' points are missing,
  * which the 0/1 split drops anyway. The bytes are counted in gpu_sizes.h (gpu_sizes_pack_bytes).
  */
@@ -33,7 +34,8 @@ struct pack_chunk_t {
 
 __host__ __device__ inline bool fr_is_zero_(const fr_t &w) { return (w.l[0] | w.l[1] | w.l[2] | w.l[3]) == 0; }
 
-/* cnt[s] = the non-zero scalars witness[gather[i]] for i in segment s (positions [s seg, (s+1) seg) of n) */
+/* cnt[s] = the non-zero scalars witness[gather[i]] (dense: witness[i]) for i in segment s (positions
+ * [s seg, (s+1) seg) of n) */
 struct f_pack_count {
     uint32_t *cnt;
     const uint32_t *gather;
@@ -42,13 +44,13 @@ struct f_pack_count {
     __host__ __device__ void operator()(size_t s) const {
         const size_t i0 = s * seg, i1 = i0 + seg < n ? i0 + seg : n;
         uint32_t c = 0;
-        for (size_t i = i0; i < i1; i++) c += fr_is_zero_(wit[gather[i]]) ? 0u : 1u;
+        for (size_t i = i0; i < i1; i++) c += fr_is_zero_(wit[gather ? gather[i] : (uint32_t)i]) ? 0u : 1u;
         cnt[s] = c;
     }
 };
 
-/* thread t: segment s = s_lo + t writes its non-zero positions i (pos) and witness indices (gout) at
- * segoff[s] - base, in increasing i */
+/* thread t: segment s = s_lo + t writes its non-zero positions i (pos) and witness indices (gout;
+ * dense: i itself) at segoff[s] - base, in increasing i */
 struct f_pack_compact {
     uint32_t *pos, *gout;
     const uint32_t *gather, *segoff;
@@ -58,7 +60,7 @@ struct f_pack_compact {
         const size_t s = s_lo + t, i0 = s * seg, i1 = i0 + seg < n ? i0 + seg : n;
         size_t o = (size_t)segoff[s] - base;
         for (size_t i = i0; i < i1; i++) {
-            const uint32_t g = gather[i];
+            const uint32_t g = gather ? gather[i] : (uint32_t)i;
             if (fr_is_zero_(wit[g])) continue;
             pos[o] = (uint32_t)i;
             gout[o] = g;
@@ -148,8 +150,8 @@ struct msm_stream_t {
     const uint32_t *gather; /* gathered: n witness indices (executor memory), else NULL */
     const fr_t *scalars;    /* dense: n scalars; gathered: the witness (executor memory) */
     int keep;               /* more than one chunk: keep the buckets across the chunks */
-    unsigned pack;          /* gathered + streamed: 0 never pack, 1 pack when at most half the scalars are
-                               non-zero, 2 always */
+    unsigned pack;          /* streamed, scalars gathered or in executor memory: 0 never pack, 1 pack when at
+                               most half the scalars are non-zero, 2 always */
     size_t pack_seg;        /* positions per counting segment (0: GPU_SIZES_PACK_SEG), at most the chunk */
 };
 
@@ -172,7 +174,8 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
     bool packed = false;
     size_t seg = in.pack_seg ? in.pack_seg : GPU_SIZES_PACK_SEG;
     if (seg > chunk) seg = chunk;
-    if (streamed && in.gather && in.host_dev && in.pack) {
+    /* the scalars must be readable by the count: gathered from a device witness, or dense on the device */
+    if (streamed && in.host_dev && in.pack && a.src == MSM_SRC_DEVICE) {
         const size_t nz = pack_plan(ex, in.gather, in.scalars, n, chunk, seg, plan, &segoff);
         if (!ex.ok()) return ex.fail(err, "gpu msm: counting the non-zero scalars");
         packed = in.pack >= 2 || 2 * nz <= n;
@@ -228,10 +231,11 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
         } else {
             ac.pts = static_cast<const P *>(in.res_pts) + c0;
         }
-        if (packed) {
+        if (packed) { /* the packed index list points into the witness, or into the dense scalars */
             ac.n = plan[c].count;
             ac.gather = gbuf[bi];
             ac.scalars = in.scalars;
+            if (!in.gather) ac.n_witness = n;
         } else {
             ac.n = gpu_sizes_chunk_len(n, c, chunk);
             if (in.gather) { ac.gather = in.gather + c0; ac.scalars = in.scalars; }

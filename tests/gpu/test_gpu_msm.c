@@ -299,6 +299,25 @@ int main(int argc, char **argv) {
                                     : (mode >= 2 ? "gather host wit, streamed" : "gather host witness"),
                            m, skip, first, tm.ones, tm.zeros, tm.general, tm.sent, tm.chunks, ok ? "ok" : "MISMATCH");
                 }
+        /* dense scalars on the device over the streamed bases (Filecoin's L): packed the same way */
+        if (hs && wd) {
+            g1_jac_t wantd;
+            size_t nzd = 0;
+            expected_msm(&wantd, w, t, m);
+            for (size_t i = 0; i < m; i++) nzd += !fr_is_zero(&w[i]);
+            for (int skip = 0; skip < 3; skip++) {
+                const char *sk[] = {"0", "1", "2"};
+                GT_OK(pm_setting_set("gpu.msm_skip_zero", sk[skip], &e), e);
+                GT_OK(gpu_msm_g1(&got, hs, 0, gpu_fr_buf_device_ptr(wd), m, GPU_MSM_SCALARS_DEVICE | GPU_MSM_SCALARS_MONT, &e), e);
+                gpu_msm_timing_t tm;
+                gpu_msm_g1_last_timing(&tm, hs);
+                const int ok = gt_jac_eq(&got, &wantd);
+                GT_CHECK(ok, "dense device scalars, streamed bases, skip %d != [sum w_i t_i]G", skip);
+                GT_CHECK(tm.sent == (skip ? nzd : m), "dense streamed, skip %d: %zu points sent, expected %zu", skip, tm.sent, skip ? nzd : m);
+                printf("%-28s n=%-8zu skip=%d sent=%zu chunks=%u  %s\n", "dense dev scalars, streamed", m, skip, tm.sent, tm.chunks,
+                       ok ? "ok" : "MISMATCH");
+            }
+        }
         GT_OK(pm_setting_set("gpu.msm_skip_zero", "1", &e), e);
         gpu_msm_index_free(ix3);
         if (ix) GT_CHECK(gpu_msm_g1_gather(&got, b, 0, wm, 1, ix, GPU_MSM_SCALARS_MONT, &e) == PM_ERR_ARG,

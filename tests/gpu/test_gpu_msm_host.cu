@@ -468,7 +468,7 @@ template <class C> static void test_msm_persist(void) {
 }
 
 /* The chunk schedule of msm_stream.cuh (msm.cu's streamed and chunked MSMs), with the zero scalars'
- * points left off the bus: gathered scalars with ~75 % zeros, all zero, none zero; chunk sizes that
+ * points left off the bus: gathered and dense scalars with ~75 % zeros, all zero, none zero; chunk sizes that
  * do and do not divide n; counting segments of the chunk (as on the device: a segment never holds more
  * than a chunk) and of 16 positions (many segments per chunk, zero-count runs); packing never, by the
  * density rule and always; buckets kept or not; resident chunks and dense scalars beside. The sum
@@ -494,8 +494,8 @@ template <class C> static void test_msm_stream(void) {
             if (dist == 2 && fr_is_zero_(w[i])) w[i] = one;
         }
         std::vector<fr_t> kg(NP);
-        size_t nz = 0;
-        for (size_t i = 0; i < NP; i++) { kg[i] = w[idx[i]]; nz += !fr_is_zero_(kg[i]); }
+        size_t nz = 0, nzd = 0;
+        for (size_t i = 0; i < NP; i++) { kg[i] = w[idx[i]]; nz += !fr_is_zero_(kg[i]); nzd += !fr_is_zero_(w[i]); }
         typename G::cpu_jac want_g, want_d;
         GT_OK(C::msm(&want_g, pts.data(), kg.data(), NP), e);
         GT_OK(C::msm(&want_d, pts.data(), w.data(), NP), e);
@@ -505,7 +505,7 @@ template <class C> static void test_msm_stream(void) {
                 for (unsigned pack = 0; pack < 3; pack++)
                     for (int keep = 0; keep < 2; keep++)
                         for (int mode = 0; mode < 3; mode++) { /* 0 streamed gathered, 1 streamed dense, 2 resident gathered */
-                            if (mode && (pack || seg)) continue;
+                            if (mode == 2 && (pack || seg)) continue;
                             exec_host ex;
                             ex.host_lanes = 5;
                             msm_args_t a;
@@ -531,7 +531,9 @@ template <class C> static void test_msm_stream(void) {
                             GT_OK(msm_chunks<G>(ex, &got, a, in, tm, &e), e);
                             const int ok = C::jac_eq(&got, mode == 1 ? &want_d : &want_g);
                             /* the points and chunks it should have sent */
-                            const bool packed = mode == 0 && pack && (pack == 2 || 2 * nz <= NP);
+                            const std::vector<fr_t> &ks = mode == 1 ? w : kg; /* the scalars as the MSM sees them */
+                            const size_t nzm = mode == 1 ? nzd : nz;
+                            const bool packed = mode < 2 && pack && (pack == 2 || 2 * nzm <= NP);
                             const size_t sg = seg ? (seg < chunk ? seg : chunk) : (GPU_SIZES_PACK_SEG < chunk ? GPU_SIZES_PACK_SEG : chunk);
                             size_t want_chunks = gpu_sizes_chunk_count(NP, chunk);
                             if (packed) { /* greedy runs of whole segments, at most `chunk` non-zero each */
@@ -539,14 +541,14 @@ template <class C> static void test_msm_stream(void) {
                                 size_t sum = 0, open = 0;
                                 for (size_t s0 = 0; s0 < NP; s0 += sg) {
                                     size_t cs = 0;
-                                    for (size_t i = s0; i < s0 + sg && i < NP; i++) cs += !fr_is_zero_(kg[i]);
+                                    for (size_t i = s0; i < s0 + sg && i < NP; i++) cs += !fr_is_zero_(ks[i]);
                                     if (open && sum + cs > chunk) { want_chunks += sum > 0; sum = 0; }
                                     sum += cs;
                                     open = 1;
                                 }
                                 want_chunks += sum > 0;
                             }
-                            const size_t want_sent = mode == 2 ? 0 : (packed ? nz : NP);
+                            const size_t want_sent = mode == 2 ? 0 : (packed ? nzm : NP);
                             const int ok2 = tm.sent == want_sent && tm.chunks == (mode == 2 ? 0u : (unsigned)want_chunks);
                             bad += !ok || !ok2;
                             runs++;
