@@ -57,12 +57,13 @@ static int lt_r(const fr_t &a) {
     return 0;
 }
 static void rand_scalar(fr_t &k) { do { for (int i = 0; i < 4; i++) k.l[i] = split(rs); k.l[3] &= 0x7fffffffffffffffULL; } while (!lt_r(k)); }
-static void fill(fr_t *k, size_t n, bool witness) {
+/* dist: "uniform"; "witness" (75 % zero, 20 % one, 5 % uniform); "porep" (a real 32 GiB witness, docs/perf/
+ * devplan.md: 51.6 % zero, 46.8 % one, 1.6 % other, in per-mille) */
+static void fill(fr_t *k, size_t n, const std::string &dist) {
+    const unsigned z = dist == "witness" ? 750 : dist == "porep" ? 516 : 0, o = dist == "witness" ? 950 : dist == "porep" ? 984 : 0;
     for (size_t i = 0; i < n; i++) {
-        if (witness) {
-            uint64_t u = split(rs) % 100;
-            if (u < 95) { k[i] = FR_ZERO; k[i].l[0] = u < 75 ? 0 : 1; continue; }
-        }
+        const uint64_t u = split(rs) % 1000;
+        if (u < o) { k[i] = FR_ZERO; k[i].l[0] = u < z ? 0 : 1; continue; }
         rand_scalar(k[i]);
     }
 }
@@ -214,7 +215,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
     fr_t *k = nullptr;
     if (gpu_host_alloc((void **)&k, n * sizeof(fr_t), &e) != PM_OK) { printf("pinned alloc failed\n"); return; }
     for (const std::string &d : dists) {
-        fill(k, n, d == "witness");
+        fill(k, n, d);
         g1_jac_t r1, q1;
         g2_jac_t r2, q2;
         auto run = [&]() { return G2 ? gpu_msm_g2(&r2, b2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, b1, 0, k, n, 0, &e); };
@@ -303,14 +304,25 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                     chunks.clear();
                 }
             }
+            gpu_fr_buf *kd = nullptr; /* modes 3-4: the scalars on the device */
             for (long long ch : chunks) {
-                for (int mode = 0; mode < 3; mode++) {
+                for (int mode = 0; mode < 5; mode++) {
                     /* 0 resident in chunks, 1 streamed, 2 streamed with each chunk's windows reduced on their own
-                     * (gpu.msm_keep_buckets false: the form before 2026-12-06, the baseline of the kept buckets) */
+                     * (gpu.msm_keep_buckets false: the form before 2026-12-06, the baseline of the kept buckets);
+                     * 3 streamed with the scalars on the device, every point sent (gpu.msm_skip_zero 0), 4 the same
+                     * with only the non-zero scalars' points sent (gpu.msm_skip_zero 2: msm_stream.cuh) */
                     const int streamed = mode > 0;
                     if (mode == 2) { setenv("PROOFMILL_GPU_MSM_KEEP_BUCKETS", "0", 1); pm_settings_env_reset(NULL); }
+                    if (mode >= 3) {
+                        if (!kd && gpu_fr_buf_upload(&kd, k, n, &e) != PM_OK) { printf("device scalars: upload failed\n"); break; }
+                        setenv("PROOFMILL_GPU_MSM_SKIP_ZERO", mode == 3 ? "0" : "2", 1);
+                        pm_settings_env_reset(NULL);
+                    }
+                    const unsigned fl = mode >= 3 ? GPU_MSM_SCALARS_DEVICE : 0;
+                    const fr_t *ks = mode >= 3 ? gpu_fr_buf_device_ptr(kd) : k;
                     row rw;
-                    rw.impl = std::string(mode == 2 ? "proofmill:streamold" : streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
+                    rw.impl = std::string(mode == 4 ? "proofmill:streamskip" : mode == 3 ? "proofmill:streamdev" : mode == 2 ? "proofmill:streamold"
+                                          : streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
                     rw.op = G2 ? "msm_g2" : "msm_g1";
                     rw.dist = d;
                     rw.lg = L;
@@ -321,7 +333,7 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                                              : (G2 ? gpu_g2_bases_set_chunk(b2, (size_t)ch, &e) : gpu_g1_bases_set_chunk(b1, (size_t)ch, &e));
                     auto run2 = [&]() {
                         if (!streamed) return run();
-                        return G2 ? gpu_msm_g2(&r2, h2, 0, k, n, 0, &e) : gpu_msm_g1(&r1, h1, 0, k, n, 0, &e);
+                        return G2 ? gpu_msm_g2(&r2, h2, 0, ks, n, fl, &e) : gpu_msm_g1(&r1, h1, 0, ks, n, fl, &e);
                     };
                     std::vector<double> w;
                     if (cs2 == PM_OK && run2() == PM_OK) {
@@ -345,11 +357,11 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                     rw.med = median(w);
                     rw.mn = vmin(w);
                     printf("%s 2^%d %s [%s]: wall median %.2f ms (min %.2f); last run's events: scalars %.2f sort %.2f accumulate %.2f reduce %.2f total %.2f ms; "
-                           "c=%u W=%u chunks=%u; check %s\n",
+                           "c=%u W=%u chunks=%u sent=%zu; check %s\n",
                            rw.op.c_str(), L, d.c_str(), rw.impl.c_str() + 10, rw.med, rw.mn, rw.tm.upload_digits, rw.tm.scatter, rw.tm.accumulate,
-                           rw.tm.reduce, rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.chunks, rw.check.c_str());
+                           rw.tm.reduce, rw.tm.total, rw.tm.window_bits, rw.tm.windows, rw.tm.chunks, rw.tm.sent, rw.check.c_str());
                     rows.push_back(rw);
-                    if (mode == 2) apply_variant(g_variants[0]); /* the base variant's settings again */
+                    if (mode >= 2) { unsetenv("PROOFMILL_GPU_MSM_SKIP_ZERO"); apply_variant(g_variants[0]); } /* the base variant's settings again */
                 }
             }
         }
@@ -390,6 +402,7 @@ int main(int argc, char **argv) {
         std::string s(d);
         if (s.find("uniform") != std::string::npos) dists.push_back("uniform");
         if (s.find("witness") != std::string::npos) dists.push_back("witness");
+        if (s.find("porep") != std::string::npos) dists.push_back("porep");
     }
     int sweep = getenv("PM_BENCH_C_SWEEP") ? atoi(getenv("PM_BENCH_C_SWEEP")) : 0;
     g_variants = parse_variants(getenv("PM_MSM_VARIANTS"));

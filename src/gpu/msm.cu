@@ -41,23 +41,17 @@ template <class G> size_t chunk_points_for(size_t budget) {
     return gpu_sizes_chunk_points(msm_sizes<G>(), budget, default_lanes<G>(), 1);
 }
 
-/* p (page-locked host memory) as kernels on the current device address it: the same pointer where the
- * device can use host pointers for registered memory, else cudaHostGetDevicePointer's; NULL when the
- * memory is not mapped (then a streamed MSM copies every point: msm_stream.cuh) */
+/* p (page-locked host memory) as kernels on the current device address it (cudaPointerGetAttributes'
+ * devicePointer: defined for the current device, for any address inside a registration); NULL when
+ * the memory is not page-locked or not mapped for this device (then a streamed MSM copies every
+ * point: msm_stream.cuh) */
 static const void *mapped_host(const void *p) {
-    int dev = 0, same = 0;
     cudaPointerAttributes at;
-    if (!p || cudaGetDevice(&dev) != cudaSuccess || cudaPointerGetAttributes(&at, p) != cudaSuccess || at.type != cudaMemoryTypeHost) {
+    if (!p || cudaPointerGetAttributes(&at, p) != cudaSuccess || at.type != cudaMemoryTypeHost || !at.devicePointer) {
         (void)cudaGetLastError();
         return nullptr;
     }
-    if (cudaDeviceGetAttribute(&same, cudaDevAttrCanUseHostPointerForRegisteredMem, dev) == cudaSuccess && same) return p;
-    void *d = nullptr;
-    if (cudaHostGetDevicePointer(&d, const_cast<void *>(p), 0) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return nullptr;
-    }
-    return d;
+    return at.devicePointer;
 }
 
 template <class G, class H> pm_status bases_upload(H **out, const typename G::cpu_aff *points, size_t n, pm_error *err) {

@@ -181,11 +181,12 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
         packed = in.pack >= 2 || 2 * nz <= n;
         if (!packed) plan.clear();
         tm.sent = packed ? nz : n;
+        if (packed) tm.zeros += n - nz; /* the zeros left behind, as the 0/1 split would have counted them */
     } else {
         tm.sent = streamed ? n : 0;
     }
     const size_t nchunks = packed ? plan.size() : gpu_sizes_chunk_count(n, chunk);
-    tm.chunks = streamed ? (unsigned)nchunks : 0;
+    tm.chunks = streamed ? (unsigned)(nchunks ? nchunks : 1) : 0; /* 0 means resident (gpu.h) */
     if (nchunks == 0) return PM_OK; /* packed, every scalar 0 */
     const P *host = static_cast<const P *>(in.host_pts), *hdev = static_cast<const P *>(in.host_dev);
     P *buf[2] = {nullptr, nullptr};
