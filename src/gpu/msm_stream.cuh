@@ -151,7 +151,7 @@ struct msm_stream_t {
     const fr_t *scalars;    /* dense: n scalars; gathered: the witness (executor memory) */
     int keep;               /* more than one chunk: keep the buckets across the chunks */
     unsigned pack;          /* streamed, scalars gathered or in executor memory: 0 never pack, 1 pack when at
-                               most half the scalars are non-zero, 2 always */
+                               most a quarter of the scalars are non-zero, 2 always */
     size_t pack_seg;        /* positions per counting segment (0: GPU_SIZES_PACK_SEG), at most the chunk */
 };
 
@@ -178,7 +178,10 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
     if (streamed && in.host_dev && in.pack && a.src == MSM_SRC_DEVICE) {
         const size_t nz = pack_plan(ex, in.gather, in.scalars, n, chunk, seg, plan, &segoff);
         if (!ex.ok()) return ex.fail(err, "gpu msm: counting the non-zero scalars");
-        packed = in.pack >= 2 || 2 * nz <= n;
+        /* 1: only where it pays on the measured rates. An H100 (PCIe 5) read the mapped points at ~14 GB/s
+         * against the bulk copy's ~44 GB/s (docs/perf/devplan.md, sixth session): packing wins below
+         * ~1/3 non-zero, so the rule asks for at most a quarter */
+        packed = in.pack >= 2 || 4 * nz <= n;
         if (!packed) plan.clear();
         tm.sent = packed ? nz : n;
         if (packed) tm.zeros += n - nz; /* the zeros left behind, as the 0/1 split would have counted them */

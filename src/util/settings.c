@@ -73,8 +73,9 @@ static const pm_setting_def table[] = {
      "reduces every window once (msm_core.cuh msm_persist_begin); false: each chunk's windows reduced on their own "
      "(the form before 2026-12-06)."},
     {"gpu.msm_skip_zero", E1("PROOFMILL_GPU_MSM_SKIP_ZERO"), PM_SETTING_UINT, "1", 0, 2, NULL,
-     DEBUG_KNOB "a gathered MSM over streamed bases sends only the points whose scalars are not 0 (msm_stream.cuh): 1 "
-     "when at most half of them are non-zero, 2 always, 0 never (every point crosses the bus)."},
+     DEBUG_KNOB "an MSM over streamed bases with its scalars on the device sends only the points whose scalars are not 0 "
+     "(msm_stream.cuh): 1 when at most a quarter of them are non-zero (the device reads those points at about a "
+     "third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the bus)."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,

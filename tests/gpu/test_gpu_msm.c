@@ -270,7 +270,7 @@ int main(int argc, char **argv) {
         size_t nz = 0;
         for (size_t i = 0; i < m; i++) nz += !fr_is_zero(&kg[i]);
         /* streamed: every point sent (skip 0), the zero scalars' points left off the bus (1: by the
-         * density rule, ~25 % non-zero here; 2: always), with the MSM starting at base 0 and at base 3 */
+         * density rule, at most a quarter non-zero, ~25 % here; 2: always), with the MSM starting at base 0 and at base 3 */
         g1_jac_t want3;
         gpu_msm_index *ix3 = NULL;
         expected_msm(&want3, kg + 3, t + 3, m - 3);
@@ -291,7 +291,7 @@ int main(int argc, char **argv) {
                     gpu_msm_timing_t tm;
                     gpu_msm_g1_last_timing(&tm, bb);
                     if (mode >= 2 && first == 0) {
-                        size_t want_sent = skip ? nz : m;
+                        size_t want_sent = skip == 2 || (skip == 1 && 4 * nz <= m) ? nz : m; /* 1: at most a quarter non-zero */
                         GT_CHECK(tm.sent == want_sent, "gather streamed, skip %d: %zu points sent, expected %zu", skip, tm.sent, want_sent);
                     }
                     printf("%-28s n=%-8zu skip=%d first=%d ones=%zu zeros=%zu general=%zu sent=%zu chunks=%u  %s\n",
@@ -313,7 +313,8 @@ int main(int argc, char **argv) {
                 gpu_msm_g1_last_timing(&tm, hs);
                 const int ok = gt_jac_eq(&got, &wantd);
                 GT_CHECK(ok, "dense device scalars, streamed bases, skip %d != [sum w_i t_i]G", skip);
-                GT_CHECK(tm.sent == (skip ? nzd : m), "dense streamed, skip %d: %zu points sent, expected %zu", skip, tm.sent, skip ? nzd : m);
+                const size_t want_d = skip == 2 || (skip == 1 && 4 * nzd <= m) ? nzd : m;
+                GT_CHECK(tm.sent == want_d, "dense streamed, skip %d: %zu points sent, expected %zu", skip, tm.sent, want_d);
                 printf("%-28s n=%-8zu skip=%d sent=%zu chunks=%u  %s\n", "dense dev scalars, streamed", m, skip, tm.sent, tm.chunks,
                        ok ? "ok" : "MISMATCH");
             }

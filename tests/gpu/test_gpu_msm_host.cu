@@ -533,7 +533,7 @@ template <class C> static void test_msm_stream(void) {
                             /* the points and chunks it should have sent */
                             const std::vector<fr_t> &ks = mode == 1 ? w : kg; /* the scalars as the MSM sees them */
                             const size_t nzm = mode == 1 ? nzd : nz;
-                            const bool packed = mode < 2 && pack && (pack == 2 || 2 * nzm <= NP);
+                            const bool packed = mode < 2 && pack && (pack == 2 || 4 * nzm <= NP);
                             const size_t sg = seg ? (seg < chunk ? seg : chunk) : (GPU_SIZES_PACK_SEG < chunk ? GPU_SIZES_PACK_SEG : chunk);
                             size_t want_chunks = gpu_sizes_chunk_count(NP, chunk);
                             if (packed) { /* greedy runs of whole segments, at most `chunk` non-zero each */
