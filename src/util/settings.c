@@ -72,10 +72,11 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "a chunked MSM (streamed bases, or resident ones in chunks) keeps its buckets across its chunks and "
      "reduces every window once (msm_core.cuh msm_persist_begin); false: each chunk's windows reduced on their own "
      "(the form before 2026-12-06)."},
-    {"gpu.msm_skip_zero", E1("PROOFMILL_GPU_MSM_SKIP_ZERO"), PM_SETTING_UINT, "1", 0, 2, NULL,
+    {"gpu.msm_skip_zero", E1("PROOFMILL_GPU_MSM_SKIP_ZERO"), PM_SETTING_UINT, "0", 0, 2, NULL,
      DEBUG_KNOB "an MSM over streamed bases with its scalars on the device sends only the points whose scalars are not 0 "
-     "(msm_stream.cuh): 1 when at most a quarter of them are non-zero (the device reads those points at about a "
-     "third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the bus)."},
+     "(msm_stream.cuh): 1 when a count of them finds at most a quarter non-zero (the device reads those points at "
+     "about a third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the "
+     "bus, no count)."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,

@@ -319,7 +319,7 @@ int main(int argc, char **argv) {
                        ok ? "ok" : "MISMATCH");
             }
         }
-        GT_OK(pm_setting_set("gpu.msm_skip_zero", "1", &e), e);
+        GT_OK(pm_setting_set("gpu.msm_skip_zero", "0", &e), e); /* the default again */
         gpu_msm_index_free(ix3);
         if (ix) GT_CHECK(gpu_msm_g1_gather(&got, b, 0, wm, 1, ix, GPU_MSM_SCALARS_MONT, &e) == PM_ERR_ARG,
                          "an index past the witness was not refused");
