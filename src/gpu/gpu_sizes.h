@@ -132,12 +132,13 @@ static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_
     return gpu_sizes_round256((size_t)W * B * 4 * g->fe_bytes) + gpu_sizes_red_bytes(B, W, 4 * g->fe_bytes);
 }
 
-/* Skipping the points of zero scalars on the bus (msm_stream.cuh): a gathered MSM over streamed bases
- * counts its non-zero scalars per segment of GPU_SIZES_PACK_SEG positions (one u32 per segment,
+/* Skipping the points of zero scalars on the bus (msm_stream.cuh, gpu.msm_skip_zero): an MSM over
+ * streamed bases whose scalars are on the device (gathered or dense) counts its non-zero scalars per segment of GPU_SIZES_PACK_SEG positions (one u32 per segment,
  * scanned in place into offsets), then fills each device buffer with the next <= m points whose
  * scalars are not 0, read from the pinned host copy by the device. Per chunk of m points: the
  * positions of the packed points (one u32 buffer) and their witness indices (two, one per point
- * buffer). The segment array is bounded by its size at n = 2^31 (8 MiB). */
+ * buffer). The segment array is bounded by its size at n = 2^31 (8 MiB). Counted whether or not the
+ * setting packs, so the plan holds for either value. */
 #define GPU_SIZES_PACK_SEG ((size_t)1 << 10)
 static inline size_t gpu_sizes_pack_bytes(size_t m) {
     return 3 * gpu_sizes_round256(m * 4) + ((((size_t)1 << 31) / GPU_SIZES_PACK_SEG) * 4);

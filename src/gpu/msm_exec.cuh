@@ -238,10 +238,9 @@ struct exec_dev {
     }
     void wait_side(int e) { PM_EX(cudaStreamWaitEvent(s, side_ev[e & 63], 0)); }
     void h2d_bases(void *d, const void *src, size_t b, int e) {
-        PM_EX(cudaEventRecord(ev[14], s));
-        PM_EX(cudaStreamWaitEvent(side2, ev[14], 0));
+        bases_begin();
         if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyHostToDevice, side2));
-        PM_EX(cudaEventRecord(bases_ev[e & 1], side2));
+        bases_done(e);
     }
     void wait_bases(int e) { PM_EX(cudaStreamWaitEvent(s, bases_ev[e & 1], 0)); }
     void bases_begin() {
