@@ -121,6 +121,10 @@ struct pm_backend {
     pm_status (*load_key)(void *self, const char *kind, const char *key_path, void **key, uint64_t *resident_bytes,
                           pm_error *err);
     void (*free_key)(void *self, void *key);
+    /* Optional: wake whatever a synthesis worker may be waiting for inside the key (a buffer of its
+     * a, b, c pool, which the GPU workers give back) and make such waits fail from now on: called by
+     * pm_engine_destroy before it joins the workers. Cheap, thread-safe. */
+    void (*close_key)(void *self, void *key);
     /* Optional (NULL: the size load_key reported stays charged): the key's resident host bytes now,
      * asked by a GPU worker after each gpu_start (it may drop, e.g. once the key's bases are resident
      * on every device and the host copy is released, or grow, e.g. pinned staging per device).

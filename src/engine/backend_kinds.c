@@ -101,6 +101,11 @@ static pm_status kb_load_key(void *self, const char *kind_name, const char *key_
 
 static void kb_free_key(void *self, void *key) { pm_prove_key_free(key); }
 
+static void kb_close_key(void *self, void *key) {
+    (void)self;
+    pm_prove_key_close_pool(key);
+}
+
 static pm_status kb_synthesize(void *self, const void *key, const pm_input *in, size_t n_in, uint32_t part,
                                void **prepared, pm_error *err) {
     kb_self *b = self;
@@ -258,6 +263,7 @@ pm_status pm_backend_kinds(pm_backend *be, const pm_kinds_backend_opts *opts, pm
     be->plan = kb_plan;
     be->load_key = kb_load_key;
     be->free_key = kb_free_key;
+    be->close_key = kb_close_key;
     be->key_bytes = kb_key_bytes;
     be->key_plan = kb_key_plan;
     be->synthesize = kb_synthesize;

@@ -280,6 +280,11 @@ void pm_engine_destroy(pm_engine *e) {
     e->stop = 1;
     pthread_cond_t *cvs[] = {&e->cv_synth, &e->cv_gpu, &e->cv_fin, &e->cv_done, &e->cv_keys, &e->cv_house, &e->cv_notify};
     for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++) pthread_cond_broadcast(cvs[i]);
+    /* a synthesis worker may wait inside a key for what a GPU worker gives back (its a, b, c pool),
+     * and the GPU workers stop now: wake it */
+    if (e->be.close_key)
+        for (keyent *k = e->keys; k; k = k->next)
+            if (k->key) e->be.close_key(e->be.self, k->key);
     pthread_mutex_unlock(&e->mu);
     for (unsigned i = 0; i < e->n_workers; i++)
         if (e->workers[i].started) pthread_join(e->workers[i].th, NULL);

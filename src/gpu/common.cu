@@ -122,12 +122,20 @@ extern "C" pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *e
     *out = nullptr;
     if (gpu_available() == 0) return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "gpu_host_alloc_pieces: no CUDA device");
     const size_t len = bytes ? bytes : 16;
-    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    /* the mapping starts at a multiple of GPU_HOST_PIECE_BYTES, so every piece boundary is one:
+     * gpu_copy_to/from_device cut pinned copies there without knowing the buffer's start */
+    void *raw = mmap(nullptr, len + GPU_HOST_PIECE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
         return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "pinned staging: cannot map %zu bytes: %s", len, strerror(errno));
+    const uintptr_t r = (uintptr_t)raw, a = (r + GPU_HOST_PIECE_BYTES - 1) & ~(uintptr_t)(GPU_HOST_PIECE_BYTES - 1);
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE), span = (len + pg - 1) & ~(pg - 1);
+    /* mapped: [r, r + span + piece); kept: [a, a + span) (gpu_host_free_pieces unmaps it) */
+    if (a > r) munmap(raw, a - r);
+    munmap(reinterpret_cast<void *>(a + span), GPU_HOST_PIECE_BYTES - (a - r));
+    void *p = reinterpret_cast<void *>(a);
     for (size_t off = 0; off < len; off += GPU_HOST_PIECE_BYTES) {
         const size_t n = len - off < GPU_HOST_PIECE_BYTES ? len - off : GPU_HOST_PIECE_BYTES;
-        cudaError_t e = cudaHostRegister(static_cast<char *>(p) + off, n, cudaHostRegisterDefault);
+        cudaError_t e = cudaHostRegister(static_cast<char *>(p) + off, n, cudaHostRegisterPortable);
         if (e != cudaSuccess) {
             (void)cudaGetLastError();
             for (size_t o = 0; o < off; o += GPU_HOST_PIECE_BYTES) cudaHostUnregister(static_cast<char *>(p) + o);

@@ -151,6 +151,23 @@ static pm_status staged_copy_from_device(void *dst, const void *src_dev, size_t 
     return st;
 }
 
+/* A direct copy (stream 0, waited for) cut where the host address crosses a multiple of
+ * GPU_HOST_PIECE_BYTES: pinned memory from gpu_host_alloc_pieces is registered piece by piece, from
+ * an aligned start, and one copy may not span two registrations (cudaErrorInvalidValue). A source
+ * in one registration or pageable memory copies the same in more calls (64 MiB each: ~1.5 ms of
+ * bus time against a few microseconds per call). */
+static pm_status direct_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const void *host, pm_error *err) {
+    const uintptr_t h = (uintptr_t)host;
+    for (size_t off = 0; off < bytes;) {
+        const size_t edge = GPU_HOST_PIECE_BYTES - (size_t)((h + off) & (uintptr_t)(GPU_HOST_PIECE_BYTES - 1));
+        const size_t len = bytes - off < edge ? bytes - off : edge;
+        PMCU(cudaMemcpyAsync((char *)dst + off, (const char *)src + off, len, kind, 0));
+        off += len;
+    }
+    PMCU(cudaStreamSynchronize(0));
+    return PM_OK;
+}
+
 extern "C" pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t bytes, pm_error *err) {
     if ((!dst_dev || !src) && bytes) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_copy_to_device: NULL pointer");
     if (!bytes) return PM_OK;
@@ -162,9 +179,7 @@ extern "C" pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t b
     }
     /* async + stream sync: a plain cudaMemcpy from pageable memory may return before its DMA lands,
      * and kernels on the library's non-blocking streams would not wait for it */
-    PMCU(cudaMemcpyAsync(dst_dev, src, bytes, cudaMemcpyHostToDevice, 0));
-    PMCU(cudaStreamSynchronize(0));
-    return PM_OK;
+    return direct_copy(dst_dev, src, bytes, cudaMemcpyHostToDevice, src, err);
 }
 
 extern "C" pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_error *err) {
@@ -177,7 +192,5 @@ extern "C" pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t
         const pm_status st = staged_copy_from_device(dst, src_dev, bytes, dev, err);
         if (st != PM_ERR_NOMEM) return st;
     }
-    PMCU(cudaMemcpyAsync(dst, src_dev, bytes, cudaMemcpyDeviceToHost, 0));
-    PMCU(cudaStreamSynchronize(0));
-    return PM_OK;
+    return direct_copy(dst, src_dev, bytes, cudaMemcpyDeviceToHost, dst, err);
 }

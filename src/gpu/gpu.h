@@ -74,7 +74,8 @@ void gpu_host_free(void *p);                                       /* NULL is a 
  * not cross a piece boundary to stay asynchronous: split copies at multiples of
  * GPU_HOST_PIECE_BYTES from the buffer's start (gpu_witness_upload_async does). Free with
  * gpu_host_free_pieces(p, bytes), the same bytes. Errors: PM_ERR_NOMEM (mapping or pinning
- * refused; nothing is left pinned or mapped), PM_ERR_GPU (no device). */
+ * refused; nothing is left pinned or mapped), PM_ERR_GPU (no device). The buffer starts at a
+ * multiple of GPU_HOST_PIECE_BYTES and is pinned for every device (portable). */
 #define GPU_HOST_PIECE_BYTES ((size_t)64 << 20)
 pm_status gpu_host_alloc_pieces(void **out, size_t bytes, pm_error *err);
 void gpu_host_free_pieces(void *p, size_t bytes); /* NULL is a no-op; unpinned piece by piece */
@@ -320,7 +321,9 @@ void gpu_dev_free(void *p);
  * sends chunk i: ~4x the driver's pageable rate, e.g. the a, b, c of device-memory tiers 2-5), or
  * directly when the driver refuses the staging buffers; gpu_copy_from_device takes a pageable
  * destination of 32 MiB or more back through the same pair (the DMA of chunk i + 1 while the threads
- * copy chunk i out); device_memory.cu. */
+ * copy chunk i out); device_memory.cu. Pinned host memory goes directly, at the bus's pinned rate,
+ * in copies cut at multiples of GPU_HOST_PIECE_BYTES, so a buffer from gpu_host_alloc_pieces (the
+ * pinned a, b, c pool of tiers 2-5, start.h groth16_abc_pool) may be passed whole. */
 pm_status gpu_copy_to_device(void *dst_dev, const void *src, size_t bytes, pm_error *err);
 pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_error *err);
 

@@ -241,6 +241,7 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
                 p->one_slot_for_host = 1;
             }
         }
+        p->host_abc_buffers = p->host_abc_bytes ? devices * (p->one_slot_for_host ? 1 : workers) : 0;
         return PM_OK;
     }
     groth16_devplan last;
@@ -321,7 +322,9 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
     if (p->stream_g2) PUT(", streamed G2 in chunks of %llu points", (unsigned long long)p->stream_g2);
     PUT("%s\n", p->keep_scratch ? ", each base set keeps its scratch" : ", one MSM at a time");
     if (p->host_pinned_bytes) PUT("  host pinned  %.2f GiB (streamed bases, pinned once per key)\n", p->host_pinned_bytes / g);
-    if (p->host_abc_bytes) PUT("  host a,b,c   %.2f GiB per partition in flight\n", p->host_abc_bytes / g);
+    if (p->host_abc_bytes)
+        PUT("  host a,b,c   %.2f GiB per partition in flight: a pinned pool of %u (one per GPU worker)\n",
+            p->host_abc_bytes / g, p->host_abc_buffers);
 #undef PUT
     return out;
 }

@@ -121,6 +121,8 @@ typedef struct {
     uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
     uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
     uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-5) */
+    unsigned host_abc_buffers;  /* the key's pinned a, b, c pool (start.h groth16_abc_pool): one buffer
+                                   per GPU worker of the machine (devices x workers), 0 at tiers 0-1 */
     int one_slot_for_host;      /* 1: one witness slot because two would not fit the card's host_budget */
 } groth16_devplan;
 

@@ -67,6 +67,17 @@ static void done_with(groth16_pending_t *p, const groth16_exec *x, void *buf) {
     else free(buf);
 }
 
+/* a | b | c are done with: back to their pool (at once: a pool buffer holds no pages to return),
+ * or done_with when owned, or dropped when the caller's scratch */
+static void work_done(groth16_pending_t *p, const groth16_exec *x) {
+    if (p->work_pool) groth16_abc_pool_give(p->work_pool, p->work);
+    else if (p->own_work) done_with(p, x, p->work);
+    p->work = NULL;
+    p->work_pool = NULL;
+    p->own_work = 0;
+    p->abc_host = 0;
+}
+
 void groth16_pending_free(groth16_pending_t *p) {
     if (!p) return;
     uint32_t first_bad = p->first_bad;
@@ -76,7 +87,8 @@ void groth16_pending_free(groth16_pending_t *p) {
     free(p->w_plain);
     free(p->sa);
     free(p->sb);
-    if (p->own_work) free(p->work);
+    if (p->work_pool) groth16_abc_pool_give(p->work_pool, p->work);
+    else if (p->own_work) free(p->work);
     if (p->owned_key) {
         groth16_key_free(p->owned_key);
         free(p->owned_key);
@@ -176,9 +188,141 @@ pm_status groth16_pending_host_scalars(groth16_pending_t *p, const fr_t *w, pm_e
     return PM_OK;
 }
 
-pm_status groth16_pending_work(groth16_pending_t *p, pm_error *err) {
+/* ---- the pinned a, b, c pool (start.h) ---- */
+
+void groth16_abc_pool_init(groth16_abc_pool *pool, size_t bytes, unsigned cap,
+                           pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                           void (*release)(void *p, size_t bytes)) {
+    memset(pool, 0, sizeof *pool);
+    pthread_mutex_init(&pool->mu, NULL);
+    pthread_cond_init(&pool->cv, NULL);
+    pool->bytes = bytes ? bytes : 1;
+    pool->cap = cap < 1 ? 1 : cap > GROTH16_ABC_POOL_MAX ? GROTH16_ABC_POOL_MAX : cap;
+    pool->alloc = alloc;
+    pool->release = alloc ? release : NULL;
+}
+
+void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                          void (*release)(void *p, size_t bytes)) {
+    pthread_mutex_lock(&pool->mu);
+    int made = 0;
+    for (unsigned i = 0; i < pool->cap; i++) made |= pool->busy[i] || pool->buf[i];
+    if (!pool->alloc && !made && alloc && release) {
+        pool->alloc = alloc;
+        pool->release = release;
+    }
+    pthread_mutex_unlock(&pool->mu);
+}
+
+/* A slot is empty (no buffer, not busy), being made (no buffer, busy), idle (buffer, not busy) or
+ * in use (buffer, busy); slots 0 .. cap - 1. */
+pm_status groth16_abc_pool_take(groth16_abc_pool *pool, void **out, pm_error *err) {
+    *out = NULL;
+    pthread_mutex_lock(&pool->mu);
+    pool->takes++;
+    double t0 = 0;
+    unsigned make = GROTH16_ABC_POOL_MAX;
+    for (;;) {
+        if (pool->closed) {
+            if (t0 > 0) pool->wait_s += pm_now_s() - t0;
+            pthread_mutex_unlock(&pool->mu);
+            return pm_error_set(err, PM_ERR_CANCELLED, "", PM_NO_OFFSET, "a, b, c pool closed (shutting down)");
+        }
+        for (unsigned i = 0; i < pool->cap; i++)
+            if (!pool->busy[i] && pool->buf[i]) {
+                pool->busy[i] = 1;
+                *out = pool->buf[i];
+                if (t0 > 0) pool->wait_s += pm_now_s() - t0;
+                pthread_mutex_unlock(&pool->mu);
+                return PM_OK;
+            }
+        for (unsigned i = 0; i < pool->cap && make == GROTH16_ABC_POOL_MAX; i++)
+            if (!pool->busy[i] && !pool->buf[i]) make = i;
+        if (make < GROTH16_ABC_POOL_MAX) break;
+        if (t0 == 0) {
+            t0 = pm_now_s();
+            pool->waits++;
+        }
+        pthread_cond_wait(&pool->cv, &pool->mu);
+    }
+    pool->busy[make] = 1; /* reserved while it is pinned, unlocked (seconds) */
+    if (t0 > 0) pool->wait_s += pm_now_s() - t0;
+    pthread_mutex_unlock(&pool->mu);
+    void *b = NULL;
+    int pinned = 0;
+    if (pool->alloc) {
+        pm_error e2;
+        pinned = pool->alloc(&b, pool->bytes, &e2) == PM_OK && b;
+        if (!pinned) b = NULL;
+    }
+    if (!b) b = malloc(pool->bytes);
+    pthread_mutex_lock(&pool->mu);
+    if (b) {
+        pool->buf[make] = b;
+        pool->pinned[make] = (unsigned char)pinned;
+        pool->n++;
+    } else {
+        pool->busy[make] = 0; /* empty again: another take may try */
+        pthread_cond_signal(&pool->cv);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    if (!b) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory for a, b, c (%zu bytes)", pool->bytes);
+    *out = b;
+    return PM_OK;
+}
+
+void groth16_abc_pool_give(groth16_abc_pool *pool, void *buf) {
+    if (!buf) return;
+    pthread_mutex_lock(&pool->mu);
+    for (unsigned i = 0; i < pool->cap; i++)
+        if (pool->buf[i] == buf) {
+            pool->busy[i] = 0;
+            break;
+        }
+    pthread_cond_signal(&pool->cv);
+    pthread_mutex_unlock(&pool->mu);
+}
+
+void groth16_abc_pool_close(groth16_abc_pool *pool) {
+    pthread_mutex_lock(&pool->mu);
+    pool->closed = 1;
+    pthread_cond_broadcast(&pool->cv);
+    pthread_mutex_unlock(&pool->mu);
+}
+
+void groth16_abc_pool_destroy(groth16_abc_pool *pool) {
+    for (unsigned i = 0; i < pool->cap; i++) {
+        if (!pool->buf[i]) continue;
+        if (pool->pinned[i]) pool->release(pool->buf[i], pool->bytes);
+        else free(pool->buf[i]);
+        pool->buf[i] = NULL;
+    }
+    pool->n = 0;
+    pthread_cond_destroy(&pool->cv);
+    pthread_mutex_destroy(&pool->mu);
+}
+
+uint64_t groth16_abc_pool_held(groth16_abc_pool *pool) {
+    pthread_mutex_lock(&pool->mu);
+    const uint64_t b = (uint64_t)pool->n * pool->bytes;
+    pthread_mutex_unlock(&pool->mu);
+    return b;
+}
+
+pm_status groth16_pending_work(groth16_pending_t *p, const groth16_exec *x, pm_error *err) {
     if (p->work) return PM_OK;
     const size_t bytes = 3 * p->key->domain * sizeof(fr_t);
+    if (x && x->abc_pool) {
+        if (x->abc_pool->bytes != bytes)
+            return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "a, b, c pool of %zu-byte buffers for a domain of %zu",
+                                x->abc_pool->bytes, (size_t)p->key->domain);
+        void *b = NULL;
+        pm_status st = groth16_abc_pool_take(x->abc_pool, &b, err);
+        if (st) return st;
+        p->work = b;
+        p->work_pool = x->abc_pool;
+        return PM_OK;
+    }
     if (!(p->work = malloc(bytes)))
         return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "out of memory for a, b, c (%zu bytes)", bytes);
     p->own_work = 1;
@@ -264,6 +408,9 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
                                               : OPM(x, h_bellperson, GROTH16_CPU_H)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
+    /* a pool's a | b | c go back once the H phase has read them (its result is elsewhere: a device
+     * table's), so the next partition's CPU eval fills it under this one's MSMs */
+    if (!st && p->work_pool && !(h.host >= p->work && h.host < p->work + 3 * k->domain)) work_done(p, x);
     if (!st && x && x->yield) x->yield(x->yield_ctx);
     const size_t n_pub1 = k->n_public + 1;
     const groth16_scalars s[GROTH16_N_BASES] = {
@@ -309,11 +456,8 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
                 x && x->ops ? x->ops->name : "cpu", k->domain, p->t.stage, p->t.eval_ab, p->t.h, p->t.msm_a,
                 p->t.msm_b1, k->conv == GROTH16_SNARKJS ? "c" : "l", p->t.msm_c, p->t.msm_h, p->t.msm_b2);
     if (p->dev_release) p->dev_release(p);
-    if (p->own_work) done_with(p, x, p->work);
-    p->work = NULL;
-    p->own_work = 0;
+    work_done(p, x);
     p->evaluated = 0;
-    p->abc_host = 0;
     if (st) {
         groth16_pending_free(p);
         return st;

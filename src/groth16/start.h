@@ -50,6 +50,7 @@
 #ifndef PROOFMILL_GROTH16_START_H
 #define PROOFMILL_GROTH16_START_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -99,6 +100,58 @@ typedef struct {
     size_t scratch_size;           /* bytes at scratch */
 } groth16_prove_opts_t;
 
+/* ---- the pinned a, b, c pool ----
+ * Where a device-memory plan runs the SpMV on the CPU (devplan.h tiers 2-5: GROTH16_CPU_EVAL), each
+ * partition's a | b | c (3 · domain fr_t: 12.9 GB at 2^27) is made on the host and uploaded for the
+ * H phase. From malloc'd pages that upload goes through the driver's or our staging at ~13 GB/s
+ * (~1 s per 32 GiB partition, inside the kernel region) and every partition faults its 12.9 GB in
+ * again. The pool keeps at most `cap` buffers, pinned once (alloc: the GPU table's host_alloc,
+ * gpu_host_alloc_pieces: ~0.5 s per GiB, in pieces, on the synthesis thread that first needs one)
+ * and reused: the upload then runs at the bus's pinned rate (~44-50 GB/s). A buffer is taken by the
+ * CPU eval (groth16_pending_work) and given back as soon as the H phase has read it (start_finish),
+ * so cap = the partitions that can be between the two at once (the cards' GPU workers). take waits
+ * while all cap buffers are in use; that bounds the host memory of a, b, c by cap buffers whatever
+ * the engine's window, and the engine charges them with the key (prove.h). A buffer the driver
+ * refuses to pin is malloc'd instead (counted the same; uploaded at the staged rate). Thread-safe. */
+#define GROTH16_ABC_POOL_MAX 64
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t bytes;                /* each buffer (3 · domain · 32) */
+    unsigned cap;                /* buffers at most, 1..GROTH16_ABC_POOL_MAX */
+    unsigned n;                  /* buffers made (held) */
+    void *buf[GROTH16_ABC_POOL_MAX];
+    unsigned char busy[GROTH16_ABC_POOL_MAX], pinned[GROTH16_ABC_POOL_MAX];
+    pm_status (*alloc)(void **out, size_t bytes, pm_error *err); /* pinned (NULL: malloc only) */
+    void (*release)(void *p, size_t bytes);                      /* alloc's free */
+    int closed;                  /* groth16_abc_pool_close: takes fail instead of waiting */
+    uint64_t takes, waits;       /* statistics: takes, and takes that waited for a buffer */
+    double wait_s;               /* seconds spent waiting */
+} groth16_abc_pool;
+
+/* Set up an empty pool of at most cap (clamped to 1..GROTH16_ABC_POOL_MAX) buffers of `bytes`;
+ * alloc/release pin and unpin (NULL: plain malloc/free). Nothing is allocated here. */
+void groth16_abc_pool_init(groth16_abc_pool *pool, size_t bytes, unsigned cap,
+                           pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                           void (*release)(void *p, size_t bytes));
+/* Give an allocator-less pool its allocator (the first exec's table: the CUDA table's pinned
+ * memory), once, before any buffer is made; a no-op otherwise. */
+void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                          void (*release)(void *p, size_t bytes));
+/* A buffer of pool->bytes for the caller alone: an idle one, else a new one while fewer than cap
+ * exist (pinned by alloc, or malloc'd when alloc refuses), else waits until one is given back.
+ * Contents: whatever the last user left. Errors: PM_ERR_NOMEM (neither pinned nor malloc'd memory
+ * was given), PM_ERR_CANCELLED (the pool was closed while waiting, or before). */
+pm_status groth16_abc_pool_take(groth16_abc_pool *pool, void **out, pm_error *err);
+/* Give buf (from take) back; a waiter takes it. */
+void groth16_abc_pool_give(groth16_abc_pool *pool, void *buf);
+/* Wake every waiter with PM_ERR_CANCELLED and refuse later takes (a shutting-down engine). */
+void groth16_abc_pool_close(groth16_abc_pool *pool);
+/* Free every buffer (all must have been given back) and the pool's lock. NULL-safe after init. */
+void groth16_abc_pool_destroy(groth16_abc_pool *pool);
+/* Host bytes the pool holds now (made buffers · bytes). */
+uint64_t groth16_abc_pool_held(groth16_abc_pool *pool);
+
 /* The state of one proof from its witness to its assembly. Fields finalize reads (all Montgomery
  * coordinates; Jacobian sums may be infinity):
  *   key       the proving key view (borrowed: must outlive the handle)
@@ -134,6 +187,7 @@ struct groth16_pending {
     void *msm_scratch;
     size_t msm_scratch_size;
     int own_work, evaluated, staged, abc_host;
+    groth16_abc_pool *work_pool; /* the pool work came from (given back there), or NULL */
     g1_jac_t sum_a, sum_b1, sum_c;
     g2_jac_t sum_b2;
     int have_b2;
@@ -191,6 +245,9 @@ typedef struct {
      * engine's finalizer): returning 16 GiB of pages to the OS takes ~0.1 s per GiB, GPU time
      * otherwise. 0: freed where they are done with. */
     int defer_free;
+    /* the key's pinned a, b, c pool (NULL: a CPU eval mallocs them): groth16_pending_work takes
+     * from it, start_finish gives back after the H phase */
+    groth16_abc_pool *abc_pool;
 } groth16_exec;
 
 /* Table flags. */
@@ -225,6 +282,10 @@ struct groth16_ops {
     /* *r = sum_{i < key->n_b2} s[i] b2[i] (s->host = p->b2, NULL with GROTH16_OPS_DEVICE_WITNESS_*). */
     pm_status (*msm_g2)(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
                         pm_error *err);
+    /* Host memory this table's transfers read fastest (the CUDA table: pinned, in pieces,
+     * gpu_host_alloc_pieces), for the a, b, c pool (groth16_abc_pool_init); NULL: plain malloc. */
+    pm_status (*host_alloc)(void **out, size_t bytes, pm_error *err);
+    void (*host_free)(void *p, size_t bytes);
 };
 
 /* The CPU table. */
@@ -259,9 +320,11 @@ pm_status groth16_pending_init_key(groth16_pending_t *p, const groth16_key *k, c
  * for bellperson the compacted A and B scalars; b2 / n_b2 set. For callers that compute the sums
  * themselves (prover.h groth16_pending_init). Errors: PM_ERR_NOMEM (the handle is then freed). */
 pm_status groth16_pending_host_scalars(groth16_pending_t *p, const fr_t *w, pm_error *err);
-/* The host buffers a | b | c (3 · domain fr_t: opts.scratch given to init, else allocated and
- * owned), for the CPU operations. Errors: PM_ERR_NOMEM. */
-pm_status groth16_pending_work(groth16_pending_t *p, pm_error *err);
+/* The host buffers a | b | c (3 · domain fr_t: opts.scratch given to init, else taken from
+ * x->abc_pool when x has one (pool->bytes must be 3 · domain · 32: PM_ERR_ARG otherwise), else
+ * allocated and owned), for the CPU operations. x may be NULL. Errors: PM_ERR_NOMEM, the pool's
+ * (PM_ERR_CANCELLED). */
+pm_status groth16_pending_work(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
 /* 1 when x's table evaluates a, b (c) itself for keys of k's convention (its eval entry is set), so
  * a pipeline must keep the witness until start_eval; 0 when the CPU's eval runs (a caller may run
  * it early, on another thread, with the CPU table). */

@@ -14,9 +14,8 @@
 
 static pm_status cpu_eval_snarkjs(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w,
                                   pm_error *err) {
-    (void)x;
     const groth16_key *k = p->key;
-    pm_status st = groth16_pending_work(p, err);
+    pm_status st = groth16_pending_work(p, x, err);
     if (st) return st;
     p->abc_host = 1;
     return zkey_eval_ab(p->work, p->work + k->domain, k->domain, k->zk, w, n_w, err);
@@ -24,10 +23,9 @@ static pm_status cpu_eval_snarkjs(const groth16_exec *x, groth16_pending_t *p, c
 
 static pm_status cpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w,
                                      pm_error *err) {
-    (void)x;
     const groth16_key *k = p->key;
     const size_t m = k->domain;
-    pm_status st = groth16_pending_work(p, err);
+    pm_status st = groth16_pending_work(p, x, err);
     if (st) return st;
     fr_t *a = p->work, *b = a + m, *c = b + m;
     const r1cs_t *cs = k->cs;

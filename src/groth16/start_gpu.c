@@ -641,6 +641,8 @@ static const groth16_ops groth16_gpu_table = {
     .h_bellperson = gpu_h_bellperson,
     .msm_g1 = gpu_msm,
     .msm_g2 = gpu_msm2,
+    .host_alloc = gpu_host_alloc_pieces, /* the a, b, c pool: pinned in pieces, copied whole (gpu.h) */
+    .host_free = gpu_host_free_pieces,
 };
 
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {

@@ -91,7 +91,11 @@ void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_coun
          * per partition from synthesis to the end of its start (devplan.h). */
         const unsigned slots = dp && dp->witness_slots ? dp->witness_slots : 2;
         plan->key_bytes += slots * 32 * n_w;
-        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB + (dp ? groth16_devplan_host_part_bytes(dp) : 0);
+        /* a, b, c made on the host live in the key's pinned pool (one buffer per GPU worker, start.h
+         * groth16_abc_pool), charged with the key, not per partition: the CPU eval waits for a
+         * buffer, so however many partitions the window holds, a, b, c never exceed the pool */
+        if (dp) plan->key_bytes += (uint64_t)dp->host_abc_buffers * groth16_devplan_host_part_bytes(dp);
+        plan->part_peak_bytes = 32 * n_w + 32 * c->n_ic + MIB;
         plan->part_pending_bytes = 32 * c->n_ic + MIB;
     } else {
         plan->part_peak_bytes = 32 * (4 * n_w + 4 * m) + 2 * n_w + (64ull << 20);
@@ -184,6 +188,7 @@ pm_status pm_prove_plan_job_on(pm_prove_plan *plan, const pm_kind *kind, const c
 
 void pm_prove_key_free(pm_prove_key *k) {
     if (!k) return;
+    if (k->have_abc_pool) groth16_abc_pool_destroy(&k->abc_pool);
     groth16_key_free(&k->view);
     pthread_mutex_destroy(&k->mu);
     if (k->own_vk) groth16_vk_free(&k->vk);
@@ -317,8 +322,9 @@ uint64_t pm_prove_key_host_bytes(const pm_prove_key *k) {
     /* a lazy domain not built yet is counted ahead unless the key's device plan keeps H on the card */
     if (!dom && k->view.dom_lazy && !(k->have_devplan && k->devplan.h == GROTH16_ON_DEVICE))
         dom = groth16_key_domain_bytes(k->view.domain);
+    const uint64_t pool = k->have_abc_pool ? (uint64_t)k->abc_pool.cap * k->abc_pool.bytes : 0;
     return __atomic_load_n(&k->resident_bytes, __ATOMIC_RELAXED) +
-           __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED) + dom;
+           __atomic_load_n(&k->view.ledger.host_staging, __ATOMIC_RELAXED) + dom + pool;
 }
 
 /* Whether a job plan for key k on card (plan_bellperson: the .params header's counts and the kind's
@@ -356,12 +362,24 @@ pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, p
     if (st) return err_file(err, st, k->path);
     k->devplan_shape = s;
     k->have_devplan = 1;
+    if (k->devplan.host_abc_buffers && !k->have_abc_pool &&
+        (groth16_devplan_cpu_ops(&k->devplan) & GROTH16_CPU_EVAL)) {
+        /* pinned by the table of the first exec that uses it (pm_prove_exec_plan arms it) */
+        groth16_abc_pool_init(&k->abc_pool, 3 * k->view.domain * sizeof(fr_t), k->devplan.host_abc_buffers, NULL, NULL);
+        k->have_abc_pool = 1;
+    }
     return PM_OK;
 }
 
 void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k) {
     x->plan = k->have_devplan ? &k->devplan : NULL;
     x->cpu_ops = k->have_devplan ? groth16_devplan_cpu_ops(&k->devplan) : 0;
+    x->abc_pool = k->have_abc_pool && (x->cpu_ops & GROTH16_CPU_EVAL) ? (groth16_abc_pool *)&k->abc_pool : NULL;
+    if (x->abc_pool && x->ops && x->ops->host_alloc) groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free);
+}
+
+void pm_prove_key_close_pool(pm_prove_key *k) {
+    if (k && k->have_abc_pool) groth16_abc_pool_close(&k->abc_pool);
 }
 
 /* ---------------------------------------------------------------- partitions */

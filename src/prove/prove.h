@@ -83,8 +83,8 @@ pm_status pm_prove_plan_job(pm_prove_plan *plan, const pm_kind *kind, const char
 void pm_prove_plan_bellperson_sizes(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
                                     const groth16_ops *ops);
 /* The same under device-memory plan dp (NULL: every operation of a device table on its device): a
- * plan that moves the SpMV to the CPU adds a, b, c to each partition in flight, one witness slot
- * halves the pinned staging. */
+ * plan that moves the SpMV to the CPU adds its pinned a, b, c pool to the key (dp->host_abc_buffers
+ * buffers of a, b, c), one witness slot halves the pinned staging. */
 void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_counts_t *c, uint64_t circuit_bytes,
                                        const groth16_ops *ops, const groth16_devplan *dp);
 /* pm_prove_plan_job for the card a GPU job would run on (card: the engine's smallest, NULL = no
@@ -123,12 +123,23 @@ typedef struct {
     int have_devplan;
     groth16_devplan devplan;
     groth16_devplan_shape devplan_shape;
+    /* the pinned a, b, c pool of a plan that runs the SpMV on the CPU (devplan.host_abc_buffers
+     * buffers, pinned by the GPU table's host_alloc where the build has one): the CPU eval takes a
+     * buffer, the H phase gives it back (start.h groth16_abc_pool). pm_prove_key_host_bytes charges
+     * all of them from the plan on, so the engine's budget holds them whatever the mix of jobs. */
+    int have_abc_pool;
+    groth16_abc_pool abc_pool;
 } pm_prove_key;
-/* Plan k for card (NULL: none; a CPU engine). Errors: PM_ERR_NOMEM when the card is too small for
- * the key (the message names the key file and the smallest card that would do). */
+/* Plan k for card (NULL: none; a CPU engine), and set up its a, b, c pool when the plan runs the
+ * SpMV on the CPU. Call it once per key, before any start. Errors: PM_ERR_NOMEM when the card is
+ * too small for the key (the message names the key file and the smallest card that would do). */
 pm_status pm_prove_key_plan(pm_prove_key *k, const groth16_devplan_card *card, pm_error *err);
-/* x->plan and x->cpu_ops from k's plan (none: the table's operations run where it has them). */
+/* x->plan, x->cpu_ops and x->abc_pool from k's plan (none: the table's operations run where it
+ * has them). */
 void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k);
+/* Wake every start waiting for a buffer of k's a, b, c pool with PM_ERR_CANCELLED, and refuse
+ * later ones (an engine shutting down joins its threads after this). NULL-safe; no-op without a pool. */
+void pm_prove_key_close_pool(pm_prove_key *k);
 
 /* Release the host copy of a bellperson key's bases (h, l, a, b_g1, b_g2 of the parameters; the vk
  * and IC stay) when groth16_key_bases_resident(&k->view, devices, n_devices): every device that uses
