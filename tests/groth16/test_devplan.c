@@ -133,6 +133,9 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
         /* one slot for the host only under a budget the two-slot plan breaks */
         if (p->one_slot_for_host) assert_true(c->host_budget && c->workers >= 2);
         assert_int_equal(p->host_abc_bytes, p->tier >= GROTH16_TIER_HOST_CIRCUIT ? 3 * 32 * (1ull << s->log_domain) : 0);
+        /* the key's pinned a, b, c pool: one buffer per GPU worker of the machine */
+        const unsigned dv = c->devices ? c->devices : 1, wk = c->workers ? c->workers : 1;
+        assert_int_equal(p->host_abc_buffers, p->host_abc_bytes ? dv * (p->one_slot_for_host ? 1 : wk) : 0);
     } else {
         assert_int_equal(p->witness_slots, 0);
         /* no circuit or slots to shed, and gpu_snarkjs_h needs three domain buffers */

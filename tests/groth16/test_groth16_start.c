@@ -8,12 +8,18 @@
  *    layout), with caller scratch full of garbage (the bellperson padding must be written, not
  *    assumed zero): the proofs verify with their keys' verifying keys, and snarkjs's with fixed r, s
  *    equals proof_det.json (through the convenience groth16_prove);
- *  - groth16_ops_gpu answers PM_OK or PM_ERR_GPU with a reason (no CUDA build / no device). */
+ *  - groth16_ops_gpu answers PM_OK or PM_ERR_GPU with a reason (no CUDA build / no device);
+ *  - the pinned a, b, c pool: at most cap buffers, reused, a take beyond cap waits for a give,
+ *    close cancels waiters; a proof through it has the same bytes, and the buffer goes back right
+ *    after the H phase when H's result lies elsewhere (a device table's). */
 #include "test_util.h"
 #include "groth16_fixtures.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "groth16/key.h"
 #include "groth16/proof_json.h"
@@ -269,6 +275,181 @@ static void snarkjs_bytes_through_the_conveniences(void **state) {
     unload(&f);
 }
 
+/* ---- the pinned a, b, c pool ---- */
+static int g_allocs, g_releases, g_refuse;
+static pm_status count_alloc(void **out, size_t bytes, pm_error *err) {
+    if (g_refuse) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "refused (test)");
+    g_allocs++;
+    *out = malloc(bytes);
+    return *out ? PM_OK : PM_ERR_NOMEM;
+}
+static void count_release(void *p, size_t bytes) {
+    (void)bytes;
+    g_releases++;
+    free(p);
+}
+
+typedef struct {
+    groth16_abc_pool *pool;
+    void *got;
+    pm_status st;
+    volatile int done;
+} taker;
+static void *take_main(void *arg) {
+    taker *t = arg;
+    pm_error err;
+    t->st = groth16_abc_pool_take(t->pool, &t->got, &err);
+    __atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+static void sleep_ms(int ms) {
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* At most cap buffers: made on demand by the allocator, reused once given back; a take beyond cap
+ * waits for a give and gets that buffer; close wakes a waiter with PM_ERR_CANCELLED and refuses
+ * later takes; a refused allocator falls back to malloc (freed by destroy with free, not release). */
+static void abc_pool_bounds_and_reuses(void **state) {
+    (void)state;
+    groth16_abc_pool pool;
+    pm_error err;
+    g_allocs = g_releases = g_refuse = 0;
+    groth16_abc_pool_init(&pool, 4096, 2, NULL, NULL);
+    groth16_abc_pool_arm(&pool, count_alloc, count_release);
+    groth16_abc_pool_arm(&pool, NULL, NULL); /* once armed it stays */
+    assert_int_equal(groth16_abc_pool_held(&pool), 0);
+    void *a = NULL, *b = NULL, *c = NULL;
+    assert_int_equal(groth16_abc_pool_take(&pool, &a, &err), PM_OK);
+    assert_int_equal(groth16_abc_pool_take(&pool, &b, &err), PM_OK);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_ptr_not_equal(a, b);
+    memset(a, 1, 4096); /* the whole buffer is the caller's */
+    memset(b, 2, 4096);
+    assert_int_equal(g_allocs, 2);
+    assert_int_equal(groth16_abc_pool_held(&pool), 8192);
+    /* a third take waits for a buffer */
+    taker t = {.pool = &pool};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, take_main, &t), 0);
+    sleep_ms(100);
+    assert_int_equal(__atomic_load_n(&t.done, __ATOMIC_ACQUIRE), 0);
+    groth16_abc_pool_give(&pool, b);
+    pthread_join(th, NULL);
+    assert_int_equal(t.st, PM_OK);
+    assert_ptr_equal(t.got, b);
+    assert_int_equal(g_allocs, 2);
+    assert_int_equal(pool.waits, 1);
+    /* given back and taken again without a new allocation */
+    groth16_abc_pool_give(&pool, a);
+    assert_int_equal(groth16_abc_pool_take(&pool, &c, &err), PM_OK);
+    assert_ptr_equal(c, a);
+    assert_int_equal(g_allocs, 2);
+    /* close: the waiter wakes cancelled, later takes are refused */
+    taker t2 = {.pool = &pool};
+    assert_int_equal(pthread_create(&th, NULL, take_main, &t2), 0);
+    sleep_ms(50);
+    groth16_abc_pool_close(&pool);
+    pthread_join(th, NULL);
+    assert_int_equal(t2.st, PM_ERR_CANCELLED);
+    assert_null(t2.got);
+    void *d = NULL;
+    assert_int_equal(groth16_abc_pool_take(&pool, &d, &err), PM_ERR_CANCELLED);
+    groth16_abc_pool_give(&pool, b);
+    groth16_abc_pool_give(&pool, a);
+    groth16_abc_pool_destroy(&pool);
+    assert_int_equal(g_releases, 2);
+
+    /* the allocator refuses: malloc'd buffers, counted alike, freed with free() */
+    g_allocs = g_releases = 0;
+    g_refuse = 1;
+    groth16_abc_pool_init(&pool, 1000, 0, count_alloc, count_release); /* cap 0 -> 1 */
+    assert_int_equal(pool.cap, 1);
+    assert_int_equal(groth16_abc_pool_take(&pool, &a, &err), PM_OK);
+    assert_non_null(a);
+    assert_int_equal(pool.pinned[0], 0);
+    assert_int_equal(groth16_abc_pool_held(&pool), 1000);
+    groth16_abc_pool_give(&pool, a);
+    groth16_abc_pool_destroy(&pool);
+    assert_int_equal(g_releases, 0);
+    g_refuse = 0;
+}
+
+/* A proof whose a, b, c come from a pool: the same bytes as the CPU's; the buffer goes back once
+ * the H phase has read it when H's result lies elsewhere (a device table's), before any MSM of H;
+ * with the CPU's H (its result is in the buffer) at the end of start_finish; nothing stays taken. */
+static groth16_abc_pool *g_pool;
+static fr_t *g_hcopy;
+static int g_busy_at_h_msm;
+static int pool_busy(void) {
+    int n = 0;
+    pthread_mutex_lock(&g_pool->mu);
+    for (unsigned i = 0; i < g_pool->cap; i++) n += g_pool->busy[i];
+    pthread_mutex_unlock(&g_pool->mu);
+    return n;
+}
+static pm_status elsewhere_h(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    pm_status st = groth16_ops_cpu.h_bellperson(x, p, h, err);
+    if (st) return st;
+    const size_t m = p->key->domain;
+    g_hcopy = malloc(m * sizeof *g_hcopy);
+    memcpy(g_hcopy, h->host, m * sizeof *g_hcopy);
+    memset((void *)h->host, 0x5a, m * sizeof *g_hcopy); /* the buffer's next user may write it */
+    h->host = g_hcopy;
+    return PM_OK;
+}
+static pm_status busy_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                          g1_jac_t *r, pm_error *err) {
+    if (which == GROTH16_BASE_H) g_busy_at_h_msm = pool_busy();
+    return groth16_ops_cpu.msm_g1(x, p, which, s, r, err);
+}
+static const groth16_ops elsewhere_table = {.name = "h-elsewhere", .h_bellperson = elsewhere_h, .msm_g1 = busy_msm};
+static const groth16_ops cpu_h_table = {.name = "h-cpu", .msm_g1 = busy_msm};
+
+static void abc_pool_proof(void **state) {
+    (void)state;
+    fixture f;
+    load(&f);
+    groth16_key k;
+    key_of(&k, &f, 1);
+    groth16_proof_t want, got;
+    const groth16_exec cpu = {.ops = &groth16_ops_cpu, .threads = 1};
+    prove(&want, NULL, &k, &cpu, &f, 1, 0);
+    groth16_abc_pool pool;
+    g_pool = &pool;
+    const groth16_ops *tables[2] = {&elsewhere_table, &cpu_h_table};
+    for (int t = 0; t < 2; t++) {
+        groth16_abc_pool_init(&pool, 3 * k.domain * sizeof(fr_t), 1, NULL, NULL);
+        for (int rep = 0; rep < 2; rep++) { /* the second proof reuses the buffer the first left */
+            const groth16_exec x = {.ops = tables[t], .threads = 1, .abc_pool = &pool};
+            g_busy_at_h_msm = -1;
+            prove(&got, NULL, &k, &x, &f, 1, 0);
+            assert_memory_equal(&want, &got, sizeof want);
+            assert_int_equal(g_busy_at_h_msm, t == 0 ? 0 : 1);
+            assert_int_equal(pool_busy(), 0);
+            assert_int_equal(pool.n, 1);
+            free(g_hcopy);
+            g_hcopy = NULL;
+        }
+        assert_int_equal(pool.takes, 2);
+        assert_int_equal(pool.waits, 0);
+        groth16_abc_pool_destroy(&pool);
+    }
+    /* a pool for another domain is refused, naming both */
+    groth16_abc_pool_init(&pool, 64, 1, NULL, NULL);
+    const groth16_exec bad = {.ops = &groth16_ops_cpu, .threads = 1, .abc_pool = &pool};
+    groth16_prove_opts_t opts = {.skip_self_check = 1};
+    groth16_pending_t p;
+    pm_error err;
+    assert_int_equal(groth16_pending_init_key(&p, &k, f.w.values, f.w.n_values, &opts, &err), PM_OK);
+    assert_int_equal(groth16_start_eval(&p, f.w.values, f.w.n_values, &bad, &err), PM_ERR_ARG);
+    assert_non_null(strstr(err.msg, "a, b, c pool of 64-byte buffers"));
+    groth16_abc_pool_destroy(&pool);
+    groth16_key_free(&k);
+    unload(&f);
+}
+
 static void gpu_table_answers(void **state) {
     (void)state;
     const groth16_ops *gpu = (const groth16_ops *)1;
@@ -292,6 +473,8 @@ int main(void) {
         cmocka_unit_test(witness_released_before_h),
         cmocka_unit_test(snarkjs_bytes_through_the_conveniences),
         cmocka_unit_test(gpu_table_answers),
+        cmocka_unit_test(abc_pool_bounds_and_reuses),
+        cmocka_unit_test(abc_pool_proof),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
