@@ -12,6 +12,7 @@
 
 #include "groth16/key_check.h"
 #include "util/progress.h"
+#include "util/settings.h"
 #include "groth16/proof_bytes.h"
 #include "groth16/proof_json.h"
 #include "groth16/prover.h"
@@ -375,7 +376,8 @@ void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k) {
     x->plan = k->have_devplan ? &k->devplan : NULL;
     x->cpu_ops = k->have_devplan ? groth16_devplan_cpu_ops(&k->devplan) : 0;
     x->abc_pool = k->have_abc_pool && (x->cpu_ops & GROTH16_CPU_EVAL) ? (groth16_abc_pool *)&k->abc_pool : NULL;
-    if (x->abc_pool && x->ops && x->ops->host_alloc) groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free);
+    if (x->abc_pool && x->ops && x->ops->host_alloc && pm_setting_bool("gpu.abc_pinned"))
+        groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free);
 }
 
 void pm_prove_key_close_pool(pm_prove_key *k) {

@@ -77,6 +77,10 @@ static const pm_setting_def table[] = {
      "(msm_stream.cuh): 1 when a count of them finds at most a quarter non-zero (the device reads those points at "
      "about a third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the "
      "bus, no count)."},
+    {"gpu.abc_pinned", E1("PROOFMILL_GPU_ABC_PINNED"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+     DEBUG_KNOB "the a, b, c pool of a plan with the SpMV on the CPU (tiers 2-5; start.h groth16_abc_pool) is pinned "
+     "memory, uploaded at the bus's pinned rate; false: the same pool in malloc'd memory, uploaded through the "
+     "staging pair (~13 GB/s on the H100 host: the form before 2026-12-06, for the comparison)."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,
