@@ -1,44 +1,52 @@
 #!/usr/bin/env bash
-# abc_pool_gpu.sh — one device call for the pinned a, b, c pool (start.h groth16_abc_pool): builds
-# only what it runs (proofmill, test_gpu_groth16, test_gpu_setup), then
-#   1. tests/gpu/porep_gpu.sh BUILD_DIR 2KiB: every tier's proof bytes against the CPU prover (tiers
-#      2-5 take a, b, c from the pool; the copies from its piecewise-pinned buffers are cut at the
-#      64 MiB pieces);
-#   2. with STEP32=1 (default): bench/porep_gpu_32g.sh setup, then caps "${CAPS:-24G}" j 2, 2 workers,
-#      3 proofs: the 24 GB plan's H phase uploads a, b, c pinned (predicted: H 1.23 -> ~0.5 s per
-#      partition; s/proof 47.4 -> ~40 s on the H100).
-#   3. PINS="1 0": the same 32 GiB caps run with gpu.abc_pinned on, then off (the pool malloc'd: the
-#      upload rate before the pool), COUNT proofs each (default 3).
-# STEP=setup stops after the 32 GiB setup; STEP=caps runs only step 3 (on a warm machine whose /tmp
-# has the build and the 32 GiB files): two calls under the device's 600 s limit.
+# abc_pool_gpu.sh — device calls for the pinned a, b, c pool (start.h groth16_abc_pool): builds only
+# what it runs (proofmill, test_gpu_groth16, test_gpu_setup), then
+#   1. RUN_2K=1 (default): tests/gpu/porep_gpu.sh BUILD_DIR 2KiB, every tier's proof bytes against the
+#      CPU prover (tiers 2-5 take a, b, c from the pool);
+#   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~90 s);
+#   3. RUNS (default "24G:2:2:3"): for each CAP:J:WORKERS:COUNT, bench/porep_gpu_32g.sh caps CAP J
+#      WORKERS COUNT (every proof verified by the engine), once per value of PINS (default "1":
+#      gpu.abc_pinned; "1 0" adds the malloc'd pool, the upload rate before the pool, for the
+#      comparison in the same lease). A run is skipped when less than MIN_LEFT_S (default 150) of
+#      DEADLINE_S (default 580, counted from the script's start) is left: the device's 600 s limit.
+# A later call on the same warm machine may pass RUN_2K=0 SETUP32=0 (the build and /tmp/porep-32g
+# survive while it stays warm). Predictions and results: docs/perf/devplan.md, seventh session.
 # Usage: bench/abc_pool_gpu.sh [BUILD_DIR (/tmp/b)]. Output under $OUT.
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${1:-/tmp/b}
 OUT=${OUT:-$SRC/abc-pool-out}; mkdir -p "$OUT"
+T0=$(date +%s); DEADLINE=${DEADLINE_S:-580}; MIN_LEFT=${MIN_LEFT_S:-150}
+left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 cd "$SRC"
 # shellcheck disable=SC1091
 source .device-deps/deps.sh || exit 1
 # shellcheck disable=SC1091
 source tests/gpu/device_env.sh
 export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-{ date -u '+date: %Y-%m-%d %H:%M UTC'; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; } | tee "$OUT/summary.txt"
+{ date -u '+date: %Y-%m-%d %H:%M UTC'; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; } | tee -a "$OUT/summary.txt"
 GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
-t0=$(date +%s)
 [ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${GRPC[@]}" \
   "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-if [ "${STEP:-all}" != caps ]; then
 cmake --build "$B" --target proofmill test_gpu_groth16 test_gpu_setup -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
-echo "build $(( $(date +%s) - t0 )) s" | tee -a "$OUT/summary.txt"
-OUT="$OUT/porep" bash tests/gpu/porep_gpu.sh "$B" 2KiB > "$OUT/porep_gpu.txt" 2>&1; echo "porep_gpu 2KiB rc=$?" | tee -a "$OUT/summary.txt"
-grep -E "^(PASS|FAIL)" "$OUT/porep/summary.txt" | sort | uniq -c | sort -rn | head -40 | tee -a "$OUT/summary.txt"
-[ "${STEP32:-1}" = 1 ] || exit 0
-OUT="$OUT/32g" bash bench/porep_gpu_32g.sh "$B" setup > "$OUT/setup32.txt" 2>&1; echo "32 GiB setup rc=$?" | tee -a "$OUT/summary.txt"
+echo "build done at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+if [ "${RUN_2K:-1}" = 1 ]; then
+  OUT="$OUT/porep" bash tests/gpu/porep_gpu.sh "$B" 2KiB > "$OUT/porep_gpu.txt" 2>&1; echo "porep_gpu 2KiB rc=$?" | tee -a "$OUT/summary.txt"
+  grep -E "^(PASS|FAIL)" "$OUT/porep/summary.txt" | tee -a "$OUT/summary.txt"
 fi
-[ "${STEP:-all}" = setup ] && exit 0
-for pin in ${PINS:-1}; do
-  echo "== gpu.abc_pinned=$pin" | tee -a "$OUT/summary.txt"
-  PROOFMILL_GPU_ABC_PINNED=$pin OUT="$OUT/32g-pin$pin" bash bench/porep_gpu_32g.sh "$B" caps "${CAPS:-24G}" 2 2 "${COUNT:-3}" > "$OUT/caps32-pin$pin.txt" 2>&1; echo "caps rc=$?" | tee -a "$OUT/summary.txt"
-  grep -hE "start ops|s/proof|steady|peak" "$OUT/caps32-pin$pin.txt" "$OUT"/32g-pin$pin/bench-32GiB.txt 2>/dev/null | tail -8 | tee -a "$OUT/summary.txt"
-  tail -2 "$OUT"/32g-pin$pin/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"
+if [ "${SETUP32:-1}" = 1 ]; then
+  OUT="$OUT/32g" bash bench/porep_gpu_32g.sh "$B" setup > "$OUT/setup32.txt" 2>&1; echo "32 GiB setup rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+fi
+for run in ${RUNS:-24G:2:2:3}; do
+  IFS=: read -r cap j w n <<< "$run"
+  for pin in ${PINS:-1}; do
+    l=$(left)
+    if [ "$l" -lt "$MIN_LEFT" ]; then echo "skip $run pin $pin: $l s left" | tee -a "$OUT/summary.txt"; continue; fi
+    echo "== cap $cap j $j workers $w count $n gpu.abc_pinned=$pin ($l s left)" | tee -a "$OUT/summary.txt"
+    d="$OUT/$cap-j$j-w$w-pin$pin"
+    PROOFMILL_GPU_ABC_PINNED=$pin OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
+    echo "rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+    grep -hE "start ops|s/proof|steady|peak|FAIL" "$d.txt" "$d"/bench-32GiB.txt 2>/dev/null | tail -8 | tee -a "$OUT/summary.txt"
+    tail -1 "$d"/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"
+  done
 done
