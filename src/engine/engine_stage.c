@@ -332,6 +332,9 @@ void *engine_stage_main(void *arg) {
             else if (!(passed = s->pass(e, w, j, p) == 0))
                 pm_error_set(&err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory queueing partition");
         }
+        /* a wait the shutdown cancelled (a key's a, b, c pool: close_key) is not the job's failure:
+         * pm_engine_destroy cancels the job */
+        if (st == PM_ERR_CANCELLED && e->stop) aborted = 1;
         if (!passed) {
             if (s->permit_out) engine_synth_permit_locked(e, 0);
             engine_fail_locked(e, j, p, aborted ? NULL : &err);

@@ -141,6 +141,9 @@ pm_status engine_key_ensure(pm_engine *e, keyent *k, unsigned tid, uint64_t jid,
         k->key = key;
         k->state = KEY_READY;
         k->loads++;
+        /* loaded after pm_engine_destroy woke the keys it knew: what waits in it must not wait for
+         * GPU workers that have stopped */
+        if (e->stop && e->be.close_key) e->be.close_key(e->be.self, key);
     } else {
         k->state = KEY_FAILED;
         k->err = lerr;

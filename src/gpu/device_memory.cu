@@ -161,7 +161,11 @@ static pm_status direct_copy(void *dst, const void *src, size_t bytes, cudaMemcp
     for (size_t off = 0; off < bytes;) {
         const size_t edge = GPU_HOST_PIECE_BYTES - (size_t)((h + off) & (uintptr_t)(GPU_HOST_PIECE_BYTES - 1));
         const size_t len = bytes - off < edge ? bytes - off : edge;
-        PMCU(cudaMemcpyAsync((char *)dst + off, (const char *)src + off, len, kind, 0));
+        const cudaError_t e = cudaMemcpyAsync((char *)dst + off, (const char *)src + off, len, kind, 0);
+        if (e != cudaSuccess) {
+            cudaStreamSynchronize(0); /* the pieces queued before it land before the caller reuses the buffer */
+            return ::pmgpu::cuda_fail(err, e, "cudaMemcpyAsync (a piece of a direct copy)", __FILE__, __LINE__);
+        }
         off += len;
     }
     PMCU(cudaStreamSynchronize(0));

@@ -376,7 +376,10 @@ void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k) {
     x->plan = k->have_devplan ? &k->devplan : NULL;
     x->cpu_ops = k->have_devplan ? groth16_devplan_cpu_ops(&k->devplan) : 0;
     x->abc_pool = k->have_abc_pool && (x->cpu_ops & GROTH16_CPU_EVAL) ? (groth16_abc_pool *)&k->abc_pool : NULL;
-    if (x->abc_pool && x->ops && x->ops->host_alloc && pm_setting_bool("gpu.abc_pinned"))
+    /* pinned where only the H phase's whole-buffer copies read it (tiers 2-4): with H on the CPU
+     * (tier 5) the H MSM copies its scalars out of the buffer in chunks that may span two of its
+     * pinned pieces, which the driver refuses, so there it stays malloc'd (still pooled) */
+    if (x->abc_pool && x->ops && x->ops->host_alloc && !(x->cpu_ops & GROTH16_CPU_H) && pm_setting_bool("gpu.abc_pinned"))
         groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free);
 }
 

@@ -405,6 +405,11 @@ static pm_status busy_msm(const groth16_exec *x, groth16_pending_t *p, groth16_b
     return groth16_ops_cpu.msm_g1(x, p, which, s, r, err);
 }
 static const groth16_ops elsewhere_table = {.name = "h-elsewhere", .h_bellperson = elsewhere_h, .msm_g1 = busy_msm};
+static pm_status failing_h(const groth16_exec *x, groth16_pending_t *p, groth16_scalars *h, pm_error *err) {
+    (void)x, (void)p, (void)h;
+    return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "H refused (test)");
+}
+static const groth16_ops failing_h_table = {.name = "h-fails", .h_bellperson = failing_h};
 static const groth16_ops cpu_h_table = {.name = "h-cpu", .msm_g1 = busy_msm};
 
 static void abc_pool_proof(void **state) {
@@ -436,6 +441,25 @@ static void abc_pool_proof(void **state) {
         assert_int_equal(pool.waits, 0);
         groth16_abc_pool_destroy(&pool);
     }
+    /* a start that fails after its eval (here in H) gives the buffer back with the handle, and so
+     * does a handle freed between eval and finish */
+    groth16_abc_pool_init(&pool, 3 * k.domain * sizeof(fr_t), 1, NULL, NULL);
+    for (int when = 0; when < 2; when++) {
+        const groth16_exec x = {.ops = &failing_h_table, .threads = 1, .abc_pool = &pool};
+        groth16_prove_opts_t o = {.skip_self_check = 1};
+        groth16_pending_t q;
+        pm_error e2;
+        assert_int_equal(groth16_pending_init_key(&q, &k, f.w.values, f.w.n_values, &o, &e2), PM_OK);
+        assert_int_equal(groth16_start_eval(&q, f.w.values, f.w.n_values, &x, &e2), PM_OK);
+        assert_int_equal(pool_busy(), 1);
+        if (when == 0) assert_int_equal(groth16_start_finish(&q, &x, &e2), PM_ERR_GPU);
+        else groth16_pending_free(&q);
+        assert_int_equal(pool_busy(), 0);
+        groth16_pending_free(&q); /* freed again: nothing given back twice */
+        assert_int_equal(pool_busy(), 0);
+    }
+    assert_int_equal(pool.n, 1);
+    groth16_abc_pool_destroy(&pool);
     /* a pool for another domain is refused, naming both */
     groth16_abc_pool_init(&pool, 64, 1, NULL, NULL);
     const groth16_exec bad = {.ops = &groth16_ops_cpu, .threads = 1, .abc_pool = &pool};
