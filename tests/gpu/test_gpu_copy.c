@@ -2,7 +2,8 @@
  * test_gpu_copy.c — gpu_copy_to_device (src/gpu/device_memory.cu) from pageable memory of sizes
  * around its staging threshold and chunk (32 MiB, 64 MiB: one byte less, exact, one more, several
  * chunks with a ragged tail, an odd offset), from pinned memory and small buffers: every byte read
- * back with gpu_copy_from_device equals the source's (seeded pattern; the seed is printed). Two
+ * back with gpu_copy_from_device equals the source's (seeded pattern; the seed is printed); from and
+ * into memory pinned in 64 MiB pieces (gpu_host_alloc_pieces), whole copies crossing pieces. Two
  * copies in a row reuse the device's staging pair. Exit 0 pass, 1 fail, 77 no GPU.
  */
 #include "gpu_test_util.h"
@@ -52,6 +53,32 @@ int main(void) {
         ok &= check(pin, 70 * MiB, "pinned");
         gpu_host_free(pin);
     }
+    /* pinned in 64 MiB pieces (gpu_host_alloc_pieces, the a, b, c pool's memory): whole copies of
+     * 200 MiB cross three piece boundaries, each cut there (one copy may not span two registrations);
+     * both ways, from the start and from an odd offset; the buffer starts at a piece boundary */
+    void *pieces = NULL, *back = NULL;
+    st = gpu_host_alloc_pieces(&pieces, big, &e);
+    GT_OK(st, e);
+    if (!st) st = gpu_host_alloc_pieces(&back, big, &e);
+    GT_OK(st, e);
+    if (!st) {
+        GT_CHECK(((uintptr_t)pieces & (GPU_HOST_PIECE_BYTES - 1)) == 0, "pieces not aligned");
+        memcpy(pieces, src, big);
+        ok &= check(pieces, big, "pinned in pieces");
+        ok &= check((uint8_t *)pieces + 5, 150 * MiB, "pinned in pieces, odd offset");
+        void *d = NULL;
+        st = gpu_dev_alloc(&d, big, &e);
+        if (!st) st = gpu_copy_to_device(d, pieces, big, &e);
+        memset(back, 0x5A, big);
+        if (!st) st = gpu_copy_from_device(back, d, big, &e); /* into pinned pieces */
+        GT_OK(st, e);
+        const int same = !st && memcmp(back, src, big) == 0;
+        printf("%s pinned in pieces, back into pinned pieces: %zu bytes\n", same ? "ok  " : "FAIL", big);
+        ok &= same;
+        gpu_dev_free(d);
+    }
+    gpu_host_free_pieces(pieces, big);
+    gpu_host_free_pieces(back, big);
     free(src);
     GT_CHECK(ok, "a copy differed");
     printf("%s\n", gt_failures ? "FAIL" : "PASS");
