@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # abc_pool_gpu.sh — device calls for the pinned a, b, c pool (start.h groth16_abc_pool): builds only
-# what it runs (proofmill, test_gpu_groth16, test_gpu_setup), then
+# what it runs (proofmill, test_gpu_groth16, test_gpu_setup, test_gpu_copy), then
+#   0. test_gpu_copy (whole copies from and into memory pinned in 64 MiB pieces);
 #   1. RUN_2K=1 (default): tests/gpu/porep_gpu.sh BUILD_DIR 2KiB, every tier's proof bytes against the
 #      CPU prover (tiers 2-5 take a, b, c from the pool);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~90 s);
@@ -28,8 +29,10 @@ export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
 [ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${GRPC[@]}" \
   "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-cmake --build "$B" --target proofmill test_gpu_groth16 test_gpu_setup -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
+cmake --build "$B" --target proofmill test_gpu_groth16 test_gpu_setup test_gpu_copy -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
 echo "build done at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+"$B/test_gpu_copy" > "$OUT/test_gpu_copy.txt" 2>&1; echo "test_gpu_copy rc=$?" | tee -a "$OUT/summary.txt"
+grep -E "pieces|FAIL" "$OUT/test_gpu_copy.txt" | tee -a "$OUT/summary.txt"
 if [ "${RUN_2K:-1}" = 1 ]; then
   OUT="$OUT/porep" bash tests/gpu/porep_gpu.sh "$B" 2KiB > "$OUT/porep_gpu.txt" 2>&1; echo "porep_gpu 2KiB rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "^(PASS|FAIL)" "$OUT/porep/summary.txt" | tee -a "$OUT/summary.txt"
