@@ -5,7 +5,7 @@
 #   1. RUN_2K=1 (default): tests/gpu/porep_gpu.sh BUILD_DIR 2KiB, every tier's proof bytes against the
 #      CPU prover (tiers 2-5 take a, b, c from the pool);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~90 s);
-#   3. RUNS (default "24G:2:2:3"): for each CAP:J:WORKERS:COUNT, bench/porep_gpu_32g.sh caps CAP J
+#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT, bench/porep_gpu_32g.sh caps CAP J
 #      WORKERS COUNT (every proof verified by the engine), once per value of PINS (default "1":
 #      gpu.abc_pinned; "1 0" adds the malloc'd pool, the upload rate before the pool, for the
 #      comparison in the same lease). A run is skipped when less than MIN_LEFT_S (default 150) of
@@ -40,7 +40,7 @@ fi
 if [ "${SETUP32:-1}" = 1 ]; then
   OUT="$OUT/32g" bash bench/porep_gpu_32g.sh "$B" setup > "$OUT/setup32.txt" 2>&1; echo "32 GiB setup rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
 fi
-for run in ${RUNS:-24G:2:2:3}; do
+for run in ${RUNS-24G:2:2:3}; do
   IFS=: read -r cap j w n <<< "$run"
   for pin in ${PINS:-1}; do
     l=$(left)
