@@ -20,6 +20,7 @@ typedef struct {
     pm_prove_blinding blinding;
     int have_card;
     groth16_devplan_card card; /* gpu: the engine's card with the least memory for a key */
+    int first_device;          /* the engine's first card: where a synthesis thread pins (a, b, c pool) */
 } kb_self;
 
 /* The smallest of the engine's cards (least usable memory), the one every key is planned for. */
@@ -46,6 +47,7 @@ static pm_status probe_cards(kb_self *b, const pm_kinds_backend_opts *o, pm_erro
             b->have_card = 1;
         }
     }
+    b->first_device = o->n_devices ? o->devices[0] : 0;
     if (b->have_card) { /* the machine's host side, shared by every card */
         b->card.host_budget = o->host_budget;
         b->card.devices = seen;
@@ -114,7 +116,7 @@ static pm_status kb_synthesize(void *self, const void *key, const pm_input *in, 
     void *job = NULL;
     pm_status st = pm_kind_open_job(k->kind, &job, in, n_in, err);
     if (st) return st;
-    groth16_exec x = {.ops = b->ops, .threads = b->start_threads};
+    groth16_exec x = {.ops = b->ops, .device = b->first_device, .threads = b->start_threads};
     pm_prove_exec_plan(&x, k);
     pm_prove_part *pp = NULL;
     st = pm_prove_synthesize(&pp, k, job, in, n_in, part, &x, b->witness_threads, err);

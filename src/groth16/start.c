@@ -191,7 +191,7 @@ pm_status groth16_pending_host_scalars(groth16_pending_t *p, const fr_t *w, pm_e
 /* ---- the pinned a, b, c pool (start.h) ---- */
 
 void groth16_abc_pool_init(groth16_abc_pool *pool, size_t bytes, unsigned cap,
-                           pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                           pm_status (*alloc)(void **out, size_t bytes, int device, pm_error *err),
                            void (*release)(void *p, size_t bytes)) {
     memset(pool, 0, sizeof *pool);
     pthread_mutex_init(&pool->mu, NULL);
@@ -202,14 +202,15 @@ void groth16_abc_pool_init(groth16_abc_pool *pool, size_t bytes, unsigned cap,
     pool->release = alloc ? release : NULL;
 }
 
-void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
-                          void (*release)(void *p, size_t bytes)) {
+void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, int device, pm_error *err),
+                          void (*release)(void *p, size_t bytes), int device) {
     pthread_mutex_lock(&pool->mu);
     int made = 0;
     for (unsigned i = 0; i < pool->cap; i++) made |= pool->busy[i] || pool->buf[i];
     if (!pool->alloc && !made && alloc && release) {
         pool->alloc = alloc;
         pool->release = release;
+        pool->device = device;
     }
     pthread_mutex_unlock(&pool->mu);
 }
@@ -252,7 +253,7 @@ pm_status groth16_abc_pool_take(groth16_abc_pool *pool, void **out, pm_error *er
     int pinned = 0;
     if (pool->alloc) {
         pm_error e2;
-        pinned = pool->alloc(&b, pool->bytes, &e2) == PM_OK && b;
+        pinned = pool->alloc(&b, pool->bytes, pool->device, &e2) == PM_OK && b;
         if (!pinned) b = NULL;
     }
     if (!b) b = malloc(pool->bytes);

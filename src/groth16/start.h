@@ -122,7 +122,10 @@ typedef struct {
     unsigned n;                  /* buffers made (held) */
     void *buf[GROTH16_ABC_POOL_MAX];
     unsigned char busy[GROTH16_ABC_POOL_MAX], pinned[GROTH16_ABC_POOL_MAX];
-    pm_status (*alloc)(void **out, size_t bytes, pm_error *err); /* pinned (NULL: malloc only) */
+    pm_status (*alloc)(void **out, size_t bytes, int device, pm_error *err); /* pinned (NULL: malloc only) */
+    int device;                  /* the card alloc makes current first (the engine's first; pinned
+                                    memory is portable, but pinning creates the context of the current
+                                    card, which must be one the process may use) */
     void (*release)(void *p, size_t bytes);                      /* alloc's free */
     int closed;                  /* groth16_abc_pool_close: takes fail instead of waiting */
     uint64_t takes, waits;       /* statistics: takes, and takes that waited for a buffer */
@@ -132,12 +135,13 @@ typedef struct {
 /* Set up an empty pool of at most cap (clamped to 1..GROTH16_ABC_POOL_MAX) buffers of `bytes`;
  * alloc/release pin and unpin (NULL: plain malloc/free). Nothing is allocated here. */
 void groth16_abc_pool_init(groth16_abc_pool *pool, size_t bytes, unsigned cap,
-                           pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
+                           pm_status (*alloc)(void **out, size_t bytes, int device, pm_error *err),
                            void (*release)(void *p, size_t bytes));
 /* Give an allocator-less pool its allocator (the first exec's table: the CUDA table's pinned
- * memory), once, before any buffer is made; a no-op otherwise. */
-void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, pm_error *err),
-                          void (*release)(void *p, size_t bytes));
+ * memory) and the card it pins from (the exec's device), once, before any buffer is made; a no-op
+ * otherwise. */
+void groth16_abc_pool_arm(groth16_abc_pool *pool, pm_status (*alloc)(void **out, size_t bytes, int device, pm_error *err),
+                          void (*release)(void *p, size_t bytes), int device);
 /* A buffer of pool->bytes for the caller alone: an idle one, else a new one while fewer than cap
  * exist (pinned by alloc, or malloc'd when alloc refuses), else waits until one is given back.
  * Contents: whatever the last user left. Errors: PM_ERR_NOMEM (neither pinned nor malloc'd memory
@@ -284,7 +288,7 @@ struct groth16_ops {
                         pm_error *err);
     /* Host memory this table's transfers read fastest (the CUDA table: pinned, in pieces,
      * gpu_host_alloc_pieces), for the a, b, c pool (groth16_abc_pool_init); NULL: plain malloc. */
-    pm_status (*host_alloc)(void **out, size_t bytes, pm_error *err);
+    pm_status (*host_alloc)(void **out, size_t bytes, int device, pm_error *err); /* device: made current first */
     void (*host_free)(void *p, size_t bytes);
 };
 

@@ -631,6 +631,13 @@ static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const gro
     return st;
 }
 
+/* the a, b, c pool's memory: pinned in pieces from `device`'s context (the synthesis thread that
+ * first needs a buffer has none current), copied whole (gpu.h) */
+static pm_status gpu_pool_alloc(void **out, size_t bytes, int device, pm_error *err) {
+    pm_status st = gpu_set_device(device, err);
+    return st ? st : gpu_host_alloc_pieces(out, bytes, err);
+}
+
 static const groth16_ops groth16_gpu_table = {
     .name = "cuda",
     .flags = GROTH16_OPS_DEVICE_WITNESS_BELLPERSON,
@@ -641,7 +648,7 @@ static const groth16_ops groth16_gpu_table = {
     .h_bellperson = gpu_h_bellperson,
     .msm_g1 = gpu_msm,
     .msm_g2 = gpu_msm2,
-    .host_alloc = gpu_host_alloc_pieces, /* the a, b, c pool: pinned in pieces, copied whole (gpu.h) */
+    .host_alloc = gpu_pool_alloc,
     .host_free = gpu_host_free_pieces,
 };
 

@@ -380,7 +380,7 @@ void pm_prove_exec_plan(groth16_exec *x, const pm_prove_key *k) {
      * (tier 5) the H MSM copies its scalars out of the buffer in chunks that may span two of its
      * pinned pieces, which the driver refuses, so there it stays malloc'd (still pooled) */
     if (x->abc_pool && x->ops && x->ops->host_alloc && !(x->cpu_ops & GROTH16_CPU_H) && pm_setting_bool("gpu.abc_pinned"))
-        groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free);
+        groth16_abc_pool_arm(x->abc_pool, x->ops->host_alloc, x->ops->host_free, x->device);
 }
 
 void pm_prove_key_close_pool(pm_prove_key *k) {

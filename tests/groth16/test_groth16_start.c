@@ -277,7 +277,9 @@ static void snarkjs_bytes_through_the_conveniences(void **state) {
 
 /* ---- the pinned a, b, c pool ---- */
 static int g_allocs, g_releases, g_refuse;
-static pm_status count_alloc(void **out, size_t bytes, pm_error *err) {
+static int g_alloc_device = -1;
+static pm_status count_alloc(void **out, size_t bytes, int device, pm_error *err) {
+    g_alloc_device = device;
     if (g_refuse) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "refused (test)");
     g_allocs++;
     *out = malloc(bytes);
@@ -316,8 +318,8 @@ static void abc_pool_bounds_and_reuses(void **state) {
     pm_error err;
     g_allocs = g_releases = g_refuse = 0;
     groth16_abc_pool_init(&pool, 4096, 2, NULL, NULL);
-    groth16_abc_pool_arm(&pool, count_alloc, count_release);
-    groth16_abc_pool_arm(&pool, NULL, NULL); /* once armed it stays */
+    groth16_abc_pool_arm(&pool, count_alloc, count_release, 3);
+    groth16_abc_pool_arm(&pool, NULL, NULL, 0); /* once armed it stays */
     assert_int_equal(groth16_abc_pool_held(&pool), 0);
     void *a = NULL, *b = NULL, *c = NULL;
     assert_int_equal(groth16_abc_pool_take(&pool, &a, &err), PM_OK);
@@ -328,6 +330,7 @@ static void abc_pool_bounds_and_reuses(void **state) {
     memset(a, 1, 4096); /* the whole buffer is the caller's */
     memset(b, 2, 4096);
     assert_int_equal(g_allocs, 2);
+    assert_int_equal(g_alloc_device, 3); /* the card it was armed with */
     assert_int_equal(groth16_abc_pool_held(&pool), 8192);
     /* a third take waits for a buffer */
     taker t = {.pool = &pool};
