@@ -189,7 +189,17 @@ pm_status pm_prove_plan_job_on(pm_prove_plan *plan, const pm_kind *kind, const c
 
 void pm_prove_key_free(pm_prove_key *k) {
     if (!k) return;
-    if (k->have_abc_pool) groth16_abc_pool_destroy(&k->abc_pool);
+    if (k->have_abc_pool) {
+        groth16_abc_pool *ap = &k->abc_pool;
+        if (ap->takes && pm_setting_bool("gpu.verbose")) { /* whether the CPU evals waited for a buffer */
+            unsigned pinned = 0;
+            for (unsigned i = 0; i < ap->cap; i++) pinned += ap->buf[i] && ap->pinned[i];
+            fprintf(stderr, "a, b, c pool (%s): %u of %u buffers made (%u pinned, %.2f GiB each), %llu takes, %llu waited %.2f s\n",
+                    k->path, ap->n, ap->cap, pinned, ap->bytes / (double)(1ull << 30), (unsigned long long)ap->takes,
+                    (unsigned long long)ap->waits, ap->wait_s);
+        }
+        groth16_abc_pool_destroy(ap);
+    }
     groth16_key_free(&k->view);
     pthread_mutex_destroy(&k->mu);
     if (k->own_vk) groth16_vk_free(&k->vk);
