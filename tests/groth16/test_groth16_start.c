@@ -415,6 +415,14 @@ static pm_status failing_h(const groth16_exec *x, groth16_pending_t *p, groth16_
 static const groth16_ops failing_h_table = {.name = "h-fails", .h_bellperson = failing_h};
 static const groth16_ops cpu_h_table = {.name = "h-cpu", .msm_g1 = busy_msm};
 
+/* a handle for k with the fixture's witness, evaluated on x: start_eval returns want */
+static void eval_on(groth16_pending_t *q, const groth16_key *k, const fixture *f, const groth16_exec *x, pm_status want,
+                    pm_error *err) {
+    groth16_prove_opts_t o = {.skip_self_check = 1};
+    assert_int_equal(groth16_pending_init_key(q, k, f->w.values, f->w.n_values, &o, err), PM_OK);
+    assert_int_equal(groth16_start_eval(q, f->w.values, f->w.n_values, x, err), want);
+}
+
 static void abc_pool_proof(void **state) {
     (void)state;
     fixture f;
@@ -449,11 +457,9 @@ static void abc_pool_proof(void **state) {
     groth16_abc_pool_init(&pool, 3 * k.domain * sizeof(fr_t), 1, NULL, NULL);
     for (int when = 0; when < 2; when++) {
         const groth16_exec x = {.ops = &failing_h_table, .threads = 1, .abc_pool = &pool};
-        groth16_prove_opts_t o = {.skip_self_check = 1};
         groth16_pending_t q;
         pm_error e2;
-        assert_int_equal(groth16_pending_init_key(&q, &k, f.w.values, f.w.n_values, &o, &e2), PM_OK);
-        assert_int_equal(groth16_start_eval(&q, f.w.values, f.w.n_values, &x, &e2), PM_OK);
+        eval_on(&q, &k, &f, &x, PM_OK, &e2);
         assert_int_equal(pool_busy(), 1);
         if (when == 0) assert_int_equal(groth16_start_finish(&q, &x, &e2), PM_ERR_GPU);
         else groth16_pending_free(&q);
@@ -466,11 +472,9 @@ static void abc_pool_proof(void **state) {
     /* a pool for another domain is refused, naming both */
     groth16_abc_pool_init(&pool, 64, 1, NULL, NULL);
     const groth16_exec bad = {.ops = &groth16_ops_cpu, .threads = 1, .abc_pool = &pool};
-    groth16_prove_opts_t opts = {.skip_self_check = 1};
     groth16_pending_t p;
     pm_error err;
-    assert_int_equal(groth16_pending_init_key(&p, &k, f.w.values, f.w.n_values, &opts, &err), PM_OK);
-    assert_int_equal(groth16_start_eval(&p, f.w.values, f.w.n_values, &bad, &err), PM_ERR_ARG);
+    eval_on(&p, &k, &f, &bad, PM_ERR_ARG, &err);
     assert_non_null(strstr(err.msg, "a, b, c pool of 64-byte buffers"));
     groth16_abc_pool_destroy(&pool);
     groth16_key_free(&k);
