@@ -463,5 +463,5 @@ static int cmd_plan(int argc, char **argv) {
 
 PM_CLI_COMMAND(plan,
                "plan --kind K [--sector-size S] [--params DIR | --key FILE] --device-memory 24G [--devices N] "
-               "[--workers-per-device W] [--host-memory 128G] [--json]",
+               "[--workers-per-device W] [--sm-count N] [--host-memory 128G] [--json]",
                "will my card do? the device-memory plan of a kind's key on a card of that size", cmd_plan)

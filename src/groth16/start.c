@@ -252,9 +252,19 @@ pm_status groth16_abc_pool_take(groth16_abc_pool *pool, void **out, pm_error *er
     void *b = NULL;
     int pinned = 0;
     if (pool->alloc) {
-        pm_error e2;
+        pm_error e2 = {0};
         pinned = pool->alloc(&b, pool->bytes, pool->device, &e2) == PM_OK && b;
-        if (!pinned) b = NULL;
+        if (!pinned) {
+            b = NULL;
+            pthread_mutex_lock(&pool->mu);
+            const int say = !pool->warned;
+            pool->warned = 1;
+            pthread_mutex_unlock(&pool->mu);
+            if (say) {
+                fprintf(stderr, "proofmill: a, b, c buffer stays pageable (%.2f GiB, uploaded at the staged rate): %s\n",
+                        pool->bytes / 1073741824.0, e2.msg[0] ? e2.msg : "no buffer");
+            }
+        }
     }
     if (!b) b = malloc(pool->bytes);
     pthread_mutex_lock(&pool->mu);

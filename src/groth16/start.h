@@ -112,7 +112,8 @@ typedef struct {
  * so cap = the partitions that can be between the two at once (the cards' GPU workers). take waits
  * while all cap buffers are in use; that bounds the host memory of a, b, c by cap buffers whatever
  * the engine's window, and the engine charges them with the key (prove.h). A buffer the driver
- * refuses to pin is malloc'd instead (counted the same; uploaded at the staged rate). Thread-safe. */
+ * refuses to pin is malloc'd instead (counted the same; uploaded at the staged rate), and the first
+ * such refusal of a pool is said once on stderr with the driver's reason. Thread-safe. */
 #define GROTH16_ABC_POOL_MAX 64
 typedef struct {
     pthread_mutex_t mu;
@@ -128,6 +129,7 @@ typedef struct {
                                     card, which must be one the process may use) */
     void (*release)(void *p, size_t bytes);                      /* alloc's free */
     int closed;                  /* groth16_abc_pool_close: takes fail instead of waiting */
+    int warned;                  /* a refused pinning was reported on stderr (once per pool) */
     uint64_t takes, waits;       /* statistics: takes, and takes that waited for a buffer */
     double wait_s;               /* seconds spent waiting */
 } groth16_abc_pool;
