@@ -11,7 +11,7 @@
  * shape_for_size: a PM_CS_STATS synthesis; ~45 s for a 32 GiB PoRep partition, with progress on a
  * terminal; nothing cached). The CARD: --device-memory bytes (K/M/G/T suffixes are powers of 1024:
  * 24G = 24 GiB, close enough to a vendor's "24 GB"), free but for a typical CUDA context (512 MiB),
- * --workers-per-device GPU workers (2: two witness slots), --sm-count multiprocessors (132, an
+ * --workers-per-device GPU workers (2: up to two witness slots), --sm-count multiprocessors (132, an
  * H100's: sizes the MSM's lanes). With --devices N every card plans alone (the engine gives each
  * its own plan at one tier) and the streamed bases are pinned once, in place, for all.
  *
@@ -204,7 +204,9 @@ static void print_shape(const key_shape *k, const pm_kind *kind, const char *siz
     printf("  points    A %llu, B1 %llu, %s %llu, H %llu, B2 %llu (G2)\n", (unsigned long long)s->n_base[GROTH16_BASE_A],
            (unsigned long long)s->n_base[GROTH16_BASE_B1], bp ? "L" : "C", (unsigned long long)s->n_base[GROTH16_BASE_C],
            (unsigned long long)s->n_base[GROTH16_BASE_H], (unsigned long long)s->n_b2);
-    if (bp) printf("  circuit   %.2f GiB on the device (recorded CSR matrices)\n", gib(s->circuit_bytes));
+    if (bp)
+        printf("  circuit   %.2f GiB where a plan keeps it on the card, %.2f GiB on the host (recorded CSR matrices)\n",
+               gib(s->circuit_bytes), gib(k->circuit_host));
     printf("  key file  %.2f GiB\n", gib(k->params_bytes));
 }
 
@@ -262,7 +264,7 @@ static json_t *min_cards_json(json_t **host_at, const key_shape *k, unsigned dev
 static int cmd_plan(int argc, char **argv) {
     enum { O_KIND = 256, O_SIZE, O_PARAMS, O_KEY, O_DEVMEM, O_DEVICES, O_WORKERS, O_SMS, O_HOST, O_JSON };
     static const pm_cli_opt opts[] = {
-        {"kind", O_KIND, "K", "the proof kind (porep-c2, window-post, winning-post, snapdeals, snarkjs)"},
+        {"kind", O_KIND, "K", "the proof kind (porep-c2, window-post, winning-post, snapdeals, snarkjs, or an alias such as porep)"},
         {"sector-size", O_SIZE, "S", "the sector size of a Filecoin kind (2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ...)"},
         {"params", O_PARAMS, "DIR", "use the kind's parameter files for the size from DIR when they are there\n"
                                     "                           (.params and .csr headers: exact and fast)"},
@@ -270,7 +272,7 @@ static int cmd_plan(int argc, char **argv) {
         {"device-memory", O_DEVMEM, "BYTES", "the card's memory (required): 24G = 24 GiB (K/M/G/T: powers of 1024;\n"
                                              "                           a vendor's \"24 GB\" card is close enough)"},
         {"devices", O_DEVICES, "N", "cards of that size in the machine (1; each plans alone)"},
-        {"workers-per-device", O_WORKERS, "W", "GPU workers per card (2: two witness slots on the card)"},
+        {"workers-per-device", O_WORKERS, "W", "GPU workers per card (2: up to two witness slots on the card, as its tier allows)"},
         {"sm-count", O_SMS, "N", "the card's multiprocessors (132, an H100's; sizes the MSM's lanes)"},
         {"host-memory", O_HOST, "BYTES", "the machine's memory: say whether the host side fits"},
         {"json", O_JSON, NULL, "print JSON (for tools; scripts/requirements.sh reads it)"},
