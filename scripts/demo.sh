@@ -105,7 +105,7 @@ printf '\ndemo: both proofs verified.\nWhat to run next:\n'
 next() { if [ ${#1} -gt 54 ]; then printf '  %s\n  %-54s %s\n' "$1" "" "$2"; else printf '  %-54s %s\n' "$1" "$2"; fi; }
 next "$pm --help" "every command; \`proofmill <command> --help\` lists its options"
 next "$pm porep --help" "PoRep tools: seal, C1, circuit, C2 (docs/filecoin.md)"
-next "$pm daemon --config proofmill.conf.example --set listen.unix=" "the proving service on 127.0.0.1:9821 (token and API: docs/daemon.md)"
+next "$pm daemon --config proofmill.conf.example --set listen.unix=" "the proving service: HTTP on 127.0.0.1:9821, gRPC on 9820 (when built with it); its token, journal and spool in ~/.local/state/proofmill (docs/daemon.md)"
 next "sudo cmake --install $build" "install proofmill, a config, the systemd unit (docs/install.md)"
 next "bash scripts/test.sh" "the whole test suite, then the hostile inputs under ASan"
 if [ "${DEMO_KEEP:-0}" = 1 ]; then echo "demo: work files kept in $out"; fi
