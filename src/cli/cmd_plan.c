@@ -37,6 +37,7 @@
 #include "filecoin/sizes.h"
 #include "groth16/devplan.h"
 #include "groth16/key.h"
+#include "util/settings.h"
 #include "kinds/kind.h"
 #include "kinds/shape.h"
 #include "util/progress.h"
@@ -380,6 +381,7 @@ static int cmd_plan(int argc, char **argv) {
     card.mem_free = devmem > CONTEXT_BYTES ? devmem - CONTEXT_BYTES : 0;
     card.sm_count = (unsigned)sms;
     card.workers = (unsigned)workers;
+    card.one_room = !pm_setting_bool("gpu.two_lanes");
     card.devices = (unsigned)devices;
     card.host_budget = host; /* --host-memory: one witness slot when two would not fit (devplan.h) */
     snprintf(card.name, sizeof card.name, "a %.1f GiB card", gib(devmem));

@@ -19,6 +19,9 @@
 /* Tier 4's chunk buffer for the coset products (A^ B^, then D - E: gpu_bellperson_h_one): 2^23
  * points (256 MiB); a chunk's copy (~10 ms) is long against its pointwise kernel (~0.2 ms). */
 #define H_CHUNK_POINTS ((uint64_t)1 << 23)
+/* Two MSM rooms (groth16_devplan.msm_rooms) only while each room's G1 chunks keep at least 2^21
+ * points: below that the kept buckets' narrower window costs more than the overlap gains. */
+#define LANE_MIN_CHUNK ((uint64_t)1 << 21)
 
 /* Residency order: the witness-like sets first, H (uniform scalars, compute-bound) last. */
 static const int order[GROTH16_N_BASES + 1] = {GROTH16_BASE_A, GROTH16_BASE_B1, GROTH16_BASE_C, GROTH16_N_BASES,
@@ -86,6 +89,43 @@ static uint64_t msm_need(const groth16_devplan_shape *s, int i, groth16_place wh
     return gpu_sizes_msm_resident_chunk_bytes(g, chunk < n ? chunk : n, lanes);
 }
 
+/* The chunks of every MSM in a room of `room` bytes (p's placement of the base sets decided): one
+ * piece when its scratch fits, else chunks of resident or streamed points. need: the largest MSM's
+ * bytes, keep: the sum (every set keeping its scratch), chunked: some resident set runs in chunks.
+ * 0 when some MSM does not fit even in chunks. */
+static int size_room(groth16_devplan *p, const groth16_devplan_shape *s, uint64_t room, size_t lanes, uint64_t *need,
+                     uint64_t *keep, int *chunked) {
+    p->chunk_g1 = p->chunk_g2 = p->stream_g1 = p->stream_g2 = 0;
+    *need = *keep = 0;
+    *chunked = 0;
+    for (int k = 0; k <= GROTH16_N_BASES; k++) {
+        const int i = order[k];
+        const uint64_t n = set_points(s, i);
+        if (!n) continue;
+        const gpu_sizes_group *g = set_group(i);
+        const int g2 = i == GROTH16_N_BASES;
+        const groth16_place at = g2 ? p->b2 : p->base[i];
+        uint64_t chunk = 0;
+        if (at == GROTH16_STREAMED) {
+            uint64_t *sc = g2 ? &p->stream_g2 : &p->stream_g1;
+            if (!*sc) *sc = gpu_sizes_chunk_points(g, room, lanes, 1);
+            if (!*sc) return 0;
+            chunk = *sc;
+        } else if (gpu_sizes_msm_scratch(g, n, 0, lanes) > room) {
+            uint64_t *rc = g2 ? &p->chunk_g2 : &p->chunk_g1;
+            if (!*rc) *rc = gpu_sizes_chunk_points(g, room, lanes, 0);
+            if (!*rc) return 0;
+            chunk = *rc;
+            *chunked = 1;
+        }
+        const uint64_t m = msm_need(s, i, at, chunk, lanes);
+        if (m > room) return 0;
+        *need = m > *need ? m : *need;
+        *keep += m;
+    }
+    return 1;
+}
+
 /* One tier's plan, or 0 when it does not fit; strict: only with the MSMs' target room (chunks of
  * 2^24 G1 / 2^23 G2 points, or whole sets) beside the resident part. */
 static int try_tier(groth16_devplan *p, const groth16_devplan_shape *s, const groth16_devplan_card *c, unsigned tier,
@@ -130,36 +170,26 @@ static int try_tier(groth16_devplan *p, const groth16_devplan_shape *s, const gr
     p->bases_bytes = res;
     const uint64_t room = left - res;
     p->msm_bytes = room;
-    /* chunk sizes: one piece when its scratch fits the room */
     uint64_t need = 0, keep = 0;
     int chunked = 0;
-    for (int k = 0; k <= GROTH16_N_BASES; k++) {
-        const int i = order[k];
-        const uint64_t n = set_points(s, i);
-        if (!n) continue;
-        const gpu_sizes_group *g = set_group(i);
-        const int g2 = i == GROTH16_N_BASES;
-        const groth16_place at = g2 ? p->b2 : p->base[i];
-        uint64_t chunk = 0;
-        if (at == GROTH16_STREAMED) {
-            uint64_t *sc = g2 ? &p->stream_g2 : &p->stream_g1;
-            if (!*sc) *sc = gpu_sizes_chunk_points(g, room, lanes, 1);
-            if (!*sc) return 0;
-            chunk = *sc;
-        } else if (gpu_sizes_msm_scratch(g, n, 0, lanes) > room) {
-            uint64_t *rc = g2 ? &p->chunk_g2 : &p->chunk_g1;
-            if (!*rc) *rc = gpu_sizes_chunk_points(g, room, lanes, 0);
-            if (!*rc) return 0;
-            chunk = *rc;
-            chunked = 1;
-        }
-        const uint64_t m = msm_need(s, i, at, chunk, lanes);
-        if (m > room) return 0;
-        need = m > need ? m : need;
-        keep += m;
-    }
+    if (!size_room(p, s, room, lanes, &need, &keep, &chunked)) return 0;
     p->keep_scratch = !streamed && !chunked && keep <= room;
     p->msm_bytes = p->keep_scratch ? keep : need;
+    p->msm_rooms = 1;
+    /* two rooms of half the room each: the witness MSMs (bus-bound where their bases stream) run
+     * beside the H phase and the H MSM (compute-bound) instead of after them; worth it only where
+     * something streams, and only with chunks no smaller than LANE_MIN_CHUNK */
+    if (streamed && !c->one_room) {
+        groth16_devplan q = *p;
+        uint64_t need2 = 0, keep2 = 0;
+        int chunked2 = 0;
+        if (size_room(&q, s, room / 2, lanes, &need2, &keep2, &chunked2) &&
+            (!q.stream_g1 || q.stream_g1 >= LANE_MIN_CHUNK) && (!q.chunk_g1 || q.chunk_g1 >= LANE_MIN_CHUNK)) {
+            *p = q;
+            p->msm_rooms = 2;
+            p->msm_bytes = 2 * need2;
+        }
+    }
     p->peak_bytes = fixed + res + p->msm_bytes;
     for (int k = 0; k <= GROTH16_N_BASES; k++) {
         const int i = order[k];
@@ -320,7 +350,10 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
     if (p->chunk_g2) PUT(", resident G2 in chunks of %llu points", (unsigned long long)p->chunk_g2);
     if (p->stream_g1) PUT(", streamed G1 in chunks of %llu points", (unsigned long long)p->stream_g1);
     if (p->stream_g2) PUT(", streamed G2 in chunks of %llu points", (unsigned long long)p->stream_g2);
-    PUT("%s\n", p->keep_scratch ? ", each base set keeps its scratch" : ", one MSM at a time");
+    PUT("%s\n", p->keep_scratch ? ", each base set keeps its scratch" : p->msm_rooms == 2 ? "" : ", one MSM at a time");
+    if (!p->keep_scratch && p->msm_rooms == 2)
+        PUT("  MSM lanes    two rooms of %.2f GiB: A, B1, %s, B2 beside H (the witness MSMs beside the H phase)\n",
+            p->msm_bytes / 2 / g, set_names[bp][GROTH16_BASE_C]);
     if (p->host_pinned_bytes) PUT("  host pinned  %.2f GiB (streamed bases, pinned once per key)\n", p->host_pinned_bytes / g);
     if (p->host_abc_bytes)
         PUT("  host a,b,c   %.2f GiB per partition in flight: a pinned pool of %u (one per GPU worker)\n",

@@ -13,7 +13,9 @@
  *   domain     the NTT domain: n/2 twiddles, power tables and three work buffers of n Fr [~15 GB]
  *   index      bellperson: the A and B density index lists (u32 a point)
  *   MSM        one MSM's scratch at a time (the device's workers take turns in the kernel region),
- *              plus two chunk buffers when its bases stream [~21 GB for a 2^27 MSM in one piece]
+ *              plus two chunk buffers when its bases stream [~21 GB for a 2^27 MSM in one piece];
+ *              where a base set streams, two rooms of half the size when they fit: the witness
+ *              MSMs (bus-bound) beside the H MSM (compute-bound) of the same partition
  * Tiers, fastest first; a plan takes the first one whose fixed part leaves room for the MSMs:
  *   0 resident        everything on the card
  *   1 streamed bases  circuit, witness and domain on the card; base sets resident while they fit,
@@ -71,6 +73,7 @@ typedef struct {
      * docs/perf/devplan.md). 0 = unknown: two slots from two workers. */
     uint64_t host_budget;
     unsigned devices;   /* cards of the machine sharing host_budget; 0 = 1 */
+    int one_room;       /* 1: never two MSM rooms (the gpu.two_lanes setting off: one lane per partition) */
     char name[64];      /* for messages ("NVIDIA H100 80GB HBM3", "a 24 GiB card") */
 } groth16_devplan_card;
 
@@ -118,6 +121,10 @@ typedef struct {
     uint64_t stream_g1;     /* points per chunk of a G1 MSM over streamed bases (0: none stream) */
     uint64_t stream_g2;
     int keep_scratch;       /* 1: each base set's MSM keeps its scratch between proofs (all fit) */
+    unsigned msm_rooms;     /* 1, or 2 where a base set streams and two rooms of half the room keep
+                               chunks of >= 2^21 points: the witness MSMs (A, B1, C/L, B2: lane W)
+                               run in one room beside the H phase and the H MSM (lane H) in the other
+                               (groth16_start_finish); msm_bytes counts both */
     uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
     uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
     uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-5) */

@@ -4,6 +4,7 @@
 #include "groth16/start.h"
 #include "groth16/key_check.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,13 +406,95 @@ static pm_status msm_fail(pm_status st, const char *what, pm_error *err) {
     return pm_error_set(err, st, "", PM_NO_OFFSET, "%s MSM failed (%s)", what, pm_status_name(st));
 }
 
+/* The witness lane: the MSMs that read the witness (A, B1, C/L, then the table's G2 MSM where it has
+ * one), then the table's hold on the staged witness goes back (a GPU witness slot: a card with one
+ * slot stages the next handle's witness under the H MSM). Yields between the MSMs when x has a
+ * yield (one lane: the caller's thread). */
+typedef struct {
+    groth16_pending_t *p;
+    const groth16_exec *x;
+    const groth16_scalars *s; /* s[GROTH16_N_BASES] */
+    g1_jac_t *r;              /* r[GROTH16_N_BASES]: A, B1, C written */
+    int progress;             /* name the stages (the caller's thread only: progress is per thread) */
+    pm_status st;
+    pm_error err;
+} witness_lane;
+
+static const char *const msm_names[2][GROTH16_N_BASES] = {
+    {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
+static const char *const msm_stages[GROTH16_N_BASES] = {"MSM A (G1)", "MSM B1 (G1)", "MSM C (G1)", "MSM H (G1)"};
+
+static pm_status witness_msms(witness_lane *l, pm_error *err) {
+    groth16_pending_t *p = l->p;
+    const groth16_exec *x = l->x;
+    const groth16_key *k = p->key;
+    static const groth16_base order[3] = {GROTH16_BASE_A, GROTH16_BASE_B1, GROTH16_BASE_C};
+    double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
+    pm_status st = PM_OK;
+    for (int i = 0; !st && i < 3; i++) {
+        const int b = order[i];
+        double a = pm_now_s();
+        if (l->progress) pm_progress_stage(msm_stages[b], 0);
+        st = OP(x, msm_g1)(x, p, (groth16_base)b, &l->s[b], &l->r[b], err);
+        if (st) msm_fail(st, msm_names[k->conv][b], err);
+        *tm[b] = pm_now_s() - a;
+        if (!st && x && x->yield) x->yield(x->yield_ctx);
+    }
+    if (!st && x && x->ops && x->ops->msm_g2) {
+        double a = pm_now_s();
+        if (l->progress) pm_progress_stage("MSM B2 (G2)", 0);
+        const groth16_scalars s2 = {p->b2, NULL};
+        st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
+        if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
+        else p->have_b2 = 1;
+        p->t.msm_b2 = pm_now_s() - a;
+        if (!st && x->yield) x->yield(x->yield_ctx);
+    }
+    if (!st && p->dev_release) p->dev_release(p);
+    return st;
+}
+
+static void *witness_lane_main(void *arg) {
+    witness_lane *l = arg;
+    pm_error_clear(&l->err);
+    l->st = witness_msms(l, &l->err);
+    return NULL;
+}
+
+/* two lanes: asked for (x->lanes), else as the table says; never with a caller's MSM scratch (the
+ * CPU table's MSMs would share it) */
+static unsigned lanes_of(const groth16_exec *x, groth16_pending_t *p) {
+    if (!x || p->msm_scratch) return 1;
+    if (x->lanes) return x->lanes >= 2 ? 2 : 1;
+    return x->ops && x->ops->lanes && x->ops->lanes(x, p) >= 2 ? 2 : 1;
+}
+
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err) {
     const groth16_key *k = p->key;
     if (!k || !p->evaluated)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "groth16_start_finish: nothing evaluated");
-    static const char *const names[2][GROTH16_N_BASES] = {
-        {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
-    static const char *const stages[GROTH16_N_BASES] = {"MSM A (G1)", "MSM B1 (G1)", "MSM C (G1)", "MSM H (G1)"};
+    const size_t n_pub1 = k->n_public + 1;
+    groth16_scalars s[GROTH16_N_BASES] = {
+        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sa, NULL},
+        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sb, NULL},
+        {p->w_plain ? p->w_plain + n_pub1 : NULL, NULL}, /* the wires after ONE and the public inputs */
+        {NULL, NULL}};
+    g1_jac_t r[GROTH16_N_BASES];
+    /* the witness lane: on a thread of its own beside the H lane (two MSM rooms), else after the H
+     * phase and before the H MSM, whose scalars come from the H phase: the table's hold on the
+     * staged witness goes back before the H MSM either way */
+    groth16_exec xw;
+    witness_lane wl = {.p = p, .x = x, .s = s, .r = r, .progress = 1};
+    pthread_t th;
+    int lane2 = lanes_of(x, p) == 2;
+    if (lane2) {
+        xw = *x;
+        xw.yield = NULL; /* the engine's yield is the kernel region's holder's (this thread's) */
+        xw.yield_ctx = NULL;
+        wl.x = &xw;
+        wl.progress = 0;
+        if (pthread_create(&th, NULL, witness_lane_main, &wl) != 0) lane2 = 0, wl.x = x, wl.progress = 1;
+    }
     double t0 = pm_now_s();
     groth16_scalars h = {0};
     pm_progress_stage("H (NTTs)", 0);
@@ -423,42 +506,22 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
      * table's), so the next partition's CPU eval fills it under this one's MSMs */
     if (!st && p->work_pool && !(h.host >= p->work && h.host < p->work + 3 * k->domain)) work_done(p, x);
     if (!st && x && x->yield) x->yield(x->yield_ctx);
-    const size_t n_pub1 = k->n_public + 1;
-    const groth16_scalars s[GROTH16_N_BASES] = {
-        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sa, NULL},
-        {k->conv == GROTH16_SNARKJS ? p->w_plain : p->sb, NULL},
-        {p->w_plain ? p->w_plain + n_pub1 : NULL, NULL}, /* the wires after ONE and the public inputs */
-        h};
-    g1_jac_t r[GROTH16_N_BASES];
-    double *tm[GROTH16_N_BASES] = {&p->t.msm_a, &p->t.msm_b1, &p->t.msm_c, &p->t.msm_h};
-    /* the witness's MSMs first (A, B1, C, then the G2 MSM where the table has it; else finalize's),
-     * then H, whose scalars came from the H phase: the table's hold on the staged witness (a GPU
-     * witness slot) goes back before the H MSM, so a card with one slot stages the next handle's
-     * witness under it */
-    static const groth16_base order[GROTH16_N_BASES] = {GROTH16_BASE_A, GROTH16_BASE_B1, GROTH16_BASE_C,
-                                                        GROTH16_BASE_H};
-    for (int i = 0; !st && i < GROTH16_N_BASES; i++) {
-        const int b = order[i];
-        if (b == GROTH16_BASE_H) {
-            if (x && x->ops && x->ops->msm_g2) {
-                double a = pm_now_s();
-                pm_progress_stage("MSM B2 (G2)", 0);
-                const groth16_scalars s2 = {p->b2, NULL};
-                st = x->ops->msm_g2(x, p, &s2, &p->sum_b2, err);
-                if (st) msm_fail(st, k->conv == GROTH16_SNARKJS ? "B2 (section 7, G2)" : "B (G2)", err);
-                else p->have_b2 = 1;
-                p->t.msm_b2 = pm_now_s() - a;
-                if (st) break;
-                if (x->yield) x->yield(x->yield_ctx);
-            }
-            if (p->dev_release) p->dev_release(p);
-        }
+    s[GROTH16_BASE_H] = h;
+    if (!st && !lane2) st = witness_msms(&wl, err);
+    if (!st) {
         double a = pm_now_s();
-        pm_progress_stage(stages[b], 0);
-        st = OP(x, msm_g1)(x, p, (groth16_base)b, &s[b], &r[b], err);
-        if (st) msm_fail(st, names[k->conv][b], err);
-        *tm[b] = pm_now_s() - a;
+        pm_progress_stage(msm_stages[GROTH16_BASE_H], 0);
+        st = OP(x, msm_g1)(x, p, GROTH16_BASE_H, &s[GROTH16_BASE_H], &r[GROTH16_BASE_H], err);
+        if (st) msm_fail(st, msm_names[k->conv][GROTH16_BASE_H], err);
+        p->t.msm_h = pm_now_s() - a;
         if (!st && x && x->yield) x->yield(x->yield_ctx);
+    }
+    if (lane2) {
+        pthread_join(th, NULL);
+        if (!st && wl.st) {
+            st = wl.st;
+            if (err) *err = wl.err;
+        }
     }
     if (!st && pm_setting_bool("gpu.verbose")) /* one line per partition: where its start phase went */
         fprintf(stderr,

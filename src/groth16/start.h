@@ -254,6 +254,12 @@ typedef struct {
     /* the key's pinned a, b, c pool (NULL: a CPU eval mallocs them): groth16_pending_work takes
      * from it, start_finish gives back after the H phase */
     groth16_abc_pool *abc_pool;
+    /* start_finish's lanes: 0 as the table says (its `lanes` entry: 2 where the device copy's plan
+     * has two MSM rooms, devplan.h msm_rooms), 1 one after another, 2 the witness MSMs (A, B1, C/L,
+     * then the table's G2 MSM) on a thread of their own beside the H phase and the H MSM (the
+     * table's MSMs must then be safe to run two at once: the CPU table's are without a caller's
+     * scratch, which keeps start_finish to one lane) */
+    unsigned lanes;
 } groth16_exec;
 
 /* Table flags. */
@@ -292,6 +298,9 @@ struct groth16_ops {
      * gpu_host_alloc_pieces), for the a, b, c pool (groth16_abc_pool_init); NULL: plain malloc. */
     pm_status (*host_alloc)(void **out, size_t bytes, int device, pm_error *err); /* device: made current first */
     void (*host_free)(void *p, size_t bytes);
+    /* 2 when this table runs two MSMs of p at once on x's device (the CUDA table: the device copy's
+     * plan has two MSM rooms), else 1; NULL: 1. Called by start_finish, after eval. */
+    unsigned (*lanes)(const groth16_exec *x, groth16_pending_t *p);
 };
 
 /* The CPU table. */
@@ -355,8 +364,11 @@ pm_status groth16_start_stage(groth16_pending_t *p, const fr_t *w, size_t n, con
 pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
 /* Step 2: the H phase, the four G1 MSMs into the sums and, when the table has msm_g2, the G2 MSM
  * (have_b2); the work buffers and the table's per-handle state are released (the host buffers
- * freed, or under x->defer_free put on the handle's spent list). Errors:
- * PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations. On error the handle
+ * freed, or under x->defer_free put on the handle's spent list). With two lanes (x->lanes, the
+ * table's `lanes`) the witness MSMs run on a thread of their own (no yields there) beside the H
+ * phase and the H MSM on the caller's: the same sums, each MSM's result independent of the order.
+ * Errors: PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations (the H lane's
+ * first, then the witness lane's; PM_ERR_NOMEM when the thread cannot start). On error the handle
  * is freed. */
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
 /* The whole start: pending_init_key, snarkjs's optional r1cs check (opts->r1cs: zkey_check_r1cs +

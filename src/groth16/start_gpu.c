@@ -161,9 +161,14 @@ static void upload_note(const groth16_key *k, gpu_key *g, int device) {
 static void upload_done(const groth16_key *k, uint64_t bytes) { pm_task_add(k->progress, bytes); }
 
 /* Unless the plan keeps every base set's scratch, the scratch of the handle about to run an MSM is
- * the only one kept (at 32 GiB a 2^27-point MSM's is ~21 GB). */
+ * the only one kept (at 32 GiB a 2^27-point MSM's is ~21 GB), or with two rooms the only one of
+ * the witness MSMs beside the H MSM's. */
 static void scratch_take(gpu_key *g, gpu_g1_bases *b1, gpu_g2_bases *b2) {
     if (g->plan.keep_scratch || (b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
+    /* two rooms (plan.msm_rooms): the H MSM keeps its own room (the H lane's thread); the witness
+     * MSMs take turns in the other (the witness lane's thread: the only one that touches
+     * scratch_g1 / scratch_g2 then) */
+    if (g->plan.msm_rooms == 2 && b1 && b1 == g->base[GROTH16_BASE_H]) return;
     if (g->scratch_g1) gpu_g1_bases_release_scratch(g->scratch_g1);
     if (g->scratch_g2) gpu_g2_bases_release_scratch(g->scratch_g2);
     g->scratch_g1 = b1;
@@ -212,6 +217,7 @@ pm_status groth16_gpu_card(groth16_devplan_card *c, int device, unsigned workers
     c->cap = setting_size("gpu.memory");
     c->workers = workers ? workers : 2;
     c->min_tier = (unsigned)pm_setting_u64("gpu.min_tier");
+    c->one_room = !pm_setting_bool("gpu.two_lanes");
     snprintf(c->name, sizeof c->name, "device %d (%.40s)", device, info.name);
     return PM_OK;
 }
@@ -638,6 +644,14 @@ static pm_status gpu_pool_alloc(void **out, size_t bytes, int device, pm_error *
     return st ? st : gpu_host_alloc_pieces(out, bytes, err);
 }
 
+/* two lanes (start.h groth16_exec.lanes) where the device copy's plan has two MSM rooms */
+static unsigned gpu_lanes(const groth16_exec *x, groth16_pending_t *p) {
+    gpu_key *g = NULL;
+    pm_error e;
+    if (gpu_key_get(&g, x, p, &e) != PM_OK || !g) return 1; /* the H phase meets the error again */
+    return g->plan.msm_rooms == 2 && !g->plan.keep_scratch ? 2 : 1;
+}
+
 static const groth16_ops groth16_gpu_table = {
     .name = "cuda",
     .flags = GROTH16_OPS_DEVICE_WITNESS_BELLPERSON,
@@ -650,6 +664,7 @@ static const groth16_ops groth16_gpu_table = {
     .msm_g2 = gpu_msm2,
     .host_alloc = gpu_pool_alloc,
     .host_free = gpu_host_free_pieces,
+    .lanes = gpu_lanes,
 };
 
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {

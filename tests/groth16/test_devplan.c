@@ -101,6 +101,9 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
     if (c->cap && c->cap < usable) usable = c->cap;
     assert_true(p->usable + groth16_devplan_reserve(usable) == usable);
     assert_true(p->fixed_bytes + p->bases_bytes + p->msm_bytes == p->peak_bytes);
+    /* one room, or two of half the bytes (each holds any one MSM) */
+    assert_true(p->msm_rooms == 1 || p->msm_rooms == 2);
+    const uint64_t room = p->msm_bytes / p->msm_rooms;
     uint64_t res = 0, pinned = 0;
     for (int i = 0; i <= GROTH16_N_BASES; i++) {
         const groth16_place at = i == GROTH16_N_BASES ? p->b2 : p->base[i];
@@ -112,15 +115,22 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
             const uint64_t chunk = i == GROTH16_N_BASES ? p->chunk_g2 : p->chunk_g1;
             const uint64_t need = chunk ? gpu_sizes_msm_resident_chunk_bytes(g, chunk < n ? chunk : n, lanes)
                                         : gpu_sizes_msm_scratch(g, n, 0, lanes);
-            if (need > p->msm_bytes) fail_msg("%s: set %d resident, its MSM needs %llu > room %llu", what, i,
-                                              (unsigned long long)need, (unsigned long long)p->msm_bytes);
+            if (need > room) fail_msg("%s: set %d resident, its MSM needs %llu > room %llu", what, i,
+                                      (unsigned long long)need, (unsigned long long)room);
             assert_true(!chunk || chunk >= GPU_SIZES_MIN_CHUNK);
         } else {
             pinned += set_bytes(s, i);
             const uint64_t chunk = i == GROTH16_N_BASES ? p->stream_g2 : p->stream_g1;
             assert_true(chunk >= GPU_SIZES_MIN_CHUNK);
-            assert_true(gpu_sizes_msm_chunk_bytes(g, chunk < n ? chunk : n, lanes) <= p->msm_bytes);
+            assert_true(gpu_sizes_msm_chunk_bytes(g, chunk < n ? chunk : n, lanes) <= room);
         }
+    }
+    if (p->msm_rooms == 2) { /* only where a set streams, and never with chunks below 2^21 */
+        assert_true(pinned > 0);
+        assert_false(p->keep_scratch);
+        assert_false(c->one_room);
+        assert_true(!p->stream_g1 || p->stream_g1 >= (1u << 21));
+        assert_true(!p->chunk_g1 || p->chunk_g1 >= (1u << 21));
     }
     assert_true(res == p->bases_bytes);
     assert_true(pinned == p->host_pinned_bytes);
@@ -191,6 +201,22 @@ static void porep_tiers(void **state) {
     assert_int_equal(p.base[GROTH16_BASE_H], GROTH16_STREAMED);
     assert_int_equal(p.base[GROTH16_BASE_A], GROTH16_ON_DEVICE);
     assert_int_equal(p.base[GROTH16_BASE_C], GROTH16_ON_DEVICE);
+    /* two MSM rooms (the witness MSMs beside H) on every card that streams at 32 GiB, one on the
+     * 141 GB card (resident: nothing to overlap) and with gpu.two_lanes off (one_room), where the
+     * tier and the resident sets stay as they were and the room is whole */
+    for (size_t i = 0; i < NCARDS; i++) {
+        groth16_devplan_card c2 = card_gb(cards[i], 2), c1 = c2;
+        c1.one_room = 1;
+        groth16_devplan p2, p1;
+        assert_int_equal(groth16_devplan_make(&p2, &s, &c2, 0, &e), PM_OK);
+        assert_int_equal(groth16_devplan_make(&p1, &s, &c1, 0, &e), PM_OK);
+        check_plan(&p1, &s, &c1, "one room");
+        assert_int_equal(p1.msm_rooms, 1);
+        assert_int_equal(p2.msm_rooms, cards[i] >= 16 && cards[i] <= 80 ? 2 : 1);
+        assert_int_equal(p2.tier, p1.tier);
+        assert_int_equal(p2.bases_bytes, p1.bases_bytes);
+        if (p2.msm_rooms == 2) assert_true(p2.stream_g1 < p1.stream_g1);
+    }
     /* a 4 GB card is refused, naming a card that would do */
     c = card_gb(4, 2);
     assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_ERR_NOMEM);

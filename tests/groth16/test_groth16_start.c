@@ -130,7 +130,7 @@ static void prove(groth16_proof_t *proof, groth16_pending_t *sums, const groth16
     size_t ss = groth16_key_start_scratch_size(k, x->threads);
     void *scratch = garbage ? malloc(ss) : NULL;
     if (scratch) memset(scratch, 0xa5, ss);
-    groth16_prove_opts_t opts = {.scratch = scratch, .scratch_size = ss, .skip_self_check = 1};
+    groth16_prove_opts_t opts = {.scratch = scratch, .scratch_size = ss, .threads = x->threads, .skip_self_check = 1};
     groth16_pending_t p;
     if (split) {
         assert_int_equal(groth16_pending_init_key(&p, k, f->w.values, f->w.n_values, &opts, &err), PM_OK);
@@ -251,6 +251,108 @@ static void witness_released_before_h_on(fixture *fx, const groth16_key *k, int 
 static void witness_released_before_h(void **state) {
     (void)state;
     each_convention(witness_released_before_h_on);
+}
+
+/* Two lanes (groth16_exec.lanes, the table's `lanes`): the witness MSMs (A, B1, C, the table's G2
+ * MSM, then the hold on the staged witness given back) on a thread of their own, the H phase and
+ * the H MSM on the caller's; the same proof bytes as one lane. A failure in either lane fails the
+ * start with that lane's message and frees the handle (ASan: nothing leaks). With a caller's MSM
+ * scratch the start keeps to one lane (the CPU MSMs would share it). */
+static pthread_t g_lane_thr[GROTH16_N_BASES + 2]; /* A, B1, C, H, G2, release */
+static int g_lane_fail = -1;                       /* the base whose MSM fails, -1 none */
+static volatile int g_b2_done, g_release_after_b2;
+static pm_status lane_msm(const groth16_exec *x, groth16_pending_t *p, groth16_base which, const groth16_scalars *s,
+                          g1_jac_t *r, pm_error *err) {
+    g_lane_thr[which] = pthread_self();
+    if ((int)which == g_lane_fail)
+        return pm_error_set(err, PM_ERR_GPU, "", PM_NO_OFFSET, "injected failure in the MSM of base %d", (int)which);
+    return groth16_ops_cpu.msm_g1(x, p, which, s, r, err);
+}
+static pm_status lane_msm2(const groth16_exec *x, groth16_pending_t *p, const groth16_scalars *s, g2_jac_t *r,
+                           pm_error *err) {
+    (void)x, (void)err;
+    g_lane_thr[GROTH16_N_BASES] = pthread_self();
+    pm_status st = msm_g2_vartime(r, p->key->b2, s->host, p->n_b2, 1);
+    g_b2_done = 1;
+    return st;
+}
+static void lane_release(groth16_pending_t *p) {
+    g_lane_thr[GROTH16_N_BASES + 1] = pthread_self();
+    g_release_after_b2 = g_b2_done;
+    p->dev_release = NULL;
+}
+static pm_status lane_stage(const groth16_exec *x, groth16_pending_t *p, const fr_t *w, size_t n_w, pm_error *err) {
+    (void)x, (void)w, (void)n_w, (void)err;
+    p->dev_release = lane_release;
+    return PM_OK;
+}
+static unsigned lane_two(const groth16_exec *x, groth16_pending_t *p) {
+    (void)x, (void)p;
+    return 2;
+}
+static const groth16_ops lanes_table = {.name = "lanes", .stage = lane_stage, .msm_g1 = lane_msm, .msm_g2 = lane_msm2,
+                                        .lanes = lane_two};
+
+static void two_lanes_on(fixture *fx, const groth16_key *k, int conv) {
+    groth16_proof_t want, got;
+    const groth16_exec one = {.ops = &groth16_ops_cpu, .threads = 1};
+    prove(&want, NULL, k, &one, fx, 1, 0);
+    /* the CPU table asked for two lanes, with and without defer_free */
+    for (int defer = 0; defer < 2; defer++) {
+        const groth16_exec two = {.ops = &groth16_ops_cpu, .threads = 1, .lanes = 2, .defer_free = defer};
+        prove(&got, NULL, k, &two, fx, 1, 0);
+        assert_memory_equal(&want, &got, sizeof want);
+    }
+    /* a table that says two: the witness lane on another thread, the release after its G2 MSM */
+    const pthread_t me = pthread_self();
+    groth16_exec tx = {.ops = &lanes_table, .threads = 1};
+    memset(g_lane_thr, 0, sizeof g_lane_thr);
+    g_b2_done = g_release_after_b2 = 0;
+    prove(&got, NULL, k, &tx, fx, 0, 0); /* groth16_start: the table's stage sets its release */
+    assert_memory_equal(&want, &got, sizeof want);
+    assert_true(pthread_equal(g_lane_thr[GROTH16_BASE_H], me));
+    for (int i = 0; i < GROTH16_N_BASES + 2; i++) {
+        if (i == GROTH16_BASE_H) continue;
+        assert_false(pthread_equal(g_lane_thr[i], me));
+        assert_true(pthread_equal(g_lane_thr[i], g_lane_thr[GROTH16_BASE_A]));
+    }
+    assert_int_equal(g_release_after_b2, 1);
+    /* x.lanes = 1 overrides the table: everything on the caller's thread */
+    tx.lanes = 1;
+    memset(g_lane_thr, 0, sizeof g_lane_thr);
+    prove(&got, NULL, k, &tx, fx, 0, 0);
+    assert_memory_equal(&want, &got, sizeof want);
+    for (int i = 0; i < GROTH16_N_BASES + 2; i++) assert_true(pthread_equal(g_lane_thr[i], me));
+    /* a caller's MSM scratch: one lane (garbage-filled scratch, the same proof) */
+    tx.lanes = 0;
+    memset(g_lane_thr, 0, sizeof g_lane_thr);
+    prove(&got, NULL, k, &tx, fx, 0, 1);
+    assert_memory_equal(&want, &got, sizeof want);
+    assert_true(pthread_equal(g_lane_thr[GROTH16_BASE_B1], me));
+    /* a failure in either lane: the start fails with its message, the handle is freed */
+    tx.lanes = 2;
+    for (int fail = 0; fail < GROTH16_N_BASES; fail++) {
+        pm_error err;
+        pm_error_clear(&err);
+        groth16_prove_opts_t opts = {.skip_self_check = 1};
+        groth16_pending_t p;
+        g_lane_fail = fail;
+        assert_int_equal(groth16_pending_init_key(&p, k, fx->w.values, fx->w.n_values, &opts, &err), PM_OK);
+        assert_int_equal(groth16_start_eval(&p, fx->w.values, fx->w.n_values, &tx, &err), PM_OK);
+        assert_int_equal(groth16_start_finish(&p, &tx, &err), PM_ERR_GPU);
+        char want_msg[64];
+        snprintf(want_msg, sizeof want_msg, "MSM of base %d", fail);
+        if (!strstr(err.msg, want_msg)) fail_msg("lane failure %d: %s", fail, err.msg);
+        assert_null(p.key); /* freed */
+        groth16_pending_free(&p);
+    }
+    g_lane_fail = -1;
+    printf("%s: two lanes prove like one\n", conv ? "bellperson" : "snarkjs");
+}
+
+static void two_lanes(void **state) {
+    (void)state;
+    each_convention(two_lanes_on);
 }
 
 static void snarkjs_bytes_through_the_conveniences(void **state) {
@@ -502,6 +604,7 @@ int main(void) {
         cmocka_unit_test(table_falls_back_per_operation),
         cmocka_unit_test(deferred_frees),
         cmocka_unit_test(witness_released_before_h),
+        cmocka_unit_test(two_lanes),
         cmocka_unit_test(snarkjs_bytes_through_the_conveniences),
         cmocka_unit_test(gpu_table_answers),
         cmocka_unit_test(abc_pool_bounds_and_reuses),
