@@ -408,10 +408,10 @@ static int cmd_plan(int argc, char **argv) {
             json_object_set_new(o, "fits", json_true());
             json_object_set_new(
                 o, "plan",
-                json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:b,s:b,s:b,s:s}", "tier", (int)p.tier, "tier_name",
+                json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:I,s:I,s:i,s:b,s:b,s:b,s:s}", "tier", (int)p.tier, "tier_name",
                           groth16_devplan_tier_name(p.tier), "peak_bytes", (json_int_t)p.peak_bytes, "usable_bytes",
                           (json_int_t)p.usable, "fixed_bytes", (json_int_t)p.fixed_bytes, "bases_bytes",
-                          (json_int_t)p.bases_bytes, "msm_bytes", (json_int_t)p.msm_bytes, "host_pinned_bytes",
+                          (json_int_t)p.bases_bytes, "msm_bytes", (json_int_t)p.msm_bytes, "msm_rooms", (int)p.msm_rooms, "host_pinned_bytes",
                           (json_int_t)p.host_pinned_bytes, "host_abc_bytes", (json_int_t)p.host_abc_bytes, "stream_g1",
                           (json_int_t)p.stream_g1, "witness_slots", (int)p.witness_slots, "circuit_on_device",
                           p.circuit == GROTH16_ON_DEVICE, "h_on_device", p.h == GROTH16_ON_DEVICE,
