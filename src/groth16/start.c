@@ -5,6 +5,7 @@
 #include "groth16/key_check.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,9 +417,46 @@ typedef struct {
     const groth16_scalars *s; /* s[GROTH16_N_BASES] */
     g1_jac_t *r;              /* r[GROTH16_N_BASES]: A, B1, C written */
     int progress;             /* name the stages (the caller's thread only: progress is per thread) */
+    atomic_int *cancel;       /* two lanes: set by the lane that fails, read between operations */
     pm_status st;
     pm_error err;
 } witness_lane;
+
+/* Two lanes: the caller's exec yields (the engine's kernel region: an urgent partition of another
+ * key may take the device there); while the H lane is inside that yield the witness lane waits at
+ * its own preemption points (between its MSMs and the kernels' window groups: gpu_set_yield), so an
+ * urgent partition has the card as it has with one lane, and no witness MSM moves its scratch
+ * under it. */
+typedef struct {
+    const groth16_exec *x; /* the caller's */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int paused;
+    atomic_int cancel;
+} lane_pair;
+
+static void lane_gate(lane_pair *lp, int paused) {
+    pthread_mutex_lock(&lp->mu);
+    lp->paused = paused;
+    if (!paused) pthread_cond_broadcast(&lp->cv);
+    pthread_mutex_unlock(&lp->mu);
+}
+
+static void h_lane_yield(void *ctx) { /* the H lane's yield: the caller's, with the witness lane held */
+    lane_pair *lp = ctx;
+    lane_gate(lp, 1);
+    lp->x->yield(lp->x->yield_ctx);
+    lane_gate(lp, 0);
+}
+
+static void w_lane_yield(void *ctx) { /* the witness lane's: wait while the H lane is in its yield */
+    lane_pair *lp = ctx;
+    pthread_mutex_lock(&lp->mu);
+    while (lp->paused) pthread_cond_wait(&lp->cv, &lp->mu);
+    pthread_mutex_unlock(&lp->mu);
+}
+
+static int lane_cancelled(const witness_lane *l) { return l->cancel && atomic_load(l->cancel); }
 
 static const char *const msm_names[2][GROTH16_N_BASES] = {
     {"A (section 5)", "B1 (section 6)", "C (section 8)", "H (section 9)"}, {"A", "B1", "L", "H"}};
@@ -433,6 +471,7 @@ static pm_status witness_msms(witness_lane *l, pm_error *err) {
     pm_status st = PM_OK;
     for (int i = 0; !st && i < 3; i++) {
         const int b = order[i];
+        if (lane_cancelled(l)) return PM_ERR_CANCELLED; /* the H lane failed: its error is the start's */
         double a = pm_now_s();
         if (l->progress) pm_progress_stage(msm_stages[b], 0);
         st = OP(x, msm_g1)(x, p, (groth16_base)b, &l->s[b], &l->r[b], err);
@@ -441,6 +480,7 @@ static pm_status witness_msms(witness_lane *l, pm_error *err) {
         if (!st && x && x->yield) x->yield(x->yield_ctx);
     }
     if (!st && x && x->ops && x->ops->msm_g2) {
+        if (lane_cancelled(l)) return PM_ERR_CANCELLED;
         double a = pm_now_s();
         if (l->progress) pm_progress_stage("MSM B2 (G2)", 0);
         const groth16_scalars s2 = {p->b2, NULL};
@@ -458,15 +498,17 @@ static void *witness_lane_main(void *arg) {
     witness_lane *l = arg;
     pm_error_clear(&l->err);
     l->st = witness_msms(l, &l->err);
+    if (l->st) atomic_store(l->cancel, 1);
     return NULL;
 }
 
-/* two lanes: asked for (x->lanes), else as the table says; never with a caller's MSM scratch (the
- * CPU table's MSMs would share it) */
+/* two lanes: as the table says (its `lanes`: a GPU table's MSM rooms), x->lanes = 1 keeping one;
+ * a table without `lanes` (the CPU's) only when x->lanes asks; never with a caller's MSM scratch
+ * (the CPU table's MSMs would share it) */
 static unsigned lanes_of(const groth16_exec *x, groth16_pending_t *p) {
-    if (!x || p->msm_scratch) return 1;
-    if (x->lanes) return x->lanes >= 2 ? 2 : 1;
-    return x->ops && x->ops->lanes && x->ops->lanes(x, p) >= 2 ? 2 : 1;
+    if (!x || p->msm_scratch || x->lanes == 1) return 1;
+    if (x->ops && x->ops->lanes) return x->ops->lanes(x, p) >= 2 ? 2 : 1;
+    return x->lanes >= 2 ? 2 : 1;
 }
 
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err) {
@@ -483,17 +525,30 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     /* the witness lane: on a thread of its own beside the H lane (two MSM rooms), else after the H
      * phase and before the H MSM, whose scalars come from the H phase: the table's hold on the
      * staged witness goes back before the H MSM either way */
-    groth16_exec xw;
+    groth16_exec xw, xh;
     witness_lane wl = {.p = p, .x = x, .s = s, .r = r, .progress = 1};
+    lane_pair lp = {.x = x};
+    atomic_init(&lp.cancel, 0);
     pthread_t th;
     int lane2 = lanes_of(x, p) == 2;
     if (lane2) {
+        pthread_mutex_init(&lp.mu, NULL);
+        pthread_cond_init(&lp.cv, NULL);
         xw = *x;
-        xw.yield = NULL; /* the engine's yield is the kernel region's holder's (this thread's) */
-        xw.yield_ctx = NULL;
+        xw.yield = w_lane_yield;
+        xw.yield_ctx = &lp;
+        xh = *x;
+        if (x->yield) xh.yield = h_lane_yield, xh.yield_ctx = &lp;
         wl.x = &xw;
         wl.progress = 0;
-        if (pthread_create(&th, NULL, witness_lane_main, &wl) != 0) lane2 = 0, wl.x = x, wl.progress = 1;
+        wl.cancel = &lp.cancel;
+        if (pthread_create(&th, NULL, witness_lane_main, &wl) != 0) { /* one lane, on this thread */
+            lane2 = 0, wl.x = x, wl.progress = 1, wl.cancel = NULL;
+            pthread_mutex_destroy(&lp.mu);
+            pthread_cond_destroy(&lp.cv);
+        } else {
+            x = &xh;
+        }
     }
     double t0 = pm_now_s();
     groth16_scalars h = {0};
@@ -502,13 +557,14 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
                                               : OPM(x, h_bellperson, GROTH16_CPU_H)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
+    if (st && lane2) atomic_store(&lp.cancel, 1); /* the witness lane stops at its next MSM */
     /* a pool's a | b | c go back once the H phase has read them (its result is elsewhere: a device
      * table's), so the next partition's CPU eval fills it under this one's MSMs */
     if (!st && p->work_pool && !(h.host >= p->work && h.host < p->work + 3 * k->domain)) work_done(p, x);
     if (!st && x && x->yield) x->yield(x->yield_ctx);
     s[GROTH16_BASE_H] = h;
     if (!st && !lane2) st = witness_msms(&wl, err);
-    if (!st) {
+    if (!st && !(lane2 && atomic_load(&lp.cancel))) { /* (a failed witness lane: its error, after the join) */
         double a = pm_now_s();
         pm_progress_stage(msm_stages[GROTH16_BASE_H], 0);
         st = OP(x, msm_g1)(x, p, GROTH16_BASE_H, &s[GROTH16_BASE_H], &r[GROTH16_BASE_H], err);
@@ -517,7 +573,11 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
         if (!st && x && x->yield) x->yield(x->yield_ctx);
     }
     if (lane2) {
+        if (st) atomic_store(&lp.cancel, 1);
         pthread_join(th, NULL);
+        pthread_mutex_destroy(&lp.mu);
+        pthread_cond_destroy(&lp.cv);
+        x = lp.x;
         if (!st && wl.st) {
             st = wl.st;
             if (err) *err = wl.err;

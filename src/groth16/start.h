@@ -255,10 +255,11 @@ typedef struct {
      * from it, start_finish gives back after the H phase */
     groth16_abc_pool *abc_pool;
     /* start_finish's lanes: 0 as the table says (its `lanes` entry: 2 where the device copy's plan
-     * has two MSM rooms, devplan.h msm_rooms), 1 one after another, 2 the witness MSMs (A, B1, C/L,
-     * then the table's G2 MSM) on a thread of their own beside the H phase and the H MSM (the
-     * table's MSMs must then be safe to run two at once: the CPU table's are without a caller's
-     * scratch, which keeps start_finish to one lane) */
+     * has two MSM rooms, devplan.h msm_rooms; a table without the entry: one), 1 one after
+     * another, 2 a table without the entry runs the witness MSMs (A, B1, C/L, then its G2 MSM) on
+     * a thread of their own beside the H phase and the H MSM (its MSMs must then be safe to run
+     * two at once: the CPU table's are without a caller's scratch, which keeps start_finish to
+     * one lane); a table with the entry decides (x->lanes = 2 cannot overrule its one room) */
     unsigned lanes;
 } groth16_exec;
 
@@ -364,12 +365,14 @@ pm_status groth16_start_stage(groth16_pending_t *p, const fr_t *w, size_t n, con
 pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, const groth16_exec *x, pm_error *err);
 /* Step 2: the H phase, the four G1 MSMs into the sums and, when the table has msm_g2, the G2 MSM
  * (have_b2); the work buffers and the table's per-handle state are released (the host buffers
- * freed, or under x->defer_free put on the handle's spent list). With two lanes (x->lanes, the
- * table's `lanes`) the witness MSMs run on a thread of their own (no yields there) beside the H
- * phase and the H MSM on the caller's: the same sums, each MSM's result independent of the order.
- * Errors: PM_ERR_UNSATISFIED (bellperson H of degree m − 1), those of the operations (the H lane's
- * first, then the witness lane's; PM_ERR_NOMEM when the thread cannot start). On error the handle
- * is freed. */
+ * freed, or under x->defer_free put on the handle's spent list). With two lanes (the table's
+ * `lanes`, or x->lanes = 2 for a table without one) the witness MSMs run on a thread of their own
+ * beside the H phase and the H MSM on the caller's: the same sums, each MSM's result independent
+ * of the order. x->yield is called on the caller's thread only; while it runs, the witness lane
+ * waits at its own preemption points. A lane that fails stops the other at its next operation.
+ * When the thread cannot start, one lane on the caller's thread. Errors: PM_ERR_UNSATISFIED
+ * (bellperson H of degree m − 1), those of the operations (the H lane's first, then the witness
+ * lane's). On error the handle is freed. */
 pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_error *err);
 /* The whole start: pending_init_key, snarkjs's optional r1cs check (opts->r1cs: zkey_check_r1cs +
  * r1cs_check_satisfied, PM_ERR_UNSATISFIED naming the witness and the constraint), start_stage,

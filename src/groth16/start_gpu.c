@@ -163,12 +163,12 @@ static void upload_done(const groth16_key *k, uint64_t bytes) { pm_task_add(k->p
 /* Unless the plan keeps every base set's scratch, the scratch of the handle about to run an MSM is
  * the only one kept (at 32 GiB a 2^27-point MSM's is ~21 GB), or with two rooms the only one of
  * the witness MSMs beside the H MSM's. */
-static void scratch_take(gpu_key *g, gpu_g1_bases *b1, gpu_g2_bases *b2) {
-    if (g->plan.keep_scratch || (b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
-    /* two rooms (plan.msm_rooms): the H MSM keeps its own room (the H lane's thread); the witness
-     * MSMs take turns in the other (the witness lane's thread: the only one that touches
-     * scratch_g1 / scratch_g2 then) */
-    if (g->plan.msm_rooms == 2 && b1 && b1 == g->base[GROTH16_BASE_H]) return;
+static void scratch_take(gpu_key *g, int h_msm, gpu_g1_bases *b1, gpu_g2_bases *b2) {
+    /* two rooms (plan.msm_rooms): the H MSM keeps its own room (the H lane's thread, which then
+     * touches neither scratch_g1 nor scratch_g2); the witness MSMs take turns in the other (the
+     * witness lane's thread: the only one that touches scratch_g1 / scratch_g2 then) */
+    if (g->plan.keep_scratch || (g->plan.msm_rooms == 2 && h_msm)) return;
+    if ((b1 && b1 == g->scratch_g1) || (b2 && b2 == g->scratch_g2)) return;
     if (g->scratch_g1) gpu_g1_bases_release_scratch(g->scratch_g1);
     if (g->scratch_g2) gpu_g2_bases_release_scratch(g->scratch_g2);
     g->scratch_g1 = b1;
@@ -543,7 +543,7 @@ static pm_status gpu_msm_run(const groth16_exec *x, groth16_pending_t *p, groth1
     gpu_g1_bases *bb;
     pm_status st = gpu_key_get(&g, x, p, err);
     if (st || (st = gpu_g1_base(&bb, g, k, which, x->device, err))) return st;
-    scratch_take(g, bb, NULL);
+    scratch_take(g, which == GROTH16_BASE_H, bb, NULL);
     if (s->dev) return gpu_msm_g1(r, bb, 0, s->dev, n, GPU_MSM_SCALARS_DEVICE, err);
     if (s->host) return gpu_msm_g1(r, bb, 0, s->host, n, 0, err);
     /* the staged witness (bellperson): A and B1 gathered by density, L over the aux wires; its upload
@@ -570,7 +570,7 @@ static pm_status gpu_msm2_run(const groth16_exec *x, groth16_pending_t *p, const
     if (st) return st;
     gpu_g2_bases *b2 = NULL;
     if ((st = gpu_g2_base(&b2, g, k, x->device, err))) return st;
-    scratch_take(g, NULL, g->b2);
+    scratch_take(g, 0, NULL, g->b2);
     if (s->host) return gpu_msm_g2(r, g->b2, 0, s->host, k->n_b2, 0, err);
     unsigned slot = 0;
     if ((st = staged_slot(&slot, p, err)) || (st = gpu_witness_wait(g->ws, slot, err))) return st;

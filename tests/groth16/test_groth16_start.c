@@ -286,6 +286,14 @@ static pm_status lane_stage(const groth16_exec *x, groth16_pending_t *p, const f
     p->dev_release = lane_release;
     return PM_OK;
 }
+/* the caller's yield: only ever called on the caller's thread (the engine's kernel region is its) */
+static pthread_t g_yield_owner;
+static int g_yield_calls, g_yield_foreign;
+static void lane_yield(void *ctx) {
+    (void)ctx;
+    g_yield_calls++;
+    if (!pthread_equal(pthread_self(), g_yield_owner)) g_yield_foreign++;
+}
 static unsigned lane_two(const groth16_exec *x, groth16_pending_t *p) {
     (void)x, (void)p;
     return 2;
@@ -305,7 +313,9 @@ static void two_lanes_on(fixture *fx, const groth16_key *k, int conv) {
     }
     /* a table that says two: the witness lane on another thread, the release after its G2 MSM */
     const pthread_t me = pthread_self();
-    groth16_exec tx = {.ops = &lanes_table, .threads = 1};
+    groth16_exec tx = {.ops = &lanes_table, .threads = 1, .yield = lane_yield};
+    g_yield_owner = me;
+    g_yield_calls = g_yield_foreign = 0;
     memset(g_lane_thr, 0, sizeof g_lane_thr);
     g_b2_done = g_release_after_b2 = 0;
     prove(&got, NULL, k, &tx, fx, 0, 0); /* groth16_start: the table's stage sets its release */
@@ -317,6 +327,8 @@ static void two_lanes_on(fixture *fx, const groth16_key *k, int conv) {
         assert_true(pthread_equal(g_lane_thr[i], g_lane_thr[GROTH16_BASE_A]));
     }
     assert_int_equal(g_release_after_b2, 1);
+    assert_true(g_yield_calls >= 2); /* after H and after the H MSM */
+    assert_int_equal(g_yield_foreign, 0);
     /* x.lanes = 1 overrides the table: everything on the caller's thread */
     tx.lanes = 1;
     memset(g_lane_thr, 0, sizeof g_lane_thr);
