@@ -8,9 +8,9 @@
 #      DEMO_DIR/params and reused next time), start `proofmill daemon` on a unix socket, submit the C1
 #      over the HTTP API (POST /v1/jobs), follow the job (GET /v1/jobs/ID?wait=), write the
 #      192-byte proof and verify it with `proofmill porep verify-proof`.
-# Then it says what to run next. About 10 minutes on 2 idle cores the first time (compiling, npm ci,
-# the 2 KiB parameters ~3 min, the C2 ~1 min; several times that on a busy machine), a few minutes
-# after that.
+# Then it says what to run next. About 13-16 minutes on 2 idle cores the first time (compiling and
+# npm ci ~14 min, the 2 KiB parameters ~70 s, the C2 ~30 s; several times that on a busy machine),
+# a few minutes after that.
 # Environment: BUILD_DIR (default build), PROOFMILL_BIN (use this binary: no install, no build),
 # DEMO_DIR (work directory, default $BUILD_DIR/demo: the parameters stay in DEMO_DIR/params and are
 # reused; each run's files go to DEMO_DIR/run.*, removed at the end unless DEMO_KEEP=1).
@@ -57,7 +57,7 @@ stem=$("$pm" params names | awk '$1 == 2048 {print $2}')
 if [ -f "$params/$stem.params" ] && [ -f "$params/$stem.vk" ]; then
   echo "-- test parameters: $params (made by an earlier run)"
 else
-  echo "-- test parameters for the 2 KiB C2 circuit (seeded: for this demo only; ~3 min on 2 idle cores)"
+  echo "-- test parameters for the 2 KiB C2 circuit (seeded: for this demo only; ~70 s on 2 idle cores)"
   "$pm" porep params-setup --sector-size 2KiB --dir "$params" --seed 1
 fi
 sock=$out/proofmill.sock

@@ -285,7 +285,7 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
     return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET,
                         "device memory: %.64s offers %.1f GiB to this key (%s, less %.1f GiB reserved); its smallest "
                         "plan (%s) needs %.1f GiB fixed + room for the MSMs: a card of at least %.0f GiB would do "
-                        "(%.0f GiB with the circuit and the NTTs on the card)",
+                        "(all of it free; %.0f GiB with the circuit and the NTTs on the card)",
                         c->name[0] ? c->name : "the card", usable / (double)GIB, limit,
                         groth16_devplan_reserve(usable_raw) / (double)GIB, groth16_devplan_tier_name(GROTH16_TIER_HOST_H),
                         last.fixed_bytes / (double)GIB, need_card / (double)GIB, fast_card / (double)GIB);

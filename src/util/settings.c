@@ -77,11 +77,11 @@ static const pm_setting_def table[] = {
      "(msm_stream.cuh): 1 when a count of them finds at most a quarter non-zero (the device reads those points at "
      "about a third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the "
      "bus, no count)."},
-    {"gpu.two_lanes", E1("PROOFMILL_GPU_TWO_LANES"), PM_SETTING_BOOL, "true", 0, 1, NULL,
-     DEBUG_KNOB "where a plan streams base sets and two MSM rooms of half the size fit (devplan.h msm_rooms), a "
+    {"gpu.two_lanes", E1("PROOFMILL_GPU_TWO_LANES"), PM_SETTING_BOOL, "false", 0, 1, NULL,
+     DEBUG_KNOB "true: where a plan streams base sets and two MSM rooms of half the size fit (devplan.h msm_rooms), a "
      "partition's witness MSMs (A, B1, C/L, B2: bus-bound when streamed) run in one room beside its H phase and H MSM "
-     "(compute-bound) in the other (groth16_start_finish); false: one room, one MSM at a time (the form before "
-     "2026-12-06, for the comparison)."},
+     "(compute-bound) in the other (groth16_start_finish). Off by default until measured on a card "
+     "(docs/perf/devplan.md, ninth session); false: one room, one MSM at a time."},
     {"gpu.abc_pinned", E1("PROOFMILL_GPU_ABC_PINNED"), PM_SETTING_BOOL, "true", 0, 1, NULL,
      DEBUG_KNOB "the a, b, c pool of a plan with the SpMV on the CPU (tiers 2-5; start.h groth16_abc_pool) is pinned "
      "memory, uploaded at the bus's pinned rate; false: the same pool in malloc'd memory, uploaded through the "
