@@ -155,6 +155,8 @@ static done_log g_log = {.mu = PTHREAD_MUTEX_INITIALIZER};
 static void one_worker_logged(pm_engine_config *c) {
     c->synth_workers = 1;
     c->workers_per_device = 1;
+    c->urgent_lane = 0; /* no second GPU worker for critical partitions: the gate job and the critical
+                           one would otherwise pass the GPU stage side by side, in either order */
     c->on_complete = log_done;
     c->on_complete_arg = &g_log;
 }
