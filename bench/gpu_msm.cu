@@ -19,6 +19,15 @@
  *                               K the chunk in points: what the device-memory plan's smaller cards pay
  *                               for chunks and for the stream, each against the one-piece row; checked
  *                               against the base variant's result
+ *        PM_MSM_MODES           which chunk rows PM_MSM_CHUNKS times (default "0 1 2 3 4"): 0 resident in chunks,
+ *                               1 streamed, 2 streamed without the kept buckets, 3 streamed with the scalars on
+ *                               the device (every point sent), 4 the same with the zero scalars' points skipped
+ *        PM_MSM_LOAD            CPU load beside each chunk row (default "0"): each word a load under which the
+ *                               row is timed again, "0" none, "sN" N threads spinning, "mN" N threads copying
+ *                               64 MiB buffers (DRAM traffic, as synthesis and the SpMV make), a suffix "nK"
+ *                               those threads at nice K (setpriority on each thread), e.g. "0 s32 s32n10 m16":
+ *                               what a prover's synthesis pool does to the thread that drives a streamed MSM
+ *                               (its impl gets "@" and the word)
  *        PM_BENCH_C_SWEEP=L     for G1 sizes <= 2^L also time the windows c-2..c+2 (uniform, one run each)
  *        PM_MSM_VARIANTS        run-time variants of the accumulation (msm_core.cuh msm_tune_t) timed one after
  *                               the other on the same bases and scalars, each checked against the oracle:
@@ -32,7 +41,13 @@
  * is one 1-point MSM of sum k_i t_i), then the table.
  */
 #include <cuda_runtime.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +215,58 @@ static std::vector<variant> g_variants;
 static std::vector<int> ints(const char *s);
 
 /* one G1 or G2 size: both distributions */
+/* ---- CPU load beside a row (PM_MSM_LOAD) ---- */
+struct cpu_load {
+    std::vector<pthread_t> th;
+    std::atomic<int> stop{0};
+    int mem = 0, nice = 0;
+    static void *run(void *arg) {
+        cpu_load *l = static_cast<cpu_load *>(arg);
+        if (l->nice) {
+            errno = 0;
+            const id_t tid = (id_t)syscall(SYS_gettid);
+            const int cur = getpriority(PRIO_PROCESS, tid);
+            if (!errno && setpriority(PRIO_PROCESS, tid, cur + l->nice > 19 ? 19 : cur + l->nice) != 0)
+                fprintf(stderr, "cpu load: setpriority: %s\n", strerror(errno));
+        }
+        const size_t B = (size_t)64 << 20;
+        char *a = l->mem ? static_cast<char *>(malloc(2 * B)) : nullptr;
+        if (a) memset(a, 1, 2 * B);
+        volatile uint64_t x = 1;
+        while (!l->stop.load(std::memory_order_relaxed)) {
+            if (a) { memcpy(a + B, a, B); memcpy(a, a + B, B); }
+            else for (int i = 0; i < 100000; i++) x = x * 6364136223846793005ull + 1;
+        }
+        free(a);
+        return nullptr;
+    }
+    /* "0", "sN", "mN", optionally followed by "nK" */
+    bool start(const std::string &w) {
+        if (w == "0" || w.empty()) return true;
+        mem = w[0] == 'm';
+        char *end = nullptr;
+        long n = strtol(w.c_str() + 1, &end, 10);
+        if ((w[0] != 's' && w[0] != 'm') || n < 1 || n > 4096) return false;
+        if (*end == 'n') nice = atoi(end + 1);
+        th.resize((size_t)n);
+        for (auto &t : th) if (pthread_create(&t, nullptr, run, this) != 0) return false;
+        return true;
+    }
+    ~cpu_load() {
+        stop.store(1);
+        for (auto &t : th) if (t) pthread_join(t, nullptr);
+    }
+};
+static std::vector<std::string> words(const char *s, const char *dflt) {
+    std::vector<std::string> v;
+    std::string cur;
+    for (const char *p = s ? s : dflt; ; p++) {
+        if (!*p || *p == ' ') { if (!cur.empty()) v.push_back(cur); cur.clear(); if (!*p) break; }
+        else cur += *p;
+    }
+    return v;
+}
+
 template <bool G2> static void bench_size(int L, int reps, const std::vector<std::string> &dists, std::vector<row> &rows, int sweep) {
     size_t n = (size_t)1 << L;
     pm_error e;
@@ -305,8 +372,13 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                 }
             }
             gpu_fr_buf *kd = nullptr; /* modes 3-4: the scalars on the device */
+            const std::vector<int> modes = ints(getenv("PM_MSM_MODES") ? getenv("PM_MSM_MODES") : "0 1 2 3 4");
+            const std::vector<std::string> loads = words(getenv("PM_MSM_LOAD"), "0");
             for (long long ch : chunks) {
-                for (int mode = 0; mode < 5; mode++) {
+                for (int mode : modes) for (const std::string &ld : loads) {
+                    if (mode < 0 || mode > 4) continue;
+                    cpu_load hog;
+                    if (!hog.start(ld)) { printf("PM_MSM_LOAD: bad word or thread start \"%s\"\n", ld.c_str()); continue; }
                     /* 0 resident in chunks, 1 streamed, 2 streamed with each chunk's windows reduced on their own
                      * (gpu.msm_keep_buckets false: the form before 2026-12-06, the baseline of the kept buckets);
                      * 3 streamed with the scalars on the device, every point sent (gpu.msm_skip_zero 0), 4 the same
@@ -322,7 +394,8 @@ template <bool G2> static void bench_size(int L, int reps, const std::vector<std
                     const fr_t *ks = mode >= 3 ? gpu_fr_buf_device_ptr(kd) : k;
                     row rw;
                     rw.impl = std::string(mode == 4 ? "proofmill:streamskip" : mode == 3 ? "proofmill:streamdev" : mode == 2 ? "proofmill:streamold"
-                                          : streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch);
+                                          : streamed ? "proofmill:stream" : "proofmill:chunk") + std::to_string(ch) +
+                             (ld == "0" ? std::string() : "@" + ld);
                     rw.op = G2 ? "msm_g2" : "msm_g1";
                     rw.dist = d;
                     rw.lg = L;

@@ -82,6 +82,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/settings.h"
 #include "util/strbuf.h"
 #include "util/sysmem.h"
 
@@ -134,6 +135,7 @@ void pm_engine_config_default(pm_engine_config *c) {
     c->workers_per_device = 2;
     c->urgent_lane = 1;
     c->finalize_threads = 1;
+    c->synth_nice = (unsigned)pm_setting_u64("synthesis.nice");
     c->memory_budget = 0;
     c->memory_margin = 1ull << 30;
     c->key_idle_evict_s = 300;
@@ -177,7 +179,7 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "incomplete engine config or backend");
     if (cfg->synth_workers < 1 || cfg->synth_workers > 1024 || cfg->n_devices < 1 ||
         cfg->n_devices > PM_ENGINE_MAX_DEVICES || cfg->workers_per_device < 1 ||
-        cfg->workers_per_device > 64 || cfg->finalize_threads < 1 || cfg->finalize_threads > 1024 ||
+        cfg->workers_per_device > 64 || cfg->finalize_threads < 1 || cfg->finalize_threads > 1024 || cfg->synth_nice > 19 ||
         cfg->max_jobs < 1 || (cfg->trace && cfg->trace_max_events < 1))
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
                             "engine config out of range (workers, devices, threads, max_jobs)");

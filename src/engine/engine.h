@@ -59,6 +59,12 @@ typedef struct {
                                     WinningPoSt never waits for a worker busy with other work; 0: none.
                                     Not counted in the status's busy/total worker counts. */
     unsigned finalize_threads;   /* finalizer pool (B_G2 MSM etc.), >= 1; keep small for L3 */
+    unsigned synth_nice;         /* 0..19: added to the nice value of the synthesis (not the urgent one's) and
+                                    finalize threads when they start (setpriority on the thread's id; Linux
+                                    applies it to that thread and the threads it creates later), so the GPU
+                                    workers, which sleep between kernels and copies, run as soon as they wake
+                                    even when synthesis fills every core. 0: none. Default: the setting
+                                    synthesis.nice (PROOFMILL_SYNTHESIS_NICE). */
     uint64_t memory_budget;      /* bytes the engine may reserve; 0 = physical RAM - memory_margin */
     uint64_t memory_margin;      /* bytes left to the rest of the machine when the budget is auto */
     unsigned key_idle_evict_s;   /* unused, unpinned keys are evicted after this many seconds (never one a
@@ -76,7 +82,7 @@ typedef struct {
 } pm_engine_config;
 
 /* Defaults: 2 synthesis workers, lookahead 0 (auto), one device (0), 2 workers per device,
- * 1 finalizer, budget auto with a 1 GiB margin, keys evicted after 300 s idle, jobs retained 600 s,
+ * 1 finalizer, synth_nice from the setting synthesis.nice, budget auto with a 1 GiB margin, keys evicted after 300 s idle, jobs retained 600 s,
  * 1024 jobs, no trace (65536 events when enabled). */
 void pm_engine_config_default(pm_engine_config *cfg);
 

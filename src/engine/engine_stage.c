@@ -22,10 +22,14 @@
  */
 #include "engine/engine_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "util/clock.h"
 
@@ -285,9 +289,30 @@ static const stage_ops stages[] = {
 
 /* ---------------------------------------------------------------- the stage loop */
 
+/* The synthesis (but the urgent one) and finalize threads run at cfg.synth_nice more than the process.
+ * Linux keeps a nice value per thread: setpriority(PRIO_PROCESS, tid) sets this thread's, and threads
+ * it creates later (its OpenMP team) inherit it. A GPU worker sleeps while its kernels and copies run
+ * and wakes to issue the next ones (a streamed MSM waits on the card tens of times per chunk); with
+ * every core busy with synthesis at the same nice value, each wake-up could wait for a time slice.
+ * Raising a thread's own nice value needs no privilege. A failure only costs that ordering: logged
+ * to stderr once per thread, never an error. */
+static void stage_thread_nice(const pm_engine *e, const worker_t *w) {
+    if (!e->cfg.synth_nice || w->kind == W_GPU || w->urgent) return;
+#ifdef __linux__
+    const id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    const int cur = getpriority(PRIO_PROCESS, tid);
+    if (cur == -1 && errno) return;
+    const int want = cur + (int)e->cfg.synth_nice > 19 ? 19 : cur + (int)e->cfg.synth_nice;
+    if (setpriority(PRIO_PROCESS, tid, want) != 0)
+        fprintf(stderr, "proofmill: %s: setpriority(%d): %s (the thread keeps nice %d)\n", w->name, want, strerror(errno), cur);
+#endif
+}
+
 void *engine_stage_main(void *arg) {
     worker_t *w = arg;
     pm_engine *e = w->e;
+    stage_thread_nice(e, w);
     const stage_ops *s = &stages[w->kind];
     queue_t *q = w->kind == W_SYNTH ? &e->q_synth : w->kind == W_GPU ? &e->q_gpu : &e->q_fin;
     pthread_cond_t *cv = w->kind == W_SYNTH ? &e->cv_synth : w->kind == W_GPU ? &e->cv_gpu : &e->cv_fin;

@@ -101,6 +101,11 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "NTT passes after the first in four-step form."},
     {"gpu.r1cs_rp64", E1("PROOFMILL_GPU_R1CS_RP64"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "keep 64-bit row pointers of the recorded circuit on the card."},
+    /* the engine's threads (engine/engine_stage.c) */
+    {"synthesis.nice", E1("PROOFMILL_SYNTHESIS_NICE"), PM_SETTING_UINT, "0", 0, 19, NULL,
+     "Nice value the engine's synthesis and finalize threads add to their own at start (Linux: per thread; their "
+     "OpenMP teams inherit it). The threads that drive the GPU keep theirs, so when synthesis fills every core "
+     "they still wake at once to launch the next kernel or copy. 0: every thread at the process's priority."},
     /* CPU field kernels (src/field) */
     {"field.backend", E1("PROOFMILL_FIELD_BACKEND"), PM_SETTING_STR, "auto", 0, 0, "auto|adx|portable",
      "Field arithmetic kernels: auto (BMI2+ADX when the CPU has them) or portable (portable C); read at the "

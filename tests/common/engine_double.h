@@ -29,11 +29,16 @@
 #ifndef PROOFMILL_TEST_ENGINE_DOUBLE_H
 #define PROOFMILL_TEST_ENGINE_DOUBLE_H
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/backend.h"
 #include "util/progress.h"
@@ -61,7 +66,24 @@ typedef struct {
     atomic_int key_mid[8], max_key_mid[8];
     atomic_int gpu_done;                /* gpu_start calls returned */
     int plan_tier;                      /* key_plan's tier (0: report none, tier -1; k: tier k - 1) */
+    /* the nice value (+ 100: 0 = not seen yet) of the last thread that ran synthesize, gpu_start,
+     * finalize, and of a thread synthesize started (the inheritance its OpenMP team relies on) */
+    atomic_int nice_synth, nice_gpu, nice_fin, nice_synth_child;
 } td_state;
+
+static int td_thread_nice(void) {
+#ifdef __linux__
+    errno = 0;
+    int v = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    return errno ? -1000 : v + 100;
+#else
+    return 100;
+#endif
+}
+static void *td_nice_child(void *arg) {
+    atomic_store((atomic_int *)arg, td_thread_nice());
+    return NULL;
+}
 
 static void td_max(atomic_int *v, atomic_int *m, int d) {
     int x = atomic_fetch_add(v, d) + d;
@@ -192,6 +214,9 @@ static pm_status td_synthesize(void *self, const void *key, const pm_input *in, 
                                void **prepared, pm_error *err) {
     td_state *s = self;
     td_max(&s->synth_live, &s->max_synth_live, 1);
+    atomic_store(&s->nice_synth, td_thread_nice());
+    pthread_t child;
+    if (pthread_create(&child, NULL, td_nice_child, &s->nice_synth_child) == 0) pthread_join(child, NULL);
     if (td_is(&in[part], "hold")) td_gate_wait(s);
     td_sleep_ms(td_is(&in[part], "slow") ? 5 * s->synth_ms : s->synth_ms);
     td_max(&s->synth_live, &s->max_synth_live, -1);
@@ -223,6 +248,7 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
     td_state *s = self;
     td_item *it = prepared;
     atomic_fetch_add(&s->gpu_starts, 1);
+    atomic_store(&s->nice_gpu, td_thread_nice());
     td_max(&s->prepared_live, &s->max_prepared_live, -1);
     int in = atomic_fetch_add(&s->in_gpu, 1) + 1;
     int m = atomic_load(&s->max_in_gpu);
@@ -268,6 +294,7 @@ static pm_status td_gpu_start(void *self, const void *key, void *prepared, pm_gp
 static pm_status td_finalize(void *self, const void *key, void *pending, void **proof, pm_error *err) {
     td_state *s = self;
     td_item *it = pending;
+    atomic_store(&s->nice_fin, td_thread_nice());
     td_sleep_ms(s->fin_ms);
     td_release(s, it);
     it->check = it->check ? td_mix(it->value) ^ 1 : td_mix(it->value);

@@ -1059,6 +1059,46 @@ static void no_lane(pm_engine_config *c) {
     c->urgent_lane = 0;
 }
 
+/* synth_nice: the synthesis and finalize threads (and the threads they start, as an OpenMP team) run
+ * at the process's nice value plus synth_nice, capped at 19; the GPU workers keep the process's. */
+static int nice_wanted;
+static void nicer_synthesis(pm_engine_config *c) { c->synth_nice = (unsigned)nice_wanted; }
+static void synthesis_threads_run_nicer(void **state) {
+    (void)state;
+    const int base = td_thread_nice(); /* + 100, as the double records it */
+    assert_true(base >= 80);
+    const int wants[2] = {3, 0};
+    for (int i = 0; i < 2; i++) {
+        nice_wanted = wants[i];
+        td_state *s = td_new();
+        pm_backend b;
+        pm_engine *e = engine_new(s, &b, nicer_synthesis);
+        prove_two_ok(e);
+        pm_engine_destroy(e);
+        const int want = base + nice_wanted > 119 ? 119 : base + nice_wanted;
+        print_message("synth_nice %d: process %d, synthesis %d, its child %d, finalize %d, gpu %d (nice + 100)\n",
+                      nice_wanted, base, atomic_load(&s->nice_synth), atomic_load(&s->nice_synth_child),
+                      atomic_load(&s->nice_fin), atomic_load(&s->nice_gpu));
+        assert_int_equal(atomic_load(&s->nice_synth), want);
+        assert_int_equal(atomic_load(&s->nice_synth_child), want);
+        assert_int_equal(atomic_load(&s->nice_fin), want);
+        assert_int_equal(atomic_load(&s->nice_gpu), base);
+        free(s);
+    }
+    /* out of range: refused, nothing started */
+    td_state *s = td_new();
+    pm_backend b = td_backend(s);
+    pm_engine_config cfg;
+    pm_engine_config_default(&cfg);
+    cfg.synth_nice = 20;
+    pm_engine *e = NULL;
+    pm_error err;
+    pm_error_clear(&err);
+    assert_int_equal(pm_engine_create(&e, &cfg, &b, &err), PM_ERR_ARG);
+    assert_null(e);
+    free(s);
+}
+
 static void urgent_lane_off_does_not_yield(void **state) {
     (void)state;
     td_state *s = td_new();
@@ -1113,6 +1153,7 @@ int main(void) {
         cmocka_unit_test(setup_defers_to_an_urgent_region),
         cmocka_unit_test(setup_defer_inherits_the_key_priority),
         cmocka_unit_test(urgent_lane_off_does_not_yield),
+        cmocka_unit_test(synthesis_threads_run_nicer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
