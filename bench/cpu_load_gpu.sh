@@ -5,10 +5,12 @@
 #      zero, 46.8 % one), streamed from a pinned host copy in the 24 GB plan's G1 chunks (6085347
 #      points), scalars on the device (mode 3, as the prover's witness MSMs) and on the host (mode 1),
 #      each timed under PM_MSM_LOAD (default "0 s32 s32n10 m16 m16n10": none, 32 spinning threads at
-#      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu);
+#      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu); once per value of
+#      SYNCS (default "auto blocking": gpu.sync, how the waiting thread waits);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~100 s);
-#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each value of
-#      NICES (default "0 10": PROOFMILL_SYNTHESIS_NICE), bench/porep_gpu_32g.sh caps CAP J WORKERS COUNT
+#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC of
+#      VARIANTS (default "0:auto 10:auto 10:blocking": synthesis.nice, gpu.sync), bench/porep_gpu_32g.sh
+#      caps CAP J WORKERS COUNT
 #      (every proof verified by the engine). A run is skipped when less than MIN_LEFT_S (default 150) of
 #      DEADLINE_S (default 580, from the script's start) is left: the device's 600 s limit.
 # A later call on the same warm machine may pass MSM=0 SETUP32=0 (the build and /tmp/porep-32g survive
@@ -33,22 +35,25 @@ GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
 cmake --build "$B" --target proofmill bench_gpu_msm -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
 echo "build done at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
 if [ "${MSM:-1}" = 1 ]; then
-  PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
-    PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm.txt" 2>&1
-  echo "bench_gpu_msm rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
-  grep -E "^msm_g[12] " "$OUT/bench_gpu_msm.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
+  for sy in ${SYNCS:-auto blocking}; do
+    PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
+      PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm-$sy.txt" 2>&1
+    echo "bench_gpu_msm gpu.sync=$sy rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+    grep -E "^msm_g[12] " "$OUT/bench_gpu_msm-$sy.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
+  done
 fi
 if [ "${SETUP32:-1}" = 1 ]; then
   OUT="$OUT/32g" bash bench/porep_gpu_32g.sh "$B" setup > "$OUT/setup32.txt" 2>&1; echo "32 GiB setup rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
 fi
 for run in ${RUNS-24G:2:2:3}; do
   IFS=: read -r cap j w n <<< "$run"
-  for nc in ${NICES:-0 10}; do
+  for v in ${VARIANTS:-0:auto 10:auto 10:blocking}; do
+    IFS=: read -r nc sy <<< "$v"
     l=$(left)
-    if [ "$l" -lt "$MIN_LEFT" ]; then echo "skip $run nice $nc: $l s left" | tee -a "$OUT/summary.txt"; continue; fi
-    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc ($l s left)" | tee -a "$OUT/summary.txt"
-    d="$OUT/$cap-j$j-w$w-nice$nc"
-    PROOFMILL_SYNTHESIS_NICE=$nc OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
+    if [ "$l" -lt "$MIN_LEFT" ]; then echo "skip $run $v: $l s left" | tee -a "$OUT/summary.txt"; continue; fi
+    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc gpu.sync=$sy ($l s left)" | tee -a "$OUT/summary.txt"
+    d="$OUT/$cap-j$j-w$w-nice$nc-$sy"
+    PROOFMILL_SYNTHESIS_NICE=$nc PROOFMILL_GPU_SYNC=$sy OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
     echo "rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
     grep -hE "start ops|s/proof|steady|peak|FAIL" "$d.txt" "$d"/bench-32GiB.txt 2>/dev/null | tail -8 | tee -a "$OUT/summary.txt"
     tail -1 "$d"/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"

@@ -58,12 +58,37 @@ pm_status self_check(pm_error *err) {
 
 using namespace pmgpu;
 
+/* gpu.sync: the schedule flag of every device's primary context (cudaSetDeviceFlags), before the
+ * process uses them; "auto" leaves CUDA's default. A refusal (a context made before with other flags
+ * on a driver that does not let them change) is reported once and costs only the waiting mode. */
+static void apply_sync_flags(int n) {
+    const char *m = pm_setting_str("gpu.sync");
+    unsigned f = 0;
+    if (!m || !strcmp(m, "auto")) return;
+    if (!strcmp(m, "spin")) f = cudaDeviceScheduleSpin;
+    else if (!strcmp(m, "yield")) f = cudaDeviceScheduleYield;
+    else if (!strcmp(m, "blocking")) f = cudaDeviceScheduleBlockingSync;
+    else return;
+    int cur = 0;
+    if (cudaGetDevice(&cur) != cudaSuccess) { (void)cudaGetLastError(); cur = 0; }
+    for (int d = 0; d < n; d++) {
+        cudaError_t e = cudaSetDevice(d);
+        if (e == cudaSuccess) e = cudaSetDeviceFlags(f);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            fprintf(stderr, "proofmill: gpu.sync=%s: device %d keeps its waiting mode: %s\n", m, d, cudaGetErrorString(e));
+        }
+    }
+    if (n) cudaSetDevice(cur);
+}
+
 extern "C" int gpu_available(void) {
     static int cached = -1;
     if (cached >= 0) return cached;
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) { (void)cudaGetLastError(); n = 0; }
+    if (n > 0) apply_sync_flags(n);
     cached = n;
     return n;
 }

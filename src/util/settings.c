@@ -46,6 +46,11 @@ static const pm_setting_def table[] = {
      "partition's start-phase times (stage, eval, H, every MSM; a `start ops` line), each MSM's device phases "
      "(a `gpu msm` line: chunks, window, scalars, sort, accumulation, reduction) and each device allocation of "
      "1 MiB or more (a `gpu alloc` line: size, bytes in use after it) on stderr."},
+    {"gpu.sync", E1("PROOFMILL_GPU_SYNC"), PM_SETTING_STR, "auto", 0, 0, "auto|spin|yield|blocking",
+     "How a thread waiting for its card waits (CUDA's device schedule flags, set on every device when the process "
+     "first looks for devices): auto (CUDA's choice: spin while there are fewer CUDA contexts than cores), spin, "
+     "yield (spin, yielding the core), blocking (sleep until the card signals: a waiting thread takes no core from "
+     "synthesis and wakes at the interrupt). A streamed MSM waits tens of times per chunk."},
     /* GPU kernel variants (src/gpu): benchmark switches, defaults measured in docs/perf/gpu.md */
     {"gpu.msm_window", E1("PROOFMILL_GPU_MSM_WINDOW"), PM_SETTING_UINT, "0", 0, 22, NULL,
      DEBUG_KNOB "force the MSM window to this many bits (1..22). 0: the cost model's choice."},
