@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cpu_load_gpu.sh — device calls for the CPU load beside the kernel region (engine synthesis.nice):
-# builds only what it runs (proofmill, bench_gpu_msm), then
+# builds only what it runs (proofmill, bench_gpu_msm, test_gpu_msm), then
+#   0. TEST=1 (default): test_gpu_msm (every MSM form against the oracle on the card);
 #   1. MSM=1 (default): bench_gpu_msm at 2^27 (G1) and 2^25 (G2), real-witness scalars ("porep": 51.6 %
 #      zero, 46.8 % one), streamed from a pinned host copy in the 24 GB plan's G1 chunks (6085347
 #      points), scalars on the device (mode 3, as the prover's witness MSMs) and on the host (mode 1),
@@ -8,8 +9,9 @@
 #      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu); once per value of
 #      SYNCS (default "auto blocking": gpu.sync, how the waiting thread waits);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~100 s);
-#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC of
-#      VARIANTS (default "0:auto 10:auto 10:blocking": synthesis.nice, gpu.sync), bench/porep_gpu_32g.sh
+#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC:TIMES
+#      of VARIANTS (default "0:auto:0 10:auto:0 10:blocking:0": synthesis.nice, gpu.sync, gpu.msm_times; times 1
+#      waits for every window group as the MSM did before 2026-12-07), bench/porep_gpu_32g.sh
 #      caps CAP J WORKERS COUNT
 #      (every proof verified by the engine). A run is skipped when less than MIN_LEFT_S (default 150) of
 #      DEADLINE_S (default 580, from the script's start) is left: the device's 600 s limit.
@@ -32,8 +34,12 @@ export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
 [ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${GRPC[@]}" \
   "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-cmake --build "$B" --target proofmill bench_gpu_msm -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
+cmake --build "$B" --target proofmill bench_gpu_msm test_gpu_msm -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
 echo "build done at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+if [ "${TEST:-1}" = 1 ]; then
+  "$B/test_gpu_msm" > "$OUT/test_gpu_msm.txt" 2>&1; echo "test_gpu_msm rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+  grep -E "FAIL|MISMATCH" "$OUT/test_gpu_msm.txt" | head -5 | tee -a "$OUT/summary.txt"
+fi
 if [ "${MSM:-1}" = 1 ]; then
   for sy in ${SYNCS:-auto blocking}; do
     PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
@@ -47,13 +53,13 @@ if [ "${SETUP32:-1}" = 1 ]; then
 fi
 for run in ${RUNS-24G:2:2:3}; do
   IFS=: read -r cap j w n <<< "$run"
-  for v in ${VARIANTS:-0:auto 10:auto 10:blocking}; do
-    IFS=: read -r nc sy <<< "$v"
+  for v in ${VARIANTS:-0:auto:0 10:auto:0 10:blocking:0}; do
+    IFS=: read -r nc sy tm <<< "$v"
     l=$(left)
     if [ "$l" -lt "$MIN_LEFT" ]; then echo "skip $run $v: $l s left" | tee -a "$OUT/summary.txt"; continue; fi
-    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc gpu.sync=$sy ($l s left)" | tee -a "$OUT/summary.txt"
-    d="$OUT/$cap-j$j-w$w-nice$nc-$sy"
-    PROOFMILL_SYNTHESIS_NICE=$nc PROOFMILL_GPU_SYNC=$sy OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
+    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc gpu.sync=$sy gpu.msm_times=${tm:-0} ($l s left)" | tee -a "$OUT/summary.txt"
+    d="$OUT/$cap-j$j-w$w-nice$nc-$sy-t${tm:-0}"
+    PROOFMILL_SYNTHESIS_NICE=$nc PROOFMILL_GPU_SYNC=$sy PROOFMILL_GPU_MSM_TIMES=${tm:-0} OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
     echo "rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
     grep -hE "start ops|s/proof|steady|peak|FAIL" "$d.txt" "$d"/bench-32GiB.txt 2>/dev/null | tail -8 | tee -a "$OUT/summary.txt"
     tail -1 "$d"/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"

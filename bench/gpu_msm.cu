@@ -28,6 +28,9 @@
  *                               those threads at nice K (setpriority on each thread), e.g. "0 s32 s32n10 m16":
  *                               what a prover's synthesis pool does to the thread that drives a streamed MSM
  *                               (its impl gets "@" and the word)
+ *        PROOFMILL_GPU_MSM_TIMES=1  fill the rows' per-phase event times (scalars, sort, accumulate, reduce; 0
+ *                               otherwise): reading them waits for every window group's kernels, so the wall
+ *                               times are then those of the timed form, not of the prover's
  *        PM_BENCH_C_SWEEP=L     for G1 sizes <= 2^L also time the windows c-2..c+2 (uniform, one run each)
  *        PM_MSM_VARIANTS        run-time variants of the accumulation (msm_core.cuh msm_tune_t) timed one after
  *                               the other on the same bases and scalars, each checked against the oracle:

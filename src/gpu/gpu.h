@@ -202,7 +202,9 @@ pm_status gpu_fr_buf_upload(gpu_fr_buf **out, const fr_t *host, size_t n, pm_err
 const fr_t *gpu_fr_buf_device_ptr(const gpu_fr_buf *b);
 void gpu_fr_buf_free(gpu_fr_buf *b);
 
-/* Per-phase device times of the last MSM on a handle, in milliseconds (CUDA events). */
+/* Per-phase device times of the last MSM on a handle, in milliseconds (CUDA events), measured only
+ * when the setting gpu.verbose or gpu.msm_times is on (reading them waits for every window group's
+ * kernels); otherwise the times are 0 and the counts below are still filled. */
 typedef struct {
     float upload_digits;   /* scalars in (copy, conversion, 0/1 classification) */
     float scan;            /* 0 (the counting sort is gone; kept for old callers) */

@@ -130,6 +130,7 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     a.split = (flags & GPU_MSM_NO_01_SPLIT) ? 0 : 1;
     a.item_cap = b->item_cap;
     a.tune = msm_tune_from_env(); /* run-time variants (PROOFMILL_GPU_MSM_ACC, ...; msm_core.cuh) */
+    a.times = pm_setting_bool("gpu.verbose") || pm_setting_bool("gpu.msm_times"); /* gpu_msm_timing_t's phases */
     /* gpu.msm_window = c (PROOFMILL_GPU_MSM_WINDOW) forces the window (benchmarks of the cost model; 1..22) */
     if (const uint64_t c = pm_setting_u64("gpu.msm_window")) a.force_c = (unsigned)c;
     const fr_t *wit = scalars;

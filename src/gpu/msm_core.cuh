@@ -578,6 +578,8 @@ struct msm_args_t {
     unsigned scalar_chunks; /* host scalars: copies in flight (0 = 16 from 2^16 points on, else 1) */
     size_t parts_min_n;     /* host scalars: automatic parts from this many points on (0 = MSM_PARTS_MIN_N) */
     msm_tune_t tune;        /* variants (zero = default) */
+    int times;              /* per-phase device times into msm_stats_t (CUDA events read back: a wait per
+                               window group); 0: none, and a chunk returns without waiting for its kernels */
 };
 struct msm_stats_t {
     float t_scalars, t_sort, t_accum, t_reduce, t_total;
@@ -622,7 +624,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     uint32_t *half = static_cast<uint32_t *>(ex.grow(SLOT_HALF, ((size_t)nseg + 1) * 4));
     int cur = 0, round = 0;
     uint32_t total = 0; /* valid entries: the items past off[nseg] (zero digits) are dropped */
-    ex.d2h(&total, off + nseg, 4);
+    uint32_t next = 0;  /* the half counts' sum of the last scan (read with total in the first round trip) */
     const aff_t<E> *src_pts = nullptr;
     size_t NL_MAX = tu.acc == 2 ? ex.template lanes_for<f_round2<E, src_items<E>>>() : ex.template lanes_for<f_round<E, src_items<E>>>();
     if (NL_MAX > ex.lanes_max()) NL_MAX = ex.lanes_max(); /* the lanes gpu_sizes.h reserves scratch for */
@@ -631,8 +633,13 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
-        uint32_t next = 0;
-        ex.d2h(&next, offs[cur ^ 1] + nseg, 4);
+        if (round == 0) { /* total and the first round's count in one round trip to the host */
+            ex.d2h_async(&total, off + nseg, 4);
+            ex.d2h_async(&next, offs[cur ^ 1] + nseg, 4);
+            ex.sync();
+        } else {
+            ex.d2h(&next, offs[cur ^ 1] + nseg, 4);
+        }
         if (!ex.ok() || next == total) break;
         /* k pairs per chunk (and per inversion): at least RND_KMIN, so late rounds with few pairs
          * use fewer lanes rather than one inversion per handful of additions; at most RND_KMAX
@@ -674,9 +681,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     }
     seg_result<E> res = {nullptr, nullptr, (unsigned)round, 0};
     if (!ex.ok()) return res;
-    uint32_t next = 0;
-    ex.d2h(&next, offs[cur ^ 1] + nseg, 4); /* the half counts of the last scan */
-    if (next == total) { /* every bucket holds at most one value: affine buckets */
+    if (next == total) { /* next: the half counts of the last scan, read in the loop */ /* every bucket holds at most one value: affine buckets */
         aff_t<E> *bk = static_cast<aff_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(aff_t<E>)));
         if (round == 0)
             ex.each(nseg, f_bucket_vals<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], bk});
@@ -887,9 +892,11 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         }
         ex.mark(5);
         if (!ex.ok()) return ex.fail(err, a.persist ? "msm bucket fold" : "msm reduction");
-        st.t_sort += ex.ms(2, 3);
-        st.t_accum += ex.ms(3, 4);
-        st.t_reduce += ex.ms(4, 5);
+        if (a.times) { /* each read waits for the group's last kernel */
+            st.t_sort += ex.ms(2, 3);
+            st.t_accum += ex.ms(3, 4);
+            st.t_reduce += ex.ms(4, 5);
+        }
         st.rounds = acc.rounds > st.rounds ? acc.rounds : st.rounds;
         st.tail_levels = acc.tail_levels > st.tail_levels ? acc.tail_levels : st.tail_levels;
         if (j0 + g < W) ex.pause(); /* between window groups (~90 ms each at 2^27) */
@@ -1068,9 +1075,13 @@ template <class G, class Ex> pm_status msm_run(Ex &ex, msm_host_out<G> &out, msm
     if (r == PM_OK && n1 > n1_done) r = msm_ones<G>(ex, out, pts, oidx + n1_done, n1 - n1_done, a.tune, err);
     if (r != PM_OK) return r;
     ex.mark(6);
-    ex.d2h(nullptr, nullptr, 0); /* synchronise for the timing */
-    st.t_scalars = ex.ms(0, 1);
-    st.t_total = ex.ms(0, 6);
+    if (a.times) {
+        ex.d2h(nullptr, nullptr, 0); /* synchronise for the timing */
+        st.t_scalars = ex.ms(0, 1);
+        st.t_total = ex.ms(0, 6);
+    }
+    /* else nothing waits here: a chunk of a chunked MSM leaves its kernels queued (the next chunk's
+     * copy into the other bases buffer is ordered after them on the device) and returns */
     return PM_OK;
 }
 

@@ -17,6 +17,8 @@
  *   select(out, first, n, pred)  writes the i in [first, first+n) with pred(i) in increasing order,
  *                         returns their count (synchronises)
  *   h2d / d2d / zero      copies on the main stream; d2h synchronises
+ *   d2h_async / sync()    a copy to the host queued without waiting, then one wait for all of them
+ *                         (several counts read back in one round trip)
  *   h2d_side(dst, src, bytes, ev) / wait_side(ev)  copy on the side stream, then make the main stream wait
  *   h2d_bases(dst, src, bytes, ev) / wait_bases(ev) the same on a third stream (streamed bases, so a
  *                         chunk's upload never queues behind the scalar copies of the running MSM)
@@ -93,6 +95,8 @@ struct exec_host {
     void h2d(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
     void d2d(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
     void d2h(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
+    void d2h_async(void *d, const void *s, size_t b) { if (b) memmove(d, s, b); }
+    void sync() {}
     void zero(void *d, size_t b) { if (b) memset(d, 0, b); }
     void h2d_side(void *d, const void *s, size_t b, int) { if (b) memmove(d, s, b); }
     void wait_side(int) {}
@@ -228,6 +232,9 @@ struct exec_dev {
         if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s));
         PM_EX(cudaStreamSynchronize(s));
     }
+    /* the host buffer is written when sync() returns (pageable: the copy may also complete at once) */
+    void d2h_async(void *d, const void *src, size_t b) { if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s)); }
+    void sync() { PM_EX(cudaStreamSynchronize(s)); }
     void zero(void *d, size_t b) { if (b) PM_EX(cudaMemsetAsync(d, 0, b, s)); }
     /* side-stream copy ordered after everything queued on the main stream so far */
     void h2d_side(void *d, const void *src, size_t b, int e) {

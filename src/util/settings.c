@@ -82,6 +82,10 @@ static const pm_setting_def table[] = {
      "(msm_stream.cuh): 1 when a count of them finds at most a quarter non-zero (the device reads those points at "
      "about a third of the bulk copy's rate: docs/perf/devplan.md), 2 always, 0 never (every point crosses the "
      "bus, no count)."},
+    {"gpu.msm_times", E1("PROOFMILL_GPU_MSM_TIMES"), PM_SETTING_BOOL, "false", 0, 1, NULL,
+     DEBUG_KNOB "time each MSM's device phases (scalars, sort, accumulation, reduction: gpu.h gpu_msm_timing_t) "
+     "without gpu.verbose's lines. Reading the times waits for each window group's kernels, so they are off "
+     "unless asked for (gpu.verbose turns them on)."},
     {"gpu.two_lanes", E1("PROOFMILL_GPU_TWO_LANES"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "true: where a plan streams base sets and two MSM rooms of half the size fit (devplan.h msm_rooms), a "
      "partition's witness MSMs (A, B1, C/L, B2: bus-bound when streamed) run in one room beside its H phase and H MSM "
