@@ -6,8 +6,9 @@
 #      zero, 46.8 % one), streamed from a pinned host copy in the 24 GB plan's G1 chunks (6085347
 #      points), scalars on the device (mode 3, as the prover's witness MSMs) and on the host (mode 1),
 #      each timed under PM_MSM_LOAD (default "0 s32 s32n10 m16 m16n10": none, 32 spinning threads at
-#      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu); once per value of
-#      SYNCS (default "auto blocking": gpu.sync, how the waiting thread waits);
+#      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu); once per SYNC:TIMES of
+#      SYNCS (default "auto:0 auto:1 blocking:0": gpu.sync, how the waiting thread waits, and gpu.msm_times,
+#      1 = the per-group waits of the timed form);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~100 s);
 #   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC:TIMES
 #      of VARIANTS (default "0:auto:0 10:auto:0 10:blocking:0": synthesis.nice, gpu.sync, gpu.msm_times; times 1
@@ -41,11 +42,12 @@ if [ "${TEST:-1}" = 1 ]; then
   grep -E "FAIL|MISMATCH" "$OUT/test_gpu_msm.txt" | head -5 | tee -a "$OUT/summary.txt"
 fi
 if [ "${MSM:-1}" = 1 ]; then
-  for sy in ${SYNCS:-auto blocking}; do
-    PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
-      PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm-$sy.txt" 2>&1
-    echo "bench_gpu_msm gpu.sync=$sy rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
-    grep -E "^msm_g[12] " "$OUT/bench_gpu_msm-$sy.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
+  for st in ${SYNCS:-auto:0 auto:1 blocking:0}; do
+    IFS=: read -r sy tm <<< "$st"
+    PROOFMILL_GPU_MSM_TIMES=${tm:-0} PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
+      PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm-$sy-t${tm:-0}.txt" 2>&1
+    echo "bench_gpu_msm gpu.sync=$sy gpu.msm_times=${tm:-0} rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+    grep -E "^msm_g[12] " "$OUT/bench_gpu_msm-$sy-t${tm:-0}.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
   done
 fi
 if [ "${SETUP32:-1}" = 1 ]; then
