@@ -17,21 +17,10 @@
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${1:-/tmp/b}
-OUT=${OUT:-$SRC/abc-pool-out}; mkdir -p "$OUT"
-T0=$(date +%s); DEADLINE=${DEADLINE_S:-580}; MIN_LEFT=${MIN_LEFT_S:-150}
-left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
-cd "$SRC"
+OUT=${OUT:-$SRC/abc-pool-out}
 # shellcheck disable=SC1091
-source .device-deps/deps.sh || exit 1
-# shellcheck disable=SC1091
-source tests/gpu/device_env.sh
-export LD_LIBRARY_PATH="${PM_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-{ date -u '+date: %Y-%m-%d %H:%M UTC'; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; } | tee -a "$OUT/summary.txt"
-GRPC=(); pkg-config --exists grpc++ 2>/dev/null || GRPC=(-DPROOFMILL_GRPC=OFF)
-[ -f "$B/CMakeCache.txt" ] || cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DPROOFMILL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${GRPC[@]}" \
-  "${PM_CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-cmake --build "$B" --target proofmill test_gpu_groth16 test_gpu_setup test_gpu_copy -j "$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head; exit 1; }
-echo "build done at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+source "$SRC/tests/gpu/device_call.sh"
+device_build proofmill test_gpu_groth16 test_gpu_setup test_gpu_copy || exit 1
 "$B/test_gpu_copy" > "$OUT/test_gpu_copy.txt" 2>&1; echo "test_gpu_copy rc=$?" | tee -a "$OUT/summary.txt"
 grep -E "pieces|FAIL" "$OUT/test_gpu_copy.txt" | tee -a "$OUT/summary.txt"
 if [ "${RUN_2K:-1}" = 1 ]; then
