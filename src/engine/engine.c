@@ -179,10 +179,13 @@ pm_status pm_engine_create(pm_engine **out, const pm_engine_config *cfg, const p
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "incomplete engine config or backend");
     if (cfg->synth_workers < 1 || cfg->synth_workers > 1024 || cfg->n_devices < 1 ||
         cfg->n_devices > PM_ENGINE_MAX_DEVICES || cfg->workers_per_device < 1 ||
-        cfg->workers_per_device > 64 || cfg->finalize_threads < 1 || cfg->finalize_threads > 1024 || cfg->synth_nice > 19 ||
+        cfg->workers_per_device > 64 || cfg->finalize_threads < 1 || cfg->finalize_threads > 1024 ||
         cfg->max_jobs < 1 || (cfg->trace && cfg->trace_max_events < 1))
         return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET,
                             "engine config out of range (workers, devices, threads, max_jobs)");
+    if (cfg->synth_nice > 19)
+        return pm_error_set(err, PM_ERR_ARG, NULL, PM_NO_OFFSET, "engine config: synth_nice %u is out of range (0..19)",
+                            cfg->synth_nice);
     pm_engine *e = calloc(1, sizeof *e);
     if (!e) return pm_error_set(err, PM_ERR_NOMEM, NULL, PM_NO_OFFSET, "out of memory");
     e->cfg = *cfg;

@@ -82,8 +82,8 @@ typedef struct {
 } pm_engine_config;
 
 /* Defaults: 2 synthesis workers, lookahead 0 (auto), one device (0), 2 workers per device,
- * 1 finalizer, synth_nice from the setting synthesis.nice, budget auto with a 1 GiB margin, keys evicted after 300 s idle, jobs retained 600 s,
- * 1024 jobs, no trace (65536 events when enabled). */
+ * 1 finalizer, synth_nice from the setting synthesis.nice, budget auto with a 1 GiB margin, keys
+ * evicted after 300 s idle, jobs retained 600 s, 1024 jobs, no trace (65536 events when enabled). */
 void pm_engine_config_default(pm_engine_config *cfg);
 
 /* Pool sizes that fit a host (issue #13 item 5), for callers whose user gave no explicit value:

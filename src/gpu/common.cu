@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <cstdio>
+#include <cuda.h> /* driver API types only (CUresult, CU_CTX_SCHED_*): no libcuda link */
 #include "cpu_headers.cuh"
 #include "common.cuh"
 #include "constants.cuh"
@@ -58,28 +59,59 @@ pm_status self_check(pm_error *err) {
 
 using namespace pmgpu;
 
-/* gpu.sync: the schedule flag of every device's primary context (cudaSetDeviceFlags), before the
- * process uses them; "auto" leaves CUDA's default. A refusal (a context made before with other flags
- * on a driver that does not let them change) is reported once and costs only the waiting mode. */
+/* gpu.sync: the schedule flag of every device's primary context, before the process uses them;
+ * "auto" leaves CUDA's default. Set through the driver's cuDevicePrimaryCtxSetFlags (found with the
+ * runtime's entry-point query, so libcuda is not linked): unlike cudaSetDevice + cudaSetDeviceFlags
+ * it does not create the primary context of a card the process never uses (~0.5 GiB each on
+ * CUDA 12 and later). The other context flags are kept. A refusal is reported once per device and
+ * costs only the waiting mode. Flag values: CUDA driver API, CUctx_flags (CU_CTX_SCHED_*). */
+typedef CUresult (*pm_cu_device_get_t)(CUdevice *, int);
+typedef CUresult (*pm_cu_primary_state_t)(CUdevice, unsigned int *, int *);
+typedef CUresult (*pm_cu_primary_flags_t)(CUdevice, unsigned int);
+static void *driver_entry(const char *name) {
+    void *fn = nullptr;
+#if CUDART_VERSION >= 12000
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &q);
+#endif
+    bool found = e == cudaSuccess && q == cudaDriverEntryPointSuccess;
+#else
+    cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault);
+    bool found = e == cudaSuccess;
+#endif
+    if (!found || !fn) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    return fn;
+}
 static void apply_sync_flags(int n) {
     const char *m = pm_setting_str("gpu.sync");
     unsigned f = 0;
     if (!m || !strcmp(m, "auto")) return;
-    if (!strcmp(m, "spin")) f = cudaDeviceScheduleSpin;
-    else if (!strcmp(m, "yield")) f = cudaDeviceScheduleYield;
-    else if (!strcmp(m, "blocking")) f = cudaDeviceScheduleBlockingSync;
+    if (!strcmp(m, "spin")) f = CU_CTX_SCHED_SPIN;
+    else if (!strcmp(m, "yield")) f = CU_CTX_SCHED_YIELD;
+    else if (!strcmp(m, "blocking")) f = CU_CTX_SCHED_BLOCKING_SYNC;
     else return;
-    int cur = 0;
-    if (cudaGetDevice(&cur) != cudaSuccess) { (void)cudaGetLastError(); cur = 0; }
-    for (int d = 0; d < n; d++) {
-        cudaError_t e = cudaSetDevice(d);
-        if (e == cudaSuccess) e = cudaSetDeviceFlags(f);
-        if (e != cudaSuccess) {
-            (void)cudaGetLastError();
-            fprintf(stderr, "proofmill: gpu.sync=%s: device %d keeps its waiting mode: %s\n", m, d, cudaGetErrorString(e));
-        }
+    pm_cu_device_get_t dev_get = (pm_cu_device_get_t)driver_entry("cuDeviceGet");
+    pm_cu_primary_state_t get_state = (pm_cu_primary_state_t)driver_entry("cuDevicePrimaryCtxGetState");
+    pm_cu_primary_flags_t set_flags = (pm_cu_primary_flags_t)driver_entry("cuDevicePrimaryCtxSetFlags");
+    if (!dev_get || !get_state || !set_flags) {
+        fprintf(stderr, "proofmill: gpu.sync=%s: the CUDA driver lacks cuDevicePrimaryCtxSetFlags; the waiting mode is CUDA's default\n", m);
+        return;
     }
-    if (n) cudaSetDevice(cur);
+    for (int d = 0; d < n; d++) {
+        CUdevice dev = 0;
+        unsigned int flags = 0;
+        int active = 0;
+        CUresult r = dev_get(&dev, d);
+        if (r == CUDA_SUCCESS) r = get_state(dev, &flags, &active);
+        if (r == CUDA_SUCCESS) r = set_flags(dev, (flags & ~(unsigned)CU_CTX_SCHED_MASK) | f);
+        if (r != CUDA_SUCCESS) fprintf(stderr, "proofmill: gpu.sync=%s: device %d keeps its waiting mode (CUDA driver error %d)\n", m, d, (int)r);
+    }
 }
 
 extern "C" int gpu_available(void) {

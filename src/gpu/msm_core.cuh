@@ -681,7 +681,9 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     }
     seg_result<E> res = {nullptr, nullptr, (unsigned)round, 0};
     if (!ex.ok()) return res;
-    if (next == total) { /* next: the half counts of the last scan, read in the loop */ /* every bucket holds at most one value: affine buckets */
+    /* next: the half counts of the last scan, read in the loop; equal to total when every bucket
+     * holds at most one value: affine buckets */
+    if (next == total) {
         aff_t<E> *bk = static_cast<aff_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(aff_t<E>)));
         if (round == 0)
             ex.each(nseg, f_bucket_vals<E, src_items<E>>{src_items<E>{items, pts}, offs[cur], bk});
@@ -922,10 +924,11 @@ template <class G, class Ex> void *msm_persist_begin(Ex &ex, unsigned c) {
     return P;
 }
 /* The W window sums of the kept buckets P (window c) into out.win (set, not added: out is a fresh
- * msm_host_out; out.ones infinity), ready for msm_finish. */
+ * msm_host_out; out.ones infinity), ready for msm_finish. times as msm_args_t.times (the reduction's
+ * device time into st.t_reduce only when set). */
 template <class G, class Ex>
 pm_status msm_persist_end(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const void *P, unsigned c, const msm_tune_t &tune,
-                          pm_error *err) {
+                          int times, pm_error *err) {
     typedef typename G::E E;
     typedef typename G::cpu_xyzz X;
     const unsigned W = (256 + c - 1) / c;
@@ -947,7 +950,7 @@ pm_status msm_persist_end(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const v
     ex.d2h(sums.data(), S, W * sizeof(X));
     ex.mark(5);
     if (!ex.ok()) return ex.fail(err, "msm reduction");
-    st.t_reduce += ex.ms(4, 5);
+    if (times) st.t_reduce += ex.ms(4, 5); /* msm_args_t.times: the phase times only when asked */
     for (unsigned j = 0; j < W; j++) out.win[j] = sums[j];
     return PM_OK;
 }

@@ -148,6 +148,14 @@ struct exec_dev {
     const char *err_what = "";
     int err_line = 0;
     size_t lane_override = 0;
+    /* pinned staging for d2h_async (allocated on first use; freed in destroy) */
+    static constexpr size_t STAGE_BYTES = 256;
+    static constexpr int STAGE_COUNT = 8;
+    void *stage_h = nullptr;
+    void *stage_dst[STAGE_COUNT] = {};
+    size_t stage_off[STAGE_COUNT] = {}, stage_len[STAGE_COUNT] = {};
+    size_t stage_used = 0;
+    int stage_n = 0;
 
     exec_dev() = default;
     exec_dev(const exec_dev &) = delete;
@@ -172,6 +180,9 @@ struct exec_dev {
         if (side) { cudaStreamDestroy(side); side = nullptr; }
         if (side2) { cudaStreamDestroy(side2); side2 = nullptr; }
         for (int i = 0; i < SLOT_COUNT; i++) slot[i].release();
+        if (stage_h) { cudaFreeHost(stage_h); stage_h = nullptr; }
+        stage_n = 0;
+        stage_used = 0;
     }
     void note(cudaError_t e, const char *what, int line) {
         if (e != cudaSuccess && err_code == cudaSuccess) { err_code = e; err_what = what; err_line = line; }
@@ -232,9 +243,36 @@ struct exec_dev {
         if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s));
         PM_EX(cudaStreamSynchronize(s));
     }
-    /* the host buffer is written when sync() returns (pageable: the copy may also complete at once) */
-    void d2h_async(void *d, const void *src, size_t b) { if (b) PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s)); }
-    void sync() { PM_EX(cudaStreamSynchronize(s)); }
+    /* The host buffer is written when sync() returns. The copy lands in a small pinned staging
+     * buffer (a copy into pageable memory would make CUDA wait for the stream inside
+     * cudaMemcpyAsync, one host wait per copy); sync() waits once and moves each staged value to
+     * its destination. A copy that does not fit the staging buffer goes directly (and waits). */
+    void d2h_async(void *d, const void *src, size_t b) {
+        if (!b) return;
+        if (!stage_h && cudaMallocHost(&stage_h, STAGE_BYTES) != cudaSuccess) {
+            (void)cudaGetLastError();
+            stage_h = nullptr;
+        }
+        size_t at = (stage_used + 15) & ~(size_t)15;
+        if (!stage_h || stage_n == STAGE_COUNT || at + b > STAGE_BYTES) {
+            PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s));
+            PM_EX(cudaStreamSynchronize(s));
+            return;
+        }
+        PM_EX(cudaMemcpyAsync(static_cast<char *>(stage_h) + at, src, b, cudaMemcpyDeviceToHost, s));
+        stage_dst[stage_n] = d;
+        stage_off[stage_n] = at;
+        stage_len[stage_n] = b;
+        stage_n++;
+        stage_used = at + b;
+    }
+    void sync() {
+        PM_EX(cudaStreamSynchronize(s));
+        for (int i = 0; i < stage_n; i++)
+            if (err_code == cudaSuccess) memcpy(stage_dst[i], static_cast<char *>(stage_h) + stage_off[i], stage_len[i]);
+        stage_n = 0;
+        stage_used = 0;
+    }
     void zero(void *d, size_t b) { if (b) PM_EX(cudaMemsetAsync(d, 0, b, s)); }
     /* side-stream copy ordered after everything queued on the main stream so far */
     void h2d_side(void *d, const void *src, size_t b, int e) {

@@ -268,7 +268,7 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
         msm_host_out<G> fin;
         msm_stats_t st;
         memset(&st, 0, sizeof st);
-        pm_status s = msm_persist_end<G>(ex, fin, st, a.persist, pc, a.tune, err);
+        pm_status s = msm_persist_end<G>(ex, fin, st, a.persist, pc, a.tune, a.times, err);
         if (s != PM_OK) { ex.bases_sync(); return s; }
         msm_finish<G>(&part, fin, pc);
         G::jac_add(&acc, &acc, &part);

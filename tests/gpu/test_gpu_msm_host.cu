@@ -452,7 +452,7 @@ template <class C> static void test_msm_persist(void) {
                     msm_host_out<G> fin;
                     msm_stats_t st;
                     memset(&st, 0, sizeof st);
-                    GT_OK(msm_persist_end<G>(ex, fin, st, P, c, tu, &e), e);
+                    GT_OK(msm_persist_end<G>(ex, fin, st, P, c, tu, 1, &e), e);
                     msm_finish<G>(&part, fin, c);
                     G::jac_add(&acc, &acc, &part);
                     const int ok = C::jac_eq(&acc, gather ? &want_g : &want);
@@ -655,7 +655,7 @@ template <class C> static void test_scratch_model(void) {
                     msm_host_out<G> fin;
                     msm_stats_t st2;
                     memset(&st2, 0, sizeof st2);
-                    GT_OK(msm_persist_end<G>(ex, fin, st2, a.persist, a.force_c, tune, &e), e);
+                    GT_OK(msm_persist_end<G>(ex, fin, st2, a.persist, a.force_c, tune, 1, &e), e);
                 }
                 size_t used = 0;
                 for (int sl = 0; sl < SLOT_COUNT; sl++)
