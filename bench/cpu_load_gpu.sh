@@ -7,10 +7,10 @@
 #      points), scalars on the device (mode 3, as the prover's witness MSMs) and on the host (mode 1),
 #      each timed under PM_MSM_LOAD (default "0 s32 s32n10 m16 m16n10": none, 32 spinning threads at
 #      nice 0 and 10, 16 threads copying memory at nice 0 and 10; bench/gpu_msm.cu); once per SYNC:TIMES of
-#      SYNCS (default "auto:0 auto:1 blocking:0": gpu.sync, how the waiting thread waits, and gpu.msm_times,
-#      1 = the per-group waits of the timed form);
+#      SYNCS (default "auto:0 auto:1 blocking:0": gpu.sync, how the waiting thread waits, gpu.msm_times,
+#      1 = the per-group waits of the timed form, and an optional third field, gpu.msm_tail_bounds, default 1);
 #   2. SETUP32=1 (default): bench/porep_gpu_32g.sh setup (our 32 GiB test parameters, ~100 s);
-#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC:TIMES
+#   3. RUNS (default "24G:2:2:3"; set and empty: none): for each CAP:J:WORKERS:COUNT and each NICE:SYNC:TIMES[:BOUNDS]
 #      of VARIANTS (default "0:auto:0 10:auto:0 10:blocking:0": synthesis.nice, gpu.sync, gpu.msm_times; times 1
 #      waits for every window group as the MSM did before 2026-12-07), bench/porep_gpu_32g.sh
 #      caps CAP J WORKERS COUNT
@@ -32,11 +32,12 @@ if [ "${TEST:-1}" = 1 ]; then
 fi
 if [ "${MSM:-1}" = 1 ]; then
   for st in ${SYNCS:-auto:0 auto:1 blocking:0}; do
-    IFS=: read -r sy tm <<< "$st"
-    PROOFMILL_GPU_MSM_TIMES=${tm:-0} PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
-      PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm-$sy-t${tm:-0}.txt" 2>&1
-    echo "bench_gpu_msm gpu.sync=$sy gpu.msm_times=${tm:-0} rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
-    grep -E "^msm_g[12] " "$OUT/bench_gpu_msm-$sy-t${tm:-0}.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
+    IFS=: read -r sy tm tb <<< "$st"
+    tm=${tm:-0}; tb=${tb:-1}
+    PROOFMILL_GPU_MSM_TAIL_BOUNDS=$tb PROOFMILL_GPU_MSM_TIMES=$tm PROOFMILL_GPU_SYNC=$sy PM_MSM_FIELD=0 PM_MSM_DISTS=porep PROOFMILL_BENCH_REPS=2 PM_MSM_G2=25 PM_MSM_CHUNKS=6085347 PM_MSM_MODES="3 1" \
+      PM_MSM_LOAD="${PM_MSM_LOAD:-0 s32 s32n10 m16 m16n10}" timeout "$(left)" "$B/bench_gpu_msm" 27 > "$OUT/bench_gpu_msm-$sy-t$tm-b$tb.txt" 2>&1
+    echo "bench_gpu_msm gpu.sync=$sy gpu.msm_times=$tm gpu.msm_tail_bounds=$tb rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+    grep -E "^msm_g[12] " "$OUT/bench_gpu_msm-$sy-t$tm-b$tb.txt" | cut -c1-200 | tee -a "$OUT/summary.txt"
   done
 fi
 if [ "${SETUP32:-1}" = 1 ]; then
@@ -45,12 +46,13 @@ fi
 for run in ${RUNS-24G:2:2:3}; do
   IFS=: read -r cap j w n <<< "$run"
   for v in ${VARIANTS:-0:auto:0 10:auto:0 10:blocking:0}; do
-    IFS=: read -r nc sy tm <<< "$v"
+    IFS=: read -r nc sy tm tb <<< "$v"
+    tm=${tm:-0}; tb=${tb:-1}
     l=$(left)
     if [ "$l" -lt "$MIN_LEFT" ]; then echo "skip $run $v: $l s left" | tee -a "$OUT/summary.txt"; continue; fi
-    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc gpu.sync=$sy gpu.msm_times=${tm:-0} ($l s left)" | tee -a "$OUT/summary.txt"
-    d="$OUT/$cap-j$j-w$w-nice$nc-$sy-t${tm:-0}"
-    PROOFMILL_SYNTHESIS_NICE=$nc PROOFMILL_GPU_SYNC=$sy PROOFMILL_GPU_MSM_TIMES=${tm:-0} OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
+    echo "== cap $cap j $j workers $w count $n synthesis.nice=$nc gpu.sync=$sy gpu.msm_times=$tm gpu.msm_tail_bounds=$tb ($l s left)" | tee -a "$OUT/summary.txt"
+    d="$OUT/$cap-j$j-w$w-nice$nc-$sy-t$tm-b$tb"
+    PROOFMILL_SYNTHESIS_NICE=$nc PROOFMILL_GPU_SYNC=$sy PROOFMILL_GPU_MSM_TIMES=$tm PROOFMILL_GPU_MSM_TAIL_BOUNDS=$tb OUT="$d" timeout "$l" bash bench/porep_gpu_32g.sh "$B" caps "$cap" "$j" "$w" "$n" > "$d.txt" 2>&1
     echo "rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
     grep -hE "start ops|s/proof|steady|peak|FAIL" "$d.txt" "$d"/bench-32GiB.txt 2>/dev/null | tail -8 | tee -a "$OUT/summary.txt"
     tail -1 "$d"/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"

@@ -419,6 +419,7 @@ template <class E, class Src, bool XI = false> struct f_xtask {
     xyzz_t<E> *out;
     PM_HD void operator()(size_t t_) const {
         const uint32_t t = (uint32_t)t_;
+        if (t >= toff[nseg]) return; /* a grid sized by a host bound (msm_tail_bounded): no task here */
         const uint32_t s = seg_of(toff, nseg, t);
         const uint32_t start = off[s] + (t - toff[s]) * XT_K, end = off[s + 1];
         const uint32_t stop = end - start < XT_K ? end : start + XT_K;
@@ -536,6 +537,8 @@ struct msm_tune_t {
     size_t tail, kmin; /* 0 = RND_TAIL, RND_KMIN */
     unsigned parts;     /* 0 = auto, 1 = one part, P >= 2 = P parts always */
     unsigned inv;       /* 1: the rounds' inversions by divsteps (field_inv.cuh), 0: Fermat */
+    unsigned tbound;    /* 1: a group too small for the rounds runs the XYZZ tail from host bounds,
+                           reading nothing back (msm_tail_bounded); 0: it reads every level's count */
 };
 /* Host scalars arrive over PCIe (~50 GB/s: 78 ms for 2^27 scalars); with witness-like scalars the sum
  * itself is shorter than that, so the points are summed in parts, each part once its scalars are in,
@@ -560,6 +563,7 @@ inline msm_tune_t msm_tune_from_env() {
     t.kmin = (size_t)pm_setting_u64("gpu.msm_kmin");   /* PROOFMILL_GPU_MSM_KMIN, at most 1024 */
     t.parts = (unsigned)pm_setting_u64("gpu.msm_parts"); /* PROOFMILL_GPU_MSM_PARTS */
     t.inv = pm_setting_u64("gpu.msm_inv") == 1 ? 1u : 0u;  /* PROOFMILL_GPU_MSM_INV */
+    t.tbound = pm_setting_bool("gpu.msm_tail_bounds") ? 1u : 0u; /* PROOFMILL_GPU_MSM_TAIL_BOUNDS */
     return t;
 }
 struct msm_args_t {
@@ -612,12 +616,53 @@ constexpr size_t RND_KMIN_DIVSTEPS = 32;
 /* a round with fewer than RND_TAIL pairs per resident lane hands over to the XYZZ tail */
 constexpr size_t RND_TAIL = 32;
 
+/* The XYZZ tail of msm_accumulate with nothing read back: for a group whose entries (at most
+ * n_items, a bound the host knows) could not fill the affine rounds. Each level folds every bucket's
+ * entries XT_K at a time; after level l a bucket of k entries holds ceil(k / XT_K^(l+1)) tasks, so
+ * L levels with XT_K^L >= n_items leave one per bucket whatever the digits are (levels past the
+ * needed ones copy one task per bucket: ~20 us each at 2^18 buckets, against a round trip to the
+ * host per level when the counts are read, milliseconds when the host's cores are busy with
+ * synthesis, docs/perf/devplan.md "eleventh session"). Each level's task count stays on the device
+ * (toff[nseg]); its grid and buffer come from the bound min(b, b / XT_K + min(nseg, b) + 1) on the
+ * level before (b entries: a non-empty bucket of k adds at most ceil(k / XT_K) <= k / XT_K + 1),
+ * which gpu_sizes.h's tail terms (t0, t1) cover: the test_scratch_model check. */
+template <class E, class Ex>
+seg_result<E> msm_tail_bounded(Ex &ex, const uint32_t *items, uint32_t *offs[2], uint32_t *half, uint32_t nseg, size_t n_items,
+                               const aff_t<E> *pts, const msm_tune_t &tu) {
+    seg_result<E> res = {nullptr, nullptr, 0, 0};
+    unsigned L = 1;
+    for (size_t m = XT_K; m < n_items; m *= XT_K) L++;
+    int cur = 0;
+    size_t b = n_items;
+    const xyzz_t<E> *xp = nullptr;
+    for (unsigned level = 0; level < L; level++) {
+        ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, XT_K, half});
+        ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
+        size_t bt = b / XT_K + (nseg < b ? nseg : b) + 1;
+        bt = bt < b ? bt : b;
+        bt = bt ? bt : 1;
+        xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, bt * sizeof(xyzz_t<E>)));
+        if (!ex.ok()) return res;
+        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, 0, items, pts, nullptr, xp, offs[cur], offs[cur ^ 1], nseg, (uint32_t)bt, dst);
+        else xtask_level<E, false>(ex, level, 0, items, pts, nullptr, xp, offs[cur], offs[cur ^ 1], nseg, (uint32_t)bt, dst);
+        xp = dst;
+        b = bt;
+        cur ^= 1;
+        res.tail_levels = level + 1;
+    }
+    xyzz_t<E> *bx = static_cast<xyzz_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(xyzz_t<E>)));
+    ex.each(nseg, f_bucket_xvals<E>{xp, offs[cur], bx});
+    res.xbuckets = bx;
+    return res;
+}
+
 /* Sum each of nseg buckets: items sorted by bucket, bucket s = items [off[s], off[s+1]) (off has
- * nseg + 1 entries in executor memory; items past off[nseg] are ignored). Returns one value per
- * bucket (device slot SLOT_BUCKET), affine or, after the XYZZ tail, XYZZ. */
+ * nseg + 1 entries in executor memory; items past off[nseg] are ignored; off[nseg] <= n_items, a
+ * bound the host knows). Returns one value per bucket (device slot SLOT_BUCKET), affine or, after
+ * the XYZZ tail, XYZZ. */
 template <class G, class Ex>
-seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, const aff_t<typename G::E> *pts,
-                                         const msm_tune_t &tu) {
+seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, size_t n_items,
+                                         const aff_t<typename G::E> *pts, const msm_tune_t &tu) {
     typedef typename G::E E;
     typedef typename fbase<E>::type F;
     uint32_t *offs[2] = {off, static_cast<uint32_t *>(ex.grow(SLOT_OFF1, ((size_t)nseg + 1) * 4))};
@@ -630,6 +675,9 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     if (NL_MAX > ex.lanes_max()) NL_MAX = ex.lanes_max(); /* the lanes gpu_sizes.h reserves scratch for */
     const size_t tail = tu.tail ? tu.tail : RND_TAIL, kmin = tu.kmin ? tu.kmin : (tu.inv ? RND_KMIN_DIVSTEPS : RND_KMIN);
     const uint32_t pf = (tu.prefetch ? RF_PREFETCH : 0u) | (tu.inv ? RF_DIVSTEPS : 0u);
+    /* at most n_items / 2 pairs: fewer than the rounds' threshold below, so the tail takes every entry */
+    if (tu.tbound && ex.ok() && (double)(n_items / 2) < (double)NL_MAX * (double)tail)
+        return msm_tail_bounded<E>(ex, items, offs, half, nseg, n_items, pts, tu);
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
@@ -860,7 +908,7 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         ex.sort_pairs(k1, v1, k0, v0, items, bits);
         ex.each(items + 1, f_bounds{k1, items, nseg, off});
         ex.mark(3);
-        seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, pts, a.tune);
+        seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, items, pts, a.tune);
         if (!ex.ok()) return ex.fail(err, "msm accumulation");
         ex.mark(4);
         if (a.persist) { /* a chunk: its bucket sums join the kept buckets; one reduction at the end */
@@ -967,7 +1015,7 @@ pm_status msm_ones(Ex &ex, msm_host_out<G> &out, const aff_t<typename G::E> *pts
         uint32_t h[2] = {0, (uint32_t)n1};
         if (!ex.ok()) return ex.fail(err, "msm ones");
         ex.h2d(off, h, 8);
-        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, pts, tune);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, n1, pts, tune);
         if (acc.xbuckets) {
             ex.d2h(&v, acc.xbuckets, sizeof out.ones);
         } else {

@@ -57,6 +57,10 @@ static const pm_setting_def table[] = {
     {"gpu.msm_inv", E1("PROOFMILL_GPU_MSM_INV"), PM_SETTING_UINT, "1", 0, 1, NULL,
      DEBUG_KNOB "the affine rounds' inversion: 1 Bernstein-Yang divsteps (default: 0.95x of Fermat's time at G1 2^27 "
      "uniform on an H100), 0 Fermat (a^(p-2)); the same result (docs/perf/gpu.md \"Round 7\")."},
+    {"gpu.msm_tail_bounds", E1("PROOFMILL_GPU_MSM_TAIL_BOUNDS"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+     DEBUG_KNOB "a window group whose items are too few for the affine rounds (witness-like chunks, the ones bucket) "
+     "runs the XYZZ tail with levels and buffers from host-side bounds and reads nothing back (1, default); 0 reads "
+     "each level's task count, a wait for the card per level (msm_core.cuh msm_tail_bounded)."},
     {"gpu.msm_lanes", E1("PROOFMILL_GPU_MSM_LANES"), PM_SETTING_UINT, "0", 0, U64MAX, NULL,
      DEBUG_KNOB "force the number of copy lanes of a streamed MSM. 0: sized from the chunk."},
     {"gpu.msm_acc", E1("PROOFMILL_GPU_MSM_ACC"), PM_SETTING_UINT, "2", 0, 2, NULL,

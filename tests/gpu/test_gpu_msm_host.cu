@@ -227,11 +227,13 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
     pm_error e;
     GT_OK(C::msm(&want, pts.data(), k, n), e);
     /* every run-time variant of msm_core.cuh (msm_tune_t): the default, then {acc, prefetch, xinline,
-     * tail, kmin, parts, inv}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; parts 3 sums host
-     * scalars in 3 parts, each as soon as it is in; inv 1 inverts by divsteps (field_inv.cuh) */
-    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0},
-                                       {0, 0, 1, 1000000000, 0, 0, 0}, {2, 0, 2, 0, 0, 3, 0}, {2, 0, 2, 1, 2, 0, 1},
-                                       {2, 1, 1, 0, 0, 0, 0}, {0, 1, 0, 1, 2, 0, 1}};
+     * tail, kmin, parts, inv, tbound}; tail 1 keeps the affine rounds to the end, 1e9 is XYZZ only; parts 3
+     * sums host scalars in 3 parts, each as soon as it is in; inv 1 inverts by divsteps (field_inv.cuh);
+     * tbound 1 runs a group too small for the rounds through the tail from host bounds (msm_tail_bounded:
+     * with tail 1e9, every group, whatever its size), 0 reads each level's count */
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 2, 0, 0, 1},
+                                       {0, 0, 1, 1000000000, 0, 0, 0, 1}, {2, 0, 2, 0, 0, 3, 0, 1}, {2, 0, 2, 1, 2, 0, 1, 0},
+                                       {2, 1, 1, 0, 0, 0, 0, 0}, {0, 1, 0, 1000000000, 2, 0, 1, 0}};
     /* the first six (the default: v2, inlined XYZZ for G1 only; v1; v2 affine to the end; XYZZ only; 3 parts;
      * v2 affine to the end with the divstep inversion) always; all eight with PROOFMILL_SLOW=1 */
     static const size_t ntunes = getenv("PROOFMILL_SLOW") && atoi(getenv("PROOFMILL_SLOW")) ? 8 : 6;
@@ -248,17 +250,17 @@ static void check_msm(const char *what, const std::vector<typename C::G::cpu_aff
                      C::name(), what, ex.pauses - p0, expect_pauses);
         msm_finish<G>(&got, o, st.c);
         int ok = C::jac_eq(&got, &want);
-        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu parts=%u inv=%u, %u summed early) differs from the CPU MSM",
-                 C::name(), what, n, st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin, tu.parts, tu.inv, st.parts);
+        GT_CHECK(ok, "%s MSM %s: n = %zu (c = %u, variant acc=%u pf=%u xi=%u tail=%zu kmin=%zu parts=%u inv=%u tbound=%u, %u summed early) differs from the CPU MSM",
+                 C::name(), what, n, st.c, tu.acc, tu.prefetch, tu.xinline, tu.tail, tu.kmin, tu.parts, tu.inv, tu.tbound, st.parts);
         if (a.src == MSM_SRC_HOST && tu.parts >= 2 && n >= 2 * tu.parts)
             GT_CHECK(st.parts == tu.parts - 1, "%s MSM %s: %u parts summed before the last chunk, expected %u", C::name(), what, st.parts, tu.parts - 1);
         if (a.src == MSM_SRC_HOST && tu.parts == 0 && a.parts_min_n && n >= a.parts_min_n && expect_early >= 0)
             GT_CHECK(st.parts == (unsigned)expect_early, "%s MSM %s: %u parts summed early (automatic), expected %ld", C::name(), what, st.parts,
                      expect_early);
         printf("%s %-34s n=%-5zu c=%-2u W=%-3u rounds=%-2u tail=%u general=%zu ones=%zu zeros=%zu early=%u [acc=%u pf=%u xi=%u tail=%zu kmin=%zu "
-               "parts=%u inv=%u]  %s\n",
+               "parts=%u inv=%u tbound=%u]  %s\n",
                C::name(), what, n, st.c, st.W, st.rounds, st.tail_levels, st.general, st.ones, st.zeros, st.parts, tu.acc, tu.prefetch, tu.xinline,
-               tu.tail, tu.kmin, tu.parts, tu.inv, ok ? "ok" : "MISMATCH");
+               tu.tail, tu.kmin, tu.parts, tu.inv, tu.tbound, ok ? "ok" : "MISMATCH");
     }
 }
 
@@ -413,7 +415,8 @@ template <class C> static void test_msm_persist(void) {
     typename G::cpu_jac want, want_g;
     GT_OK(C::msm(&want, pts.data(), k.data(), NP), e);
     GT_OK(C::msm(&want_g, pts.data(), kg.data(), NP), e);
-    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 0}, {2, 0, 1, 1000000000, 0, 0, 0}, {2, 0, 0, 1, 2, 0, 1}};
+    static const msm_tune_t tunes[] = {{2, 0, 2, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 0, 0, 0}, {2, 0, 1, 1000000000, 0, 0, 0, 1},
+                                       {2, 0, 0, 1, 2, 0, 1, 0}, {2, 0, 2, 0, 0, 0, 1, 0}};
     const size_t chunks[] = {64, 150, 599, 600};
     const unsigned cs[] = {0, 3, 9}; /* 0: the window of the chunk size (as msm.cu picks it) */
     int bad = 0, runs = 0;
@@ -459,11 +462,11 @@ template <class C> static void test_msm_persist(void) {
                     bad += !ok;
                     runs++;
                     if (!ok)
-                        printf("%s persist MISMATCH: chunk %zu, c %u, %s, acc=%u xi=%u tail=%zu inv=%u\n", C::name(), chunk, c,
-                               gather ? "gathered" : "dense", tu.acc, tu.xinline, tu.tail, tu.inv);
+                        printf("%s persist MISMATCH: chunk %zu, c %u, %s, acc=%u xi=%u tail=%zu inv=%u tbound=%u\n", C::name(), chunk, c,
+                               gather ? "gathered" : "dense", tu.acc, tu.xinline, tu.tail, tu.inv, tu.tbound);
                 }
     GT_CHECK(bad == 0, "%s chunked MSM with kept buckets: %d of %d runs differ from the CPU MSM", C::name(), bad, runs);
-    printf("%s chunked MSM, buckets kept across chunks (chunks 64/150/599/600, c 3/9/own, dense and gathered, 4 variants): %d runs %s\n",
+    printf("%s chunked MSM, buckets kept across chunks (chunks 64/150/599/600, c 3/9/own, dense and gathered, 5 variants): %d runs %s\n",
            C::name(), runs, bad ? "FAIL" : "ok");
 }
 
