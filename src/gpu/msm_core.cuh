@@ -607,6 +607,24 @@ void xtask_level(Ex &ex, unsigned level, int round, const uint32_t *items, const
         ex.each(ntasks, f_xtask<E, src_points<E>, XI>{src_points<E>{src_pts}, off, toff, nseg, dst});
 }
 
+/* one tail level into its buffer (SLOT_XP0 / SLOT_XP1 by level) of ntasks entries (the exact count,
+ * or a bound); the caller checks ex.ok() (an allocation failure), not the pointer: 0 tasks may give NULL */
+template <class E, class Ex>
+xyzz_t<E> *xtail_step(Ex &ex, unsigned level, int round, const uint32_t *items, const aff_t<E> *pts, const aff_t<E> *src_pts,
+                      const xyzz_t<E> *xp, const uint32_t *off, const uint32_t *toff, uint32_t nseg, uint32_t ntasks, const msm_tune_t &tu) {
+    xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
+    if (!ex.ok()) return dst;
+    if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, off, toff, nseg, ntasks, dst);
+    else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, off, toff, nseg, ntasks, dst);
+    return dst;
+}
+/* the tail's last level (one task per bucket, offsets off) as the bucket values in SLOT_BUCKET */
+template <class E, class Ex> void xtail_buckets(Ex &ex, seg_result<E> &res, const xyzz_t<E> *xp, const uint32_t *off, uint32_t nseg) {
+    xyzz_t<E> *bx = static_cast<xyzz_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(xyzz_t<E>)));
+    ex.each(nseg, f_bucket_xvals<E>{xp, off, bx});
+    res.xbuckets = bx;
+}
+
 constexpr size_t RND_KMIN = 128, RND_KMAX = 1024;
 /* the built-in minimum with the divstep inversion: ~1/30 of Fermat's cost makes batches of 32 pairs
  * affordable, so late rounds keep more lanes busy (H100, 2026-12-06, docs/perf/gpu.md "Round 7":
@@ -641,18 +659,13 @@ seg_result<E> msm_tail_bounded(Ex &ex, const uint32_t *items, uint32_t *offs[2],
         size_t bt = b / XT_K + (nseg < b ? nseg : b) + 1;
         bt = bt < b ? bt : b;
         bt = bt ? bt : 1;
-        xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, bt * sizeof(xyzz_t<E>)));
+        xp = xtail_step<E>(ex, level, 0, items, pts, nullptr, xp, offs[cur], offs[cur ^ 1], nseg, (uint32_t)bt, tu);
         if (!ex.ok()) return res;
-        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, 0, items, pts, nullptr, xp, offs[cur], offs[cur ^ 1], nseg, (uint32_t)bt, dst);
-        else xtask_level<E, false>(ex, level, 0, items, pts, nullptr, xp, offs[cur], offs[cur ^ 1], nseg, (uint32_t)bt, dst);
-        xp = dst;
         b = bt;
         cur ^= 1;
         res.tail_levels = level + 1;
     }
-    xyzz_t<E> *bx = static_cast<xyzz_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(xyzz_t<E>)));
-    ex.each(nseg, f_bucket_xvals<E>{xp, offs[cur], bx});
-    res.xbuckets = bx;
+    xtail_buckets<E>(ex, res, xp, offs[cur], nseg);
     return res;
 }
 
@@ -749,18 +762,13 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
         ex.d2h(&ntasks, offs[cur ^ 1] + nseg, 4);
         if (!ex.ok()) return res;
         if (level > 0 && ntasks == total) break;
-        xyzz_t<E> *dst = static_cast<xyzz_t<E> *>(ex.grow(level % 2 ? SLOT_XP1 : SLOT_XP0, (size_t)ntasks * sizeof(xyzz_t<E>)));
+        xp = xtail_step<E>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, tu);
         if (!ex.ok()) return res;
-        if (msm_xinline<E>(tu)) xtask_level<E, true>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
-        else xtask_level<E, false>(ex, level, round, items, pts, src_pts, xp, offs[cur], offs[cur ^ 1], nseg, ntasks, dst);
-        xp = dst;
         total = ntasks;
         cur ^= 1;
         res.tail_levels = level + 1;
     }
-    xyzz_t<E> *bx = static_cast<xyzz_t<E> *>(ex.grow(SLOT_BUCKET, (size_t)nseg * sizeof(xyzz_t<E>)));
-    ex.each(nseg, f_bucket_xvals<E>{xp, offs[cur], bx});
-    res.xbuckets = bx;
+    xtail_buckets<E>(ex, res, xp, offs[cur], nseg);
     return res;
 }
 
