@@ -78,9 +78,12 @@ static void *driver_entry(const char *name) {
     cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &q);
 #endif
     bool found = e == cudaSuccess && q == cudaDriverEntryPointSuccess;
-#else
+#elif CUDART_VERSION >= 11030
     cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault);
     bool found = e == cudaSuccess;
+#else
+    (void)name; /* no entry-point query before CUDA 11.3: gpu.sync keeps CUDA's default */
+    bool found = false;
 #endif
     if (!found || !fn) {
         (void)cudaGetLastError();

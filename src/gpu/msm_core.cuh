@@ -637,7 +637,9 @@ constexpr size_t RND_TAIL = 32;
 /* The XYZZ tail of msm_accumulate with nothing read back: for a group whose entries (at most
  * n_items, a bound the host knows) could not fill the affine rounds. Each level folds every bucket's
  * entries XT_K at a time; after level l a bucket of k entries holds ceil(k / XT_K^(l+1)) tasks, so
- * L levels with XT_K^L >= n_items leave one per bucket whatever the digits are (levels past the
+ * L levels with XT_K^L >= min(n_items, bucket_max) leave one per bucket whatever the digits are
+ * (bucket_max: a bound on one bucket's entries; a bucket of a window group holds one window's digits
+ * of the group's scalars, at most ng of them; levels past the
  * needed ones copy one task per bucket: ~20 us each at 2^18 buckets, against a round trip to the
  * host per level when the counts are read, milliseconds when the host's cores are busy with
  * synthesis, docs/perf/devplan.md "eleventh session"). Each level's task count stays on the device
@@ -646,10 +648,11 @@ constexpr size_t RND_TAIL = 32;
  * which gpu_sizes.h's tail terms (t0, t1) cover: the test_scratch_model check. */
 template <class E, class Ex>
 seg_result<E> msm_tail_bounded(Ex &ex, const uint32_t *items, uint32_t *offs[2], uint32_t *half, uint32_t nseg, size_t n_items,
-                               const aff_t<E> *pts, const msm_tune_t &tu) {
+                               size_t bucket_max, const aff_t<E> *pts, const msm_tune_t &tu) {
     seg_result<E> res = {nullptr, nullptr, 0, 0};
-    unsigned L = 1;
-    for (size_t m = XT_K; m < n_items; m *= XT_K) L++;
+    unsigned L = 1; /* XT_K^L >= the most entries one bucket can hold */
+    const size_t kmax = bucket_max < n_items ? bucket_max : n_items;
+    for (size_t m = XT_K; m < kmax; m *= XT_K) L++;
     int cur = 0;
     size_t b = n_items;
     const xyzz_t<E> *xp = nullptr;
@@ -670,12 +673,12 @@ seg_result<E> msm_tail_bounded(Ex &ex, const uint32_t *items, uint32_t *offs[2],
 }
 
 /* Sum each of nseg buckets: items sorted by bucket, bucket s = items [off[s], off[s+1]) (off has
- * nseg + 1 entries in executor memory; items past off[nseg] are ignored; off[nseg] <= n_items, a
- * bound the host knows). Returns one value per bucket (device slot SLOT_BUCKET), affine or, after
- * the XYZZ tail, XYZZ. */
+ * nseg + 1 entries in executor memory; items past off[nseg] are ignored; off[nseg] <= n_items and
+ * every bucket's entries <= bucket_max, bounds the host knows). Returns one value per bucket (device
+ * slot SLOT_BUCKET), affine or, after the XYZZ tail, XYZZ. */
 template <class G, class Ex>
 seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t *off, uint32_t nseg, size_t n_items,
-                                         const aff_t<typename G::E> *pts, const msm_tune_t &tu) {
+                                         size_t bucket_max, const aff_t<typename G::E> *pts, const msm_tune_t &tu) {
     typedef typename G::E E;
     typedef typename fbase<E>::type F;
     uint32_t *offs[2] = {off, static_cast<uint32_t *>(ex.grow(SLOT_OFF1, ((size_t)nseg + 1) * 4))};
@@ -690,7 +693,7 @@ seg_result<typename G::E> msm_accumulate(Ex &ex, const uint32_t *items, uint32_t
     const uint32_t pf = (tu.prefetch ? RF_PREFETCH : 0u) | (tu.inv ? RF_DIVSTEPS : 0u);
     /* at most n_items / 2 pairs: fewer than the rounds' threshold below, so the tail takes every entry */
     if (tu.tbound && ex.ok() && (double)(n_items / 2) < (double)NL_MAX * (double)tail)
-        return msm_tail_bounded<E>(ex, items, offs, half, nseg, n_items, pts, tu);
+        return msm_tail_bounded<E>(ex, items, offs, half, nseg, n_items, bucket_max, pts, tu);
     for (;;) {
         ex.each(nseg + 1, f_ceil_div{offs[cur], nseg, 2, half});
         ex.scan(offs[cur ^ 1], half, (size_t)nseg + 1);
@@ -916,7 +919,7 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
         ex.sort_pairs(k1, v1, k0, v0, items, bits);
         ex.each(items + 1, f_bounds{k1, items, nseg, off});
         ex.mark(3);
-        seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, items, pts, a.tune);
+        seg_result<E> acc = msm_accumulate<G>(ex, v1, off, nseg, items, ng, pts, a.tune);
         if (!ex.ok()) return ex.fail(err, "msm accumulation");
         ex.mark(4);
         if (a.persist) { /* a chunk: its bucket sums join the kept buckets; one reduction at the end */
@@ -1023,7 +1026,7 @@ pm_status msm_ones(Ex &ex, msm_host_out<G> &out, const aff_t<typename G::E> *pts
         uint32_t h[2] = {0, (uint32_t)n1};
         if (!ex.ok()) return ex.fail(err, "msm ones");
         ex.h2d(off, h, 8);
-        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, n1, pts, tune);
+        seg_result<E> acc = msm_accumulate<G>(ex, oidx, off, 1, n1, n1, pts, tune);
         if (acc.xbuckets) {
             ex.d2h(&v, acc.xbuckets, sizeof out.ones);
         } else {

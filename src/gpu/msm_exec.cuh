@@ -170,6 +170,12 @@ struct exec_dev {
         for (int i = 0; i < 2 && e == cudaSuccess; i++) e = cudaEventCreateWithFlags(&bases_ev[i], cudaEventDisableTiming);
         for (int i = 0; i < 16 && e == cudaSuccess; i++) e = cudaEventCreate(&ev[i]);
         for (int i = 0; i < 64 && e == cudaSuccess; i++) e = cudaEventCreateWithFlags(&side_ev[i], cudaEventDisableTiming);
+        /* the staging buffer of d2h_async, pinned here rather than in the middle of an MSM (a pinned
+         * allocation may synchronise the device); without it d2h_async copies directly */
+        if (e == cudaSuccess && !stage_h && cudaMallocHost(&stage_h, STAGE_BYTES) != cudaSuccess) {
+            (void)cudaGetLastError();
+            stage_h = nullptr;
+        }
         return e;
     }
     void destroy() {
@@ -249,10 +255,6 @@ struct exec_dev {
      * its destination. A copy that does not fit the staging buffer goes directly (and waits). */
     void d2h_async(void *d, const void *src, size_t b) {
         if (!b) return;
-        if (!stage_h && cudaMallocHost(&stage_h, STAGE_BYTES) != cudaSuccess) {
-            (void)cudaGetLastError();
-            stage_h = nullptr;
-        }
         size_t at = (stage_used + 15) & ~(size_t)15;
         if (!stage_h || stage_n == STAGE_COUNT || at + b > STAGE_BYTES) {
             PM_EX(cudaMemcpyAsync(d, src, b, cudaMemcpyDeviceToHost, s));
@@ -320,6 +322,8 @@ struct exec_dev {
     }
     bool ok() const { return err_code == cudaSuccess; }
     pm_status fail(pm_error *err, const char *what) {
+        stage_n = 0; /* a staged copy whose sync() never came is dropped, never written later */
+        stage_used = 0;
         cudaError_t e = err_code;
         err_code = cudaSuccess;
         (void)cudaGetLastError();

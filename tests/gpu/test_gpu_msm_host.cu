@@ -334,6 +334,16 @@ template <class C> static void test_msm(void) {
         for (size_t i = 0; i < 64; i++) kr[i] = one;
         check_msm<C>("repeated points, all one", rep, kr.data(), 64, a);
     }
+    /* one bucket per window holding 2100 entries and a ones bucket of 2100: more than XT_K^2, so the
+     * forms that reach the tail with them (XYZZ only, the bounded tail) run three levels */
+    {
+        std::vector<typename G::cpu_aff> big(2100);
+        for (size_t i = 0; i < big.size(); i++) big[i] = pts[i % NP];
+        std::vector<fr_t> kb(big.size(), same);
+        check_msm<C>("2100 points, one scalar, one bucket", big, kb.data(), big.size(), a);
+        for (size_t i = 0; i < big.size(); i++) kb[i] = one;
+        check_msm<C>("2100 points, all one", big, kb.data(), big.size(), a);
+    }
     /* witness-like: 75 % zero, 20 % one, 5 % uniform */
     for (size_t i = 0; i < NP; i++) {
         uint64_t r = gt_rand64() % 100;
