@@ -637,12 +637,13 @@ constexpr size_t RND_TAIL = 32;
 /* The XYZZ tail of msm_accumulate with nothing read back: for a group whose entries (at most
  * n_items, a bound the host knows) could not fill the affine rounds. Each level folds every bucket's
  * entries XT_K at a time; after level l a bucket of k entries holds ceil(k / XT_K^(l+1)) tasks, so
- * L levels with XT_K^L >= min(n_items, bucket_max) leave one per bucket whatever the digits are
- * (bucket_max: a bound on one bucket's entries; a bucket of a window group holds one window's digits
- * of the group's scalars, at most ng of them; levels past the
- * needed ones copy one task per bucket: ~20 us each at 2^18 buckets, against a round trip to the
- * host per level when the counts are read, milliseconds when the host's cores are busy with
- * synthesis, docs/perf/devplan.md "eleventh session"). Each level's task count stays on the device
+ * L levels with XT_K^L >= min(n_items, bucket_max) leave one per bucket whatever the digits are.
+ * bucket_max bounds one bucket's entries: a bucket of a window group holds one window's digits of
+ * the group's scalars, at most ng of them. Levels past the needed ones copy one task per bucket
+ * (~20 us each at 2^18 buckets) where the exact tail reads a count back per level (a wait for the
+ * card: milliseconds when synthesis keeps the host's cores busy; measured in docs/perf/devplan.md,
+ * "Eleventh session": +20 ms per G1 2^27 streamed MSM on an idle host, -67 ms beside 32 busy
+ * threads). Each level's task count stays on the device
  * (toff[nseg]); its grid and buffer come from the bound min(b, b / XT_K + min(nseg, b) + 1) on the
  * level before (b entries: a non-empty bucket of k adds at most ceil(k / XT_K) <= k / XT_K + 1),
  * which gpu_sizes.h's tail terms (t0, t1) cover: the test_scratch_model check. */

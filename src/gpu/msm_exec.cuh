@@ -148,7 +148,7 @@ struct exec_dev {
     const char *err_what = "";
     int err_line = 0;
     size_t lane_override = 0;
-    /* pinned staging for d2h_async (allocated on first use; freed in destroy) */
+    /* pinned staging for d2h_async (allocated in init; freed in destroy; NULL: copies go direct) */
     static constexpr size_t STAGE_BYTES = 256;
     static constexpr int STAGE_COUNT = 8;
     void *stage_h = nullptr;
