@@ -20,8 +20,9 @@
  * held on the host: the .csr file's size or the recording's; the key view's density marks, and its
  * NTT domain where the plan runs H on the CPU; the streamed sets among its bases are page-locked in
  * place, not copied: shown, not added),
- * the witness staging slots of each card (32 B a wire per slot), and per partition in flight (one per GPU worker: devices x workers) its witness
- * and public inputs, 1 MiB of rounding and, at tiers >= 2, a, b, c made on the host.
+ * the witness staging slots of each card (32 B a wire per slot), at tiers >= 2 the pinned a, b, c pool
+ * (devplan.h abc_per_card buffers per card), and per partition in flight (one per GPU worker: devices x
+ * workers) its witness and public inputs and 1 MiB of rounding.
  *
  * Exit 0 with a plan (also when it does not fit --host-memory: said in words and in JSON); 2 with
  * the planner's refusal (it names the smallest card that would do) or a usage error.
@@ -163,7 +164,7 @@ static pm_status shape_by_zkey(key_shape *k, const char *path, pm_error *err) {
 
 /* Host bytes, itemised (file comment). */
 typedef struct {
-    uint64_t key, staging, pinned, per_part, in_flight, total;
+    uint64_t key, staging, pinned, pool, per_part, in_flight, total;
 } host_bytes;
 
 static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p, unsigned devices, unsigned workers) {
@@ -176,7 +177,8 @@ static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p,
                  s->n_b2 * 192 + k->circuit_host + groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
                  (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* the CPU domain: a CPU H only */
         h->staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
-        h->per_part = 32 * s->n_vars + 32 * n_ic + MIB + groth16_devplan_host_part_bytes(p);
+        h->pool = (uint64_t)devices * p->abc_per_card * groth16_devplan_host_part_bytes(p);
+        h->per_part = 32 * s->n_vars + 32 * n_ic + MIB;
     } else {
         h->key = k->key_host_extra + groth16_key_view_bytes(GROTH16_SNARKJS, s->n_vars, m);
         h->per_part = 2 * 32 * s->n_vars + 3 * 32 * m + MIB; /* witness + its plain copy, a | b | c */
@@ -185,7 +187,7 @@ static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p,
     h->in_flight = (uint64_t)devices * workers;
     /* the streamed sets are page-locked in place (start_gpu.c pin_take: cudaHostRegister of the key's
      * own arrays), so the pinned bytes are part of the key's, not a copy */
-    h->total = h->key + h->staging + h->in_flight * h->per_part;
+    h->total = h->key + h->staging + h->pool + h->in_flight * h->per_part;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)GIB; }
@@ -382,6 +384,7 @@ static int cmd_plan(int argc, char **argv) {
     card.sm_count = (unsigned)sms;
     card.workers = (unsigned)workers;
     card.one_room = !pm_setting_bool("gpu.two_lanes");
+    card.abc_buffers = (unsigned)pm_setting_u64("gpu.abc_buffers");
     card.devices = (unsigned)devices;
     card.host_budget = host; /* --host-memory: one witness slot when two would not fit (devplan.h) */
     snprintf(card.name, sizeof card.name, "a %.1f GiB card", gib(devmem));
@@ -418,8 +421,9 @@ static int cmd_plan(int argc, char **argv) {
                           "one_slot_for_host", p.one_slot_for_host, "text",
                           groth16_devplan_format(text, sizeof text, &p, &k.s)));
             json_object_set_new(o, "host",
-                                json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "key_bytes", (json_int_t)h.key, "staging_bytes",
+                                json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "key_bytes", (json_int_t)h.key, "staging_bytes",
                                           (json_int_t)h.staging, "pinned_bytes", (json_int_t)h.pinned,
+                                          "abc_pool_bytes", (json_int_t)h.pool,
                                           "per_partition_bytes", (json_int_t)h.per_part, "partitions_in_flight",
                                           (json_int_t)h.in_flight, "total_bytes", (json_int_t)h.total));
             if (host) {
@@ -455,11 +459,14 @@ static int cmd_plan(int argc, char **argv) {
     printf("device    %.2f GiB at peak of %.2f GiB usable (%.1f GiB kept in reserve)\n", gib(p.peak_bytes), gib(p.usable),
            gib(GROTH16_DEVPLAN_RESERVE));
     printf("host      %.2f GiB: key %.2f GiB (bases%s; %.2f GiB of its bases pinned in place%s), witness staging "
-           "%.2f GiB,\n"
-           "          %llu partition%s in flight (one per GPU worker) x %.2f GiB%s\n",
+           "%.2f GiB,\n",
            gib(h.total), gib(h.key), k.s.conv == GROTH16_BELLPERSON ? " + recorded circuit" : "", gib(h.pinned),
-           devices > 1 && h.pinned ? ", one copy for every card" : "", gib(h.staging), (unsigned long long)h.in_flight,
-           h.in_flight == 1 ? "" : "s", gib(h.per_part), p.host_abc_bytes ? " (with a, b, c made on the host)" : "");
+           devices > 1 && h.pinned ? ", one copy for every card" : "", gib(h.staging));
+    if (h.pool)
+        printf("          the pinned a, b, c pool %.2f GiB (%u buffer%s),\n", gib(h.pool), p.abc_per_card * (unsigned)devices,
+               p.abc_per_card * devices == 1 ? "" : "s");
+    printf("          %llu partition%s in flight (one per GPU worker) x %.2f GiB\n", (unsigned long long)h.in_flight,
+           h.in_flight == 1 ? "" : "s", gib(h.per_part));
     if (host)
         printf("          %s --host-memory %.1f GiB\n", host_fits ? "fits" : "does NOT fit", gib(host));
     return PM_EXIT_OK;

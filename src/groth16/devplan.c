@@ -259,6 +259,10 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
     if (plan_any(p, s, c, min_tier, GROTH16_TIERS - 1)) {
         PM_VERIFY_CHECK(p->peak_bytes <= p->usable && p->fixed_bytes + p->bases_bytes + p->msm_bytes == p->peak_bytes);
         const unsigned devices = c->devices ? c->devices : 1, workers = c->workers ? c->workers : 1;
+        /* one buffer per card, whose H phases run one at a time; with H on the CPU (tier 5) a buffer
+         * is held until the H MSM has read h out of it, so each GPU worker keeps its own */
+        const unsigned per_card = c->abc_buffers ? c->abc_buffers : p->h == GROTH16_ON_HOST ? workers : 1;
+        p->abc_per_card = p->host_abc_bytes ? per_card : 0;
         if (c->host_budget && p->witness_slots >= 2 && groth16_devplan_host_bytes(p, s, devices, workers) > c->host_budget) {
             /* the second slot's staging would cost the host more than its overlap gains: one slot
              * (the plan of a one-worker card: same tier or faster, the slot's device bytes freed) */
@@ -271,7 +275,8 @@ pm_status groth16_devplan_make(groth16_devplan *p, const groth16_devplan_shape *
                 p->one_slot_for_host = 1;
             }
         }
-        p->host_abc_buffers = p->host_abc_bytes ? devices * (p->one_slot_for_host ? 1 : workers) : 0;
+        p->abc_per_card = p->host_abc_bytes ? (p->one_slot_for_host ? 1 : per_card) : 0;
+        p->host_abc_buffers = devices * p->abc_per_card;
         return PM_OK;
     }
     groth16_devplan last;
@@ -311,8 +316,9 @@ uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devp
                          groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
                          (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* built for a CPU H only */
     const uint64_t staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
-    const uint64_t per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20) + p->host_abc_bytes;
-    return key + staging + (uint64_t)devices * workers * per_part;
+    const uint64_t pool = (uint64_t)devices * p->abc_per_card * p->host_abc_bytes;
+    const uint64_t per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20);
+    return key + staging + pool + (uint64_t)devices * workers * per_part;
 }
 
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s) {
@@ -356,8 +362,8 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
             p->msm_bytes / 2 / g, set_names[bp][GROTH16_BASE_C]);
     if (p->host_pinned_bytes) PUT("  host pinned  %.2f GiB (streamed bases, pinned once per key)\n", p->host_pinned_bytes / g);
     if (p->host_abc_bytes)
-        PUT("  host a,b,c   %.2f GiB per partition in flight: a pinned pool of %u (one per GPU worker)\n",
-            p->host_abc_bytes / g, p->host_abc_buffers);
+        PUT("  host a,b,c   a pinned pool of %u x %.2f GiB (%u per card: held from the CPU eval to the end of H)\n",
+            p->host_abc_buffers, p->host_abc_bytes / g, p->abc_per_card);
 #undef PUT
     return out;
 }

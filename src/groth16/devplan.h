@@ -74,6 +74,7 @@ typedef struct {
     uint64_t host_budget;
     unsigned devices;   /* cards of the machine sharing host_budget; 0 = 1 */
     int one_room;       /* 1: never two MSM rooms (the gpu.two_lanes setting off: one lane per partition) */
+    unsigned abc_buffers; /* a, b, c pool buffers per card at tiers 2-5 (the gpu.abc_buffers setting); 0 = 1 */
     char name[64];      /* for messages ("NVIDIA H100 80GB HBM3", "a 24 GiB card") */
 } groth16_devplan_card;
 
@@ -128,8 +129,14 @@ typedef struct {
     uint64_t peak_bytes;    /* fixed + bases + MSM: <= usable */
     uint64_t host_pinned_bytes; /* streamed base sets pinned in host memory (once per key, all cards) */
     uint64_t host_abc_bytes;    /* per partition in flight: a, b, c made on the host (tiers 2-5) */
-    unsigned host_abc_buffers;  /* the key's pinned a, b, c pool (start.h groth16_abc_pool): one buffer
-                                   per GPU worker of the machine (devices x workers), 0 at tiers 0-1 */
+    unsigned host_abc_buffers;  /* the key's pinned a, b, c pool (start.h groth16_abc_pool): devices x
+                                   abc_per_card buffers, 0 at tiers 0-1 */
+    unsigned abc_per_card;      /* pool buffers per card: card.abc_buffers, else 1 (tiers 2-4), or one per GPU
+                                   worker with H on the CPU (tier 5); 1 with one_slot_for_host. A buffer is held
+                                   from a partition's CPU eval to the end of its H phase, and the H phases of a
+                                   card run one at a time, so one buffer keeps a card fed while the rest of its
+                                   kernel region (the MSMs) outlasts one CPU SpMV (docs/perf/devplan.md, twelfth
+                                   session). At tier 5 the H MSM reads h out of the buffer: held to its end */
     int one_slot_for_host;      /* 1: one witness slot because two would not fit the card's host_budget */
 } groth16_devplan;
 
@@ -165,9 +172,10 @@ uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p);
 
 /* Host bytes of one bellperson proof under plan p with `devices` cards and `workers` partitions in
  * flight on each (the engine's pipeline): the key (its bases, the recorded circuit, the key view),
- * the pinned witness staging (witness_slots per card, 32 bytes a wire) and per partition its witness,
- * its public inputs, 1 MiB and what the plan adds (a, b, c at tiers 2-5). The same sum as `proofmill
- * plan`'s host line and prove.c's admission sizes, from the shape alone. 0 for a snarkjs shape. */
+ * the pinned witness staging (witness_slots per card, 32 bytes a wire), the a, b, c pool at tiers 2-5
+ * (p->abc_per_card buffers per card of host_abc_bytes each) and per partition its witness, its public
+ * inputs and 1 MiB. The same sum as `proofmill plan`'s host line and prove.c's admission sizes, from
+ * the shape alone. 0 for a snarkjs shape. */
 uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
                                     unsigned workers);
 

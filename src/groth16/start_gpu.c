@@ -218,6 +218,7 @@ pm_status groth16_gpu_card(groth16_devplan_card *c, int device, unsigned workers
     c->workers = workers ? workers : 2;
     c->min_tier = (unsigned)pm_setting_u64("gpu.min_tier");
     c->one_room = !pm_setting_bool("gpu.two_lanes");
+    c->abc_buffers = (unsigned)pm_setting_u64("gpu.abc_buffers");
     snprintf(c->name, sizeof c->name, "device %d (%.40s)", device, info.name);
     return PM_OK;
 }

@@ -92,7 +92,7 @@ void pm_prove_plan_bellperson_sizes_on(pm_prove_plan *plan, const bp_params_coun
          * per partition from synthesis to the end of its start (devplan.h). */
         const unsigned slots = dp && dp->witness_slots ? dp->witness_slots : 2;
         plan->key_bytes += slots * 32 * n_w;
-        /* a, b, c made on the host live in the key's pinned pool (one buffer per GPU worker, start.h
+        /* a, b, c made on the host live in the key's pinned pool (devplan.h abc_per_card buffers per card, start.h
          * groth16_abc_pool), charged with the key, not per partition: the CPU eval waits for a
          * buffer, so however many partitions the window holds, a, b, c never exceed the pool */
         if (dp) plan->key_bytes += (uint64_t)dp->host_abc_buffers * groth16_devplan_host_part_bytes(dp);

@@ -99,6 +99,10 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "the a, b, c pool of a plan with the SpMV on the CPU (tiers 2-5; start.h groth16_abc_pool) is pinned "
      "memory, uploaded at the bus's pinned rate; false: the same pool in malloc'd memory, uploaded through the "
      "staging pair (~13 GB/s on the H100 host: the form before 2026-12-06, for the comparison)."},
+    {"gpu.abc_buffers", E1("PROOFMILL_GPU_ABC_BUFFERS"), PM_SETTING_UINT, "0", 0, 16, NULL,
+     DEBUG_KNOB "buffers per card of the pinned a, b, c pool (tiers 2-5; devplan.h abc_per_card). A buffer is held "
+     "from a partition's CPU eval to the end of its H phase; 0: one per card (a card runs one H phase at a time). "
+     "2 with 2 GPU workers is the pool of before 2026-12-07, for the comparison."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,

@@ -143,9 +143,12 @@ static void check_plan(const groth16_devplan *p, const groth16_devplan_shape *s,
         /* one slot for the host only under a budget the two-slot plan breaks */
         if (p->one_slot_for_host) assert_true(c->host_budget && c->workers >= 2);
         assert_int_equal(p->host_abc_bytes, p->tier >= GROTH16_TIER_HOST_CIRCUIT ? 3 * 32 * (1ull << s->log_domain) : 0);
-        /* the key's pinned a, b, c pool: one buffer per GPU worker of the machine */
+        /* the key's pinned a, b, c pool: one buffer per card (gpu.abc_buffers: more; tier 5, H on the
+         * CPU: one per worker), one under a host budget that dropped a witness slot */
         const unsigned dv = c->devices ? c->devices : 1, wk = c->workers ? c->workers : 1;
-        assert_int_equal(p->host_abc_buffers, p->host_abc_bytes ? dv * (p->one_slot_for_host ? 1 : wk) : 0);
+        const unsigned pc = c->abc_buffers ? c->abc_buffers : p->h == GROTH16_ON_HOST ? wk : 1;
+        assert_int_equal(p->abc_per_card, p->host_abc_bytes ? (p->one_slot_for_host ? 1 : pc) : 0);
+        assert_int_equal(p->host_abc_buffers, dv * p->abc_per_card);
     } else {
         assert_int_equal(p->witness_slots, 0);
         /* no circuit or slots to shed, and gpu_snarkjs_h needs three domain buffers */
@@ -445,14 +448,32 @@ static void host_budget_slots(void **state) {
     assert_int_equal(p0.witness_slots, 2);
     assert_int_equal(p0.one_slot_for_host, 0);
     const uint64_t two = groth16_devplan_host_bytes(&p0, &s, 1, 2);
-    /* the sum by hand: key, two stagings, two partitions with a, b, c */
+    /* the sum by hand: key, two stagings, one a, b, c buffer (one per card), two partitions */
     uint64_t pts = s.n_public + 1;
     for (int b = 0; b < GROTH16_N_BASES; b++) pts += s.n_base[b];
-    const uint64_t m = 1ull << s.log_domain, per = 32 * s.n_vars + 32 * (s.n_public + 1) + (1ull << 20) + 3 * 32 * m;
+    const uint64_t m = 1ull << s.log_domain, per = 32 * s.n_vars + 32 * (s.n_public + 1) + (1ull << 20);
     /* (H on the card at 32 GB: the view's CPU NTT domain is never built, so not counted) */
     assert_int_equal(p0.h, GROTH16_ON_DEVICE);
+    assert_int_equal(p0.abc_per_card, 1);
+    assert_int_equal(p0.host_abc_buffers, 1);
     assert_true(two == pts * 96 + s.n_b2 * 192 + s.circuit_bytes + groth16_key_view_bytes(GROTH16_BELLPERSON, s.n_vars, m) -
-                           groth16_key_domain_bytes(m) + 2 * 32 * s.n_vars + 2 * per);
+                           groth16_key_domain_bytes(m) + 2 * 32 * s.n_vars + 3 * 32 * m + 2 * per);
+    /* gpu.abc_buffers 2 (the pool of one buffer per GPU worker): one more buffer in the sum; four
+     * cards have four times the pool */
+    {
+        groth16_devplan_card c2 = c;
+        c2.abc_buffers = 2;
+        groth16_devplan p2;
+        assert_int_equal(groth16_devplan_make(&p2, &s, &c2, 0, &e), PM_OK);
+        check_plan(&p2, &s, &c2, "PoRep 32 GiB, 32 GB, two a, b, c buffers");
+        assert_int_equal(p2.abc_per_card, 2);
+        assert_int_equal(p2.host_abc_buffers, 2);
+        assert_true(groth16_devplan_host_bytes(&p2, &s, 1, 2) == two + 3 * 32 * m);
+        assert_true(groth16_devplan_host_bytes(&p2, &s, 4, 2) - groth16_devplan_host_bytes(&p0, &s, 4, 2) == 4 * 3 * 32 * m);
+        char t[4096];
+        groth16_devplan_format(t, sizeof t, &p2, &s);
+        assert_non_null(strstr(t, "a pinned pool of 2 x"));
+    }
     /* an 8 GB card runs H on the CPU (tier 5): its host sum adds the view's CPU NTT domain, which a
      * card that keeps H leaves out (the same key otherwise, one worker each: one slot, one a, b, c) */
     {
