@@ -147,6 +147,17 @@ void gpu_g1_bases_release_scratch(gpu_g1_bases *b);
  * 0 = one piece (the default). Streamed handles keep the chunk they were made with. Frees the
  * handle's scratch. Errors: PM_ERR_ARG (NULL handle, a streamed handle, 0 < chunk_points < 2^16). */
 pm_status gpu_g1_bases_set_chunk(gpu_g1_bases *b, size_t chunk_points, pm_error *err);
+/* A STREAMED handle: copy its first min(n, bytes / 96) points (affine G1, the layout of its pinned host
+ * copy) into the device buffer dst, asynchronously on a copy stream of the handle's own (overlapping
+ * whatever kernels run meanwhile: the H MSM, in groth16/start_gpu.c), and remember them as a prefix:
+ * every later MSM of the handle with first = 0 sums those points from dst (after the copy, waited for on
+ * the device) and streams only the rest (msm_stream.cuh stream_span), the same point. dst must stay
+ * untouched until gpu_g1_bases_prefetch_drop; the caller must have finished its own work on dst (the
+ * copy is not ordered after any other stream). *out_points: the points prefetched (0 for a resident
+ * handle or bytes < 96). Replaces an earlier prefix (dropped first). Errors: PM_ERR_ARG (NULL), PM_ERR_GPU. */
+pm_status gpu_g1_bases_prefetch(gpu_g1_bases *b, void *dst, size_t bytes, size_t *out_points, pm_error *err);
+/* Forget the prefix, after its copy has landed (so the caller may then write dst). No-op without one. */
+void gpu_g1_bases_prefetch_drop(gpu_g1_bases *b);
 
 /* Flags for gpu_msm_g1 / gpu_msm_g2 and the gather forms. */
 #define GPU_MSM_SCALARS_MONT 1u    /* scalars are Montgomery fr_t (converted on the device) */
@@ -252,6 +263,9 @@ size_t gpu_g2_bases_count(const gpu_g2_bases *b);
 void gpu_g2_bases_free(gpu_g2_bases *b);
 void gpu_g2_bases_release_scratch(gpu_g2_bases *b);
 pm_status gpu_g2_bases_set_chunk(gpu_g2_bases *b, size_t chunk_points, pm_error *err); /* as the G1 form */
+/* as the G1 forms, with 192-byte affine G2 points */
+pm_status gpu_g2_bases_prefetch(gpu_g2_bases *b, void *dst, size_t bytes, size_t *out_points, pm_error *err);
+void gpu_g2_bases_prefetch_drop(gpu_g2_bases *b);
 size_t gpu_msm_g2_scratch_size(size_t n);
 unsigned gpu_msm_g2_window_bits(size_t n);
 pm_status gpu_msm_g2(g2_jac_t *r, const gpu_g2_bases *b, size_t first, const fr_t *scalars, size_t n, unsigned flags,
@@ -311,6 +325,9 @@ size_t gpu_ntt_domain_device_bytes(unsigned log_n, int buffers);
  * gpu_ntt call overwrites it). Where the SpMV writes a, b, c for gpu_bellperson_h.
  * Errors: PM_ERR_NOMEM (device), PM_ERR_ARG. */
 pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err);
+/* Wait until every kernel and copy queued on the domain's stream has finished (before another stream
+ * writes its buffers). Errors: PM_ERR_GPU (a failed kernel's error). d NULL: PM_OK. */
+pm_status gpu_ntt_domain_sync(gpu_ntt_domain *d, pm_error *err);
 
 /* ---- device memory (plain helpers for the callers of the device-pointer functions) ---- */
 /* cudaMalloc of bytes (PM_ERR_NOMEM when refused); gpu_dev_free(NULL) is a no-op. */

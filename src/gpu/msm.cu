@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <type_traits>
 #include "msm_handle.cuh"
 #include "util/verify.h"
 
@@ -158,7 +159,41 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     in.scalars = wit;
     in.keep = pm_setting_bool("gpu.msm_keep_buckets");
     in.pack = (unsigned)pm_setting_u64("gpu.msm_skip_zero"); /* PROOFMILL_GPU_MSM_SKIP_ZERO */
+    if (b->host_pts && b->pre_n && first == 0) { /* a prefetched prefix: its copy lands before its kernels */
+        PMCU(cudaStreamWaitEvent(ex.s, b->pre_ev, 0));
+        in.pre_pts = b->pre_pts;
+        in.pre_n = b->pre_n;
+    }
     return msm_chunks<G>(ex, r, a, in, b->timing, err);
+}
+
+template <class H> void prefetch_drop(H *b) {
+    if (!b || !b->pre_n) return;
+    device_scope ds(b->device);
+    cudaStreamSynchronize(b->pre_st); /* the caller writes the buffer next */
+    (void)cudaGetLastError();
+    b->pre_pts = nullptr;
+    b->pre_n = 0;
+}
+
+template <class H> pm_status prefetch(H *b, void *dst, size_t bytes, size_t *out_points, pm_error *err) {
+    if (out_points) *out_points = 0;
+    if (!b || (!dst && bytes)) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases prefetch: NULL argument");
+    prefetch_drop(b);
+    if (!b->host_pts) return PM_OK; /* resident: nothing to prefetch */
+    typedef typename std::remove_pointer<decltype(b->pre_pts)>::type P;
+    static_assert(sizeof(P) == sizeof(*b->host_pts), "the prefix holds the host copy's layout");
+    const size_t np = bytes / sizeof(P) < b->n ? bytes / sizeof(P) : b->n;
+    if (np == 0) return PM_OK;
+    device_scope ds(b->device);
+    if (!b->pre_st) PMCU(cudaStreamCreateWithFlags(&b->pre_st, cudaStreamNonBlocking));
+    if (!b->pre_ev) PMCU(cudaEventCreateWithFlags(&b->pre_ev, cudaEventDisableTiming));
+    PMCU(cudaMemcpyAsync(dst, b->host_pts, np * sizeof(P), cudaMemcpyHostToDevice, b->pre_st));
+    PMCU(cudaEventRecord(b->pre_ev, b->pre_st));
+    b->pre_pts = static_cast<const P *>(dst);
+    b->pre_n = np;
+    if (out_points) *out_points = np;
+    return PM_OK;
 }
 
 template <class H> void release_scratch(H *b) {
@@ -208,6 +243,10 @@ extern "C" void gpu_g1_bases_free(gpu_g1_bases *b) {
 }
 extern "C" void gpu_g1_bases_release_scratch(gpu_g1_bases *b) { release_scratch(b); }
 extern "C" pm_status gpu_g1_bases_set_chunk(gpu_g1_bases *b, size_t chunk, pm_error *err) { return set_chunk(b, chunk, err); }
+extern "C" pm_status gpu_g1_bases_prefetch(gpu_g1_bases *b, void *dst, size_t bytes, size_t *out_points, pm_error *err) {
+    return prefetch(b, dst, bytes, out_points, err);
+}
+extern "C" void gpu_g1_bases_prefetch_drop(gpu_g1_bases *b) { prefetch_drop(b); }
 extern "C" unsigned gpu_msm_g1_window_bits(size_t n) { return msm_window_bits_for(n, g1_group::rho); }
 extern "C" size_t gpu_msm_g1_scratch_size(size_t n) { return msm_scratch_bytes<g1_group>(n, 0, default_lanes<g1_group>()); }
 extern "C" void gpu_msm_g1_last_timing(gpu_msm_timing_t *out, const gpu_g1_bases *b) { last_timing(out, b); }
@@ -241,6 +280,10 @@ extern "C" void gpu_g2_bases_free(gpu_g2_bases *b) {
 }
 extern "C" void gpu_g2_bases_release_scratch(gpu_g2_bases *b) { release_scratch(b); }
 extern "C" pm_status gpu_g2_bases_set_chunk(gpu_g2_bases *b, size_t chunk, pm_error *err) { return set_chunk(b, chunk, err); }
+extern "C" pm_status gpu_g2_bases_prefetch(gpu_g2_bases *b, void *dst, size_t bytes, size_t *out_points, pm_error *err) {
+    return prefetch(b, dst, bytes, out_points, err);
+}
+extern "C" void gpu_g2_bases_prefetch_drop(gpu_g2_bases *b) { prefetch_drop(b); }
 extern "C" unsigned gpu_msm_g2_window_bits(size_t n) { return msm_window_bits_for(n, g2_group::rho); }
 extern "C" size_t gpu_msm_g2_scratch_size(size_t n) { return msm_scratch_bytes<g2_group>(n, 0, default_lanes<g2_group>()); }
 extern "C" void gpu_msm_g2_last_timing(gpu_msm_timing_t *out, const gpu_g2_bases *b) { last_timing(out, b); }

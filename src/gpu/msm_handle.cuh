@@ -26,8 +26,16 @@ template <class G> struct bases_handle {
     size_t item_cap = 0;                       /* items per window group (0 = the group's default) */
     exec_dev ex;
     gpu_msm_timing_t timing;
+    /* streamed: a prefetched prefix (gpu.h gpu_g1_bases_prefetch): pre_n points at pre_pts (the
+     * caller's device buffer), copied on pre_st, landed at pre_ev */
+    const aff_t<E> *pre_pts = nullptr;
+    size_t pre_n = 0;
+    cudaStream_t pre_st = nullptr;
+    cudaEvent_t pre_ev = nullptr;
     bases_handle() { memset(&timing, 0, sizeof timing); }
     ~bases_handle() {
+        if (pre_st) { cudaStreamSynchronize(pre_st); cudaStreamDestroy(pre_st); }
+        if (pre_ev) cudaEventDestroy(pre_ev);
         if (pts) cudaFree(pts);
     }
 };

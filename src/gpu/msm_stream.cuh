@@ -153,7 +153,25 @@ struct msm_stream_t {
     unsigned pack;          /* streamed, scalars gathered or in executor memory: 0 never pack, 1 pack when at
                                most a quarter of the scalars are non-zero, 2 always */
     size_t pack_seg;        /* positions per counting segment (0: GPU_SIZES_PACK_SEG), at most the chunk */
+    const void *pre_pts;    /* streamed: the first pre_n points already in executor memory (a prefetched
+                               prefix, gpu.h gpu_g1_bases_prefetch), summed from there in chunks of at most
+                               `chunk` without a copy; the rest streams as before. NULL: none. Not used
+                               when the MSM packs (the packed chunks are not positional). */
+    size_t pre_n;
 };
+
+/* Chunk c of an MSM of n points in chunks of `chunk` whose first pre_n points are a resident prefix:
+ * the prefix's ceil(pre_n / chunk) chunks first, then the rest's. *start, *len: its points. */
+inline void stream_span(size_t n, size_t chunk, size_t pre_n, size_t c, size_t *start, size_t *len) {
+    const size_t cp = pre_n ? (pre_n + chunk - 1) / chunk : 0;
+    if (c < cp) {
+        *start = c * chunk;
+        *len = pre_n - *start < chunk ? pre_n - *start : chunk;
+    } else {
+        *start = pre_n + (c - cp) * chunk;
+        *len = n - *start < chunk ? n - *start : chunk;
+    }
+}
 
 /* r = sum of the chunks' MSMs (a0: the per-call arguments: src = MSM_SRC_DEVICE, mont, split, tune,
  * item_cap, force_c, n_witness); per-phase times, chunks and points sent accumulate into tm. */
@@ -188,7 +206,11 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
     } else {
         tm.sent = streamed ? n : 0;
     }
-    const size_t nchunks = packed ? plan.size() : gpu_sizes_chunk_count(n, chunk);
+    /* a prefetched prefix (streamed, unpacked): its chunks come first and cross no bus */
+    const size_t pre_n = streamed && !packed && in.pre_pts ? (in.pre_n < n ? in.pre_n : n) : 0;
+    const size_t cp = pre_n ? (pre_n + chunk - 1) / chunk : 0;
+    const size_t nchunks = packed ? plan.size() : cp + (n > pre_n ? gpu_sizes_chunk_count(n - pre_n, chunk) : 0);
+    if (!packed && streamed) tm.sent = n - pre_n;
     tm.chunks = streamed ? (unsigned)(nchunks ? nchunks : 1) : 0; /* 0 means resident (gpu.h) */
     if (nchunks == 0) return PM_OK; /* packed, every scalar 0 */
     const P *host = static_cast<const P *>(in.host_pts), *hdev = static_cast<const P *>(in.host_dev);
@@ -197,19 +219,22 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
     auto issue = [&](size_t c, unsigned bi) {
         if (packed)
             pack_issue<typename G::E>(ex, plan[c], hdev, buf[bi], pos, gbuf[bi], in.gather, in.scalars, segoff, n, seg, (int)bi);
-        else
-            ex.h2d_bases(buf[bi], host + c * chunk, gpu_sizes_chunk_len(n, c, chunk) * sizeof(P), (int)bi);
+        else {
+            size_t s0, len;
+            stream_span(n, chunk, pre_n, c, &s0, &len);
+            ex.h2d_bases(buf[bi], host + s0, len * sizeof(P), (int)bi);
+        }
     };
-    if (streamed) {
+    if (streamed && nchunks > cp) { /* the copied chunks' buffers (none when the prefix is all of it) */
         buf[0] = static_cast<P *>(ex.grow(SLOT_BASES0, chunk * sizeof(P)));
-        buf[1] = static_cast<P *>(ex.grow(SLOT_BASES1, nchunks > 1 ? chunk * sizeof(P) : 16));
+        buf[1] = static_cast<P *>(ex.grow(SLOT_BASES1, nchunks - cp > 1 ? chunk * sizeof(P) : 16));
         if (packed) {
             pos = static_cast<uint32_t *>(ex.grow(SLOT_PACK_POS, chunk * 4));
             gbuf[0] = static_cast<uint32_t *>(ex.grow(SLOT_PACK_G0, chunk * 4));
             gbuf[1] = static_cast<uint32_t *>(ex.grow(SLOT_PACK_G1, nchunks > 1 ? chunk * 4 : 16));
         }
         if (!ex.ok()) return ex.fail(err, "gpu msm: streamed bases buffers");
-        issue(0, 0);
+        issue(cp, 0); /* the first copied chunk, under the prefix's kernels */
     }
     /* more than one chunk: the buckets are kept across the chunks at one window and reduced once */
     unsigned pc = 0;
@@ -225,10 +250,14 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
         a.force_c = pc;
     }
     for (size_t c = 0; c < nchunks; c++) {
-        const size_t c0 = c * chunk;
+        size_t c0 = c * chunk, clen = 0;
+        if (!packed) stream_span(n, chunk, pre_n, c, &c0, &clen);
         msm_args_t ac = a;
-        const unsigned bi = gpu_sizes_chunk_buffer(c), bn = gpu_sizes_chunk_buffer(c + 1);
-        if (streamed) {
+        /* the copied chunks (c >= cp) alternate between the two buffers */
+        const unsigned bi = gpu_sizes_chunk_buffer(c - (c < cp ? c : cp)), bn = gpu_sizes_chunk_buffer(c + 1 - cp);
+        if (streamed && c < cp) {
+            ac.pts = static_cast<const P *>(in.pre_pts) + c0;
+        } else if (streamed) {
             ex.wait_bases((int)bi);
             ac.pts = buf[bi];
             if (c + 1 < nchunks) issue(c + 1, bn); /* the next chunk's bases, overlapped with this chunk's kernels */
@@ -241,7 +270,7 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
             ac.scalars = in.scalars;
             if (!in.gather) ac.n_witness = n;
         } else {
-            ac.n = gpu_sizes_chunk_len(n, c, chunk);
+            ac.n = clen;
             if (in.gather) { ac.gather = in.gather + c0; ac.scalars = in.scalars; }
             else ac.scalars = in.scalars + c0;
         }

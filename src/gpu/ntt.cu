@@ -311,5 +311,11 @@ extern "C" pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm
     return PM_OK;
 }
 
+extern "C" pm_status gpu_ntt_domain_sync(gpu_ntt_domain *d, pm_error *err) {
+    if (!d) return PM_OK;
+    PMCU(cudaStreamSynchronize(d->st));
+    return PM_OK;
+}
+
 static_assert(ntc::POW_LO_BITS == GPU_SIZES_POW_LO_BITS, "gpu_sizes.h: the NTT's power tables");
 extern "C" size_t gpu_ntt_domain_device_bytes(unsigned log_n, int buffers) { return gpu_sizes_ntt_domain(log_n, buffers); }

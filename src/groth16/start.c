@@ -388,6 +388,13 @@ pm_status groth16_start_eval(groth16_pending_t *p, const fr_t *w, size_t n, cons
      * known: the engine evaluates in its synthesis pool and stages in the GPU worker) */
     const int cpu_eval = x && (x->cpu_ops & GROTH16_CPU_EVAL);
     if (((dw && !cpu_eval) || groth16_exec_evaluates(x, k)) && (st = groth16_start_stage(p, w, n, x, err))) return st;
+    if (k->conv == GROTH16_BELLPERSON && groth16_exec_evaluates(x, k) && x->ops->witness_first &&
+        x->ops->witness_first(x, p)) { /* the device eval after the witness MSMs (start_finish) */
+        p->eval_deferred = 1;
+        p->n_w_eval = n;
+        p->evaluated = 1;
+        return PM_OK;
+    }
     double t0 = pm_now_s();
     st = k->conv == GROTH16_SNARKJS ? OPM(x, eval_snarkjs, GROTH16_CPU_EVAL)(x, p, w, n, err)
                                     : OPM(x, eval_bellperson, GROTH16_CPU_EVAL)(x, p, w, n, err);
@@ -418,6 +425,7 @@ typedef struct {
     g1_jac_t *r;              /* r[GROTH16_N_BASES]: A, B1, C written */
     int progress;             /* name the stages (the caller's thread only: progress is per thread) */
     atomic_int *cancel;       /* two lanes: set by the lane that fails, read between operations */
+    int keep_slot;            /* keep the table's hold on the staged witness (a deferred eval reads it) */
     pm_status st;
     pm_error err;
 } witness_lane;
@@ -490,7 +498,7 @@ static pm_status witness_msms(witness_lane *l, pm_error *err) {
         p->t.msm_b2 = pm_now_s() - a;
         if (!st && x->yield) x->yield(x->yield_ctx);
     }
-    if (!st && p->dev_release) p->dev_release(p);
+    if (!st && p->dev_release && !l->keep_slot) p->dev_release(p);
     return st;
 }
 
@@ -530,7 +538,11 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     lane_pair lp = {.x = x};
     atomic_init(&lp.cancel, 0);
     pthread_t th;
-    int lane2 = lanes_of(x, p) == 2;
+    int lane2 = !p->eval_deferred && lanes_of(x, p) == 2;
+    /* witness first (one lane): A, B1, L, B2, then the deferred device eval, H, the table's prefetch
+     * under the H MSM */
+    const int wfirst = !lane2 && k->conv == GROTH16_BELLPERSON && x && x->ops &&
+                       (p->eval_deferred || (x->ops->witness_first && x->ops->witness_first(x, p)));
     if (lane2) {
         pthread_mutex_init(&lp.mu, NULL);
         pthread_cond_init(&lp.cv, NULL);
@@ -550,10 +562,24 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
             x = &xh;
         }
     }
+    pm_status st = PM_OK;
+    if (wfirst) {
+        wl.keep_slot = p->eval_deferred;
+        st = witness_msms(&wl, err);
+        if (!st && p->eval_deferred) {
+            double a = pm_now_s();
+            pm_progress_stage("a, b, c on the domain", 0);
+            st = x->ops->eval_bellperson(x, p, NULL, p->n_w_eval, err);
+            p->t.eval_ab = pm_now_s() - a;
+            p->eval_deferred = 0;
+            if (p->dev_release) p->dev_release(p); /* the witness is read by no later operation */
+            if (!st && x->yield) x->yield(x->yield_ctx);
+        }
+    }
     double t0 = pm_now_s();
     groth16_scalars h = {0};
-    pm_progress_stage("H (NTTs)", 0);
-    pm_status st = k->conv == GROTH16_SNARKJS ? OPM(x, h_snarkjs, GROTH16_CPU_H)(x, p, &h, err)
+    if (!st) pm_progress_stage("H (NTTs)", 0);
+    if (!st) st = k->conv == GROTH16_SNARKJS ? OPM(x, h_snarkjs, GROTH16_CPU_H)(x, p, &h, err)
                                               : OPM(x, h_bellperson, GROTH16_CPU_H)(x, p, &h, err);
     double t1 = pm_now_s();
     p->t.h = t1 - t0;
@@ -563,7 +589,8 @@ pm_status groth16_start_finish(groth16_pending_t *p, const groth16_exec *x, pm_e
     if (!st && p->work_pool && !(h.host >= p->work && h.host < p->work + 3 * k->domain)) work_done(p, x);
     if (!st && x && x->yield) x->yield(x->yield_ctx);
     s[GROTH16_BASE_H] = h;
-    if (!st && !lane2) st = witness_msms(&wl, err);
+    if (!st && wfirst && x->ops->prefetch) x->ops->prefetch(x, p);
+    if (!st && !lane2 && !wfirst) st = witness_msms(&wl, err);
     if (!st && !(lane2 && atomic_load(&lp.cancel))) { /* (a failed witness lane: its error, after the join) */
         double a = pm_now_s();
         pm_progress_stage(msm_stages[GROTH16_BASE_H], 0);

@@ -193,6 +193,8 @@ struct groth16_pending {
     void *msm_scratch;
     size_t msm_scratch_size;
     int own_work, evaluated, staged, abc_host;
+    int eval_deferred;         /* the table's device eval waits for start_finish (witness_first) */
+    size_t n_w_eval;           /* its witness length */
     groth16_abc_pool *work_pool; /* the pool work came from (given back there), or NULL */
     g1_jac_t sum_a, sum_b1, sum_c;
     g2_jac_t sum_b2;
@@ -302,6 +304,15 @@ struct groth16_ops {
     /* 2 when this table runs two MSMs of p at once on x's device (the CUDA table: the device copy's
      * plan has two MSM rooms), else 1; NULL: 1. Called by start_finish, after eval. */
     unsigned (*lanes)(const groth16_exec *x, groth16_pending_t *p);
+    /* 1 when this table wants a bellperson handle's witness MSMs (A, B1, L, then B2) run before its
+     * eval and H (one lane only), so that `prefetch` may fill the memory H leaves idle with bases that
+     * the next handle's witness MSMs read first; a device eval is then deferred from start_eval to
+     * start_finish, after those MSMs (the staged witness is kept for it). NULL: 0. */
+    int (*witness_first)(const groth16_exec *x, groth16_pending_t *p);
+    /* start_finish, after H and before the H MSM, where witness_first said 1: start copies the H MSM's
+     * kernels overlap (the CUDA table: prefixes of streamed bases into the NTT domain's idle buffers).
+     * Best effort: a failure only means nothing was prefetched. NULL: none. */
+    void (*prefetch)(const groth16_exec *x, groth16_pending_t *p);
 };
 
 /* The CPU table. */

@@ -149,6 +149,10 @@ typedef struct {
     const void *pinned_sets[GROTH16_N_BASES + 1]; /* host base sets this copy streams (pin_take'n) */
     gpu_g1_bases *scratch_g1; /* the handle holding the one MSM scratch (or scratch_g2) */
     gpu_g2_bases *scratch_g2;
+    /* the NTT domain's buffers 1 and 2 holding a prefetched prefix of a streamed base set (the handle
+     * that reads it; gpu_g1_bases_prefetch), or NULL; dropped before anything writes the domain */
+    gpu_g1_bases *pre_g1[2];
+    gpu_g2_bases *pre_g2[2];
     uint64_t upload_total; /* bytes this copy uploads once (resident base sets, circuit): reported */
     int upload_noted;      /* in the key's progress as "uploading to GPU" from the first upload */
 } gpu_key;
@@ -175,10 +179,22 @@ static void scratch_take(gpu_key *g, int h_msm, gpu_g1_bases *b1, gpu_g2_bases *
     g->scratch_g2 = b2;
 }
 
+/* the prefixes in the domain's buffers forgotten, their copies landed: the caller writes the domain next
+ * (inside the kernel region, like every use of g's handles) */
+static void prefix_drop(gpu_key *g) {
+    for (int i = 0; i < 2; i++) {
+        if (g->pre_g1[i]) gpu_g1_bases_prefetch_drop(g->pre_g1[i]);
+        if (g->pre_g2[i]) gpu_g2_bases_prefetch_drop(g->pre_g2[i]);
+        g->pre_g1[i] = NULL;
+        g->pre_g2[i] = NULL;
+    }
+}
+
 static void gpu_key_free(void *state, int device) {
     gpu_key *g = state;
     if (!g) return;
     gpu_set_device(device, NULL);
+    prefix_drop(g);
     for (int b = 0; b < GROTH16_N_BASES; b++) gpu_g1_bases_free(g->base[b]);
     gpu_g2_bases_free(g->b2);
     for (int b = 0; b <= GROTH16_N_BASES; b++) pin_drop(g->pinned_sets[b]);
@@ -354,6 +370,7 @@ static pm_status gpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, grot
     if (st || (st = gpu_dom(g, k, err))) return st;
     fr_t *a = p->work, *b = a + k->domain;
     const void *dev = NULL;
+    prefix_drop(g);
     st = gpu_snarkjs_h(a, k->domain, a, b, g->dom, &dev, err); /* P in a, and on the device */
     h->host = a;
     h->dev = dev;
@@ -497,7 +514,9 @@ static pm_status gpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p
     unsigned slot = 0;
     void *buf[3];
     pm_status st = gpu_bp(&g, x, p, err);
-    if (st || (st = staged_slot(&slot, p, err)) || (st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
+    if (st || (st = staged_slot(&slot, p, err))) return st;
+    prefix_drop(g);
+    if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
     uint32_t bad = UINT32_MAX;
     st = gpu_r1cs_spmv(buf[0], buf[1], buf[2], k->domain, (uint32_t)(k->n_public + 1), g->cs, g->ws, slot, n_w,
                        &bad, err);
@@ -517,6 +536,7 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
     if (st || (st = gpu_dom(g, k, err))) return st;
     h->host = NULL;
     h->dev = NULL;
+    prefix_drop(g);
     if (g->plan.h_buffers == 1) {
         /* tier 4: one domain buffer; a, b, c in turn from the CPU eval's host arrays (a and b become
          * the parked coset products: nothing reads them after H) */
@@ -645,6 +665,62 @@ static pm_status gpu_pool_alloc(void **out, size_t bytes, int device, pm_error *
     return st ? st : gpu_host_alloc_pieces(out, bytes, err);
 }
 
+/* ---- the witness MSMs first, and prefixes of their bases prefetched under the H MSM ----
+ * Where a plan streams base sets and runs H through the domain's three buffers (tiers 1-3, one MSM
+ * room), the H MSM is bound by arithmetic with the bus mostly idle, and after H the domain's buffers 1
+ * and 2 are idle (H's coefficients are in buffer 0) until the next eval or H of this device copy. So a
+ * partition runs A, B1, L, B2 first (reading any prefixes), then its eval (deferred, on the card) and
+ * H, and while its H MSM computes the two idle buffers are filled from the pinned host copy with the
+ * first points of two streamed witness sets: B2, B1, A, L in that order (the slowest per byte streamed:
+ * G2 points are 192 bytes, B1's chunks are few and short). The next partition's witness MSMs sum those
+ * from the buffers (gpu_g1_bases_prefetch). Anything that writes the domain drops the prefixes first,
+ * after their copies have landed. gpu.prefetch false: the order of before. */
+static int gpu_prefetch_plan(const gpu_key *g) {
+    if (!pm_setting_bool("gpu.prefetch")) return 0;
+    if (g->plan.h != GROTH16_ON_DEVICE || g->plan.h_buffers == 1 || g->plan.msm_rooms == 2 || g->plan.keep_scratch)
+        return 0;
+    for (int b = 0; b < GROTH16_N_BASES; b++)
+        if (b != GROTH16_BASE_H && g->plan.base[b] == GROTH16_STREAMED) return 1;
+    return g->plan.b2 == GROTH16_STREAMED;
+}
+
+static int gpu_witness_first(const groth16_exec *x, groth16_pending_t *p) {
+    gpu_key *g = NULL;
+    pm_error e;
+    if (p->key->conv != GROTH16_BELLPERSON || gpu_key_get(&g, x, p, &e) != PM_OK || !g) return 0;
+    return gpu_prefetch_plan(g);
+}
+
+static void gpu_prefetch(const groth16_exec *x, groth16_pending_t *p) {
+    const groth16_key *k = p->key;
+    gpu_key *g = NULL;
+    pm_error e;
+    void *buf[3];
+    if (gpu_key_get(&g, x, p, &e) != PM_OK || !g || !g->dom || !gpu_prefetch_plan(g)) return;
+    prefix_drop(g);
+    /* H's kernels have finished with buffers 1 and 2 before another stream writes them */
+    if (gpu_ntt_domain_buffers(buf, g->dom, &e) != PM_OK || gpu_ntt_domain_sync(g->dom, &e) != PM_OK) return;
+    const size_t room = k->domain * sizeof(fr_t); /* one buffer */
+    static const int order[4] = {-1, GROTH16_BASE_B1, GROTH16_BASE_A, GROTH16_BASE_C}; /* -1: B2 (G2) */
+    int used = 0;
+    for (int i = 0; i < 4 && used < 2; i++) {
+        const int b = order[i];
+        size_t got = 0;
+        if (b < 0) {
+            if (g->plan.b2 != GROTH16_STREAMED || !g->b2) continue;
+            if (gpu_g2_bases_prefetch(g->b2, buf[1 + used], room, &got, &e) != PM_OK || !got) continue;
+            g->pre_g2[used++] = g->b2;
+        } else {
+            if (g->plan.base[b] != GROTH16_STREAMED || !g->base[b]) continue;
+            if (gpu_g1_bases_prefetch(g->base[b], buf[1 + used], room, &got, &e) != PM_OK || !got) continue;
+            g->pre_g1[used++] = g->base[b];
+        }
+        if (pm_setting_bool("gpu.verbose"))
+            fprintf(stderr, "gpu prefetch (device %d): %s, %zu points into domain buffer %d\n", x->device,
+                    b < 0 ? "B2 (G2)" : (const char *[]){"A", "B1", "L", "H"}[b], got, used);
+    }
+}
+
 /* two lanes (start.h groth16_exec.lanes) where the device copy's plan has two MSM rooms */
 static unsigned gpu_lanes(const groth16_exec *x, groth16_pending_t *p) {
     gpu_key *g = NULL;
@@ -666,6 +742,8 @@ static const groth16_ops groth16_gpu_table = {
     .host_alloc = gpu_pool_alloc,
     .host_free = gpu_host_free_pieces,
     .lanes = gpu_lanes,
+    .witness_first = gpu_witness_first,
+    .prefetch = gpu_prefetch,
 };
 
 pm_status groth16_ops_gpu(const groth16_ops **ops, pm_error *err) {

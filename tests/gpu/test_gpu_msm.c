@@ -233,6 +233,35 @@ int main(int argc, char **argv) {
                 gpu_msm_timing_t tm;
                 gpu_msm_g1_last_timing(&tm, hs);
                 GT_CHECK(tm.chunks >= 2, "streamed bases: %u chunks (expected several)", tm.chunks);
+                /* a prefetched prefix (gpu_g1_bases_prefetch, as groth16/start_gpu.c fills the NTT domain's
+                 * idle buffers): 1 point, a chunk and a half, all of them; then dropped: the same point, the
+                 * rest sent. The host copy's prefix is poisoned while the prefix is used, so a chunk read from
+                 * the host instead of the prefix gives another point. */
+                if (c < 2) {
+                    const size_t pres[] = {1, chunks[c] + chunks[c] / 2, m + 5};
+                    void *dst = NULL;
+                    GT_OK(gpu_dev_alloc(&dst, (m + 5) * sizeof(g1_affine_t), &e), e);
+                    for (int q = 0; q < 3 && dst; q++) {
+                        size_t got_n = 0;
+                        GT_OK(gpu_g1_bases_prefetch(hs, dst, pres[q] * sizeof(g1_affine_t), &got_n, &e), e);
+                        const size_t pn = pres[q] < m ? pres[q] : m;
+                        GT_CHECK(got_n == pn, "prefetch: %zu points, expected %zu", got_n, pn);
+                        if (fr_is_zero(&k[0])) k[0] = one; /* point 0 counts, so poisoning it shows */
+                        snprintf(what, sizeof what, "streamed, chunk %zu, prefix %zu", chunks[c], pn);
+                        check_msm(what, hs, ph, k, t, m, 0); /* returns once the prefix copy has landed */
+                        g1_affine_t keep0 = pin[0];
+                        pin[0] = pin[m - 1];
+                        check_msm("streamed, prefix, host copy's point 0 poisoned", hs, ph, k, t, m, 0);
+                        pin[0] = keep0;
+                        gpu_msm_g1_last_timing(&tm, hs);
+                        GT_CHECK(tm.sent == m - pn, "prefetch %zu: %zu points sent, expected %zu", pn, tm.sent, m - pn);
+                        gpu_g1_bases_prefetch_drop(hs);
+                        check_msm("streamed, prefix dropped", hs, ph, k, t, m, 0);
+                        gpu_msm_g1_last_timing(&tm, hs);
+                        GT_CHECK(tm.sent == m, "prefix dropped: %zu points sent, expected %zu", tm.sent, m);
+                    }
+                    gpu_dev_free(dst);
+                }
                 gpu_g1_bases_free(hs);
             }
             gpu_host_free(pin);
