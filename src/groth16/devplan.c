@@ -321,6 +321,24 @@ uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devp
     return key + staging + pool + (uint64_t)devices * workers * per_part;
 }
 
+unsigned groth16_devplan_prefetch(const groth16_devplan *p, const groth16_devplan_shape *s, int set[2], uint64_t bytes[2]) {
+    if (s->conv != GROTH16_BELLPERSON || p->h != GROTH16_ON_DEVICE || p->h_buffers != 3 || p->msm_rooms != 1 ||
+        p->keep_scratch)
+        return 0;
+    static const int pref[4] = {GROTH16_N_BASES, GROTH16_BASE_B1, GROTH16_BASE_A, GROTH16_BASE_C};
+    const uint64_t buf = ((uint64_t)1 << s->log_domain) * 32;
+    unsigned n = 0;
+    for (int k = 0; k < 4 && n < 2; k++) {
+        const int i = pref[k];
+        const groth16_place at = i == GROTH16_N_BASES ? p->b2 : p->base[i];
+        if (at != GROTH16_STREAMED || !set_points(s, i)) continue;
+        set[n] = i;
+        bytes[n] = set_bytes(s, i) < buf ? set_bytes(s, i) : buf / set_group(i)->aff_bytes * set_group(i)->aff_bytes;
+        n++;
+    }
+    return n;
+}
+
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s) {
     size_t o = 0;
 #define PUT(...)                                                                                                       \
@@ -360,6 +378,12 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
     if (!p->keep_scratch && p->msm_rooms == 2)
         PUT("  MSM lanes    two rooms of %.2f GiB: A, B1, %s, B2 beside H (the witness MSMs beside the H phase)\n",
             p->msm_bytes / 2 / g, set_names[bp][GROTH16_BASE_C]);
+    int pset[2];
+    uint64_t pbytes[2];
+    const unsigned npf = groth16_devplan_prefetch(p, s, pset, pbytes);
+    for (unsigned i = 0; i < npf; i++)
+        PUT("%s %s %.2f GiB%s", i ? "," : "  prefetch    ", set_names[bp][pset[i]], pbytes[i] / g,
+            i + 1 == npf ? " into the NTT domain's idle buffers during the H MSM, for the next partition (gpu.prefetch)\n" : "");
     if (p->host_pinned_bytes) PUT("  host pinned  %.2f GiB (streamed bases, pinned once per key)\n", p->host_pinned_bytes / g);
     if (p->host_abc_bytes)
         PUT("  host a,b,c   a pinned pool of %u x %.2f GiB (%u per card: held from the CPU eval to the end of H)\n",

@@ -162,6 +162,15 @@ const char *groth16_devplan_tier_name(unsigned tier);
 /* The plan in words, one line per part (for logs, /v1/status, `proofmill plan`); returns out. */
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s);
 
+/* The streamed witness sets whose first points the CUDA table copies into the NTT domain's buffers 1
+ * and 2 while the H MSM computes (start_gpu.c, setting gpu.prefetch): for a bellperson key whose plan
+ * runs H on the card through the domain's three buffers (tiers 1-3) with one MSM room, at most two
+ * sets, taken in the order B2, B1, A, L among those streamed (H never: its MSM is the one running), each
+ * for min(its bytes, one buffer = 2^log_domain x 32 bytes). set[i]: a groth16_base, or GROTH16_N_BASES
+ * for B2 (G2); bytes[i] what is prefetched. Returns the count, 0 when the plan has none (resident
+ * witness sets, tier 4 or 5, two rooms, snarkjs keys). */
+unsigned groth16_devplan_prefetch(const groth16_devplan *p, const groth16_devplan_shape *s, int set[2], uint64_t bytes[2]);
+
 /* Operations that run on the CPU under plan p (bits for groth16_exec.cpu_ops, start.h): the SpMV of
  * a bellperson key without its circuit on the card, H at tier 5. (A snarkjs key's a, b come from
  * its zkey section 4 on the CPU whatever the plan: no bit.) */

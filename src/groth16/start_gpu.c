@@ -130,6 +130,7 @@ static void pin_drop(const void *p) {
  * the circuit, the witness slots and the NTT domain are on the card. */
 typedef struct {
     groth16_devplan plan;
+    groth16_devplan_shape shape; /* the key's, as the plan was made for it */
     gpu_g1_bases *base[GROTH16_N_BASES];
     gpu_g2_bases *b2;
     gpu_ntt_domain *dom;
@@ -273,6 +274,7 @@ static pm_status gpu_key_make(groth16_key *k, const groth16_exec *x, pm_error *e
     groth16_devplan_shape_of_key(&shape, k, k->conv == GROTH16_BELLPERSON ? gpu_r1cs_device_bytes(k->cs) : 0);
     gpu_key *g = calloc(1, sizeof *g);
     if (!g) return pm_error_set(err, PM_ERR_NOMEM, "", PM_NO_OFFSET, "device key (host part)");
+    g->shape = shape;
     if ((st = groth16_devplan_make(&g->plan, &shape, &card, kp ? kp->tier : 0, err))) {
         free(g);
         return st;
@@ -675,49 +677,45 @@ static pm_status gpu_pool_alloc(void **out, size_t bytes, int device, pm_error *
  * G2 points are 192 bytes, B1's chunks are few and short). The next partition's witness MSMs sum those
  * from the buffers (gpu_g1_bases_prefetch). Anything that writes the domain drops the prefixes first,
  * after their copies have landed. gpu.prefetch false: the order of before. */
-static int gpu_prefetch_plan(const gpu_key *g) {
+static int gpu_prefetch_plan(const gpu_key *g, int set[2], uint64_t bytes[2]) {
     if (!pm_setting_bool("gpu.prefetch")) return 0;
-    if (g->plan.h != GROTH16_ON_DEVICE || g->plan.h_buffers == 1 || g->plan.msm_rooms == 2 || g->plan.keep_scratch)
-        return 0;
-    for (int b = 0; b < GROTH16_N_BASES; b++)
-        if (b != GROTH16_BASE_H && g->plan.base[b] == GROTH16_STREAMED) return 1;
-    return g->plan.b2 == GROTH16_STREAMED;
+    return (int)groth16_devplan_prefetch(&g->plan, &g->shape, set, bytes);
 }
 
 static int gpu_witness_first(const groth16_exec *x, groth16_pending_t *p) {
     gpu_key *g = NULL;
     pm_error e;
+    int set[2];
+    uint64_t bytes[2];
     if (p->key->conv != GROTH16_BELLPERSON || gpu_key_get(&g, x, p, &e) != PM_OK || !g) return 0;
-    return gpu_prefetch_plan(g);
+    return gpu_prefetch_plan(g, set, bytes) > 0;
 }
 
 static void gpu_prefetch(const groth16_exec *x, groth16_pending_t *p) {
-    const groth16_key *k = p->key;
     gpu_key *g = NULL;
     pm_error e;
     void *buf[3];
-    if (gpu_key_get(&g, x, p, &e) != PM_OK || !g || !g->dom || !gpu_prefetch_plan(g)) return;
+    int set[2];
+    uint64_t bytes[2];
+    if (gpu_key_get(&g, x, p, &e) != PM_OK || !g || !g->dom) return;
+    const int n = gpu_prefetch_plan(g, set, bytes);
+    if (n <= 0) return;
     prefix_drop(g);
     /* H's kernels have finished with buffers 1 and 2 before another stream writes them */
     if (gpu_ntt_domain_buffers(buf, g->dom, &e) != PM_OK || gpu_ntt_domain_sync(g->dom, &e) != PM_OK) return;
-    const size_t room = k->domain * sizeof(fr_t); /* one buffer */
-    static const int order[4] = {-1, GROTH16_BASE_B1, GROTH16_BASE_A, GROTH16_BASE_C}; /* -1: B2 (G2) */
-    int used = 0;
-    for (int i = 0; i < 4 && used < 2; i++) {
-        const int b = order[i];
+    for (int i = 0; i < n; i++) {
+        const int b = set[i];
         size_t got = 0;
-        if (b < 0) {
-            if (g->plan.b2 != GROTH16_STREAMED || !g->b2) continue;
-            if (gpu_g2_bases_prefetch(g->b2, buf[1 + used], room, &got, &e) != PM_OK || !got) continue;
-            g->pre_g2[used++] = g->b2;
+        if (b == GROTH16_N_BASES) {
+            if (!g->b2 || gpu_g2_bases_prefetch(g->b2, buf[1 + i], bytes[i], &got, &e) != PM_OK || !got) continue;
+            g->pre_g2[i] = g->b2;
         } else {
-            if (g->plan.base[b] != GROTH16_STREAMED || !g->base[b]) continue;
-            if (gpu_g1_bases_prefetch(g->base[b], buf[1 + used], room, &got, &e) != PM_OK || !got) continue;
-            g->pre_g1[used++] = g->base[b];
+            if (!g->base[b] || gpu_g1_bases_prefetch(g->base[b], buf[1 + i], bytes[i], &got, &e) != PM_OK || !got) continue;
+            g->pre_g1[i] = g->base[b];
         }
         if (pm_setting_bool("gpu.verbose"))
             fprintf(stderr, "gpu prefetch (device %d): %s, %zu points into domain buffer %d\n", x->device,
-                    b < 0 ? "B2 (G2)" : (const char *[]){"A", "B1", "L", "H"}[b], got, used);
+                    b == GROTH16_N_BASES ? "B2 (G2)" : (const char *[]){"A", "B1", "L", "H"}[b], got, 1 + i);
     }
 }
 

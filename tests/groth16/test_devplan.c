@@ -546,11 +546,66 @@ static void sizes(void **state) {
     assert_true(whole > ((size_t)18 << 30) && whole < ((size_t)24 << 30));
 }
 
+/* The prefetch under the H MSM (groth16_devplan_prefetch): PoRep 32 GiB at one MSM room (gpu.two_lanes
+ * off, the default): 24 and 32 GB (everything streamed) prefetch B2 (one 4 GiB buffer of its 5.92 GiB)
+ * and all of B1; 48 GB (B1, B2 resident) A and L; 80 GB (only H streams), 141 GB (resident), 16 GB
+ * (tier 4: one domain buffer) and 8 GB (tier 5: H on the CPU) none; two MSM rooms none; a snarkjs key
+ * none. */
+static void prefetch_sets(void **state) {
+    (void)state;
+    const groth16_devplan_shape s = porep_32g();
+    const uint64_t buf = ((uint64_t)1 << s.log_domain) * 32;
+    struct {
+        unsigned gb, n;
+        int set[2];
+    } want[] = {{8, 0, {0, 0}},
+                {16, 0, {0, 0}},
+                {24, 2, {GROTH16_N_BASES, GROTH16_BASE_B1}},
+                {32, 2, {GROTH16_N_BASES, GROTH16_BASE_B1}},
+                {48, 2, {GROTH16_BASE_A, GROTH16_BASE_C}},
+                {80, 0, {0, 0}},
+                {141, 0, {0, 0}}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        groth16_devplan_card c = card_gb(want[i].gb, 2);
+        c.one_room = 1;
+        groth16_devplan p;
+        pm_error e;
+        assert_int_equal(groth16_devplan_make(&p, &s, &c, 0, &e), PM_OK);
+        int set[2] = {-1, -1};
+        uint64_t bytes[2] = {0, 0};
+        const unsigned n = groth16_devplan_prefetch(&p, &s, set, bytes);
+        printf("PoRep 32 GiB, %u GB, tier %u: %u prefetched set(s)\n", want[i].gb, p.tier, n);
+        assert_int_equal(n, want[i].n);
+        for (unsigned k = 0; k < n; k++) {
+            assert_int_equal(set[k], want[i].set[k]);
+            const int b = set[k];
+            const uint64_t pt = b == GROTH16_N_BASES ? 192 : 96, all = (b == GROTH16_N_BASES ? s.n_b2 : s.n_base[b]) * pt;
+            assert_true(bytes[k] % pt == 0 && bytes[k] <= buf && bytes[k] == (all < buf ? all : buf / pt * pt));
+            /* only streamed sets */
+            assert_int_equal(b == GROTH16_N_BASES ? p.b2 : p.base[b], GROTH16_STREAMED);
+        }
+        char out[4096];
+        groth16_devplan_format(out, sizeof out, &p, &s);
+        assert_true((strstr(out, "prefetch") != NULL) == (n > 0));
+        if (n) {
+            /* two MSM rooms: none */
+            groth16_devplan_card c2 = card_gb(want[i].gb, 2);
+            groth16_devplan p2;
+            assert_int_equal(groth16_devplan_make(&p2, &s, &c2, 0, &e), PM_OK);
+            if (p2.msm_rooms == 2) assert_int_equal(groth16_devplan_prefetch(&p2, &s, set, bytes), 0);
+            /* a snarkjs key of the same shape: none */
+            groth16_devplan_shape sj = s;
+            sj.conv = GROTH16_SNARKJS;
+            assert_int_equal(groth16_devplan_prefetch(&p, &sj, set, bytes), 0);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
         cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(pack_schedule), cmocka_unit_test(sizes),
-        cmocka_unit_test(host_budget_slots),
+        cmocka_unit_test(host_budget_slots), cmocka_unit_test(prefetch_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
