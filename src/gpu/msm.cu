@@ -159,7 +159,9 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     in.scalars = wit;
     in.keep = pm_setting_bool("gpu.msm_keep_buckets");
     in.pack = (unsigned)pm_setting_u64("gpu.msm_skip_zero"); /* PROOFMILL_GPU_MSM_SKIP_ZERO */
-    if (b->host_pts && b->pre_n && first == 0) { /* a prefetched prefix: its copy lands before its kernels */
+    /* a prefetched prefix: its copy lands before its kernels; not for an MSM of one piece (it would add a
+     * chunk, and the kept buckets the plan did not count for a one-piece MSM) */
+    if (b->host_pts && b->pre_n && first == 0 && b->chunk_points < n) {
         PMCU(cudaStreamWaitEvent(ex.s, b->pre_ev, 0));
         in.pre_pts = b->pre_pts;
         in.pre_n = b->pre_n;
@@ -180,7 +182,9 @@ template <class H> pm_status prefetch(H *b, void *dst, size_t bytes, size_t *out
     if (out_points) *out_points = 0;
     if (!b || (!dst && bytes)) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu bases prefetch: NULL argument");
     prefetch_drop(b);
-    if (!b->host_pts) return PM_OK; /* resident: nothing to prefetch */
+    /* resident: nothing to prefetch; a host copy that is not pinned and mapped (pinning refused): a copy
+     * from pageable memory would hold the caller's thread for seconds, so none either */
+    if (!b->host_pts || !b->host_dev) return PM_OK;
     typedef typename std::remove_pointer<decltype(b->pre_pts)>::type P;
     static_assert(sizeof(P) == sizeof(*b->host_pts), "the prefix holds the host copy's layout");
     const size_t np = bytes / sizeof(P) < b->n ? bytes / sizeof(P) : b->n;
@@ -188,8 +192,12 @@ template <class H> pm_status prefetch(H *b, void *dst, size_t bytes, size_t *out
     device_scope ds(b->device);
     if (!b->pre_st) PMCU(cudaStreamCreateWithFlags(&b->pre_st, cudaStreamNonBlocking));
     if (!b->pre_ev) PMCU(cudaEventCreateWithFlags(&b->pre_ev, cudaEventDisableTiming));
-    PMCU(cudaMemcpyAsync(dst, b->host_pts, np * sizeof(P), cudaMemcpyHostToDevice, b->pre_st));
-    PMCU(cudaEventRecord(b->pre_ev, b->pre_st));
+    cudaError_t ce = cudaMemcpyAsync(dst, b->host_pts, np * sizeof(P), cudaMemcpyHostToDevice, b->pre_st);
+    if (ce == cudaSuccess) ce = cudaEventRecord(b->pre_ev, b->pre_st);
+    if (ce != cudaSuccess) {
+        cudaStreamSynchronize(b->pre_st); /* no copy left writing dst behind an error */
+        return cuda_fail(err, ce, "gpu bases prefetch", __FILE__, __LINE__);
+    }
     b->pre_pts = static_cast<const P *>(dst);
     b->pre_n = np;
     if (out_points) *out_points = np;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu/gpu_sizes.h"
+#include "util/settings.h"
 #include "util/verify.h"
 
 #define GIB ((uint64_t)1 << 30)
@@ -380,7 +381,7 @@ char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, co
             p->msm_bytes / 2 / g, set_names[bp][GROTH16_BASE_C]);
     int pset[2];
     uint64_t pbytes[2];
-    const unsigned npf = groth16_devplan_prefetch(p, s, pset, pbytes);
+    const unsigned npf = pm_setting_bool("gpu.prefetch") ? groth16_devplan_prefetch(p, s, pset, pbytes) : 0;
     for (unsigned i = 0; i < npf; i++)
         PUT("%s %s %.2f GiB%s", i ? "," : "  prefetch    ", set_names[bp][pset[i]], pbytes[i] / g,
             i + 1 == npf ? " into the NTT domain's idle buffers during the H MSM, for the next partition (gpu.prefetch)\n" : "");

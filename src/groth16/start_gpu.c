@@ -676,7 +676,9 @@ static pm_status gpu_pool_alloc(void **out, size_t bytes, int device, pm_error *
  * first points of two streamed witness sets: B2, B1, A, L in that order (the slowest per byte streamed:
  * G2 points are 192 bytes, B1's chunks are few and short). The next partition's witness MSMs sum those
  * from the buffers (gpu_g1_bases_prefetch). Anything that writes the domain drops the prefixes first,
- * after their copies have landed. gpu.prefetch false: the order of before. */
+ * after their copies have landed. gpu.prefetch is off by default: on an H100 at 24 and 48 GB it was
+ * slower (docs/perf/devplan.md, thirteenth session): the witness MSMs there are bound by their chunks'
+ * work more than by the bus, and A run first meets the other worker's staging on the bus. */
 static int gpu_prefetch_plan(const gpu_key *g, int set[2], uint64_t bytes[2]) {
     if (!pm_setting_bool("gpu.prefetch")) return 0;
     return (int)groth16_devplan_prefetch(&g->plan, &g->shape, set, bytes);
@@ -701,6 +703,9 @@ static void gpu_prefetch(const groth16_exec *x, groth16_pending_t *p) {
     const int n = gpu_prefetch_plan(g, set, bytes);
     if (n <= 0) return;
     prefix_drop(g);
+    /* the H MSM's scratch taken now (a release is a cudaFree, which waits for the whole device: after
+     * the copies below it would hold the H MSM until they land) */
+    if (g->base[GROTH16_BASE_H]) scratch_take(g, 1, g->base[GROTH16_BASE_H], NULL);
     /* H's kernels have finished with buffers 1 and 2 before another stream writes them */
     if (gpu_ntt_domain_buffers(buf, g->dom, &e) != PM_OK || gpu_ntt_domain_sync(g->dom, &e) != PM_OK) return;
     for (int i = 0; i < n; i++) {

@@ -103,13 +103,13 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "buffers per card of the pinned a, b, c pool (tiers 2-5; devplan.h abc_per_card). A buffer is held "
      "from a partition's CPU eval to the end of its H phase; 0: one per card (a card runs one H phase at a time). "
      "2 with 2 GPU workers is the pool of before 2026-12-07, for the comparison."},
-    {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+    {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "where a plan streams base sets and runs H on the card through the NTT domain's three buffers "
      "(tiers 1-3, one MSM room), a bellperson partition runs its witness MSMs before its eval and H, and while "
      "its H MSM computes, the two domain buffers H no longer needs are filled with the first points of "
      "streamed witness sets (B2, B1, A, L, in that order), which the next partition's witness MSMs read without "
-     "the bus (groth16/start_gpu.c); false: the order and the transfers of before 2026-12-07 (third session), "
-     "for the comparison."},
+     "the bus (groth16/start_gpu.c). Off by default: measured slower on an H100 at 24 and 48 GB "
+     "(docs/perf/devplan.md, thirteenth session); false: the order and the transfers of before."},
     {"gpu.ntt_tile", E1("PROOFMILL_GPU_NTT_TILE"), PM_SETTING_UINT, "0", 0, 11, NULL,
      DEBUG_KNOB "NTT tile bits, 9..11. 0: built-in."},
     {"gpu.ntt_lr", E1("PROOFMILL_GPU_NTT_LR"), PM_SETTING_UINT, "0", 0, 3, NULL,

@@ -17,6 +17,7 @@
 
 #include "gpu/gpu_sizes.h"
 #include "groth16/devplan.h"
+#include "util/settings.h"
 #include "test_util.h"
 
 #define GIB ((uint64_t)1 << 30)
@@ -584,9 +585,14 @@ static void prefetch_sets(void **state) {
             /* only streamed sets */
             assert_int_equal(b == GROTH16_N_BASES ? p.b2 : p.base[b], GROTH16_STREAMED);
         }
+        /* `plan` prints them only with gpu.prefetch on (off by default) */
         char out[4096];
         groth16_devplan_format(out, sizeof out, &p, &s);
-        assert_true((strstr(out, "prefetch") != NULL) == (n > 0));
+        assert_null(strstr(out, "prefetch "));
+        assert_int_equal(pm_setting_set("gpu.prefetch", "true", &e), PM_OK);
+        groth16_devplan_format(out, sizeof out, &p, &s);
+        assert_int_equal(pm_setting_set("gpu.prefetch", "false", &e), PM_OK);
+        assert_true((strstr(out, "prefetch ") != NULL) == (n > 0));
         if (n) {
             /* two MSM rooms: none */
             groth16_devplan_card c2 = card_gb(want[i].gb, 2);
