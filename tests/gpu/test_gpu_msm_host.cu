@@ -486,6 +486,24 @@ template <class C> static void test_msm_persist(void) {
  * than a chunk) and of 16 positions (many segments per chunk, zero-count runs); packing never, by the
  * density rule and always; buckets kept or not; resident chunks and dense scalars beside. The sum
  * against the CPU MSM; the points sent and the chunks against a count made here. */
+/* the arguments of one chunked MSM of test_msm_stream: device-side scalars, the 0/1 split, item cap =
+ * chunk; in: n points in chunks of `chunk`, gathered by idx (NULL: dense), kept buckets, pack mode */
+static void stream_args(msm_args_t &a, msm_stream_t &in, size_t n, size_t chunk, const uint32_t *idx, const fr_t *w, int keep,
+                        unsigned pack) {
+    memset(&a, 0, sizeof a);
+    a.src = MSM_SRC_DEVICE;
+    a.split = 1;
+    a.item_cap = chunk;
+    a.n_witness = n;
+    memset(&in, 0, sizeof in);
+    in.n = n;
+    in.chunk = chunk;
+    in.gather = idx;
+    in.scalars = w;
+    in.keep = keep;
+    in.pack = pack;
+}
+
 template <class C> static void test_msm_stream(void) {
     typedef typename C::G G;
     const size_t NP = 600;
@@ -522,21 +540,10 @@ template <class C> static void test_msm_stream(void) {
                             exec_host ex;
                             ex.host_lanes = 5;
                             msm_args_t a;
-                            memset(&a, 0, sizeof a);
-                            a.src = MSM_SRC_DEVICE;
-                            a.split = 1;
-                            a.item_cap = chunk;
-                            a.n_witness = NP;
                             msm_stream_t in;
-                            memset(&in, 0, sizeof in);
-                            in.n = NP;
-                            in.chunk = chunk;
+                            stream_args(a, in, NP, chunk, mode == 1 ? nullptr : idx.data(), w.data(), keep, pack);
                             if (mode == 2) in.res_pts = pts.data();
                             else in.host_pts = in.host_dev = pts.data();
-                            in.gather = mode == 1 ? nullptr : idx.data();
-                            in.scalars = w.data();
-                            in.keep = keep;
-                            in.pack = pack;
                             in.pack_seg = seg;
                             gpu_msm_timing_t tm;
                             memset(&tm, 0, sizeof tm);
@@ -603,24 +610,12 @@ template <class C> static void test_msm_stream(void) {
                             exec_host ex;
                             ex.host_lanes = 5;
                             msm_args_t a;
-                            memset(&a, 0, sizeof a);
-                            a.src = MSM_SRC_DEVICE;
-                            a.split = 1;
-                            a.item_cap = chunk;
-                            a.n_witness = NP;
                             msm_stream_t in;
-                            memset(&in, 0, sizeof in);
-                            in.n = NP;
-                            in.chunk = chunk;
-                            in.host_pts = host.data();
-                            in.host_dev = pack ? pts.data() : host.data(); /* a packed MSM reads the true points */
-                            in.gather = mode == 1 ? nullptr : idx.data();
-                            in.scalars = w.data();
-                            in.keep = keep;
-                            in.pack = pack;
+                            stream_args(a, in, NP, chunk, mode == 1 ? nullptr : idx.data(), w.data(), keep, pack);
+                            /* a packed MSM reads the true points (it ignores the prefix) */
+                            in.host_pts = in.host_dev = pack ? pts.data() : host.data();
                             in.pre_pts = prefix.data();
                             in.pre_n = pre;
-                            if (pack) in.host_pts = pts.data();
                             gpu_msm_timing_t tm;
                             memset(&tm, 0, sizeof tm);
                             typename G::cpu_jac got;
