@@ -35,7 +35,9 @@ static const gpu_sizes_group GPU_SIZES_G2 = {192, 96, 4.0, (size_t)1 << 26};
 #define GPU_SIZES_FP_BYTES 48u   /* the lane scratch's inversion chain element (Fp) */
 #define GPU_SIZES_RND_KMIN 128u  /* pairs per lane chunk at least (msm_core.cuh RND_KMIN) */
 #define GPU_SIZES_RED_L 32u      /* buckets per reduction segment (msm_core.cuh RED_L) */
-#define GPU_SIZES_CUB_BYTES ((size_t)64 << 20) /* CUB sort temporaries, reserved */
+/* CUB's scan and select temporaries (KiBs), and a chunked MSM's per-chunk counts of general scalars
+ * (msm_stream.cuh chunk_window: at most 4096 u32), reserved together */
+#define GPU_SIZES_CUB_BYTES ((size_t)64 << 20)
 /* lanes of the affine rounds per SM: f_round2's G1 occupancy on Hopper (4 blocks of 128 at 128
  * registers); msm_core.cuh caps the rounds' lanes at SMs x this, so the lane scratch below holds */
 #define GPU_SIZES_LANES_PER_SM 512u
@@ -123,13 +125,52 @@ static inline unsigned gpu_sizes_keep_window(const gpu_sizes_group *g, size_t m)
     return c;
 }
 
-/* Device bytes a chunked MSM keeps across its chunks of m points (msm_core.cuh msm_persist_begin /
- * msm_persist_end): the buckets of every window at gpu_sizes_keep_window (W x 2^(c-1) XYZZ points)
- * and the one reduction of all W windows at the end. */
-static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_t m) {
-    const unsigned c = gpu_sizes_keep_window(g, m), W = (256 + c - 1) / c;
+/* Device bytes of the buckets a chunked MSM keeps at window c (W x 2^(c-1) XYZZ points) and of their
+ * one reduction of all W windows at the end (msm_core.cuh msm_persist_begin / msm_persist_end). */
+static inline size_t gpu_sizes_msm_persist_bytes_c(const gpu_sizes_group *g, unsigned c) {
+    const unsigned W = (256 + c - 1) / c;
     const size_t B = (size_t)1 << (c - 1);
     return gpu_sizes_round256((size_t)W * B * 4 * g->fe_bytes) + gpu_sizes_red_bytes(B, W, 4 * g->fe_bytes);
+}
+
+/* Device bytes a chunked MSM keeps across its chunks of m points: the kept buckets at
+ * gpu_sizes_keep_window(m), the widest window such an MSM takes (gpu_sizes_count_window picks
+ * narrower ones, whose bytes are no more: test_devplan checks every c below it). */
+static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_t m) {
+    return gpu_sizes_msm_persist_bytes_c(g, gpu_sizes_keep_window(g, m));
+}
+
+/* The window of a chunked MSM with kept buckets, from the general scalars (neither 0 nor 1: the 0/1
+ * split sums the rest apart) of each of its nchunks chunks, cnt[k]: the c in [1, cmax] minimising
+ *     W (rho 2^(c-1) + sum over the chunks with cnt[k] > 0 of (cnt[k] + rho 2^(c-1))),  W = ceil(256 / c),
+ * the window model of gpu_sizes_window_bits with one set of buckets per chunk that has general scalars
+ * (each such chunk accumulates its W cnt[k] items into W 2^(c-1) buckets and folds those into the kept
+ * ones) and one reduction of the kept buckets at the end. cmax: the chunk size's window
+ * (gpu_sizes_keep_window), which the memory plan counts. When all n scalars are general the result is
+ * cmax, the window a chunk of uniform scalars always had. Witness-like chunks get a far narrower one:
+ * Filecoin's A set, 1 % general in 18 chunks of 7.2 M points, c = 13 instead of 19, so that a chunk
+ * is one window group of 20 windows instead of 14 groups of one (docs/perf/devplan.md, fourteenth session).
+ * No general scalar at all: c = 1. */
+static inline unsigned gpu_sizes_count_window(const gpu_sizes_group *g, const uint64_t *cnt, size_t nchunks, uint64_t n,
+                                              unsigned cmax) {
+    uint64_t total = 0, busy = 0;
+    for (size_t k = 0; k < nchunks; k++) {
+        total += cnt[k];
+        busy += cnt[k] > 0;
+    }
+    if (cmax < 1) cmax = 1;
+    if (n && total >= n) return cmax;
+    unsigned best = 1;
+    double best_cost = 1e300;
+    for (unsigned c = 1; c <= cmax; c++) {
+        const double W = (double)((256 + c - 1) / c), B = (double)((uint64_t)1 << (c - 1));
+        const double cost = W * ((double)total + g->rho * B * (double)(busy + 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
 }
 
 /* Skipping the points of zero scalars on the bus (msm_stream.cuh, gpu.msm_skip_zero): an MSM over

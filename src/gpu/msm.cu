@@ -158,6 +158,7 @@ pm_status msm_api(typename G::cpu_jac *r, const H *cb, size_t first, const fr_t 
     in.gather = ix ? ix->p : nullptr;
     in.scalars = wit;
     in.keep = pm_setting_bool("gpu.msm_keep_buckets");
+    in.count_window = pm_setting_bool("gpu.msm_count_window"); /* PROOFMILL_GPU_MSM_COUNT_WINDOW */
     in.pack = (unsigned)pm_setting_u64("gpu.msm_skip_zero"); /* PROOFMILL_GPU_MSM_SKIP_ZERO */
     /* a prefetched prefix: its copy lands before its kernels; not for an MSM of one piece (it would add a
      * chunk, and the kept buckets the plan did not count for a one-piece MSM) */

@@ -140,6 +140,69 @@ void pack_issue(Ex &ex, const pack_chunk_t &pc, const aff_t<E> *src, aff_t<E> *d
     ex.bases_done(ev);
 }
 
+/* The kept window from the general scalars per chunk (gpu_sizes_count_window). A chunked MSM used to
+ * keep its buckets at the window of its chunk size, right for uniform scalars; a chunk of witness-like
+ * scalars (Filecoin's A, B, L: ~1 % general) then ran its W windows as W window groups of a few
+ * thousand items each (the memory plan's bound on a group's buckets), each group a sort, an
+ * accumulation of latency-bound rounds and a fold of 2^(c-1) buckets: on an H100 at a 24 GB cap A's
+ * 18 chunks took 390 ms of events against 128 ms in one piece (docs/perf/devplan.md, fourteenth
+ * session). A count of each chunk's general scalars (on the executor, before the first chunk's
+ * kernels) lets the window follow them. */
+
+/* *cnt += the general scalars (class 2: neither 0 nor 1, as the 0/1 split sees them) at positions
+ * p0 + t + j T < p1 (T = `stride` threads, coalesced): scalar i = sc[gather[i]] (gather NULL: sc[i]),
+ * Montgomery form when mont */
+struct f_count_general {
+    uint32_t *cnt;
+    const uint32_t *gather;
+    const scalar_d *sc;
+    size_t p0, p1, stride;
+    int mont;
+    PM_HD void operator()(size_t t) const {
+        uint32_t c = 0;
+        for (size_t i = p0 + t; i < p1; i += stride) {
+            scalar_d s = sc_load(sc + (gather ? gather[i] : (uint32_t)i));
+            if (mont) s = sc_from_mont(s);
+            c += sc_class(s) == 2 ? 1u : 0u;
+        }
+        if (c) {
+#ifdef __CUDA_ARCH__
+            atomicAdd(cnt, c);
+#else
+            *cnt += c;
+#endif
+        }
+    }
+};
+
+/* Chunks beyond this many keep the chunk size's window (their counts would outgrow the reserve of
+ * gpu_sizes.h GPU_SIZES_CUB_BYTES; 2^31 points in chunks of 2^16 are 32768 chunks). */
+#define PM_COUNT_WINDOW_MAX_CHUNKS 4096u
+
+/* The window of a chunked MSM's kept buckets: cmax (the chunk size's) unless a count of each chunk's
+ * general scalars finds a cheaper one (gpu_sizes_count_window). Chunk k covers positions [p0[k], p1[k]).
+ * Synchronises the executor's stream once (the counts read back). 0 on an executor error. */
+template <class G, class Ex>
+unsigned chunk_window(Ex &ex, const msm_args_t &a, const uint32_t *gather, const fr_t *scalars, size_t n, const std::vector<size_t> &p0,
+                      const std::vector<size_t> &p1, unsigned cmax) {
+    const size_t nc = p0.size();
+    if (nc == 0 || nc > PM_COUNT_WINDOW_MAX_CHUNKS) return cmax;
+    uint32_t *cnt_d = static_cast<uint32_t *>(ex.grow(SLOT_WCOUNT, nc * 4));
+    if (!ex.ok() || !cnt_d) return 0;
+    ex.zero(cnt_d, nc * 4);
+    const scalar_d *sc = reinterpret_cast<const scalar_d *>(scalars);
+    const size_t T_MAX = ex.lanes() * 2; /* a few loads in flight per resident thread */
+    for (size_t k = 0; k < nc; k++) {
+        const size_t len = p1[k] - p0[k], T = len < T_MAX ? len : T_MAX;
+        if (T) ex.each(T, f_count_general{cnt_d + k, gather, sc, p0[k], p1[k], T, a.mont});
+    }
+    std::vector<uint32_t> cnt32(nc);
+    ex.d2h(cnt32.data(), cnt_d, nc * 4);
+    if (!ex.ok()) return 0;
+    std::vector<uint64_t> cnt(cnt32.begin(), cnt32.end());
+    return gpu_sizes_count_window(msm_sizes<G>(), cnt.data(), nc, n, cmax);
+}
+
 /* What msm_chunks sums. */
 struct msm_stream_t {
     size_t n;               /* points */
@@ -153,6 +216,8 @@ struct msm_stream_t {
     unsigned pack;          /* streamed, scalars gathered or in executor memory: 0 never pack, 1 pack when at
                                most a quarter of the scalars are non-zero, 2 always */
     size_t pack_seg;        /* positions per counting segment (0: GPU_SIZES_PACK_SEG), at most the chunk */
+    int count_window;       /* the scalars on the executor (a.src MSM_SRC_DEVICE) and split: the kept window from
+                               a count of each chunk's general scalars (chunk_window); 0: the chunk size's */
     const void *pre_pts;    /* streamed: the first pre_n points already in executor memory (a prefetched
                                prefix, gpu.h gpu_g1_bases_prefetch), summed from there in chunks of at most
                                `chunk` without a copy; the rest streams as before. NULL: none. Not used
@@ -242,6 +307,24 @@ pm_status msm_chunks(Ex &ex, typename G::cpu_jac *r, const msm_args_t &a0, const
         /* a forced window no wider than the kept buckets' bound: the plan counts that */
         pc = gpu_sizes_keep_window(msm_sizes<G>(), chunk);
         if (a.force_c && a.force_c < pc) pc = a.force_c;
+        else if (!a.force_c && in.count_window && a.split && a.src == MSM_SRC_DEVICE) {
+            std::vector<size_t> p0(nchunks), p1(nchunks);
+            for (size_t c = 0; c < nchunks; c++) {
+                if (packed) {
+                    p0[c] = plan[c].s_lo * seg;
+                    p1[c] = plan[c].s_hi * seg < n ? plan[c].s_hi * seg : n;
+                } else {
+                    size_t len = 0;
+                    stream_span(n, chunk, pre_n, c, &p0[c], &len);
+                    p1[c] = p0[c] + len;
+                }
+            }
+            pc = chunk_window<G>(ex, a, in.gather, in.scalars, n, p0, p1, pc);
+            if (!pc) {
+                ex.bases_sync();
+                return ex.fail(err, "gpu msm: counting the general scalars per chunk");
+            }
+        }
         a.persist = msm_persist_begin<G>(ex, pc);
         if (!a.persist) {
             ex.bases_sync(); /* the first chunk's copy is in flight */

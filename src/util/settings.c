@@ -81,6 +81,11 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "a chunked MSM (streamed bases, or resident ones in chunks) keeps its buckets across its chunks and "
      "reduces every window once (msm_core.cuh msm_persist_begin); false: each chunk's windows reduced on their own "
      "(the form before 2026-12-06)."},
+    {"gpu.msm_count_window", E1("PROOFMILL_GPU_MSM_COUNT_WINDOW"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+     DEBUG_KNOB "a chunked MSM whose scalars are on the device counts each chunk's scalars other than 0 and 1 first and "
+     "keeps its buckets at the window those counts make cheapest (gpu_sizes.h gpu_sizes_count_window): witness-like "
+     "sets get a narrow window and one window group per chunk. false: the window of the chunk size, right for uniform "
+     "scalars (the form before 2026-12-07)."},
     {"gpu.msm_skip_zero", E1("PROOFMILL_GPU_MSM_SKIP_ZERO"), PM_SETTING_UINT, "0", 0, 2, NULL,
      DEBUG_KNOB "an MSM over streamed bases with its scalars on the device sends only the points whose scalars are not 0 "
      "(msm_stream.cuh): 1 when a count of them finds at most a quarter non-zero (the device reads those points at "

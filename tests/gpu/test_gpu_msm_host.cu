@@ -644,6 +644,96 @@ template <class C> static void test_msm_stream(void) {
            C::name(), runs, bad ? "FAIL" : "ok");
 }
 
+/* The kept window from each chunk's general scalars (msm_stream_t count_window, gpu_sizes_count_window):
+ * witness-like scalars (~90 % zeros and ones), skewed (every general scalar in the first chunk, or in
+ * one middle run), no general scalar at all, and uniform; dense and gathered, Montgomery or not,
+ * streamed (plain and packed) and resident chunks. The sum against the CPU MSM, and the window against
+ * gpu_sizes_count_window over counts made here: never wider than the chunk size's, narrower for the
+ * witness-like sets, the chunk size's for uniform scalars. */
+template <class C> static void test_count_window(void) {
+    typedef typename C::G G;
+    const size_t NP = 1200;
+    std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
+    const fr_t one = {{1, 0, 0, 0}};
+    std::vector<uint32_t> idx(NP);
+    for (size_t i = 0; i < NP; i++) idx[i] = (uint32_t)((i * 11 + gt_rand64() % 5) % NP);
+    int bad = 0, runs = 0, narrower = 0;
+    pm_error e;
+    for (int dist = 0; dist < 5; dist++) { /* 0 witness-like, 1 general ones in chunk 0, 2 in one middle run, 3 none, 4 uniform */
+        std::vector<fr_t> w(NP);
+        for (size_t i = 0; i < NP; i++) {
+            const uint64_t r = gt_rand64() % 20;
+            const bool gen = dist == 4 || (dist == 0 && r < 2) || (dist == 1 && i < 100 && r < 8) || (dist == 2 && i >= 500 && i < 540);
+            if (gen) gt_rand_scalar(&w[i]);
+            else w[i] = (r & 1) ? one : FR_ZERO;
+            if (dist == 4 && (fr_is_zero_(w[i]) || fr_eq(&w[i], &one))) w[i].l[1] ^= 1; /* uniform: every scalar general */
+        }
+        std::vector<fr_t> wm(NP);
+        for (size_t i = 0; i < NP; i++) fr_to_mont(&wm[i], &w[i]);
+        for (size_t chunk : {(size_t)100, (size_t)333})
+            for (int mode = 0; mode < 4; mode++) /* 0 streamed gathered, 1 streamed dense, 2 resident gathered, 3 streamed gathered packed */
+                for (int mont = 0; mont < 2; mont++) {
+                    const bool dense = mode == 1;
+                    std::vector<fr_t> ks(NP);
+                    for (size_t i = 0; i < NP; i++) ks[i] = dense ? w[i] : w[idx[i]];
+                    typename G::cpu_jac want, got;
+                    GT_OK(C::msm(&want, pts.data(), ks.data(), NP), e);
+                    exec_host ex;
+                    ex.host_lanes = 5;
+                    msm_args_t a;
+                    msm_stream_t in;
+                    stream_args(a, in, NP, chunk, dense ? nullptr : idx.data(), mont ? wm.data() : w.data(), 1, mode == 3 ? 2 : 0);
+                    a.mont = mont;
+                    in.count_window = 1;
+                    if (mode == 2) in.res_pts = pts.data();
+                    else in.host_pts = in.host_dev = pts.data();
+                    gpu_msm_timing_t tm;
+                    memset(&tm, 0, sizeof tm);
+                    GT_OK(msm_chunks<G>(ex, &got, a, in, tm, &e), e);
+                    /* the window it should have kept: the counts per chunk as the schedule cuts them */
+                    const unsigned cmax = gpu_sizes_keep_window(msm_sizes<G>(), chunk);
+                    std::vector<uint64_t> cnt;
+                    if (mode == 3) { /* packed: greedy runs of segments of min(1024, chunk) positions, <= chunk non-zero each */
+                        const size_t sg = GPU_SIZES_PACK_SEG < chunk ? GPU_SIZES_PACK_SEG : chunk;
+                        size_t nzs = 0, gs = 0;
+                        for (size_t s0 = 0; s0 < NP; s0 += sg) {
+                            size_t nz = 0, gn = 0;
+                            for (size_t i = s0; i < s0 + sg && i < NP; i++) {
+                                nz += !fr_is_zero_(ks[i]);
+                                gn += !fr_is_zero_(ks[i]) && !fr_eq(&ks[i], &one);
+                            }
+                            if (s0 && nzs + nz > chunk) {
+                                if (nzs) cnt.push_back(gs);
+                                nzs = gs = 0;
+                            }
+                            nzs += nz;
+                            gs += gn;
+                        }
+                        if (nzs) cnt.push_back(gs);
+                    } else {
+                        for (size_t c0 = 0; c0 < NP; c0 += chunk) {
+                            uint64_t gn = 0;
+                            for (size_t i = c0; i < c0 + chunk && i < NP; i++) gn += !fr_is_zero_(ks[i]) && !fr_eq(&ks[i], &one);
+                            cnt.push_back(gn);
+                        }
+                    }
+                    const unsigned want_c = cnt.size() > 1 ? gpu_sizes_count_window(msm_sizes<G>(), cnt.data(), cnt.size(), NP, cmax) : 0;
+                    const int ok = C::jac_eq(&got, &want);
+                    const int ok2 = cnt.size() <= 1 || (tm.window_bits == want_c && want_c <= cmax && (dist != 4 || want_c == cmax));
+                    narrower += cnt.size() > 1 && dist == 0 && want_c < cmax;
+                    bad += !ok || !ok2;
+                    runs++;
+                    if (!ok || !ok2)
+                        printf("%s count window MISMATCH: dist %d chunk %zu mode %d mont %d: point %s, window %u (want %u, chunk size's %u)\n",
+                               C::name(), dist, chunk, mode, mont, ok ? "ok" : "WRONG", tm.window_bits, want_c, cmax);
+                }
+    }
+    GT_CHECK(bad == 0, "%s kept window from the general scalars per chunk: %d of %d runs wrong", C::name(), bad, runs);
+    GT_CHECK(narrower > 0, "%s kept window from the general scalars: no witness-like run got a narrower window", C::name());
+    printf("%s kept window from the general scalars per chunk (witness-like, skewed, none, uniform; dense, gathered, mont, "
+           "packed, resident): %d runs, %d narrower, %s\n", C::name(), runs, narrower, bad ? "FAIL" : "ok");
+}
+
 /* ---------------- fixed-base batch ---------------- */
 template <class C> static void test_fixed_base(void) {
     typedef typename C::G G;
@@ -772,6 +862,8 @@ int main(void) {
     test_msm_persist<cpu_g2>();
     test_msm_stream<cpu_g1>();
     test_msm_stream<cpu_g2>();
+    test_count_window<cpu_g1>();
+    test_count_window<cpu_g2>();
     test_fixed_base<cpu_g1>();
     test_fixed_base<cpu_g2>();
     test_scratch_model<cpu_g1>();

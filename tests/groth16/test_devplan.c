@@ -547,6 +547,49 @@ static void sizes(void **state) {
     assert_true(whole > ((size_t)18 << 30) && whole < ((size_t)24 << 30));
 }
 
+/* The kept window of a chunked MSM from its general scalars per chunk (gpu_sizes_count_window):
+ * uniform chunks keep the chunk size's window; PoRep's witness sets (the 24 GB runs' counts: A 1.28 M
+ * general in 18 chunks, B1 1.23 M in 5, B2 in 7) get 13 and narrower than it; no general scalar: 1;
+ * a set whose general scalars all sit in one chunk gets the window of that chunk's count. Every
+ * window at most the chunk size's takes no more kept-bucket bytes than the plan counts. */
+static void count_window(void **state) {
+    (void)state;
+    const gpu_sizes_group *gs[2] = {&GPU_SIZES_G1, &GPU_SIZES_G2};
+    uint64_t cnt[32];
+    for (int gi = 0; gi < 2; gi++) {
+        const gpu_sizes_group *g = gs[gi];
+        for (size_t m = (size_t)1 << 16; m <= ((size_t)1 << 27); m *= 2) {
+            const unsigned cmax = gpu_sizes_keep_window(g, m);
+            for (unsigned c = 1; c <= cmax; c++) assert_true(gpu_sizes_msm_persist_bytes_c(g, c) <= gpu_sizes_msm_persist_bytes(g, m));
+            /* uniform: every scalar general, the last chunk short */
+            for (int k = 0; k < 18; k++) cnt[k] = k < 17 ? m : m / 3;
+            assert_int_equal(gpu_sizes_count_window(g, cnt, 18, 17 * (uint64_t)m + m / 3, cmax), cmax);
+            /* nothing general */
+            for (int k = 0; k < 18; k++) cnt[k] = 0;
+            assert_int_equal(gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax), 1);
+            /* 1 % general, evenly: narrower than the chunk size's, and the one-piece window of a chunk's count
+             * or narrower (one set of buckets per chunk) */
+            for (int k = 0; k < 18; k++) cnt[k] = m / 100;
+            const unsigned cw = gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax);
+            assert_true(cw >= 1 && cw <= cmax);
+            if (m >= ((size_t)1 << 20)) assert_true(cw < cmax);
+            assert_true(cw <= gpu_sizes_window_bits(18 * (m / 100), g->rho));
+            /* all of them in one chunk: that chunk's own window, capped by the chunk size's */
+            for (int k = 0; k < 18; k++) cnt[k] = k == 7 ? m / 5 : 0;
+            const unsigned one = gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax);
+            assert_true(one <= cmax && one >= cw);
+        }
+    }
+    /* the 24 GB PoRep runs (H100, thirteenth session): A, C/L, B1 in G1, B2 in G2 */
+    const size_t mA = 7208535;
+    for (int k = 0; k < 18; k++) cnt[k] = 1282418 / 18;
+    assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 18, 129753620, gpu_sizes_keep_window(&GPU_SIZES_G1, mA)), 13);
+    for (int k = 0; k < 5; k++) cnt[k] = 1227323 / 5;
+    assert_true(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 5, 33112282, 19) <= 14);
+    for (int k = 0; k < 7; k++) cnt[k] = 1227323 / 7;
+    assert_true(gpu_sizes_count_window(&GPU_SIZES_G2, cnt, 7, 33112282, 16) <= 14);
+}
+
 /* The prefetch under the H MSM (groth16_devplan_prefetch): PoRep 32 GiB at one MSM room (gpu.two_lanes
  * off, the default): 24 and 32 GB (everything streamed) prefetch B2 (one 4 GiB buffer of its 5.92 GiB)
  * and all of B1; 48 GB (B1, B2 resident) A and L; 80 GB (only H streams), 141 GB (resident), 16 GB
@@ -611,7 +654,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
         cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(pack_schedule), cmocka_unit_test(sizes),
-        cmocka_unit_test(host_budget_slots), cmocka_unit_test(prefetch_sets),
+        cmocka_unit_test(host_budget_slots), cmocka_unit_test(prefetch_sets), cmocka_unit_test(count_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
