@@ -150,7 +150,8 @@ static inline size_t gpu_sizes_msm_persist_bytes(const gpu_sizes_group *g, size_
  * cmax, the window a chunk of uniform scalars always had. Witness-like chunks get a far narrower one:
  * Filecoin's A set, 1 % general in 18 chunks of 7.2 M points, c = 13 instead of 19, so that a chunk
  * is one window group of 20 windows instead of 14 groups of one (docs/perf/devplan.md, fourteenth session).
- * No general scalar at all: c = 1. */
+ * No general scalar at all: the narrowest window allowed (c = 1 from chunks of ~8 K points on). Only
+ * windows whose kept buckets and whose reduction each fit the bytes they take at cmax are tried. */
 static inline unsigned gpu_sizes_count_window(const gpu_sizes_group *g, const uint64_t *cnt, size_t nchunks, uint64_t n,
                                               unsigned cmax) {
     uint64_t total = 0, busy = 0;
@@ -160,10 +161,16 @@ static inline unsigned gpu_sizes_count_window(const gpu_sizes_group *g, const ui
     }
     if (cmax < 1) cmax = 1;
     if (n && total >= n) return cmax;
-    unsigned best = 1;
+    /* only windows whose kept buckets and whose reduction each take no more bytes than cmax's: they
+     * live in two slots (SLOT_PERSIST, SLOT_RED0) kept apart across a handle's MSMs, and the plan
+     * counts each at cmax (a very narrow window on a tiny chunk has more windows to reduce) */
+    const size_t xb = 4 * g->fe_bytes, Bm = (size_t)1 << (cmax - 1), Wm = (256 + cmax - 1) / cmax;
+    unsigned best = cmax;
     double best_cost = 1e300;
     for (unsigned c = 1; c <= cmax; c++) {
-        const double W = (double)((256 + c - 1) / c), B = (double)((uint64_t)1 << (c - 1));
+        const size_t Wc = (256 + c - 1) / c, Bc = (size_t)1 << (c - 1);
+        if (Wc * Bc > Wm * Bm || gpu_sizes_red_bytes(Bc, Wc, xb) > gpu_sizes_red_bytes(Bm, Wm, xb)) continue;
+        const double W = (double)Wc, B = (double)Bc;
         const double cost = W * ((double)total + g->rho * B * (double)(busy + 1));
         if (cost < best_cost) {
             best_cost = cost;

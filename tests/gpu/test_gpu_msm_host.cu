@@ -647,7 +647,8 @@ template <class C> static void test_msm_stream(void) {
 /* The kept window from each chunk's general scalars (msm_stream_t count_window, gpu_sizes_count_window):
  * witness-like scalars (~90 % zeros and ones), skewed (every general scalar in the first chunk, or in
  * one middle run), no general scalar at all, and uniform; dense and gathered, Montgomery or not,
- * streamed (plain and packed) and resident chunks. The sum against the CPU MSM, and the window against
+ * streamed (plain, packed, with a prefetched prefix) and resident chunks, one executor reused across
+ * the runs (a count left from the MSM before would show). The sum against the CPU MSM, and the window against
  * gpu_sizes_count_window over counts made here: never wider than the chunk size's, narrower for the
  * witness-like sets, the chunk size's for uniform scalars. */
 template <class C> static void test_count_window(void) {
@@ -670,16 +671,21 @@ template <class C> static void test_count_window(void) {
         }
         std::vector<fr_t> wm(NP);
         for (size_t i = 0; i < NP; i++) fr_to_mont(&wm[i], &w[i]);
-        for (size_t chunk : {(size_t)100, (size_t)333})
-            for (int mode = 0; mode < 4; mode++) /* 0 streamed gathered, 1 streamed dense, 2 resident gathered, 3 streamed gathered packed */
+        for (size_t chunk : {(size_t)100, (size_t)333}) {
+            /* one executor for every run of this chunk size, as a handle keeps its scratch between MSMs:
+             * each MSM must clear its counts */
+            exec_host ex;
+            ex.host_lanes = 5;
+            /* 0 streamed gathered, 1 streamed dense, 2 resident gathered, 3 streamed gathered packed, 4 streamed
+             * gathered with a prefetched prefix of 250 points */
+            for (int mode = 0; mode < 5; mode++)
                 for (int mont = 0; mont < 2; mont++) {
                     const bool dense = mode == 1;
+                    const size_t pre = mode == 4 ? 250 : 0;
                     std::vector<fr_t> ks(NP);
                     for (size_t i = 0; i < NP; i++) ks[i] = dense ? w[i] : w[idx[i]];
                     typename G::cpu_jac want, got;
                     GT_OK(C::msm(&want, pts.data(), ks.data(), NP), e);
-                    exec_host ex;
-                    ex.host_lanes = 5;
                     msm_args_t a;
                     msm_stream_t in;
                     stream_args(a, in, NP, chunk, dense ? nullptr : idx.data(), mont ? wm.data() : w.data(), 1, mode == 3 ? 2 : 0);
@@ -687,6 +693,10 @@ template <class C> static void test_count_window(void) {
                     in.count_window = 1;
                     if (mode == 2) in.res_pts = pts.data();
                     else in.host_pts = in.host_dev = pts.data();
+                    if (pre) {
+                        in.pre_pts = pts.data();
+                        in.pre_n = pre;
+                    }
                     gpu_msm_timing_t tm;
                     memset(&tm, 0, sizeof tm);
                     GT_OK(msm_chunks<G>(ex, &got, a, in, tm, &e), e);
@@ -710,11 +720,14 @@ template <class C> static void test_count_window(void) {
                             gs += gn;
                         }
                         if (nzs) cnt.push_back(gs);
-                    } else {
-                        for (size_t c0 = 0; c0 < NP; c0 += chunk) {
-                            uint64_t gn = 0;
-                            for (size_t i = c0; i < c0 + chunk && i < NP; i++) gn += !fr_is_zero_(ks[i]) && !fr_eq(&ks[i], &one);
-                            cnt.push_back(gn);
+                    } else { /* the prefix's chunks [0, pre) in pieces of `chunk`, then the rest's from pre */
+                        for (size_t part = 0; part < 2; part++) {
+                            const size_t lo = part ? pre : 0, hi = part ? NP : pre;
+                            for (size_t c0 = lo; c0 < hi; c0 += chunk) {
+                                uint64_t gn = 0;
+                                for (size_t i = c0; i < c0 + chunk && i < hi; i++) gn += !fr_is_zero_(ks[i]) && !fr_eq(&ks[i], &one);
+                                cnt.push_back(gn);
+                            }
                         }
                     }
                     const unsigned want_c = cnt.size() > 1 ? gpu_sizes_count_window(msm_sizes<G>(), cnt.data(), cnt.size(), NP, cmax) : 0;
@@ -727,11 +740,12 @@ template <class C> static void test_count_window(void) {
                         printf("%s count window MISMATCH: dist %d chunk %zu mode %d mont %d: point %s, window %u (want %u, chunk size's %u)\n",
                                C::name(), dist, chunk, mode, mont, ok ? "ok" : "WRONG", tm.window_bits, want_c, cmax);
                 }
+        }
     }
     GT_CHECK(bad == 0, "%s kept window from the general scalars per chunk: %d of %d runs wrong", C::name(), bad, runs);
     GT_CHECK(narrower > 0, "%s kept window from the general scalars: no witness-like run got a narrower window", C::name());
     printf("%s kept window from the general scalars per chunk (witness-like, skewed, none, uniform; dense, gathered, mont, "
-           "packed, resident): %d runs, %d narrower, %s\n", C::name(), runs, narrower, bad ? "FAIL" : "ok");
+           "packed, prefix, resident): %d runs, %d narrower, %s\n", C::name(), runs, narrower, bad ? "FAIL" : "ok");
 }
 
 /* ---------------- fixed-base batch ---------------- */

@@ -550,23 +550,27 @@ static void sizes(void **state) {
 /* The kept window of a chunked MSM from its general scalars per chunk (gpu_sizes_count_window):
  * uniform chunks keep the chunk size's window; PoRep's witness sets (the 24 GB runs' counts: A 1.28 M
  * general in 18 chunks, B1 1.23 M in 5, B2 in 7) get 13 and narrower than it; no general scalar: 1;
- * a set whose general scalars all sit in one chunk gets the window of that chunk's count. Every
- * window at most the chunk size's takes no more kept-bucket bytes than the plan counts. */
+ * a set whose general scalars all sit in one chunk gets a window between; nearly uniform sets keep
+ * (about) the chunk size's. The kept buckets and their reduction each fit their bytes at the chunk
+ * size's window, for any chunk. */
 static void count_window(void **state) {
     (void)state;
     const gpu_sizes_group *gs[2] = {&GPU_SIZES_G1, &GPU_SIZES_G2};
     uint64_t cnt[32];
     for (int gi = 0; gi < 2; gi++) {
         const gpu_sizes_group *g = gs[gi];
-        for (size_t m = (size_t)1 << 16; m <= ((size_t)1 << 27); m *= 2) {
+        for (size_t m = (size_t)1 << 10; m <= ((size_t)1 << 27); m *= 2) {
             const unsigned cmax = gpu_sizes_keep_window(g, m);
-            for (unsigned c = 1; c <= cmax; c++) assert_true(gpu_sizes_msm_persist_bytes_c(g, c) <= gpu_sizes_msm_persist_bytes(g, m));
+            if (m >= GPU_SIZES_MIN_CHUNK)
+                for (unsigned c = 1; c <= cmax; c++) assert_true(gpu_sizes_msm_persist_bytes_c(g, c) <= gpu_sizes_msm_persist_bytes(g, m));
             /* uniform: every scalar general, the last chunk short */
             for (int k = 0; k < 18; k++) cnt[k] = k < 17 ? m : m / 3;
             assert_int_equal(gpu_sizes_count_window(g, cnt, 18, 17 * (uint64_t)m + m / 3, cmax), cmax);
             /* nothing general */
             for (int k = 0; k < 18; k++) cnt[k] = 0;
-            assert_int_equal(gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax), 1);
+            const unsigned none = gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax);
+            if (m >= GPU_SIZES_MIN_CHUNK) assert_int_equal(none, 1);
+            assert_true(none >= 1 && none <= cmax);
             /* 1 % general, evenly: narrower than the chunk size's, and the one-piece window of a chunk's count
              * or narrower (one set of buckets per chunk) */
             for (int k = 0; k < 18; k++) cnt[k] = m / 100;
@@ -578,16 +582,34 @@ static void count_window(void **state) {
             for (int k = 0; k < 18; k++) cnt[k] = k == 7 ? m / 5 : 0;
             const unsigned one = gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax);
             assert_true(one <= cmax && one >= cw);
+            /* nearly uniform (one scalar in 1000 is 0 or 1): the chunk size's window or one below */
+            for (int k = 0; k < 18; k++) cnt[k] = m - m / 1000;
+            const unsigned nu = gpu_sizes_count_window(g, cnt, 18, 18 * (uint64_t)m, cmax);
+            assert_true(nu + 1 >= cmax && nu <= cmax);
+            /* whatever the counts, the kept buckets and their reduction each fit their bytes at cmax (two
+             * slots kept apart on the card), even on chunks far below GPU_SIZES_MIN_CHUNK */
+            const unsigned picks[] = {cw, one, nu, gpu_sizes_count_window(g, cnt, 0, 0, cmax)};
+            const size_t xb = 4 * g->fe_bytes, Bm = (size_t)1 << (cmax - 1), Wm = (256 + cmax - 1) / cmax;
+            for (int i = 0; i < 4; i++) {
+                const size_t Wc = (256 + picks[i] - 1) / picks[i], Bc = (size_t)1 << (picks[i] - 1);
+                assert_true(Wc * Bc <= Wm * Bm);
+                assert_true(gpu_sizes_red_bytes(Bc, Wc, xb) <= gpu_sizes_red_bytes(Bm, Wm, xb));
+            }
         }
     }
     /* the 24 GB PoRep runs (H100, thirteenth session): A, C/L, B1 in G1, B2 in G2 */
     const size_t mA = 7208535;
     for (int k = 0; k < 18; k++) cnt[k] = 1282418 / 18;
     assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 18, 129753620, gpu_sizes_keep_window(&GPU_SIZES_G1, mA)), 13);
+    for (int k = 0; k < 18; k++) cnt[k] = 1692896 / 18;
+    assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 18, 130169893, 19), 13);
     for (int k = 0; k < 5; k++) cnt[k] = 1227323 / 5;
-    assert_true(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 5, 33112282, 19) <= 14);
+    assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G1, cnt, 5, 33112282, 19), 13);
     for (int k = 0; k < 7; k++) cnt[k] = 1227323 / 7;
-    assert_true(gpu_sizes_count_window(&GPU_SIZES_G2, cnt, 7, 33112282, 16) <= 14);
+    assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G2, cnt, 7, 33112282, 17), 13);
+    /* the 48 GB plan's B2: two resident chunks, kept at 18 before */
+    for (int k = 0; k < 2; k++) cnt[k] = 1227323 / 2;
+    assert_int_equal(gpu_sizes_count_window(&GPU_SIZES_G2, cnt, 2, 33112282, 18), 14);
 }
 
 /* The prefetch under the H MSM (groth16_devplan_prefetch): PoRep 32 GiB at one MSM room (gpu.two_lanes
