@@ -893,10 +893,12 @@ pm_status msm_general(Ex &ex, msm_host_out<G> &out, msm_stats_t &st, const msm_a
     const size_t cap = a.item_cap ? a.item_cap : G::item_cap;
     size_t gw = cap / ng;
     gw = gw < 1 ? 1 : (gw > W ? W : gw);
-    if (a.persist) {
+    if (a.persist || a.item_cap) {
         /* a chunk at the kept window, which may be far wider than its own general scalars would pick
-         * (a short last chunk, witness-like scalars): no more buckets per group than the memory model
-         * counts for a chunk of item_cap points (gpu_sizes_msm_chunk_bytes: one window of
+         * (a short last chunk, witness-like scalars), or an MSM under a memory budget (item_cap set: one
+         * piece on a chunked handle, item_cap = its points) whose few general scalars would otherwise put
+         * many windows of buckets in one group: no more buckets per group than the memory model counts
+         * for item_cap points (gpu_sizes_msm_scratch with every scalar general: one window of
          * 2^(window_bits(item_cap) - 1) buckets) */
         const size_t gmax = ((size_t)1 << (msm_window_bits_for(cap, G::rho) - 1)) / B;
         if (gw > gmax) gw = gmax < 1 ? 1 : gmax;
