@@ -653,7 +653,8 @@ template <class C> static void test_msm_stream(void) {
  * witness-like sets, the chunk size's for uniform scalars. */
 template <class C> static void test_count_window(void) {
     typedef typename C::G G;
-    const size_t NP = 1200;
+    /* chunks of 800 and 1100 points: from ~500 points on a narrower window fits the chunk size's bytes */
+    const size_t NP = 2400;
     std::vector<typename G::cpu_aff> pts = make_points<C>(NP);
     const fr_t one = {{1, 0, 0, 0}};
     std::vector<uint32_t> idx(NP);
@@ -671,17 +672,17 @@ template <class C> static void test_count_window(void) {
         }
         std::vector<fr_t> wm(NP);
         for (size_t i = 0; i < NP; i++) fr_to_mont(&wm[i], &w[i]);
-        for (size_t chunk : {(size_t)100, (size_t)333}) {
+        for (size_t chunk : {(size_t)800, (size_t)1100}) {
             /* one executor for every run of this chunk size, as a handle keeps its scratch between MSMs:
              * each MSM must clear its counts */
             exec_host ex;
             ex.host_lanes = 5;
             /* 0 streamed gathered, 1 streamed dense, 2 resident gathered, 3 streamed gathered packed, 4 streamed
-             * gathered with a prefetched prefix of 250 points */
+             * gathered with a prefetched prefix of 1300 points */
             for (int mode = 0; mode < 5; mode++)
                 for (int mont = 0; mont < 2; mont++) {
                     const bool dense = mode == 1;
-                    const size_t pre = mode == 4 ? 250 : 0;
+                    const size_t pre = mode == 4 ? 1300 : 0;
                     std::vector<fr_t> ks(NP);
                     for (size_t i = 0; i < NP; i++) ks[i] = dense ? w[i] : w[idx[i]];
                     typename G::cpu_jac want, got;
