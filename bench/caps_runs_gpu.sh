@@ -28,6 +28,10 @@ if [ -n "${MSM_AB:-}" ]; then
     grep -E "^msm_g[12] " "$OUT/msm-$MSM_AB-$v.txt" | cut -c1-330 | tee -a "$OUT/summary.txt"
   done
 fi
+if [ "${SETUP32:-0}" = 1 ] && [ "$(left)" -lt $((MIN_LEFT + 110)) ]; then
+  echo "skip the 32 GiB setup and the runs: $(left) s left" | tee -a "$OUT/summary.txt"
+  exit 0
+fi
 if [ "${SETUP32:-0}" = 1 ]; then
   OUT="$OUT/32g" bash bench/porep_gpu_32g.sh "$B" setup > "$OUT/setup32.txt" 2>&1
   echo "32 GiB setup rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
