@@ -170,16 +170,17 @@ typedef struct {
 static void host_of(host_bytes *h, const key_shape *k, const groth16_devplan *p, unsigned devices, unsigned workers) {
     memset(h, 0, sizeof *h);
     const groth16_devplan_shape *s = &k->s;
-    const uint64_t n_ic = s->n_public + 1, m = (uint64_t)1 << s->log_domain;
     if (s->conv == GROTH16_BELLPERSON) {
-        h->key = (n_ic + s->n_base[GROTH16_BASE_A] + s->n_base[GROTH16_BASE_B1] + s->n_base[GROTH16_BASE_C] +
-                  s->n_base[GROTH16_BASE_H]) * 96 +
-                 s->n_b2 * 192 + k->circuit_host + groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
-                 (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* the CPU domain: a CPU H only */
-        h->staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
-        h->pool = (uint64_t)devices * p->abc_per_card * groth16_devplan_host_part_bytes(p);
-        h->per_part = 32 * s->n_vars + 32 * n_ic + MIB;
+        groth16_devplan_shape sh = *s;
+        sh.circuit_host_bytes = k->circuit_host; /* the host line's circuit */
+        groth16_devplan_host b;
+        groth16_devplan_host_items(&b, p, &sh, devices, workers);
+        h->key = b.key;
+        h->staging = b.staging;
+        h->pool = b.pool;
+        h->per_part = b.per_part;
     } else {
+        const uint64_t m = (uint64_t)1 << s->log_domain;
         h->key = k->key_host_extra + groth16_key_view_bytes(GROTH16_SNARKJS, s->n_vars, m);
         h->per_part = 2 * 32 * s->n_vars + 3 * 32 * m + MIB; /* witness + its plain copy, a | b | c */
     }

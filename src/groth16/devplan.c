@@ -306,20 +306,29 @@ unsigned groth16_devplan_cpu_ops(const groth16_devplan *p) {
 
 uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p) { return p->host_abc_bytes; }
 
-uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
-                                    unsigned workers) {
-    if (s->conv != GROTH16_BELLPERSON) return 0;
+void groth16_devplan_host_items(groth16_devplan_host *h, const groth16_devplan *p, const groth16_devplan_shape *s,
+                                unsigned devices, unsigned workers) {
+    memset(h, 0, sizeof *h);
+    if (s->conv != GROTH16_BELLPERSON) return;
     const uint64_t n_ic = s->n_public + 1, m = (uint64_t)1 << s->log_domain;
     uint64_t pts = n_ic;
     for (int b = 0; b < GROTH16_N_BASES; b++) pts += s->n_base[b];
-    const uint64_t key = pts * sizeof(g1_affine_t) + s->n_b2 * sizeof(g2_affine_t) +
-                         (s->circuit_host_bytes ? s->circuit_host_bytes : s->circuit_bytes) +
-                         groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
-                         (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* built for a CPU H only */
-    const uint64_t staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
-    const uint64_t pool = (uint64_t)devices * p->abc_per_card * p->host_abc_bytes;
-    const uint64_t per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20);
-    return key + staging + pool + (uint64_t)devices * workers * per_part;
+    h->key = pts * sizeof(g1_affine_t) + s->n_b2 * sizeof(g2_affine_t) +
+             (s->circuit_host_bytes ? s->circuit_host_bytes : s->circuit_bytes) +
+             groth16_key_view_bytes(GROTH16_BELLPERSON, s->n_vars, m) -
+             (p->h == GROTH16_ON_DEVICE ? groth16_key_domain_bytes(m) : 0); /* built for a CPU H only */
+    h->staging = (uint64_t)devices * p->witness_slots * 32 * s->n_vars;
+    h->pool = (uint64_t)devices * p->abc_per_card * p->host_abc_bytes;
+    h->per_part = 32 * s->n_vars + 32 * n_ic + ((uint64_t)1 << 20);
+    h->in_flight = (uint64_t)devices * workers;
+    h->total = h->key + h->staging + h->pool + h->in_flight * h->per_part;
+}
+
+uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
+                                    unsigned workers) {
+    groth16_devplan_host h;
+    groth16_devplan_host_items(&h, p, s, devices, workers);
+    return h.total;
 }
 
 unsigned groth16_devplan_prefetch(const groth16_devplan *p, const groth16_devplan_shape *s, int set[2], uint64_t bytes[2]) {

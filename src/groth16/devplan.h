@@ -188,6 +188,17 @@ uint64_t groth16_devplan_host_part_bytes(const groth16_devplan *p);
 uint64_t groth16_devplan_host_bytes(const groth16_devplan *p, const groth16_devplan_shape *s, unsigned devices,
                                     unsigned workers);
 
+/* The same host bytes, itemised (bytes each): the key (its bases, the recorded circuit:
+ * s->circuit_host_bytes, else s->circuit_bytes; the key view, less the CPU NTT domain when H is on
+ * the card), the pinned witness staging, the a, b, c pool, one partition's bytes and the partitions in
+ * flight (devices x workers); total = key + staging + pool + in_flight x per_part, which is what
+ * groth16_devplan_host_bytes returns. All zero for a snarkjs shape. */
+typedef struct {
+    uint64_t key, staging, pool, per_part, in_flight, total;
+} groth16_devplan_host;
+void groth16_devplan_host_items(groth16_devplan_host *h, const groth16_devplan *p, const groth16_devplan_shape *s,
+                                unsigned devices, unsigned workers);
+
 /* ---- one pinned host copy for every card ----
  * A key's streamed base sets are page-locked once, whatever the number of cards and workers that
  * stream them: a table of host ranges with reference counts. The GPU table (start_gpu.c) passes the

@@ -459,6 +459,16 @@ static void host_budget_slots(void **state) {
     assert_int_equal(p0.host_abc_buffers, 1);
     assert_true(two == pts * 96 + s.n_b2 * 192 + s.circuit_bytes + groth16_key_view_bytes(GROTH16_BELLPERSON, s.n_vars, m) -
                            groth16_key_domain_bytes(m) + 2 * 32 * s.n_vars + 3 * 32 * m + 2 * per);
+    /* the itemised sum (`proofmill plan`'s host line) is the same sum, item by item, on four cards too */
+    {
+        groth16_devplan_host h;
+        groth16_devplan_host_items(&h, &p0, &s, 1, 2);
+        assert_true(h.total == two && h.staging == 2 * 32 * s.n_vars && h.pool == 3 * 32 * m && h.per_part == per &&
+                    h.in_flight == 2 && h.key == two - h.staging - h.pool - 2 * per);
+        groth16_devplan_host_items(&h, &p0, &s, 4, 2);
+        assert_true(h.total == groth16_devplan_host_bytes(&p0, &s, 4, 2) && h.in_flight == 8 &&
+                    h.staging == 4 * 2 * 32 * s.n_vars && h.pool == 4 * 3 * 32 * m);
+    }
     /* gpu.abc_buffers 2 (the pool of one buffer per GPU worker): one more buffer in the sum; four
      * cards have four times the pool */
     {
@@ -522,6 +532,9 @@ static void host_budget_slots(void **state) {
     const groth16_devplan_shape z = snarkjs_key();
     assert_int_equal(groth16_devplan_make(&p, &z, &c, 0, &e), PM_OK);
     assert_int_equal(groth16_devplan_host_bytes(&p, &z, 1, 2), 0);
+    groth16_devplan_host hz;
+    groth16_devplan_host_items(&hz, &p, &z, 1, 2);
+    assert_true(hz.key == 0 && hz.staging == 0 && hz.pool == 0 && hz.per_part == 0 && hz.in_flight == 0 && hz.total == 0);
     assert_int_equal(p.witness_slots, 0);
 }
 
