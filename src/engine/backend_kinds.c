@@ -176,12 +176,11 @@ static void kb_key_plan(void *self, const void *key, pm_key_plan_info *out) {
     const groth16_devplan *p = &k->devplan;
     out->tier = (int)p->tier;
     snprintf(out->tier_name, sizeof out->tier_name, "%s", groth16_devplan_tier_name(p->tier));
-    static const char *set_names[GROTH16_N_BASES] = {[GROTH16_BASE_A] = "A", [GROTH16_BASE_B1] = "B1",
-                                                     [GROTH16_BASE_C] = "L", [GROTH16_BASE_H] = "H"};
     size_t o = 0;
     for (int b = 0; b < GROTH16_N_BASES; b++)
-        if (p->base[b] == GROTH16_STREAMED && set_names[b] && o < sizeof out->streamed)
-            o += (size_t)snprintf(out->streamed + o, sizeof out->streamed - o, "%s%s", o ? ", " : "", set_names[b]);
+        if (p->base[b] == GROTH16_STREAMED && o < sizeof out->streamed)
+            o += (size_t)snprintf(out->streamed + o, sizeof out->streamed - o, "%s%s", o ? ", " : "",
+                                  groth16_devplan_set_name(p, (unsigned)b));
     if (p->b2 == GROTH16_STREAMED && o < sizeof out->streamed)
         snprintf(out->streamed + o, sizeof out->streamed - o, "%sB2", o ? ", " : "");
     out->device_bytes = p->peak_bytes;

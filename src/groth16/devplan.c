@@ -35,6 +35,10 @@ const char *groth16_devplan_tier_name(unsigned tier) {
     return tier < GROTH16_TIERS ? names[tier] : "?";
 }
 
+const char *groth16_devplan_set_name(const groth16_devplan *p, unsigned set) {
+    return set <= GROTH16_N_BASES ? set_names[p->bellperson ? 1 : 0][set] : "?";
+}
+
 void groth16_devplan_shape_of_key(groth16_devplan_shape *s, const groth16_key *k, uint64_t circuit_bytes) {
     memset(s, 0, sizeof *s);
     s->conv = k->conv;

@@ -159,6 +159,11 @@ uint64_t groth16_devplan_min_card(const groth16_devplan_shape *s, unsigned worke
  * "host H"). */
 const char *groth16_devplan_tier_name(unsigned tier);
 
+/* The name of base set `set` (a groth16_base, or GROTH16_N_BASES for B2) in plan p's convention: "A",
+ * "B1", "L" (bellperson: the private wires' set) or "C" (snarkjs), "H", "B2"; "?" past B2. The names
+ * every line about a set uses (the plan, gpu.verbose, the engine's status). */
+const char *groth16_devplan_set_name(const groth16_devplan *p, unsigned set);
+
 /* The plan in words, one line per part (for logs, /v1/status, `proofmill plan`); returns out. */
 char *groth16_devplan_format(char *out, size_t cap, const groth16_devplan *p, const groth16_devplan_shape *s);
 

@@ -637,10 +637,9 @@ static pm_status gpu_msm(const groth16_exec *x, groth16_pending_t *p, groth16_ba
     gpu_set_yield(NULL, NULL);
     const gpu_key *g = st ? NULL : p->key->dev[x->device]; /* st == PM_OK: the device id was checked */
     if (g && g->base[which] && pm_setting_bool("gpu.verbose")) {
-        static const char *const nm[GROTH16_N_BASES] = {"A", "B1", "C/L", "H"};
         gpu_msm_timing_t t;
         gpu_msm_g1_last_timing(&t, g->base[which]);
-        msm_note(nm[which], &t, pm_now_s() - t0);
+        msm_note(groth16_devplan_set_name(&g->plan, (unsigned)which), &t, pm_now_s() - t0);
     }
     return st;
 }
@@ -720,7 +719,7 @@ static void gpu_prefetch(const groth16_exec *x, groth16_pending_t *p) {
         }
         if (pm_setting_bool("gpu.verbose"))
             fprintf(stderr, "gpu prefetch (device %d): %s, %zu points into domain buffer %d\n", x->device,
-                    b == GROTH16_N_BASES ? "B2 (G2)" : (const char *[]){"A", "B1", "L", "H"}[b], got, 1 + i);
+                    groth16_devplan_set_name(&g->plan, (unsigned)b), got, 1 + i);
     }
 }
 
