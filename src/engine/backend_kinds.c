@@ -182,7 +182,8 @@ static void kb_key_plan(void *self, const void *key, pm_key_plan_info *out) {
             o += (size_t)snprintf(out->streamed + o, sizeof out->streamed - o, "%s%s", o ? ", " : "",
                                   groth16_devplan_set_name(p, (unsigned)b));
     if (p->b2 == GROTH16_STREAMED && o < sizeof out->streamed)
-        snprintf(out->streamed + o, sizeof out->streamed - o, "%sB2", o ? ", " : "");
+        snprintf(out->streamed + o, sizeof out->streamed - o, "%s%s", o ? ", " : "",
+                 groth16_devplan_set_name(p, GROTH16_N_BASES));
     out->device_bytes = p->peak_bytes;
     for (int d = 0; d < GROTH16_MAX_DEVICES; d++) {
         uint64_t b = __atomic_load_n(&k->view.ledger.device[d], __ATOMIC_RELAXED);

@@ -654,7 +654,7 @@ static pm_status gpu_msm2(const groth16_exec *x, groth16_pending_t *p, const gro
     if (g && g->b2 && pm_setting_bool("gpu.verbose")) {
         gpu_msm_timing_t t;
         gpu_msm_g2_last_timing(&t, g->b2);
-        msm_note("B2 (G2)", &t, pm_now_s() - t0);
+        msm_note(groth16_devplan_set_name(&g->plan, GROTH16_N_BASES), &t, pm_now_s() - t0);
     }
     return st;
 }
