@@ -27,6 +27,13 @@ void yield_now();
  * urgent thread's work waits. Returns the first CUDA error. */
 cudaError_t copy_h2d_pieces(void *dst, const void *src, size_t bytes, cudaStream_t s);
 
+/* bytes between host memory and dst/src on stream s without waiting: cudaMemcpyAsync in copies cut
+ * where the host address (host: src for kind HostToDevice, dst for DeviceToHost) crosses a multiple of
+ * GPU_HOST_PIECE_BYTES (gpu.h gpu_host_alloc_pieces registers each piece on its own, and one copy may
+ * not span two registrations). Returns the first CUDA error; the pieces queued before it stay queued
+ * (the caller synchronizes s before reusing either side). device_memory.cu. */
+cudaError_t copy_cut_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const void *host, cudaStream_t s);
+
 /* cudaMalloc(p, b ? b : 16). Under gpu.verbose an allocation of 1 MiB or more (or a refused one)
  * prints one stderr line: its size and the device's bytes in use after it (cudaMemGetInfo), so a
  * run's peak can be set against the device-memory plan allocation by allocation. */

@@ -156,17 +156,25 @@ static pm_status staged_copy_from_device(void *dst, const void *src_dev, size_t 
  * an aligned start, and one copy may not span two registrations (cudaErrorInvalidValue). A source
  * in one registration or pageable memory copies the same in more calls (64 MiB each: ~1.5 ms of
  * bus time against a few microseconds per call). */
-static pm_status direct_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const void *host, pm_error *err) {
+namespace pmgpu {
+cudaError_t copy_cut_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const void *host, cudaStream_t s) {
     const uintptr_t h = (uintptr_t)host;
     for (size_t off = 0; off < bytes;) {
         const size_t edge = GPU_HOST_PIECE_BYTES - (size_t)((h + off) & (uintptr_t)(GPU_HOST_PIECE_BYTES - 1));
         const size_t len = bytes - off < edge ? bytes - off : edge;
-        const cudaError_t e = cudaMemcpyAsync((char *)dst + off, (const char *)src + off, len, kind, 0);
-        if (e != cudaSuccess) {
-            cudaStreamSynchronize(0); /* the pieces queued before it land before the caller reuses the buffer */
-            return ::pmgpu::cuda_fail(err, e, "cudaMemcpyAsync (a piece of a direct copy)", __FILE__, __LINE__);
-        }
+        const cudaError_t e = cudaMemcpyAsync((char *)dst + off, (const char *)src + off, len, kind, s);
+        if (e != cudaSuccess) return e;
         off += len;
+    }
+    return cudaSuccess;
+}
+} /* namespace pmgpu */
+
+static pm_status direct_copy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const void *host, pm_error *err) {
+    const cudaError_t e = ::pmgpu::copy_cut_async(dst, src, bytes, kind, host, 0);
+    if (e != cudaSuccess) {
+        cudaStreamSynchronize(0); /* the pieces queued before it land before the caller reuses the buffer */
+        return ::pmgpu::cuda_fail(err, e, "cudaMemcpyAsync (a piece of a direct copy)", __FILE__, __LINE__);
     }
     PMCU(cudaStreamSynchronize(0));
     return PM_OK;

@@ -373,8 +373,21 @@ pm_status gpu_copy_from_device(void *dst, const void *src_dev, size_t bytes, pm_
  * PM_ERR_UNSATISFIED ("H has degree n - 1": coefficient n - 1 is not zero, the witness does not
  * satisfy the circuit; a_dev still holds the coefficients), PM_ERR_GPU. */
 pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_ntt_domain *d, pm_error *err);
-/* The same from host arrays (copied into d's work buffers, result copied to h: n plain values,
- * h[n - 1] = 0). h may alias a, b or c. For tests and benchmarks. */
+/* The same from host arrays a, b, c (n = d->n Montgomery evaluations each, read only) into d's three
+ * work buffers, the bus overlapped with the transforms where it can be: when all three arrays are
+ * page-locked (gpu_host_alloc_pieces, the pinned a, b, c pool of device-memory tiers 2-3) they are
+ * queued on a copy stream of their own and the sequence waits for each buffer only before its first
+ * read, so A's two networks run while b and c are on the bus and B's while c is (at 2^27: 12 GiB, ~0.27 s
+ * of bus at ~47 GB/s, of which ~0.15 s hide under the transforms); pageable arrays are copied one after
+ * another (gpu_copy_to_device) before the sequence. The same bytes as gpu_bellperson_h. On PM_OK *h_dev
+ * is the domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid
+ * until the domain's next use). Every copy has landed on return, whatever the status. Errors:
+ * PM_ERR_ARG (NULL, n != d->n, generator), PM_ERR_UNSATISFIED (coefficient n - 1 not zero; *h_dev
+ * stays NULL, buffer 0 holds the coefficients), PM_ERR_NOMEM (the buffers), PM_ERR_GPU. */
+pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
+                                  pm_error *err);
+/* gpu_bellperson_h_upload, the result copied to h: n plain values, h[n - 1] = 0 (also on
+ * PM_ERR_UNSATISFIED). h may alias a, b or c. For tests and benchmarks. */
 pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                 pm_error *err);
 

@@ -100,21 +100,101 @@ extern "C" pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, siz
     return bp_check_top(d, A, err);
 }
 
+namespace {
+
+/* dev_exec for inputs still on the bus: buffer X[i]'s copy finishes at event ev[i] of the upload
+ * stream, and the domain's stream waits for it before the sequence first reads that buffer */
+struct up_exec : dev_exec {
+    fr_d *const *X;
+    const cudaEvent_t *ev;
+    pm_status ready(const fr_d *p) {
+        for (int i = 0; i < 3; i++)
+            if (p == X[i]) PMCU(cudaStreamWaitEvent(d->st, ev[i], 0));
+        return PM_OK;
+    }
+};
+
+/* the upload stream and its three events, drained and destroyed on scope exit (nothing of the
+ * caller's host arrays is left in flight on any return) */
+struct up_res {
+    cudaStream_t s = nullptr;
+    cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}, start = nullptr;
+    ~up_res() {
+        if (s) {
+            cudaStreamSynchronize(s);
+            cudaStreamDestroy(s);
+        }
+        for (cudaEvent_t e : ev)
+            if (e) cudaEventDestroy(e);
+        if (start) cudaEventDestroy(start);
+    }
+};
+
+} /* namespace */
+
+extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+                                             gpu_ntt_domain *d, pm_error *err) {
+    if (h_dev) *h_dev = nullptr;
+    if (!d || !h_dev || !a || !b || !c || n != d->n)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_upload: bad arguments (n = %zu, domain %zu)", n,
+                            d ? d->n : 0);
+    pm_status st = bp_tables(d, err);
+    if (st != PM_OK) return st;
+    fr_d *X[3];
+    for (int i = 0; i < 3; i++)
+        if ((st = domain_work(&X[i], d, i, err)) != PM_OK) return st;
+    const fr_t *src[3] = {a, b, c};
+    const size_t bytes = n * sizeof(fr_t);
+    if (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || !gpu_host_is_pinned(c)) {
+        /* pageable: one copy after another (staged through pinned memory), then the sequence */
+        PMCU(cudaStreamSynchronize(d->st)); /* the domain's earlier work has left the buffers */
+        for (int i = 0; i < 3; i++)
+            if ((st = gpu_copy_to_device(X[i], src[i], bytes, err)) != PM_OK) return st;
+        if ((st = gpu_bellperson_h(X[0], X[1], X[2], n, d, err)) != PM_OK && st != PM_ERR_UNSATISFIED) return st;
+        if (st == PM_OK) *h_dev = X[0];
+        return st;
+    }
+    /* pinned: a, b, c queued on a stream of their own; A's two networks run while b and c cross the
+     * bus, B's while c does (the sequence waits for each buffer's event before it first reads it) */
+    up_res r;
+    PMCU(cudaStreamCreateWithFlags(&r.s, cudaStreamNonBlocking));
+    for (int i = 0; i < 3; i++) PMCU(cudaEventCreateWithFlags(&r.ev[i], cudaEventDisableTiming));
+    PMCU(cudaEventCreateWithFlags(&r.start, cudaEventDisableTiming));
+    PMCU(cudaEventRecord(r.start, d->st)); /* the domain's earlier work has left the buffers */
+    PMCU(cudaStreamWaitEvent(r.s, r.start, 0));
+    for (int i = 0; i < 3; i++) {
+        PMCU(copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], r.s));
+        PMCU(cudaEventRecord(r.ev[i], r.s));
+    }
+    PMCU(cudaEventRecord(d->e0, d->st));
+    up_exec ex;
+    ex.d = d;
+    ex.err = err;
+    ex.X = X;
+    ex.ev = r.ev;
+    if ((st = ntc::seq_bellperson_h(ex, X[0], X[1], X[2], domain_tabs(d))) != PM_OK) {
+        cudaStreamSynchronize(d->st); /* nothing left in flight on the buffers */
+        return st;
+    }
+    PMCU(cudaEventRecord(d->e1, d->st));
+    PMCU(cudaStreamSynchronize(d->st));
+    cudaEventElapsedTime(&d->last_ms, d->e0, d->e1);
+    if ((st = bp_check_top(d, X[0], err)) != PM_OK) return st;
+    *h_dev = X[0];
+    return PM_OK;
+}
+
 extern "C" pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                            pm_error *err) {
     if (!d || !h || !a || !b || !c || n != d->n)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_host: bad arguments (n = %zu)", n);
-    fr_d *X[3];
-    pm_status st;
-    for (int i = 0; i < 3; i++)
-        if ((st = domain_work(&X[i], d, i, err)) != PM_OK) return st;
-    PMCU(cudaMemcpyAsync(X[0], a, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
-    PMCU(cudaMemcpyAsync(X[1], b, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
-    PMCU(cudaMemcpyAsync(X[2], c, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
-    PMCU(cudaStreamSynchronize(d->st));
-    st = gpu_bellperson_h(X[0], X[1], X[2], n, d, err);
+    void *hd = nullptr;
+    pm_status st = gpu_bellperson_h_upload(&hd, a, b, c, n, d, err);
     if (st != PM_OK && st != PM_ERR_UNSATISFIED) return st;
-    PMCU(cudaMemcpyAsync(h, X[0], n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
+    fr_d *X = nullptr;
+    pm_status wst = domain_work(&X, d, 0, err); /* coefficients in buffer 0 also when unsatisfied */
+    if (wst != PM_OK) return wst;
+    PMCU(cudaMemcpyAsync(h, X, n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
     PMCU(cudaStreamSynchronize(d->st));
     return st;
 }

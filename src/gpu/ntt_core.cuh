@@ -591,7 +591,9 @@ template <class X> pm_status seq_snarkjs_h(X &x, fr_d *A, fr_d *B, fr_d *C, cons
  *   part 1: A, B to the coset (2 + 2 networks), the last pass of B storing A^ B^ into A;
  *   part 2: DIF(omega^-1) of A, its last pass scaling position i by g^-rev(i); DIF(omega^-1) of C,
  *           its last pass storing A - x into A; the bit reversal scaled by n^-1 z, values left plain.
- * A, B, C in (destroyed); result (plain coefficients, natural order) in A. */
+ * A, B, C in (destroyed); result (plain coefficients, natural order) in A. x.ready(P) comes before
+ * the first read of each input, so an executor that uploads them can start on A while B and C are
+ * still on the bus (gpu_bellperson_h_upload). */
 template <class X> pm_status seq_bellperson_h_part1(X &x, fr_d *A, fr_d *B, const seq_tabs &t);
 template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, const seq_tabs &t);
 template <class X> pm_status seq_bellperson_h(X &x, fr_d *A, fr_d *B, fr_d *C, const seq_tabs &t) {
@@ -605,8 +607,10 @@ template <class X> pm_status seq_bellperson_h_part1(X &x, fr_d *A, fr_d *B, cons
     net_ops none, mul;
     mul.stop = ST_MUL;
     mul.aux1 = A;
-    pm_status st = seq_to_coset(x, A, A, t.bp_pre, none);
-    if (st != PM_OK || (st = x.pause()) != PM_OK) return st;
+    pm_status st = x.ready(A);
+    if (st != PM_OK || (st = seq_to_coset(x, A, A, t.bp_pre, none)) != PM_OK || (st = x.pause()) != PM_OK ||
+        (st = x.ready(B)) != PM_OK)
+        return st;
     return seq_to_coset(x, A, B, t.bp_pre, mul);
 }
 template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, const seq_tabs &t) {
@@ -615,7 +619,7 @@ template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, cons
     rsub.stop = ST_RSUB;
     rsub.aux1 = A;
     pm_status st;
-    if ((st = x.net(true, true, A, A, A, ginv)) != PM_OK || (st = x.pause()) != PM_OK ||
+    if ((st = x.net(true, true, A, A, A, ginv)) != PM_OK || (st = x.pause()) != PM_OK || (st = x.ready(C)) != PM_OK ||
         (st = x.net(true, true, A, C, C, rsub)) != PM_OK)
         return st;
     return x.bitrev(A, t.bp_fin, false);

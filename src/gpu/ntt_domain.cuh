@@ -67,6 +67,12 @@ struct dev_exec {
         return run_network(d, dif, inverse, dst, work, src, ops, err);
     }
     pm_status bitrev(ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src) { return run_bitrev(d, x, sc, by_src, err); }
+    /* before a sequence first reads buffer p: the device-resident forms have it already (an executor
+     * that uploads its inputs makes the domain's stream wait for p's copy here) */
+    pm_status ready(const ntc::fr_d *p) {
+        (void)p;
+        return PM_OK;
+    }
     /* a preemption point between stages (gpu.h gpu_set_yield): the domain's stream drained first */
     pm_status pause() {
         if (!yield_armed()) return PM_OK;

@@ -551,6 +551,13 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
         return st;
     }
     if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
+    if (p->abc_host && pm_setting_bool("gpu.h_overlap")) {
+        /* the CPU eval's a, b, c (the pinned pool): A's transforms under b's and c's copies */
+        void *hd = NULL;
+        st = gpu_bellperson_h_upload(&hd, p->work, p->work + m, p->work + 2 * m, m, g->dom, err);
+        h->dev = st ? buf[0] : hd;
+        return st;
+    }
     if (p->abc_host)
         for (int i = 0; i < 3 && !st; i++) st = gpu_copy_to_device(buf[i], p->work + i * m, m * sizeof(fr_t), err);
     if (!st) st = gpu_bellperson_h(buf[0], buf[1], buf[2], m, g->dom, err);

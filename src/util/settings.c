@@ -108,6 +108,11 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "buffers per card of the pinned a, b, c pool (tiers 2-5; devplan.h abc_per_card). A buffer is held "
      "from a partition's CPU eval to the end of its H phase; 0: one per card (a card runs one H phase at a time). "
      "2 with 2 GPU workers is the pool of before 2026-12-07, for the comparison."},
+    {"gpu.h_overlap", E1("PROOFMILL_GPU_H_OVERLAP"), PM_SETTING_BOOL, "true", 0, 1, NULL,
+     DEBUG_KNOB "where the CPU's SpMV made a, b, c in the pinned pool (tiers 2-3: the recorded circuit off the card), "
+     "the bellperson H queues their three uploads on a copy stream of their own and starts A's transforms while b "
+     "and c are on the bus (gpu.h gpu_bellperson_h_upload); false: the three copies land before the first "
+     "transform (the form before 2026-12-07, for the comparison)."},
     {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "where a plan streams base sets and runs H on the card through the NTT domain's three buffers "
      "(tiers 1-3, one MSM room), a bellperson partition runs its witness MSMs before its eval and H, and while "

@@ -1,5 +1,6 @@
 /*
- * test_gpu_h.c — the bellperson H phase on the device (gpu_bellperson_h, gpu_bellperson_h_host) against
+ * test_gpu_h.c — the bellperson H phase on the device (gpu_bellperson_h, gpu_bellperson_h_host, and
+ * gpu_bellperson_h_upload from pinned arrays: copies on their own stream under the transforms) against
  * the CPU: ntt_bellperson_h and, up to 2^16, prover_bellperson.c's own sequence of public transforms
  * (ntt_inverse, ntt_coset_forward with g = 7, (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from
  * Montgomery). Every log n = 1..max (default 22): a satisfied input (c = a*b on the domain: PM_OK, top
@@ -83,6 +84,38 @@ static void test_size(unsigned L, int sat) {
     size_t bad = first_diff(h, ref, n);
     GT_CHECK(bad == (size_t)-1, "2^%u (%s): GPU bellperson H != CPU at %zu", L, sat ? "satisfied" : "random", bad);
     if (sat) GT_CHECK(fr_is_zero(&h[n - 1]), "2^%u: coefficient n-1 not zero", L);
+    /* GPU from PINNED host arrays (the a, b, c pool of tiers 2-3: gpu_bellperson_h_upload's
+     * overlapped copies), one element past the pieces' start so every copy is cut inside a piece */
+    {
+        void *pin = NULL;
+        if (gpu_host_alloc_pieces(&pin, (3 * n + 1) * sizeof *a, &e) != PM_OK) {
+            GT_CHECK(0, "2^%u pinned pool: %s", L, e.msg);
+        } else {
+            fr_t *pa = (fr_t *)pin + 1, *pb = pa + n, *pc = pb + n;
+            memcpy(pa, a, n * sizeof *a); memcpy(pb, b, n * sizeof *a); memcpy(pc, c, n * sizeof *a);
+            void *hd = (void *)1;
+            pm_status ust = gpu_bellperson_h_upload(&hd, pa, pb, pc, n, d, &e);
+            if (sat) {
+                GT_OK(ust, e);
+                GT_CHECK(hd != NULL, "2^%u pinned upload: no result pointer", L);
+                if (hd) GT_OK(gpu_copy_from_device(x, hd, n * sizeof *x, &e), e);
+                size_t bad2 = hd ? first_diff(x, ref, n) : 0;
+                GT_CHECK(bad2 == (size_t)-1, "2^%u pinned upload != CPU at %zu", L, bad2);
+            } else {
+                GT_CHECK(ust == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, pinned upload: status %s, want PM_ERR_UNSATISFIED",
+                         L, pm_status_name(ust));
+            }
+            GT_CHECK(first_diff(pa, a, n) == (size_t)-1 && first_diff(pb, b, n) == (size_t)-1 &&
+                         first_diff(pc, c, n) == (size_t)-1,
+                     "2^%u pinned upload: an input was written", L);
+            if (L == 4) {
+                GT_CHECK(gpu_bellperson_h_upload(&hd, pa, pb, pc, n / 2, d, &e) == PM_ERR_ARG, "pinned upload: wrong n accepted");
+                GT_CHECK(gpu_bellperson_h_upload(NULL, pa, pb, pc, n, d, &e) == PM_ERR_ARG, "pinned upload: no result pointer accepted");
+                GT_CHECK(gpu_bellperson_h_upload(&hd, pa, NULL, pc, n, d, &e) == PM_ERR_ARG, "pinned upload: NULL b accepted");
+            }
+            gpu_host_free_pieces(pin, (3 * n + 1) * sizeof *a);
+        }
+    }
     /* GPU from device buffers (the entry the prover uses) */
     if (sat) {
         void *buf[3];

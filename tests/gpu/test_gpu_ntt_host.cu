@@ -123,6 +123,7 @@ struct host_exec {
         return PM_OK;
     }
     unsigned pauses = 0; /* preemption points the sequences passed (gpu.h gpu_set_yield) */
+    pm_status ready(const fr_d *) { return PM_OK; } /* the host arrays are there */
     pm_status pause() {
         pauses++;
         return PM_OK;
