@@ -379,10 +379,13 @@ pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_
  * queued on a copy stream of their own and the sequence waits for each buffer only before its first
  * read, so A's two networks run while b and c are on the bus and B's while c is (at 2^27: 12 GiB, ~0.27 s
  * of bus at ~47 GB/s, of which ~0.15 s hide under the transforms); pageable arrays are copied one after
- * another (gpu_copy_to_device) before the sequence. The same bytes as gpu_bellperson_h. On PM_OK *h_dev
+ * another (gpu_copy_to_device) before the sequence. c NULL: c = a o b, formed on the device (a copied
+ * into C's buffer before A's transforms, multiplied by b once b has landed): right only where every
+ * row is satisfied, a . b = c on the rows and zero past them (the CPU eval checks every row:
+ * groth16/start_cpu.c), and 4 GiB less over the bus at 2^27. The same bytes as gpu_bellperson_h. On PM_OK *h_dev
  * is the domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid
  * until the domain's next use). Every copy has landed on return, whatever the status. Errors:
- * PM_ERR_ARG (NULL, n != d->n, generator), PM_ERR_UNSATISFIED (coefficient n - 1 not zero; *h_dev
+ * PM_ERR_ARG (NULL a or b, n != d->n, generator), PM_ERR_UNSATISFIED (coefficient n - 1 not zero; *h_dev
  * stays NULL, buffer 0 holds the coefficients), PM_ERR_NOMEM (the buffers), PM_ERR_GPU. */
 pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                   pm_error *err);

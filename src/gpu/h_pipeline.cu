@@ -102,14 +102,31 @@ extern "C" pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, siz
 
 namespace {
 
+/* c[i] = a[i] * b[i] (Montgomery in, Montgomery out): C.w on a row that the caller checked */
+__global__ void __launch_bounds__(256) k_mul_into(fr_d *c, const fr_d *b, size_t len) {
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len) ntc::st(c + i, ntc::f_mul(ntc::ld(c + i), ntc::ld(b + i)));
+}
+
 /* dev_exec for inputs still on the bus: buffer X[i]'s copy finishes at event ev[i] of the upload
- * stream, and the domain's stream waits for it before the sequence first reads that buffer */
+ * stream, and the domain's stream waits for it before the sequence first reads that buffer. With
+ * c_prod (no c uploaded) a is copied into C's buffer before A's first network and multiplied by b
+ * once b has landed, before B's first network: C's buffer is ready before the sequence reads it. */
 struct up_exec : dev_exec {
     fr_d *const *X;
     const cudaEvent_t *ev;
+    bool c_prod;
     pm_status ready(const fr_d *p) {
-        for (int i = 0; i < 3; i++)
-            if (p == X[i]) PMCU(cudaStreamWaitEvent(d->st, ev[i], 0));
+        for (int i = 0; i < 3; i++) {
+            if (p != X[i] || (c_prod && i == 2)) continue;
+            PMCU(cudaStreamWaitEvent(d->st, ev[i], 0));
+            if (c_prod && i == 0)
+                PMCU(cudaMemcpyAsync(X[2], X[0], d->n * sizeof(fr_t), cudaMemcpyDeviceToDevice, d->st));
+            if (c_prod && i == 1) {
+                k_mul_into<<<(unsigned)((d->n + 255) / 256), 256, 0, d->st>>>(X[2], X[1], d->n);
+                PMCU_LAUNCH();
+            }
+        }
         return PM_OK;
     }
 };
@@ -135,9 +152,10 @@ struct up_res {
 extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
                                              gpu_ntt_domain *d, pm_error *err) {
     if (h_dev) *h_dev = nullptr;
-    if (!d || !h_dev || !a || !b || !c || n != d->n)
+    if (!d || !h_dev || !a || !b || n != d->n)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_upload: bad arguments (n = %zu, domain %zu)", n,
                             d ? d->n : 0);
+    const bool c_prod = c == nullptr; /* c = a o b on the device */
     pm_status st = bp_tables(d, err);
     if (st != PM_OK) return st;
     fr_d *X[3];
@@ -145,11 +163,17 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
         if ((st = domain_work(&X[i], d, i, err)) != PM_OK) return st;
     const fr_t *src[3] = {a, b, c};
     const size_t bytes = n * sizeof(fr_t);
-    if (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || !gpu_host_is_pinned(c)) {
+    const int n_up = c_prod ? 2 : 3;
+    if (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || (!c_prod && !gpu_host_is_pinned(c))) {
         /* pageable: one copy after another (staged through pinned memory), then the sequence */
         PMCU(cudaStreamSynchronize(d->st)); /* the domain's earlier work has left the buffers */
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < n_up; i++)
             if ((st = gpu_copy_to_device(X[i], src[i], bytes, err)) != PM_OK) return st;
+        if (c_prod) {
+            PMCU(cudaMemcpyAsync(X[2], X[0], bytes, cudaMemcpyDeviceToDevice, d->st));
+            k_mul_into<<<(unsigned)((n + 255) / 256), 256, 0, d->st>>>(X[2], X[1], n);
+            PMCU_LAUNCH();
+        }
         if ((st = gpu_bellperson_h(X[0], X[1], X[2], n, d, err)) != PM_OK && st != PM_ERR_UNSATISFIED) return st;
         if (st == PM_OK) *h_dev = X[0];
         return st;
@@ -162,7 +186,7 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
     PMCU(cudaEventCreateWithFlags(&r.start, cudaEventDisableTiming));
     PMCU(cudaEventRecord(r.start, d->st)); /* the domain's earlier work has left the buffers */
     PMCU(cudaStreamWaitEvent(r.s, r.start, 0));
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n_up; i++) {
         PMCU(copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], r.s));
         PMCU(cudaEventRecord(r.ev[i], r.s));
     }
@@ -172,6 +196,7 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
     ex.err = err;
     ex.X = X;
     ex.ev = r.ev;
+    ex.c_prod = c_prod;
     if ((st = ntc::seq_bellperson_h(ex, X[0], X[1], X[2], domain_tabs(d))) != PM_OK) {
         cudaStreamSynchronize(d->st); /* nothing left in flight on the buffers */
         return st;

@@ -552,9 +552,11 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
     }
     if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
     if (p->abc_host && pm_setting_bool("gpu.h_overlap")) {
-        /* the CPU eval's a, b, c (the pinned pool): A's transforms under b's and c's copies */
+        /* the CPU eval's a, b, c (the pinned pool): A's transforms under b's and c's copies; or c
+         * formed on the card as a o b (the CPU eval checked every row: start_cpu.c) */
         void *hd = NULL;
-        st = gpu_bellperson_h_upload(&hd, p->work, p->work + m, p->work + 2 * m, m, g->dom, err);
+        const fr_t *c = pm_setting_bool("gpu.h_c_product") ? NULL : p->work + 2 * m;
+        st = gpu_bellperson_h_upload(&hd, p->work, p->work + m, c, m, g->dom, err);
         h->dev = st ? buf[0] : hd;
         return st;
     }

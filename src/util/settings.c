@@ -113,6 +113,10 @@ static const pm_setting_def table[] = {
      "the bellperson H queues their three uploads on a copy stream of their own and starts A's transforms while b "
      "and c are on the bus (gpu.h gpu_bellperson_h_upload); false: the three copies land before the first "
      "transform (the form before 2026-12-07, for the comparison)."},
+    {"gpu.h_c_product", E1("PROOFMILL_GPU_H_C_PRODUCT"), PM_SETTING_BOOL, "false", 0, 1, NULL,
+     DEBUG_KNOB "with gpu.h_overlap, c is not uploaded but formed on the card as a o b (the CPU eval has checked "
+     "every row, so C.w = A.w o B.w on every row and zero past them): 4 GiB less over the bus per 32 GiB "
+     "partition. Off until measured on a card (docs/perf/devplan.md, sixteenth session)."},
     {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "where a plan streams base sets and runs H on the card through the NTT domain's three buffers "
      "(tiers 1-3, one MSM room), a bellperson partition runs its witness MSMs before its eval and H, and while "

@@ -105,6 +105,17 @@ static void test_size(unsigned L, int sat) {
                 GT_CHECK(ust == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, pinned upload: status %s, want PM_ERR_UNSATISFIED",
                          L, pm_status_name(ust));
             }
+            if (sat) { /* c formed on the device as a o b (pinned a, b), then from pageable a, b */
+                for (int pageable = 0; pageable < 2; pageable++) {
+                    hd = NULL;
+                    memset(x, 0, n * sizeof *x);
+                    GT_OK(gpu_bellperson_h_upload(&hd, pageable ? a : pa, pageable ? b : pb, NULL, n, d, &e), e);
+                    if (hd) GT_OK(gpu_copy_from_device(x, hd, n * sizeof *x, &e), e);
+                    size_t bad3 = hd ? first_diff(x, ref, n) : 0;
+                    GT_CHECK(bad3 == (size_t)-1, "2^%u c = a o b on the device (%s a, b) != CPU at %zu", L,
+                             pageable ? "pageable" : "pinned", bad3);
+                }
+            }
             GT_CHECK(first_diff(pa, a, n) == (size_t)-1 && first_diff(pb, b, n) == (size_t)-1 &&
                          first_diff(pc, c, n) == (size_t)-1,
                      "2^%u pinned upload: an input was written", L);
