@@ -389,8 +389,9 @@ pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_
  * stays NULL, buffer 0 holds the coefficients), PM_ERR_NOMEM (the buffers), PM_ERR_GPU. */
 pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                   pm_error *err);
-/* gpu_bellperson_h_upload, the result copied to h: n plain values, h[n - 1] = 0 (also on
- * PM_ERR_UNSATISFIED). h may alias a, b or c. For tests and benchmarks. */
+/* gpu_bellperson_h_upload with c given (not NULL), the result copied to h: n plain values, h[n - 1] = 0
+ * on PM_OK; on PM_ERR_UNSATISFIED h holds all n coefficients (the top one not zero). h may alias a, b
+ * or c. For tests and benchmarks. */
 pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                 pm_error *err);
 

@@ -85,7 +85,8 @@ static void test_size(unsigned L, int sat) {
     GT_CHECK(bad == (size_t)-1, "2^%u (%s): GPU bellperson H != CPU at %zu", L, sat ? "satisfied" : "random", bad);
     if (sat) GT_CHECK(fr_is_zero(&h[n - 1]), "2^%u: coefficient n-1 not zero", L);
     /* GPU from PINNED host arrays (the a, b, c pool of tiers 2-3: gpu_bellperson_h_upload's
-     * overlapped copies), one element past the pieces' start so every copy is cut inside a piece */
+     * overlapped copies), one element past the pieces' start, so from 2^20 on (an array crossing a
+     * 64 MiB piece boundary) every copy is cut inside a piece */
     {
         void *pin = NULL;
         if (gpu_host_alloc_pieces(&pin, (3 * n + 1) * sizeof *a, &e) != PM_OK) {
@@ -93,6 +94,8 @@ static void test_size(unsigned L, int sat) {
         } else {
             fr_t *pa = (fr_t *)pin + 1, *pb = pa + n, *pc = pb + n;
             memcpy(pa, a, n * sizeof *a); memcpy(pb, b, n * sizeof *a); memcpy(pc, c, n * sizeof *a);
+            GT_CHECK(gpu_host_is_pinned(pa) && gpu_host_is_pinned(pb) && gpu_host_is_pinned(pc),
+                     "2^%u: the pool's arrays are not pinned (the overlapped path would not run)", L);
             void *hd = (void *)1;
             pm_status ust = gpu_bellperson_h_upload(&hd, pa, pb, pc, n, d, &e);
             if (sat) {
@@ -104,6 +107,11 @@ static void test_size(unsigned L, int sat) {
             } else {
                 GT_CHECK(ust == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, pinned upload: status %s, want PM_ERR_UNSATISFIED",
                          L, pm_status_name(ust));
+                void *buf0[3]; /* the coefficients stay in buffer 0 (gpu.h) */
+                GT_OK(gpu_ntt_domain_buffers(buf0, d, &e), e);
+                GT_OK(gpu_copy_from_device(x, buf0[0], n * sizeof *x, &e), e);
+                size_t bad4 = first_diff(x, ref, n);
+                GT_CHECK(bad4 == (size_t)-1, "2^%u random c, pinned upload: buffer 0 != CPU at %zu", L, bad4);
             }
             if (sat) { /* c formed on the device as a o b (pinned a, b), then from pageable a, b */
                 for (int pageable = 0; pageable < 2; pageable++) {
