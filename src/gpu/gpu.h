@@ -328,6 +328,18 @@ pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err
 /* Wait until every kernel and copy queued on the domain's stream has finished (before another stream
  * writes its buffers). Errors: PM_ERR_GPU (a failed kernel's error). d NULL: PM_OK. */
 pm_status gpu_ntt_domain_sync(gpu_ntt_domain *d, pm_error *err);
+/* The buffer (0..2) holding the coefficients of the domain's last H (bellperson: where
+ * gpu_bellperson_h* left them; snarkjs: 1), the one an H MSM reads; 0 before any. A preload
+ * (gpu_bellperson_h_preload) never writes it. */
+int gpu_ntt_domain_h_buffer(const gpu_ntt_domain *d);
+/* The token of the domain's preload, 0 when it holds none. */
+uint64_t gpu_ntt_domain_preload_token(const gpu_ntt_domain *d);
+/* Drop the domain's preload (token 0: whichever it holds; else only that token's): waits until its
+ * copies have landed, so that the host arrays it reads may change again. Returns 1 when one was
+ * dropped, 0 when there was none (or another token's). Every operation of this header that writes
+ * the domain's buffers does the same first (gpu_ntt, gpu_ntt_domain_buffers, the H phases), except
+ * gpu_bellperson_h_upload_preloaded with the preload's own token, which reads it. */
+int gpu_ntt_domain_preload_drop(gpu_ntt_domain *d, uint64_t token);
 
 /* ---- device memory (plain helpers for the callers of the device-pointer functions) ---- */
 /* cudaMalloc of bytes (PM_ERR_NOMEM when refused); gpu_dev_free(NULL) is a no-op. */
@@ -384,11 +396,36 @@ pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, size_t n, gpu_
  * row is satisfied, a . b = c on the rows and zero past them (the CPU eval checks every row:
  * groth16/start_cpu.c), and 4 GiB less over the bus at 2^27. The same bytes as gpu_bellperson_h. On PM_OK *h_dev
  * is the domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid
- * until the domain's next use). Every copy has landed on return, whatever the status. Errors:
+ * until the domain's next use). Every copy has landed on return, whatever the status; a preload the
+ * domain held is dropped first. Errors:
  * PM_ERR_ARG (NULL a or b, n != d->n, generator), PM_ERR_UNSATISFIED (coefficient n - 1 not zero; *h_dev
  * stays NULL, buffer 0 holds the coefficients), PM_ERR_NOMEM (the buffers), PM_ERR_GPU. */
 pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
                                   pm_error *err);
+/* The next H's a and b sent early, into the domain's idle buffers (device-memory tiers 2-3, setting
+ * gpu.h_preload): copies of the host arrays a and b (n = d->n fr_t each, Montgomery, as
+ * gpu_bellperson_h_upload takes them; page-locked, e.g. the pinned a, b, c pool) into the two
+ * buffers that are NOT gpu_ntt_domain_h_buffer(d), so an H MSM still reading the last H's
+ * coefficients is untouched. They are queued in 64 MiB pieces on a copy stream of the domain's own
+ * (other streams' copies interleave with them), after the work queued on the domain's stream so far,
+ * and tagged with token. The call returns at once; a later gpu_bellperson_h_upload_preloaded with the same token
+ * reads a and b from there instead of copying them. At most one preload per domain. The host arrays
+ * must stay unchanged until that call or gpu_ntt_domain_preload_drop. Device memory: none added (the
+ * domain's three buffers). The current device is kept. Errors: PM_ERR_ARG (NULL, n != d->n, token 0,
+ * arrays not page-locked, a preload already held: nothing queued), PM_ERR_NOMEM (a buffer), PM_ERR_GPU
+ * (nothing left in flight). */
+pm_status gpu_bellperson_h_preload(gpu_ntt_domain *d, const fr_t *a, const fr_t *b, size_t n, uint64_t token,
+                                   pm_error *err);
+/* gpu_bellperson_h_upload where a and b may have been preloaded: when the domain holds the preload of
+ * `token` (not 0), a and b (the same arrays, unchanged, as at gpu_bellperson_h_preload) are not
+ * copied again; the sequence waits for the preload's copies, c (or c = a o b where c is NULL) goes
+ * into the third buffer, and the coefficients come out in a's preloaded buffer, which *h_dev names and
+ * gpu_ntt_domain_h_buffer then gives. Any other preload is dropped first (its copies landed) and the
+ * upload is gpu_bellperson_h_upload's. The preload is used up on every return. Same bytes, statuses
+ * and errors as gpu_bellperson_h_upload (on PM_ERR_UNSATISFIED the coefficients are in buffer
+ * gpu_ntt_domain_h_buffer(d)). */
+pm_status gpu_bellperson_h_upload_preloaded(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+                                            gpu_ntt_domain *d, uint64_t token, pm_error *err);
 /* gpu_bellperson_h_upload with c given (not NULL), the result copied to h: n plain values, h[n - 1] = 0
  * on PM_OK; on PM_ERR_UNSATISFIED h holds all n coefficients (the top one not zero). h may alias a, b
  * or c. For tests and benchmarks. */

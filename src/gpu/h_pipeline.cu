@@ -68,9 +68,11 @@ extern "C" pm_status gpu_snarkjs_h(fr_t *p, size_t n, const fr_t *a, const fr_t 
     if (!d || !p || !a || !b || n != d->n) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_snarkjs_h: bad arguments (n = %zu)", n);
     fr_d *A, *B, *C;
     pm_status st;
+    preload_evict(d);
     if ((st = domain_work(&A, d, 0, err)) != PM_OK || (st = domain_work(&B, d, 1, err)) != PM_OK ||
         (st = domain_work(&C, d, 2, err)) != PM_OK)
         return st;
+    d->h_buf = 1; /* P in B's buffer */
     PMCU(cudaMemcpyAsync(A, a, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
     PMCU(cudaMemcpyAsync(B, b, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
     PMCU(cudaEventRecord(d->e0, d->st));
@@ -88,9 +90,11 @@ extern "C" pm_status gpu_bellperson_h(void *a_dev, void *b_dev, void *c_dev, siz
     if (!d || !a_dev || !b_dev || !c_dev || n != d->n || a_dev == b_dev || a_dev == c_dev || b_dev == c_dev)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h: bad arguments (n = %zu, domain %zu)", n,
                             d ? d->n : 0);
+    preload_evict(d);
     pm_status st = bp_tables(d, err);
     if (st != PM_OK) return st;
     fr_d *A = static_cast<fr_d *>(a_dev), *B = static_cast<fr_d *>(b_dev), *C = static_cast<fr_d *>(c_dev);
+    note_h_buffer(d, a_dev);
     PMCU(cudaEventRecord(d->e0, d->st));
     dev_exec ex{d, err};
     if ((st = ntc::seq_bellperson_h(ex, A, B, C, domain_tabs(d))) != PM_OK) return st;
@@ -147,24 +151,86 @@ struct up_res {
     }
 };
 
+/* A preload taken by the H upload that names it: dropped on every return (its copies landed: the
+ * sequence's stream waited for them, or preload_evict waits here) */
+struct pre_guard {
+    gpu_ntt_domain *d;
+    bool on;
+    ~pre_guard() {
+        if (on) preload_evict(d);
+    }
+};
+
 } /* namespace */
 
-extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
-                                             gpu_ntt_domain *d, pm_error *err) {
+extern "C" pm_status gpu_bellperson_h_preload(gpu_ntt_domain *d, const fr_t *a, const fr_t *b, size_t n, uint64_t token,
+                                              pm_error *err) {
+    if (!d || !a || !b || n != d->n || !token)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_preload: bad arguments (n = %zu, domain %zu, token %llu)",
+                            n, d ? d->n : 0, (unsigned long long)token);
+    if (d->pre_token)
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_preload: the domain holds a preload already (token %llu)",
+                            (unsigned long long)d->pre_token);
+    const size_t bytes = n * sizeof(fr_t);
+    if (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || !gpu_host_is_pinned((const char *)a + bytes - 1) ||
+        !gpu_host_is_pinned((const char *)b + bytes - 1))
+        return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_preload: a and b must be page-locked host memory");
+    int cur = 0;
+    PMCU(cudaGetDevice(&cur));
+    PMCU(cudaSetDevice(d->device));
+    struct dev_back {
+        int cur;
+        ~dev_back() { cudaSetDevice(cur); }
+    } back{cur};
+    if (!d->pre_st) PMCU(cudaStreamCreateWithFlags(&d->pre_st, cudaStreamNonBlocking));
+    if (!d->pre_start) PMCU(cudaEventCreateWithFlags(&d->pre_start, cudaEventDisableTiming));
+    for (cudaEvent_t &e : d->pre_ev)
+        if (!e) PMCU(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    const int ix[2] = {(d->h_buf + 1) % 3, (d->h_buf + 2) % 3}; /* never the buffer an H MSM may read */
+    fr_d *X[2];
+    pm_status st;
+    for (int i = 0; i < 2; i++)
+        if ((st = domain_work(&X[i], d, ix[i], err)) != PM_OK) return st;
+    /* after what the domain's stream has queued (an H still writing these buffers) */
+    PMCU(cudaEventRecord(d->pre_start, d->st));
+    PMCU(cudaStreamWaitEvent(d->pre_st, d->pre_start, 0));
+    const fr_t *src[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        const cudaError_t e = copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], d->pre_st);
+        if (e != cudaSuccess) {
+            cudaStreamSynchronize(d->pre_st); /* no copy left in flight: the caller keeps its arrays */
+            return cuda_fail(err, e, "cudaMemcpyAsync (a piece of the H preload)", __FILE__, __LINE__);
+        }
+        PMCU(cudaEventRecord(d->pre_ev[i], d->pre_st));
+    }
+    d->pre_buf[0] = ix[0];
+    d->pre_buf[1] = ix[1];
+    d->pre_token = token;
+    return PM_OK;
+}
+
+static pm_status h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
+                          uint64_t token, pm_error *err) {
     if (h_dev) *h_dev = nullptr;
+    const bool pre = d && token && d->pre_token == token;
+    if (d && !pre) preload_evict(d); /* the buffers are written */
+    pre_guard guard{d, pre};
     if (!d || !h_dev || !a || !b || n != d->n)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_upload: bad arguments (n = %zu, domain %zu)", n,
                             d ? d->n : 0);
     const bool c_prod = c == nullptr; /* c = a o b on the device */
     pm_status st = bp_tables(d, err);
     if (st != PM_OK) return st;
+    /* a, b, c into buffers 0, 1, 2, or a and b where the preload put them and c into the third */
+    int ix[3] = {0, 1, 2};
+    if (pre) ix[0] = d->pre_buf[0], ix[1] = d->pre_buf[1], ix[2] = 3 - ix[0] - ix[1];
     fr_d *X[3];
     for (int i = 0; i < 3; i++)
-        if ((st = domain_work(&X[i], d, i, err)) != PM_OK) return st;
+        if ((st = domain_work(&X[i], d, ix[i], err)) != PM_OK) return st;
     const fr_t *src[3] = {a, b, c};
     const size_t bytes = n * sizeof(fr_t);
     const int n_up = c_prod ? 2 : 3;
-    if (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || (!c_prod && !gpu_host_is_pinned(c))) {
+    if (!pre && (!gpu_host_is_pinned(a) || !gpu_host_is_pinned(b) || (!c_prod && !gpu_host_is_pinned(c)))) {
         /* pageable: one copy after another (staged through pinned memory), then the sequence */
         PMCU(cudaStreamSynchronize(d->st)); /* the domain's earlier work has left the buffers */
         for (int i = 0; i < n_up; i++)
@@ -179,15 +245,26 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
         return st;
     }
     /* pinned: a, b, c queued on a stream of their own; A's two networks run while b and c cross the
-     * bus, B's while c does (the sequence waits for each buffer's event before it first reads it) */
+     * bus, B's while c does (the sequence waits for each buffer's event before it first reads it);
+     * preloaded a and b have their own events (gpu_bellperson_h_preload) */
     up_res r;
     PMCU(cudaStreamCreateWithFlags(&r.s, cudaStreamNonBlocking));
     for (int i = 0; i < 3; i++) PMCU(cudaEventCreateWithFlags(&r.ev[i], cudaEventDisableTiming));
     PMCU(cudaEventCreateWithFlags(&r.start, cudaEventDisableTiming));
     PMCU(cudaEventRecord(r.start, d->st)); /* the domain's earlier work has left the buffers */
     PMCU(cudaStreamWaitEvent(r.s, r.start, 0));
+    cudaEvent_t ev[3] = {r.ev[0], r.ev[1], r.ev[2]};
     for (int i = 0; i < n_up; i++) {
-        PMCU(copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], r.s));
+        if (pre && i < 2) {
+            ev[i] = d->pre_ev[i];
+            continue;
+        }
+        if (!gpu_host_is_pinned(src[i])) { /* (a pageable c beside a preload: copied now, the buffer is idle) */
+            PMCU(cudaStreamSynchronize(r.s));
+            if ((st = gpu_copy_to_device(X[i], src[i], bytes, err)) != PM_OK) return st;
+        } else {
+            PMCU(copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], r.s));
+        }
         PMCU(cudaEventRecord(r.ev[i], r.s));
     }
     PMCU(cudaEventRecord(d->e0, d->st));
@@ -195,7 +272,7 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
     ex.d = d;
     ex.err = err;
     ex.X = X;
-    ex.ev = r.ev;
+    ex.ev = ev;
     ex.c_prod = c_prod;
     if ((st = ntc::seq_bellperson_h(ex, X[0], X[1], X[2], domain_tabs(d))) != PM_OK) {
         cudaStreamSynchronize(d->st); /* nothing left in flight on the buffers */
@@ -204,9 +281,20 @@ extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const 
     PMCU(cudaEventRecord(d->e1, d->st));
     PMCU(cudaStreamSynchronize(d->st));
     cudaEventElapsedTime(&d->last_ms, d->e0, d->e1);
+    d->h_buf = ix[0]; /* the coefficients, also when unsatisfied */
     if ((st = bp_check_top(d, X[0], err)) != PM_OK) return st;
     *h_dev = X[0];
     return PM_OK;
+}
+
+extern "C" pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+                                             gpu_ntt_domain *d, pm_error *err) {
+    return h_upload(h_dev, a, b, c, n, d, 0, err);
+}
+
+extern "C" pm_status gpu_bellperson_h_upload_preloaded(void **h_dev, const fr_t *a, const fr_t *b, const fr_t *c, size_t n,
+                                                       gpu_ntt_domain *d, uint64_t token, pm_error *err) {
+    return h_upload(h_dev, a, b, c, n, d, token, err);
 }
 
 extern "C" pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_t *c, size_t n, gpu_ntt_domain *d,
@@ -217,7 +305,7 @@ extern "C" pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b
     pm_status st = gpu_bellperson_h_upload(&hd, a, b, c, n, d, err);
     if (st != PM_OK && st != PM_ERR_UNSATISFIED) return st;
     fr_d *X = nullptr;
-    pm_status wst = domain_work(&X, d, 0, err); /* coefficients in buffer 0 also when unsatisfied */
+    pm_status wst = domain_work(&X, d, d->h_buf, err); /* the coefficients also when unsatisfied */
     if (wst != PM_OK) return wst;
     PMCU(cudaMemcpyAsync(h, X, n * sizeof(fr_t), cudaMemcpyDeviceToHost, d->st));
     PMCU(cudaStreamSynchronize(d->st));
@@ -266,10 +354,12 @@ extern "C" pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const 
     if (!d || !h_dev || !a || !b || !c || n != d->n || !chunk_n || a == b || (const fr_t *)a == c || (const fr_t *)b == c)
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_one: bad arguments (n = %zu, domain %zu, chunk %zu)",
                             n, d ? d->n : 0, chunk_n);
+    preload_evict(d);
     pm_status st = bp_tables(d, err);
     if (st != PM_OK) return st;
     fr_d *X;
     if ((st = domain_work(&X, d, 0, err)) != PM_OK) return st;
+    d->h_buf = 0;
     if (chunk_n > n) chunk_n = n;
     /* kept with the domain (a cudaFree per partition would wait for the whole device) */
     if (d->chunk.alloc(chunk_n * sizeof(fr_t)) != cudaSuccess) {
@@ -296,10 +386,12 @@ extern "C" pm_status gpu_bellperson_h_r1cs(void **h_dev, gpu_ntt_domain *d, uint
                                            gpu_witness *ws, unsigned slot, size_t n_w, uint32_t *first_bad, pm_error *err) {
     if (h_dev) *h_dev = nullptr;
     if (!d || !g || !ws) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_r1cs: NULL argument");
+    preload_evict(d);
     pm_status st = bp_tables(d, err);
     if (st != PM_OK) return st;
     fr_d *A, *B;
     if ((st = domain_work(&A, d, 0, err)) != PM_OK || (st = domain_work(&B, d, 1, err)) != PM_OK) return st;
+    d->h_buf = 0;
     /* a, b, and the check of every row (C.w formed on the fly, not stored) */
     uint32_t bad = UINT32_MAX;
     st = gpu_r1cs_spmv(A, B, nullptr, d->n, a_inputs, g, ws, slot, n_w, &bad, err);

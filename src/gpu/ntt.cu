@@ -112,6 +112,21 @@ pm_status domain_work(fr_d **out, gpu_ntt_domain *d, int i, pm_error *err) {
     return PM_OK;
 }
 
+void preload_evict(gpu_ntt_domain *d) {
+    if (!d || !d->pre_token) return;
+    /* the copies were queued whole (gpu_bellperson_h_preload returns with none in flight on failure):
+     * both events are recorded */
+    cudaEventSynchronize(d->pre_ev[0]);
+    cudaEventSynchronize(d->pre_ev[1]);
+    (void)cudaGetLastError(); /* a failed copy's error belongs to nobody now: the buffers are rewritten */
+    d->pre_token = 0;
+}
+
+void note_h_buffer(gpu_ntt_domain *d, const void *coeffs) {
+    for (int i = 0; i < 3; i++)
+        if (coeffs && d->work[i].p == coeffs) d->h_buf = i;
+}
+
 /* The pass kernels' run-time settings (benchmark variants; defaults = the measured best), read at every
  * network so that one process can compare them (docs/perf/gpu.md):
  *  PROOFMILL_GPU_NTT_TILE=9|10|11 (default 11): the largest tile of a pass is 2^bits elements;
@@ -196,6 +211,11 @@ extern "C" void gpu_ntt_domain_free(gpu_ntt_domain *d) {
     int cur = 0;
     cudaGetDevice(&cur);
     cudaSetDevice(d->device);
+    preload_evict(d);
+    if (d->pre_st) cudaStreamDestroy(d->pre_st);
+    if (d->pre_start) cudaEventDestroy(d->pre_start);
+    for (cudaEvent_t e : d->pre_ev)
+        if (e) cudaEventDestroy(e);
     if (d->st) cudaStreamDestroy(d->st);
     if (d->e0) cudaEventDestroy(d->e0);
     if (d->e1) cudaEventDestroy(d->e1);
@@ -270,6 +290,7 @@ extern "C" pm_status gpu_ntt_device(void *data_dev, size_t n, gpu_ntt_kind kind,
 extern "C" pm_status gpu_ntt(fr_t *data, size_t n, gpu_ntt_kind kind, gpu_ntt_domain *d, pm_error *err) {
     if (!d || (!data && n) || n != d->n) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_ntt: n = %zu, domain %zu", n, d ? d->n : 0);
     fr_d *x = nullptr;
+    preload_evict(d); /* buffer 0 is written */
     pm_status st = domain_work(&x, d, 0, err);
     if (st != PM_OK) return st;
     PMCU(cudaMemcpyAsync(x, data, n * sizeof(fr_t), cudaMemcpyHostToDevice, d->st));
@@ -302,6 +323,7 @@ extern "C" pm_status gpu_ntt_domain_twiddles(fr_t *out, size_t count, size_t fir
 
 extern "C" pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm_error *err) {
     if (!d || !bufs) return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_ntt_domain_buffers: NULL argument");
+    preload_evict(d); /* the caller writes them */
     for (int i = 0; i < 3; i++) {
         fr_d *x = nullptr;
         pm_status st = domain_work(&x, d, i, err);
@@ -310,6 +332,16 @@ extern "C" pm_status gpu_ntt_domain_buffers(void *bufs[3], gpu_ntt_domain *d, pm
     }
     return PM_OK;
 }
+
+extern "C" int gpu_ntt_domain_preload_drop(gpu_ntt_domain *d, uint64_t token) {
+    if (!d || !d->pre_token || (token && token != d->pre_token)) return 0;
+    preload_evict(d);
+    return 1;
+}
+
+extern "C" uint64_t gpu_ntt_domain_preload_token(const gpu_ntt_domain *d) { return d ? d->pre_token : 0; }
+
+extern "C" int gpu_ntt_domain_h_buffer(const gpu_ntt_domain *d) { return d ? d->h_buf : 0; }
 
 extern "C" pm_status gpu_ntt_domain_sync(gpu_ntt_domain *d, pm_error *err) {
     if (!d) return PM_OK;

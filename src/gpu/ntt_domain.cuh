@@ -41,6 +41,16 @@ struct gpu_ntt_domain {
     cudaStream_t st = nullptr;
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     float last_ms = 0;
+    /* the buffer holding the last H's coefficients (what an H MSM reads; gpu_ntt_domain_h_buffer) */
+    int h_buf = 0;
+    /* gpu_bellperson_h_preload: a and b queued into buffers pre_buf[0], pre_buf[1] (the two that are
+     * not h_buf) on a copy stream of the domain's own, landed at pre_ev[0], pre_ev[1]; pre_token 0:
+     * none. Every operation that writes the buffers drops it first (preload_evict), but the H upload
+     * that names its token, which reads it */
+    cudaStream_t pre_st = nullptr;
+    cudaEvent_t pre_start = nullptr, pre_ev[2] = {nullptr, nullptr};
+    uint64_t pre_token = 0;
+    int pre_buf[2] = {1, 2};
 };
 
 namespace pmgpu {
@@ -57,6 +67,11 @@ pm_status run_network(gpu_ntt_domain *d, bool dif, bool inverse, ntc::fr_d *dst,
 pm_status run_bitrev(gpu_ntt_domain *d, ntc::fr_d *x, const ntc::pow_tab &sc, bool by_src, pm_error *err);
 /* The domain's work buffer i (< 3), allocated on first use. */
 pm_status domain_work(ntc::fr_d **out, gpu_ntt_domain *d, int i, pm_error *err);
+/* Before an operation writes the domain's buffers: a preload (gpu_bellperson_h_preload) is dropped,
+ * after its copies have landed (the host arrays it reads are free again). No preload: nothing. */
+void preload_evict(gpu_ntt_domain *d);
+/* h_buf from a result pointer that is one of the domain's buffers (other pointers: unchanged) */
+void note_h_buffer(gpu_ntt_domain *d, const void *coeffs);
 /* The domain's scale tables for the pass sequences of ntt_core.cuh (bp_* valid once built). */
 ntc::seq_tabs domain_tabs(const gpu_ntt_domain *d);
 /* The executor of ntt_core.cuh's sequences on the device (d's stream). */

@@ -5,7 +5,9 @@
  * (ntt_inverse, ntt_coset_forward with g = 7, (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from
  * Montgomery). Every log n = 1..max (default 22): a satisfied input (c = a*b on the domain: PM_OK, top
  * coefficient 0) and, at a few sizes, a random one (PM_ERR_UNSATISFIED, coefficients still equal);
- * the device-pointer entry on the domain's buffers; the one-buffer entry (gpu_bellperson_h_one:
+ * the device-pointer entry on the domain's buffers; a and b preloaded into the buffers the last H
+ * left idle (gpu_bellperson_h_preload: the result moving round the buffers, the live one untouched,
+ * a foreign token dropped); the one-buffer entry (gpu_bellperson_h_one:
  * device-memory tier 4) with ragged and one-element chunks, past the 32 MiB staged copies from 2^20;
  * bad arguments (wrong n, aliasing, chunk 0, a domain from generator 5). Any disagreement FAILS. Usage: test_gpu_h [max_log_n] [extra_log_n, e.g. 27]
  * (the extra size compares the whole 2^27 H with the CPU: ~1 minute of host time on 16 cores).
@@ -46,6 +48,64 @@ static size_t first_diff(const fr_t *a, const fr_t *b, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (!fr_eq(&a[i], &b[i])) return i;
     return (size_t)-1;
+}
+
+/* gpu_bellperson_h_preload + gpu_bellperson_h_upload_preloaded (gpu.h_preload): a and b sent ahead
+ * into the two buffers that do not hold the last H's coefficients (which the preload must leave
+ * as they were), c uploaded or formed as a o b into the third; the result moves round the buffers;
+ * a preload under another token is dropped and the upload is the plain one; an explicit drop; bad
+ * arguments. sat: c = a o b (PM_OK), else PM_ERR_UNSATISFIED with the coefficients in the result
+ * buffer. ref: the CPU's coefficients; x, y: n elements of scratch. */
+static void preload_checks(unsigned L, size_t n, int sat, gpu_ntt_domain *d, const fr_t *a, const fr_t *pa,
+                           const fr_t *pb, const fr_t *pc, const fr_t *ref, fr_t *x, fr_t *y) {
+    pm_error e;
+    void *buf[3];
+    for (int round = 0; round < (sat ? 4 : 1); round++) {
+        const int live = gpu_ntt_domain_h_buffer(d);
+        GT_CHECK(live >= 0 && live < 3, "2^%u: h buffer %d", L, live);
+        GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
+        GT_OK(gpu_copy_from_device(y, buf[live], n * sizeof *y, &e), e);
+        const uint64_t tok = 100 + (uint64_t)round;
+        GT_OK(gpu_bellperson_h_preload(d, pa, pb, n, tok, &e), e);
+        GT_CHECK(gpu_ntt_domain_preload_token(d) == tok, "2^%u preload: token %llu, want %llu", L,
+                 (unsigned long long)gpu_ntt_domain_preload_token(d), (unsigned long long)tok);
+        if (round == 0) {
+            GT_CHECK(gpu_bellperson_h_preload(d, pa, pb, n, tok + 1, &e) == PM_ERR_ARG, "2^%u: a second preload accepted", L);
+            GT_CHECK(gpu_ntt_domain_preload_token(d) == tok, "2^%u: a refused preload changed the token", L);
+        }
+        if (round == 3) { /* dropped: the copies land, the live buffer is as it was */
+            GT_CHECK(gpu_ntt_domain_preload_drop(d, tok + 1) == 0, "2^%u: another token's drop took the preload", L);
+            GT_CHECK(gpu_ntt_domain_preload_drop(d, tok) == 1, "2^%u: the preload was not dropped", L);
+            GT_CHECK(gpu_ntt_domain_preload_token(d) == 0, "2^%u: a token after the drop", L);
+            GT_CHECK(gpu_ntt_domain_preload_drop(d, 0) == 0, "2^%u: a second drop", L);
+            GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
+            GT_OK(gpu_copy_from_device(x, buf[live], n * sizeof *x, &e), e);
+            GT_CHECK(first_diff(x, y, n) == (size_t)-1, "2^%u: the preload wrote the live H buffer %d", L, live);
+            continue;
+        }
+        /* round 1: c = a o b on the card; round 2: another token, so the preload is dropped */
+        const uint64_t use = round == 2 ? tok + 50 : tok;
+        void *hd = (void *)1;
+        pm_status st = gpu_bellperson_h_upload_preloaded(&hd, pa, pb, round == 1 ? NULL : pc, n, d, use, &e);
+        if (sat) GT_OK(st, e);
+        else GT_CHECK(st == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, preloaded: status %s", L, pm_status_name(st));
+        GT_CHECK(gpu_ntt_domain_preload_token(d) == 0, "2^%u: the preload was not used up", L);
+        const int hb = gpu_ntt_domain_h_buffer(d);
+        GT_CHECK(round == 2 ? hb == 0 : hb == (live + 1) % 3, "2^%u round %d: result in buffer %d after %d", L, round, hb, live);
+        GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
+        if (sat) GT_CHECK(hd == buf[hb], "2^%u round %d: h_dev is not buffer %d", L, round, hb);
+        GT_OK(gpu_copy_from_device(x, buf[hb], n * sizeof *x, &e), e);
+        const size_t bad = first_diff(x, ref, n);
+        GT_CHECK(bad == (size_t)-1, "2^%u round %d (%s, c %s): preloaded H != CPU at %zu", L, round,
+                 round == 2 ? "other token" : "own token", round == 1 ? "= a o b" : "uploaded", bad);
+    }
+    if (L == 4 && sat) { /* bad arguments: nothing queued */
+        GT_CHECK(gpu_bellperson_h_preload(d, a, pb, n, 7, &e) == PM_ERR_ARG, "preload: pageable a accepted");
+        GT_CHECK(gpu_bellperson_h_preload(d, pa, pb, n, 0, &e) == PM_ERR_ARG, "preload: token 0 accepted");
+        GT_CHECK(gpu_bellperson_h_preload(d, pa, pb, n / 2, 7, &e) == PM_ERR_ARG, "preload: wrong n accepted");
+        GT_CHECK(gpu_bellperson_h_preload(d, pa, NULL, n, 7, &e) == PM_ERR_ARG, "preload: NULL b accepted");
+        GT_CHECK(gpu_ntt_domain_preload_token(d) == 0, "preload: a refused call left a token");
+    }
 }
 
 static void test_size(unsigned L, int sat) {
@@ -124,6 +184,7 @@ static void test_size(unsigned L, int sat) {
                              pageable ? "pageable" : "pinned", bad3);
                 }
             }
+            preload_checks(L, n, sat, d, a, pa, pb, pc, ref, x, y);
             GT_CHECK(first_diff(pa, a, n) == (size_t)-1 && first_diff(pb, b, n) == (size_t)-1 &&
                          first_diff(pc, c, n) == (size_t)-1,
                      "2^%u pinned upload: an input was written", L);
