@@ -444,3 +444,68 @@ unsigned groth16_pin_refs(const groth16_pin_table *t, const void *p) {
     const groth16_pin_ent *e = pin_find((groth16_pin_table *)t, p);
     return e ? e->refs : 0;
 }
+
+/* ---- the next partition's a and b sent under the H MSM (devplan.h) ---- */
+
+static unsigned preload_find(const groth16_preload_gate *g, uint64_t token) {
+    for (unsigned i = 0; i < g->n; i++)
+        if (g->q[i].token == token) return i;
+    return GROTH16_PRELOAD_QUEUE;
+}
+
+/* entry i leaves the queue (the head's issued copies dropped first) */
+static void preload_remove(groth16_preload_gate *g, const groth16_preload_ops *ops, unsigned i) {
+    if (i == 0 && g->issued) {
+        if (ops && ops->drop) ops->drop(ops->ctx, g->q[0].token);
+        g->issued = 0;
+    }
+    for (unsigned k = i + 1; k < g->n; k++) g->q[k - 1] = g->q[k];
+    g->n--;
+}
+
+/* the head issued where the gate is open; a refused head leaves (its H uploads as before) */
+static void preload_try(groth16_preload_gate *g, const groth16_preload_ops *ops) {
+    while (g->n && !g->issued && !g->closed) {
+        if (ops && ops->issue && ops->issue(ops->ctx, g->q[0].token, g->q[0].a, g->q[0].b) == 0) g->issued = 1;
+        else preload_remove(g, ops, 0);
+    }
+}
+
+int groth16_preload_offer(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token, const void *a,
+                          const void *b) {
+    if (!token || !a || !b || g->n >= GROTH16_PRELOAD_QUEUE || preload_find(g, token) < g->n) return 0;
+    g->q[g->n].token = token;
+    g->q[g->n].a = a;
+    g->q[g->n].b = b;
+    g->n++;
+    preload_try(g, ops);
+    return preload_find(g, token) < g->n;
+}
+
+void groth16_preload_open(groth16_preload_gate *g, const groth16_preload_ops *ops) {
+    g->closed = 0;
+    preload_try(g, ops);
+}
+
+uint64_t groth16_preload_claim(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token) {
+    g->closed = 1;
+    if (token && g->n && g->q[0].token == token && g->issued) { /* taken: the domain holds it until the H uses it up */
+        g->issued = 0;
+        preload_remove(g, ops, 0);
+        return token;
+    }
+    if (g->issued) { /* written over: the head is issued again at the next opening */
+        if (ops && ops->drop) ops->drop(ops->ctx, g->q[0].token);
+        g->issued = 0;
+    }
+    const unsigned i = token ? preload_find(g, token) : GROTH16_PRELOAD_QUEUE;
+    if (i < g->n) preload_remove(g, ops, i);
+    return 0;
+}
+
+void groth16_preload_release(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token) {
+    const unsigned i = token ? preload_find(g, token) : GROTH16_PRELOAD_QUEUE;
+    if (i >= g->n) return;
+    preload_remove(g, ops, i);
+    preload_try(g, ops);
+}

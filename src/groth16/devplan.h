@@ -234,6 +234,54 @@ void groth16_pin_drop(groth16_pin_table *t, const groth16_pin_ops *ops, const vo
 /* Users of p (0: not in the table). */
 unsigned groth16_pin_refs(const groth16_pin_table *t, const void *p);
 
+/* ---- the next partition's a and b sent under the H MSM (setting gpu.h_preload) ----
+ * At tiers 2-3 the CPU eval leaves each partition's a, b, c in the pinned pool, and the H phase
+ * uploads them inside the kernel region (8.6 GB of a and b at 2^27, on the bus the witness MSMs
+ * stream their bases over). While the partition on the card runs its H MSM (~1.3 s at 2^27, the bus
+ * ~75 % idle), the domain's two buffers that do not hold H's coefficients are idle. The gate lets the
+ * partitions waiting for the card (the other GPU workers of the device, after their stage) send
+ * their a and b into them then, so that their H finds them there: they queue in the order they
+ * offer, and the head's copies are queued ("issued") while the domain is open, one preload at a
+ * time. The domain is open from an H MSM's start until an operation writes it (a zeroed gate is open:
+ * nothing has used the domain). Every such operation claims the domain first: it closes the gate,
+ * takes its own issued preload (the head leaves the queue), or else drops the head's copies
+ * (ops->drop waits for them; the head keeps its place and is issued again at the next opening) and
+ * leaves the queue where it stood in it (its H uploads as before). The CUDA table (start_gpu.c)
+ * passes gpu_bellperson_h_preload and gpu_ntt_domain_preload_drop; tests pass doubles. Not
+ * thread-safe: the caller holds its lock. */
+typedef struct {
+    int (*issue)(void *ctx, uint64_t token, const void *a, const void *b); /* 0: queued; else refused */
+    void (*drop)(void *ctx, uint64_t token); /* the issued copies landed and forgotten */
+    void *ctx;
+} groth16_preload_ops;
+#define GROTH16_PRELOAD_QUEUE 8
+typedef struct {
+    struct {
+        uint64_t token;     /* the partition's (not 0) */
+        const void *a, *b;  /* its host a and b */
+    } q[GROTH16_PRELOAD_QUEUE];
+    unsigned n;             /* partitions queued; q[0] is the head */
+    int issued;             /* the head's copies are queued */
+    int closed;             /* a partition writes the domain: from its claim until an H MSM begins */
+} groth16_preload_gate;
+/* Partition `token` (not 0, not queued already) offers its host a and b. Returns 1 when it is queued
+ * (and issued at once where it is the head, the gate is open and ops->issue takes it), 0 when the
+ * queue is full (or token 0, a or b NULL, token queued already). A refused issue takes the head
+ * out of the queue (its H uploads as before) and tries the next. */
+int groth16_preload_offer(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token, const void *a,
+                          const void *b);
+/* An H MSM has begun: the gate opens and the head, when not issued yet, is issued. */
+void groth16_preload_open(groth16_preload_gate *g, const groth16_preload_ops *ops);
+/* Before partition `token`'s operation (0: an operation of no partition) writes the domain: the
+ * gate closes. Returns `token` when that partition is the head and issued (the caller's H reads the
+ * preload and uses it up; the head leaves the queue), else 0: the head's issued copies are dropped
+ * (ops->drop) and the caller leaves the queue if it was in it. */
+uint64_t groth16_preload_claim(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token);
+/* Partition `token` gives back its table state before its H took a preload (freed, or its witness
+ * released): it leaves the queue, its issued copies dropped; the next head is issued where the gate
+ * is open. Not queued: nothing. */
+void groth16_preload_release(groth16_preload_gate *g, const groth16_preload_ops *ops, uint64_t token);
+
 #ifdef __cplusplus
 }
 #endif

@@ -685,11 +685,131 @@ static void prefetch_sets(void **state) {
     }
 }
 
+/* The gate of gpu.h_preload: the waiting partition's a, b issued only while the domain is open, taken
+ * only by their owner's H, dropped (copies waited for) whenever anyone else writes the domain or the
+ * owner goes without its H; one candidate at a time. A double records the calls. */
+typedef struct {
+    int issues, drops, refuse;
+    uint64_t last_issue, last_drop;
+    const void *a, *b;
+} preload_calls;
+static int fake_issue(void *ctx, uint64_t token, const void *a, const void *b) {
+    preload_calls *c = ctx;
+    if (c->refuse) return 1;
+    c->issues++;
+    c->last_issue = token;
+    c->a = a;
+    c->b = b;
+    return 0;
+}
+static void fake_drop(void *ctx, uint64_t token) {
+    preload_calls *c = ctx;
+    c->drops++;
+    c->last_drop = token;
+}
+
+static void preload_gate(void **state) {
+    (void)state;
+    preload_calls c = {0};
+    const groth16_preload_ops ops = {fake_issue, fake_drop, &c};
+    static const char a1[8], b1[8], a2[8], b2[8], a3[8], b3[8];
+    groth16_preload_gate g;
+    memset(&g, 0, sizeof g);
+    /* a zeroed gate is open: the first partition's a, b go at once; its own H takes them */
+    assert_int_equal(groth16_preload_offer(&g, &ops, 1, a1, b1), 1);
+    assert_int_equal(c.issues, 1);
+    assert_int_equal(c.last_issue, 1);
+    assert_ptr_equal(c.a, a1);
+    assert_ptr_equal(c.b, b1);
+    /* a second partition queues behind it, not issued (one preload at a time), once only */
+    assert_int_equal(groth16_preload_offer(&g, &ops, 2, a2, b2), 1);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 2, a2, b2), 0);
+    assert_int_equal(c.issues, 1);
+    assert_int_equal(groth16_preload_claim(&g, &ops, 1), 1);
+    assert_int_equal(c.drops, 0); /* taken, not dropped: the H uses it up */
+    /* partition 1 on the card (closed): 2 is the head now, waiting for 1's H MSM; 3 queues */
+    assert_int_equal(groth16_preload_offer(&g, &ops, 3, a3, b3), 1);
+    assert_int_equal(c.issues, 1);
+    groth16_preload_open(&g, &ops);
+    assert_int_equal(c.issues, 2);
+    assert_int_equal(c.last_issue, 2);
+    assert_ptr_equal(c.a, a2);
+    groth16_preload_open(&g, &ops); /* issued once */
+    assert_int_equal(c.issues, 2);
+    /* 3 writes the domain first: 2's copies dropped, 2 stays the head, 3 leaves the queue */
+    assert_int_equal(groth16_preload_claim(&g, &ops, 3), 0);
+    assert_int_equal(c.drops, 1);
+    assert_int_equal(c.last_drop, 2);
+    assert_int_equal(g.n, 1);
+    groth16_preload_open(&g, &ops); /* 3's H MSM: 2 issued again */
+    assert_int_equal(c.issues, 3);
+    assert_int_equal(c.last_issue, 2);
+    assert_int_equal(groth16_preload_claim(&g, &ops, 2), 2);
+    assert_int_equal(g.n, 0);
+    /* an operation of no partition (snarkjs H, prefetch) drops the head's copies too */
+    groth16_preload_open(&g, &ops);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 4, a1, b1), 1);
+    assert_int_equal(c.issues, 4);
+    assert_int_equal(groth16_preload_claim(&g, &ops, 0), 0);
+    assert_int_equal(c.drops, 2);
+    assert_int_equal(c.last_drop, 4);
+    /* the owner's claim before its copies were issued: nothing dropped, nothing taken, it leaves */
+    assert_int_equal(groth16_preload_claim(&g, &ops, 4), 0);
+    assert_int_equal(c.drops, 2);
+    assert_int_equal(g.n, 0);
+    /* released before its H: issued copies dropped, the next head issued (the gate is open) */
+    groth16_preload_open(&g, &ops);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 6, a2, b2), 1);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 7, a3, b3), 1);
+    assert_int_equal(c.issues, 5);
+    groth16_preload_release(&g, &ops, 99); /* not queued: nothing */
+    assert_int_equal(c.drops, 2);
+    groth16_preload_release(&g, &ops, 6);
+    assert_int_equal(c.drops, 3);
+    assert_int_equal(c.last_drop, 6);
+    assert_int_equal(c.issues, 6);
+    assert_int_equal(c.last_issue, 7);
+    assert_int_equal(groth16_preload_claim(&g, &ops, 6), 0); /* gone */
+    assert_int_equal(c.drops, 4);                           /* (7's copies: written over) */
+    /* a queued partition released while not the head: it leaves, nothing dropped */
+    assert_int_equal(groth16_preload_offer(&g, &ops, 8, a1, b1), 1);
+    groth16_preload_release(&g, &ops, 8);
+    assert_int_equal(c.drops, 4);
+    assert_int_equal(g.n, 1);
+    groth16_preload_open(&g, &ops);
+    assert_int_equal(groth16_preload_claim(&g, &ops, 7), 7);
+    /* a refused issue takes the head out and tries the next */
+    groth16_preload_open(&g, &ops);
+    c.refuse = 1;
+    assert_int_equal(groth16_preload_offer(&g, &ops, 9, a1, b1), 0);
+    assert_int_equal(g.n, 0);
+    c.refuse = 0;
+    assert_int_equal(groth16_preload_claim(&g, &ops, 0), 0);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 10, a1, b1), 1);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 11, a2, b2), 1);
+    c.refuse = 1;
+    groth16_preload_open(&g, &ops); /* both refused: the queue empties */
+    assert_int_equal(g.n, 0);
+    c.refuse = 0;
+    /* a full queue and bad offers */
+    assert_int_equal(groth16_preload_claim(&g, &ops, 0), 0);
+    for (uint64_t t = 20; t < 20 + GROTH16_PRELOAD_QUEUE; t++) assert_int_equal(groth16_preload_offer(&g, &ops, t, a1, b1), 1);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 50, a1, b1), 0);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 0, a1, b1), 0);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 51, NULL, b1), 0);
+    assert_int_equal(groth16_preload_offer(&g, &ops, 52, a1, NULL), 0);
+    const int issues = c.issues;
+    groth16_preload_open(&g, &ops);
+    assert_int_equal(c.issues, issues + 1);
+    assert_int_equal(c.last_issue, 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(porep_tiers),     cmocka_unit_test(every_kind_card), cmocka_unit_test(cap_free_min_tier),
         cmocka_unit_test(pin_table_shared), cmocka_unit_test(chunk_schedule), cmocka_unit_test(pack_schedule), cmocka_unit_test(sizes),
         cmocka_unit_test(host_budget_slots), cmocka_unit_test(prefetch_sets), cmocka_unit_test(count_window),
+        cmocka_unit_test(preload_gate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
