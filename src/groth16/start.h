@@ -173,9 +173,10 @@ uint64_t groth16_abc_pool_held(groth16_abc_pool *pool);
  *             groth16_key_finalize_scratch_size bytes); NULL = allocated inside
  *   first_bad after PM_ERR_UNSATISFIED from a bellperson eval: the first failing constraint row
  *             (kept when the handle is freed, so a caller can name the gadget); UINT32_MAX otherwise.
- *   dev, dev_key, dev_release  the table's own state for this handle (e.g. its device witness slot) and the
- *             function that gives it back (called once: by start_finish once the witness's
- *             MSMs are done, before the H MSM, or by groth16_pending_free)
+ *   dev, dev_key, dev_token, dev_release  the table's own state for this handle (e.g. its device
+ *             witness slot, the token of its preloaded a and b) and the function that gives it back
+ *             (called once: by start_finish once the witness's MSMs are done, before the H MSM, or by
+ *             groth16_pending_free)
  * The rest is the start phase's own. */
 typedef struct groth16_pending groth16_pending_t;
 #define GROTH16_SPENT_MAX 6 /* a | b | c, the plain witness, the compacted A and B scalars, the caller's witness */
@@ -209,6 +210,7 @@ struct groth16_pending {
     size_t finalize_scratch_size;
     uint32_t first_bad;
     void *dev, *dev_key;
+    uint64_t dev_token;
     void (*dev_release)(groth16_pending_t *p);
     void *spent[GROTH16_SPENT_MAX]; /* host buffers the start phase is done with, under an exec with
                                        defer_free: freed by groth16_pending_release_spent (or _free) */

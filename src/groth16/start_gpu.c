@@ -154,6 +154,9 @@ typedef struct {
      * that reads it; gpu_g1_bases_prefetch), or NULL; dropped before anything writes the domain */
     gpu_g1_bases *pre_g1[2];
     gpu_g2_bases *pre_g2[2];
+    /* gpu.h_preload (under mu): the waiting partition's a and b into the domain's idle buffers under
+     * the H MSM of the partition on the card (devplan.h groth16_preload_gate) */
+    groth16_preload_gate pre;
     uint64_t upload_total; /* bytes this copy uploads once (resident base sets, circuit): reported */
     int upload_noted;      /* in the key's progress as "uploading to GPU" from the first upload */
 } gpu_key;
@@ -189,6 +192,71 @@ static void prefix_drop(gpu_key *g) {
         g->pre_g1[i] = NULL;
         g->pre_g2[i] = NULL;
     }
+}
+
+/* ---- gpu.h_preload: the gate's operations on this copy's domain (called under g->mu) ---- */
+typedef struct {
+    gpu_key *g;
+    size_t m; /* the key's domain */
+    int device;
+} preload_ctx;
+
+static int preload_issue(void *ctx, uint64_t token, const void *a, const void *b) {
+    const preload_ctx *c = ctx;
+    pm_error e;
+    pm_error_clear(&e);
+    const pm_status st = gpu_bellperson_h_preload(c->g->dom, a, b, c->m, token, &e);
+    if (pm_setting_bool("gpu.verbose"))
+        fprintf(stderr, "gpu preload (device %d): a, b of partition handle %llu into domain buffers %s%s\n", c->device,
+                (unsigned long long)token, st ? "refused: " : "queued", st ? e.msg : "");
+    return st != PM_OK;
+}
+
+static void preload_drop(void *ctx, uint64_t token) {
+    const preload_ctx *c = ctx;
+    gpu_ntt_domain_preload_drop(c->g->dom, token);
+}
+
+/* before an operation writes g's domain (inside the kernel region): the gate closes; returns the
+ * token of p's own preload when p's H may read it (p NULL: an operation of no partition) */
+static uint64_t preload_claim(gpu_key *g, const groth16_key *k, const groth16_pending_t *p, int device) {
+    preload_ctx c = {g, k->domain, device};
+    const groth16_preload_ops ops = {preload_issue, preload_drop, &c};
+    pthread_mutex_lock(&g->mu);
+    const uint64_t tok = groth16_preload_claim(&g->pre, &ops, p ? p->dev_token : 0);
+    pthread_mutex_unlock(&g->mu);
+    return tok;
+}
+
+/* an H MSM of this copy begins (its scratch taken: a cudaFree after the copies would wait for them):
+ * the domain's other two buffers are idle; a waiting partition's a and b go now. Not while prefixes
+ * (gpu.prefetch) sit in those buffers. */
+static void preload_open(gpu_key *g, const groth16_key *k, int device) {
+    if (!g->dom || g->pre_g1[0] || g->pre_g1[1] || g->pre_g2[0] || g->pre_g2[1]) return;
+    preload_ctx c = {g, k->domain, device};
+    const groth16_preload_ops ops = {preload_issue, preload_drop, &c};
+    pthread_mutex_lock(&g->mu);
+    groth16_preload_open(&g->pre, &ops);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* after p's stage, outside the kernel region: p's a and b offered to the gate where its plan runs H
+ * through the domain's three buffers from the pinned pool (gpu.h_preload; not with gpu.prefetch,
+ * which fills the same buffers) */
+static void preload_offer(gpu_key *g, groth16_pending_t *p, int device) {
+    static uint64_t seq; /* tokens: one per offer, never reused */
+    const groth16_key *k = p->key;
+    const size_t m = k->domain;
+    if (!pm_setting_bool("gpu.h_preload") || !pm_setting_bool("gpu.h_overlap") || pm_setting_bool("gpu.prefetch"))
+        return;
+    if (!p->abc_host || !p->work || !g->dom || g->plan.h != GROTH16_ON_DEVICE || g->plan.h_buffers != 3) return;
+    if (!gpu_host_is_pinned(p->work) || !gpu_host_is_pinned(p->work + 2 * m - 1)) return;
+    preload_ctx c = {g, m, device};
+    const groth16_preload_ops ops = {preload_issue, preload_drop, &c};
+    pthread_mutex_lock(&g->mu);
+    p->dev_token = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+    if (!groth16_preload_offer(&g->pre, &ops, p->dev_token, p->work, p->work + m)) p->dev_token = 0;
+    pthread_mutex_unlock(&g->mu);
 }
 
 static void gpu_key_free(void *state, int device) {
@@ -373,6 +441,7 @@ static pm_status gpu_h_snarkjs(const groth16_exec *x, groth16_pending_t *p, grot
     fr_t *a = p->work, *b = a + k->domain;
     const void *dev = NULL;
     prefix_drop(g);
+    preload_claim(g, k, NULL, x->device);
     st = gpu_snarkjs_h(a, k->domain, a, b, g->dom, &dev, err); /* P in a, and on the device */
     h->host = a;
     h->dev = dev;
@@ -450,7 +519,15 @@ static pm_status gpu_bp(gpu_key **out, const groth16_exec *x, groth16_pending_t 
 static void gpu_release(groth16_pending_t *p) {
     gpu_key *g = p->dev_key;
     if (g && p->dev) {
+        int device = -1; /* (for gpu.verbose: the preload functions keep to the domain's own device) */
+        for (int d = 0; d < GROTH16_MAX_DEVICES && p->key; d++)
+            if (p->key->dev[d] == g) device = d;
+        preload_ctx c = {g, p->key ? p->key->domain : 0, device};
+        const groth16_preload_ops ops = {preload_issue, preload_drop, &c};
         pthread_mutex_lock(&g->mu);
+        /* its a, b not taken by its H: out of the queue (its copies dropped), the next one's may go */
+        groth16_preload_release(&g->pre, &ops, p->dev_token);
+        p->dev_token = 0;
         g->slot_busy[(uintptr_t)p->dev - 1] = 0;
         pthread_cond_signal(&g->cv);
         pthread_mutex_unlock(&g->mu);
@@ -503,7 +580,9 @@ static pm_status gpu_stage(const groth16_exec *x, groth16_pending_t *p, const fr
         copy_parallel(g->pin[slot], w, n_w * sizeof(fr_t));
         src = g->pin[slot];
     }
-    return gpu_witness_upload_async(g->ws, slot, src, n_w, err); /* on error the handle's free releases it */
+    st = gpu_witness_upload_async(g->ws, slot, src, n_w, err); /* on error the handle's free releases it */
+    if (!st) preload_offer(g, p, x->device);
+    return st;
 }
 
 /* eval: a, b, c = A·w, B·w, C·w on the device into the domain's three buffers, every row checked,
@@ -518,6 +597,7 @@ static pm_status gpu_eval_bellperson(const groth16_exec *x, groth16_pending_t *p
     pm_status st = gpu_bp(&g, x, p, err);
     if (st || (st = staged_slot(&slot, p, err))) return st;
     prefix_drop(g);
+    preload_claim(g, k, NULL, x->device);
     if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
     uint32_t bad = UINT32_MAX;
     st = gpu_r1cs_spmv(buf[0], buf[1], buf[2], k->domain, (uint32_t)(k->n_public + 1), g->cs, g->ws, slot, n_w,
@@ -539,6 +619,21 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
     h->host = NULL;
     h->dev = NULL;
     prefix_drop(g);
+    if (p->abc_host && g->plan.h_buffers != 1 && pm_setting_bool("gpu.h_overlap")) {
+        /* the CPU eval's a, b, c (the pinned pool): A's transforms under b's and c's copies, a and b
+         * already on the card where they were preloaded under the last H MSM (gpu.h_preload); or c
+         * formed on the card as a o b (the CPU eval checked every row: start_cpu.c) */
+        const uint64_t tok = preload_claim(g, k, p, x->device);
+        if (tok && pm_setting_bool("gpu.verbose"))
+            fprintf(stderr, "gpu h (device %d): a, b preloaded (partition handle %llu)\n", x->device,
+                    (unsigned long long)tok);
+        void *hd = NULL;
+        const fr_t *c = pm_setting_bool("gpu.h_c_product") ? NULL : p->work + 2 * m;
+        st = gpu_bellperson_h_upload_preloaded(&hd, p->work, p->work + m, c, m, g->dom, tok, err);
+        h->dev = hd;
+        return st;
+    }
+    preload_claim(g, k, NULL, x->device);
     if (g->plan.h_buffers == 1) {
         /* tier 4: one domain buffer; a, b, c in turn from the CPU eval's host arrays (a and b become
          * the parked coset products: nothing reads them after H) */
@@ -551,15 +646,6 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
         return st;
     }
     if ((st = gpu_ntt_domain_buffers(buf, g->dom, err))) return st;
-    if (p->abc_host && pm_setting_bool("gpu.h_overlap")) {
-        /* the CPU eval's a, b, c (the pinned pool): A's transforms under b's and c's copies; or c
-         * formed on the card as a o b (the CPU eval checked every row: start_cpu.c) */
-        void *hd = NULL;
-        const fr_t *c = pm_setting_bool("gpu.h_c_product") ? NULL : p->work + 2 * m;
-        st = gpu_bellperson_h_upload(&hd, p->work, p->work + m, c, m, g->dom, err);
-        h->dev = st ? buf[0] : hd;
-        return st;
-    }
     if (p->abc_host)
         for (int i = 0; i < 3 && !st; i++) st = gpu_copy_to_device(buf[i], p->work + i * m, m * sizeof(fr_t), err);
     if (!st) st = gpu_bellperson_h(buf[0], buf[1], buf[2], m, g->dom, err);
@@ -576,6 +662,7 @@ static pm_status gpu_msm_run(const groth16_exec *x, groth16_pending_t *p, groth1
     pm_status st = gpu_key_get(&g, x, p, err);
     if (st || (st = gpu_g1_base(&bb, g, k, which, x->device, err))) return st;
     scratch_take(g, which == GROTH16_BASE_H, bb, NULL);
+    if (which == GROTH16_BASE_H && s->dev) preload_open(g, k, x->device); /* the domain's other buffers idle */
     if (s->dev) return gpu_msm_g1(r, bb, 0, s->dev, n, GPU_MSM_SCALARS_DEVICE, err);
     if (s->host) return gpu_msm_g1(r, bb, 0, s->host, n, 0, err);
     /* the staged witness (bellperson): A and B1 gathered by density, L over the aux wires; its upload
@@ -711,24 +798,26 @@ static void gpu_prefetch(const groth16_exec *x, groth16_pending_t *p) {
     const int n = gpu_prefetch_plan(g, set, bytes);
     if (n <= 0) return;
     prefix_drop(g);
+    preload_claim(g, p->key, NULL, x->device);
     /* the H MSM's scratch taken now (a release is a cudaFree, which waits for the whole device: after
      * the copies below it would hold the H MSM until they land) */
     if (g->base[GROTH16_BASE_H]) scratch_take(g, 1, g->base[GROTH16_BASE_H], NULL);
     /* H's kernels have finished with buffers 1 and 2 before another stream writes them */
     if (gpu_ntt_domain_buffers(buf, g->dom, &e) != PM_OK || gpu_ntt_domain_sync(g->dom, &e) != PM_OK) return;
+    const int hb = gpu_ntt_domain_h_buffer(g->dom); /* H's coefficients: the H MSM reads them next */
     for (int i = 0; i < n; i++) {
-        const int b = set[i];
+        const int b = set[i], into = (hb + 1 + i) % 3;
         size_t got = 0;
         if (b == GROTH16_N_BASES) {
-            if (!g->b2 || gpu_g2_bases_prefetch(g->b2, buf[1 + i], bytes[i], &got, &e) != PM_OK || !got) continue;
+            if (!g->b2 || gpu_g2_bases_prefetch(g->b2, buf[into], bytes[i], &got, &e) != PM_OK || !got) continue;
             g->pre_g2[i] = g->b2;
         } else {
-            if (!g->base[b] || gpu_g1_bases_prefetch(g->base[b], buf[1 + i], bytes[i], &got, &e) != PM_OK || !got) continue;
+            if (!g->base[b] || gpu_g1_bases_prefetch(g->base[b], buf[into], bytes[i], &got, &e) != PM_OK || !got) continue;
             g->pre_g1[i] = g->base[b];
         }
         if (pm_setting_bool("gpu.verbose"))
             fprintf(stderr, "gpu prefetch (device %d): %s, %zu points into domain buffer %d\n", x->device,
-                    groth16_devplan_set_name(&g->plan, (unsigned)b), got, 1 + i);
+                    groth16_devplan_set_name(&g->plan, (unsigned)b), got, into);
     }
 }
 

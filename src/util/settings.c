@@ -117,6 +117,13 @@ static const pm_setting_def table[] = {
      DEBUG_KNOB "with gpu.h_overlap, c is not uploaded but formed on the card as a o b (the CPU eval has checked "
      "every row, so C.w = A.w o B.w on every row and zero past them): 4 GiB less over the bus per 32 GiB "
      "partition. Off until measured on a card (docs/perf/devplan.md, sixteenth session)."},
+    {"gpu.h_preload", E1("PROOFMILL_GPU_H_PRELOAD"), PM_SETTING_BOOL, "false", 0, 1, NULL,
+     DEBUG_KNOB "with gpu.h_overlap (tiers 2-3), the partition waiting for the card sends its a and b from the "
+     "pinned pool into the NTT domain's two idle buffers while the partition on the card runs its H MSM, so its "
+     "own H starts with them on the card: 8.6 GB less on the bus inside the kernel region per 32 GiB partition, "
+     "no device memory added (groth16/devplan.h groth16_preload_gate, gpu.h gpu_bellperson_h_preload). Not with "
+     "gpu.prefetch (the same buffers). Off until measured on a card (docs/perf/devplan.md, seventeenth "
+     "session)."},
     {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "where a plan streams base sets and runs H on the card through the NTT domain's three buffers "
      "(tiers 1-3, one MSM room), a bellperson partition runs its witness MSMs before its eval and H, and while "

@@ -11,10 +11,11 @@
 # the same seeded r, s on the CPU and with --gpu, and compares the proof bytes; the same with the
 # device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks), at every
 # tier of the device-memory plan (PROOFMILL_GPU_MIN_TIER=0..5: streamed bases, the SpMV, one NTT buffer and then H on
-# the CPU) and with forced 2^16-point chunks (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
+# the CPU), with gpu.h_preload at tiers 2 and 3 (and gpu.h_c_product), and with forced 2^16-point chunks
+# (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
 # C1 with one label changed must be refused by the GPU prover (no proof file); then
 # bench/porep_gpu.sh (`bench batch --type porep --gpu`, -c 4 -j 2, 2 GPU workers, nvidia-smi sampling
-# device memory and utilisation). Also runs test_gpu_groth16 (fixtures and synthetic circuits, bad
+# device memory and utilisation), and the same bench at tier 3 with gpu.h_preload. Also runs test_gpu_groth16 (fixtures and synthetic circuits, bad
 # witness, chunked path) and test_gpu_setup (GPU setup = CPU setup, byte for byte).
 # Output under $OUT (default ./porep-gpu-out): log.txt, summary.txt (PASS/FAIL lines, times),
 # porep-gpu.tsv, bench-SIZE.txt and timeline SVGs (bench/porep_gpu.sh).
@@ -88,6 +89,17 @@ for S in $SIZES; do
     grep "^gpu key" "$LOG" | tail -1 | grep -q "tier $t "; check $? "$S tier $t planned"
     cmp "$D/cpu.bin" "$D/gpu_t$t.bin" >> "$LOG" 2>&1; check $? "$S tier $t: same bytes"
   done
+  # gpu.h_preload at tiers 2 and 3 (a and b sent into the domain's idle buffers before the H phase
+  # that reads them), with c uploaded and with c = a o b on the card: the same bytes, and the path ran
+  for t in 2 3; do
+    for cp in 0 1; do
+      n0=$(grep -c "a, b preloaded" "$LOG")
+      prove "gpu-tier$t-preload-c$cp" "$D/gpu_pl_t${t}_c$cp.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t \
+        PROOFMILL_GPU_H_PRELOAD=1 PROOFMILL_GPU_H_C_PRODUCT=$cp; check $? "$S prove gpu, tier $t, gpu.h_preload, gpu.h_c_product=$cp"
+      [ "$(grep -c "a, b preloaded" "$LOG")" -gt "$n0" ]; check $? "$S tier $t, gpu.h_preload: the H read preloaded a, b"
+      cmp "$D/cpu.bin" "$D/gpu_pl_t${t}_c$cp.bin" >> "$LOG" 2>&1; check $? "$S tier $t, gpu.h_preload, gpu.h_c_product=$cp: same bytes"
+    done
+  done
   prove gpu-chunks "$D/gpu_chunks.bin" PROOFMILL_GPU_CHUNK_POINTS=65536; check $? "$S prove gpu, 2^16-point chunks"
   cmp "$D/cpu.bin" "$D/gpu_chunks.bin" >> "$LOG" 2>&1; check $? "$S chunked bases: same bytes"
   # a witness that does not satisfy the circuit: one label of the C1 changed
@@ -106,6 +118,11 @@ EOF
   # the bench: -c 4 proofs at j = 2 with 2 GPU workers (bench/porep_gpu.sh: one TSV row)
   OUT="$OUT" bash "$(dirname "$0")/../../bench/porep_gpu.sh" "$PM" "$C1" "$D/p" "$S" 2 2 4 2>> "$LOG" | sed "s/^/$S bench: /" | tee -a "$SUM"
   check "${PIPESTATUS[0]}" "$S bench batch --type porep --gpu"
+  # the handover between the two GPU workers: tier 3 with gpu.h_preload, every proof verified
+  PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=3 PROOFMILL_GPU_H_PRELOAD=1 OUT="$OUT/preload" \
+    bash "$(dirname "$0")/../../bench/porep_gpu.sh" "$PM" "$C1" "$D/p" "$S" 2 2 4 2>> "$LOG" | sed "s/^/$S bench tier 3 preload: /" | tee -a "$SUM"
+  check "${PIPESTATUS[0]}" "$S bench batch --gpu, tier 3, gpu.h_preload"
+  say "$S bench tier 3 preload: $(grep -c "a, b preloaded" "$OUT/preload/bench-$S.txt") H phases read preloaded a, b, $(grep -c "^gpu preload .*queued" "$OUT/preload/bench-$S.txt") preloads queued"
   rm -rf "$D/p" # the next size's parameters need the disk
 done
 say "porep_gpu.sh: $fails failure(s)"
