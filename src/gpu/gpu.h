@@ -406,8 +406,9 @@ pm_status gpu_bellperson_h_upload(void **h_dev, const fr_t *a, const fr_t *b, co
  * gpu.h_preload): copies of the host arrays a and b (n = d->n fr_t each, Montgomery, as
  * gpu_bellperson_h_upload takes them; page-locked, e.g. the pinned a, b, c pool) into the two
  * buffers that are NOT gpu_ntt_domain_h_buffer(d), so an H MSM still reading the last H's
- * coefficients is untouched. They are queued in 64 MiB pieces on a copy stream of the domain's own
- * (other streams' copies interleave with them), after the work queued on the domain's stream so far,
+ * coefficients is untouched. They are queued on a copy stream of the domain's own, cut at the 64 MiB
+ * pieces of the host allocation (other streams' copies interleave with them), after the work queued
+ * on the domain's stream so far,
  * and tagged with token. The call returns at once; a later gpu_bellperson_h_upload_preloaded with the same token
  * reads a and b from there instead of copying them. At most one preload per domain. The host arrays
  * must stay unchanged until that call or gpu_ntt_domain_preload_drop. Device memory: none added (the

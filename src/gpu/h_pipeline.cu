@@ -191,18 +191,24 @@ extern "C" pm_status gpu_bellperson_h_preload(gpu_ntt_domain *d, const fr_t *a, 
     pm_status st;
     for (int i = 0; i < 2; i++)
         if ((st = domain_work(&X[i], d, ix[i], err)) != PM_OK) return st;
+    /* on any failure from here on, no copy is left in flight: the caller keeps its arrays, and nobody
+     * would wait for a copy of a preload that was never recorded */
+    struct drain {
+        cudaStream_t s;
+        bool armed = true;
+        ~drain() {
+            if (armed) cudaStreamSynchronize(s);
+        }
+    } dr{d->pre_st};
     /* after what the domain's stream has queued (an H still writing these buffers) */
     PMCU(cudaEventRecord(d->pre_start, d->st));
     PMCU(cudaStreamWaitEvent(d->pre_st, d->pre_start, 0));
     const fr_t *src[2] = {a, b};
     for (int i = 0; i < 2; i++) {
-        const cudaError_t e = copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], d->pre_st);
-        if (e != cudaSuccess) {
-            cudaStreamSynchronize(d->pre_st); /* no copy left in flight: the caller keeps its arrays */
-            return cuda_fail(err, e, "cudaMemcpyAsync (a piece of the H preload)", __FILE__, __LINE__);
-        }
+        PMCU(copy_cut_async(X[i], src[i], bytes, cudaMemcpyHostToDevice, src[i], d->pre_st));
         PMCU(cudaEventRecord(d->pre_ev[i], d->pre_st));
     }
+    dr.armed = false;
     d->pre_buf[0] = ix[0];
     d->pre_buf[1] = ix[1];
     d->pre_token = token;

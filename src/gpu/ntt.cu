@@ -116,9 +116,10 @@ void preload_evict(gpu_ntt_domain *d) {
     if (!d || !d->pre_token) return;
     /* the copies were queued whole (gpu_bellperson_h_preload returns with none in flight on failure):
      * both events are recorded */
-    cudaEventSynchronize(d->pre_ev[0]);
-    cudaEventSynchronize(d->pre_ev[1]);
-    (void)cudaGetLastError(); /* a failed copy's error belongs to nobody now: the buffers are rewritten */
+    const cudaError_t e0 = cudaEventSynchronize(d->pre_ev[0]), e1 = cudaEventSynchronize(d->pre_ev[1]);
+    /* a failed copy's error belongs to nobody now (the buffers are rewritten before they are read);
+     * the thread's last error is cleared only then */
+    if (e0 != cudaSuccess || e1 != cudaSuccess) (void)cudaGetLastError();
     d->pre_token = 0;
 }
 

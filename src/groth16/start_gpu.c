@@ -207,8 +207,8 @@ static int preload_issue(void *ctx, uint64_t token, const void *a, const void *b
     pm_error_clear(&e);
     const pm_status st = gpu_bellperson_h_preload(c->g->dom, a, b, c->m, token, &e);
     if (pm_setting_bool("gpu.verbose"))
-        fprintf(stderr, "gpu preload (device %d): a, b of partition handle %llu into domain buffers %s%s\n", c->device,
-                (unsigned long long)token, st ? "refused: " : "queued", st ? e.msg : "");
+        fprintf(stderr, "gpu preload (device %d): a, b of preload token %llu %s%s\n", c->device, (unsigned long long)token,
+                st ? "refused: " : "queued into the domain's idle buffers", st ? e.msg : "");
     return st != PM_OK;
 }
 
@@ -624,16 +624,17 @@ static pm_status gpu_h_bellperson_run(const groth16_exec *x, groth16_pending_t *
          * already on the card where they were preloaded under the last H MSM (gpu.h_preload); or c
          * formed on the card as a o b (the CPU eval checked every row: start_cpu.c) */
         const uint64_t tok = preload_claim(g, k, p, x->device);
-        if (tok && pm_setting_bool("gpu.verbose"))
-            fprintf(stderr, "gpu h (device %d): a, b preloaded (partition handle %llu)\n", x->device,
-                    (unsigned long long)tok);
+        const int used = tok && gpu_ntt_domain_preload_token(g->dom) == tok; /* what the upload reads */
         void *hd = NULL;
         const fr_t *c = pm_setting_bool("gpu.h_c_product") ? NULL : p->work + 2 * m;
         st = gpu_bellperson_h_upload_preloaded(&hd, p->work, p->work + m, c, m, g->dom, tok, err);
+        if (!st && used && pm_setting_bool("gpu.verbose"))
+            fprintf(stderr, "gpu h (device %d): a, b preloaded (token %llu)\n", x->device, (unsigned long long)tok);
         h->dev = hd;
         return st;
     }
-    preload_claim(g, k, NULL, x->device);
+    /* p's own entry leaves the gate's queue too (a preload taken here is dropped by the writers below) */
+    preload_claim(g, k, p, x->device);
     if (g->plan.h_buffers == 1) {
         /* tier 4: one domain buffer; a, b, c in turn from the CPU eval's host arrays (a and b become
          * the parked coset products: nothing reads them after H) */

@@ -122,7 +122,9 @@ EOF
   PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=3 PROOFMILL_GPU_H_PRELOAD=1 OUT="$OUT/preload" \
     bash "$(dirname "$0")/../../bench/porep_gpu.sh" "$PM" "$C1" "$D/p" "$S" 2 2 4 2>> "$LOG" | sed "s/^/$S bench tier 3 preload: /" | tee -a "$SUM"
   check "${PIPESTATUS[0]}" "$S bench batch --gpu, tier 3, gpu.h_preload"
-  say "$S bench tier 3 preload: $(grep -c "a, b preloaded" "$OUT/preload/bench-$S.txt") H phases read preloaded a, b, $(grep -c "^gpu preload .*queued" "$OUT/preload/bench-$S.txt") preloads queued"
+  used=$(grep -c "a, b preloaded" "$OUT/preload/bench-$S.txt"); queued=$(grep -c "^gpu preload .*queued" "$OUT/preload/bench-$S.txt")
+  say "$S bench tier 3 preload: $used H phases read preloaded a, b; $queued preloads queued"
+  [ "$used" -gt 0 ]; check $? "$S bench tier 3: the H phases read preloaded a, b"
   rm -rf "$D/p" # the next size's parameters need the disk
 done
 say "porep_gpu.sh: $fails failure(s)"

@@ -56,11 +56,11 @@ static size_t first_diff(const fr_t *a, const fr_t *b, size_t n) {
  * a preload under another token is dropped and the upload is the plain one; an explicit drop; bad
  * arguments. sat: c = a o b (PM_OK), else PM_ERR_UNSATISFIED with the coefficients in the result
  * buffer. ref: the CPU's coefficients; x, y: n elements of scratch. */
-static void preload_checks(unsigned L, size_t n, int sat, gpu_ntt_domain *d, const fr_t *a, const fr_t *pa,
-                           const fr_t *pb, const fr_t *pc, const fr_t *ref, fr_t *x, fr_t *y) {
+static void preload_checks(unsigned L, size_t n, int sat, gpu_ntt_domain *d, const fr_t *a, const fr_t *c,
+                           const fr_t *pa, const fr_t *pb, const fr_t *pc, const fr_t *ref, fr_t *x, fr_t *y) {
     pm_error e;
     void *buf[3];
-    for (int round = 0; round < (sat ? 4 : 1); round++) {
+    for (int round = 0; round < (sat ? 5 : 1); round++) {
         const int live = gpu_ntt_domain_h_buffer(d);
         GT_CHECK(live >= 0 && live < 3, "2^%u: h buffer %d", L, live);
         GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
@@ -73,7 +73,7 @@ static void preload_checks(unsigned L, size_t n, int sat, gpu_ntt_domain *d, con
             GT_CHECK(gpu_bellperson_h_preload(d, pa, pb, n, tok + 1, &e) == PM_ERR_ARG, "2^%u: a second preload accepted", L);
             GT_CHECK(gpu_ntt_domain_preload_token(d) == tok, "2^%u: a refused preload changed the token", L);
         }
-        if (round == 3) { /* dropped: the copies land, the live buffer is as it was */
+        if (round == 4) { /* dropped: the copies land, the live buffer is as it was */
             GT_CHECK(gpu_ntt_domain_preload_drop(d, tok + 1) == 0, "2^%u: another token's drop took the preload", L);
             GT_CHECK(gpu_ntt_domain_preload_drop(d, tok) == 1, "2^%u: the preload was not dropped", L);
             GT_CHECK(gpu_ntt_domain_preload_token(d) == 0, "2^%u: a token after the drop", L);
@@ -83,21 +83,23 @@ static void preload_checks(unsigned L, size_t n, int sat, gpu_ntt_domain *d, con
             GT_CHECK(first_diff(x, y, n) == (size_t)-1, "2^%u: the preload wrote the live H buffer %d", L, live);
             continue;
         }
-        /* round 1: c = a o b on the card; round 2: another token, so the preload is dropped */
-        const uint64_t use = round == 2 ? tok + 50 : tok;
+        /* round 1: c = a o b on the card; round 2: c pageable; round 3: another token, so the preload
+         * is dropped */
+        const uint64_t use = round == 3 ? tok + 50 : tok;
+        const fr_t *cc = round == 1 ? NULL : round == 2 ? c : pc;
         void *hd = (void *)1;
-        pm_status st = gpu_bellperson_h_upload_preloaded(&hd, pa, pb, round == 1 ? NULL : pc, n, d, use, &e);
+        pm_status st = gpu_bellperson_h_upload_preloaded(&hd, pa, pb, cc, n, d, use, &e);
         if (sat) GT_OK(st, e);
         else GT_CHECK(st == PM_ERR_UNSATISFIED && hd == NULL, "2^%u random c, preloaded: status %s", L, pm_status_name(st));
         GT_CHECK(gpu_ntt_domain_preload_token(d) == 0, "2^%u: the preload was not used up", L);
         const int hb = gpu_ntt_domain_h_buffer(d);
-        GT_CHECK(round == 2 ? hb == 0 : hb == (live + 1) % 3, "2^%u round %d: result in buffer %d after %d", L, round, hb, live);
+        GT_CHECK(round == 3 ? hb == 0 : hb == (live + 1) % 3, "2^%u round %d: result in buffer %d after %d", L, round, hb, live);
         GT_OK(gpu_ntt_domain_buffers(buf, d, &e), e);
         if (sat) GT_CHECK(hd == buf[hb], "2^%u round %d: h_dev is not buffer %d", L, round, hb);
         GT_OK(gpu_copy_from_device(x, buf[hb], n * sizeof *x, &e), e);
         const size_t bad = first_diff(x, ref, n);
         GT_CHECK(bad == (size_t)-1, "2^%u round %d (%s, c %s): preloaded H != CPU at %zu", L, round,
-                 round == 2 ? "other token" : "own token", round == 1 ? "= a o b" : "uploaded", bad);
+                 round == 3 ? "other token" : "own token", round == 1 ? "= a o b" : round == 2 ? "pageable" : "pinned", bad);
     }
     if (L == 4 && sat) { /* bad arguments: nothing queued */
         GT_CHECK(gpu_bellperson_h_preload(d, a, pb, n, 7, &e) == PM_ERR_ARG, "preload: pageable a accepted");
@@ -184,7 +186,7 @@ static void test_size(unsigned L, int sat) {
                              pageable ? "pageable" : "pinned", bad3);
                 }
             }
-            preload_checks(L, n, sat, d, a, pa, pb, pc, ref, x, y);
+            preload_checks(L, n, sat, d, a, c, pa, pb, pc, ref, x, y);
             GT_CHECK(first_diff(pa, a, n) == (size_t)-1 && first_diff(pb, b, n) == (size_t)-1 &&
                          first_diff(pc, c, n) == (size_t)-1,
                      "2^%u pinned upload: an input was written", L);
