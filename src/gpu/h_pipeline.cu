@@ -16,14 +16,15 @@
  *  bellperson from the witness (two buffers): a, b by SpMV; a to the coset; b to the coset storing
  *              a*x into a; c by SpMV into b's buffer; the two DIFs and the bit reversal.
  *  bellperson through one buffer (device-memory tier 4): the same networks with a, b, c uploaded in
- *              turn, A^ and D parked in the host's a and b, the two products in chunks
- *              (ntc::seq_bellperson_h_one).
+ *              turn, A^ and D parked in the host's a and b (each download beside the next upload),
+ *              the two products in chunks (ntc::seq_bellperson_h_one).
  * Multiplications per element at 2^27 (13.5 butterfly stages per transform, ~0.9 trivial): snarkjs
  * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 6 * 12.6 + 2 * 2 + 1
  * (A*B) + 2 (g^-k) + 1 (final scale) = 83.6 (~11.2 G at 2^27; with 7 transforms 97.2); docs/perf/gpu.md.
  */
 #include <cstring>
 #include "ntt_domain.cuh"
+#include "util/settings.h"
 
 using namespace pmgpu;
 using ntc::fr_d;
@@ -326,11 +327,28 @@ __global__ void __launch_bounds__(256) k_ew_chunk(int op, fr_d *dev, const fr_d 
     if (i < len) ntc::st(dev + i, ntc::ew_apply(op, ntc::ld(y + i), ntc::ld(dev + i)));
 }
 
+/* a swap's two copy streams and its event, drained and destroyed on scope exit (no copy in flight
+ * to or from the caller's host arrays on any return) */
+struct swap_res {
+    cudaStream_t down = nullptr, up = nullptr;
+    cudaEvent_t ev = nullptr;
+    ~swap_res() {
+        for (cudaStream_t s : {down, up})
+            if (s) {
+                cudaStreamSynchronize(s);
+                cudaStreamDestroy(s);
+            }
+        if (ev) cudaEventDestroy(ev);
+    }
+};
+
 /* dev_exec with the host side of seq_bellperson_h_one: whole-buffer copies (staged through pinned
- * memory by gpu_copy_to/from_device) and the chunked element-wise products through `chunk` */
+ * memory by gpu_copy_to/from_device), the swaps (below) and the chunked element-wise products
+ * through `chunk` */
 struct one_exec : dev_exec {
     fr_d *chunk;
     size_t chunk_n;
+    bool duplex; /* setting gpu.h_swap: the swaps in pieces on two streams (else down, then up) */
     pm_status up(fr_d *dev, const fr_d *host) {
         PMCU(cudaStreamSynchronize(d->st));
         return gpu_copy_to_device(dev, host, d->n * sizeof(fr_t), err);
@@ -338,6 +356,35 @@ struct one_exec : dev_exec {
     pm_status down(fr_d *host, const fr_d *dev) {
         PMCU(cudaStreamSynchronize(d->st));
         return gpu_copy_from_device(host, dev, d->n * sizeof(fr_t), err);
+    }
+    /* out = dev, then dev = in. With duplex and page-locked arrays (the pinned a, b, c pool): in pieces of
+     * GPU_HOST_PIECE_BYTES on two streams, piece i's upload after piece i's download, so that piece
+     * i + 1 goes down while piece i comes up (the link carries both directions at once: ~0.1 s
+     * instead of ~0.19 s for 2 x 4.3 GB at 2^27); pageable ones, one whole copy after the other. */
+    pm_status swap(fr_d *dev, fr_d *out, const fr_d *in) {
+        const size_t bytes = d->n * sizeof(fr_t);
+        if (!duplex || !gpu_host_is_pinned(out) || !gpu_host_is_pinned((const char *)out + bytes - 1) ||
+            !gpu_host_is_pinned(in) || !gpu_host_is_pinned((const char *)in + bytes - 1)) {
+            pm_status st = down(out, dev);
+            return st != PM_OK ? st : up(dev, in);
+        }
+        PMCU(cudaStreamSynchronize(d->st)); /* the networks have finished with dev */
+        swap_res r;
+        PMCU(cudaStreamCreateWithFlags(&r.down, cudaStreamNonBlocking));
+        PMCU(cudaStreamCreateWithFlags(&r.up, cudaStreamNonBlocking));
+        PMCU(cudaEventCreateWithFlags(&r.ev, cudaEventDisableTiming));
+        char *o = reinterpret_cast<char *>(out), *v = reinterpret_cast<char *>(dev);
+        const char *i = reinterpret_cast<const char *>(in);
+        for (size_t off = 0; off < bytes; off += GPU_HOST_PIECE_BYTES) {
+            const size_t len = bytes - off < GPU_HOST_PIECE_BYTES ? bytes - off : GPU_HOST_PIECE_BYTES;
+            PMCU(copy_cut_async(o + off, v + off, len, cudaMemcpyDeviceToHost, o + off, r.down));
+            PMCU(cudaEventRecord(r.ev, r.down)); /* (a wait takes the record made before it) */
+            PMCU(cudaStreamWaitEvent(r.up, r.ev, 0));
+            PMCU(copy_cut_async(v + off, i + off, len, cudaMemcpyHostToDevice, i + off, r.up));
+        }
+        PMCU(cudaStreamSynchronize(r.down));
+        PMCU(cudaStreamSynchronize(r.up));
+        return PM_OK;
     }
     pm_status chunks(int op, fr_d *dev, const fr_d *host) {
         for (size_t off = 0; off < d->n; off += chunk_n) {
@@ -374,7 +421,7 @@ extern "C" pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const 
                             chunk_n * sizeof(fr_t));
     }
     PMCU(cudaEventRecord(d->e0, d->st));
-    one_exec ex{{d, err}, d->chunk.as<fr_d>(), chunk_n};
+    one_exec ex{{d, err}, d->chunk.as<fr_d>(), chunk_n, pm_setting_bool("gpu.h_swap") != 0};
     if ((st = ntc::seq_bellperson_h_one(ex, X, reinterpret_cast<fr_d *>(a), reinterpret_cast<fr_d *>(b),
                                         reinterpret_cast<const fr_d *>(c), domain_tabs(d))) != PM_OK) {
         cudaStreamSynchronize(d->st); /* nothing left in flight on the buffers */

@@ -629,32 +629,37 @@ template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, cons
  * same networks, stores and products as seq_bellperson_h, so the same bytes; what the fused stores
  * read from the other buffers (ST_MUL's A^, ST_RSUB's D) comes back from host memory a chunk at a
  * time instead, through the executor's chunk buffer (ew_apply: the same operand order):
- *   1. a up; to the coset -> A^; A^ down into a's host array;
- *   2. b up; to the coset -> B^; B^ *= A^ (chunks of a); DIF(omega^-1) scaled by g^-rev -> D; D
- *      down into b's host array;
- *   3. c up; DIF(omega^-1) -> E; E = D - E (chunks of b); the bit reversal scaled by n^-1 z.
- * Bytes over the bus: 7 x n x 32 (5 up, 2 down). The executor adds to dev_exec:
- *   up(dev, host) / down(host, dev)  n elements, after the stream's earlier work;
+ *   1. a up; to the coset -> A^; A^ down into a's host array while b comes up (a swap);
+ *   2. to the coset -> B^; B^ *= A^ (chunks of a); DIF(omega^-1) scaled by g^-rev -> D; D down
+ *      into b's host array while c comes up (a swap);
+ *   3. DIF(omega^-1) -> E; E = D - E (chunks of b); the bit reversal scaled by n^-1 z.
+ * Bytes over the bus: 7 x n x 32 (5 up, 2 down), two of the downs beside two of the ups (the link
+ * carries both directions at once). The executor adds to dev_exec:
+ *   up(dev, host)                     n elements, after the stream's earlier work;
+ *   swap(dev, out, in)                out = dev, then dev = in (n elements each, after the stream's
+ *                                     earlier work): any order that reads each element of dev
+ *                                     before it writes it, e.g. in pieces, a piece's download
+ *                                     beside the previous piece's upload;
  *   chunks(op, dev, host)             dev[i] = ew_apply(op, host[i], dev[i]) for i < n.
  * buf: n elements on the device; a, b: host, overwritten (A^ and D: Montgomery, natural and
  * bit-reversed order); c: host. Result (plain coefficients, natural order) in buf. */
 enum { EW_MUL = 0, EW_RSUB = 1 }; /* dev = host * dev | host - dev */
 PM_HD fr_d ew_apply(int op, const fr_d &y, const fr_d &x) { return op == EW_MUL ? f_mul(y, x) : f_sub(y, x); }
 template <class X> pm_status seq_bellperson_h_one(X &x, fr_d *buf, fr_d *a, fr_d *b, const fr_d *c, const seq_tabs &t) {
+    /* (a, b and c are three arrays: a swap's download never overwrites what its upload reads) */
     net_ops none, ginv;
     ginv.post = t.bp_ginv;
     pm_status st;
     if ((st = x.up(buf, a)) != PM_OK || (st = seq_to_coset(x, buf, buf, t.bp_pre, none)) != PM_OK ||
-        (st = x.down(a, buf)) != PM_OK || (st = x.pause()) != PM_OK)
+        (st = x.swap(buf, a, b)) != PM_OK || (st = x.pause()) != PM_OK)
         return st;
-    if ((st = x.up(buf, b)) != PM_OK || (st = seq_to_coset(x, buf, buf, t.bp_pre, none)) != PM_OK ||
-        (st = x.chunks(EW_MUL, buf, a)) != PM_OK || (st = x.pause()) != PM_OK)
-        return st;
-    if ((st = x.net(true, true, buf, buf, buf, ginv)) != PM_OK || (st = x.down(b, buf)) != PM_OK ||
+    if ((st = seq_to_coset(x, buf, buf, t.bp_pre, none)) != PM_OK || (st = x.chunks(EW_MUL, buf, a)) != PM_OK ||
         (st = x.pause()) != PM_OK)
         return st;
-    if ((st = x.up(buf, c)) != PM_OK || (st = x.net(true, true, buf, buf, buf, none)) != PM_OK ||
-        (st = x.chunks(EW_RSUB, buf, b)) != PM_OK)
+    if ((st = x.net(true, true, buf, buf, buf, ginv)) != PM_OK || (st = x.swap(buf, b, c)) != PM_OK ||
+        (st = x.pause()) != PM_OK)
+        return st;
+    if ((st = x.net(true, true, buf, buf, buf, none)) != PM_OK || (st = x.chunks(EW_RSUB, buf, b)) != PM_OK)
         return st;
     return x.bitrev(buf, t.bp_fin, false);
 }

@@ -11,7 +11,7 @@
 # the same seeded r, s on the CPU and with --gpu, and compares the proof bytes; the same with the
 # device budget capped (PROOFMILL_GPU_BUDGET: bases streamed from host memory in chunks), at every
 # tier of the device-memory plan (PROOFMILL_GPU_MIN_TIER=0..5: streamed bases, the SpMV, one NTT buffer and then H on
-# the CPU), with gpu.h_preload at tiers 2 and 3 (and gpu.h_c_product), and with forced 2^16-point chunks
+# the CPU), with gpu.h_preload at tiers 2 and 3 (and gpu.h_c_product), gpu.h_swap at tier 4, and with forced 2^16-point chunks
 # (PROOFMILL_GPU_CHUNK_POINTS); `porep verify-proof` on the GPU proof; a
 # C1 with one label changed must be refused by the GPU prover (no proof file); then
 # bench/porep_gpu.sh (`bench batch --type porep --gpu`, -c 4 -j 2, 2 GPU workers, nvidia-smi sampling
@@ -100,6 +100,9 @@ for S in $SIZES; do
       cmp "$D/cpu.bin" "$D/gpu_pl_t${t}_c$cp.bin" >> "$LOG" 2>&1; check $? "$S tier $t, gpu.h_preload, gpu.h_c_product=$cp: same bytes"
     done
   done
+  # gpu.h_swap at tier 4 (the one-buffer H's downloads beside its uploads): the same bytes
+  prove "gpu-tier4-swap" "$D/gpu_t4_swap.bin" PROOFMILL_GPU_MIN_TIER=4 PROOFMILL_GPU_H_SWAP=1; check $? "$S prove gpu, tier 4, gpu.h_swap"
+  cmp "$D/cpu.bin" "$D/gpu_t4_swap.bin" >> "$LOG" 2>&1; check $? "$S tier 4, gpu.h_swap: same bytes"
   prove gpu-chunks "$D/gpu_chunks.bin" PROOFMILL_GPU_CHUNK_POINTS=65536; check $? "$S prove gpu, 2^16-point chunks"
   cmp "$D/cpu.bin" "$D/gpu_chunks.bin" >> "$LOG" 2>&1; check $? "$S chunked bases: same bytes"
   # a witness that does not satisfy the circuit: one label of the C1 changed

@@ -5,7 +5,8 @@
  * (ntt_inverse, ntt_coset_forward with g = 7, (ab - c)(g^n - 1)^-1, ntt_coset_inverse, from
  * Montgomery). Every log n = 1..max (default 22): a satisfied input (c = a*b on the domain: PM_OK, top
  * coefficient 0) and, at a few sizes, a random one (PM_ERR_UNSATISFIED, coefficients still equal);
- * the device-pointer entry on the domain's buffers; a and b preloaded into the buffers the last H
+ * the device-pointer entry on the domain's buffers; the one-buffer entry from pinned arrays (its
+ * swaps down and up at once); a and b preloaded into the buffers the last H
  * left idle (gpu_bellperson_h_preload: the result moving round the buffers, the live one untouched,
  * a foreign token dropped); the one-buffer entry (gpu_bellperson_h_one:
  * device-memory tier 4) with ragged and one-element chunks, past the 32 MiB staged copies from 2^20;
@@ -15,6 +16,7 @@
  */
 #include "gpu_test_util.h"
 #include "ntt/ntt.h"
+#include "util/settings.h"
 #include "../common/ntt_ref.h"
 
 #ifdef _OPENMP
@@ -195,6 +197,27 @@ static void test_size(unsigned L, int sat) {
                 GT_CHECK(gpu_bellperson_h_upload(NULL, pa, pb, pc, n, d, &e) == PM_ERR_ARG, "pinned upload: no result pointer accepted");
                 GT_CHECK(gpu_bellperson_h_upload(&hd, pa, NULL, pc, n, d, &e) == PM_ERR_ARG, "pinned upload: NULL b accepted");
             }
+            /* the one-buffer H (tier 4) from pinned arrays (the pool), with gpu.h_swap (its two swaps, A^
+             * down while b comes up and D down while c does, in pieces on two streams) and without;
+             * a and b overwritten, so put back first */
+            for (int duplex = 1; duplex >= 0; duplex--) {
+                memcpy(pa, a, n * sizeof *a);
+                memcpy(pb, b, n * sizeof *a);
+                GT_OK(pm_setting_set("gpu.h_swap", duplex ? "true" : "false", &e), e);
+                void *hd1 = (void *)1;
+                pm_status ost = gpu_bellperson_h_one(&hd1, pa, pb, pc, n, n / 3 + 1, d, &e);
+                if (sat) {
+                    GT_OK(ost, e);
+                    if (hd1) GT_OK(gpu_copy_from_device(x, hd1, n * sizeof *x, &e), e);
+                    size_t bad5 = hd1 ? first_diff(x, ref, n) : 0;
+                    GT_CHECK(bad5 == (size_t)-1, "2^%u one buffer from pinned arrays (gpu.h_swap %d) != CPU at %zu", L, duplex, bad5);
+                } else {
+                    GT_CHECK(ost == PM_ERR_UNSATISFIED && hd1 == NULL, "2^%u random c, one buffer, pinned: status %s", L,
+                             pm_status_name(ost));
+                }
+                GT_CHECK(first_diff(pc, c, n) == (size_t)-1, "2^%u one buffer, pinned: c was written", L);
+            }
+            GT_OK(pm_setting_set("gpu.h_swap", pm_settings_find("gpu.h_swap")->def, &e), e);
             gpu_host_free_pieces(pin, (3 * n + 1) * sizeof *a);
         }
     }
