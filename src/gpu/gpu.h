@@ -442,11 +442,12 @@ pm_status gpu_bellperson_h_host(fr_t *h, const fr_t *a, const fr_t *b, const fr_
  * the same networks and operand order, so the same bytes as gpu_bellperson_h). a and b are
  * OVERWRITTEN; c is read. Bytes over the bus: 7 n 32 (5 up, 2 down; at 2^27 30 GB, pageable host
  * arrays staged through pinned memory by gpu_copy_to/from_device). With page-locked a, b, c (the
- * pinned pool) and setting gpu.h_swap, each of the two downs runs beside the next up, piece by piece
- * on two streams (A^ down while b comes up, D down while c does): the link's two directions at once. Device memory: the domain with
- * one buffer and a chunk buffer of chunk_n * 32 bytes (made at the first call, kept by d). On return *h_dev
- * is the domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid
- * until the domain's next use). Errors: PM_ERR_ARG (NULL, n != d->n, chunk_n = 0, aliased arrays,
+ * pinned pool) and setting gpu.h_swap, each of the two downs runs beside the next up, piece by
+ * piece on two streams (A^ down while b comes up, D down while c does): the link's two directions
+ * at once (gpu.verbose says so, once per call). Device memory: the domain with one buffer and a
+ * chunk buffer of chunk_n * 32 bytes (made at the first call, kept by d). On return *h_dev is the
+ * domain's buffer 0 holding the coefficients as gpu_bellperson_h leaves them in a_dev (valid until
+ * the domain's next use). Errors: PM_ERR_ARG (NULL, n != d->n, chunk_n = 0, overlapping arrays,
  * generator), PM_ERR_NOMEM (the chunk buffer), PM_ERR_UNSATISFIED (coefficient n - 1 not zero;
  * *h_dev stays NULL), PM_ERR_GPU. */
 pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const fr_t *c, size_t n, size_t chunk_n,

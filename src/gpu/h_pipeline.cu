@@ -22,6 +22,7 @@
  * 6 * 12.6 + 3 * 2 (scale) + 1 (a*b) + 2 (A*B, from_mont) = 84.6; bellperson 6 * 12.6 + 2 * 2 + 1
  * (A*B) + 2 (g^-k) + 1 (final scale) = 83.6 (~11.2 G at 2^27; with 7 transforms 97.2); docs/perf/gpu.md.
  */
+#include <cstdio>
 #include <cstring>
 #include "ntt_domain.cuh"
 #include "util/settings.h"
@@ -349,6 +350,7 @@ struct one_exec : dev_exec {
     fr_d *chunk;
     size_t chunk_n;
     bool duplex; /* setting gpu.h_swap: the swaps in pieces on two streams (else down, then up) */
+    bool said = false; /* gpu.verbose's line, once per call */
     pm_status up(fr_d *dev, const fr_d *host) {
         PMCU(cudaStreamSynchronize(d->st));
         return gpu_copy_to_device(dev, host, d->n * sizeof(fr_t), err);
@@ -366,7 +368,13 @@ struct one_exec : dev_exec {
         if (!duplex || !gpu_host_is_pinned(out) || !gpu_host_is_pinned((const char *)out + bytes - 1) ||
             !gpu_host_is_pinned(in) || !gpu_host_is_pinned((const char *)in + bytes - 1)) {
             pm_status st = down(out, dev);
+            if (st == PM_OK) st = pause(); /* (the preemption point the sequence had between them) */
             return st != PM_OK ? st : up(dev, in);
+        }
+        if (!said && pm_setting_bool("gpu.verbose")) {
+            said = true;
+            fprintf(stderr, "gpu h one buffer (device %d): swaps down and up at once (gpu.h_swap, %zu pieces each)\n",
+                    d->device, (bytes + GPU_HOST_PIECE_BYTES - 1) / GPU_HOST_PIECE_BYTES);
         }
         PMCU(cudaStreamSynchronize(d->st)); /* the networks have finished with dev */
         swap_res r;
@@ -404,7 +412,12 @@ struct one_exec : dev_exec {
 extern "C" pm_status gpu_bellperson_h_one(void **h_dev, fr_t *a, fr_t *b, const fr_t *c, size_t n, size_t chunk_n,
                                           gpu_ntt_domain *d, pm_error *err) {
     if (h_dev) *h_dev = nullptr;
-    if (!d || !h_dev || !a || !b || !c || n != d->n || !chunk_n || a == b || (const fr_t *)a == c || (const fr_t *)b == c)
+    /* three separate arrays: a swap's download never overwrites what its upload reads */
+    const auto apart = [n](const void *x, const void *y) {
+        const uintptr_t p = (uintptr_t)x, q = (uintptr_t)y, len = n * sizeof(fr_t);
+        return p + len <= q || q + len <= p;
+    };
+    if (!d || !h_dev || !a || !b || !c || n != d->n || !chunk_n || !apart(a, b) || !apart(a, c) || !apart(b, c))
         return pm_error_set(err, PM_ERR_ARG, "", PM_NO_OFFSET, "gpu_bellperson_h_one: bad arguments (n = %zu, domain %zu, chunk %zu)",
                             n, d ? d->n : 0, chunk_n);
     preload_evict(d);

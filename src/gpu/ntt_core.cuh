@@ -646,7 +646,8 @@ template <class X> pm_status seq_bellperson_h_part2(X &x, fr_d *A, fr_d *C, cons
 enum { EW_MUL = 0, EW_RSUB = 1 }; /* dev = host * dev | host - dev */
 PM_HD fr_d ew_apply(int op, const fr_d &y, const fr_d &x) { return op == EW_MUL ? f_mul(y, x) : f_sub(y, x); }
 template <class X> pm_status seq_bellperson_h_one(X &x, fr_d *buf, fr_d *a, fr_d *b, const fr_d *c, const seq_tabs &t) {
-    /* (a, b and c are three arrays: a swap's download never overwrites what its upload reads) */
+    /* (a, b and c do not overlap, gpu_bellperson_h_one checks: a swap's download never overwrites
+     * what its upload reads) */
     net_ops none, ginv;
     ginv.post = t.bp_ginv;
     pm_status st;

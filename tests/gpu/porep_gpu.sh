@@ -101,7 +101,11 @@ for S in $SIZES; do
     done
   done
   # gpu.h_swap at tier 4 (the one-buffer H's downloads beside its uploads): the same bytes
-  prove "gpu-tier4-swap" "$D/gpu_t4_swap.bin" PROOFMILL_GPU_MIN_TIER=4 PROOFMILL_GPU_H_SWAP=1; check $? "$S prove gpu, tier 4, gpu.h_swap"
+  n0=$(grep -c "swaps down and up at once" "$LOG")
+  prove "gpu-tier4-swap" "$D/gpu_t4_swap.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=4 PROOFMILL_GPU_H_SWAP=1
+  check $? "$S prove gpu, tier 4, gpu.h_swap"
+  grep "^gpu key" "$LOG" | tail -1 | grep -q "tier 4 "; check $? "$S tier 4 planned (gpu.h_swap)"
+  [ "$(grep -c "swaps down and up at once" "$LOG")" -gt "$n0" ]; check $? "$S tier 4: the swaps ran down and up at once"
   cmp "$D/cpu.bin" "$D/gpu_t4_swap.bin" >> "$LOG" 2>&1; check $? "$S tier 4, gpu.h_swap: same bytes"
   prove gpu-chunks "$D/gpu_chunks.bin" PROOFMILL_GPU_CHUNK_POINTS=65536; check $? "$S prove gpu, 2^16-point chunks"
   cmp "$D/cpu.bin" "$D/gpu_chunks.bin" >> "$LOG" 2>&1; check $? "$S chunked bases: same bytes"

@@ -200,6 +200,8 @@ static void test_size(unsigned L, int sat) {
             /* the one-buffer H (tier 4) from pinned arrays (the pool), with gpu.h_swap (its two swaps, A^
              * down while b comes up and D down while c does, in pieces on two streams) and without;
              * a and b overwritten, so put back first */
+            char swap0[16];
+            snprintf(swap0, sizeof swap0, "%s", pm_setting_str("gpu.h_swap")); /* put back after */
             for (int duplex = 1; duplex >= 0; duplex--) {
                 memcpy(pa, a, n * sizeof *a);
                 memcpy(pb, b, n * sizeof *a);
@@ -210,14 +212,15 @@ static void test_size(unsigned L, int sat) {
                     GT_OK(ost, e);
                     if (hd1) GT_OK(gpu_copy_from_device(x, hd1, n * sizeof *x, &e), e);
                     size_t bad5 = hd1 ? first_diff(x, ref, n) : 0;
-                    GT_CHECK(bad5 == (size_t)-1, "2^%u one buffer from pinned arrays (gpu.h_swap %d) != CPU at %zu", L, duplex, bad5);
+                    GT_CHECK(bad5 == (size_t)-1, "2^%u one buffer from pinned arrays (gpu.h_swap %d) != CPU at %zu", L,
+                             duplex, bad5);
                 } else {
                     GT_CHECK(ost == PM_ERR_UNSATISFIED && hd1 == NULL, "2^%u random c, one buffer, pinned: status %s", L,
                              pm_status_name(ost));
                 }
                 GT_CHECK(first_diff(pc, c, n) == (size_t)-1, "2^%u one buffer, pinned: c was written", L);
             }
-            GT_OK(pm_setting_set("gpu.h_swap", pm_settings_find("gpu.h_swap")->def, &e), e);
+            GT_OK(pm_setting_set("gpu.h_swap", swap0, &e), e);
             gpu_host_free_pieces(pin, (3 * n + 1) * sizeof *a);
         }
     }
@@ -260,6 +263,7 @@ static void test_size(unsigned L, int sat) {
         memcpy(x, a, n * sizeof *x);
         GT_CHECK(gpu_bellperson_h_one(&hd, x, y, z, n, 0, d, &e) == PM_ERR_ARG, "one buffer: chunk 0 accepted");
         GT_CHECK(gpu_bellperson_h_one(&hd, x, x, z, n, 4, d, &e) == PM_ERR_ARG, "one buffer: aliasing accepted");
+        GT_CHECK(gpu_bellperson_h_one(&hd, x, x + 1, z, n, 4, d, &e) == PM_ERR_ARG, "one buffer: overlapping a, b accepted");
         GT_CHECK(gpu_bellperson_h_one(&hd, x, y, z, n / 2, 4, d, &e) == PM_ERR_ARG, "one buffer: wrong n accepted");
         GT_CHECK(gpu_bellperson_h_one(NULL, x, y, z, n, 4, d, &e) == PM_ERR_ARG, "one buffer: no result pointer accepted");
     }
