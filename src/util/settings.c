@@ -124,12 +124,12 @@ static const pm_setting_def table[] = {
      "no device memory added (groth16/devplan.h groth16_preload_gate, gpu.h gpu_bellperson_h_preload). Not with "
      "gpu.prefetch (the same buffers). Off until measured on a card (docs/perf/devplan.md, seventeenth "
      "session)."},
-    {"gpu.h_swap", E1("PROOFMILL_GPU_H_SWAP"), PM_SETTING_BOOL, "false", 0, 1, NULL,
+    {"gpu.h_swap", E1("PROOFMILL_GPU_H_SWAP"), PM_SETTING_BOOL, "true", 0, 1, NULL,
      DEBUG_KNOB "the one-buffer H of tier 4 (16 GB cards at 32 GiB) sends each of its two downloads (A^, D) beside "
      "the upload that follows it (b, c), piece by piece on two streams, where a, b, c are in the pinned pool: the "
-     "link's two directions at once, ~0.18 s less per 32 GiB partition predicted (gpu.h gpu_bellperson_h_one); "
-     "false: each download, then the upload. Off until measured on a card (docs/perf/devplan.md, seventeenth "
-     "session)."},
+     "link's two directions at once (gpu.h gpu_bellperson_h_one); false: each download, then the upload. "
+     "Measured on an H100 capped to 16 GB: h 0.82 -> 0.68 s per 32 GiB partition, 34.2 -> 32.8 s/proof "
+     "(docs/perf/devplan.md, seventeenth session)."},
     {"gpu.prefetch", E1("PROOFMILL_GPU_PREFETCH"), PM_SETTING_BOOL, "false", 0, 1, NULL,
      DEBUG_KNOB "where a plan streams base sets and runs H on the card through the NTT domain's three buffers "
      "(tiers 1-3, one MSM room), a bellperson partition runs its witness MSMs before its eval and H, and while "

@@ -83,8 +83,10 @@ for S in $SIZES; do
   grep -A12 "^gpu key" "$LOG" | tail -13 | sed "s/^/$S capped: /" | tee -a "$SUM"
   grep -A12 "^gpu key" "$LOG" | tail -13 | grep -q "streamed"; check $? "$S capped budget streamed some bases"
   # every tier of the device-memory plan (groth16/devplan.h), forced with gpu.min_tier: the same bytes
+  # (tier 4 here without gpu.h_swap, its default; with it below)
   for t in 0 1 2 3 4 5; do
-    prove "gpu-tier$t" "$D/gpu_t$t.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t; check $? "$S prove gpu, tier $t"
+    prove "gpu-tier$t" "$D/gpu_t$t.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t PROOFMILL_GPU_H_SWAP=0
+    check $? "$S prove gpu, tier $t"
     grep "^gpu key" "$LOG" | tail -1 | sed "s/^/$S tier $t: /" | tee -a "$SUM"
     grep "^gpu key" "$LOG" | tail -1 | grep -q "tier $t "; check $? "$S tier $t planned"
     cmp "$D/cpu.bin" "$D/gpu_t$t.bin" >> "$LOG" 2>&1; check $? "$S tier $t: same bytes"
