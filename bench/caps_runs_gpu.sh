@@ -53,5 +53,7 @@ for run in ${RUNS:-24G:2:2:3}; do
   fi
   echo "rc=$? at $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
   grep -hE "start ops|s/proof|steady|peak|FAIL|host a,b,c|waited" "$d.txt" "$d"/bench-32GiB.txt 2>/dev/null | tail -10 | tee -a "$OUT/summary.txt"
+  # the lines a call may not bring back otherwise (it returns a limited number of files: the first run's folder)
+  grep -hE "^kernel region:|^  (start|finalize|synthesis) +avg" "$d"/bench-32GiB.txt 2>/dev/null | tee -a "$OUT/summary.txt"
   tail -1 "$d"/porep-gpu.tsv 2>/dev/null | tee -a "$OUT/summary.txt"
 done
