@@ -83,7 +83,7 @@ for S in $SIZES; do
   grep -A12 "^gpu key" "$LOG" | tail -13 | sed "s/^/$S capped: /" | tee -a "$SUM"
   grep -A12 "^gpu key" "$LOG" | tail -13 | grep -q "streamed"; check $? "$S capped budget streamed some bases"
   # every tier of the device-memory plan (groth16/devplan.h), forced with gpu.min_tier: the same bytes
-  # (tier 4 here without gpu.h_swap, its default; with it below)
+  # (tier 4 here with gpu.h_swap off; with it on, its default, in its own check below)
   for t in 0 1 2 3 4 5; do
     prove "gpu-tier$t" "$D/gpu_t$t.bin" PROOFMILL_GPU_VERBOSE=1 PROOFMILL_GPU_MIN_TIER=$t PROOFMILL_GPU_H_SWAP=0
     check $? "$S prove gpu, tier $t"
